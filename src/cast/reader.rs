@@ -1,0 +1,552 @@
+//! The streaming cast reader: detects the version, parses the header, then yields events
+//! one line at a time.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use serde_json::value::RawValue;
+
+use super::error::{char_column, escape_for_terminal, offset_in};
+use super::{v1, v2, v3, CastError, CastErrorKind, Event, EventData, Header, MAX_DIMENSION};
+use crate::term::Size;
+
+/// Opens a cast file (v1, v2 or v3) and reads its header; events follow lazily.
+///
+/// ```no_run
+/// let mut reader = tuicast::cast::open("casts/demo.cast")?;
+/// println!("{}x{}", reader.header().term.size.cols, reader.header().term.size.rows);
+/// for event in &mut reader {
+///     let event = event?;
+///     println!("{:.3} {}", event.time, event.data.code());
+/// }
+/// # Ok::<(), tuicast::cast::CastError>(())
+/// ```
+pub fn open(path: impl AsRef<Path>) -> Result<CastReader<BufReader<File>>, CastError> {
+    let path = path.as_ref();
+    let file = File::open(path).map_err(|e| CastError::io(0, e).with_path(path))?;
+    CastReader::with_path(BufReader::with_capacity(1 << 16, file), path)
+}
+
+/// A lazy iterator over the events of a cast, holding one line in memory at a time.
+///
+/// After the first error the iterator ends.
+#[derive(Debug)]
+pub struct CastReader<R> {
+    src: R,
+    path: Option<PathBuf>,
+    header: Header,
+    /// Line number of the line in `buf`.
+    line_no: u64,
+    buf: Vec<u8>,
+    /// Whether the line in `buf` ended with a newline (false only for the file's last line).
+    terminated: bool,
+    /// Absolute time of the previous event.
+    time: f64,
+    /// v1 casts are one JSON document: their events are parsed up front.
+    queued: Option<VecDeque<Event>>,
+    done: bool,
+}
+
+impl<R: BufRead> CastReader<R> {
+    /// Reads the header from `src`; errors name the input `<input>`.
+    pub fn new(src: R) -> Result<Self, CastError> {
+        Self::build(src, None)
+    }
+
+    /// Reads the header from `src`; errors name `path`.
+    pub fn with_path(src: R, path: impl AsRef<Path>) -> Result<Self, CastError> {
+        Self::build(src, Some(path.as_ref().to_path_buf()))
+    }
+
+    /// The cast's header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file this reader reads, when it was opened from one.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    fn build(src: R, path: Option<PathBuf>) -> Result<Self, CastError> {
+        let mut reader = CastReader {
+            src,
+            path,
+            header: Header::default(),
+            line_no: 0,
+            buf: Vec::with_capacity(4096),
+            terminated: true,
+            time: 0.0,
+            queued: None,
+            done: false,
+        };
+        reader.read_header().map_err(|e| reader.tag(e))?;
+        Ok(reader)
+    }
+
+    fn tag(&self, err: CastError) -> CastError {
+        match &self.path {
+            Some(p) => err.with_path(p),
+            None => err,
+        }
+    }
+
+    /// Reads the next line into `buf` without its line ending. Returns false at end of file.
+    fn read_line(&mut self) -> Result<bool, CastError> {
+        self.buf.clear();
+        let n = loop {
+            match self.src.read_until(b'\n', &mut self.buf) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(CastError::io(self.line_no + 1, e)),
+            }
+        };
+        if n == 0 {
+            return Ok(false);
+        }
+        self.line_no += 1;
+        self.terminated = self.buf.last() == Some(&b'\n');
+        if self.terminated {
+            self.buf.pop();
+        }
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        if self.line_no == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
+            self.buf.drain(..3);
+        }
+        Ok(true)
+    }
+
+    /// Reads lines until one that is neither blank nor a `#` comment.
+    fn next_content_line(&mut self) -> Result<bool, CastError> {
+        while self.read_line()? {
+            let first = self.buf.iter().find(|b| !b.is_ascii_whitespace());
+            match first {
+                None | Some(b'#') => continue,
+                Some(_) => return Ok(true),
+            }
+        }
+        Ok(false)
+    }
+
+    fn read_header(&mut self) -> Result<(), CastError> {
+        if !self.next_content_line()? {
+            return Err(CastError::new(
+                CastErrorKind::Empty,
+                self.line_no.max(1),
+                1,
+                "the file is empty: expected an asciicast header (a JSON object)",
+            ));
+        }
+        let line_no = self.line_no;
+        let buf = std::mem::take(&mut self.buf);
+        let result = self.parse_header(&buf, line_no);
+        self.buf = buf;
+        result
+    }
+
+    fn parse_header(&mut self, buf: &[u8], line_no: u64) -> Result<(), CastError> {
+        let line = utf8_line(buf, line_no)?;
+        match serde_json::from_str::<serde_json::Value>(line) {
+            Ok(serde_json::Value::Object(map)) => {
+                let version = header_version(line, line_no, &map)?;
+                match version {
+                    1 => {
+                        let text = line.to_string();
+                        self.read_v1(text, line_no)
+                    }
+                    2 => {
+                        self.header = v2::header(line, line_no, map)?;
+                        Ok(())
+                    }
+                    _ => {
+                        self.header = v3::header(line, line_no, map)?;
+                        Ok(())
+                    }
+                }
+            }
+            Ok(other) => Err(CastError::new(
+                CastErrorKind::Header,
+                line_no,
+                first_non_space_column(line),
+                format!(
+                    "the header must be a JSON object, found {}",
+                    json_type_name(&other)
+                ),
+            )),
+            Err(e)
+                if e.classify() == serde_json::error::Category::Eof
+                    && line.trim_start().starts_with('{') =>
+            {
+                // A header spread over several lines: only v1 casts are one JSON document.
+                let mut text = line.to_string();
+                text.push('\n');
+                self.src
+                    .read_to_string(&mut text)
+                    .map_err(|e| CastError::io(self.line_no + 1, e))?;
+                self.read_v1(text, line_no)
+            }
+            Err(e) => Err(json_error(
+                line,
+                line_no,
+                &e,
+                CastErrorKind::Header,
+                "header",
+            )),
+        }
+    }
+
+    fn read_v1(&mut self, text: String, first_line: u64) -> Result<(), CastError> {
+        let (header, events) = v1::parse(&text, first_line)?;
+        self.header = header;
+        self.queued = Some(events.into());
+        Ok(())
+    }
+
+    fn next_event(&mut self) -> Result<Option<Event>, CastError> {
+        if let Some(queue) = &mut self.queued {
+            return Ok(queue.pop_front());
+        }
+        if !self.next_content_line()? {
+            return Ok(None);
+        }
+        let line_no = self.line_no;
+        let terminated = self.terminated;
+        let version = self.header.version;
+        let prev = self.time;
+        let line = utf8_line(&self.buf, line_no)?;
+        let (t, data) = match parse_event_line(line, line_no) {
+            Ok(ev) => ev,
+            Err(mut e) => {
+                if !terminated && e.kind == CastErrorKind::Syntax && e.message.contains("end of") {
+                    e.message = "truncated event: the file ends in the middle of this line".into();
+                }
+                return Err(e);
+            }
+        };
+        let time = if version == 2 {
+            if t < prev {
+                return Err(CastError::new(
+                    CastErrorKind::Event,
+                    line_no,
+                    element_column(line, 0),
+                    format!(
+                        "event time goes backwards: {t} comes after {prev} (v2 times are absolute)"
+                    ),
+                ));
+            }
+            t
+        } else {
+            prev + t
+        };
+        self.time = time;
+        Ok(Some(Event {
+            time,
+            line: line_no,
+            data,
+        }))
+    }
+}
+
+impl<R: BufRead> Iterator for CastReader<R> {
+    type Item = Result<Event, CastError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.next_event() {
+            Ok(Some(ev)) => Some(Ok(ev)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(self.tag(e)))
+            }
+        }
+    }
+}
+
+/// The line in `buf` as text, or an error at the first byte that is not UTF-8.
+fn utf8_line(buf: &[u8], line_no: u64) -> Result<&str, CastError> {
+    std::str::from_utf8(buf).map_err(|e| {
+        let valid = std::str::from_utf8(&buf[..e.valid_up_to()]).unwrap_or_default();
+        CastError::new(
+            CastErrorKind::Syntax,
+            line_no,
+            char_column(valid, valid.len()),
+            format!(
+                "invalid UTF-8: byte 0x{:02x} is not part of a valid character",
+                buf[e.valid_up_to()]
+            ),
+        )
+    })
+}
+
+/// Parses one event line `[time, code, data]` of a v2 or v3 cast. The time is returned as
+/// written (an interval in v3, absolute in v2).
+pub(super) fn parse_event_line(line: &str, line_no: u64) -> Result<(f64, EventData), CastError> {
+    // Fast path: the common, well-formed line, with one pass of the JSON parser.
+    #[derive(serde::Deserialize)]
+    struct Fast<'a>(f64, #[serde(borrow)] std::borrow::Cow<'a, str>, String);
+    if let Ok(Fast(t, code, data)) = serde_json::from_str::<Fast<'_>>(line) {
+        if t >= 0.0 {
+            if let Some(data) = fast_data(&code, data) {
+                return Ok((t, data));
+            }
+        }
+    }
+    slow_event_line(line, line_no)
+}
+
+fn fast_data(code: &str, data: String) -> Option<EventData> {
+    Some(match code {
+        "o" => EventData::Output(data),
+        "i" => EventData::Input(data),
+        "m" => EventData::Marker(data),
+        "r" => EventData::Resize(parse_size(&data).ok()?),
+        "x" => EventData::Exit(data.trim().parse().ok()?),
+        _ => EventData::Other {
+            code: code.to_string(),
+            data,
+        },
+    })
+}
+
+/// The thorough parser: finds exactly what is wrong with a line, and where.
+fn slow_event_line(line: &str, line_no: u64) -> Result<(f64, EventData), CastError> {
+    let value: serde_json::Value = serde_json::from_str(line)
+        .map_err(|e| json_error(line, line_no, &e, CastErrorKind::Syntax, "event"))?;
+    let err = |col: u64, msg: String| CastError::new(CastErrorKind::Event, line_no, col, msg);
+    let items = match &value {
+        serde_json::Value::Array(items) => items,
+        other => {
+            return Err(err(
+                first_non_space_column(line),
+                format!(
+                    "an event must be a JSON array [time, code, data], found {}",
+                    json_type_name(other)
+                ),
+            ))
+        }
+    };
+    if items.len() != 3 {
+        return Err(err(
+            first_non_space_column(line),
+            format!(
+                "an event must have 3 elements [time, code, data], found {}",
+                items.len()
+            ),
+        ));
+    }
+    let time = match items[0].as_f64() {
+        Some(t) if t < 0.0 => {
+            return Err(err(
+                element_column(line, 0),
+                format!("event time is negative: {t}"),
+            ))
+        }
+        Some(t) if t.is_finite() => t,
+        _ => {
+            return Err(err(
+                element_column(line, 0),
+                format!("event time must be a number, found {}", describe(&items[0])),
+            ))
+        }
+    };
+    let code = match items[1].as_str() {
+        Some(c) => c,
+        None => {
+            return Err(err(
+                element_column(line, 1),
+                format!("event code must be a string, found {}", describe(&items[1])),
+            ))
+        }
+    };
+    let data_col = || element_column(line, 2);
+    let data = match (&items[2], code) {
+        (serde_json::Value::String(s), _) => s.clone(),
+        (serde_json::Value::Number(n), "x") if n.is_i64() => n.to_string(),
+        (other, _) => {
+            return Err(err(
+                data_col(),
+                format!(
+                    "data of a \"{}\" event must be a string, found {}",
+                    escape_for_terminal(code, 20),
+                    describe(other)
+                ),
+            ))
+        }
+    };
+    let data = match code {
+        "r" => EventData::Resize(parse_size(&data).map_err(|m| err(data_col(), m))?),
+        "x" => match data.trim().parse::<i32>() {
+            Ok(status) => EventData::Exit(status),
+            Err(_) => {
+                return Err(err(
+                    data_col(),
+                    format!(
+                        "exit status must be an integer, found \"{}\"",
+                        escape_for_terminal(&data, 40)
+                    ),
+                ))
+            }
+        },
+        _ => fast_data(code, data).expect("only r and x events can fail"),
+    };
+    Ok((time, data))
+}
+
+/// Parses `COLSxROWS`, checking both are in 1..=10000.
+pub(crate) fn parse_size(text: &str) -> Result<Size, String> {
+    let bad = || {
+        format!(
+            "a size must be COLSxROWS (like 80x24), found \"{}\"",
+            escape_for_terminal(text, 40)
+        )
+    };
+    let (c, r) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let c: u64 = c.trim().parse().map_err(|_| bad())?;
+    let r: u64 = r.trim().parse().map_err(|_| bad())?;
+    for (what, n) in [("columns", c), ("rows", r)] {
+        if n == 0 {
+            return Err(format!("size {c}x{r} has zero {what}"));
+        }
+        if n > MAX_DIMENSION {
+            return Err(format!(
+                "size {c}x{r} is absurd: {what} above {MAX_DIMENSION}"
+            ));
+        }
+    }
+    Ok(Size {
+        cols: c as u16,
+        rows: r as u16,
+    })
+}
+
+/// The header's `version`, checked to be 1, 2 or 3.
+fn header_version(
+    line: &str,
+    line_no: u64,
+    map: &serde_json::Map<String, serde_json::Value>,
+) -> Result<u8, CastError> {
+    match map.get("version") {
+        None => Err(CastError::new(
+            CastErrorKind::Header,
+            line_no,
+            first_non_space_column(line),
+            "the header has no \"version\" field (expected 2 or 3)",
+        )),
+        Some(v) => match v.as_u64() {
+            Some(n @ 1..=3) => Ok(n as u8),
+            _ => Err(CastError::new(
+                CastErrorKind::Header,
+                line_no,
+                field_column(line, "version"),
+                format!(
+                    "unsupported asciicast version {} (tuicast reads versions 1, 2 and 3)",
+                    describe(v)
+                ),
+            )),
+        },
+    }
+}
+
+/// Turns a serde_json error on `line` into a positioned [`CastError`].
+pub(super) fn json_error(
+    line: &str,
+    line_no: u64,
+    e: &serde_json::Error,
+    kind: CastErrorKind,
+    what: &str,
+) -> CastError {
+    let text = e.to_string();
+    let bare = match text.rfind(" at line ") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    // serde_json counts columns in bytes from 1; convert to characters.
+    let byte_col = e.column().max(1);
+    let column = char_column(line, byte_col - 1);
+    let line_no = line_no + e.line().saturating_sub(1) as u64;
+    let message = match e.classify() {
+        serde_json::error::Category::Eof => {
+            format!("{what} is not complete JSON: unexpected end of line")
+        }
+        _ if bare.contains("surrogate") => {
+            format!("{what} has a {bare}: JSON strings must be valid Unicode")
+        }
+        _ => format!("{what} is not valid JSON: {bare}"),
+    };
+    CastError::new(kind, line_no, column, message)
+}
+
+pub(super) fn first_non_space_column(line: &str) -> u64 {
+    let trimmed = line.trim_start();
+    char_column(line, line.len() - trimmed.len())
+}
+
+/// Column of the `index`th element of the JSON array on `line` (1 when it cannot be found).
+pub(super) fn element_column(line: &str, index: usize) -> u64 {
+    match serde_json::from_str::<Vec<&RawValue>>(line) {
+        Ok(items) => items
+            .get(index)
+            .map(|raw| char_column(line, offset_in(line, raw.get())))
+            .unwrap_or(1),
+        Err(_) => 1,
+    }
+}
+
+/// Column of the value of `key` in the JSON object on `line` (or of the object itself).
+pub(super) fn field_column(line: &str, key: &str) -> u64 {
+    field_column_path(line, &[key])
+}
+
+/// Column of a nested value, following object keys, such as `["term", "cols"]`.
+pub(super) fn field_column_path(line: &str, keys: &[&str]) -> u64 {
+    let mut current: &str = line;
+    for key in keys {
+        let map: std::collections::HashMap<String, &RawValue> = match serde_json::from_str(current)
+        {
+            Ok(m) => m,
+            Err(_) => break,
+        };
+        match map.get(*key) {
+            Some(raw) => {
+                let off = offset_in(line, raw.get());
+                current = &line[off..off + raw.get().len()];
+            }
+            None => break,
+        }
+    }
+    if std::ptr::eq(current, line) {
+        first_non_space_column(line)
+    } else {
+        char_column(line, offset_in(line, current))
+    }
+}
+
+pub(super) fn json_type_name(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// A short, escaped description of a JSON value for error messages.
+pub(super) fn describe(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => format!("\"{}\"", escape_for_terminal(s, 40)),
+        serde_json::Value::Number(n) => n.to_string(),
+        other => json_type_name(other).to_string(),
+    }
+}

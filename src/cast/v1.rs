@@ -1,0 +1,120 @@
+//! asciicast v1: one JSON document `{"version": 1, "width", "height", "stdout": [[delay, data], ...]}`.
+//!
+//! v1 cannot be streamed (it is a single document), so its frames are parsed at once; the
+//! files are small in practice. Each event still carries the line its frame starts on.
+
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use super::error::{char_column, offset_in};
+use super::reader::{describe, json_error, json_type_name};
+use super::v3::Fields;
+use super::{CastError, CastErrorKind, Event, EventData, Header, Term};
+use crate::term::Size;
+
+pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>), CastError> {
+    let mut map: Map<String, Value> = serde_json::from_str(text)
+        .map_err(|e| json_error(text, first_line, &e, CastErrorKind::Syntax, "v1 cast"))?;
+    let version = map.remove("version");
+    if version.as_ref().and_then(Value::as_u64) != Some(1) {
+        return Err(CastError::new(
+            CastErrorKind::Header,
+            first_line,
+            1,
+            "a header spread over several lines is only valid in asciicast v1 (\"version\": 1); \
+             v2 and v3 headers must be on one line",
+        ));
+    }
+    let fields = Fields {
+        line: text,
+        line_no: first_line,
+    };
+    let cols = fields.dimension(map.remove("width"), &["width"])?;
+    let rows = fields.dimension(map.remove("height"), &["height"])?;
+    let stdout = map.remove("stdout");
+    let mut header = Header {
+        version: 1,
+        term: Term {
+            size: Size { cols, rows },
+            ..Term::default()
+        },
+        ..Header::default()
+    };
+    fields.common(&mut header, map)?;
+    header.term.term_type = header.env.get("TERM").cloned();
+
+    // Positions of the frames, for line numbers in events and errors.
+    #[derive(serde::Deserialize)]
+    struct Frames<'a> {
+        #[serde(borrow, default)]
+        stdout: Vec<&'a RawValue>,
+    }
+    let raw: Frames<'_> = serde_json::from_str(text).unwrap_or(Frames { stdout: Vec::new() });
+    let place = |i: usize| -> (u64, u64) {
+        match raw.stdout.get(i) {
+            Some(r) => {
+                let off = offset_in(text, r.get());
+                let before = &text[..off];
+                let line = first_line + before.matches('\n').count() as u64;
+                let start = before.rfind('\n').map(|n| n + 1).unwrap_or(0);
+                (line, char_column(&text[start..], off - start))
+            }
+            None => (first_line, 1),
+        }
+    };
+    let frames = match stdout {
+        Some(Value::Array(frames)) => frames,
+        None => Vec::new(),
+        Some(other) => {
+            return Err(fields.error(
+                1,
+                format!(
+                    "\"stdout\" must be an array of frames, found {}",
+                    json_type_name(&other)
+                ),
+            ))
+        }
+    };
+    let mut events = Vec::with_capacity(frames.len());
+    let mut time = 0.0;
+    for (i, frame) in frames.into_iter().enumerate() {
+        let (line, column) = place(i);
+        let err = |msg: String| CastError::new(CastErrorKind::Event, line, column, msg);
+        let Value::Array(mut items) = frame else {
+            return Err(err(format!(
+                "a v1 frame must be an array [delay, data], found {}",
+                describe(&frame)
+            )));
+        };
+        if items.len() != 2 {
+            return Err(err(format!(
+                "a v1 frame must have 2 elements [delay, data], found {}",
+                items.len()
+            )));
+        }
+        let data = items.pop().unwrap_or_default();
+        let delay = match items[0].as_f64() {
+            Some(d) if d >= 0.0 => d,
+            Some(d) => return Err(err(format!("frame delay is negative: {d}"))),
+            None => {
+                return Err(err(format!(
+                    "frame delay must be a number, found {}",
+                    describe(&items[0])
+                )))
+            }
+        };
+        let Value::String(data) = data else {
+            return Err(err(format!(
+                "frame data must be a string, found {}",
+                describe(&data)
+            )));
+        };
+        time += delay;
+        events.push(Event {
+            time,
+            line,
+            data: EventData::Output(data),
+        });
+    }
+    Ok((header, events))
+}

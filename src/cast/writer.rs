@@ -1,0 +1,183 @@
+//! The v3 writer: a header line, then one `[interval, code, data]` line per event.
+//!
+//! Intervals are quantized to a fixed number of decimals with error diffusion: each event's
+//! absolute time is rounded, and the interval written is the difference between rounded
+//! absolute times. The sum of the written intervals is therefore always the true time
+//! rounded once, never an accumulation of rounding errors.
+
+use std::io::{self, Write};
+
+use serde_json::{Map, Value};
+
+use super::{Event, EventData, Header};
+
+/// Decimals written for intervals by default: microseconds, as asciinema does.
+pub const DEFAULT_PRECISION: u32 = 6;
+
+/// Writes a cast as asciicast v3, one event at a time.
+///
+/// Each event is written as soon as it is given, so a recording cut short still leaves a
+/// valid cast up to its last complete line (call [`CastWriter::flush`] to push it out).
+#[derive(Debug)]
+pub struct CastWriter<W: Write> {
+    out: W,
+    decimals: u32,
+    scale: f64,
+    /// Sum of the intervals written so far, in units of 10^-decimals seconds.
+    written: u64,
+    line: Vec<u8>,
+}
+
+impl<W: Write> CastWriter<W> {
+    /// Writes `header` as v3 and returns a writer for the events, with microsecond precision.
+    pub fn new(out: W, header: &Header) -> io::Result<Self> {
+        Self::with_precision(out, header, DEFAULT_PRECISION)
+    }
+
+    /// Like [`CastWriter::new`] with intervals written to `decimals` places (at most 9).
+    pub fn with_precision(mut out: W, header: &Header, decimals: u32) -> io::Result<Self> {
+        let decimals = decimals.min(9);
+        serde_json::to_writer(&mut out, &header_json(header))?;
+        out.write_all(b"\n")?;
+        Ok(CastWriter {
+            out,
+            decimals,
+            scale: 10f64.powi(decimals as i32),
+            written: 0,
+            line: Vec::with_capacity(256),
+        })
+    }
+
+    /// Writes one event; its `time` is absolute. Times earlier than the previous event's are
+    /// written as a zero interval.
+    pub fn write_event(&mut self, event: &Event) -> io::Result<()> {
+        let target = (event.time.max(0.0) * self.scale).round();
+        let target = if target.is_finite() && target < u64::MAX as f64 {
+            target as u64
+        } else {
+            self.written
+        };
+        let interval = target.saturating_sub(self.written);
+        self.written += interval;
+
+        self.line.clear();
+        self.line.push(b'[');
+        format_fixed(&mut self.line, interval, self.decimals);
+        self.line.extend_from_slice(b", ");
+        serde_json::to_writer(&mut self.line, event.data.code())?;
+        self.line.extend_from_slice(b", ");
+        match &event.data {
+            EventData::Output(s) | EventData::Input(s) | EventData::Marker(s) => {
+                serde_json::to_writer(&mut self.line, s)?
+            }
+            EventData::Resize(size) => serde_json::to_writer(&mut self.line, &size.to_string())?,
+            EventData::Exit(status) => serde_json::to_writer(&mut self.line, &status.to_string())?,
+            EventData::Other { data, .. } => serde_json::to_writer(&mut self.line, data)?,
+        }
+        self.line.extend_from_slice(b"]\n");
+        self.out.write_all(&self.line)
+    }
+
+    /// Flushes what was written to the underlying writer.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// Flushes and returns the underlying writer.
+    pub fn into_inner(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// Writes `units` × 10^-decimals as a decimal number with trailing zeros trimmed (`1.5`, `0.0`).
+fn format_fixed(out: &mut Vec<u8>, units: u64, decimals: u32) {
+    let div = 10u64.pow(decimals);
+    let whole = units / div;
+    let mut frac = units % div;
+    let _ = write!(out, "{whole}");
+    out.push(b'.');
+    if frac == 0 || decimals == 0 {
+        out.push(b'0');
+        return;
+    }
+    let mut width = decimals as usize;
+    while frac % 10 == 0 {
+        frac /= 10;
+        width -= 1;
+    }
+    let _ = write!(out, "{frac:0width$}");
+}
+
+/// The header as a v3 JSON object, fields in a stable order, unknown fields last.
+fn header_json(h: &Header) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("version".into(), 3.into());
+    let mut term = Map::new();
+    term.insert("cols".into(), h.term.size.cols.into());
+    term.insert("rows".into(), h.term.size.rows.into());
+    if let Some(t) = &h.term.term_type {
+        term.insert("type".into(), t.clone().into());
+    }
+    if let Some(v) = &h.term.version {
+        term.insert("version".into(), v.clone().into());
+    }
+    if let Some(theme) = &h.term.theme {
+        let mut t = Map::new();
+        t.insert("fg".into(), theme.fg.clone().into());
+        t.insert("bg".into(), theme.bg.clone().into());
+        t.insert("palette".into(), theme.palette.join(":").into());
+        term.insert("theme".into(), t.into());
+    }
+    for (k, v) in &h.term.extra {
+        term.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    m.insert("term".into(), term.into());
+    if let Some(t) = h.timestamp {
+        m.insert("timestamp".into(), t.into());
+    }
+    if let Some(l) = h.idle_time_limit {
+        m.insert("idle_time_limit".into(), l.into());
+    }
+    if let Some(c) = &h.command {
+        m.insert("command".into(), c.clone().into());
+    }
+    if let Some(t) = &h.title {
+        m.insert("title".into(), t.clone().into());
+    }
+    if !h.env.is_empty() {
+        let env: Map<String, Value> = h
+            .env
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone().into()))
+            .collect();
+        m.insert("env".into(), env.into());
+    }
+    if !h.tags.is_empty() {
+        m.insert("tags".into(), h.tags.clone().into());
+    }
+    for (k, v) in &h.extra {
+        m.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_fixed;
+
+    fn fixed(units: u64, decimals: u32) -> String {
+        let mut v = Vec::new();
+        format_fixed(&mut v, units, decimals);
+        String::from_utf8(v).unwrap()
+    }
+
+    #[test]
+    fn formats_trimmed_decimals() {
+        assert_eq!(fixed(0, 6), "0.0");
+        assert_eq!(fixed(1_500_000, 6), "1.5");
+        assert_eq!(fixed(1_000_001, 6), "1.000001");
+        assert_eq!(fixed(123_456, 6), "0.123456");
+        assert_eq!(fixed(7, 0), "7.0");
+    }
+}

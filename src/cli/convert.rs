@@ -1,0 +1,67 @@
+//! `tuicast convert`: rewrite any readable cast (v1, v2, v3) as asciicast v3.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::cast::{transform, CastWriter, Event};
+
+/// Write a cast as asciicast v3, optionally capping idle pauses.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    tuicast convert old-v2.cast -o new.cast\n  \
+    tuicast convert long.cast -o short.cast --idle-limit 2")]
+pub(super) struct Args {
+    /// The cast to read (asciicast v1, v2 or v3).
+    input: PathBuf,
+    /// Where to write the v3 cast (`-` for standard output); written atomically.
+    #[arg(short, long, value_name = "FILE")]
+    output: PathBuf,
+    /// Shorten every pause longer than this many seconds to this many seconds, and record the
+    /// limit in the header.
+    #[arg(long, value_name = "SECS")]
+    idle_limit: Option<f64>,
+}
+
+pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(l) = args.idle_limit {
+        if !(l.is_finite() && l > 0.0) {
+            anyhow::bail!("--idle-limit must be a number of seconds above 0 (got {l})");
+        }
+    }
+    let reader = crate::cast::open(&args.input)?;
+    let mut header = reader.header().clone();
+    if let Some(l) = args.idle_limit {
+        header.idle_time_limit = Some(l);
+    }
+    let events: Box<dyn Iterator<Item = Result<Event, crate::cast::CastError>>> =
+        match args.idle_limit {
+            Some(l) => Box::new(transform::idle_limit(reader, l)),
+            None => Box::new(reader),
+        };
+    let mut failure = None;
+    let write = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
+        let mut writer = CastWriter::new(w, &header)?;
+        for event in events {
+            match event {
+                Ok(e) => writer.write_event(&e)?,
+                Err(e) => {
+                    failure = Some(e);
+                    return Err(std::io::Error::other("the input cast is malformed"));
+                }
+            }
+        }
+        writer.flush()
+    };
+    let result = if args.output.as_os_str() == "-" {
+        let stdout = std::io::stdout();
+        let mut lock = stdout.lock();
+        write(&mut lock)
+    } else {
+        crate::util::write_atomic_with(&args.output, write)
+    };
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    result.map_err(|e| anyhow::anyhow!("cannot write {}: {e}", args.output.display()))?;
+    Ok(ExitCode::SUCCESS)
+}

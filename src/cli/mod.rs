@@ -1,0 +1,110 @@
+//! The `tuicast` command line: clap definitions here, one file per subcommand.
+//!
+//! Exit status: 0 success, 1 a check failed, 2 bad input or usage.
+
+mod convert;
+mod info;
+mod replay;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::term::EngineKind;
+
+/// Exit status for bad input or usage.
+pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status for a failed check.
+pub const EXIT_CHECK_FAILED: u8 = 1;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tuicast",
+    version,
+    about = "Record-replay regression testing for terminal programs",
+    long_about = "Record-replay regression testing for terminal programs.\n\n\
+        tuicast replays asciicast recordings (v1, v2, v3) into a terminal engine, without \
+        running the program, and shows the screen at each checkpoint as text or JSON.",
+    after_help = "Examples:\n  \
+        tuicast replay casts/demo.cast                 final screen as text\n  \
+        tuicast replay casts/demo.cast --at prompt     screen at the marker \"prompt\"\n  \
+        tuicast replay casts/demo.cast --format json   screen with styles as JSON\n  \
+        tuicast info casts/demo.cast                   size, duration, events, checkpoints\n  \
+        tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n\n\
+        Exit status: 0 success, 1 a check failed, 2 bad input or usage."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Replay(replay::Args),
+    Info(info::Args),
+    Convert(convert::Args),
+}
+
+/// Options shared by commands that replay.
+#[derive(Debug, Clone, clap::Args)]
+struct EngineArg {
+    /// Terminal engine to replay with.
+    #[arg(long, default_value = "avt", value_parser = parse_engine)]
+    engine: EngineKind,
+}
+
+fn parse_engine(s: &str) -> Result<EngineKind, String> {
+    s.parse()
+}
+
+/// Where a command writes: a file (written atomically) or `-` for standard output.
+fn write_output(path: Option<&PathBuf>, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    match path {
+        Some(p) if p.as_os_str() != "-" => crate::util::write_atomic(p, bytes)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display())),
+        _ => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(bytes).and_then(|_| out.flush()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                other => Ok(other?),
+            }
+        }
+    }
+}
+
+/// Runs the command line in `std::env::args()` and returns the exit status.
+pub fn main() -> ExitCode {
+    run(std::env::args_os())
+}
+
+/// Runs a command line (the first item is the program name) and returns the exit status.
+pub fn run<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(match e.exit_code() {
+                0 => 0,
+                _ => EXIT_BAD_INPUT,
+            });
+        }
+    };
+    let result = match cli.command {
+        Command::Replay(args) => replay::run(args),
+        Command::Info(args) => info::run(args),
+        Command::Convert(args) => convert::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Renders a [`Screen`] as plain text or JSON.
+//!
+//! # Text
+//! Every row of the screen, one line each ending in `\n`, trailing whitespace trimmed; a wide
+//! character appears once, combining marks stay on their character. Control characters never
+//! reach the output (they become U+FFFD), so printing a render is safe on any terminal.
+//!
+//! # JSON (schema 1)
+//! ```json
+//! {
+//!   "schema": 1,
+//!   "size": {"cols": 80, "rows": 24},
+//!   "cursor": {"row": 0, "col": 2, "visible": true},
+//!   "title": null,
+//!   "alternate": false,
+//!   "rows": [
+//!     {"text": "$ ls", "runs": [{"col": 0, "width": 1, "fg": 2, "attrs": ["bold"]}]}
+//!   ]
+//! }
+//! ```
+//! - `rows` has exactly `size.rows` entries; `text` is the row as in the text render.
+//! - `runs` lists maximal stretches of cells with the same non-default style, left to right.
+//!   `col` (0-based) and `width` count cells, not characters: a wide character is 2 cells.
+//!   `fg` and `bg` are omitted when default, a number 0–255 for a palette colour, or a
+//!   `"#rrggbb"` string for truecolour; `attrs` is omitted when empty, otherwise a subset of
+//!   `bold dim italic underline strikethrough inverse blink` in that order.
+//! - Keys appear in the order above; fields are only ever added, never renamed.
+
+use serde_json::{json, Map, Value};
+
+use crate::term::{Cell, Color, Screen};
+
+/// The version of the JSON screen schema written by [`json`].
+pub const JSON_SCHEMA: u32 = 1;
+
+/// The screen as text: every row, trailing whitespace trimmed, each ending with `\n`.
+pub fn text(screen: &Screen) -> String {
+    let mut out =
+        String::with_capacity((screen.size.cols as usize + 1) * screen.size.rows as usize);
+    for r in 0..screen.rows.len() {
+        for ch in screen.row_text(r).chars() {
+            out.push(safe_char(ch));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The screen as a JSON value (schema in the module docs).
+pub fn json(screen: &Screen) -> Value {
+    let rows: Vec<Value> = screen
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(r, cells)| {
+            let text: String = screen.row_text(r).chars().map(safe_char).collect();
+            json!({"text": text, "runs": runs(cells)})
+        })
+        .collect();
+    json!({
+        "schema": JSON_SCHEMA,
+        "size": {"cols": screen.size.cols, "rows": screen.size.rows},
+        "cursor": {"row": screen.cursor.row, "col": screen.cursor.col, "visible": screen.cursor.visible},
+        "title": screen.title.as_deref().map(|t| t.chars().map(safe_char).collect::<String>()),
+        "alternate": screen.alternate,
+        "rows": rows,
+    })
+}
+
+/// Style runs of one row: stretches of cells sharing a non-default style.
+fn runs(cells: &[Cell]) -> Vec<Value> {
+    let default = Cell::default();
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < cells.len() {
+        let mut end = start + 1;
+        while end < cells.len() && cells[end].same_style(&cells[start]) {
+            end += 1;
+        }
+        let cell = &cells[start];
+        if !cell.same_style(&default) {
+            let mut run = Map::new();
+            run.insert("col".into(), start.into());
+            run.insert("width".into(), (end - start).into());
+            if cell.fg != Color::Default {
+                run.insert("fg".into(), color_json(cell.fg));
+            }
+            if cell.bg != Color::Default {
+                run.insert("bg".into(), color_json(cell.bg));
+            }
+            if !cell.attrs.is_empty() {
+                run.insert("attrs".into(), cell.attrs.names().into());
+            }
+            out.push(Value::Object(run));
+        }
+        start = end;
+    }
+    out
+}
+
+fn color_json(c: Color) -> Value {
+    match c {
+        Color::Default => Value::Null,
+        Color::Indexed(i) => i.into(),
+        Color::Rgb(..) => c.to_string().into(),
+    }
+}
+
+/// Control characters cannot be shown; they would act on the reader's terminal instead.
+fn safe_char(ch: char) -> char {
+    if ch.is_control() {
+        '\u{fffd}'
+    } else {
+        ch
+    }
+}

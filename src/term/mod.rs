@@ -1,0 +1,271 @@
+//! The terminal model: an owned, engine-independent [`Screen`], and the [`Engine`] trait with
+//! one adapter per terminal emulator crate.
+//!
+//! `avt` (asciinema's own engine) is the default; `vt100` is a second engine for
+//! differential replay. Whatever the engine, the screen comes out as the same types.
+
+mod avt_engine;
+mod vt100_engine;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+pub use avt_engine::AvtEngine;
+pub use vt100_engine::Vt100Engine;
+
+/// A terminal size. asciicast says `COLSxROWS`; this is the one place that order is fixed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Size {
+    /// Columns (width in cells).
+    pub cols: u16,
+    /// Rows (height in cells).
+    pub rows: u16,
+}
+
+impl Default for Size {
+    fn default() -> Self {
+        Size { cols: 80, rows: 24 }
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.cols, self.rows)
+    }
+}
+
+impl FromStr for Size {
+    type Err = String;
+
+    /// Parses `COLSxROWS`, such as `80x24`; each side must be 1..=10000.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        crate::cast::parse_size(s)
+    }
+}
+
+/// A cell colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Color {
+    /// The terminal's default foreground or background.
+    #[default]
+    Default,
+    /// A palette index: 0–7 standard, 8–15 bright, 16–255 the 256-colour cube and greys.
+    Indexed(u8),
+    /// A truecolour value.
+    Rgb(u8, u8, u8),
+}
+
+impl fmt::Display for Color {
+    /// `default`, a palette index like `1`, or `#rrggbb`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Color::Default => write!(f, "default"),
+            Color::Indexed(i) => write!(f, "{i}"),
+            Color::Rgb(r, g, b) => write!(f, "#{r:02x}{g:02x}{b:02x}"),
+        }
+    }
+}
+
+/// Text attributes of a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Attrs {
+    /// Bold (increased intensity).
+    pub bold: bool,
+    /// Dim (faint, decreased intensity).
+    pub dim: bool,
+    /// Italic.
+    pub italic: bool,
+    /// Underlined.
+    pub underline: bool,
+    /// Crossed out.
+    pub strikethrough: bool,
+    /// Foreground and background swapped.
+    pub inverse: bool,
+    /// Blinking.
+    pub blink: bool,
+}
+
+impl Attrs {
+    /// True when no attribute is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Attrs::default()
+    }
+
+    /// The names of the attributes that are set, in a fixed order.
+    pub fn names(&self) -> Vec<&'static str> {
+        let all = [
+            (self.bold, "bold"),
+            (self.dim, "dim"),
+            (self.italic, "italic"),
+            (self.underline, "underline"),
+            (self.strikethrough, "strikethrough"),
+            (self.inverse, "inverse"),
+            (self.blink, "blink"),
+        ];
+        all.iter().filter(|(on, _)| *on).map(|(_, n)| *n).collect()
+    }
+}
+
+/// One cell of the screen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    /// The character drawn in the cell with any combining marks; empty for the second half
+    /// of a wide character.
+    pub text: String,
+    /// Columns the character takes: 1, 2 for a wide character, 0 for a wide character's tail.
+    pub width: u8,
+    /// Foreground colour.
+    pub fg: Color,
+    /// Background colour.
+    pub bg: Color,
+    /// Text attributes.
+    pub attrs: Attrs,
+}
+
+impl Default for Cell {
+    fn default() -> Self {
+        Cell {
+            text: " ".to_string(),
+            width: 1,
+            fg: Color::Default,
+            bg: Color::Default,
+            attrs: Attrs::default(),
+        }
+    }
+}
+
+impl Cell {
+    /// True when the cell has the same colours and attributes as `other`.
+    pub fn same_style(&self, other: &Cell) -> bool {
+        self.fg == other.fg && self.bg == other.bg && self.attrs == other.attrs
+    }
+}
+
+/// Cursor position (0-based) and visibility.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Cursor {
+    /// 0-based row.
+    pub row: u16,
+    /// 0-based column.
+    pub col: u16,
+    /// Whether the cursor is shown.
+    pub visible: bool,
+}
+
+/// What a terminal shows at one moment, independent of the engine that produced it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Screen {
+    /// Size of the grid.
+    pub size: Size,
+    /// `size.rows` rows of `size.cols` cells each.
+    pub rows: Vec<Vec<Cell>>,
+    /// The cursor.
+    pub cursor: Cursor,
+    /// The window title, where the program set one and the engine tracks it.
+    pub title: Option<String>,
+    /// Whether the alternate screen buffer is active (full-screen programs use it).
+    pub alternate: bool,
+}
+
+impl Screen {
+    /// A blank screen of `size`.
+    pub fn blank(size: Size) -> Self {
+        Screen {
+            size,
+            rows: vec![vec![Cell::default(); size.cols as usize]; size.rows as usize],
+            cursor: Cursor {
+                row: 0,
+                col: 0,
+                visible: true,
+            },
+            title: None,
+            alternate: false,
+        }
+    }
+
+    /// The text of one row: each character once (wide characters are not doubled), combining
+    /// marks kept, trailing whitespace trimmed.
+    pub fn row_text(&self, row: usize) -> String {
+        let mut out = String::with_capacity(self.size.cols as usize);
+        if let Some(cells) = self.rows.get(row) {
+            for cell in cells {
+                if cell.width == 0 {
+                    continue;
+                }
+                out.push_str(&cell.text);
+            }
+        }
+        let trimmed = out.trim_end().len();
+        out.truncate(trimmed);
+        out
+    }
+
+    /// All rows as text, one line each, every line ending with `\n`.
+    pub fn text(&self) -> String {
+        crate::render::text(self)
+    }
+}
+
+/// A terminal emulator fed with program output.
+pub trait Engine {
+    /// Feeds text the program wrote. Any chunking of the same text gives the same screen.
+    fn feed(&mut self, text: &str);
+    /// Resizes the terminal.
+    fn resize(&mut self, size: Size);
+    /// The current size.
+    fn size(&self) -> Size;
+    /// A snapshot of the screen.
+    fn screen(&self) -> Screen;
+}
+
+/// Which terminal engine to replay with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// asciinema's avt: the default and the most faithful.
+    #[default]
+    Avt,
+    /// The vt100 crate.
+    Vt100,
+}
+
+impl EngineKind {
+    /// Every engine, default first.
+    pub const ALL: [EngineKind; 2] = [EngineKind::Avt, EngineKind::Vt100];
+
+    /// Makes a fresh engine of this kind with a blank screen of `size`.
+    pub fn create(self, size: Size) -> Box<dyn Engine + Send> {
+        match self {
+            EngineKind::Avt => Box::new(AvtEngine::new(size)),
+            EngineKind::Vt100 => Box::new(Vt100Engine::new(size)),
+        }
+    }
+
+    /// The engine's name as the CLI spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Avt => "avt",
+            EngineKind::Vt100 => "vt100",
+        }
+    }
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for EngineKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "avt" => Ok(EngineKind::Avt),
+            "vt100" => Ok(EngineKind::Vt100),
+            other => Err(format!("unknown engine {other:?}: expected avt or vt100")),
+        }
+    }
+}
