@@ -39,6 +39,11 @@ pub mod replay;
 pub mod term;
 pub mod util;
 
+/// The README's code blocks, compiled and run as doctests so the synopsis stays true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub use cast::{CastError, CastReader, Event, EventData, Header};
 pub use replay::Checkpoint;
 pub use term::{Engine, EngineKind, Screen, Size};

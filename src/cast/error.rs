@@ -86,13 +86,16 @@ impl fmt::Display for CastError {
     }
 }
 
-impl std::error::Error for CastError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source
-            .as_ref()
-            .map(|e| e as &(dyn std::error::Error + 'static))
+impl CastError {
+    /// The underlying I/O error, for errors of kind [`CastErrorKind::Io`].
+    pub fn io_error(&self) -> Option<&io::Error> {
+        self.source.as_ref()
     }
 }
+
+// No `source()`: the message already says what the I/O error said, and error reporters that
+// walk the chain would print it twice.
+impl std::error::Error for CastError {}
 
 /// Escapes text taken from a cast so that it is safe to print on a terminal: control
 /// characters (ESC, BEL, C1 controls, DEL) become `\e`, `\x07`, `\u{9b}`-style escapes.

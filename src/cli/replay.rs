@@ -13,11 +13,14 @@ use crate::replay::{self, Checkpoint, Found, END};
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     tuicast replay casts/demo.cast\n  \
+    tuicast replay casts/*.cast\n  \
     tuicast replay casts/demo.cast --at saved --format json -o saved.json\n  \
     tuicast replay casts/demo.cast --time 2.5 --engine vt100")]
 pub(super) struct Args {
-    /// The cast file (asciicast v1, v2 or v3).
-    cast: PathBuf,
+    /// The cast files (asciicast v1, v2 or v3). With several, each screen is preceded by a
+    /// `==> CAST @ CHECKPOINT <==` line.
+    #[arg(required = true, value_name = "CAST")]
+    casts: Vec<PathBuf>,
     /// Show the screen at this checkpoint (a marker label, or `end`).
     #[arg(long, conflicts_with = "time")]
     at: Option<String>,
@@ -43,7 +46,49 @@ enum Format {
 }
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let reader = crate::cast::open(&args.cast)?;
+    if args.casts.len() == 1 {
+        let bytes = render_one(&args, &args.casts[0])?;
+        write_output(args.output.as_ref(), &bytes)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.output.is_some() {
+        bail!(
+            "-o/--output takes one cast; {} were given",
+            args.casts.len()
+        );
+    }
+    let mut failed = false;
+    for (i, cast) in args.casts.iter().enumerate() {
+        match render_one(&args, cast) {
+            Ok(bytes) => {
+                let label = args.at.clone().unwrap_or_else(|| match args.time {
+                    Some(t) => format!("t={t}"),
+                    None => END.to_string(),
+                });
+                let sep = if i == 0 { "" } else { "\n" };
+                let head = format!(
+                    "{sep}==> {} @ {} <==\n",
+                    escape_for_terminal(&cast.display().to_string(), 200),
+                    escape_for_terminal(&label, 80)
+                );
+                write_output(None, head.as_bytes())?;
+                write_output(None, &bytes)?;
+            }
+            Err(e) => {
+                failed = true;
+                eprintln!("error: {e:#}");
+            }
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(super::EXIT_BAD_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+    let reader = crate::cast::open(cast)?;
     let engine = args.engine.engine;
     let checkpoint: Checkpoint = match (&args.at, args.time) {
         (_, Some(t)) => {
@@ -58,7 +103,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let list: Vec<String> = names.iter().map(|n| escape_for_terminal(n, 80)).collect();
                 bail!(
                     "{}: no checkpoint named \"{}\"; the checkpoints are: {}",
-                    args.cast.display(),
+                    cast.display(),
                     escape_for_terminal(name, 80),
                     list.join(", ")
                 );
@@ -66,7 +111,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         (None, None) => match replay::find(reader, engine, END)? {
             Found::Checkpoint(c) => *c,
-            Found::Missing(_) => bail!("{}: the cast has no end", args.cast.display()),
+            Found::Missing(_) => bail!("{}: the cast has no end", cast.display()),
         },
     };
     let bytes = match args.format {
@@ -83,11 +128,8 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }),
                 );
             }
-            let mut s = serde_json::to_string_pretty(&value)?;
-            s.push('\n');
-            s.into_bytes()
+            crate::render::json_lines(&value).into_bytes()
         }
     };
-    write_output(args.output.as_ref(), &bytes)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(bytes)
 }

@@ -67,6 +67,41 @@ pub fn json(screen: &Screen) -> Value {
     })
 }
 
+/// Formats a JSON object for people and diffs: one top-level key per line, and arrays with
+/// one compact element per line (so each screen row is one line of the file).
+pub fn json_lines(value: &Value) -> String {
+    let Value::Object(map) = value else {
+        return format!("{value}\n");
+    };
+    let mut out = String::from("{\n");
+    for (i, (key, v)) in map.iter().enumerate() {
+        out.push_str("  ");
+        out.push_str(&Value::String(key.clone()).to_string());
+        out.push_str(": ");
+        match v {
+            Value::Array(items) if !items.is_empty() => {
+                out.push_str("[\n");
+                for (j, item) in items.iter().enumerate() {
+                    out.push_str("    ");
+                    out.push_str(&item.to_string());
+                    if j + 1 < items.len() {
+                        out.push(',');
+                    }
+                    out.push('\n');
+                }
+                out.push_str("  ]");
+            }
+            other => out.push_str(&other.to_string()),
+        }
+        if i + 1 < map.len() {
+            out.push(',');
+        }
+        out.push('\n');
+    }
+    out.push_str("}\n");
+    out
+}
+
 /// Style runs of one row: stretches of cells sharing a non-default style.
 fn runs(cells: &[Cell]) -> Vec<Value> {
     let default = Cell::default();

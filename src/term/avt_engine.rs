@@ -57,11 +57,9 @@ impl AvtEngine {
                 return;
             }
             _ if self.marks.is_empty() => {}
-            Function::Print(_) => {
-                // Printing at the pending-wrap position wraps, and may scroll.
-                if self.terminal.cursor().col >= self.size.cols as usize {
-                    self.line_feed_marks();
-                }
+            // Printing at the pending-wrap position wraps, and may scroll.
+            Function::Print(_) if self.terminal.cursor().col >= self.size.cols as usize => {
+                self.line_feed_marks()
             }
             Function::Lf | Function::Nel => self.line_feed_marks(),
             Function::Ri
@@ -163,7 +161,10 @@ impl Engine for AvtEngine {
         self.terminal.resize(size.cols as usize, size.rows as usize);
         self.terminal.gc().for_each(drop);
         self.size = size;
-        self.marks.clear();
+        // Marks outside the new grid go; the others stay and are checked against their base
+        // character when the screen is read.
+        self.marks
+            .retain(|&(r, c), _| r < size.rows && c < size.cols);
         self.full_region = true;
     }
 

@@ -269,3 +269,157 @@ impl FromStr for EngineKind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn screen(kind: EngineKind, size: Size, input: &str) -> Screen {
+        let mut e = kind.create(size);
+        e.feed(input);
+        e.screen()
+    }
+
+    const SMALL: Size = Size { cols: 10, rows: 3 };
+
+    #[test]
+    fn size_parses_and_prints_cols_first() {
+        let s: Size = "100x30".parse().unwrap();
+        assert_eq!(
+            s,
+            Size {
+                cols: 100,
+                rows: 30
+            }
+        );
+        assert_eq!(s.to_string(), "100x30");
+        assert!("0x3".parse::<Size>().is_err());
+        assert!("80by24".parse::<Size>().is_err());
+        assert!("20000x3".parse::<Size>().is_err());
+    }
+
+    #[test]
+    fn both_engines_read_colours_and_attributes() {
+        for kind in EngineKind::ALL {
+            let s = screen(
+                kind,
+                SMALL,
+                "\x1b[1;4;31;42mA\x1b[0m\x1b[38;5;200mB\x1b[38;2;1;2;3;7mC",
+            );
+            let a = &s.rows[0][0];
+            assert_eq!(
+                (a.fg, a.bg),
+                (Color::Indexed(1), Color::Indexed(2)),
+                "{kind}"
+            );
+            assert!(
+                a.attrs.bold && a.attrs.underline && !a.attrs.italic,
+                "{kind}"
+            );
+            assert_eq!(s.rows[0][1].fg, Color::Indexed(200), "{kind}");
+            assert_eq!(s.rows[0][2].fg, Color::Rgb(1, 2, 3), "{kind}");
+            assert!(s.rows[0][2].attrs.inverse, "{kind}");
+            assert_eq!(
+                s.cursor,
+                Cursor {
+                    row: 0,
+                    col: 3,
+                    visible: true
+                },
+                "{kind}"
+            );
+        }
+    }
+
+    #[test]
+    fn wide_characters_take_two_cells_and_print_once() {
+        for kind in EngineKind::ALL {
+            let s = screen(kind, SMALL, "日本x");
+            assert_eq!(s.rows[0][0].width, 2, "{kind}");
+            assert_eq!(s.rows[0][1].width, 0, "{kind}");
+            assert_eq!(s.rows[0][1].text, "", "{kind}");
+            assert_eq!(s.row_text(0), "日本x", "{kind}");
+            assert_eq!(s.cursor.col, 5, "{kind}");
+        }
+    }
+
+    #[test]
+    fn combining_marks_stay_on_their_character() {
+        for kind in EngineKind::ALL {
+            let s = screen(kind, SMALL, "e\u{301}a\u{308}\u{304}z");
+            assert_eq!(s.row_text(0), "e\u{301}a\u{308}\u{304}z", "{kind}");
+            assert_eq!(s.cursor.col, 3, "{kind}: marks take no cell");
+        }
+        // A mark follows its row when the screen scrolls, and goes when its cell is erased.
+        let s = screen(EngineKind::Avt, SMALL, "e\u{301}\r\n2\r\n3\r\n4");
+        assert_eq!(s.row_text(0), "2");
+        let s = screen(EngineKind::Avt, SMALL, "x\r\ne\u{301}\r\n2\r\n3");
+        assert_eq!(s.row_text(0), "e\u{301}");
+        let s = screen(EngineKind::Avt, SMALL, "e\u{301}\r\x1b[2Kq");
+        assert_eq!(s.row_text(0), "q");
+    }
+
+    #[test]
+    fn title_and_alternate_screen_are_tracked() {
+        for kind in EngineKind::ALL {
+            let s = screen(kind, SMALL, "\x1b]2;my title\x07main");
+            assert_eq!(s.title.as_deref(), Some("my title"), "{kind}");
+            assert!(!s.alternate);
+            let s = screen(kind, SMALL, "main\x1b[?1049h\x1b]0;t2\x1b\\alt");
+            assert!(s.alternate, "{kind}");
+            assert_eq!(s.title.as_deref(), Some("t2"), "{kind}");
+            // xterm keeps the cursor where it was when it switches to the alternate screen;
+            // vt100 homes it (one of the differences differential replay is for).
+            let expected = if kind == EngineKind::Avt {
+                "    alt"
+            } else {
+                "alt"
+            };
+            assert_eq!(s.row_text(0), expected, "{kind}");
+            let s = screen(kind, SMALL, "main\x1b[?1049halt\x1b[?1049l");
+            assert!(!s.alternate, "{kind}");
+            assert_eq!(s.row_text(0), "main", "{kind}");
+        }
+    }
+
+    #[test]
+    fn cursor_visibility_and_resize() {
+        for kind in EngineKind::ALL {
+            let mut e = kind.create(SMALL);
+            e.feed("\x1b[?25lhello");
+            assert!(!e.screen().cursor.visible, "{kind}");
+            e.resize(Size { cols: 20, rows: 5 });
+            let s = e.screen();
+            assert_eq!(s.size, Size { cols: 20, rows: 5 });
+            assert_eq!(s.rows.len(), 5);
+            assert!(s.rows.iter().all(|r| r.len() == 20));
+            assert_eq!(s.row_text(0), "hello", "{kind}");
+        }
+    }
+
+    #[test]
+    fn dec_line_drawing_becomes_box_characters() {
+        for kind in EngineKind::ALL {
+            let s = screen(kind, SMALL, "\x1b(0lqk\x1b(B");
+            if kind == EngineKind::Vt100 {
+                continue; // vt100 lacks DEC special graphics (measured in DESIGN.md)
+            }
+            assert_eq!(s.row_text(0), "┌─┐", "{kind}");
+        }
+    }
+
+    #[test]
+    fn any_chunking_gives_the_same_screen() {
+        let input = "a\x1b[1;31mb\x1b]2;ti\x07e\u{301}日\x1b[2;3Hx\x1b[?1049hy";
+        for kind in EngineKind::ALL {
+            let whole = screen(kind, SMALL, input);
+            let chars: Vec<char> = input.chars().collect();
+            for cut in 0..chars.len() {
+                let mut e = kind.create(SMALL);
+                e.feed(&chars[..cut].iter().collect::<String>());
+                e.feed(&chars[cut..].iter().collect::<String>());
+                assert_eq!(e.screen(), whole, "{kind} split at {cut}");
+            }
+        }
+    }
+}

@@ -1,1 +1,1 @@
-//! See main.rs.
+//! The bundled example suite (filled in once casts/ exists).
