@@ -464,31 +464,87 @@ fn header_version(
 
 /// Turns a serde_json error on `line` into a positioned [`CastError`].
 pub(super) fn json_error(
-    line: &str,
-    line_no: u64,
+    text: &str,
+    first_line: u64,
     e: &serde_json::Error,
     kind: CastErrorKind,
     what: &str,
 ) -> CastError {
-    let text = e.to_string();
-    let bare = match text.rfind(" at line ") {
-        Some(i) => &text[..i],
-        None => &text,
+    let full = e.to_string();
+    let bare = match full.rfind(" at line ") {
+        Some(i) => &full[..i],
+        None => &full,
     };
-    // serde_json counts columns in bytes from 1; convert to characters.
-    let byte_col = e.column().max(1);
-    let column = char_column(line, byte_col - 1);
-    let line_no = line_no + e.line().saturating_sub(1) as u64;
-    let message = match e.classify() {
-        serde_json::error::Category::Eof => {
-            format!("{what} is not complete JSON: unexpected end of line")
-        }
-        _ if bare.contains("surrogate") => {
-            format!("{what} has a {bare}: JSON strings must be valid Unicode")
-        }
-        _ => format!("{what} is not valid JSON: {bare}"),
+    // serde_json counts lines from 1 and columns in bytes; find the line it means in `text`
+    // (several lines only for v1 documents) and count characters.
+    let rel_line = e.line().max(1);
+    let line = text.split('\n').nth(rel_line - 1).unwrap_or("");
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let line_no = first_line + rel_line as u64 - 1;
+    if let Some((offset, escape)) = lone_surrogate(line) {
+        return CastError::new(
+            kind,
+            line_no,
+            char_column(line, offset),
+            format!(
+                "{what} has a lone surrogate escape {escape}: JSON strings must be valid Unicode"
+            ),
+        );
+    }
+    let (column, message) = match e.classify() {
+        serde_json::error::Category::Eof => (
+            char_column(line, line.len()),
+            format!("{what} is not complete JSON: unexpected end of line"),
+        ),
+        _ => (
+            char_column(line, e.column().max(1) - 1),
+            format!("{what} is not valid JSON: {bare}"),
+        ),
     };
     CastError::new(kind, line_no, column, message)
+}
+
+/// Finds a `\uD800`–`\uDFFF` escape inside a JSON string that is not half of a valid pair:
+/// its byte offset and text.
+fn lone_surrogate(line: &str) -> Option<(usize, &str)> {
+    let b = line.as_bytes();
+    let hex_at = |i: usize| -> Option<u32> {
+        if b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'u') {
+            line.get(i + 2..i + 6)
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+        } else {
+            None
+        }
+    };
+    let (mut i, mut in_string) = (0, false);
+    while i < b.len() {
+        match b[i] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => {
+                if let Some(v) = hex_at(i) {
+                    if (0xD800..0xDC00).contains(&v) {
+                        match hex_at(i + 6) {
+                            Some(low) if (0xDC00..0xE000).contains(&low) => {
+                                i += 12;
+                                continue;
+                            }
+                            _ => return Some((i, &line[i..i + 6])),
+                        }
+                    }
+                    if (0xDC00..0xE000).contains(&v) {
+                        return Some((i, &line[i..i + 6]));
+                    }
+                    i += 6;
+                    continue;
+                }
+                i += 2;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 pub(super) fn first_non_space_column(line: &str) -> u64 {

@@ -50,17 +50,24 @@ pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>),
         stdout: Vec<&'a RawValue>,
     }
     let raw: Frames<'_> = serde_json::from_str(text).unwrap_or(Frames { stdout: Vec::new() });
-    let place = |i: usize| -> (u64, u64) {
-        match raw.stdout.get(i) {
-            Some(r) => {
-                let off = offset_in(text, r.get());
-                let before = &text[..off];
-                let line = first_line + before.matches('\n').count() as u64;
-                let start = before.rfind('\n').map(|n| n + 1).unwrap_or(0);
-                (line, char_column(&text[start..], off - start))
+    // Line and column of frame `i`, or of its element `k`.
+    let place = |i: usize, k: Option<usize>| -> (u64, u64) {
+        let Some(frame) = raw.stdout.get(i) else {
+            return (first_line, 1);
+        };
+        let mut at = frame.get();
+        if let Some(k) = k {
+            if let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(frame.get()) {
+                if let Some(item) = items.get(k) {
+                    at = item.get();
+                }
             }
-            None => (first_line, 1),
         }
+        let off = offset_in(text, at);
+        let before = &text[..off];
+        let line = first_line + before.matches('\n').count() as u64;
+        let start = before.rfind('\n').map(|n| n + 1).unwrap_or(0);
+        (line, char_column(&text[start..], off - start))
     };
     let frames = match stdout {
         Some(Value::Array(frames)) => frames,
@@ -78,8 +85,12 @@ pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>),
     let mut events = Vec::with_capacity(frames.len());
     let mut time = 0.0;
     for (i, frame) in frames.into_iter().enumerate() {
-        let (line, column) = place(i);
+        let (line, column) = place(i, None);
         let err = |msg: String| CastError::new(CastErrorKind::Event, line, column, msg);
+        let err_at = |k: usize, msg: String| {
+            let (line, column) = place(i, Some(k));
+            CastError::new(CastErrorKind::Event, line, column, msg)
+        };
         let Value::Array(mut items) = frame else {
             return Err(err(format!(
                 "a v1 frame must be an array [delay, data], found {}",
@@ -95,19 +106,22 @@ pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>),
         let data = items.pop().unwrap_or_default();
         let delay = match items[0].as_f64() {
             Some(d) if d >= 0.0 => d,
-            Some(d) => return Err(err(format!("frame delay is negative: {d}"))),
+            Some(d) => return Err(err_at(0, format!("frame delay is negative: {d}"))),
             None => {
-                return Err(err(format!(
-                    "frame delay must be a number, found {}",
-                    describe(&items[0])
-                )))
+                return Err(err_at(
+                    0,
+                    format!(
+                        "frame delay must be a number, found {}",
+                        describe(&items[0])
+                    ),
+                ))
             }
         };
         let Value::String(data) = data else {
-            return Err(err(format!(
-                "frame data must be a string, found {}",
-                describe(&data)
-            )));
+            return Err(err_at(
+                1,
+                format!("frame data must be a string, found {}", describe(&data)),
+            ));
         };
         time += delay;
         events.push(Event {

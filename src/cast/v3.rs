@@ -29,7 +29,7 @@ pub(super) fn header(
             ))
         }
         None => return Err(fields.error(
-            1,
+            super::reader::first_non_space_column(line),
             "the header has no \"term\" object (v3 casts give the size as term.cols and term.rows)",
         )),
     };
