@@ -30,10 +30,17 @@
 //! - [`term`]: the engine-independent [`term::Screen`] and the engines behind [`term::Engine`].
 //! - [`replay`]: events → engine → [`replay::Checkpoint`]s.
 //! - [`render`]: screens as text and JSON.
+//! - [`assert`]: golden snapshots, diffs, update modes, masks, pending review.
+//! - [`harness`]: every checkpoint a `cargo test` trial (libtest-mimic).
+//! - [`config`], [`record::scenario`]: `tuicast.toml` and scenario files.
 //! - [`cli`]: the `tuicast` command line.
 
+pub mod assert;
 pub mod cast;
 pub mod cli;
+pub mod config;
+pub mod harness;
+pub mod record;
 pub mod render;
 pub mod replay;
 pub mod term;

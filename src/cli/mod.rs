@@ -5,6 +5,8 @@
 mod convert;
 mod info;
 mod replay;
+mod review;
+mod test;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,6 +32,8 @@ pub const EXIT_CHECK_FAILED: u8 = 1;
         tuicast replay casts/demo.cast                 final screen as text\n  \
         tuicast replay casts/demo.cast --at prompt     screen at the marker \"prompt\"\n  \
         tuicast replay casts/demo.cast --format json   screen with styles as JSON\n  \
+        tuicast test                                   check every cast against snapshots/\n  \
+        tuicast review                                 accept or reject changed snapshots\n  \
         tuicast info casts/demo.cast                   size, duration, events, checkpoints\n  \
         tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n\n\
         Exit status: 0 success, 1 a check failed, 2 bad input or usage."
@@ -42,6 +46,14 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Replay(replay::Args),
+    Test(test::Args),
+    Review(review::ReviewArgs),
+    /// Replace goldens with their pending `.new` files.
+    Accept(review::FilterArgs),
+    /// Delete pending `.new` files.
+    Reject(review::FilterArgs),
+    /// List pending `.new` files, one per line (for scripts and agents).
+    Pending(review::FilterArgs),
     Info(info::Args),
     Convert(convert::Args),
 }
@@ -97,12 +109,24 @@ where
     };
     let result = match cli.command {
         Command::Replay(args) => replay::run(args),
+        Command::Test(args) => test::run(args),
+        Command::Review(args) => review::review(args),
+        Command::Accept(args) => review::accept(args),
+        Command::Reject(args) => review::reject(args),
+        Command::Pending(args) => review::pending(args),
         Command::Info(args) => info::run(args),
         Command::Convert(args) => convert::run(args),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
+            // A reader that went away (`tuicast pending | head`) is not an error.
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
+            }
             eprintln!("error: {e:#}");
             ExitCode::from(EXIT_BAD_INPUT)
         }

@@ -1,0 +1,366 @@
+//! Comparing a golden snapshot with the actual render, and explaining the difference briefly.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use similar::{ChangeTag, TextDiff};
+
+use super::snapshot::{parse_styles, Style, HEADER_LINES, STYLES_MARK};
+
+/// Where two snapshots first differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// In the header: the field that differs (`size`, `cursor`, …).
+    Header(String),
+    /// At a cell: 1-based row and column of the screen.
+    Cell {
+        /// 1-based row.
+        row: usize,
+        /// 1-based column (in characters of the row's text, or cells for style changes).
+        column: usize,
+    },
+}
+
+/// What differs between an expected and an actual snapshot.
+#[derive(Debug, Clone)]
+pub struct Difference {
+    /// Where they first differ.
+    pub place: Place,
+    /// A unified diff of the two texts with 2 lines of context, at most [`MAX_DIFF_LINES`] lines.
+    pub diff: String,
+    /// For style changes: which cells changed which attribute, one line per run of cells.
+    pub style_changes: Vec<String>,
+}
+
+/// The longest diff shown; the rest is summarized in one line.
+pub const MAX_DIFF_LINES: usize = 40;
+
+/// Most style-change lines listed.
+const MAX_STYLE_LINES: usize = 10;
+
+/// Compares two snapshot texts. `None` when they are equal.
+pub fn compare(expected: &str, actual: &str, color: bool) -> Option<Difference> {
+    if expected == actual {
+        return None;
+    }
+    let style_changes = style_changes(expected, actual);
+    let place = first_place(expected, actual, &style_changes);
+    Some(Difference {
+        place,
+        diff: unified(expected, actual, color),
+        style_changes: style_changes.into_iter().map(|c| c.text).collect(),
+    })
+}
+
+struct StyleChange {
+    row: usize,
+    col: usize,
+    text: String,
+}
+
+fn first_place(expected: &str, actual: &str, styles: &[StyleChange]) -> Place {
+    let exp: Vec<&str> = expected.lines().collect();
+    let act: Vec<&str> = actual.lines().collect();
+    let rows_end = |lines: &[&str]| {
+        lines
+            .iter()
+            .position(|l| *l == STYLES_MARK)
+            .unwrap_or(lines.len())
+    };
+    let (exp_end, act_end) = (rows_end(&exp), rows_end(&act));
+    let Some(i) = (0..exp.len().max(act.len())).find(|&i| exp.get(i) != act.get(i)) else {
+        return Place::Header("content".into());
+    };
+    if i < HEADER_LINES {
+        let line = exp.get(i).or(act.get(i)).copied().unwrap_or("");
+        let field = line.split(':').next().unwrap_or("header").trim();
+        return Place::Header(field.to_string());
+    }
+    if i < exp_end.min(act_end) || (styles.is_empty() && i < exp_end.max(act_end)) {
+        let (e, a) = (
+            exp.get(i).copied().unwrap_or(""),
+            act.get(i).copied().unwrap_or(""),
+        );
+        let column = e.chars().zip(a.chars()).take_while(|(x, y)| x == y).count() + 1;
+        return Place::Cell {
+            row: i - HEADER_LINES + 1,
+            column,
+        };
+    }
+    match styles.first() {
+        Some(c) => Place::Cell {
+            row: c.row,
+            column: c.col,
+        },
+        None => Place::Header("content".into()),
+    }
+}
+
+/// Cells whose style differs, grouped in runs per row: `row 2, cols 1-3: fg 4 → 2, bold removed`.
+fn style_changes(expected: &str, actual: &str) -> Vec<StyleChange> {
+    let (e, a) = (parse_styles(expected), parse_styles(actual));
+    if e == a {
+        return Vec::new();
+    }
+    let cells: BTreeSet<(usize, usize)> = e.keys().chain(a.keys()).copied().collect();
+    let mut out: Vec<StyleChange> = Vec::new();
+    let mut run: Option<(usize, usize, usize, String)> = None; // row, first, last, change
+    let mut total = 0;
+    for (row, col) in cells {
+        let before = e.get(&(row, col)).copied().unwrap_or_default();
+        let after = a.get(&(row, col)).copied().unwrap_or_default();
+        if before == after {
+            continue;
+        }
+        let change = describe_change(&before, &after);
+        match &mut run {
+            Some((r, _, last, c)) if *r == row && *last + 1 == col && *c == change => *last = col,
+            _ => {
+                if let Some(done) = run.take() {
+                    total += 1;
+                    push_change(&mut out, done);
+                }
+                run = Some((row, col, col, change));
+            }
+        }
+    }
+    if let Some(done) = run.take() {
+        total += 1;
+        push_change(&mut out, done);
+    }
+    if total > MAX_STYLE_LINES {
+        let first = out.first().map(|c| (c.row, c.col)).unwrap_or((1, 1));
+        out.truncate(MAX_STYLE_LINES);
+        out.push(StyleChange {
+            row: first.0,
+            col: first.1,
+            text: format!(
+                "… and {} more runs of changed cells",
+                total - MAX_STYLE_LINES
+            ),
+        });
+    }
+    out
+}
+
+fn push_change(
+    out: &mut Vec<StyleChange>,
+    (row, first, last, change): (usize, usize, usize, String),
+) {
+    if out.len() > MAX_STYLE_LINES {
+        return;
+    }
+    let cols = if first == last {
+        format!("col {}", first + 1)
+    } else {
+        format!("cols {}-{}", first + 1, last + 1)
+    };
+    out.push(StyleChange {
+        row: row + 1,
+        col: first + 1,
+        text: format!("row {}, {cols}: {change}", row + 1),
+    });
+}
+
+fn describe_change(before: &Style, after: &Style) -> String {
+    let mut parts = Vec::new();
+    if before.fg != after.fg {
+        parts.push(format!("fg {} → {}", before.fg, after.fg));
+    }
+    if before.bg != after.bg {
+        parts.push(format!("bg {} → {}", before.bg, after.bg));
+    }
+    let (b, a) = (before.attrs.names(), after.attrs.names());
+    for name in &a {
+        if !b.contains(name) {
+            parts.push(format!("{name} added"));
+        }
+    }
+    for name in &b {
+        if !a.contains(name) {
+            parts.push(format!("{name} removed"));
+        }
+    }
+    parts.join(", ")
+}
+
+/// A unified diff of two texts, control characters escaped; changed characters highlighted in
+/// colour when `color` is set.
+pub fn unified(expected: &str, actual: &str, color: bool) -> String {
+    let diff = TextDiff::from_lines(expected, actual);
+    let mut out = String::new();
+    let mut lines = 0;
+    let mut hidden = 0;
+    for group in diff.grouped_ops(2) {
+        let (Some(first), Some(last)) = (group.first(), group.last()) else {
+            continue;
+        };
+        let old = first.old_range().start..last.old_range().end;
+        let new = first.new_range().start..last.new_range().end;
+        let hunk = format!(
+            "@@ -{},{} +{},{} @@",
+            old.start + 1,
+            old.len(),
+            new.start + 1,
+            new.len()
+        );
+        if lines < MAX_DIFF_LINES {
+            let _ = writeln!(out, "{}", paint(&hunk, "36", color));
+            lines += 1;
+        } else {
+            hidden += 1;
+        }
+        for op in &group {
+            for change in diff.iter_inline_changes(op) {
+                if lines >= MAX_DIFF_LINES {
+                    hidden += 1;
+                    continue;
+                }
+                lines += 1;
+                let (sign, code) = match change.tag() {
+                    ChangeTag::Equal => (' ', ""),
+                    ChangeTag::Delete => ('-', "31"),
+                    ChangeTag::Insert => ('+', "32"),
+                };
+                let mut line = String::new();
+                for (emph, value) in change.iter_strings_lossy() {
+                    let text = escape_line(value.trim_end_matches('\n'));
+                    if emph && color {
+                        line.push_str(&format!("\x1b[1;7m{text}\x1b[27;22m"));
+                        if !code.is_empty() {
+                            line.push_str(&format!("\x1b[{code}m"));
+                        }
+                    } else {
+                        line.push_str(&text);
+                    }
+                }
+                let full = format!("{sign}{line}");
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    if code.is_empty() {
+                        full
+                    } else {
+                        paint(&full, code, color)
+                    }
+                );
+            }
+        }
+    }
+    if hidden > 0 {
+        let _ = writeln!(out, "… {hidden} more diff lines");
+    }
+    out
+}
+
+fn paint(text: &str, code: &str, color: bool) -> String {
+    if color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+/// Shows control characters as escapes so a golden edited by hand cannot drive the terminal.
+fn escape_line(text: &str) -> String {
+    if !text.chars().any(|c| c.is_control()) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| match c {
+            '\x1b' => "\\e".to_string(),
+            '\t' => "\\t".to_string(),
+            '\r' => "\\r".to_string(),
+            c if c.is_control() => format!("\\u{{{:x}}}", c as u32),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assert::snapshot::{render, Format};
+    use crate::term::{EngineKind, Screen, Size};
+
+    fn screen(size: Size, input: &str) -> Screen {
+        let mut e = EngineKind::Avt.create(size);
+        e.feed(input);
+        e.screen()
+    }
+
+    #[test]
+    fn one_changed_cell_in_a_tall_screen_gives_a_short_message() {
+        let size = Size {
+            cols: 40,
+            rows: 200,
+        };
+        let mut input = String::new();
+        for i in 0..199 {
+            input.push_str(&format!("line {i}\r\n"));
+        }
+        let a = render(Format::Txt, "c", "end", &screen(size, &input));
+        let b = render(
+            Format::Txt,
+            "c",
+            "end",
+            &screen(size, &input.replace("line 120", "line 12X")),
+        );
+        let d = compare(&a, &b, false).unwrap();
+        assert_eq!(d.place, Place::Cell { row: 1, column: 8 }.with_row(121));
+        assert!(d.diff.lines().count() <= 8, "{}", d.diff);
+        assert!(d.diff.contains("-line 120\n+line 12X\n"), "{}", d.diff);
+    }
+
+    #[test]
+    fn style_only_changes_name_cells_and_attributes() {
+        let size = Size { cols: 10, rows: 2 };
+        let a = render(
+            Format::Styled,
+            "c",
+            "end",
+            &screen(size, "\x1b[1;31mabc\x1b[0m"),
+        );
+        let b = render(
+            Format::Styled,
+            "c",
+            "end",
+            &screen(size, "\x1b[32mab\x1b[1;31mc\x1b[0m"),
+        );
+        let d = compare(&a, &b, false).unwrap();
+        assert_eq!(
+            d.style_changes,
+            vec!["row 1, cols 1-2: fg 1 → 2, bold removed"]
+        );
+        assert_eq!(d.place, Place::Cell { row: 1, column: 1 });
+    }
+
+    #[test]
+    fn header_changes_name_the_field() {
+        let size = Size { cols: 10, rows: 2 };
+        let a = render(Format::Txt, "c", "end", &screen(size, "ab"));
+        let b = render(Format::Txt, "c", "end", &screen(size, "ab\x1b[D"));
+        assert_eq!(
+            compare(&a, &b, false).unwrap().place,
+            Place::Header("cursor".into())
+        );
+    }
+
+    #[test]
+    fn colour_highlights_and_escapes() {
+        let d = unified("a\x1bb\n", "a\x1bc\n", true);
+        assert!(!d.contains("\x1bb") && d.contains("\\e"), "{d:?}");
+        assert!(d.contains("\x1b[1;7m"), "{d:?}");
+        let plain = unified("x\n", "y\n", false);
+        assert!(!plain.contains('\x1b'));
+    }
+
+    impl Place {
+        fn with_row(self, row: usize) -> Place {
+            match self {
+                Place::Cell { column, .. } => Place::Cell { row, column },
+                other => other,
+            }
+        }
+    }
+}

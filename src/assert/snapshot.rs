@@ -1,0 +1,302 @@
+//! The snapshot file formats.
+//!
+//! Both start with a small self-describing header, then the screen's rows:
+//!
+//! ```text
+//! ---
+//! cast: shell.cast
+//! checkpoint: listed
+//! size: 80x24
+//! cursor: 3:5
+//! ---
+//! $ ls
+//! dir  file
+//! ```
+//!
+//! `cursor` is `row:col`, 1-based, with ` hidden` appended when the cursor is not shown. Every
+//! row of the screen follows, trailing spaces trimmed (so the row count is the screen height).
+//!
+//! `styled.txt` adds, after the rows, only the styles that differ from the default, one run
+//! per line, as `row:col` or `row:first-last` (1-based cells) then the style:
+//!
+//! ```text
+//! --- styles
+//! 2:1-3 fg=4 bold
+//! 24:1-80 fg=0 bg=7
+//! ```
+//!
+//! Colours are `fg=N`/`bg=N` for palette colours and `fg=#rrggbb` for truecolour; attributes
+//! are `bold dim italic underline strikethrough inverse blink`.
+
+use std::fmt::Write as _;
+
+use crate::cast::escape_for_terminal;
+use crate::term::{Attrs, Cell, Color, Screen};
+
+/// A snapshot format: the file extension and how a screen is written in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+pub enum Format {
+    /// Plain text rows (`.txt`).
+    #[serde(rename = "txt")]
+    Txt,
+    /// Rows plus style runs (`.styled.txt`).
+    #[serde(rename = "styled.txt", alias = "styled")]
+    Styled,
+}
+
+impl Format {
+    /// The file extension, without the leading dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Txt => "txt",
+            Format::Styled => "styled.txt",
+        }
+    }
+
+    /// Every format, in the order they are checked.
+    pub const ALL: [Format; 2] = [Format::Txt, Format::Styled];
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "txt" | "text" => Ok(Format::Txt),
+            "styled.txt" | "styled" => Ok(Format::Styled),
+            other => Err(format!(
+                "unknown snapshot format {other:?}: expected txt or styled.txt"
+            )),
+        }
+    }
+}
+
+/// Number of lines before the first row: `---`, four fields, `---`.
+pub const HEADER_LINES: usize = 6;
+
+/// The line that starts the styles section of a `styled.txt` snapshot.
+pub const STYLES_MARK: &str = "--- styles";
+
+/// Writes `screen` in `format`. `cast` and `checkpoint` only label the file.
+pub fn render(format: Format, cast: &str, checkpoint: &str, screen: &Screen) -> String {
+    let mut out = header(cast, checkpoint, screen);
+    out.push_str(&crate::render::text(screen));
+    if format == Format::Styled {
+        out.push_str(STYLES_MARK);
+        out.push('\n');
+        for (r, row) in screen.rows.iter().enumerate() {
+            for run in style_runs(row) {
+                let _ = writeln!(out, "{}", run.display(r));
+            }
+        }
+    }
+    out
+}
+
+fn header(cast: &str, checkpoint: &str, screen: &Screen) -> String {
+    let c = screen.cursor;
+    format!(
+        "---\ncast: {}\ncheckpoint: {}\nsize: {}\ncursor: {}:{}{}\n---\n",
+        escape_for_terminal(cast, 200),
+        escape_for_terminal(checkpoint, 200),
+        screen.size,
+        c.row + 1,
+        c.col + 1,
+        if c.visible { "" } else { " hidden" }
+    )
+}
+
+/// A stretch of cells in one row with the same non-default style.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StyleRun {
+    /// First cell, 0-based.
+    pub first: usize,
+    /// Last cell, 0-based, inclusive.
+    pub last: usize,
+    /// The style of the cells.
+    pub style: Style,
+}
+
+/// Colours and attributes of a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Style {
+    /// Foreground colour.
+    pub fg: Color,
+    /// Background colour.
+    pub bg: Color,
+    /// Attributes.
+    pub attrs: Attrs,
+}
+
+impl Style {
+    /// The style of `cell`.
+    pub fn of(cell: &Cell) -> Style {
+        Style {
+            fg: cell.fg,
+            bg: cell.bg,
+            attrs: cell.attrs,
+        }
+    }
+
+    /// `fg=1 bg=#102030 bold`, or `default`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.fg != Color::Default {
+            parts.push(format!("fg={}", self.fg));
+        }
+        if self.bg != Color::Default {
+            parts.push(format!("bg={}", self.bg));
+        }
+        parts.extend(self.attrs.names().iter().map(|s| s.to_string()));
+        if parts.is_empty() {
+            "default".to_string()
+        } else {
+            parts.join(" ")
+        }
+    }
+}
+
+impl StyleRun {
+    fn display(&self, row: usize) -> String {
+        if self.first == self.last {
+            format!("{}:{} {}", row + 1, self.first + 1, self.style.describe())
+        } else {
+            format!(
+                "{}:{}-{} {}",
+                row + 1,
+                self.first + 1,
+                self.last + 1,
+                self.style.describe()
+            )
+        }
+    }
+}
+
+/// The non-default style runs of a row.
+pub fn style_runs(row: &[Cell]) -> Vec<StyleRun> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < row.len() {
+        let style = Style::of(&row[i]);
+        let mut j = i;
+        while j + 1 < row.len() && Style::of(&row[j + 1]) == style {
+            j += 1;
+        }
+        if style != Style::default() {
+            out.push(StyleRun {
+                first: i,
+                last: j,
+                style,
+            });
+        }
+        i = j + 1;
+    }
+    out
+}
+
+/// Reads the styles section of a `styled.txt` snapshot back into per-cell styles:
+/// `(row, col) → style`, 0-based, for non-default cells. Lines that do not parse are skipped
+/// (a hand-edited golden still compares as text).
+pub fn parse_styles(text: &str) -> std::collections::BTreeMap<(usize, usize), Style> {
+    let mut out = std::collections::BTreeMap::new();
+    let Some(start) = text.find(&format!("\n{STYLES_MARK}\n")) else {
+        return out;
+    };
+    for line in text[start + STYLES_MARK.len() + 2..].lines() {
+        let Some((place, desc)) = line.split_once(' ') else {
+            continue;
+        };
+        let Some((row, cols)) = place.split_once(':') else {
+            continue;
+        };
+        let Ok(row) = row.parse::<usize>() else {
+            continue;
+        };
+        let (first, last) = match cols.split_once('-') {
+            Some((a, b)) => (a.parse::<usize>(), b.parse::<usize>()),
+            None => (cols.parse::<usize>(), cols.parse::<usize>()),
+        };
+        let (Ok(first), Ok(last)) = (first, last) else {
+            continue;
+        };
+        let Some(style) = parse_style(desc) else {
+            continue;
+        };
+        if row == 0 || first == 0 || last < first || last - first > 10_000 {
+            continue;
+        }
+        for col in first..=last {
+            out.insert((row - 1, col - 1), style);
+        }
+    }
+    out
+}
+
+fn parse_style(desc: &str) -> Option<Style> {
+    let mut style = Style::default();
+    for word in desc.split_whitespace() {
+        if let Some(c) = word.strip_prefix("fg=") {
+            style.fg = parse_color(c)?;
+        } else if let Some(c) = word.strip_prefix("bg=") {
+            style.bg = parse_color(c)?;
+        } else {
+            let a = &mut style.attrs;
+            match word {
+                "bold" => a.bold = true,
+                "dim" => a.dim = true,
+                "italic" => a.italic = true,
+                "underline" => a.underline = true,
+                "strikethrough" => a.strikethrough = true,
+                "inverse" => a.inverse = true,
+                "blink" => a.blink = true,
+                "default" => {}
+                _ => return None,
+            }
+        }
+    }
+    Some(style)
+}
+
+fn parse_color(s: &str) -> Option<Color> {
+    if let Some(hex) = s.strip_prefix('#') {
+        if hex.len() != 6 {
+            return None;
+        }
+        let v = u32::from_str_radix(hex, 16).ok()?;
+        return Some(Color::Rgb((v >> 16) as u8, (v >> 8) as u8, v as u8));
+    }
+    s.parse::<u8>().ok().map(Color::Indexed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::{EngineKind, Size};
+
+    fn screen(input: &str) -> Screen {
+        let mut e = EngineKind::Avt.create(Size { cols: 12, rows: 3 });
+        e.feed(input);
+        e.screen()
+    }
+
+    #[test]
+    fn txt_has_a_header_and_every_row() {
+        let s = screen("hello\r\n\x1b[?25l");
+        let text = render(Format::Txt, "demo.cast", "end", &s);
+        assert_eq!(text, "---\ncast: demo.cast\ncheckpoint: end\nsize: 12x3\ncursor: 2:1 hidden\n---\nhello\n\n\n");
+    }
+
+    #[test]
+    fn styled_lists_only_non_default_runs_and_parses_back() {
+        let s = screen("\x1b[1;31mab\x1b[0m c \x1b[48;2;1;2;3mX\x1b[0m\r\n\x1b[7m \x1b[0m");
+        let text = render(Format::Styled, "demo.cast", "end", &s);
+        assert!(
+            text.ends_with("--- styles\n1:1-2 fg=1 bold\n1:6 bg=#010203\n2:1 inverse\n"),
+            "{text}"
+        );
+        let styles = parse_styles(&text);
+        assert_eq!(styles.len(), 4);
+        assert_eq!(styles[&(0, 5)].bg, Color::Rgb(1, 2, 3));
+        assert!(styles[&(1, 0)].attrs.inverse);
+    }
+}

@@ -1,0 +1,148 @@
+//! `tuicast review`, `accept`, `reject`, `pending`: deal with `.new` snapshots.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+use crate::assert::pending::{self, Pending};
+use crate::config::Config;
+
+/// Filter shared by the review commands.
+#[derive(Debug, clap::Args)]
+pub(super) struct FilterArgs {
+    /// Only snapshots whose name (path under snapshots/, like `vim/saved.txt`) contains this.
+    /// Several filters select the union.
+    filters: Vec<String>,
+}
+
+/// Walk pending snapshots: show each diff and ask a (accept), r (reject), s (skip), q (quit).
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  tuicast review\n  tuicast review vim/\n  tuicast review --list"
+)]
+pub(super) struct ReviewArgs {
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// Print the pending snapshots and exit (same as `tuicast pending`).
+    #[arg(long)]
+    list: bool,
+}
+
+fn load(filter: &FilterArgs) -> anyhow::Result<(Config, Vec<Pending>)> {
+    let config = Config::load(&std::env::current_dir()?)?;
+    let all = pending::list(&config.snapshots)?;
+    let selected = all
+        .into_iter()
+        .filter(|p| filter.filters.is_empty() || filter.filters.iter().any(|f| p.matches(Some(f))))
+        .collect();
+    Ok((config, selected))
+}
+
+/// `tuicast pending`: one pending snapshot per line (golden name, then the `.new` path).
+pub(super) fn pending(filter: FilterArgs) -> anyhow::Result<ExitCode> {
+    let (_, items) = load(&filter)?;
+    let mut out = std::io::stdout().lock();
+    for p in &items {
+        let state = if p.golden.exists() { "changed" } else { "new" };
+        writeln!(out, "{state}\t{}\t{}", p.name, p.new.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tuicast accept [FILTER...]`.
+pub(super) fn accept(filter: FilterArgs) -> anyhow::Result<ExitCode> {
+    apply(filter, true)
+}
+
+/// `tuicast reject [FILTER...]`.
+pub(super) fn reject(filter: FilterArgs) -> anyhow::Result<ExitCode> {
+    apply(filter, false)
+}
+
+fn apply(filter: FilterArgs, accept: bool) -> anyhow::Result<ExitCode> {
+    let (_, items) = load(&filter)?;
+    if items.is_empty() {
+        eprintln!(
+            "no pending snapshots{}",
+            if filter.filters.is_empty() {
+                ""
+            } else {
+                " match"
+            }
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    for p in &items {
+        if accept {
+            p.accept()?;
+            println!("accepted {}", p.name);
+        } else {
+            p.reject()?;
+            println!("rejected {}", p.name);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tuicast review`: the interactive loop.
+pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
+    if args.list {
+        return pending(args.filter);
+    }
+    let (_, items) = load(&args.filter)?;
+    if items.is_empty() {
+        println!("no pending snapshots");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let color = crate::harness::use_color(std::io::stdout().is_terminal());
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let (mut accepted, mut rejected, mut skipped) = (0, 0, 0);
+    for (i, p) in items.iter().enumerate() {
+        let new = std::fs::read_to_string(&p.new)?;
+        let old = std::fs::read_to_string(&p.golden).unwrap_or_default();
+        println!("[{}/{}] {}", i + 1, items.len(), p.name);
+        if old.is_empty() {
+            println!("  new snapshot:");
+            for line in new.lines() {
+                println!("  +{}", crate::cast::escape_for_terminal(line, 500));
+            }
+        } else {
+            print!("{}", crate::assert::unified(&old, &new, color));
+        }
+        loop {
+            print!("a accept, r reject, s skip, q quit > ");
+            std::io::stdout().flush()?;
+            let mut answer = String::new();
+            if input.read_line(&mut answer)? == 0 {
+                println!();
+                println!(
+                    "{accepted} accepted, {rejected} rejected, {} skipped",
+                    skipped + items.len() - i
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+            match answer.trim() {
+                "a" => {
+                    p.accept()?;
+                    accepted += 1;
+                }
+                "r" => {
+                    p.reject()?;
+                    rejected += 1;
+                }
+                "s" | "" => skipped += 1,
+                "q" => {
+                    println!(
+                        "{accepted} accepted, {rejected} rejected, {} skipped",
+                        skipped + items.len() - i
+                    );
+                    return Ok(ExitCode::SUCCESS);
+                }
+                _ => continue,
+            }
+            break;
+        }
+    }
+    println!("{accepted} accepted, {rejected} rejected, {skipped} skipped");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,239 @@
+//! `tuicast test`: check casts against their golden snapshots.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde_json::json;
+
+use crate::assert::{Outcome, Place, UpdateMode};
+use crate::config::Config;
+use crate::harness::{self, CheckResult};
+
+/// Check casts against their golden snapshots (the same checks as `cargo test`).
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    tuicast test                          every cast under casts/\n  \
+    tuicast test casts/vim.cast           one cast\n  \
+    tuicast test --update                 write every mismatch as the new golden\n  \
+    TUICAST_UPDATE=no tuicast test        check only, write nothing\n  \
+    tuicast test --message-format json    one JSON object per checkpoint, for tools")]
+pub(super) struct Args {
+    /// Casts or folders of casts; default: the casts folder of tuicast.toml (`casts/`).
+    paths: Vec<PathBuf>,
+    /// Overwrite goldens with the actual screens (TUICAST_UPDATE=always).
+    #[arg(long)]
+    update: bool,
+    /// Only checkpoints whose test name (`cast::checkpoint`) contains this text.
+    #[arg(long, short = 'k', value_name = "TEXT")]
+    filter: Option<String>,
+    /// Output: libtest-like text, or one JSON object per result.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    message_format: MessageFormat,
+    /// Delete goldens that no cast checkpoint produces.
+    #[arg(long)]
+    remove_orphans: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum MessageFormat {
+    Human,
+    Json,
+}
+
+pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let root = std::env::current_dir()?;
+    let config = Config::load(&root)?;
+    let mode = if args.update {
+        UpdateMode::Always
+    } else {
+        UpdateMode::from_env().map_err(anyhow::Error::msg)?
+    };
+    let color = harness::use_color(std::io::stdout().is_terminal())
+        && args.message_format == MessageFormat::Human;
+    let paths: Vec<PathBuf> = args.paths.iter().map(|p| root.join(p)).collect();
+    for p in &paths {
+        if !p.exists() {
+            anyhow::bail!("{}: no such file or folder", p.display());
+        }
+    }
+    let cases = harness::discover(&config, &paths);
+    let mut out = std::io::stdout().lock();
+    let mut results: Vec<CheckResult> = Vec::new();
+    let mut bad_input = false;
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let per_case: Vec<std::sync::Mutex<Vec<CheckResult>>> =
+        cases.iter().map(|_| Default::default()).collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(cases.len()).max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(case) = cases.get(i) else { break };
+                let wanted = |name: &str| args.filter.as_deref().is_none_or(|f| name.contains(f));
+                let selected = match &case.checkpoints {
+                    Ok(cps) => cps
+                        .iter()
+                        .any(|c| wanted(&format!("{}::{}", case.stem, c.name))),
+                    Err(_) => wanted(&case.stem),
+                };
+                if !selected {
+                    continue;
+                }
+                let results: Vec<CheckResult> = harness::check_case(&config, case, mode, color)
+                    .into_iter()
+                    .filter(|r| wanted(&r.test))
+                    .collect();
+                *per_case[i].lock().unwrap_or_else(|e| e.into_inner()) = results;
+            });
+        }
+    });
+    for (case, slot) in cases.iter().zip(per_case) {
+        let case_results = slot.into_inner().unwrap_or_else(|e| e.into_inner());
+        if case.checkpoints.is_err() {
+            bad_input |= !case_results.is_empty();
+        }
+        for r in &case_results {
+            match args.message_format {
+                MessageFormat::Human => {
+                    let status = if r.passed() {
+                        if r.snapshots
+                            .iter()
+                            .any(|s| matches!(s.outcome, Outcome::Updated))
+                        {
+                            "updated"
+                        } else {
+                            "ok"
+                        }
+                    } else {
+                        "FAILED"
+                    };
+                    writeln!(out, "test {} ... {status}", r.test)?;
+                }
+                MessageFormat::Json => writeln!(out, "{}", result_json(r))?,
+            }
+        }
+        results.extend(case_results);
+    }
+    let failed: Vec<&CheckResult> = results.iter().filter(|r| !r.passed()).collect();
+    let passed = results.len() - failed.len();
+    if args.message_format == MessageFormat::Human {
+        if !failed.is_empty() {
+            writeln!(out, "\nfailures:\n")?;
+            for r in &failed {
+                writeln!(out, "---- {} ----\n{}", r.test, r.message())?;
+            }
+        }
+    }
+    let orphans = if args.paths.is_empty() && args.filter.is_none() {
+        harness::orphans(&config, &cases)?
+    } else {
+        Vec::new()
+    };
+    if !orphans.is_empty() {
+        if args.remove_orphans {
+            for o in &orphans {
+                std::fs::remove_file(o)?;
+            }
+        }
+        if args.message_format == MessageFormat::Human {
+            let verb = if args.remove_orphans {
+                "removed"
+            } else {
+                "found"
+            };
+            writeln!(
+                out,
+                "{} orphaned snapshot(s) {verb} (no cast checkpoint produces them):",
+                orphans.len()
+            )?;
+            for o in &orphans {
+                writeln!(out, "  {}", o.display())?;
+            }
+            if !args.remove_orphans {
+                writeln!(out, "remove them with: tuicast test --remove-orphans")?;
+            }
+        } else {
+            for o in &orphans {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({"orphan": o.display().to_string(), "removed": args.remove_orphans})
+                )?;
+            }
+        }
+    }
+    match args.message_format {
+        MessageFormat::Human => writeln!(out, "\n{passed} passed, {} failed", failed.len())?,
+        MessageFormat::Json => writeln!(
+            out,
+            "{}",
+            json!({"summary": {"passed": passed, "failed": failed.len()}})
+        )?,
+    }
+    out.flush()?;
+    Ok(if bad_input {
+        ExitCode::from(super::EXIT_BAD_INPUT)
+    } else if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(super::EXIT_CHECK_FAILED)
+    })
+}
+
+/// One result as JSON: path, checkpoint, cast line, row, column, expected, actual, pending.
+fn result_json(r: &CheckResult) -> serde_json::Value {
+    let snapshots: Vec<serde_json::Value> = r
+        .snapshots
+        .iter()
+        .map(|s| {
+            let (status, expected, place, pending, style_changes) = match &s.outcome {
+                Outcome::Pass => ("pass", None, None, None, Vec::new()),
+                Outcome::Updated => ("updated", None, None, None, Vec::new()),
+                Outcome::Missing { pending } => {
+                    ("missing", None, None, pending.clone(), Vec::new())
+                }
+                Outcome::Mismatch {
+                    expected,
+                    difference,
+                    pending,
+                } => (
+                    "mismatch",
+                    Some(expected.clone()),
+                    Some(difference.place.clone()),
+                    pending.clone(),
+                    difference.style_changes.clone(),
+                ),
+            };
+            let (row, column, field) = match place {
+                Some(Place::Cell { row, column }) => (Some(row), Some(column), None),
+                Some(Place::Header(f)) => (None, None, Some(f)),
+                None => (None, None, None),
+            };
+            json!({
+                "path": s.path.display().to_string(),
+                "name": s.name,
+                "status": status,
+                "row": row,
+                "column": column,
+                "field": field,
+                "style_changes": style_changes,
+                "expected": expected,
+                "actual": if status == "pass" { None } else { Some(&s.actual) },
+                "pending": pending.map(|p| p.display().to_string()),
+            })
+        })
+        .collect();
+    json!({
+        "test": r.test,
+        "cast": r.cast.display().to_string(),
+        "checkpoint": r.checkpoint,
+        "line": r.line,
+        "time": r.time,
+        "passed": r.passed(),
+        "error": r.error,
+        "snapshots": snapshots,
+    })
+}

@@ -1,0 +1,198 @@
+//! Project configuration (`tuicast.toml`) and positioned errors for TOML files.
+//!
+//! ```toml
+//! casts = "casts"            # where casts are found (recursively)
+//! snapshots = "snapshots"    # where goldens are kept
+//! formats = ["txt"]          # snapshot formats checked by default: txt, styled.txt
+//! engine = "avt"             # avt or vt100
+//! ```
+//! Every key is optional; paths are relative to the folder of `tuicast.toml`.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::assert::Format;
+use crate::term::EngineKind;
+
+/// The project configuration, with defaults filled in and paths made absolute.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The folder holding `tuicast.toml` (or the project root when there is none).
+    pub root: PathBuf,
+    /// Where casts are found.
+    pub casts: PathBuf,
+    /// Where goldens are kept.
+    pub snapshots: PathBuf,
+    /// Snapshot formats checked when a cast's scenario does not say.
+    pub formats: Vec<Format>,
+    /// The engine to replay with.
+    pub engine: EngineKind,
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    casts: Option<PathBuf>,
+    snapshots: Option<PathBuf>,
+    formats: Option<Vec<Format>>,
+    engine: Option<EngineKind>,
+}
+
+/// The name of the project configuration file.
+pub const CONFIG_FILE: &str = "tuicast.toml";
+
+impl Config {
+    /// Defaults for a project rooted at `root`: `casts/`, `snapshots/`, `txt`, avt.
+    pub fn defaults(root: &Path) -> Config {
+        Config {
+            root: root.to_path_buf(),
+            casts: root.join("casts"),
+            snapshots: root.join("snapshots"),
+            formats: vec![Format::Txt],
+            engine: EngineKind::Avt,
+        }
+    }
+
+    /// Reads `root/tuicast.toml` when it exists; defaults otherwise.
+    pub fn load(root: &Path) -> Result<Config, ConfigError> {
+        let path = root.join(CONFIG_FILE);
+        let mut config = Config::defaults(root);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(config),
+            Err(e) => return Err(ConfigError::new(&path, 0, 0, e.to_string())),
+        };
+        let file: ConfigFile = parse_toml(&path, &text)?;
+        if let Some(c) = file.casts {
+            config.casts = root.join(c);
+        }
+        if let Some(s) = file.snapshots {
+            config.snapshots = root.join(s);
+        }
+        if let Some(f) = file.formats {
+            config.formats = f;
+        }
+        if let Some(e) = file.engine {
+            config.engine = e;
+        }
+        Ok(config)
+    }
+
+    /// The configuration of the project being tested: the folder of `CARGO_MANIFEST_DIR`
+    /// (set by cargo for tests) or else the current directory.
+    pub fn discover() -> Result<Config, ConfigError> {
+        let root = std::env::var_os("CARGO_MANIFEST_DIR")
+            .map(PathBuf::from)
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| PathBuf::from("."));
+        Config::load(&root)
+    }
+}
+
+/// An error in a TOML file (or reading it), with its place.
+#[derive(Debug, Clone)]
+pub struct ConfigError {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line (0 when not about a line).
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ConfigError {
+    /// An error about `path` at `line:column`.
+    pub fn new(path: &Path, line: usize, column: usize, message: impl Into<String>) -> Self {
+        ConfigError {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.column)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Parses TOML text into `T`, turning errors into positioned [`ConfigError`]s.
+pub fn parse_toml<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    text: &str,
+) -> Result<T, ConfigError> {
+    toml::from_str(text).map_err(|e| {
+        let (line, column) = match e.span() {
+            Some(span) => line_col(text, span.start),
+            None => (0, 0),
+        };
+        let message = e.message().trim().to_string();
+        ConfigError::new(
+            path,
+            line,
+            column,
+            crate::cast::escape_for_terminal(&message, 300),
+        )
+    })
+}
+
+/// 1-based line and character column of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    (line, text[start..offset].chars().count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_without_a_file_and_values_from_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Config::load(dir.path()).unwrap();
+        assert_eq!(c.casts, dir.path().join("casts"));
+        assert_eq!(c.formats, vec![Format::Txt]);
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            "casts = \"rec\"\nformats = [\"txt\", \"styled.txt\"]\nengine = \"vt100\"\n",
+        )
+        .unwrap();
+        let c = Config::load(dir.path()).unwrap();
+        assert_eq!(c.casts, dir.path().join("rec"));
+        assert_eq!(c.snapshots, dir.path().join("snapshots"));
+        assert_eq!(c.formats, vec![Format::Txt, Format::Styled]);
+        assert_eq!(c.engine, EngineKind::Vt100);
+    }
+
+    #[test]
+    fn errors_have_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            "casts = \"rec\"\nformats = [\"png8\"]\n",
+        )
+        .unwrap();
+        let e = Config::load(dir.path()).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 12), "{e}");
+        std::fs::write(dir.path().join(CONFIG_FILE), "\ncast = 1\n").unwrap();
+        let e = Config::load(dir.path()).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 1), "{e}");
+        assert!(e.to_string().contains("unknown field `cast`"), "{e}");
+    }
+}

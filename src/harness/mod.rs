@@ -1,0 +1,466 @@
+//! The test harness: every checkpoint of every cast becomes a test.
+//!
+//! In a crate that keeps `casts/` and `snapshots/`:
+//!
+//! ```toml
+//! # Cargo.toml
+//! [[test]]
+//! name = "casts"
+//! harness = false
+//! ```
+//!
+//! ```no_run
+//! // tests/casts.rs
+//! fn main() {
+//!     tuicast::harness::main()
+//! }
+//! ```
+//!
+//! `cargo test` then runs one trial per checkpoint, named `<cast>::<checkpoint>` (the cast's
+//! path relative to `casts/` without `.cast`), so libtest's filters, `--exact`, `--list`,
+//! `--ignored`, `--test-threads` and `--format json` work, and so does cargo-nextest. A cast
+//! that fails to parse is one failing trial carrying the parse error. The same checks run from
+//! the command line as `tuicast test`.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use crate::assert::{self, check_file, Format, Mask, Outcome, Place, UpdateMode};
+use crate::cast::{CastError, EventData};
+use crate::config::Config;
+use crate::record::scenario::Scenario;
+use crate::replay::{self, Checkpoint, CheckpointNames, END};
+
+/// One cast to check: where it is, its checkpoints, and how to check them.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The cast file.
+    pub cast: PathBuf,
+    /// Its name in test names and snapshot paths: the path relative to `casts/`, no `.cast`.
+    pub stem: String,
+    /// Checkpoint names in order (`end` last), or why the cast or its scenario is unusable.
+    pub checkpoints: Result<Vec<CheckpointInfo>, String>,
+    /// Snapshot formats to check.
+    pub formats: Vec<Format>,
+    /// Masks applied before comparing.
+    pub masks: Vec<Mask>,
+}
+
+/// A checkpoint found by scanning a cast's markers (no replay needed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckpointInfo {
+    /// The unique checkpoint name.
+    pub name: String,
+    /// The cast line of its marker (or of the last event, for `end`).
+    pub line: u64,
+}
+
+/// The outcome of checking one checkpoint in every format.
+#[derive(Debug, Clone)]
+pub struct CheckResult {
+    /// `<cast>::<checkpoint>`.
+    pub test: String,
+    /// The cast file.
+    pub cast: PathBuf,
+    /// The checkpoint name.
+    pub checkpoint: String,
+    /// Cast line of the checkpoint's event (0 when the cast did not parse).
+    pub line: u64,
+    /// Time of the checkpoint.
+    pub time: f64,
+    /// One entry per format checked.
+    pub snapshots: Vec<SnapshotResult>,
+    /// Set when the checkpoint could not be checked at all (a malformed cast, a missing
+    /// checkpoint); the message says why.
+    pub error: Option<String>,
+}
+
+/// One golden file's outcome.
+#[derive(Debug, Clone)]
+pub struct SnapshotResult {
+    /// The golden file.
+    pub path: PathBuf,
+    /// The golden's name relative to the snapshots folder (what `tuicast accept` takes).
+    pub name: String,
+    /// Pass, updated, missing or mismatch.
+    pub outcome: Outcome,
+    /// The actual render.
+    pub actual: String,
+}
+
+impl CheckResult {
+    /// True when every snapshot passed and nothing went wrong.
+    pub fn passed(&self) -> bool {
+        self.error.is_none() && self.snapshots.iter().all(|s| s.outcome.passed())
+    }
+
+    /// The failure report: short, escaped, ending with the command that accepts the change.
+    pub fn message(&self) -> String {
+        let mut out = String::new();
+        if let Some(e) = &self.error {
+            let _ = writeln!(out, "{e}");
+            return out;
+        }
+        let mut accept = Vec::new();
+        for s in &self.snapshots {
+            let place = format!(
+                "  checkpoint {:?} of {}:{} at {:.3}s",
+                crate::cast::escape_for_terminal(&self.checkpoint, 100),
+                shown(&self.cast),
+                self.line,
+                self.time
+            );
+            match &s.outcome {
+                Outcome::Pass | Outcome::Updated => {}
+                Outcome::Missing { pending } => {
+                    let _ = writeln!(out, "snapshot missing: {}", shown(&s.path));
+                    let _ = writeln!(out, "{place}");
+                    match pending {
+                        Some(p) => {
+                            let _ =
+                                writeln!(out, "  the actual screen was written to {}", shown(p));
+                            accept.push(s.name.clone());
+                        }
+                        None => {
+                            let _ = writeln!(
+                                out,
+                                "  nothing was written ({}=no; CI is set or asked for)",
+                                assert::UPDATE_ENV
+                            );
+                        }
+                    }
+                }
+                Outcome::Mismatch {
+                    difference,
+                    pending,
+                    ..
+                } => {
+                    let _ = writeln!(out, "snapshot mismatch: {}", shown(&s.path));
+                    let _ = writeln!(out, "{place}");
+                    match &difference.place {
+                        Place::Cell { row, column } => {
+                            let _ = writeln!(out, "  first difference: row {row}, column {column}");
+                        }
+                        Place::Header(field) => {
+                            let _ = writeln!(out, "  first difference: {field}");
+                        }
+                    }
+                    for change in &difference.style_changes {
+                        let _ = writeln!(out, "  style: {change}");
+                    }
+                    out.push_str(&difference.diff);
+                    match pending {
+                        Some(p) => {
+                            let _ =
+                                writeln!(out, "  the actual screen was written to {}", shown(p));
+                            accept.push(s.name.clone());
+                        }
+                        None => {
+                            let _ = writeln!(
+                                out,
+                                "  nothing was written ({}=no; CI is set or asked for)",
+                                assert::UPDATE_ENV
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        if !accept.is_empty() {
+            let _ = writeln!(out, "to accept: tuicast accept {}", accept.join(" "));
+        } else if !self.passed() {
+            let _ = writeln!(
+                out,
+                "to update: {}=always cargo test, or tuicast test --update",
+                assert::UPDATE_ENV
+            );
+        }
+        out
+    }
+}
+
+/// Finds the casts to check: every `*.cast` under the configured casts folder, or under the
+/// given paths (files or folders), sorted.
+pub fn discover(config: &Config, paths: &[PathBuf]) -> Vec<Case> {
+    let roots: Vec<PathBuf> = if paths.is_empty() {
+        vec![config.casts.clone()]
+    } else {
+        paths.to_vec()
+    };
+    let mut casts = Vec::new();
+    for root in roots {
+        if root.is_dir() {
+            collect_casts(&root, &mut casts);
+        } else {
+            casts.push(root);
+        }
+    }
+    casts.sort();
+    casts.dedup();
+    casts
+        .into_iter()
+        .map(|cast| load_case(config, cast))
+        .collect()
+}
+
+/// Builds the [`Case`] of one cast: its scenario's `[check]`, and its checkpoint names.
+pub fn load_case(config: &Config, cast: PathBuf) -> Case {
+    let stem = assert::cast_stem(&config.casts, &cast);
+    let mut formats = config.formats.clone();
+    let mut masks = Vec::new();
+    let mut problem = None;
+    let scenario_path = cast.with_extension("toml");
+    match Scenario::beside(&cast) {
+        Ok(Some(s)) => {
+            if let Some(f) = &s.check.formats {
+                formats = f.clone();
+            }
+            match s.masks(&scenario_path) {
+                Ok(m) => masks = m,
+                Err(e) => problem = Some(e.to_string()),
+            }
+        }
+        Ok(None) => {}
+        Err(e) => problem = Some(e.to_string()),
+    }
+    let checkpoints = match problem {
+        Some(p) => Err(p),
+        None => scan_checkpoints(&cast).map_err(|e| e.to_string()),
+    };
+    Case {
+        cast,
+        stem,
+        checkpoints,
+        formats,
+        masks,
+    }
+}
+
+/// The checkpoint names of a cast, from its markers (fast: no terminal engine involved).
+pub fn scan_checkpoints(cast: &Path) -> Result<Vec<CheckpointInfo>, CastError> {
+    let reader = crate::cast::open(cast)?;
+    let mut names = CheckpointNames::default();
+    let mut out = Vec::new();
+    let mut last = 1;
+    for event in reader {
+        let event = event?;
+        last = event.line;
+        if let EventData::Marker(label) = &event.data {
+            if !label.is_empty() {
+                out.push(CheckpointInfo {
+                    name: names.next(label),
+                    line: event.line,
+                });
+            }
+        }
+    }
+    out.push(CheckpointInfo {
+        name: names.next(END),
+        line: last,
+    });
+    Ok(out)
+}
+
+/// The golden files a case produces (for finding orphans).
+pub fn expected_snapshots(config: &Config, case: &Case) -> Vec<PathBuf> {
+    let Ok(checkpoints) = &case.checkpoints else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for c in checkpoints {
+        for f in &case.formats {
+            out.push(assert::snapshot_path(
+                &config.snapshots,
+                &case.stem,
+                &c.name,
+                f.extension(),
+            ));
+        }
+    }
+    out
+}
+
+/// Goldens under the snapshots folder that none of `cases` produce. Only meaningful when
+/// `cases` is the whole suite.
+pub fn orphans(config: &Config, cases: &[Case]) -> std::io::Result<Vec<PathBuf>> {
+    if cases.iter().any(|c| c.checkpoints.is_err()) {
+        // A cast that did not parse may produce goldens we cannot name: report none.
+        return Ok(Vec::new());
+    }
+    let expected: HashSet<PathBuf> = cases
+        .iter()
+        .flat_map(|c| expected_snapshots(config, c))
+        .collect();
+    assert::pending::orphans(&config.snapshots, &expected)
+}
+
+/// Replays a case once and checks every checkpoint. Results are in checkpoint order.
+pub fn check_case(config: &Config, case: &Case, mode: UpdateMode, color: bool) -> Vec<CheckResult> {
+    let infos = match &case.checkpoints {
+        Ok(i) => i.clone(),
+        Err(e) => return vec![broken(case, e)],
+    };
+    let replayed = replay_case(config, case);
+    infos
+        .iter()
+        .map(|info| check_checkpoint(config, case, &replayed, &info.name, mode, color))
+        .collect()
+}
+
+type Replayed = Result<Vec<Checkpoint>, String>;
+
+fn replay_case(config: &Config, case: &Case) -> Replayed {
+    let reader = crate::cast::open(&case.cast).map_err(|e| e.to_string())?;
+    replay::checkpoints(reader, config.engine).map_err(|e| e.to_string())
+}
+
+fn broken(case: &Case, error: &str) -> CheckResult {
+    CheckResult {
+        test: case.stem.clone(),
+        cast: case.cast.clone(),
+        checkpoint: String::new(),
+        line: 0,
+        time: 0.0,
+        snapshots: Vec::new(),
+        error: Some(error.to_string()),
+    }
+}
+
+/// Checks one checkpoint of a replayed case in every format of the case.
+fn check_checkpoint(
+    config: &Config,
+    case: &Case,
+    replayed: &Replayed,
+    name: &str,
+    mode: UpdateMode,
+    color: bool,
+) -> CheckResult {
+    let test = format!("{}::{}", case.stem, name);
+    let checkpoints = match replayed {
+        Ok(c) => c,
+        Err(e) => {
+            let mut r = broken(case, e);
+            r.test = test;
+            r.checkpoint = name.to_string();
+            return r;
+        }
+    };
+    let Some(cp) = checkpoints.iter().find(|c| c.name == name) else {
+        let mut r = broken(
+            case,
+            &format!("{}: no checkpoint named {name:?}", case.cast.display()),
+        );
+        r.test = test;
+        return r;
+    };
+    let screen = assert::apply_all(&case.masks, &cp.screen);
+    let cast_label = assert::pending::relative_name(&config.root, &case.cast);
+    let mut snapshots = Vec::new();
+    let mut error = None;
+    for format in &case.formats {
+        let path =
+            assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, format.extension());
+        let actual = assert::render(*format, &cast_label, &cp.name, &screen);
+        match check_file(&path, &actual, mode, color) {
+            Ok(outcome) => snapshots.push(SnapshotResult {
+                name: assert::pending::relative_name(&config.snapshots, &path),
+                path,
+                outcome,
+                actual,
+            }),
+            Err(e) => {
+                error = Some(format!("{}: {e}", path.display()));
+                break;
+            }
+        }
+    }
+    CheckResult {
+        test,
+        cast: case.cast.clone(),
+        checkpoint: cp.name.clone(),
+        line: cp.line,
+        time: cp.time,
+        snapshots,
+        error,
+    }
+}
+
+/// A path as people want to read it: relative to the current folder when inside it.
+pub fn shown(path: &Path) -> String {
+    let rel = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf());
+    crate::cast::escape_for_terminal(&rel.display().to_string(), 300)
+}
+
+fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_casts(&path, out);
+        } else if path.extension().is_some_and(|e| e == "cast") {
+            out.push(path);
+        }
+    }
+}
+
+/// Whether failure output may use colour: a terminal, and `NO_COLOR` unset.
+pub fn use_color(is_terminal: bool) -> bool {
+    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// The harness entry point for `tests/*.rs` with `harness = false`: reads `tuicast.toml`,
+/// makes one libtest trial per checkpoint and exits with libtest's status.
+pub fn main() -> ! {
+    let args = libtest_mimic::Arguments::from_args();
+    let trials = match trials() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(101);
+        }
+    };
+    libtest_mimic::run(&args, trials).exit()
+}
+
+/// The trials of the project's suite, one per checkpoint, sharing one replay per cast.
+pub fn trials() -> Result<Vec<libtest_mimic::Trial>, String> {
+    let config = Arc::new(Config::discover().map_err(|e| e.to_string())?);
+    let mode = UpdateMode::from_env()?;
+    let color = use_color(std::io::IsTerminal::is_terminal(&std::io::stdout()));
+    let mut trials = Vec::new();
+    for case in discover(&config, &[]) {
+        let case = Arc::new(case);
+        let infos = match &case.checkpoints {
+            Ok(infos) => infos.clone(),
+            Err(e) => {
+                let e = e.clone();
+                trials.push(libtest_mimic::Trial::test(case.stem.clone(), move || {
+                    Err(e.into())
+                }));
+                continue;
+            }
+        };
+        let replayed: Arc<OnceLock<Replayed>> = Arc::new(OnceLock::new());
+        for info in infos {
+            let (config, case, replayed) = (config.clone(), case.clone(), replayed.clone());
+            let name = format!("{}::{}", case.stem, info.name);
+            trials.push(libtest_mimic::Trial::test(name, move || {
+                let replayed = replayed.get_or_init(|| replay_case(&config, &case));
+                let result = check_checkpoint(&config, &case, replayed, &info.name, mode, color);
+                if result.passed() {
+                    Ok(())
+                } else {
+                    Err(result.message().into())
+                }
+            }));
+        }
+    }
+    Ok(trials)
+}

@@ -1,0 +1,3 @@
+//! Recording: the scenario file format (and, later, PTY sessions that run it).
+
+pub mod scenario;
