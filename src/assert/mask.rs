@@ -94,9 +94,9 @@ impl Mask {
                         }
                         let first = cell_of[m.start()];
                         let last = cell_of[m.end() - 1];
-                        for c in first..=last {
+                        for (c, flag) in covered.iter_mut().enumerate().take(last + 1).skip(first) {
                             if cols.contains(&c) {
-                                covered[c] = true;
+                                *flag = true;
                             }
                         }
                     }

@@ -119,12 +119,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let failed: Vec<&CheckResult> = results.iter().filter(|r| !r.passed()).collect();
     let passed = results.len() - failed.len();
-    if args.message_format == MessageFormat::Human {
-        if !failed.is_empty() {
-            writeln!(out, "\nfailures:\n")?;
-            for r in &failed {
-                writeln!(out, "---- {} ----\n{}", r.test, r.message())?;
-            }
+    if args.message_format == MessageFormat::Human && !failed.is_empty() {
+        writeln!(out, "\nfailures:\n")?;
+        for r in &failed {
+            writeln!(out, "---- {} ----\n{}", r.test, r.message())?;
         }
     }
     let orphans = if args.paths.is_empty() && args.filter.is_none() {

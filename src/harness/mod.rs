@@ -9,7 +9,7 @@
 //! harness = false
 //! ```
 //!
-//! ```no_run
+//! ```text
 //! // tests/casts.rs
 //! fn main() {
 //!     tuicast::harness::main()
@@ -337,7 +337,7 @@ fn check_checkpoint(
     mode: UpdateMode,
     color: bool,
 ) -> CheckResult {
-    let test = format!("{}::{}", case.stem, name);
+    let test = test_name(&case.stem, name);
     let checkpoints = match replayed {
         Ok(c) => c,
         Err(e) => {
@@ -385,6 +385,15 @@ fn check_checkpoint(
         snapshots,
         error,
     }
+}
+
+/// The test name of a checkpoint: `<cast stem>::<checkpoint>`, with anything from the cast
+/// escaped so that printing it is safe.
+pub fn test_name(stem: &str, checkpoint: &str) -> String {
+    format!(
+        "{stem}::{}",
+        crate::cast::escape_for_terminal(checkpoint, 100)
+    )
 }
 
 /// A path as people want to read it: relative to the current folder when inside it.
@@ -450,7 +459,7 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, String> {
         let replayed: Arc<OnceLock<Replayed>> = Arc::new(OnceLock::new());
         for info in infos {
             let (config, case, replayed) = (config.clone(), case.clone(), replayed.clone());
-            let name = format!("{}::{}", case.stem, info.name);
+            let name = test_name(&case.stem, &info.name);
             trials.push(libtest_mimic::Trial::test(name, move || {
                 let replayed = replayed.get_or_init(|| replay_case(&config, &case));
                 let result = check_checkpoint(&config, &case, replayed, &info.name, mode, color);

@@ -3,13 +3,17 @@
 //! - `malformed`: every malformed-input fixture gives its `path:line:column` error and exit 2.
 //! - `cli`: the real `tuicast` binary: replay, info, convert, exit statuses, help.
 //! - `asciinema`: interoperability with asciinema 3 (`asciinema rec`, `asciinema convert`).
-//! - `examples`: the bundled example suite in `casts/` replays to known screens.
+//! - `examples`: the bundled example suite in `casts/` replays to what tmux showed.
+//! - `snapshots`: goldens, update modes, review commands, masks, orphans (real binary).
+//! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 
 mod asciinema;
 mod cli;
 mod codec;
 mod examples;
+mod harness;
 mod malformed;
+mod snapshots;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,0 +1,212 @@
+//! A temporary crate that depends on tuicast by path and runs its casts through
+//! `tuicast::harness` — under `cargo test` and under cargo-nextest (with partitions).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::root;
+
+struct Crate {
+    dir: tempfile::TempDir,
+}
+
+impl Crate {
+    fn new() -> Crate {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        fs::write(
+            p.join("Cargo.toml"),
+            format!(
+                "[package]\nname = \"uses-tuicast\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
+                 [dev-dependencies]\ntuicast = {{ path = {:?} }}\n\n\
+                 [[test]]\nname = \"casts\"\nharness = false\n",
+                root().display().to_string()
+            ),
+        )
+        .unwrap();
+        fs::create_dir_all(p.join("src")).unwrap();
+        fs::write(p.join("src/lib.rs"), "").unwrap();
+        fs::create_dir_all(p.join("tests")).unwrap();
+        fs::write(
+            p.join("tests/casts.rs"),
+            "fn main() {\n    tuicast::harness::main()\n}\n",
+        )
+        .unwrap();
+        fs::create_dir_all(p.join("casts/sub")).unwrap();
+        fs::copy(
+            root().join("casts/progress.cast"),
+            p.join("casts/progress.cast"),
+        )
+        .unwrap();
+        fs::copy(
+            root().join("casts/shell.cast"),
+            p.join("casts/sub/shell.cast"),
+        )
+        .unwrap();
+        // The same dependency versions as tuicast itself, so no network is needed.
+        fs::copy(root().join("Cargo.lock"), p.join("Cargo.lock")).unwrap();
+        let c = Crate { dir };
+        let out = c.tuicast(&["test", "--update"]);
+        assert!(out.status.success(), "{}", text(&out));
+        c
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    fn cargo(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        cmd.args(args)
+            .env("CARGO_NET_OFFLINE", "true")
+            .current_dir(self.dir.path())
+            // A target folder kept between runs: only the first run compiles tuicast.
+            .env("CARGO_TARGET_DIR", root().join("target/harness-crate"))
+            .env_remove("CI")
+            .env_remove("TUICAST_UPDATE")
+            .env_remove("CARGO_MANIFEST_DIR")
+            .env("NO_COLOR", "1");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    }
+
+    fn tuicast(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_tuicast"))
+            .args(args)
+            .current_dir(self.dir.path())
+            .env_remove("CI")
+            .env_remove("TUICAST_UPDATE")
+            .output()
+            .unwrap()
+    }
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn pending(dir: &Path) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_tuicast"))
+        .arg("pending")
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn a_crate_checks_its_casts_with_cargo_test_and_nextest() {
+    let c = Crate::new();
+
+    // Passing suite: one trial per checkpoint, named cast::checkpoint.
+    let out = c.cargo(&["test", "--test", "casts"], &[]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    for name in [
+        "progress::half",
+        "progress::done",
+        "progress::end",
+        "sub/shell::listing",
+        "sub/shell::end",
+    ] {
+        assert!(t.contains(&format!("test {name} ")), "{name} missing:\n{t}");
+    }
+    assert!(t.contains("7 passed; 0 failed"), "{t}");
+
+    // --list and --exact behave like libtest.
+    let out = c.cargo(&["test", "--test", "casts", "--", "--list"], &[]);
+    assert!(
+        text(&out).contains("progress::half: test"),
+        "{}",
+        text(&out)
+    );
+    let out = c.cargo(
+        &["test", "--test", "casts", "--", "--exact", "progress::half"],
+        &[],
+    );
+    assert!(
+        text(&out).contains("1 passed; 0 failed; 0 ignored; 0 measured; 6 filtered out"),
+        "{}",
+        text(&out)
+    );
+
+    // A changed golden fails with path, checkpoint, row and column, and writes .new.
+    let golden = c.path("snapshots/progress/done.txt");
+    let original = fs::read_to_string(&golden).unwrap();
+    fs::write(&golden, original.replace("100%", "99%")).unwrap();
+    let out = c.cargo(&["test", "--test", "casts"], &[("CI", "true")]);
+    let t = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        t.contains("snapshot mismatch: snapshots/progress/done.txt"),
+        "{t}"
+    );
+    assert!(
+        t.contains("checkpoint \"done\" of casts/progress.cast:"),
+        "{t}"
+    );
+    assert!(t.contains("first difference: row "), "{t}");
+    assert!(
+        pending(c.dir.path()).is_empty(),
+        "CI=true must write nothing"
+    );
+    let out = c.cargo(&["test", "--test", "casts"], &[]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("to accept: tuicast accept progress/done.txt"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(pending(c.dir.path()).len(), 1);
+
+    // Accepting the pending file makes it pass again.
+    assert!(c.tuicast(&["accept"]).status.success());
+    assert_eq!(fs::read_to_string(&golden).unwrap(), original);
+    assert!(c.cargo(&["test", "--test", "casts"], &[]).status.success());
+
+    // cargo-nextest runs the same trials, and partitions split them.
+    if !crate::have("cargo-nextest") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "cargo-nextest is required under CI"
+        );
+        eprintln!("skipping nextest: cargo-nextest is not installed");
+        return;
+    }
+    let out = c.cargo(
+        &["nextest", "run", "--test", "casts", "--no-fail-fast"],
+        &[],
+    );
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("7 tests run: 7 passed"), "{t}");
+    let mut seen = Vec::new();
+    for part in ["count:1/2", "count:2/2"] {
+        let out = c.cargo(
+            &["nextest", "run", "--test", "casts", "--partition", part],
+            &[],
+        );
+        let t = text(&out);
+        assert!(out.status.success(), "{t}");
+        for line in t.lines().filter(|l| l.contains(" PASS ")) {
+            seen.push(line.rsplit(' ').next().unwrap().to_string());
+        }
+    }
+    seen.sort();
+    seen.dedup();
+    assert_eq!(
+        seen.len(),
+        7,
+        "the partitions cover every trial once: {seen:?}"
+    );
+}

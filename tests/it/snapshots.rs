@@ -1,0 +1,361 @@
+//! Snapshot testing end to end with the real binary in a temporary project: missing goldens,
+//! mismatches, update modes, CI, review commands, masks, orphans, hostile names, JSON output.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::root;
+
+/// A temporary project with `casts/` holding copies of example casts.
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    fn new(casts: &[&str]) -> Project {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("casts")).unwrap();
+        for c in casts {
+            fs::copy(
+                root().join("casts").join(c),
+                dir.path().join("casts").join(c),
+            )
+            .unwrap();
+        }
+        Project { dir }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// Runs tuicast in the project with a clean CI/update environment plus `env`.
+    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tuicast"));
+        cmd.args(args)
+            .current_dir(self.dir.path())
+            .env_remove("CI")
+            .env_remove("TUICAST_UPDATE")
+            .env("NO_COLOR", "1");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    }
+
+    fn files(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        walk(self.dir.path(), self.dir.path(), &mut out);
+        out.sort();
+        out
+    }
+}
+
+fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+    for e in fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            walk(base, &p, out);
+        } else {
+            out.push(p.strip_prefix(base).unwrap().display().to_string());
+        }
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn missing_goldens_are_written_as_new_and_fail_until_accepted() {
+    let p = Project::new(&["shell.cast"]);
+    let out = p.run(&["test"], &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(text.contains("test shell::listing ... FAILED"), "{text}");
+    assert!(
+        text.contains("snapshot missing: snapshots/shell/listing.txt"),
+        "{text}"
+    );
+    assert!(
+        text.contains("to accept: tuicast accept shell/listing.txt"),
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with("0 passed, 4 failed"), "{text}");
+    assert!(p.path("snapshots/shell/listing.txt.new").exists());
+    assert!(!p.path("snapshots/shell/listing.txt").exists());
+
+    let pending = stdout(&p.run(&["pending"], &[]));
+    assert_eq!(pending.lines().count(), 4, "{pending}");
+    assert!(pending.starts_with("new\tshell/end.txt\t"), "{pending}");
+
+    let out = p.run(&["accept", "listing"], &[]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "accepted shell/listing.txt\n");
+    assert!(p.path("snapshots/shell/listing.txt").exists());
+    assert!(stdout(&p.run(&["accept"], &[])).contains("accepted shell/unicode.txt"));
+    let out = p.run(&["test"], &[]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out).trim_end().ends_with("4 passed, 0 failed"));
+    assert!(
+        p.files().iter().all(|f| !f.ends_with(".new")),
+        "{:?}",
+        p.files()
+    );
+}
+
+#[test]
+fn a_changed_golden_fails_with_place_diff_and_pending_file() {
+    let p = Project::new(&["shell.cast"]);
+    p.run(&["test", "--update"], &[]);
+    let golden = p.path("snapshots/shell/unicode.txt");
+    let original = fs::read_to_string(&golden).unwrap();
+    assert!(original.contains("café, naïve, 日本語, ✓"), "{original}");
+    fs::write(&golden, original.replace("naïve", "naive")).unwrap();
+
+    let out = p.run(&["test"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains("snapshot mismatch: snapshots/shell/unicode.txt"),
+        "{text}"
+    );
+    assert!(
+        text.contains("checkpoint \"unicode\" of casts/shell.cast:"),
+        "{text}"
+    );
+    let row = original
+        .lines()
+        .skip(6)
+        .position(|l| l.contains("naïve"))
+        .unwrap()
+        + 1;
+    assert!(
+        text.contains(&format!("first difference: row {row}, column 17")),
+        "{text}"
+    );
+    assert!(text.contains("\n-café, naive, 日本語, ✓\n"), "{text}");
+    assert!(text.contains("\n+café, naïve, 日本語, ✓\n"), "{text}");
+    assert!(
+        text.contains("to accept: tuicast accept shell/unicode.txt"),
+        "{text}"
+    );
+    assert!(
+        text.lines().count() < 40,
+        "the message stays short:\n{text}"
+    );
+    assert_eq!(
+        fs::read_to_string(p.path("snapshots/shell/unicode.txt.new")).unwrap(),
+        original
+    );
+
+    // Rejecting removes the pending file; the golden stays as it was.
+    assert_eq!(
+        stdout(&p.run(&["reject"], &[])),
+        "rejected shell/unicode.txt\n"
+    );
+    assert!(!p.path("snapshots/shell/unicode.txt.new").exists());
+    assert!(fs::read_to_string(&golden).unwrap().contains("naive"));
+}
+
+#[test]
+fn under_ci_nothing_is_written_and_always_overwrites() {
+    let p = Project::new(&["shell.cast"]);
+    let before = p.files();
+    let out = p.run(&["test"], &[("CI", "true")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("nothing was written"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(p.files(), before, "CI=true writes nothing");
+    let out = p.run(&["test"], &[("TUICAST_UPDATE", "no")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(p.files(), before);
+    let out = p.run(&["test"], &[("CI", "true"), ("TUICAST_UPDATE", "always")]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out).contains("test shell::end ... updated"));
+    assert!(p.path("snapshots/shell/end.txt").exists());
+    let out = p.run(&["test"], &[("TUICAST_UPDATE", "sometimes")]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn review_takes_answers_from_stdin() {
+    let p = Project::new(&["progress.cast"]);
+    p.run(&["test"], &[]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tuicast"))
+        .arg("review")
+        .current_dir(p.dir.path())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .as_mut()
+        .unwrap()
+        .write_all(b"a\nr\ns\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = stdout(&out);
+    assert!(text.contains("[1/3] progress/done.txt"), "{text}");
+    assert!(text.contains("1 accepted, 1 rejected, 1 skipped"), "{text}");
+    assert!(p.path("snapshots/progress/done.txt").exists());
+    assert!(!p.path("snapshots/progress/end.txt.new").exists());
+    assert!(p.path("snapshots/progress/half.txt.new").exists());
+}
+
+#[test]
+fn styled_snapshots_explain_style_only_changes() {
+    let p = Project::new(&["dialog.cast"]);
+    fs::write(p.path("tuicast.toml"), "formats = [\"styled.txt\"]\n").unwrap();
+    p.run(&["test", "--update"], &[]);
+    // The menu before and after Down differs only in the highlighted item's style.
+    let menu = fs::read_to_string(p.path("snapshots/dialog/menu.styled.txt")).unwrap();
+    let down = fs::read_to_string(p.path("snapshots/dialog/down.styled.txt")).unwrap();
+    fs::write(
+        p.path("snapshots/dialog/down.styled.txt"),
+        menu.replace("checkpoint: menu", "checkpoint: down"),
+    )
+    .unwrap();
+    let out = p.run(&["test", "-k", "down"], &[]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("first difference: row 9, column 28"),
+        "{text}"
+    );
+    assert!(
+        text.contains("style: row 9, col 28: bg 4 → 7, bold removed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("style: row 10, cols 29-33: fg 4 → 3, bg 7 → 4"),
+        "{text}"
+    );
+    assert!(down != menu);
+}
+
+#[test]
+fn masks_hide_changing_cells() {
+    let p = Project::new(&["shell.cast"]);
+    fs::write(
+        p.path("casts/shell.toml"),
+        "[check]\nmask = [{ regex = \"\\\\d\" }, { rows = \"0\", cols = \"0..2\" }]\n",
+    )
+    .unwrap();
+    p.run(&["test", "--update"], &[]);
+    let g = fs::read_to_string(p.path("snapshots/shell/listing.txt")).unwrap();
+    assert!(g.contains("▒▒ls --color=always"), "{g}");
+    let bad = p.path("casts/shell.toml");
+    fs::write(&bad, "[check]\nmask = [{ regex = \"(\" }]\n").unwrap();
+    let out = p.run(&["test"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stdout(&out).contains("casts/shell.toml"),
+        "{}",
+        stdout(&out)
+    );
+    fs::write(&bad, "[check]\nformats = [\"gif\"]\n").unwrap();
+    let out = p.run(&["test"], &[]);
+    assert!(stdout(&out).contains("shell.toml:2:12"), "{}", stdout(&out));
+}
+
+#[test]
+fn orphans_are_reported_and_removable() {
+    let p = Project::new(&["progress.cast"]);
+    p.run(&["test", "--update"], &[]);
+    fs::write(p.path("snapshots/progress/gone.txt"), "old\n").unwrap();
+    let out = p.run(&["test"], &[]);
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).contains("1 orphaned snapshot(s) found"),
+        "{}",
+        stdout(&out)
+    );
+    let out = p.run(&["test", "--remove-orphans"], &[]);
+    assert!(out.status.success());
+    assert!(!p.path("snapshots/progress/gone.txt").exists());
+}
+
+#[test]
+fn hostile_checkpoint_names_stay_inside_snapshots() {
+    let p = Project::new(&[]);
+    fs::write(
+        p.path("casts/evil.cast"),
+        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n\
+         [0.1, \"o\", \"hi\"]\n[0.1, \"m\", \"../../../escaped\"]\n[0.1, \"m\", \"/etc/x\"]\n[0.1, \"m\", \"\\u001b[2J\"]\n",
+    )
+    .unwrap();
+    let out = p.run(&["test", "--update"], &[]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(!stdout(&out).contains('\x1b'));
+    for f in p.files() {
+        assert!(
+            f.starts_with("casts/") || f.starts_with("snapshots/evil/"),
+            "{f}"
+        );
+    }
+    assert_eq!(p.files().len(), 5, "{:?}", p.files());
+    assert!(p.run(&["test"], &[]).status.success());
+}
+
+#[test]
+fn a_malformed_cast_is_one_failure_with_its_place() {
+    let p = Project::new(&["progress.cast"]);
+    fs::write(
+        p.path("casts/bad.cast"),
+        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"o\"]\n",
+    )
+    .unwrap();
+    let out = p.run(&["test", "--update"], &[]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("test bad ... FAILED"), "{text}");
+    assert!(
+        text.contains("casts/bad.cast:2:1: an event must have 3 elements"),
+        "{text}"
+    );
+    assert!(text.contains("test progress::end ... updated"), "{text}");
+}
+
+#[test]
+fn json_messages_carry_the_fields_tools_need() {
+    let p = Project::new(&["shell.cast"]);
+    p.run(&["test", "--update"], &[]);
+    let g = p.path("snapshots/shell/end.txt");
+    fs::write(
+        &g,
+        fs::read_to_string(&g).unwrap().replace("$ exit", "$ exot"),
+    )
+    .unwrap();
+    let out = p.run(&["test", "--message-format", "json"], &[]);
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let end = lines.iter().find(|v| v["test"] == "shell::end").unwrap();
+    assert_eq!(end["passed"], false);
+    assert_eq!(end["checkpoint"], "end");
+    assert!(end["line"].as_u64().unwrap() > 1);
+    let s = &end["snapshots"][0];
+    assert_eq!(s["status"], "mismatch");
+    assert!(s["path"]
+        .as_str()
+        .unwrap()
+        .ends_with("snapshots/shell/end.txt"));
+    assert_eq!(s["column"], 5);
+    assert!(s["row"].as_u64().unwrap() >= 1);
+    assert!(s["expected"].as_str().unwrap().contains("$ exot"));
+    assert!(s["actual"].as_str().unwrap().contains("$ exit"));
+    assert!(s["pending"].as_str().unwrap().ends_with("end.txt.new"));
+    assert_eq!(
+        lines.last().unwrap()["summary"],
+        serde_json::json!({"passed": 3, "failed": 1})
+    );
+}
