@@ -4,6 +4,7 @@
 
 mod convert;
 mod info;
+mod record;
 mod replay;
 mod review;
 mod test;
@@ -26,9 +27,11 @@ pub const EXIT_CHECK_FAILED: u8 = 1;
     version,
     about = "Record-replay regression testing for terminal programs",
     long_about = "Record-replay regression testing for terminal programs.\n\n\
-        tuicast replays asciicast recordings (v1, v2, v3) into a terminal engine, without \
-        running the program, and shows the screen at each checkpoint as text or JSON.",
+        tuicast records terminal programs from scenario files into asciicast v3 casts, replays \
+        casts (v1, v2, v3) into a terminal engine without running the program, and checks the \
+        screen at each checkpoint against golden snapshots.",
     after_help = "Examples:\n  \
+        tuicast record casts/demo.toml                 run a scenario, write casts/demo.cast\n  \
         tuicast replay casts/demo.cast                 final screen as text\n  \
         tuicast replay casts/demo.cast --at prompt     screen at the marker \"prompt\"\n  \
         tuicast replay casts/demo.cast --format json   screen with styles as JSON\n  \
@@ -45,6 +48,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    Record(record::Args),
     Replay(replay::Args),
     Test(test::Args),
     Review(review::ReviewArgs),
@@ -108,6 +112,7 @@ where
         }
     };
     let result = match cli.command {
+        Command::Record(args) => record::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Test(args) => test::run(args),
         Command::Review(args) => review::review(args),

@@ -1,3 +1,20 @@
-//! Recording: the scenario file format (and, later, PTY sessions that run it).
+//! Recording: run a real program in a pseudo-terminal, drive it from a scenario, and write
+//! the session as an asciicast v3 file.
+//!
+//! - [`pty`]: the program in a PTY (portable-pty), output and exit as events.
+//! - [`session`]: the live engine, waits on the screen, input, secrets, query answers, the cast.
+//! - [`scenario`] and [`run`]: scenario files and running them.
+//! - [`keys`], [`query`], [`redact`], [`utf8`]: key names, terminal queries, secret redaction,
+//!   streaming UTF-8.
 
+pub mod keys;
+pub mod pty;
+pub mod query;
+pub mod redact;
+pub mod run;
 pub mod scenario;
+pub mod session;
+pub mod utf8;
+
+pub use run::{default_cast_path, record_scenario, Recorded};
+pub use session::{base_env, Finished, RecordError, Session, SessionOptions};

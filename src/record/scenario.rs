@@ -12,8 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::assert::{Format, Mask, MaskSpec};
 use crate::config::{parse_toml, ConfigError};
 
-/// A scenario file. Only the `[check]` table is interpreted so far; the recording keys are
-/// accepted as they are.
+/// A scenario file: how to record a cast, and what to check in it.
 #[derive(Debug, Clone, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
@@ -44,12 +43,141 @@ pub struct Scenario {
     /// Regexes whose matches in output are scrubbed.
     #[serde(default)]
     pub redact: Vec<String>,
-    /// The steps (typed by the recorder).
+    /// The steps, in order.
     #[serde(default)]
-    pub steps: Vec<toml::Value>,
+    pub steps: Vec<toml::Spanned<Step>>,
     /// What to check.
     #[serde(default)]
     pub check: CheckSpec,
+}
+
+/// One step of a scenario: exactly one action key, plus an optional `timeout` for waits and
+/// `exit`.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// Wait for something on the screen.
+    #[serde(default)]
+    pub wait: Option<WaitSpec>,
+    /// Press one key or several, by name.
+    #[serde(default)]
+    pub press: Option<Keys>,
+    /// Type text.
+    #[serde(default, rename = "type")]
+    pub type_text: Option<String>,
+    /// Mark a checkpoint.
+    #[serde(default)]
+    pub snapshot: Option<String>,
+    /// Type a secret taken from tuicast's environment.
+    #[serde(default)]
+    pub secret: Option<SecretSpec>,
+    /// Resize the terminal, `COLSxROWS`.
+    #[serde(default)]
+    pub resize: Option<String>,
+    /// Wait for the program to end and check its status (a number, or `"any"`).
+    #[serde(default)]
+    pub exit: Option<ExitSpec>,
+    /// Let time pass (discouraged: prefer a wait), like `"500ms"`.
+    #[serde(default)]
+    pub sleep: Option<String>,
+    /// Timeout of this step's wait or exit, overriding the scenario's.
+    #[serde(default)]
+    pub timeout: Option<String>,
+}
+
+/// Keys to press: one name or a list.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Keys {
+    /// One key name.
+    One(String),
+    /// Several key names, pressed in order.
+    Many(Vec<String>),
+}
+
+impl Keys {
+    /// The key names in order.
+    pub fn names(&self) -> Vec<&str> {
+        match self {
+            Keys::One(k) => vec![k.as_str()],
+            Keys::Many(k) => k.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// What a `wait` step waits for.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(untagged)]
+pub enum WaitSpec {
+    /// Text on the screen.
+    Text(String),
+    /// One of the other conditions.
+    Table(WaitTable),
+}
+
+/// The table form of a wait: exactly one key.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WaitTable {
+    /// Text on the screen.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// A regex matching the screen text.
+    #[serde(default)]
+    pub regex: Option<String>,
+    /// No output for this long, like `"300ms"`.
+    #[serde(default)]
+    pub idle: Option<String>,
+    /// Text no longer on the screen.
+    #[serde(default)]
+    pub gone: Option<String>,
+    /// The cursor at `[row, col]`, 0-based.
+    #[serde(default)]
+    pub cursor: Option<[u16; 2]>,
+    /// The terminal's echo in this state (`false`: a password prompt).
+    #[serde(default)]
+    pub echo: Option<bool>,
+}
+
+/// A secret's source.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecretSpec {
+    /// The environment variable (of tuicast, not of the program) holding the value.
+    pub env: String,
+}
+
+/// The expected exit status.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(untagged)]
+pub enum ExitSpec {
+    /// This status.
+    Code(i32),
+    /// `"any"`: only wait for the exit.
+    Any(String),
+}
+
+/// Parses a duration like `300ms`, `10s`, `1.5s` or `2m`.
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    let (num, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&t[..i], &t[i..]),
+        None => (t, "s"),
+    };
+    let n: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration: use a number with ms, s or m, like 300ms or 10s"))?;
+    let secs = match unit {
+        "ms" => n / 1000.0,
+        "s" => n,
+        "m" | "min" => n * 60.0,
+        _ => return Err(format!("{text:?} has an unknown unit: use ms, s or m")),
+    };
+    if !(secs.is_finite() && (0.0..=86_400.0).contains(&secs)) {
+        return Err(format!("{text:?} is out of range (0 to 24 hours)"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 /// The `[check]` table.

@@ -5,6 +5,7 @@
 //! - `asciinema`: interoperability with asciinema 3 (`asciinema rec`, `asciinema convert`).
 //! - `examples`: the bundled example suite in `casts/` replays to what tmux showed.
 //! - `snapshots`: goldens, update modes, review commands, masks, orphans (real binary).
+//! - `record`: the recorder with real programs in real PTYs.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 
 mod asciinema;
@@ -13,6 +14,7 @@ mod codec;
 mod examples;
 mod harness;
 mod malformed;
+mod record;
 mod snapshots;
 
 use std::path::{Path, PathBuf};

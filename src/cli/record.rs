@@ -1,0 +1,221 @@
+//! `tuicast record`: run scenarios live, or record a person at the keyboard.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+
+use crate::record::{default_cast_path, record_scenario, RecordError, Session, SessionOptions};
+use crate::term::Size;
+
+/// Record casts: run scenario files live, or record a command by hand.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    tuicast record casts/vim.toml                  run a scenario, write casts/vim.cast\n  \
+    tuicast record casts/*.toml                    several scenarios, in parallel\n  \
+    tuicast record -o demo.cast -- bash            record by hand; Ctrl-\\ drops a marker\n  \
+    tuicast record -o top.cast --size 100x30 -- top\n\n\
+    A recording is written to CAST.partial as it runs (a valid cast at every moment) and\n\
+    renamed to CAST when it succeeds.")]
+pub(super) struct Args {
+    /// Scenario files (`NAME.toml`; the cast is written beside it as `NAME.cast`).
+    #[arg(value_name = "SCENARIO")]
+    scenarios: Vec<PathBuf>,
+    /// The cast to write (one scenario, or a command recorded by hand).
+    #[arg(short, long, value_name = "CAST")]
+    output: Option<PathBuf>,
+    /// Terminal size for a command recorded by hand (default: this terminal's size).
+    #[arg(long, value_name = "COLSxROWS")]
+    size: Option<String>,
+    /// The command to record by hand, after `--`.
+    #[arg(last = true, value_name = "CMD")]
+    command: Vec<String>,
+}
+
+pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !args.command.is_empty() {
+        if !args.scenarios.is_empty() {
+            bail!("give either scenario files or a command after --, not both");
+        }
+        return by_hand(&args);
+    }
+    if args.scenarios.is_empty() {
+        bail!("nothing to record: give scenario files, or a command after -- (tuicast record -o x.cast -- bash)");
+    }
+    if args.output.is_some() && args.scenarios.len() > 1 {
+        bail!("-o/--output takes one scenario; {} were given", args.scenarios.len());
+    }
+    let live = std::io::stderr().is_terminal();
+    let results: Vec<(PathBuf, Result<crate::record::Recorded, RecordError>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = args
+            .scenarios
+            .iter()
+            .map(|scenario| {
+                let cast = args.output.clone().unwrap_or_else(|| default_cast_path(scenario));
+                s.spawn(move || {
+                    let mut progress = |line: &str| {
+                        if live {
+                            eprintln!("  {line}");
+                        }
+                    };
+                    (scenario.clone(), record_scenario(scenario, &cast, &mut progress))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("recording thread")).collect()
+    });
+    let (mut checks_failed, mut bad_input) = (false, false);
+    for (scenario, result) in results {
+        match result {
+            Ok(r) => eprintln!(
+                "recorded {} ({:.1}s, exit status {})",
+                r.cast.display(),
+                r.finished.duration,
+                r.finished.status
+            ),
+            Err(e) => {
+                if e.is_check_failure() {
+                    checks_failed = true;
+                } else {
+                    bad_input = true;
+                }
+                let cast = args.output.clone().unwrap_or_else(|| default_cast_path(&scenario));
+                let partial = crate::record::run::partial_path(&cast);
+                eprintln!("error: {}: {e}", scenario.display());
+                if partial.exists() {
+                    eprintln!("  the recording so far is in {} (a valid cast)", partial.display());
+                }
+            }
+        }
+    }
+    Ok(if bad_input {
+        ExitCode::from(super::EXIT_BAD_INPUT)
+    } else if checks_failed {
+        ExitCode::from(super::EXIT_CHECK_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Ctrl-\ : drops a marker instead of reaching the program.
+const MARKER_KEY: u8 = 0x1c;
+
+fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
+    let Some(cast) = &args.output else {
+        bail!("recording by hand needs -o CAST");
+    };
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        bail!("recording by hand needs a terminal on standard input (use a scenario file for scripted recordings)");
+    }
+    let real_size = || {
+        terminal_size::terminal_size().map(|(w, h)| Size {
+            cols: w.0,
+            rows: h.0,
+        })
+    };
+    let size = match &args.size {
+        Some(s) => s.parse::<Size>().map_err(anyhow::Error::msg)?,
+        None => real_size().unwrap_or_default(),
+    };
+    let mut opts = SessionOptions::new(args.command.clone());
+    opts.size = size;
+    opts.fresh_home = false;
+    // A person's own environment, over the deterministic base.
+    for (k, v) in std::env::vars() {
+        opts.env.insert(k, v);
+    }
+    opts.env.insert("TERM".into(), "xterm-256color".into());
+    let partial = crate::record::run::partial_path(cast);
+    let mut session = Session::spawn(opts, &partial)?;
+    session.set_mirror(Box::new(std::io::stdout()));
+    eprintln!("recording to {} — exit the program to stop; Ctrl-\\ drops a marker\r", cast.display());
+
+    let guard = RawMode::enable().context("cannot put the terminal in raw mode")?;
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        let mut input = std::io::stdin();
+        loop {
+            match input.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if tx.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    let mut markers = 0;
+    let follow_size = args.size.is_none();
+    let result = (|| -> Result<(), RecordError> {
+        while !session.is_done() {
+            session.poll(Duration::from_millis(10))?;
+            while let Ok(bytes) = rx.try_recv() {
+                for part in bytes.split_inclusive(|b| *b == MARKER_KEY) {
+                    let (text, marker) = match part.split_last() {
+                        Some((&MARKER_KEY, rest)) => (rest, true),
+                        _ => (part, false),
+                    };
+                    if !text.is_empty() && session.status().is_none() {
+                        session.type_text(&String::from_utf8_lossy(text))?;
+                    }
+                    if marker {
+                        markers += 1;
+                        session.snapshot(&format!("mark-{markers}"))?;
+                    }
+                }
+            }
+            if follow_size {
+                if let Some(now) = real_size() {
+                    if now != session.size() {
+                        session.resize(now)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    })();
+    let finished = session.finish();
+    drop(guard);
+    result?;
+    let finished = finished?;
+    std::fs::rename(&partial, cast).with_context(|| format!("cannot rename {} to {}", partial.display(), cast.display()))?;
+    let _ = std::io::stdout().flush();
+    eprintln!(
+        "recorded {} ({:.1}s, exit status {}, {markers} marker(s))",
+        cast.display(),
+        finished.duration,
+        finished.status
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Raw mode on standard input for as long as it lives; restored on every exit path (also
+/// when unwinding from a panic).
+struct RawMode {
+    saved: nix::sys::termios::Termios,
+}
+
+impl RawMode {
+    fn enable() -> nix::Result<RawMode> {
+        use nix::sys::termios::{cfmakeraw, tcgetattr, tcsetattr, SetArg};
+        let stdin = std::io::stdin();
+        let saved = tcgetattr(&stdin)?;
+        let mut raw = saved.clone();
+        cfmakeraw(&mut raw);
+        tcsetattr(&stdin, SetArg::TCSAFLUSH, &raw)?;
+        Ok(RawMode { saved })
+    }
+}
+
+impl Drop for RawMode {
+    fn drop(&mut self) {
+        use nix::sys::termios::{tcsetattr, SetArg};
+        let _ = tcsetattr(std::io::stdin(), SetArg::TCSAFLUSH, &self.saved);
+    }
+}

@@ -1,0 +1,343 @@
+//! The recorder with real programs in real PTYs: scenarios, waits, secrets, terminal queries,
+//! resizes, exits, timeouts, process clean-up, and casts that asciinema accepts.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::{have, text};
+
+fn record(dir: &Path, scenario: &str, toml: &str, env: &[(&str, &str)]) -> (Output, PathBuf) {
+    let path = dir.join(format!("{scenario}.toml"));
+    fs::write(&path, toml).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tuicast"));
+    cmd.arg("record").arg(&path);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    (cmd.output().unwrap(), dir.join(format!("{scenario}.cast")))
+}
+
+fn replay(cast: &Path, at: &str) -> String {
+    let out = crate::tuicast(["replay".as_ref(), cast.as_os_str(), "--at".as_ref(), at.as_ref()]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    text(&out).0
+}
+
+/// Every cast tuicast writes must convert cleanly with asciinema 3 (when it is installed;
+/// `.ci/run` installs it).
+fn asciinema_accepts(cast: &Path) {
+    if !have("asciinema") {
+        assert!(std::env::var_os("CI").is_none(), "asciinema is required under CI");
+        return;
+    }
+    let txt = cast.with_extension("txt");
+    let out = Command::new("asciinema").arg("convert").arg("-f").arg("txt").arg(cast).arg(&txt).arg("--overwrite").output().unwrap();
+    assert!(out.status.success(), "asciinema convert failed on {}: {}", cast.display(), text(&out).1);
+}
+
+fn events(cast: &Path) -> Vec<serde_json::Value> {
+    fs::read_to_string(cast).unwrap().lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn a_prompt_is_answered_and_the_exit_status_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cast) = record(
+        dir.path(),
+        "yn",
+        r#"shell = "read -p 'Delete everything? [y/N] ' a; echo \"answer: $a\"; exit 3"
+size = "50x6"
+steps = [
+  { wait = "[y/N]" },
+  { snapshot = "asked" },
+  { press = ["n", "Enter"] },
+  { wait = "answer:" },
+  { exit = 3 },
+]
+"#,
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    assert!(text(&out).1.contains("exit status 3"));
+    assert_eq!(replay(&cast, "asked"), "Delete everything? [y/N]\n\n\n\n\n\n");
+    assert!(replay(&cast, "end").starts_with("Delete everything? [y/N] n\nanswer: n\n"));
+    let ev = events(&cast);
+    assert_eq!(ev.last().unwrap()[1], "x");
+    assert_eq!(ev.last().unwrap()[2], "3");
+    assert!(ev.iter().any(|e| e[1] == "i" && e[2] == "n"));
+    assert!(ev.iter().any(|e| e[1] == "m" && e[2] == "asked"));
+    let header: serde_json::Value = serde_json::from_str(fs::read_to_string(&cast).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!(header["term"]["cols"], 50);
+    assert!(!dir.path().join("yn.cast.partial").exists());
+    asciinema_accepts(&cast);
+}
+
+#[test]
+fn vim_edits_and_saves_a_file() {
+    if !have("vim") {
+        assert!(std::env::var_os("CI").is_none(), "vim is required under CI");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("notes.txt"), "first line\n").unwrap();
+    let (out, cast) = record(
+        dir.path(),
+        "vim",
+        r#"command = ["vim", "-u", "NONE", "-N", "-i", "NONE", "notes.txt"]
+steps = [
+  { wait = "first line" },
+  { press = ["G", "o"] },
+  { wait = "-- INSERT --" },
+  { type = "added by tuicast" },
+  { wait = "added by tuicast" },
+  { press = "Esc" },
+  { wait = { gone = "-- INSERT --" } },
+  { snapshot = "edited" },
+  { press = [":", "w", "q", "Enter"] },
+  { exit = 0 },
+]
+"#,
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    assert_eq!(fs::read_to_string(dir.path().join("notes.txt")).unwrap(), "first line\nadded by tuicast\n");
+    let screen = replay(&cast, "edited");
+    assert!(screen.starts_with("first line\nadded by tuicast\n~"), "{screen}");
+    asciinema_accepts(&cast);
+}
+
+#[test]
+fn secrets_never_reach_the_cast() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "s3cr3t-Hunter2-ÿ";
+    let (out, cast) = record(
+        dir.path(),
+        "pw",
+        r#"shell = "read -rs -p 'Password: ' pw; echo; echo \"you typed: $pw\"; echo \"length ${#pw}\""
+redact = ["tok_[a-z0-9]+"]
+steps = [
+  { wait = "Password:" },
+  { wait = { echo = false } },
+  { secret = { env = "TUICAST_TEST_PASSWORD" } },
+  { press = "Enter" },
+  { wait = "length" },
+  { exit = 0 },
+]
+"#,
+        &[("TUICAST_TEST_PASSWORD", secret)],
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    let raw = fs::read(&cast).unwrap();
+    let body = String::from_utf8_lossy(&raw);
+    assert!(!body.contains("s3cr3t"), "the secret leaked into the cast:\n{body}");
+    assert!(!body.contains("Hunter2"));
+    let screen = replay(&cast, "end");
+    assert!(screen.contains("you typed: ****************\n"), "{screen}");
+    assert!(screen.contains("length 16"), "{screen}");
+    assert!(events(&cast).iter().any(|e| e[1] == "i" && e[2] == "<secret TUICAST_TEST_PASSWORD>"));
+
+    // A missing secret variable is bad input, caught before anything runs.
+    let (out, cast) = record(dir.path(), "missing", "shell = \"true\"\nsteps = [{ secret = { env = \"NOPE_NOT_SET\" } }]\n", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("missing.toml:2:10: the secret's environment variable NOPE_NOT_SET is not set"), "{}", text(&out).1);
+    assert!(!cast.exists());
+}
+
+#[test]
+fn terminal_queries_are_answered_and_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cast) = record(
+        dir.path(),
+        "queries",
+        r#"shell = '''
+stty -echo -icanon
+printf 'abc\e[6n'; IFS= read -rs -d R cpr; echo "cpr=${cpr#*[}"
+printf '\e[c'; IFS= read -rs -d c da; echo "da=${da#*[}"
+printf '\e]11;?\a'; IFS= read -rs -d $'\a' bg; echo "bg=${bg#*;}"
+'''
+timeout = "5s"
+steps = [{ wait = "bg=" }, { exit = 0 }]
+"#,
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    let screen = replay(&cast, "end");
+    assert!(screen.contains("abccpr=1;4\n"), "{screen}");
+    assert!(screen.contains("da=?62;22\n"), "{screen}");
+    assert!(screen.contains("bg=rgb:1212/1313/1414\n"), "{screen}");
+    let answers: Vec<String> =
+        events(&cast).iter().filter(|e| e[1] == "i").map(|e| e[2].as_str().unwrap().to_string()).collect();
+    assert_eq!(answers, ["\x1b[1;4R", "\x1b[?62;22c", "\x1b]11;rgb:1212/1313/1414\x07"]);
+    asciinema_accepts(&cast);
+}
+
+#[test]
+fn a_timed_out_wait_says_the_program_waits_for_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cast) = record(
+        dir.path(),
+        "stuck",
+        "shell = \"read -p 'Overwrite file? [y/N] ' a\"\ntimeout = \"1s\"\nsteps = [{ wait = \"Done\" }]\n",
+        &[],
+    );
+    let err = text(&out).1;
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("timed out after 1.0s waiting for text \"Done\""), "{err}");
+    assert!(err.contains("looks like it is waiting for input"), "{err}");
+    assert!(err.contains("the last line ends like a prompt: \"Overwrite file? [y/N]\""), "{err}");
+    assert!(err.contains("no output for"), "{err}");
+    assert!(err.contains("  1 | Overwrite file? [y/N]"), "{err}");
+    assert!(err.contains("stuck.cast.partial (a valid cast)"), "{err}");
+    assert!(!cast.exists(), "a failed recording does not replace the cast");
+    let partial = dir.path().join("stuck.cast.partial");
+    let out = crate::tuicast(["replay".as_ref(), partial.as_os_str()]);
+    assert!(out.status.success());
+}
+
+#[test]
+fn no_process_is_left_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("tuicast-bg-{}", std::process::id());
+    let (out, _cast) = record(
+        dir.path(),
+        "bg",
+        &format!(
+            "shell = \"(exec -a {marker} sleep 300) & disown; echo started; sleep 0.2\"\nsteps = [{{ wait = \"started\" }}, {{ exit = 0 }}]\n"
+        ),
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    let left: Vec<String> = String::from_utf8_lossy(&ps.stdout).lines().filter(|l| l.contains(&marker)).map(String::from).collect();
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+#[test]
+fn multibyte_characters_written_one_byte_at_a_time_survive() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cast) = record(
+        dir.path(),
+        "bytes",
+        r#"shell = "for b in 63 61 66 c3 a9 20 e6 97 a5 e6 9c ac 20 f0 9f 98 80 0a; do printf \"\\x$b\"; sleep 0.005; done"
+steps = [{ wait = "😀" }, { exit = 0 }]
+"#,
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    assert!(replay(&cast, "end").starts_with("café 日本 😀\n"));
+    let body = fs::read_to_string(&cast).unwrap();
+    assert!(!body.contains("\\ufffd") && !body.contains('\u{fffd}'), "{body}");
+}
+
+#[test]
+fn a_resize_reaches_the_program_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cast) = record(
+        dir.path(),
+        "resize",
+        r#"shell = "trap 'echo \"now $(tput cols)x$(tput lines)\"' WINCH; echo ready; while :; do sleep 0.05; done"
+size = "40x8"
+steps = [
+  { wait = "ready" },
+  { snapshot = "small" },
+  { resize = "60x10" },
+  { wait = "now 60x10" },
+  { snapshot = "big" },
+]
+"#,
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    let ev = events(&cast);
+    assert!(ev.iter().any(|e| e[1] == "r" && e[2] == "60x10"));
+    assert_eq!(replay(&cast, "small").lines().count(), 8);
+    let big = replay(&cast, "big");
+    assert_eq!(big.lines().count(), 10);
+    assert!(big.contains("now 60x10"), "{big}");
+    // The program was still running at the end: it is ended and its status recorded.
+    assert_eq!(ev.last().unwrap()[1], "x");
+    asciinema_accepts(&cast);
+}
+
+#[test]
+fn scenario_mistakes_are_bad_input_with_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("key", "shell = \"true\"\nsteps = [\n  { press = \"Hyper-x\" },\n]\n", "key.toml:3:3: unknown key"),
+        ("two", "shell = \"true\"\nsteps = [{ type = \"a\", press = \"b\" }]\n", "two.toml:2:10: a step takes exactly one"),
+        ("field", "shell = \"true\"\nstep = []\n", "field.toml:2:1"),
+        ("size", "shell = \"true\"\nsize = \"80by24\"\n", "size: a size must be COLSxROWS"),
+        ("cmd", "command = [\"no-such-program-xyz\"]\n", "command not found: no-such-program-xyz"),
+        ("dur", "shell = \"true\"\nsteps = [{ sleep = \"5 parsecs\" }]\n", "unknown unit"),
+    ];
+    for (name, toml, expected) in cases {
+        let (out, cast) = record(dir.path(), name, toml, &[]);
+        let err = text(&out).1;
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(expected), "{name}: expected {expected:?} in:\n{err}");
+        assert!(!err.contains("panicked"));
+        assert!(!cast.exists());
+    }
+}
+
+#[test]
+fn several_scenarios_record_in_parallel_and_are_each_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..3 {
+        fs::write(dir.path().join(format!("p{i}.toml")), format!("shell = \"sleep 0.3; echo job {i}\"\nsteps = [{{ wait = \"job {i}\" }}, {{ exit = 0 }}]\n")).unwrap();
+    }
+    let start = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_tuicast"))
+        .arg("record")
+        .args((0..3).map(|i| dir.path().join(format!("p{i}.toml"))))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out).1);
+    assert!(start.elapsed() < std::time::Duration::from_millis(850), "not parallel: {:?}", start.elapsed());
+    for i in 0..3 {
+        assert!(text(&out).1.contains(&format!("recorded {}", dir.path().join(format!("p{i}.cast")).display())));
+        assert!(replay(&dir.path().join(format!("p{i}.cast")), "end").contains(&format!("job {i}")));
+    }
+}
+
+#[test]
+fn an_interrupted_recording_leaves_a_valid_cast() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.toml");
+    fs::write(&path, "shell = \"for i in $(seq 1 1000); do echo line $i; sleep 0.01; done\"\nsteps = [{ exit = 0, timeout = \"60s\" }]\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tuicast")).arg("record").arg(&path).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGTERM).unwrap();
+    child.wait().unwrap();
+    let partial = dir.path().join("long.cast.partial");
+    let out = crate::tuicast(["replay".as_ref(), partial.as_os_str()]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    assert!(text(&out).0.contains("line "), "{}", text(&out).0);
+    assert!(!dir.path().join("long.cast").exists());
+}
+
+#[test]
+fn the_rust_session_api_records_in_code() {
+    use tuicast::record::{Session, SessionOptions};
+    let mut opts = SessionOptions::new(["bash", "--norc", "--noprofile"]);
+    opts.env.insert("PS1".into(), "$ ".into());
+    opts.size = tuicast::Size { cols: 40, rows: 5 };
+    let mut s = Session::spawn_in_memory(opts).unwrap();
+    s.wait_text("$").unwrap();
+    s.type_text("echo $((6*7))").unwrap();
+    s.press("Enter").unwrap();
+    s.wait_text("42").unwrap();
+    s.snapshot("answered").unwrap();
+    s.type_text("exit 5").unwrap();
+    s.press("Enter").unwrap();
+    assert_eq!(s.wait_exit(None).unwrap(), 5);
+    let done = s.finish().unwrap();
+    assert_eq!(done.status, 5);
+    let cast = done.cast.unwrap();
+    let reader = tuicast::CastReader::new(cast.as_bytes()).unwrap();
+    let cps = tuicast::replay::checkpoints(reader, tuicast::EngineKind::Avt).unwrap();
+    assert_eq!(cps[0].name, "answered");
+    assert_eq!(cps[0].screen.row_text(1), "42");
+}
