@@ -46,27 +46,40 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("nothing to record: give scenario files, or a command after -- (tuicast record -o x.cast -- bash)");
     }
     if args.output.is_some() && args.scenarios.len() > 1 {
-        bail!("-o/--output takes one scenario; {} were given", args.scenarios.len());
+        bail!(
+            "-o/--output takes one scenario; {} were given",
+            args.scenarios.len()
+        );
     }
     let live = std::io::stderr().is_terminal();
-    let results: Vec<(PathBuf, Result<crate::record::Recorded, RecordError>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = args
-            .scenarios
-            .iter()
-            .map(|scenario| {
-                let cast = args.output.clone().unwrap_or_else(|| default_cast_path(scenario));
-                s.spawn(move || {
-                    let mut progress = |line: &str| {
-                        if live {
-                            eprintln!("  {line}");
-                        }
-                    };
-                    (scenario.clone(), record_scenario(scenario, &cast, &mut progress))
+    let results: Vec<(PathBuf, Result<crate::record::Recorded, RecordError>)> =
+        std::thread::scope(|s| {
+            let handles: Vec<_> = args
+                .scenarios
+                .iter()
+                .map(|scenario| {
+                    let cast = args
+                        .output
+                        .clone()
+                        .unwrap_or_else(|| default_cast_path(scenario));
+                    s.spawn(move || {
+                        let mut progress = |line: &str| {
+                            if live {
+                                eprintln!("  {line}");
+                            }
+                        };
+                        (
+                            scenario.clone(),
+                            record_scenario(scenario, &cast, &mut progress),
+                        )
+                    })
                 })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("recording thread")).collect()
-    });
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("recording thread"))
+                .collect()
+        });
     let (mut checks_failed, mut bad_input) = (false, false);
     for (scenario, result) in results {
         match result {
@@ -82,11 +95,17 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 } else {
                     bad_input = true;
                 }
-                let cast = args.output.clone().unwrap_or_else(|| default_cast_path(&scenario));
+                let cast = args
+                    .output
+                    .clone()
+                    .unwrap_or_else(|| default_cast_path(&scenario));
                 let partial = crate::record::run::partial_path(&cast);
                 eprintln!("error: {}: {e}", scenario.display());
                 if partial.exists() {
-                    eprintln!("  the recording so far is in {} (a valid cast)", partial.display());
+                    eprintln!(
+                        "  the recording so far is in {} (a valid cast)",
+                        partial.display()
+                    );
                 }
             }
         }
@@ -132,7 +151,10 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
     let partial = crate::record::run::partial_path(cast);
     let mut session = Session::spawn(opts, &partial)?;
     session.set_mirror(Box::new(std::io::stdout()));
-    eprintln!("recording to {} — exit the program to stop; Ctrl-\\ drops a marker\r", cast.display());
+    eprintln!(
+        "recording to {} — exit the program to stop; Ctrl-\\ drops a marker\r",
+        cast.display()
+    );
 
     let guard = RawMode::enable().context("cannot put the terminal in raw mode")?;
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
@@ -184,7 +206,8 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
     drop(guard);
     result?;
     let finished = finished?;
-    std::fs::rename(&partial, cast).with_context(|| format!("cannot rename {} to {}", partial.display(), cast.display()))?;
+    std::fs::rename(&partial, cast)
+        .with_context(|| format!("cannot rename {} to {}", partial.display(), cast.display()))?;
     let _ = std::io::stdout().flush();
     eprintln!(
         "recorded {} ({:.1}s, exit status {}, {markers} marker(s))",

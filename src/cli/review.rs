@@ -29,7 +29,14 @@ pub(super) struct ReviewArgs {
 
 fn load(filter: &FilterArgs) -> anyhow::Result<(Config, Vec<Pending>)> {
     let config = Config::load(&std::env::current_dir()?)?;
-    let all = pending::list(&config.snapshots)?;
+    let mut all = pending::list(&config.snapshots)?;
+    // Live recordings that differed from their goldens: casts/NAME.cast.new.
+    for mut p in pending::list(&config.casts)? {
+        if p.golden.extension().is_some_and(|e| e == "cast") {
+            p.name = format!("casts/{}", p.name);
+            all.push(p);
+        }
+    }
     let selected = all
         .into_iter()
         .filter(|p| filter.filters.is_empty() || filter.filters.iter().any(|f| p.matches(Some(f))))

@@ -16,6 +16,7 @@ use crate::harness::{self, CheckResult};
     tuicast test                          every cast under casts/\n  \
     tuicast test casts/vim.cast           one cast\n  \
     tuicast test --update                 write every mismatch as the new golden\n  \
+    tuicast test --live                   re-record casts from their scenarios, then check\n  \
     TUICAST_UPDATE=no tuicast test        check only, write nothing\n  \
     tuicast test --message-format json    one JSON object per checkpoint, for tools")]
 pub(super) struct Args {
@@ -33,6 +34,10 @@ pub(super) struct Args {
     /// Delete goldens that no cast checkpoint produces.
     #[arg(long)]
     remove_orphans: bool,
+    /// Record every cast that has a scenario again now and check the new recording
+    /// (TUICAST_LIVE=1); a differing recording is kept as CAST.new for review.
+    #[arg(long)]
+    live: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -82,7 +87,12 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 if !selected {
                     continue;
                 }
-                let results: Vec<CheckResult> = harness::check_case(&config, case, mode, color)
+                let opts = harness::Options {
+                    mode,
+                    color,
+                    live: args.live || harness::live_from_env(),
+                };
+                let results: Vec<CheckResult> = harness::check_case(&config, case, &opts)
                     .into_iter()
                     .filter(|r| wanted(&r.test))
                     .collect();

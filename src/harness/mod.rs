@@ -46,6 +46,28 @@ pub struct Case {
     pub formats: Vec<Format>,
     /// Masks applied before comparing.
     pub masks: Vec<Mask>,
+    /// The scenario that records this cast, when there is one with a command (live mode).
+    pub scenario: Option<PathBuf>,
+}
+
+/// How checks run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// What a mismatch writes.
+    pub mode: UpdateMode,
+    /// Colour in diffs.
+    pub color: bool,
+    /// Record casts that have a scenario again now, and check the new recording
+    /// (`TUICAST_LIVE=1`, `tuicast test --live`).
+    pub live: bool,
+}
+
+/// The environment variable that turns on live mode.
+pub const LIVE_ENV: &str = "TUICAST_LIVE";
+
+/// Whether `TUICAST_LIVE` asks for live mode (`1`, `true`, `yes`).
+pub fn live_from_env() -> bool {
+    std::env::var(LIVE_ENV).is_ok_and(|v| matches!(v.trim(), "1" | "true" | "yes"))
 }
 
 /// A checkpoint found by scanning a cast's markers (no replay needed).
@@ -211,9 +233,13 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
     let mut formats = config.formats.clone();
     let mut masks = Vec::new();
     let mut problem = None;
+    let mut scenario = None;
     let scenario_path = cast.with_extension("toml");
     match Scenario::beside(&cast) {
         Ok(Some(s)) => {
+            if s.command.is_some() || s.shell.is_some() {
+                scenario = Some(scenario_path.clone());
+            }
             if let Some(f) = &s.check.formats {
                 formats = f.clone();
             }
@@ -235,6 +261,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
         checkpoints,
         formats,
         masks,
+        scenario,
     }
 }
 
@@ -297,23 +324,72 @@ pub fn orphans(config: &Config, cases: &[Case]) -> std::io::Result<Vec<PathBuf>>
 }
 
 /// Replays a case once and checks every checkpoint. Results are in checkpoint order.
-pub fn check_case(config: &Config, case: &Case, mode: UpdateMode, color: bool) -> Vec<CheckResult> {
+pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResult> {
     let infos = match &case.checkpoints {
         Ok(i) => i.clone(),
         Err(e) => return vec![broken(case, e)],
     };
-    let replayed = replay_case(config, case);
+    let replayed = replay_case(config, case, opts);
     infos
         .iter()
-        .map(|info| check_checkpoint(config, case, &replayed, &info.name, mode, color))
+        .map(|info| check_checkpoint(config, case, &replayed, &info.name, opts.mode, opts.color))
         .collect()
 }
 
 type Replayed = Result<Vec<Checkpoint>, String>;
 
-fn replay_case(config: &Config, case: &Case) -> Replayed {
+fn replay_case(config: &Config, case: &Case, opts: &Options) -> Replayed {
+    if opts.live {
+        if let Some(scenario) = &case.scenario {
+            return live_replay(config, case, scenario, opts.mode);
+        }
+    }
     let reader = crate::cast::open(&case.cast).map_err(|e| e.to_string())?;
     replay::checkpoints(reader, config.engine).map_err(|e| e.to_string())
+}
+
+/// The file a live recording is kept in when it differs from the goldens: `<cast>.new`.
+pub fn live_cast_path(cast: &Path) -> PathBuf {
+    assert::pending_path(cast)
+}
+
+/// Live mode: records the scenario again now, replays the new cast, and keeps it as
+/// `<cast>.new` when any checkpoint differs from its golden (`always` replaces the cast).
+fn live_replay(config: &Config, case: &Case, scenario: &Path, mode: UpdateMode) -> Replayed {
+    let new_cast = live_cast_path(&case.cast);
+    let recorded = crate::record::record_scenario(scenario, &new_cast, &mut |_| {});
+    if let Err(e) = recorded {
+        let partial = crate::record::run::partial_path(&new_cast);
+        let _ = std::fs::remove_file(&partial);
+        return Err(format!("live recording of {} failed: {e}", shown(scenario)));
+    }
+    let replayed = crate::cast::open(&new_cast)
+        .map_err(|e| e.to_string())
+        .and_then(|r| replay::checkpoints(r, config.engine).map_err(|e| e.to_string()));
+    let Ok(checkpoints) = &replayed else {
+        let _ = std::fs::remove_file(&new_cast);
+        return replayed;
+    };
+    // Does the new recording match every golden? Compare without writing anything.
+    let cast_label = assert::pending::relative_name(&config.root, &case.cast);
+    let matches = checkpoints.iter().all(|cp| {
+        let screen = assert::apply_all(&case.masks, &cp.screen);
+        case.formats.iter().all(|f| {
+            let golden =
+                assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, f.extension());
+            let actual = assert::render(*f, &cast_label, &cp.name, &screen);
+            std::fs::read_to_string(golden).is_ok_and(|g| g == actual)
+        })
+    });
+    let keep = !matches && mode.resolve(false) != UpdateMode::No;
+    if matches || !keep {
+        let _ = std::fs::remove_file(&new_cast);
+    } else if mode.resolve(false) == UpdateMode::Always {
+        if let Err(e) = std::fs::rename(&new_cast, &case.cast) {
+            return Err(format!("cannot replace {}: {e}", shown(&case.cast)));
+        }
+    }
+    replayed
 }
 
 fn broken(case: &Case, error: &str) -> CheckResult {
@@ -441,8 +517,11 @@ pub fn main() -> ! {
 /// The trials of the project's suite, one per checkpoint, sharing one replay per cast.
 pub fn trials() -> Result<Vec<libtest_mimic::Trial>, String> {
     let config = Arc::new(Config::discover().map_err(|e| e.to_string())?);
-    let mode = UpdateMode::from_env()?;
-    let color = use_color(std::io::IsTerminal::is_terminal(&std::io::stdout()));
+    let opts = Options {
+        mode: UpdateMode::from_env()?,
+        color: use_color(std::io::IsTerminal::is_terminal(&std::io::stdout())),
+        live: live_from_env(),
+    };
     let mut trials = Vec::new();
     for case in discover(&config, &[]) {
         let case = Arc::new(case);
@@ -461,8 +540,9 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, String> {
             let (config, case, replayed) = (config.clone(), case.clone(), replayed.clone());
             let name = test_name(&case.stem, &info.name);
             trials.push(libtest_mimic::Trial::test(name, move || {
-                let replayed = replayed.get_or_init(|| replay_case(&config, &case));
-                let result = check_checkpoint(&config, &case, replayed, &info.name, mode, color);
+                let replayed = replayed.get_or_init(|| replay_case(&config, &case, &opts));
+                let result =
+                    check_checkpoint(&config, &case, replayed, &info.name, opts.mode, opts.color);
                 if result.passed() {
                     Ok(())
                 } else {

@@ -12,7 +12,10 @@ pub fn key_bytes(name: &str, app_cursor: bool) -> Result<String, String> {
     if name.chars().count() == 1 {
         return Ok(name.to_string());
     }
-    if let Some(rest) = name.strip_prefix("C-M-").or_else(|| name.strip_prefix("M-C-")) {
+    if let Some(rest) = name
+        .strip_prefix("C-M-")
+        .or_else(|| name.strip_prefix("M-C-"))
+    {
         let ctrl = ctrl_char(rest).ok_or_else(|| bad(name))?;
         return Ok(format!("\x1b{ctrl}"));
     }
@@ -118,6 +121,8 @@ mod tests {
         assert_eq!(k("Backspace"), "\x7f");
         assert!(key_bytes("F13", false).is_err());
         assert!(key_bytes("C-Enter", false).is_err());
-        assert!(key_bytes("Hyper-x", false).unwrap_err().contains("unknown key"));
+        assert!(key_bytes("Hyper-x", false)
+            .unwrap_err()
+            .contains("unknown key"));
     }
 }

@@ -42,13 +42,20 @@ pub struct Pty {
 
 impl std::fmt::Debug for Pty {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pty").field("pid", &self.pid).finish_non_exhaustive()
+        f.debug_struct("Pty")
+            .field("pid", &self.pid)
+            .finish_non_exhaustive()
     }
 }
 
 impl Pty {
     /// Starts `argv` in a new PTY of `size`, in `cwd`, with exactly the environment `env`.
-    pub fn spawn(argv: &[String], cwd: &Path, env: &BTreeMap<String, String>, size: Size) -> io::Result<Pty> {
+    pub fn spawn(
+        argv: &[String],
+        cwd: &Path,
+        env: &BTreeMap<String, String>,
+        size: Size,
+    ) -> io::Result<Pty> {
         let program = argv
             .first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the command is empty"))?;
@@ -105,21 +112,25 @@ impl Pty {
             })?;
 
         let mut child = child;
-        std::thread::Builder::new().name("tuicast-pty-wait".into()).spawn(move || {
-            // The std child is inside: its status has the real signal number.
-            let inner: &mut dyn portable_pty::Child = &mut *child;
-            let status = match inner.downcast_mut::<std::process::Child>() {
-                Some(c) => loop {
-                    match c.wait() {
-                        Ok(s) => break s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0)),
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                        Err(_) => break 255,
-                    }
-                },
-                None => child.wait().map(|s| s.exit_code() as i32).unwrap_or(255),
-            };
-            let _ = tx.send(PtyEvent::Exit(status));
-        })?;
+        std::thread::Builder::new()
+            .name("tuicast-pty-wait".into())
+            .spawn(move || {
+                // The std child is inside: its status has the real signal number.
+                let inner: &mut dyn portable_pty::Child = &mut *child;
+                let status = match inner.downcast_mut::<std::process::Child>() {
+                    Some(c) => loop {
+                        match c.wait() {
+                            Ok(s) => {
+                                break s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
+                            }
+                            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                            Err(_) => break 255,
+                        }
+                    },
+                    None => child.wait().map(|s| s.exit_code() as i32).unwrap_or(255),
+                };
+                let _ = tx.send(PtyEvent::Exit(status));
+            })?;
 
         Ok(Pty {
             master: pair.master,
@@ -183,16 +194,28 @@ impl Drop for Pty {
 /// Processes whose session id is `sid`, from /proc.
 pub fn session_members(sid: u32) -> Vec<u32> {
     let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir("/proc") else { return out };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return out;
+    };
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
             continue;
         };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
         // After the command name in parentheses: state ppid pgrp session ...
-        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else { continue };
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
         let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.get(3).and_then(|s| s.parse::<u32>().ok()) == Some(sid) && fields.first() != Some(&"Z") {
+        if fields.get(3).and_then(|s| s.parse::<u32>().ok()) == Some(sid)
+            && fields.first() != Some(&"Z")
+        {
             out.push(pid);
         }
     }
@@ -212,13 +235,21 @@ fn pty_size(size: Size) -> PtySize {
 /// clear error before anything starts.
 fn resolve_program(program: &str, cwd: &Path, path: Option<&str>) -> io::Result<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
-    let runnable = |p: &Path| p.is_file() && p.metadata().map(|m| m.permissions().mode() & 0o111 != 0).unwrap_or(false);
+    let runnable = |p: &Path| {
+        p.is_file()
+            && p.metadata()
+                .map(|m| m.permissions().mode() & 0o111 != 0)
+                .unwrap_or(false)
+    };
     if program.contains('/') {
         let p = cwd.join(program);
         return if runnable(&p) {
             Ok(p)
         } else {
-            Err(io::Error::new(io::ErrorKind::NotFound, format!("{} is not an executable file", p.display())))
+            Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("{} is not an executable file", p.display()),
+            ))
         };
     }
     let path = path.unwrap_or("/usr/local/bin:/usr/bin:/bin");

@@ -107,8 +107,8 @@ impl QueryScanner {
         }
         match mode {
             7 | 25 => Some(true),
-            1 | 5 | 6 | 12 | 47 | 66 | 1000 | 1002 | 1003 | 1004 | 1005 | 1006 | 1015 | 1047 | 1048
-            | 1049 | 2004 => Some(false),
+            1 | 5 | 6 | 12 | 47 | 66 | 1000 | 1002 | 1003 | 1004 | 1005 | 1006 | 1015 | 1047
+            | 1048 | 1049 | 2004 => Some(false),
             _ => None,
         }
     }
@@ -227,7 +227,11 @@ fn osc(body: &str, bel: bool) -> Option<Query> {
     let mut parts = body.split(';');
     let code: u16 = parts.next()?.parse().ok()?;
     match code {
-        10 | 11 if parts.next() == Some("?") => Some(Query::Color { code, index: 0, bel }),
+        10 | 11 if parts.next() == Some("?") => Some(Query::Color {
+            code,
+            index: 0,
+            bel,
+        }),
         4 => {
             let index: u8 = parts.next()?.parse().ok()?;
             (parts.next() == Some("?")).then_some(Query::Color { code, index, bel })
@@ -264,14 +268,23 @@ impl Default for AnswerColors {
 
 /// The answer a terminal gives to `query`, with the cursor at 0-based `(row, col)`; `None` for
 /// queries left unanswered (as a terminal without the feature does).
-pub fn answer(query: &Query, scanner: &QueryScanner, cursor: (u16, u16), colors: &AnswerColors) -> Option<String> {
+pub fn answer(
+    query: &Query,
+    scanner: &QueryScanner,
+    cursor: (u16, u16),
+    colors: &AnswerColors,
+) -> Option<String> {
     Some(match query {
         // A VT220-class terminal with ANSI colour, like most terminal emulators claim.
         Query::PrimaryAttributes => "\x1b[?62;22c".to_string(),
         Query::SecondaryAttributes => "\x1b[>1;10;0c".to_string(),
         Query::Status => "\x1b[0n".to_string(),
-        Query::CursorPosition { private: false } => format!("\x1b[{};{}R", cursor.0 + 1, cursor.1 + 1),
-        Query::CursorPosition { private: true } => format!("\x1b[?{};{}R", cursor.0 + 1, cursor.1 + 1),
+        Query::CursorPosition { private: false } => {
+            format!("\x1b[{};{}R", cursor.0 + 1, cursor.1 + 1)
+        }
+        Query::CursorPosition { private: true } => {
+            format!("\x1b[?{};{}R", cursor.0 + 1, cursor.1 + 1)
+        }
         Query::Version => format!("\x1bP>|tuicast({})\x1b\\", env!("CARGO_PKG_VERSION")),
         Query::Color { code, index, bel } => {
             let hex = match code {
@@ -281,7 +294,11 @@ pub fn answer(query: &Query, scanner: &QueryScanner, cursor: (u16, u16), colors:
             };
             let rgb = xparse_color(hex)?;
             let end = if *bel { "\x07" } else { "\x1b\\" };
-            let which = if *code == 4 { format!("4;{index}") } else { code.to_string() };
+            let which = if *code == 4 {
+                format!("4;{index}")
+            } else {
+                code.to_string()
+            };
             format!("\x1b]{which};{rgb}{end}")
         }
         Query::DecMode(mode) => {
@@ -314,7 +331,8 @@ mod tests {
 
     #[test]
     fn finds_queries_even_split_across_chunks() {
-        let text = "a\x1b[6nb\x1b[c\x1b[>0c\x1b]11;?\x07\x1b]4;1;?\x1b\\\x1b[?2004$p\x1b[?u\x1b[5n\x1b[>q";
+        let text =
+            "a\x1b[6nb\x1b[c\x1b[>0c\x1b]11;?\x07\x1b]4;1;?\x1b\\\x1b[?2004$p\x1b[?u\x1b[5n\x1b[>q";
         let mut whole = QueryScanner::new();
         let found: Vec<Query> = whole.scan(text).into_iter().map(|(_, q)| q).collect();
         assert_eq!(
@@ -323,8 +341,16 @@ mod tests {
                 Query::CursorPosition { private: false },
                 Query::PrimaryAttributes,
                 Query::SecondaryAttributes,
-                Query::Color { code: 11, index: 0, bel: true },
-                Query::Color { code: 4, index: 1, bel: false },
+                Query::Color {
+                    code: 11,
+                    index: 0,
+                    bel: true
+                },
+                Query::Color {
+                    code: 4,
+                    index: 1,
+                    bel: false
+                },
                 Query::DecMode(2004),
                 Query::KittyKeyboard,
                 Query::Status,
@@ -351,11 +377,22 @@ mod tests {
         assert!(s.app_cursor());
         let c = AnswerColors::default();
         let a = |q: Query| answer(&q, &s, (4, 9), &c);
-        assert_eq!(a(Query::CursorPosition { private: false }).unwrap(), "\x1b[5;10R");
+        assert_eq!(
+            a(Query::CursorPosition { private: false }).unwrap(),
+            "\x1b[5;10R"
+        );
         assert_eq!(a(Query::DecMode(2004)).unwrap(), "\x1b[?2004;1$y");
         assert_eq!(a(Query::DecMode(25)).unwrap(), "\x1b[?25;1$y");
         assert_eq!(a(Query::DecMode(9999)).unwrap(), "\x1b[?9999;0$y");
-        assert_eq!(a(Query::Color { code: 11, index: 0, bel: true }).unwrap(), "\x1b]11;rgb:1212/1313/1414\x07");
+        assert_eq!(
+            a(Query::Color {
+                code: 11,
+                index: 0,
+                bel: true
+            })
+            .unwrap(),
+            "\x1b]11;rgb:1212/1313/1414\x07"
+        );
         assert_eq!(a(Query::KittyKeyboard), None);
         assert!(a(Query::Version).unwrap().starts_with("\x1bP>|tuicast("));
     }

@@ -74,7 +74,9 @@ impl Redactor {
         }
         for re in &self.patterns {
             s = re
-                .replace_all(&s, |c: &regex::Captures<'_>| "*".repeat(c[0].chars().count()))
+                .replace_all(&s, |c: &regex::Captures<'_>| {
+                    "*".repeat(c[0].chars().count())
+                })
                 .into_owned();
         }
         s

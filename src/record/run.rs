@@ -34,23 +34,39 @@ pub fn partial_path(cast: &Path) -> PathBuf {
 
 /// Records the scenario at `path` into `cast` (see [`partial_path`]). `progress` is told
 /// about each step.
-pub fn record_scenario(path: &Path, cast: &Path, progress: &mut dyn FnMut(&str)) -> Result<Recorded, RecordError> {
+pub fn record_scenario(
+    path: &Path,
+    cast: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Recorded, RecordError> {
     let scenario = Scenario::load(path).map_err(|e| RecordError::Setup(e.to_string()))?;
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let place = |span: std::ops::Range<usize>| -> String {
         let before = &text[..span.start.min(text.len())];
         let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+        let col = before
+            .rsplit('\n')
+            .next()
+            .map(|l| l.chars().count())
+            .unwrap_or(0)
+            + 1;
         format!("{}:{line}:{col}", path.display())
     };
     let setup = |m: String| RecordError::Setup(format!("{}: {m}", path.display()));
 
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let command = match (&scenario.command, &scenario.shell) {
         (Some(c), None) if !c.is_empty() => c.clone(),
         (None, Some(s)) => vec!["bash".into(), "-c".into(), s.clone()],
         (Some(_), Some(_)) => return Err(setup("give either command or shell, not both".into())),
-        _ => return Err(setup("a scenario needs command = [\"program\", \"args\"] or shell = \"script\"".into())),
+        _ => {
+            return Err(setup(
+                "a scenario needs command = [\"program\", \"args\"] or shell = \"script\"".into(),
+            ))
+        }
     };
     let mut opts = SessionOptions::new(command);
     opts.cwd = match &scenario.cwd {
@@ -58,7 +74,9 @@ pub fn record_scenario(path: &Path, cast: &Path, progress: &mut dyn FnMut(&str))
         None => dir.to_path_buf(),
     };
     if let Some(size) = &scenario.size {
-        opts.size = size.parse::<Size>().map_err(|e| setup(format!("size: {e}")))?;
+        opts.size = size
+            .parse::<Size>()
+            .map_err(|e| setup(format!("size: {e}")))?;
     }
     let mut env = base_env();
     for name in &scenario.inherit_env {
@@ -75,14 +93,19 @@ pub fn record_scenario(path: &Path, cast: &Path, progress: &mut dyn FnMut(&str))
     opts.redact = scenario
         .redact
         .iter()
-        .map(|r| Regex::new(r).map_err(|e| setup(format!("redact: {r:?} is not a valid regex: {e}"))))
+        .map(|r| {
+            Regex::new(r).map_err(|e| setup(format!("redact: {r:?} is not a valid regex: {e}")))
+        })
         .collect::<Result<_, _>>()?;
 
     // Check every step before starting anything: a typo should not cost a recording.
     let mut steps = Vec::new();
     for spanned in &scenario.steps {
         let at = place(spanned.span());
-        steps.push((at.clone(), check_step(spanned.get_ref()).map_err(|m| RecordError::Setup(format!("{at}: {m}")))?));
+        steps.push((
+            at.clone(),
+            check_step(spanned.get_ref()).map_err(|m| RecordError::Setup(format!("{at}: {m}")))?,
+        ));
     }
 
     let partial = partial_path(cast);
@@ -161,13 +184,19 @@ fn check_step(step: &Step) -> Result<Checked, String> {
         actions.push(Action::Secret(s.env.clone(), value));
     }
     if let Some(r) = &step.resize {
-        actions.push(Action::Resize(r.parse::<Size>().map_err(|e| format!("resize: {e}"))?));
+        actions.push(Action::Resize(
+            r.parse::<Size>().map_err(|e| format!("resize: {e}"))?,
+        ));
     }
     if let Some(e) = &step.exit {
         actions.push(Action::Exit(match e {
             ExitSpec::Code(c) => Some(*c),
             ExitSpec::Any(a) if a == "any" => None,
-            ExitSpec::Any(a) => return Err(format!("exit must be a status number or \"any\", not {a:?}")),
+            ExitSpec::Any(a) => {
+                return Err(format!(
+                    "exit must be a status number or \"any\", not {a:?}"
+                ))
+            }
         }));
     }
     if let Some(d) = &step.sleep {
@@ -179,8 +208,13 @@ fn check_step(step: &Step) -> Result<Checked, String> {
             action: actions.pop().unwrap_or(Action::Sleep(Duration::ZERO)),
             timeout,
         }),
-        0 => Err("a step needs one of wait, press, type, snapshot, secret, resize, exit, sleep".into()),
-        _ => Err("a step takes exactly one of wait, press, type, snapshot, secret, resize, exit, sleep".into()),
+        0 => Err(
+            "a step needs one of wait, press, type, snapshot, secret, resize, exit, sleep".into(),
+        ),
+        _ => Err(
+            "a step takes exactly one of wait, press, type, snapshot, secret, resize, exit, sleep"
+                .into(),
+        ),
     }
 }
 
@@ -190,7 +224,9 @@ fn wait_table(t: &WaitTable) -> Result<Action, String> {
         found.push(Action::WaitText(x.clone()));
     }
     if let Some(r) = &t.regex {
-        found.push(Action::WaitRegex(Regex::new(r).map_err(|e| format!("wait regex {r:?} is not valid: {e}"))?));
+        found.push(Action::WaitRegex(
+            Regex::new(r).map_err(|e| format!("wait regex {r:?} is not valid: {e}"))?,
+        ));
     }
     if let Some(d) = &t.idle {
         found.push(Action::WaitIdle(parse_duration(d)?));
@@ -202,7 +238,11 @@ fn wait_table(t: &WaitTable) -> Result<Action, String> {
         found.push(Action::WaitCursor(r, c));
     }
     if let Some(e) = t.echo {
-        found.push(if e { Action::WaitEchoOn } else { Action::WaitEchoOff });
+        found.push(if e {
+            Action::WaitEchoOn
+        } else {
+            Action::WaitEchoOff
+        });
     }
     match found.len() {
         1 => Ok(found.pop().unwrap_or(Action::WaitEchoOn)),
@@ -213,10 +253,18 @@ fn wait_table(t: &WaitTable) -> Result<Action, String> {
 impl Checked {
     fn describe(&self) -> String {
         match &self.action {
-            Action::WaitText(t) => format!("wait for \"{}\"", crate::cast::escape_for_terminal(t, 60)),
-            Action::WaitRegex(r) => format!("wait for /{}/", crate::cast::escape_for_terminal(r.as_str(), 60)),
+            Action::WaitText(t) => {
+                format!("wait for \"{}\"", crate::cast::escape_for_terminal(t, 60))
+            }
+            Action::WaitRegex(r) => format!(
+                "wait for /{}/",
+                crate::cast::escape_for_terminal(r.as_str(), 60)
+            ),
             Action::WaitIdle(d) => format!("wait {} ms idle", d.as_millis()),
-            Action::WaitGone(t) => format!("wait for \"{}\" to go", crate::cast::escape_for_terminal(t, 60)),
+            Action::WaitGone(t) => format!(
+                "wait for \"{}\" to go",
+                crate::cast::escape_for_terminal(t, 60)
+            ),
             Action::WaitCursor(r, c) => format!("wait for the cursor at {r},{c}"),
             Action::WaitEchoOff => "wait for echo off".into(),
             Action::WaitEchoOn => "wait for echo on".into(),
@@ -232,15 +280,16 @@ impl Checked {
     }
 
     fn run(&self, s: &mut Session) -> Result<(), RecordError> {
-        let with_timeout = |s: &mut Session, f: &dyn Fn(&mut Session) -> Result<(), RecordError>| {
-            let saved = s.timeout();
-            if let Some(t) = self.timeout {
-                s.set_timeout(t);
-            }
-            let r = f(s);
-            s.set_timeout(saved);
-            r
-        };
+        let with_timeout =
+            |s: &mut Session, f: &dyn Fn(&mut Session) -> Result<(), RecordError>| {
+                let saved = s.timeout();
+                if let Some(t) = self.timeout {
+                    s.set_timeout(t);
+                }
+                let r = f(s);
+                s.set_timeout(saved);
+                r
+            };
         match &self.action {
             Action::WaitText(t) => with_timeout(s, &|s| s.wait_text(t)),
             Action::WaitRegex(r) => with_timeout(s, &|s| s.wait_regex(r)),

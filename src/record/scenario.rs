@@ -164,10 +164,9 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
         Some(i) => (&t[..i], &t[i..]),
         None => (t, "s"),
     };
-    let n: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration: use a number with ms, s or m, like 300ms or 10s"))?;
+    let n: f64 = num.trim().parse().map_err(|_| {
+        format!("{text:?} is not a duration: use a number with ms, s or m, like 300ms or 10s")
+    })?;
     let secs = match unit {
         "ms" => n / 1000.0,
         "s" => n,

@@ -93,7 +93,10 @@ pub fn base_env() -> BTreeMap<String, String> {
         ("TERM", "xterm-256color"),
         ("LANG", "C.UTF-8"),
         ("TZ", "UTC"),
-        ("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
+        (
+            "PATH",
+            "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        ),
         ("SHELL", "/bin/bash"),
     ]
     .into_iter()
@@ -157,9 +160,17 @@ impl fmt::Display for RecordError {
             RecordError::Setup(m) => write!(f, "{m}"),
             RecordError::Io(e) => write!(f, "{e}"),
             RecordError::Timeout(r) => {
-                writeln!(f, "timed out after {:.1}s waiting for {}", r.waited.as_secs_f64(), r.what)?;
+                writeln!(
+                    f,
+                    "timed out after {:.1}s waiting for {}",
+                    r.waited.as_secs_f64(),
+                    r.what
+                )?;
                 if r.hints.is_empty() {
-                    writeln!(f, "  the program does not look like it is waiting for input")?;
+                    writeln!(
+                        f,
+                        "  the program does not look like it is waiting for input"
+                    )?;
                 } else {
                     writeln!(f, "  the program looks like it is waiting for input:")?;
                     for h in &r.hints {
@@ -168,11 +179,18 @@ impl fmt::Display for RecordError {
                 }
                 write!(f, "  screen at that moment:\n{}", r.screen)
             }
-            RecordError::Exited { what, status, screen } => {
+            RecordError::Exited {
+                what,
+                status,
+                screen,
+            } => {
                 write!(f, "the program exited (status {status}) while {what}\n  screen at that moment:\n{screen}")
             }
             RecordError::ExitStatus { expected, actual } => {
-                write!(f, "the program exited with status {actual}, expected {expected}")
+                write!(
+                    f,
+                    "the program exited with status {actual}, expected {expected}"
+                )
             }
         }
     }
@@ -240,7 +258,9 @@ pub struct Session {
 
 impl fmt::Debug for Session {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Session").field("pty", &self.pty).finish_non_exhaustive()
+        f.debug_struct("Session")
+            .field("pty", &self.pty)
+            .finish_non_exhaustive()
     }
 }
 
@@ -251,7 +271,8 @@ impl Session {
     /// Starts recording into the cast file `path` (written as it goes, flushed after every
     /// event, so an interrupted recording still leaves a valid cast).
     pub fn spawn(opts: SessionOptions, path: &Path) -> Result<Session, RecordError> {
-        let file = File::create(path).map_err(|e| RecordError::Setup(format!("cannot create {}: {e}", path.display())))?;
+        let file = File::create(path)
+            .map_err(|e| RecordError::Setup(format!("cannot create {}: {e}", path.display())))?;
         Self::start(opts, Sink::File(BufWriter::new(file)))
     }
 
@@ -363,32 +384,40 @@ impl Session {
     /// Waits until `text` is on the screen.
     pub fn wait_text(&mut self, text: &str) -> Result<(), RecordError> {
         let t = text.to_string();
-        self.wait_until(&format!("text \"{}\"", escape_for_terminal(text, 80)), None, move |s| {
-            s.text().contains(t.as_str())
-        })
+        self.wait_until(
+            &format!("text \"{}\"", escape_for_terminal(text, 80)),
+            None,
+            move |s| s.text().contains(t.as_str()),
+        )
     }
 
     /// Waits until `regex` matches the screen text (rows joined by newlines).
     pub fn wait_regex(&mut self, regex: &Regex) -> Result<(), RecordError> {
         let re = regex.clone();
-        self.wait_until(&format!("regex /{}/", escape_for_terminal(regex.as_str(), 80)), None, move |s| {
-            re.is_match(&s.text())
-        })
+        self.wait_until(
+            &format!("regex /{}/", escape_for_terminal(regex.as_str(), 80)),
+            None,
+            move |s| re.is_match(&s.text()),
+        )
     }
 
     /// Waits until `text` is no longer on the screen.
     pub fn wait_gone(&mut self, text: &str) -> Result<(), RecordError> {
         let t = text.to_string();
-        self.wait_until(&format!("text \"{}\" to disappear", escape_for_terminal(text, 80)), None, move |s| {
-            !s.text().contains(t.as_str())
-        })
+        self.wait_until(
+            &format!("text \"{}\" to disappear", escape_for_terminal(text, 80)),
+            None,
+            move |s| !s.text().contains(t.as_str()),
+        )
     }
 
     /// Waits until the cursor is at 0-based `(row, col)`.
     pub fn wait_cursor(&mut self, row: u16, col: u16) -> Result<(), RecordError> {
-        self.wait_until(&format!("the cursor at row {row}, column {col} (0-based)"), None, move |s| {
-            s.cursor.row == row && s.cursor.col == col
-        })
+        self.wait_until(
+            &format!("the cursor at row {row}, column {col} (0-based)"),
+            None,
+            move |s| s.cursor.row == row && s.cursor.col == col,
+        )
     }
 
     /// Waits until the program has written nothing for `quiet`.
@@ -402,7 +431,8 @@ impl Session {
             }
             let now = Instant::now();
             if now >= deadline {
-                return Err(self.timeout_error(&format!("{} ms without output", quiet.as_millis()), started));
+                return Err(self
+                    .timeout_error(&format!("{} ms without output", quiet.as_millis()), started));
             }
             let until = (now + quiet.saturating_sub(since)).min(deadline);
             if !self.pump(Some(until))? && self.eof && self.status.is_some() {
@@ -424,7 +454,11 @@ impl Session {
     fn wait_echo(&mut self, on: bool) -> Result<(), RecordError> {
         let started = Instant::now();
         let deadline = started + self.timeout;
-        let what = if on { "echo to be turned on" } else { "echo to be turned off" };
+        let what = if on {
+            "echo to be turned on"
+        } else {
+            "echo to be turned off"
+        };
         loop {
             if self.pty.echo_enabled() == Some(on) {
                 return Ok(());
@@ -436,7 +470,9 @@ impl Session {
                 return Err(self.exited_error(&format!("waiting for {what}")));
             }
             // The terminal mode changes without output: look again every 5 ms.
-            self.pump(Some((Instant::now() + Duration::from_millis(5)).min(deadline)))?;
+            self.pump(Some(
+                (Instant::now() + Duration::from_millis(5)).min(deadline),
+            ))?;
         }
     }
 
@@ -563,7 +599,11 @@ impl Session {
             },
             None => None,
         };
-        Ok(Finished { status, duration, cast })
+        Ok(Finished {
+            status,
+            duration,
+            cast,
+        })
     }
 
     /// After the exit: collect the remaining output, then make sure no process of the session
@@ -648,7 +688,12 @@ impl Session {
             self.engine.feed(&text[pos..end]);
             pos = end;
             let cursor = self.engine.screen().cursor;
-            if let Some(a) = answer(&query, &self.scanner, (cursor.row, cursor.col), &self.colors) {
+            if let Some(a) = answer(
+                &query,
+                &self.scanner,
+                (cursor.row, cursor.col),
+                &self.colors,
+            ) {
                 answers.push(a);
             }
         }
@@ -669,7 +714,11 @@ impl Session {
     fn emit(&mut self, data: EventData) -> Result<(), RecordError> {
         let time = self.start.elapsed().as_secs_f64();
         if let Some(w) = &mut self.writer {
-            w.write_event(&Event { time, line: 0, data })?;
+            w.write_event(&Event {
+                time,
+                line: 0,
+                data,
+            })?;
             w.flush()?;
         }
         Ok(())
@@ -683,7 +732,11 @@ impl Session {
         }
         let mut out = String::new();
         for (i, r) in rows.iter().enumerate() {
-            out.push_str(&format!("  {:>3} | {}\n", i + 1, escape_for_terminal(r, 400)));
+            out.push_str(&format!(
+                "  {:>3} | {}\n",
+                i + 1,
+                escape_for_terminal(r, 400)
+            ));
         }
         if rows.is_empty() {
             out.push_str("  (the screen is empty)\n");
@@ -745,8 +798,8 @@ impl Drop for Session {
 pub fn looks_like_prompt(line: &str) -> bool {
     let l = line.trim_end();
     let endings = [
-        "[y/N]", "[Y/n]", "[y/n]", "(y/n)", "(yes/no)", "[yes/no]", "?", ":", "(END)", "--More--", ">", "$", "#",
-        "%", "]",
+        "[y/N]", "[Y/n]", "[y/n]", "(y/n)", "(yes/no)", "[yes/no]", "?", ":", "(END)", "--More--",
+        ">", "$", "#", "%", "]",
     ];
     endings.iter().any(|e| l.ends_with(e)) || l.to_lowercase().contains("password")
 }
@@ -756,7 +809,8 @@ fn fresh_home() -> Result<PathBuf, RecordError> {
     let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("tuicast-home-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| RecordError::Setup(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| RecordError::Setup(format!("cannot create {}: {e}", dir.display())))?;
     Ok(dir)
 }
 
@@ -764,7 +818,10 @@ fn fresh_home() -> Result<PathBuf, RecordError> {
 fn shell_words(argv: &[String]) -> String {
     argv.iter()
         .map(|a| {
-            if !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c)) {
+            if !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
+            {
                 a.clone()
             } else {
                 format!("'{}'", a.replace('\'', "'\\''"))

@@ -19,7 +19,12 @@ fn record(dir: &Path, scenario: &str, toml: &str, env: &[(&str, &str)]) -> (Outp
 }
 
 fn replay(cast: &Path, at: &str) -> String {
-    let out = crate::tuicast(["replay".as_ref(), cast.as_os_str(), "--at".as_ref(), at.as_ref()]);
+    let out = crate::tuicast([
+        "replay".as_ref(),
+        cast.as_os_str(),
+        "--at".as_ref(),
+        at.as_ref(),
+    ]);
     assert!(out.status.success(), "{}", text(&out).1);
     text(&out).0
 }
@@ -28,16 +33,37 @@ fn replay(cast: &Path, at: &str) -> String {
 /// `.ci/run` installs it).
 fn asciinema_accepts(cast: &Path) {
     if !have("asciinema") {
-        assert!(std::env::var_os("CI").is_none(), "asciinema is required under CI");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "asciinema is required under CI"
+        );
         return;
     }
     let txt = cast.with_extension("txt");
-    let out = Command::new("asciinema").arg("convert").arg("-f").arg("txt").arg(cast).arg(&txt).arg("--overwrite").output().unwrap();
-    assert!(out.status.success(), "asciinema convert failed on {}: {}", cast.display(), text(&out).1);
+    let out = Command::new("asciinema")
+        .arg("convert")
+        .arg("-f")
+        .arg("txt")
+        .arg(cast)
+        .arg(&txt)
+        .arg("--overwrite")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "asciinema convert failed on {}: {}",
+        cast.display(),
+        text(&out).1
+    );
 }
 
 fn events(cast: &Path) -> Vec<serde_json::Value> {
-    fs::read_to_string(cast).unwrap().lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect()
+    fs::read_to_string(cast)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 #[test]
@@ -60,14 +86,18 @@ steps = [
     );
     assert!(out.status.success(), "{}", text(&out).1);
     assert!(text(&out).1.contains("exit status 3"));
-    assert_eq!(replay(&cast, "asked"), "Delete everything? [y/N]\n\n\n\n\n\n");
+    assert_eq!(
+        replay(&cast, "asked"),
+        "Delete everything? [y/N]\n\n\n\n\n\n"
+    );
     assert!(replay(&cast, "end").starts_with("Delete everything? [y/N] n\nanswer: n\n"));
     let ev = events(&cast);
     assert_eq!(ev.last().unwrap()[1], "x");
     assert_eq!(ev.last().unwrap()[2], "3");
     assert!(ev.iter().any(|e| e[1] == "i" && e[2] == "n"));
     assert!(ev.iter().any(|e| e[1] == "m" && e[2] == "asked"));
-    let header: serde_json::Value = serde_json::from_str(fs::read_to_string(&cast).unwrap().lines().next().unwrap()).unwrap();
+    let header: serde_json::Value =
+        serde_json::from_str(fs::read_to_string(&cast).unwrap().lines().next().unwrap()).unwrap();
     assert_eq!(header["term"]["cols"], 50);
     assert!(!dir.path().join("yn.cast.partial").exists());
     asciinema_accepts(&cast);
@@ -101,9 +131,15 @@ steps = [
         &[],
     );
     assert!(out.status.success(), "{}", text(&out).1);
-    assert_eq!(fs::read_to_string(dir.path().join("notes.txt")).unwrap(), "first line\nadded by tuicast\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
+        "first line\nadded by tuicast\n"
+    );
     let screen = replay(&cast, "edited");
-    assert!(screen.starts_with("first line\nadded by tuicast\n~"), "{screen}");
+    assert!(
+        screen.starts_with("first line\nadded by tuicast\n~"),
+        "{screen}"
+    );
     asciinema_accepts(&cast);
 }
 
@@ -130,17 +166,33 @@ steps = [
     assert!(out.status.success(), "{}", text(&out).1);
     let raw = fs::read(&cast).unwrap();
     let body = String::from_utf8_lossy(&raw);
-    assert!(!body.contains("s3cr3t"), "the secret leaked into the cast:\n{body}");
+    assert!(
+        !body.contains("s3cr3t"),
+        "the secret leaked into the cast:\n{body}"
+    );
     assert!(!body.contains("Hunter2"));
     let screen = replay(&cast, "end");
     assert!(screen.contains("you typed: ****************\n"), "{screen}");
     assert!(screen.contains("length 16"), "{screen}");
-    assert!(events(&cast).iter().any(|e| e[1] == "i" && e[2] == "<secret TUICAST_TEST_PASSWORD>"));
+    assert!(events(&cast)
+        .iter()
+        .any(|e| e[1] == "i" && e[2] == "<secret TUICAST_TEST_PASSWORD>"));
 
     // A missing secret variable is bad input, caught before anything runs.
-    let (out, cast) = record(dir.path(), "missing", "shell = \"true\"\nsteps = [{ secret = { env = \"NOPE_NOT_SET\" } }]\n", &[]);
+    let (out, cast) = record(
+        dir.path(),
+        "missing",
+        "shell = \"true\"\nsteps = [{ secret = { env = \"NOPE_NOT_SET\" } }]\n",
+        &[],
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).1.contains("missing.toml:2:10: the secret's environment variable NOPE_NOT_SET is not set"), "{}", text(&out).1);
+    assert!(
+        text(&out).1.contains(
+            "missing.toml:2:10: the secret's environment variable NOPE_NOT_SET is not set"
+        ),
+        "{}",
+        text(&out).1
+    );
     assert!(!cast.exists());
 }
 
@@ -166,9 +218,19 @@ steps = [{ wait = "bg=" }, { exit = 0 }]
     assert!(screen.contains("abccpr=1;4\n"), "{screen}");
     assert!(screen.contains("da=?62;22\n"), "{screen}");
     assert!(screen.contains("bg=rgb:1212/1313/1414\n"), "{screen}");
-    let answers: Vec<String> =
-        events(&cast).iter().filter(|e| e[1] == "i").map(|e| e[2].as_str().unwrap().to_string()).collect();
-    assert_eq!(answers, ["\x1b[1;4R", "\x1b[?62;22c", "\x1b]11;rgb:1212/1313/1414\x07"]);
+    let answers: Vec<String> = events(&cast)
+        .iter()
+        .filter(|e| e[1] == "i")
+        .map(|e| e[2].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            "\x1b[1;4R",
+            "\x1b[?62;22c",
+            "\x1b]11;rgb:1212/1313/1414\x07"
+        ]
+    );
     asciinema_accepts(&cast);
 }
 
@@ -183,13 +245,22 @@ fn a_timed_out_wait_says_the_program_waits_for_input() {
     );
     let err = text(&out).1;
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("timed out after 1.0s waiting for text \"Done\""), "{err}");
+    assert!(
+        err.contains("timed out after 1.0s waiting for text \"Done\""),
+        "{err}"
+    );
     assert!(err.contains("looks like it is waiting for input"), "{err}");
-    assert!(err.contains("the last line ends like a prompt: \"Overwrite file? [y/N]\""), "{err}");
+    assert!(
+        err.contains("the last line ends like a prompt: \"Overwrite file? [y/N]\""),
+        "{err}"
+    );
     assert!(err.contains("no output for"), "{err}");
     assert!(err.contains("  1 | Overwrite file? [y/N]"), "{err}");
     assert!(err.contains("stuck.cast.partial (a valid cast)"), "{err}");
-    assert!(!cast.exists(), "a failed recording does not replace the cast");
+    assert!(
+        !cast.exists(),
+        "a failed recording does not replace the cast"
+    );
     let partial = dir.path().join("stuck.cast.partial");
     let out = crate::tuicast(["replay".as_ref(), partial.as_os_str()]);
     assert!(out.status.success());
@@ -210,7 +281,11 @@ fn no_process_is_left_behind() {
     assert!(out.status.success(), "{}", text(&out).1);
     std::thread::sleep(std::time::Duration::from_millis(200));
     let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
-    let left: Vec<String> = String::from_utf8_lossy(&ps.stdout).lines().filter(|l| l.contains(&marker)).map(String::from).collect();
+    let left: Vec<String> = String::from_utf8_lossy(&ps.stdout)
+        .lines()
+        .filter(|l| l.contains(&marker))
+        .map(String::from)
+        .collect();
     assert!(left.is_empty(), "processes left behind: {left:?}");
 }
 
@@ -228,7 +303,10 @@ steps = [{ wait = "😀" }, { exit = 0 }]
     assert!(out.status.success(), "{}", text(&out).1);
     assert!(replay(&cast, "end").starts_with("café 日本 😀\n"));
     let body = fs::read_to_string(&cast).unwrap();
-    assert!(!body.contains("\\ufffd") && !body.contains('\u{fffd}'), "{body}");
+    assert!(
+        !body.contains("\\ufffd") && !body.contains('\u{fffd}'),
+        "{body}"
+    );
 }
 
 #[test]
@@ -265,18 +343,41 @@ steps = [
 fn scenario_mistakes_are_bad_input_with_their_place() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("key", "shell = \"true\"\nsteps = [\n  { press = \"Hyper-x\" },\n]\n", "key.toml:3:3: unknown key"),
-        ("two", "shell = \"true\"\nsteps = [{ type = \"a\", press = \"b\" }]\n", "two.toml:2:10: a step takes exactly one"),
+        (
+            "key",
+            "shell = \"true\"\nsteps = [\n  { press = \"Hyper-x\" },\n]\n",
+            "key.toml:3:3: unknown key",
+        ),
+        (
+            "two",
+            "shell = \"true\"\nsteps = [{ type = \"a\", press = \"b\" }]\n",
+            "two.toml:2:10: a step takes exactly one",
+        ),
         ("field", "shell = \"true\"\nstep = []\n", "field.toml:2:1"),
-        ("size", "shell = \"true\"\nsize = \"80by24\"\n", "size: a size must be COLSxROWS"),
-        ("cmd", "command = [\"no-such-program-xyz\"]\n", "command not found: no-such-program-xyz"),
-        ("dur", "shell = \"true\"\nsteps = [{ sleep = \"5 parsecs\" }]\n", "unknown unit"),
+        (
+            "size",
+            "shell = \"true\"\nsize = \"80by24\"\n",
+            "size: a size must be COLSxROWS",
+        ),
+        (
+            "cmd",
+            "command = [\"no-such-program-xyz\"]\n",
+            "command not found: no-such-program-xyz",
+        ),
+        (
+            "dur",
+            "shell = \"true\"\nsteps = [{ sleep = \"5 parsecs\" }]\n",
+            "unknown unit",
+        ),
     ];
     for (name, toml, expected) in cases {
         let (out, cast) = record(dir.path(), name, toml, &[]);
         let err = text(&out).1;
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
-        assert!(err.contains(expected), "{name}: expected {expected:?} in:\n{err}");
+        assert!(
+            err.contains(expected),
+            "{name}: expected {expected:?} in:\n{err}"
+        );
         assert!(!err.contains("panicked"));
         assert!(!cast.exists());
     }
@@ -295,9 +396,16 @@ fn several_scenarios_record_in_parallel_and_are_each_reported() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out).1);
-    assert!(start.elapsed() < std::time::Duration::from_millis(850), "not parallel: {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < std::time::Duration::from_millis(850),
+        "not parallel: {:?}",
+        start.elapsed()
+    );
     for i in 0..3 {
-        assert!(text(&out).1.contains(&format!("recorded {}", dir.path().join(format!("p{i}.cast")).display())));
+        assert!(text(&out).1.contains(&format!(
+            "recorded {}",
+            dir.path().join(format!("p{i}.cast")).display()
+        )));
         assert!(replay(&dir.path().join(format!("p{i}.cast")), "end").contains(&format!("job {i}")));
     }
 }
@@ -307,9 +415,17 @@ fn an_interrupted_recording_leaves_a_valid_cast() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("long.toml");
     fs::write(&path, "shell = \"for i in $(seq 1 1000); do echo line $i; sleep 0.01; done\"\nsteps = [{ exit = 0, timeout = \"60s\" }]\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuicast")).arg("record").arg(&path).spawn().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tuicast"))
+        .arg("record")
+        .arg(&path)
+        .spawn()
+        .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(600));
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGTERM).unwrap();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
     child.wait().unwrap();
     let partial = dir.path().join("long.cast.partial");
     let out = crate::tuicast(["replay".as_ref(), partial.as_os_str()]);
@@ -340,4 +456,61 @@ fn the_rust_session_api_records_in_code() {
     let cps = tuicast::replay::checkpoints(reader, tuicast::EngineKind::Avt).unwrap();
     assert_eq!(cps[0].name, "answered");
     assert_eq!(cps[0].screen.row_text(1), "42");
+}
+
+#[test]
+fn live_mode_records_again_and_keeps_a_differing_cast_for_review() {
+    let dir = tempfile::tempdir().unwrap();
+    let casts = dir.path().join("casts");
+    fs::create_dir_all(&casts).unwrap();
+    fs::write(casts.join("name.txt"), "world\n").unwrap();
+    fs::write(
+        casts.join("greet.toml"),
+        "shell = \"echo \\\"hello $(cat name.txt)\\\"\"\nsize = \"30x3\"\nsteps = [{ wait = \"hello\" }, { snapshot = \"greeted\" }, { exit = 0 }]\n",
+    )
+    .unwrap();
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tuicast"));
+        cmd.args(args)
+            .current_dir(dir.path())
+            .env_remove("CI")
+            .env_remove("TUICAST_UPDATE")
+            .env_remove("TUICAST_LIVE");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    };
+    assert!(run(&["record", "casts/greet.toml"], &[]).status.success());
+    assert!(run(&["test", "--update"], &[]).status.success());
+    let out = run(&["test", "--live"], &[]);
+    assert!(out.status.success(), "{}", text(&out).0);
+    assert!(
+        !casts.join("greet.cast.new").exists(),
+        "a matching live recording is not kept"
+    );
+
+    // The program's behaviour changes: live mode notices, the committed cast does not.
+    fs::write(casts.join("name.txt"), "there\n").unwrap();
+    assert!(
+        run(&["test"], &[]).status.success(),
+        "plain mode replays the committed cast"
+    );
+    let out = run(&["test"], &[("TUICAST_LIVE", "1"), ("CI", "true")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!casts.join("greet.cast.new").exists(), "CI writes nothing");
+    let out = run(&["test", "--live"], &[]);
+    let t = text(&out).0;
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("-hello world\n+hello there"), "{t}");
+    assert!(casts.join("greet.cast.new").exists());
+    let pending = text(&run(&["pending"], &[])).0;
+    assert!(pending.contains("casts/greet.cast"), "{pending}");
+
+    let out = run(&["accept"], &[]);
+    assert!(out.status.success());
+    assert!(!casts.join("greet.cast.new").exists());
+    assert!(replay(&casts.join("greet.cast"), "greeted").starts_with("hello there"));
+    assert!(run(&["test"], &[]).status.success());
+    assert!(run(&["test", "--live"], &[]).status.success());
 }
