@@ -514,3 +514,53 @@ fn live_mode_records_again_and_keeps_a_differing_cast_for_review() {
     assert!(run(&["test"], &[]).status.success());
     assert!(run(&["test", "--live"], &[]).status.success());
 }
+
+#[test]
+fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal() {
+    use tuicast::record::{Session, SessionOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let cast = dir.path().join("hand.cast");
+    let script = format!(
+        "PS1='inner$ ' {} record -o {} -- bash --norc --noprofile; echo; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; echo done",
+        env!("CARGO_BIN_EXE_tuicast"),
+        cast.display()
+    );
+    // The person's terminal is itself a PTY driven by tuicast's own recorder.
+    let mut opts = SessionOptions::new(["bash", "-c", script.as_str()]);
+    opts.size = tuicast::Size { cols: 70, rows: 12 };
+    let mut outer = Session::spawn_in_memory(opts).unwrap();
+    outer.wait_text("inner$").unwrap();
+    outer.type_text("echo one\r").unwrap();
+    outer
+        .wait_until("the output of echo", None, |s| s.text().contains("\none\n"))
+        .unwrap();
+    outer.type_text("\x1c").unwrap(); // Ctrl-\ drops a marker
+    outer.resize(tuicast::Size { cols: 90, rows: 14 }).unwrap();
+    outer.type_text("echo two\r").unwrap();
+    outer
+        .wait_until("the output of echo two", None, |s| {
+            s.text().contains("\ntwo\n")
+        })
+        .unwrap();
+    outer.type_text("exit 4\r").unwrap();
+    outer.wait_text("done").unwrap();
+    let screen = outer.screen().text();
+    assert!(
+        screen.contains("\nicanon\n"),
+        "the terminal was left in raw mode:\n{screen}"
+    );
+    assert!(screen.contains("recorded "), "{screen}");
+    outer.finish().unwrap();
+
+    let ev = events(&cast);
+    assert!(ev.iter().any(|e| e[1] == "m" && e[2] == "mark-1"), "{ev:?}");
+    assert!(ev.iter().any(|e| e[1] == "r" && e[2] == "90x14"), "{ev:?}");
+    assert!(ev
+        .iter()
+        .any(|e| e[1] == "i" && e[2].as_str().unwrap().contains("echo two")));
+    assert_eq!(ev.last().unwrap()[2], "4");
+    let at_mark = replay(&cast, "mark-1");
+    assert!(at_mark.contains("one\ninner$"), "{at_mark}");
+    assert!(!at_mark.contains("two"), "{at_mark}");
+    asciinema_accepts(&cast);
+}
