@@ -1,1 +1,3 @@
+//! Replay benchmarks (being written; see docs/performance.md).
+
 fn main() {}

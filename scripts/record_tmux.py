@@ -9,7 +9,11 @@ output has been idle for a while, so that recordings are deterministic.
 
 A checkpoint notes how many output bytes have been written so far; it becomes an ``m`` marker
 event placed exactly after those bytes. The screen tmux shows at that moment is kept as an
-oracle (plain text, one line per row), to check a replay against.
+oracle (plain text, one line per row), to check a replay against, and so is the raw
+``capture-pane -p -e -N`` output with the cursor (``Recorder.captures``: text and styles). A
+resize (``Recorder.resize``, ``tmux resize-window``) becomes an ``r`` event where script
+logged the SIGWINCH; ``Recorder.cut`` ends a recording at the current point with the program
+still running (scripts/conformance.py records its corpus that way).
 
 Library use::
 
@@ -77,11 +81,14 @@ class Marker:
     """A checkpoint: a label placed after `offset` bytes of program output.
 
     `idle` is how long the output had been quiet when the checkpoint was taken (seconds); the
-    marker is placed that long after the output event before it (within the pause cap)."""
+    marker is placed that long after the output event before it (within the pause cap).
+    `resizes` is how many terminal resizes had happened when it was taken (None: all of them),
+    which orders it against a resize at the same offset."""
 
     offset: int
     label: str
     idle: float = 0.0
+    resizes: int | None = None
 
 
 @dataclass
@@ -89,6 +96,8 @@ class Timing:
     """What script's advanced timing log says: output chunks and the session's end."""
 
     chunks: list[tuple[float, int]] = field(default_factory=list)  # (absolute time, size)
+    # (absolute time, output bytes before it, cols, rows), from script's SIGWINCH entries
+    resizes: list[tuple[float, int, int, int]] = field(default_factory=list)
     duration: float | None = None
     exit_code: int | None = None
     headers: dict[str, str] = field(default_factory=dict)
@@ -102,16 +111,25 @@ def parse_timing(text: str) -> Timing:
     relative to the previous entry."""
     timing = Timing()
     now = 0.0
-    for n, line in enumerate(text.splitlines(), 1):
+    written = 0
+    all_lines = text.splitlines()
+    for n, line in enumerate(all_lines, 1):
         if not line.strip():
             continue
         parts = line.split(" ", 3)
+        if n == len(all_lines) and not text.endswith("\n"):
+            break  # a line script is still writing (a recording cut short)
         if len(parts) < 3:
             raise RecordError(f"timing log line {n}: cannot parse {line!r}")
         kind, delay = parts[0], float(parts[1])
         now += delay
         if kind == "O":
             timing.chunks.append((now, int(parts[2])))
+            written += int(parts[2])
+        elif kind == "S" and parts[2] == "SIGWINCH" and len(parts) > 3:
+            size = dict(p.split("=", 1) for p in parts[3].split() if "=" in p)
+            if "ROWS" in size and "COLS" in size:
+                timing.resizes.append((now, written, int(size["COLS"]), int(size["ROWS"])))
         elif kind == "H":
             name = parts[2]
             value = parts[3] if len(parts) > 3 else ""
@@ -121,7 +139,7 @@ def parse_timing(text: str) -> Timing:
             elif name == "EXIT_CODE":
                 timing.exit_code = int(value)
         elif kind in ("I", "S"):
-            pass
+            pass  # input, and signals other than a resize
         else:
             raise RecordError(f"timing log line {n}: unknown entry {kind!r}")
     return timing
@@ -161,6 +179,7 @@ def build_cast(
     timestamp: int = FIXED_TIMESTAMP,
     max_interval: float | None = DEFAULT_MAX_INTERVAL,
     exit_code: int | None = None,
+    end_offset: int | None = None,
 ) -> str:
     """Builds an asciicast v3 document from program output, its timing, and checkpoints.
 
@@ -168,51 +187,84 @@ def build_cast(
     of the timing log's chunk sizes, any trailer beyond that is ignored). Markers are placed
     exactly after `offset` bytes; an output chunk is split if a marker falls inside it. Bytes
     are decoded with an incremental UTF-8 decoder, so a character split across chunks (or
-    across a marker) is never broken."""
+    across a marker) is never broken. Every resize in the timing log (script's SIGWINCH
+    entries) becomes an ``r`` event after the output written before it.
+
+    With `end_offset`, the cast stops after that many bytes of output (a recording cut short
+    at its last checkpoint, without an exit event)."""
     total = sum(size for _, size in timing.chunks)
     if len(output) < total:
         raise RecordError(f"output log has {len(output)} bytes, timing log says {total}")
     output = output[:total]
+    chunks = list(timing.chunks)
+    duration = timing.duration
+    resizes = list(timing.resizes)
+    if end_offset is not None:
+        if not 0 <= end_offset <= total:
+            raise RecordError(f"cut at byte {end_offset}, output has {total}")
+        kept, pos = [], 0
+        for t, size in chunks:
+            if pos >= end_offset:
+                break
+            kept.append((t, min(size, end_offset - pos)))
+            pos += size
+        chunks = kept
+        output = output[:end_offset]
+        total = end_offset
+        duration = None
+        exit_code = None
+        # a resize logged after the last byte kept may still belong before the end marker
+        resizes = [r for r in resizes if r[1] <= end_offset]
     for m in markers:
         if not 0 <= m.offset <= total:
             raise RecordError(f"marker {m.label!r} at byte {m.offset}, output has {total}")
 
-    # Absolute-time events: ("o", time, bytes) and ("m", time, label), in stream order.
+    # Items placed between output bytes: (offset, order, code, label, idle, time). A marker
+    # taken after k resizes sorts after resize k-1 and before resize k at the same offset.
+    items = []
+    for i, (t, offset, c, r) in enumerate(resizes):
+        items.append((offset, (i + 1, 0), "r", f"{c}x{r}", 0.0, t))
+    for n, m in enumerate(markers):
+        k = len(resizes) if m.resizes is None else m.resizes
+        items.append((m.offset, (k, 1, n), "m", m.label, m.idle, None))
+    items.sort(key=lambda item: (item[0], item[1]))
+
+    # Absolute-time events: (code, time, bytes | label), in stream order.
     events: list[tuple[str, float, bytes | str]] = []
-    pending = sorted(markers, key=lambda m: m.offset)  # stable: same offset keeps order
+    pending = items
     pos = 0
     last_time = 0.0
-    chunks = timing.chunks
 
-    def place_marker(m: Marker, next_time: float | None) -> None:
+    def place(item, next_time: float | None) -> None:
         nonlocal last_time
-        t = last_time + max(0.0, m.idle)
+        _, _, code, label, idle, at = item
+        t = at if at is not None else last_time + max(0.0, idle)
         if next_time is not None:
             t = min(t, next_time)
         t = max(t, last_time)
-        events.append(("m", t, m.label))
+        events.append((code, t, label))
         last_time = t
 
     for i, (t, size) in enumerate(chunks):
         start, end = pos, pos + size
-        # markers before this chunk's first byte were placed by the previous iteration
+        # items before this chunk's first byte were placed by the previous iteration
         cut = start
-        while pending and pending[0].offset < end:
-            m = pending.pop(0)
-            if m.offset > cut:
-                events.append(("o", t, output[cut : m.offset]))
+        while pending and pending[0][0] < end:
+            item = pending.pop(0)
+            if item[0] > cut:
+                events.append(("o", t, output[cut : item[0]]))
                 last_time = t
-                cut = m.offset
-            place_marker(m, t)
+                cut = item[0]
+            place(item, t)
         if end > cut:
             events.append(("o", max(t, last_time), output[cut:end]))
             last_time = max(t, last_time)
         pos = end
-        next_t = chunks[i + 1][0] if i + 1 < len(chunks) else timing.duration
-        while pending and pending[0].offset == end:
-            place_marker(pending.pop(0), next_t)
+        next_t = chunks[i + 1][0] if i + 1 < len(chunks) else duration
+        while pending and pending[0][0] == end:
+            place(pending.pop(0), next_t)
     while pending:
-        place_marker(pending.pop(0), timing.duration)
+        place(pending.pop(0), duration)
 
     header: dict = {
         "version": 3,
@@ -246,14 +298,14 @@ def build_cast(
                 emit(t, "o", text)
         else:
             assert isinstance(data, str)
-            emit(t, "m", data)
+            emit(t, kind, data)
     tail = decoder.decode(b"", final=True)
     if tail:
         emit(prev, "o", tail)
 
     status = exit_code if exit_code is not None else timing.exit_code
-    if status is not None:
-        end_time = timing.duration if timing.duration is not None else prev
+    if status is not None and end_offset is None:
+        end_time = duration if duration is not None else prev
         emit(max(end_time, prev), "x", str(status))
     return "\n".join(lines) + "\n"
 
@@ -269,7 +321,9 @@ def convert_files(
     raw = Path(raw_path).read_bytes()
     output, skipped = strip_script_header(raw)
     timing = parse_timing(Path(timing_path).read_text(encoding="utf-8", errors="replace"))
-    shifted = [Marker(max(0, m.offset - skipped), m.label, m.idle) for m in markers]
+    shifted = [Marker(max(0, m.offset - skipped), m.label, m.idle, m.resizes) for m in markers]
+    if kwargs.get("end_offset") is not None:
+        kwargs["end_offset"] = max(0, kwargs["end_offset"] - skipped)
     return build_cast(output, timing, shifted, **kwargs)
 
 
@@ -434,6 +488,11 @@ class Recorder:
         self.verbose = verbose
         self.markers: list[Marker] = []
         self.oracle: dict[str, str] = {}
+        #: Per checkpoint (and `end`): tmux's raw `capture-pane -p -e -N` output and what
+        #: tmux says of the cursor, screen and size (see `capture`).
+        self.captures: dict[str, dict] = {}
+        self.resizes = 0
+        self._end_offset: int | None = None
         self.exit_code: int | None = None
         self._tmp: str | None = None
         self._socket = f"tuicast-rec-{os.getpid()}-{id(self):x}"
@@ -552,6 +611,22 @@ class Recorder:
         DEC line-drawing characters as the Unicode characters they stand for."""
         return plain_screen(self.tmux("capture-pane", "-p", "-e", "-t", self._session))
 
+    def capture(self) -> dict:
+        """The screen with its styles, as `tmux capture-pane -p -e -N` writes it (SGR
+        sequences where the style changes, DEC line drawing between SO and SI, trailing
+        spaces kept), with the cursor position and visibility, whether the alternate screen
+        is on, and the pane's size."""
+        raw = self.tmux("capture-pane", "-p", "-e", "-N", "-t", self._session)
+        fmt = "#{cursor_y} #{cursor_x} #{cursor_flag} #{alternate_on} #{pane_width} #{pane_height}"
+        cy, cx, visible, alt, w, h = self.tmux("display-message", "-p", "-t", self._session, fmt).split()
+        return {
+            "screen": raw,
+            "cursor": [int(cy), int(cx)],
+            "cursor_visible": visible == "1",
+            "alternate": alt == "1",
+            "size": f"{w}x{h}",
+        }
+
     def output_size(self) -> int:
         try:
             return self.raw_path.stat().st_size
@@ -629,15 +704,21 @@ class Recorder:
             raise RecordError("`end` is the implicit final checkpoint")
         if label in self.oracle:
             raise RecordError(f"checkpoint {label!r} taken twice")
-        self.wait_idle()
-        size = self.output_size()
-        screen = self.screen()
-        # everything is still quiet: the screen matches exactly `size` bytes of output
-        if self.output_size() != size:
+        for attempt in range(5):
+            self.wait_idle()
+            size = self.output_size()
+            screen = self.screen()
+            captured = self.capture()
+            # everything is still quiet: the screen matches exactly `size` bytes of output
+            if self.output_size() == size:
+                break
+            self._log(f"output changed while taking checkpoint {label!r}; again")
+        else:
             raise RecordError(f"output changed while taking checkpoint {label!r}")
         idle = time.monotonic() - self._last_change
-        self.markers.append(Marker(size, label, idle))
+        self.markers.append(Marker(size, label, idle, self.resizes))
         self.oracle[label] = screen
+        self.captures[label] = captured
         self._log(f"checkpoint {label!r} at byte {size}")
         return screen
 
@@ -654,8 +735,44 @@ class Recorder:
         timing = parse_timing(self.timing_path.read_text(errors="replace"))
         self.exit_code = timing.exit_code
         self.oracle["end"] = self.screen()
+        self.captures["end"] = self.capture()
         self._log(f"exited with {self.exit_code}")
         return self.exit_code if self.exit_code is not None else -1
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Resizes the terminal (`tmux resize-window`); the program gets SIGWINCH, and the
+        cast an `r` event where script logged it."""
+        self._log(f"resize to {cols}x{rows}")
+        self.tmux("resize-window", "-t", self._session, "-x", str(cols), "-y", str(rows))
+        self.resizes += 1
+        self._wait(
+            lambda: parse_timing(self.timing_path.read_text(errors="replace")).resizes[
+                self.resizes - 1 :
+            ]
+            != [],
+            "script to see the resize",
+        )
+        self._sent()
+
+    def cut(self) -> None:
+        """Ends the recording here, with the program still running: waits for quiet, keeps
+        the screen as the `end` checkpoint and stops the cast after the output so far (no exit
+        event). `close` then kills the program's whole process tree."""
+        for attempt in range(5):
+            self.wait_idle()
+            size = self.output_size()
+            self.oracle["end"] = self.screen()
+            self.captures["end"] = self.capture()
+            if self.output_size() == size:
+                break
+        else:
+            raise RecordError("output changed while cutting the recording")
+        self._end_offset = size
+        # stop the program now, so that the logs are complete when the cast is written
+        if self._pane_pid is not None:
+            kill_tree(self._pane_pid)
+            self._pane_pid = None
+        self._log(f"cut at byte {size}")
 
     # -- output ------------------------------------------------------------------------------
 
@@ -671,6 +788,7 @@ class Recorder:
             env=self.header_env,
             max_interval=self.max_interval,
             exit_code=self.exit_code,
+            end_offset=self._end_offset,
         )
 
     def finish(self) -> None:

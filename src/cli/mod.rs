@@ -3,6 +3,7 @@
 //! Exit status: 0 success, 1 a check failed, 2 bad input or usage.
 
 mod convert;
+mod engines;
 mod info;
 mod record;
 mod replay;
@@ -37,6 +38,7 @@ pub const EXIT_CHECK_FAILED: u8 = 1;
         tuicast replay casts/demo.cast --format json   screen with styles as JSON\n  \
         tuicast test                                   check every cast against snapshots/\n  \
         tuicast review                                 accept or reject changed snapshots\n  \
+        tuicast engines casts/demo.cast                where the avt and vt100 engines disagree\n  \
         tuicast info casts/demo.cast                   size, duration, events, checkpoints\n  \
         tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n\n\
         Exit status: 0 success, 1 a check failed, 2 bad input or usage."
@@ -58,6 +60,7 @@ enum Command {
     Reject(review::FilterArgs),
     /// List pending `.new` files, one per line (for scripts and agents).
     Pending(review::FilterArgs),
+    Engines(engines::Args),
     Info(info::Args),
     Convert(convert::Args),
 }
@@ -119,6 +122,7 @@ where
         Command::Accept(args) => review::accept(args),
         Command::Reject(args) => review::reject(args),
         Command::Pending(args) => review::pending(args),
+        Command::Engines(args) => engines::run(args),
         Command::Info(args) => info::run(args),
         Command::Convert(args) => convert::run(args),
     };

@@ -6,6 +6,8 @@
 //! non-empty label is a checkpoint named by the label; the final screen is the checkpoint
 //! `end`.
 
+pub mod differential;
+
 use std::collections::HashMap;
 use std::io::BufRead;
 

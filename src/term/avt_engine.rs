@@ -1,18 +1,31 @@
 //! Adapter for `avt`, asciinema's virtual terminal (the default engine).
 //!
 //! tuicast drives avt's parser and terminal directly (not through `avt::Vt`) so it can see
-//! each parsed function. That lets this layer fix what avt leaves out:
+//! each parsed function, and follows the parser's state to see each whole escape sequence.
+//! That lets this layer fix what avt leaves out or gets wrong, measured against real
+//! terminals by the conformance corpus (`tests/conformance/`, `docs/conformance.md`):
 //! - combining marks (zero-width characters): avt would give each its own cell; a real
 //!   terminal puts them on the previous character, and so does this adapter;
 //! - the window title (OSC 0 and 2), which avt ignores;
-//! - whether the alternate screen is active.
+//! - whether the alternate screen is active;
+//! - character sets: G0–G3 designation with national replacement sets (`ESC ( A` draws `#`
+//!   as `£`), SI/SO, LS2/LS3 and single shifts, and DEC graphics drawn as xterm draws them
+//!   (avt knows only ASCII and DEC graphics, in G0 and G1);
+//! - 132-column mode (DECCOLM, `CSI ? 3 h` / `l`): the screen becomes 132 (or 80) columns
+//!   wide, is cleared, and the cursor goes home;
+//! - erasing with a background colour (BCE): erased and inserted cells take only the
+//!   background of the current pen, as in xterm and tmux (avt gives them the whole pen:
+//!   foreground, bold, inverse, underline);
+//! - DEL (0x7f) draws nothing (avt prints it);
+//! - colon forms of underline (`CSI 4:3 m`, `CSI 4:0 m`).
 
 use std::collections::HashMap;
 
-use avt::parser::{DecMode, Function, Parser};
+use avt::parser::{DecMode, Function, Parser, SgrOp, State};
 use avt::terminal::{BufferType, Terminal};
 use unicode_width::UnicodeWidthChar;
 
+use super::charsets::Charsets;
 use super::{Attrs, Cell, Color, Cursor, Engine, Screen, Size};
 
 /// The avt engine. See the module docs for what this layer adds to avt.
@@ -23,10 +36,14 @@ pub struct AvtEngine {
     /// Combining marks by (row, col) of their base cell, with the base character they were
     /// attached to (a mark is dropped when its cell no longer holds that character).
     marks: HashMap<(u16, u16), (char, String)>,
-    /// Whether the scroll region is the whole screen (so a line feed on the last row scrolls
-    /// every row and marks can follow their rows).
-    full_region: bool,
+    /// The scroll region (top and bottom rows, inclusive), as avt has it.
+    margins: (u16, u16),
     osc: OscTracker,
+    seq: SequenceTracker,
+    charsets: Charsets,
+    /// Character sets saved with the cursor (DECSC), restored by DECRC.
+    saved_charsets: Charsets,
+    pen: PenShadow,
 }
 
 impl std::fmt::Debug for AvtEngine {
@@ -45,52 +62,184 @@ impl AvtEngine {
             terminal: Terminal::new((size.cols as usize, size.rows as usize), Some(0)),
             size,
             marks: HashMap::new(),
-            full_region: true,
+            margins: (0, size.rows - 1),
             osc: OscTracker::default(),
+            seq: SequenceTracker::default(),
+            charsets: Charsets::default(),
+            saved_charsets: Charsets::default(),
+            pen: PenShadow::default(),
+        }
+    }
+
+    fn full_region(&self) -> bool {
+        self.margins == (0, self.size.rows - 1)
+    }
+
+    #[inline]
+    fn feed_char(&mut self, ch: char) {
+        self.osc.feed(ch);
+        let before = self.parser.state;
+        let f = self.parser.feed(ch);
+        let special = if before == State::Ground && self.parser.state == State::Ground {
+            None
+        } else {
+            self.seq.track(before, self.parser.state, ch)
+        };
+        match special {
+            None => {}
+            Some(Special::Designate(i, fin)) => {
+                self.charsets.designate(i, fin);
+                return; // instead of avt's own G0/G1 designation
+            }
+            Some(Special::LockingShift(g)) => self.charsets.shift(g),
+            Some(Special::SingleShift(g)) => self.charsets.single_shift(g),
+            Some(Special::Sgr) => {
+                // instead of avt's reading of it
+                let ops = parse_sgr(&self.seq.buf);
+                self.execute(Function::Sgr(ops));
+                return;
+            }
+            Some(Special::Deccolm(_)) => {}
+        }
+        if let Some(f) = f {
+            self.execute(f);
+        }
+        if let Some(Special::Deccolm(wide)) = special {
+            self.deccolm(wide);
         }
     }
 
     fn execute(&mut self, f: Function) {
+        // avt moves RI's cursor relative to the scroll region in origin mode (so it may move
+        // down); away from the top margin RI is a plain cursor up.
+        let f = match f {
+            Function::Ri if self.terminal.cursor().row != self.margins.0 as usize => {
+                Function::Cuu(1)
+            }
+            f => f,
+        };
         match f {
-            Function::Print(ch) if ch >= '\u{300}' && ch.width() == Some(0) => {
-                self.attach_mark(ch);
-                return;
+            Function::Print(ch) => return self.print(ch),
+            Function::So => return self.charsets.shift(1),
+            Function::Si => return self.charsets.shift(0),
+            Function::Gzd4(_) | Function::G1d4(_) => return,
+            Function::Decsc | Function::Scosc => self.saved_charsets = self.charsets,
+            Function::Decrc | Function::Scorc => self.charsets = self.saved_charsets,
+            Function::Ris => {
+                self.charsets = Charsets::default();
+                self.saved_charsets = Charsets::default();
             }
-            _ if self.marks.is_empty() => {}
-            // Printing at the pending-wrap position wraps, and may scroll.
-            Function::Print(_) if self.terminal.cursor().col >= self.size.cols as usize => {
-                self.line_feed_marks()
-            }
-            Function::Lf | Function::Nel => self.line_feed_marks(),
-            Function::Ri
-            | Function::Su(_)
-            | Function::Sd(_)
-            | Function::Il(_)
-            | Function::Dl(_)
-            | Function::Ris
-            | Function::Decstr
-            | Function::Decaln => self.marks.clear(),
-            Function::Decset(ref modes) | Function::Decrst(ref modes)
-                if modes.iter().any(|m| {
-                    matches!(
-                        m,
-                        DecMode::AltScreenBuffer | DecMode::SaveCursorAltScreenBuffer
-                    )
-                }) =>
-            {
-                self.marks.clear()
-            }
+            Function::Decstr => self.charsets = Charsets::default(),
             _ => {}
+        }
+        if !self.marks.is_empty() {
+            match f {
+                Function::Lf | Function::Nel => self.line_feed_marks(),
+                Function::Ri
+                | Function::Su(_)
+                | Function::Sd(_)
+                | Function::Il(_)
+                | Function::Dl(_)
+                | Function::Ris
+                | Function::Decstr
+                | Function::Decaln => self.marks.clear(),
+                Function::Decset(ref modes) | Function::Decrst(ref modes)
+                    if modes.iter().any(is_alt_screen) =>
+                {
+                    self.marks.clear()
+                }
+                _ => {}
+            }
         }
         match f {
             Function::Decstbm(top, bottom) => {
-                self.full_region =
-                    top <= 1 && (bottom == 0 || bottom as usize >= self.size.rows as usize);
+                let rows = self.size.rows;
+                let top = top.max(1) - 1;
+                let bottom = if bottom == 0 { rows } else { bottom } - 1;
+                if top < bottom && bottom < rows {
+                    self.margins = (top, bottom);
+                }
             }
-            Function::Ris | Function::Decstr => self.full_region = true,
+            Function::Ris | Function::Decstr => self.margins = (0, self.size.rows - 1),
             _ => {}
         }
-        self.terminal.execute(f);
+        let alternate = self.terminal.active_buffer_type() == BufferType::Alternate;
+        let erases = !self.pen.pen.is_background_only() && blanks_cells(&f);
+        let enters_alternate =
+            !alternate && matches!(&f, Function::Decset(modes) if modes.iter().any(is_alt_screen));
+        self.pen.observe(&f, alternate);
+        if erases {
+            // Erased and inserted cells take only the background (BCE), as in xterm and tmux.
+            self.terminal
+                .execute(Function::Sgr(self.pen.pen.background_ops()));
+            self.terminal.execute(f);
+            self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
+        } else {
+            self.terminal.execute(f);
+        }
+        if enters_alternate
+            && self.terminal.active_buffer_type() == BufferType::Alternate
+            && self.pen.pen != PenState::default()
+        {
+            // avt fills the new alternate screen with the current pen; tmux clears it.
+            self.terminal.execute(Function::Sgr(vec![SgrOp::Reset]));
+            self.terminal
+                .execute(Function::Ed(avt::parser::EdScope::All));
+            self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
+        }
+    }
+
+    fn print(&mut self, ch: char) {
+        if ch == '\x7f' {
+            return; // DEL draws nothing
+        }
+        let ch = if self.charsets.is_plain() {
+            ch
+        } else {
+            self.charsets.translate(ch)
+        };
+        if ch >= '\u{300}' && ch.width() == Some(0) {
+            self.attach_mark(ch);
+            return;
+        }
+        let cursor = self.terminal.cursor();
+        let cols = self.size.cols as usize;
+        let wraps = cursor.col >= cols || (cursor.col + 1 == cols && ch.width() == Some(2));
+        // Printing at the pending-wrap position wraps, and may scroll.
+        if wraps && !self.marks.is_empty() {
+            self.line_feed_marks();
+        }
+        self.terminal.execute(Function::Print(ch));
+        if wraps && cursor.row == self.margins.1 as usize && !self.pen.pen.is_background_only() {
+            // The line scrolled in took the whole pen; erase the rest of it with only the
+            // background, as xterm and tmux fill it.
+            let after = self.terminal.cursor();
+            if after.row == cursor.row && after.col < cols {
+                self.terminal
+                    .execute(Function::Sgr(self.pen.pen.background_ops()));
+                self.terminal
+                    .execute(Function::El(avt::parser::ElScope::ToRight));
+                self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
+            }
+        }
+    }
+
+    /// DECCOLM: 132 (or 80) columns, a cleared screen, no scroll region, the cursor home.
+    fn deccolm(&mut self, wide: bool) {
+        let cols = if wide { 132 } else { 80 };
+        let pen = self.pen.pen;
+        self.terminal.execute(Function::Sgr(pen.background_ops()));
+        self.terminal
+            .execute(Function::Ed(avt::parser::EdScope::All));
+        self.terminal.execute(Function::Sgr(pen.ops()));
+        self.resize(Size {
+            cols,
+            rows: self.size.rows,
+        });
+        self.terminal.execute(Function::Decstbm(0, 0));
+        self.margins = (0, self.size.rows - 1);
+        self.terminal.execute(Function::Cup(1, 1));
+        self.marks.clear();
     }
 
     /// Puts a zero-width character on the cell before the cursor.
@@ -129,7 +278,7 @@ impl AvtEngine {
         if cursor.row + 1 < self.size.rows as usize {
             return;
         }
-        if !self.full_region {
+        if !self.full_region() {
             self.marks.clear();
             return;
         }
@@ -142,13 +291,36 @@ impl AvtEngine {
     }
 }
 
+fn is_alt_screen(m: &DecMode) -> bool {
+    matches!(
+        m,
+        DecMode::AltScreenBuffer | DecMode::SaveCursorAltScreenBuffer
+    )
+}
+
+/// Whether avt fills cells with the current pen when it executes `f`.
+fn blanks_cells(f: &Function) -> bool {
+    matches!(
+        f,
+        Function::Ed(_)
+            | Function::El(_)
+            | Function::Ech(_)
+            | Function::Il(_)
+            | Function::Dl(_)
+            | Function::Ich(_)
+            | Function::Dch(_)
+            | Function::Su(_)
+            | Function::Sd(_)
+            | Function::Lf
+            | Function::Nel
+            | Function::Ri
+    )
+}
+
 impl Engine for AvtEngine {
     fn feed(&mut self, text: &str) {
         for ch in text.chars() {
-            self.osc.feed(ch);
-            if let Some(f) = self.parser.feed(ch) {
-                self.execute(f);
-            }
+            self.feed_char(ch);
         }
         // Drop lines scrolled off the top (the engine keeps no scrollback).
         self.terminal.gc().for_each(drop);
@@ -165,7 +337,7 @@ impl Engine for AvtEngine {
         // character when the screen is read.
         self.marks
             .retain(|&(r, c), _| r < size.rows && c < size.cols);
-        self.full_region = true;
+        self.margins = (0, size.rows - 1);
     }
 
     fn size(&self) -> Size {
@@ -225,6 +397,328 @@ impl Engine for AvtEngine {
             },
             title: self.osc.title.clone(),
             alternate: self.terminal.active_buffer_type() == BufferType::Alternate,
+        }
+    }
+}
+
+/// An escape sequence this layer handles itself (or in addition to avt).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Special {
+    /// `ESC I F`: designate the set `F` into G0–G3.
+    Designate(char, char),
+    /// LS2 (`ESC n`) or LS3 (`ESC o`).
+    LockingShift(usize),
+    /// SS2 (`ESC N`) or SS3 (`ESC O`).
+    SingleShift(usize),
+    /// DECCOLM: 132 columns (true) or 80.
+    Deccolm(bool),
+    /// An SGR sequence avt reads wrongly: colon forms (`CSI 4:3 m`), underline colours
+    /// (`CSI 58;5;1 m`, whose parameters avt takes for blink and bold), rapid blink (6),
+    /// double underline (21). [`parse_sgr`] reads it instead.
+    Sgr,
+}
+
+/// Follows avt's parser through escape and control sequences, collecting each one's
+/// intermediates and parameters (which avt keeps to itself), and picks out the ones this
+/// layer handles.
+#[derive(Debug, Default)]
+struct SequenceTracker {
+    buf: String,
+}
+
+/// Longest sequence collected; longer ones are not ours.
+const SEQ_MAX: usize = 64;
+
+impl SequenceTracker {
+    #[inline]
+    fn track(&mut self, before: State, after: State, ch: char) -> Option<Special> {
+        use State::*;
+        match (before, after) {
+            (_, Escape) if ch == '\x1b' => {
+                self.buf.clear();
+                None
+            }
+            (_, CsiEntry) => {
+                self.buf.clear();
+                None
+            }
+            (Escape | EscapeIntermediate, EscapeIntermediate) if (' '..='/').contains(&ch) => {
+                self.push(ch);
+                None
+            }
+            (Escape | EscapeIntermediate, Ground) if ('0'..='~').contains(&ch) => self.esc(ch),
+            (CsiEntry | CsiParam | CsiIntermediate, CsiParam | CsiIntermediate | CsiIgnore)
+                if (' '..='?').contains(&ch) =>
+            {
+                self.push(ch);
+                None
+            }
+            (CsiEntry | CsiParam | CsiIntermediate, Ground) if ('@'..='~').contains(&ch) => {
+                self.csi(ch)
+            }
+            _ => None,
+        }
+    }
+
+    fn push(&mut self, ch: char) {
+        if self.buf.len() < SEQ_MAX {
+            self.buf.push(ch);
+        }
+    }
+
+    fn esc(&mut self, fin: char) -> Option<Special> {
+        let mut chars = self.buf.chars();
+        match (chars.next(), chars.next()) {
+            (None, _) => match fin {
+                'n' => Some(Special::LockingShift(2)),
+                'o' => Some(Special::LockingShift(3)),
+                'N' => Some(Special::SingleShift(2)),
+                'O' => Some(Special::SingleShift(3)),
+                _ => None,
+            },
+            (Some(i @ ('(' | ')' | '*' | '+')), None) => Some(Special::Designate(i, fin)),
+            // A multi-character designation (`ESC ( % 5`): a set this layer lacks.
+            (Some(i @ ('(' | ')' | '*' | '+')), Some(_)) => Some(Special::Designate(i, 'B')),
+            _ => None,
+        }
+    }
+
+    fn csi(&mut self, fin: char) -> Option<Special> {
+        let p = self.buf.as_str();
+        match fin {
+            'h' | 'l' if p.starts_with('?') => p[1..]
+                .split(';')
+                .any(|m| m.parse() == Ok(3u16))
+                .then_some(Special::Deccolm(fin == 'h')),
+            'm' if !p.starts_with(['<', '=', '>', '?'])
+                && (p.contains(':')
+                    || p.split(';').any(|g| matches!(g, "58" | "59" | "6" | "21"))) =>
+            {
+                Some(Special::Sgr)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Reads SGR parameters (`1;38;5;200`, `4:3`, `38:2::1:2:3`) the way xterm and tmux do.
+fn parse_sgr(params: &str) -> Vec<SgrOp> {
+    let groups: Vec<Vec<u16>> = params
+        .split(';')
+        .map(|g| g.split(':').map(|n| n.parse().unwrap_or(0)).collect())
+        .collect();
+    let mut ops = Vec::new();
+    let mut i = 0;
+    while i < groups.len() {
+        let g = &groups[i];
+        let op = match g[0] {
+            0 => Some(SgrOp::Reset),
+            1 => Some(SgrOp::SetBoldIntensity),
+            2 => Some(SgrOp::SetFaintIntensity),
+            3 => Some(SgrOp::SetItalic),
+            4 if g.get(1) == Some(&0) => Some(SgrOp::ResetUnderline),
+            4 | 21 => Some(SgrOp::SetUnderline),
+            5 | 6 => Some(SgrOp::SetBlink),
+            7 => Some(SgrOp::SetInverse),
+            9 => Some(SgrOp::SetStrikethrough),
+            22 => Some(SgrOp::ResetIntensity),
+            23 => Some(SgrOp::ResetItalic),
+            24 => Some(SgrOp::ResetUnderline),
+            25 => Some(SgrOp::ResetBlink),
+            27 => Some(SgrOp::ResetInverse),
+            29 => Some(SgrOp::ResetStrikethrough),
+            n @ 30..=37 => Some(SgrOp::SetForegroundColor(avt::Color::Indexed(n as u8 - 30))),
+            39 => Some(SgrOp::ResetForegroundColor),
+            n @ 40..=47 => Some(SgrOp::SetBackgroundColor(avt::Color::Indexed(n as u8 - 40))),
+            49 => Some(SgrOp::ResetBackgroundColor),
+            n @ 90..=97 => Some(SgrOp::SetForegroundColor(avt::Color::Indexed(n as u8 - 82))),
+            n @ 100..=107 => Some(SgrOp::SetBackgroundColor(avt::Color::Indexed(n as u8 - 92))),
+            n @ (38 | 48 | 58) => {
+                let (colour, used) = extended_colour(&groups, i);
+                i += used;
+                match (n, colour) {
+                    (38, Some(c)) => Some(SgrOp::SetForegroundColor(c)),
+                    (48, Some(c)) => Some(SgrOp::SetBackgroundColor(c)),
+                    _ => None, // underline colours are not kept
+                }
+            }
+            _ => None,
+        };
+        ops.extend(op);
+        i += 1;
+    }
+    ops
+}
+
+/// The colour of an extended colour parameter at `groups[i]` (38, 48 or 58): `;5;N`,
+/// `;2;R;G;B`, or their colon forms. Returns it and how many more groups it took.
+fn extended_colour(groups: &[Vec<u16>], i: usize) -> (Option<avt::Color>, usize) {
+    let g = &groups[i];
+    if g.len() > 1 {
+        let c = match g[1] {
+            5 => g.get(2).map(|&n| avt::Color::Indexed(n as u8)),
+            2 => {
+                // 38:2:R:G:B, or 38:2:ID:R:G:B with a colour space
+                let rgb = if g.len() >= 6 { &g[3..6] } else { &g[2..] };
+                (rgb.len() >= 3).then(|| avt::Color::rgb(rgb[0] as u8, rgb[1] as u8, rgb[2] as u8))
+            }
+            _ => None,
+        };
+        return (c, 0);
+    }
+    let next = |k: usize| groups.get(i + k).map(|g| g[0]);
+    match next(1) {
+        Some(5) => (next(2).map(|n| avt::Color::Indexed(n as u8)), 2),
+        Some(2) => match (next(2), next(3), next(4)) {
+            (Some(r), Some(g), Some(b)) => (Some(avt::Color::rgb(r as u8, g as u8, b as u8)), 4),
+            _ => (None, groups.len()),
+        },
+        _ => (None, 1),
+    }
+}
+
+/// avt's pen as this layer knows it: the pen, and the pens saved with the cursor in the
+/// primary and alternate screens (avt keeps them to itself).
+#[derive(Debug, Default, Clone, Copy)]
+struct PenShadow {
+    pen: PenState,
+    saved: PenState,
+    other_saved: PenState,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct PenState {
+    fg: Option<avt::Color>,
+    bg: Option<avt::Color>,
+    /// 0 normal, 1 bold, 2 faint (avt keeps one intensity).
+    intensity: u8,
+    italic: bool,
+    underline: bool,
+    blink: bool,
+    inverse: bool,
+    strikethrough: bool,
+}
+
+impl PenState {
+    fn is_background_only(&self) -> bool {
+        *self
+            == PenState {
+                bg: self.bg,
+                ..PenState::default()
+            }
+    }
+
+    /// SGR operations that make avt's pen hold only this pen's background.
+    fn background_ops(&self) -> Vec<SgrOp> {
+        let mut ops = vec![SgrOp::Reset];
+        if let Some(bg) = self.bg {
+            ops.push(SgrOp::SetBackgroundColor(bg));
+        }
+        ops
+    }
+
+    /// SGR operations that make avt's pen this pen.
+    fn ops(&self) -> Vec<SgrOp> {
+        let mut ops = self.background_ops();
+        if let Some(fg) = self.fg {
+            ops.push(SgrOp::SetForegroundColor(fg));
+        }
+        match self.intensity {
+            1 => ops.push(SgrOp::SetBoldIntensity),
+            2 => ops.push(SgrOp::SetFaintIntensity),
+            _ => {}
+        }
+        for (on, op) in [
+            (self.italic, SgrOp::SetItalic),
+            (self.underline, SgrOp::SetUnderline),
+            (self.blink, SgrOp::SetBlink),
+            (self.inverse, SgrOp::SetInverse),
+            (self.strikethrough, SgrOp::SetStrikethrough),
+        ] {
+            if on {
+                ops.push(op);
+            }
+        }
+        ops
+    }
+
+    /// Applies one SGR operation the way avt does.
+    fn apply(&mut self, op: &SgrOp) {
+        match *op {
+            SgrOp::Reset => *self = PenState::default(),
+            SgrOp::SetBoldIntensity => self.intensity = 1,
+            SgrOp::SetFaintIntensity => self.intensity = 2,
+            SgrOp::ResetIntensity => self.intensity = 0,
+            SgrOp::SetItalic => self.italic = true,
+            SgrOp::ResetItalic => self.italic = false,
+            SgrOp::SetUnderline => self.underline = true,
+            SgrOp::ResetUnderline => self.underline = false,
+            SgrOp::SetBlink => self.blink = true,
+            SgrOp::ResetBlink => self.blink = false,
+            SgrOp::SetInverse => self.inverse = true,
+            SgrOp::ResetInverse => self.inverse = false,
+            SgrOp::SetStrikethrough => self.strikethrough = true,
+            SgrOp::ResetStrikethrough => self.strikethrough = false,
+            SgrOp::SetForegroundColor(c) => self.fg = Some(c),
+            SgrOp::ResetForegroundColor => self.fg = None,
+            SgrOp::SetBackgroundColor(c) => self.bg = Some(c),
+            SgrOp::ResetBackgroundColor => self.bg = None,
+        }
+    }
+}
+
+impl PenShadow {
+    /// Follows what `f` does to avt's pen; `alternate` is whether the alternate screen is
+    /// active before it.
+    fn observe(&mut self, f: &Function, mut alternate: bool) {
+        match f {
+            Function::Sgr(ops) => ops.iter().for_each(|op| self.pen.apply(op)),
+            Function::Decsc | Function::Scosc => self.saved = self.pen,
+            Function::Decrc | Function::Scorc => self.pen = self.saved,
+            Function::Ris => *self = PenShadow::default(),
+            Function::Decstr => {
+                self.pen = PenState::default();
+                self.saved = PenState::default();
+            }
+            Function::Decset(modes) => {
+                for m in modes {
+                    match m {
+                        DecMode::SaveCursor => self.saved = self.pen,
+                        DecMode::AltScreenBuffer if !alternate => {
+                            std::mem::swap(&mut self.saved, &mut self.other_saved);
+                            alternate = true;
+                        }
+                        DecMode::SaveCursorAltScreenBuffer => {
+                            self.saved = self.pen;
+                            if !alternate {
+                                std::mem::swap(&mut self.saved, &mut self.other_saved);
+                                alternate = true;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Function::Decrst(modes) => {
+                for m in modes {
+                    match m {
+                        DecMode::SaveCursor => self.pen = self.saved,
+                        DecMode::AltScreenBuffer if alternate => {
+                            std::mem::swap(&mut self.saved, &mut self.other_saved);
+                            alternate = false;
+                        }
+                        DecMode::SaveCursorAltScreenBuffer => {
+                            if alternate {
+                                std::mem::swap(&mut self.saved, &mut self.other_saved);
+                                alternate = false;
+                            }
+                            self.pen = self.saved;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -302,5 +796,160 @@ impl OscTracker {
                 self.title = Some(text.chars().filter(|c| !c.is_control()).collect());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn screen(input: &str) -> Screen {
+        let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });
+        e.feed(input);
+        e.screen()
+    }
+
+    #[test]
+    fn erased_cells_take_only_the_background() {
+        for erase in [
+            "\x1b[K", "\x1b[2J", "\x1b[X", "\x1b[L", "\x1b[M", "\x1b[@", "\x1b[P", "\x1b[S",
+        ] {
+            let s = screen(&format!("\x1b[2;1H\x1b[1;4;7;31;44m{erase}"));
+            let col = match erase {
+                "\x1b[X" | "\x1b[@" => 0,
+                "\x1b[P" => 9,
+                _ => 5,
+            };
+            let row = if matches!(erase, "\x1b[M" | "\x1b[S") {
+                3
+            } else {
+                1
+            };
+            let cell = &s.rows[row][col];
+            assert_eq!(cell.bg, Color::Indexed(4), "{erase:?}");
+            assert_eq!(cell.fg, Color::Default, "{erase:?}");
+            assert!(cell.attrs.is_empty(), "{erase:?}");
+        }
+        // Printing after an erase still uses the whole pen.
+        let s = screen("\x1b[1;31;44m\x1b[Kx");
+        assert!(s.rows[0][0].attrs.bold && s.rows[0][0].fg == Color::Indexed(1));
+        // A line scrolled in by a wrap at the bottom, and by a line feed.
+        let s = screen("\x1b[4;1H\x1b[7;41m0123456789ab");
+        assert!(s.rows[3][1].attrs.inverse && s.rows[3][2].bg == Color::Indexed(1));
+        assert!(!s.rows[3][2].attrs.inverse);
+        let s = screen("\x1b[4;1H\x1b[7;41m\n");
+        assert!(!s.rows[3][0].attrs.inverse && s.rows[3][0].bg == Color::Indexed(1));
+    }
+
+    #[test]
+    fn the_pen_shadow_follows_avt() {
+        // Saved pens per screen, restores, resets: print a character and compare its pen
+        // with what this layer believes.
+        let steps = [
+            "\x1b[1;31m",
+            "\x1b7",
+            "\x1b[0;44m",
+            "\x1b8",
+            "\x1b[?1049h",
+            "\x1b[3;32m",
+            "\x1b7",
+            "\x1b[?1049l",
+            "\x1b8",
+            "\x1b[?1047h",
+            "\x1b[22;2m",
+            "\x1b[?1048h",
+            "\x1b[m",
+            "\x1b[?1047l",
+            "\x1b[?1048l",
+            "\x1b[!p",
+            "\x1b[5;7;9m",
+            "\x1bc",
+            "\x1b[38;5;200m",
+            "\x1b[48;2;1;2;3m",
+            "\x1b[s",
+            "\x1b[4m",
+            "\x1b[u",
+            "\x1b[4:3m",
+            "\x1b[58;5;1m",
+        ];
+        let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });
+        for (i, step) in steps.iter().cycle().take(steps.len() * 3).enumerate() {
+            e.feed(step);
+            e.feed("\x1b[1;1Hx");
+            let cell = e.screen().rows[0][0].clone();
+            let pen = e.pen.pen;
+            assert_eq!(cell.fg, color(pen.fg), "step {i} {step:?}");
+            assert_eq!(cell.bg, color(pen.bg), "step {i} {step:?}");
+            assert_eq!(
+                (cell.attrs.bold, cell.attrs.dim),
+                (pen.intensity == 1, pen.intensity == 2),
+                "step {i} {step:?}"
+            );
+            assert_eq!(cell.attrs.underline, pen.underline, "step {i} {step:?}");
+            assert_eq!(cell.attrs.inverse, pen.inverse, "step {i} {step:?}");
+        }
+    }
+
+    #[test]
+    fn sgr_forms_avt_misreads() {
+        let s = screen("\x1b[4:3ma\x1b[4:0mb\x1b[58;5;1;4mc\x1b[0;21md\x1b[0;38:2::1:2:3me");
+        assert!(s.rows[0][0].attrs.underline);
+        assert!(!s.rows[0][1].attrs.underline);
+        let c = &s.rows[0][2];
+        assert!(
+            c.attrs.underline && !c.attrs.bold && !c.attrs.blink,
+            "{c:?}"
+        );
+        assert!(s.rows[0][3].attrs.underline);
+        assert_eq!(s.rows[0][4].fg, Color::Rgb(1, 2, 3));
+        // Private-marker sequences ending in `m` (xterm's modifyOtherKeys) change nothing.
+        let s = screen("\x1b[>4;2mx");
+        assert!(s.rows[0][0].attrs.is_empty());
+    }
+
+    #[test]
+    fn deccolm_switches_to_132_columns_and_back() {
+        let mut e = AvtEngine::new(Size { cols: 80, rows: 4 });
+        e.feed("hello\x1b[2;3r\x1b[?3h");
+        let s = e.screen();
+        assert_eq!(s.size, Size { cols: 132, rows: 4 });
+        assert_eq!(s.row_text(0), "");
+        assert_eq!((s.cursor.row, s.cursor.col), (0, 0));
+        e.feed("\x1b[4;1H\n\x1b[1;132Hx");
+        let s = e.screen();
+        assert_eq!(s.rows[0][131].text, "x");
+        assert_eq!(
+            s.row_text(3),
+            "",
+            "margins were reset: the line feed scrolled"
+        );
+        e.feed("\x1b[?3l");
+        assert_eq!(e.screen().size, Size { cols: 80, rows: 4 });
+    }
+
+    #[test]
+    fn national_and_graphic_character_sets() {
+        let s = screen("\x1b(A#\x1b(B#\x1b)0\x0eq`~\x0fq\x1b*K\x1bN}\x1b+0\x1bo`\x1b(B\x0f");
+        assert_eq!(s.row_text(0), "£#─◆·qü◆");
+        let s = screen("\x1b(0\x1b7\x1b(Bq\x1b8\x1b[3Gq");
+        assert_eq!(s.row_text(0), "q ─", "DECRC restores the character sets");
+    }
+
+    #[test]
+    fn reverse_index_in_origin_mode_moves_up() {
+        let s = screen("\x1b[2;3r\x1b[?6h\x1b[2;1Hb\x1bMa");
+        assert_eq!(s.row_text(1), " a");
+        assert_eq!(s.row_text(2), "b");
+        // At the top margin it scrolls the region down.
+        let s = screen("\x1b[2;3r\x1b[2;1Ha\x1bMb");
+        assert_eq!(
+            (s.row_text(1).as_str(), s.row_text(2).as_str()),
+            (" b", "a")
+        );
+    }
+
+    #[test]
+    fn del_draws_nothing() {
+        assert_eq!(screen("a\x7fb").row_text(0), "ab");
     }
 }

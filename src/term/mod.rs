@@ -5,6 +5,7 @@
 //! differential replay. Whatever the engine, the screen comes out as the same types.
 
 mod avt_engine;
+mod charsets;
 mod vt100_engine;
 
 use std::fmt;
@@ -419,6 +420,32 @@ mod tests {
                 e.feed(&chars[..cut].iter().collect::<String>());
                 e.feed(&chars[cut..].iter().collect::<String>());
                 assert_eq!(e.screen(), whole, "{kind} split at {cut}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// Replay is total: whatever a program writes, no engine panics, and the screen keeps
+        /// its size.
+        #[test]
+        fn arbitrary_output_never_panics(chunks in proptest::collection::vec(
+            proptest::string::string_regex("(\\x1b\\[[0-9;?>]{0,8}[@-~]|\\x1b[()#][0-9A-Za-z]|\\x1b\\][0-9;a-z?]{0,10}\\x07|[\\x00-\\x1f]|[a-z日本é\\u{301}😀 ]{1,5})*").unwrap(),
+            1..20,
+        )) {
+            for kind in EngineKind::ALL {
+                let size = Size { cols: 7, rows: 4 };
+                let mut e = kind.create(size);
+                for c in &chunks {
+                    e.feed(c);
+                }
+                e.resize(Size { cols: 3, rows: 2 });
+                e.feed("x\u{301}日");
+                let s = e.screen();
+                proptest::prop_assert_eq!(s.rows.len(), 2);
+                proptest::prop_assert!(s.rows.iter().all(|r| r.len() == 3));
+                proptest::prop_assert!(s.cursor.row < 2 && s.cursor.col < 3);
             }
         }
     }

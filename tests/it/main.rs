@@ -6,11 +6,13 @@
 //! - `examples`: the bundled example suite in `casts/` replays to what tmux showed.
 //! - `snapshots`: goldens, update modes, review commands, masks, orphans (real binary).
 //! - `record`: the recorder with real programs in real PTYs.
+//! - `conformance`: the conformance corpus replays (avt) to what tmux or xterm showed; docs table.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 
 mod asciinema;
 mod cli;
 mod codec;
+mod conformance;
 mod examples;
 mod harness;
 mod malformed;

@@ -1,0 +1,707 @@
+//! Terminal conformance: every checkpoint of the corpus in `tests/conformance/` (real programs
+//! recorded in tmux by `scripts/conformance.py`) replays with the default engine (avt) to the
+//! oracle's screen: the same character in every cell, and the same foreground, background,
+//! bold, dim, italic, underline, inverse, blink and strikethrough.
+//!
+//! The oracle of a checkpoint is tmux's `capture-pane -p -e -N`, or @xterm/headless replaying
+//! the same cast where tmux is known to be wrong (the manifest says which, and why). tmux's
+//! capture stops at the last cell written on each line; the cells past it were erased, and
+//! their style (the background of the erase) is taken from @xterm/headless.
+//!
+//! Checkpoints avt cannot match yet are in [`KNOWN`] with the reason; the test fails when one
+//! of them starts to agree. Determinism: replaying a cast twice, or with its output events cut
+//! into pieces (one character each, or at random boundaries, inside escape sequences too),
+//! gives identical screens at every checkpoint, with both engines. `docs/conformance.md` is generated from the same run and must be
+//! current: `TUICAST_BLESS_CONFORMANCE=1 cargo test --test it conformance` rewrites it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+use tuicast::replay;
+use tuicast::term::{Attrs, Color, EngineKind, Screen, Size};
+use unicode_width::UnicodeWidthChar;
+
+use crate::root;
+
+/// The environment variable that rewrites `docs/conformance.md`.
+const BLESS: &str = "TUICAST_BLESS_CONFORMANCE";
+
+/// Checkpoints where avt does not agree with the oracle, and why: `(case, checkpoint, why)`.
+const KNOWN: &[(&str, &str, &str)] = &[];
+
+#[test]
+fn avt_agrees_with_the_oracle_on_every_checkpoint() {
+    let results = results();
+    let total = results.len();
+    assert!(total >= 80, "only {total} checkpoints in the corpus");
+    let mut failures = Vec::new();
+    for r in results {
+        let known = known(&r.case, &r.checkpoint);
+        let avt = &r.engines[0];
+        match (avt.agrees(), known) {
+            (true, Some(_)) => failures.push(format!(
+                "{}::{} now agrees with the oracle: remove it from KNOWN in tests/it/conformance.rs",
+                r.case, r.checkpoint
+            )),
+            (false, None) => failures.push(format!(
+                "{}::{} (oracle {}): {}",
+                r.case, r.checkpoint, r.oracle, avt.report
+            )),
+            _ => {}
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {total} checkpoints:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn docs_conformance_md_is_current() {
+    let path = root().join("docs/conformance.md");
+    let want = render_docs(results());
+    if std::env::var_os(BLESS).is_some() {
+        fs::write(&path, &want).unwrap();
+        return;
+    }
+    let have = fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/conformance.md is out of date; refresh it with\n    \
+         {BLESS}=1 cargo test --test it conformance"
+    );
+}
+
+#[test]
+fn the_oracle_reader_reads_tmux_captures() {
+    let size = Size { cols: 6, rows: 2 };
+    let o = parse_ans(
+        "\x1b[1m\x1b[31mA\x1b[0m\x0elq\x0f日\n\x1b[4:3;48;5;200mu",
+        size,
+    );
+    assert_eq!(o[0][0].text, "A");
+    assert_eq!(o[0][0].fg, Color::Indexed(1));
+    assert!(o[0][0].attrs.bold);
+    assert!(!o[0][1].attrs.bold);
+    assert_eq!(o[0][1].text, "┌");
+    assert_eq!(o[0][2].text, "─");
+    assert_eq!((o[0][3].text.as_str(), o[0][3].width), ("日", 2));
+    assert_eq!((o[0][4].text.as_str(), o[0][4].width), ("", 0));
+    assert!(o[0][4].captured && !o[0][5].captured);
+    assert!(o[1][0].attrs.underline);
+    assert_eq!(o[1][0].bg, Color::Indexed(200));
+}
+
+/// Casts whose output is re-split for the determinism tests: line drawing, charsets, colours,
+/// wide characters and combining marks, scroll regions, a resize, 132 columns.
+const SPLIT_CASES: &[&str] = &[
+    "vttest-1-cursor-movements",
+    "vttest-3-character-sets",
+    "dialog-menu",
+    "unicode",
+    "truecolor",
+    "scroll-regions",
+    "resize",
+];
+
+#[test]
+fn replaying_the_corpus_twice_gives_identical_screens() {
+    for cast in casts() {
+        for kind in EngineKind::ALL {
+            let once = replay_chunked(&cast, kind, &mut |_| usize::MAX);
+            let twice = replay_chunked(&cast, kind, &mut |_| usize::MAX);
+            assert!(
+                once == twice,
+                "{}: {kind} differs between two replays",
+                cast.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn output_split_at_every_character_gives_identical_screens() {
+    // One character per feed: every boundary at once, inside escape sequences and UTF-8
+    // strings too (the engines see characters, never bytes).
+    for name in SPLIT_CASES {
+        let cast = root().join(format!("tests/conformance/cases/{name}.cast"));
+        for kind in EngineKind::ALL {
+            let whole = replay_chunked(&cast, kind, &mut |_| usize::MAX);
+            let split = replay_chunked(&cast, kind, &mut |_| 1);
+            assert_eq!(whole.len(), split.len());
+            for (a, b) in whole.iter().zip(&split) {
+                assert!(
+                    a == b,
+                    "{name}: {kind} @{}: one character per feed differs",
+                    a.0
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn output_split_at_random_boundaries_gives_identical_screens() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |len: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        1 + (seed % (len as u64).clamp(1, 24)) as usize
+    };
+    for name in SPLIT_CASES {
+        let cast = root().join(format!("tests/conformance/cases/{name}.cast"));
+        for kind in EngineKind::ALL {
+            let whole = replay_chunked(&cast, kind, &mut |_| usize::MAX);
+            for round in 0..3 {
+                let split = replay_chunked(&cast, kind, &mut next);
+                assert!(
+                    whole == split,
+                    "{name}: {kind}: random chunking {round} differs"
+                );
+            }
+        }
+    }
+}
+
+fn casts() -> Vec<std::path::PathBuf> {
+    let mut out: Vec<_> = fs::read_dir(root().join("tests/conformance/cases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "cast"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Replays a cast feeding each output event in pieces of `piece(remaining chars)` characters;
+/// returns every checkpoint's name and screen.
+fn replay_chunked(
+    cast: &Path,
+    kind: EngineKind,
+    piece: &mut dyn FnMut(usize) -> usize,
+) -> Vec<(String, Screen)> {
+    use tuicast::cast::{Event, EventData};
+    let reader = tuicast::cast::open(cast).unwrap();
+    let mut replayer = replay::Replayer::new(reader.header(), kind);
+    let mut out = Vec::new();
+    for event in reader {
+        let event = event.unwrap();
+        if let EventData::Output(text) = &event.data {
+            let chars: Vec<char> = text.chars().collect();
+            let mut at = 0;
+            while at < chars.len() {
+                let n = piece(chars.len() - at).min(chars.len() - at);
+                let part: String = chars[at..at + n].iter().collect();
+                replayer.apply(&Event {
+                    data: EventData::Output(part),
+                    ..event.clone()
+                });
+                at += n;
+            }
+        } else if let Some(name) = replayer.apply(&event) {
+            out.push((name, replayer.screen()));
+        }
+    }
+    let end = replayer.finish();
+    out.push((end.name, end.screen));
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/// One checkpoint of the corpus and how each engine did.
+struct Outcome {
+    case: String,
+    program: String,
+    checkpoint: String,
+    oracle: String,
+    /// `(avt, vt100)`.
+    engines: Vec<EngineResult>,
+}
+
+struct EngineResult {
+    text_cells: usize,
+    style_cells: usize,
+    size: bool,
+    cursor: bool,
+    report: String,
+}
+
+impl EngineResult {
+    fn agrees(&self) -> bool {
+        self.text_agrees() && self.style_cells == 0
+    }
+
+    fn text_agrees(&self) -> bool {
+        self.size && self.cursor && self.text_cells == 0
+    }
+
+    fn summary(&self) -> String {
+        if self.agrees() {
+            return "✓".into();
+        }
+        if !self.size {
+            return "✗ size".into();
+        }
+        let mut parts = Vec::new();
+        if !self.cursor {
+            parts.push("cursor".to_string());
+        }
+        if self.text_cells > 0 {
+            parts.push(format!("text {}", self.text_cells));
+        }
+        if self.style_cells > 0 {
+            parts.push(format!("style {}", self.style_cells));
+        }
+        format!("✗ {}", parts.join(", "))
+    }
+}
+
+fn known(case: &str, checkpoint: &str) -> Option<&'static str> {
+    KNOWN
+        .iter()
+        .find(|(c, p, _)| *c == case && *p == checkpoint)
+        .map(|(_, _, why)| *why)
+}
+
+fn results() -> &'static [Outcome] {
+    static RESULTS: OnceLock<Vec<Outcome>> = OnceLock::new();
+    RESULTS.get_or_init(|| run_corpus(&root().join("tests/conformance")))
+}
+
+fn run_corpus(dir: &Path) -> Vec<Outcome> {
+    let manifest: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let mut out = Vec::new();
+    for case in manifest["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let cast = dir.join("cases").join(format!("{name}.cast"));
+        let screens: Vec<BTreeMap<String, Screen>> = EngineKind::ALL
+            .iter()
+            .map(|kind| {
+                replay::checkpoints(tuicast::cast::open(&cast).unwrap(), *kind)
+                    .unwrap()
+                    .into_iter()
+                    .map(|cp| (cp.name, cp.screen))
+                    .collect()
+            })
+            .collect();
+        for cp in case["checkpoints"].as_array().unwrap() {
+            let checkpoint = cp["name"].as_str().unwrap().to_string();
+            let oracle = cp["oracle"].as_str().unwrap().to_string();
+            let load = |which: &str| -> Option<(Size, Vec<Vec<OCell>>)> {
+                let size: Size = cp[which]["size"].as_str()?.parse().ok()?;
+                let path = dir.join(which).join(name).join(format!("{checkpoint}.ans"));
+                let text = fs::read_to_string(path).ok()?;
+                Some((size, parse_ans(&text, size)))
+            };
+            let (size, mut grid) = load(&oracle).expect("oracle screen");
+            if oracle == "tmux" {
+                // Erased cells past the end of tmux's capture: their style from xterm.
+                if let Some((xsize, xgrid)) = load("xterm") {
+                    if xsize == size {
+                        fill_uncaptured(&mut grid, &xgrid);
+                    }
+                }
+            }
+            let cursor = &cp[&oracle]["cursor"];
+            let cursor = (
+                cursor[0].as_u64().unwrap() as u16,
+                cursor[1].as_u64().unwrap() as u16,
+            );
+            let engines = EngineKind::ALL
+                .iter()
+                .zip(&screens)
+                .map(|(kind, by_name)| {
+                    let screen = by_name
+                        .get(&checkpoint)
+                        .unwrap_or_else(|| panic!("{name}: {kind} has no checkpoint {checkpoint}"));
+                    compare(*kind, &grid, size, cursor, screen)
+                })
+                .collect();
+            out.push(Outcome {
+                case: name.to_string(),
+                program: case["program"].as_str().unwrap_or("").to_string(),
+                checkpoint,
+                oracle,
+                engines,
+            });
+        }
+    }
+    out
+}
+
+/// A cell of an oracle screen.
+#[derive(Debug, Clone)]
+struct OCell {
+    text: String,
+    width: u8,
+    fg: Color,
+    bg: Color,
+    attrs: Attrs,
+    /// False past the end of what the capture wrote on this row.
+    captured: bool,
+}
+
+impl OCell {
+    fn blank() -> Self {
+        OCell {
+            text: " ".into(),
+            width: 1,
+            fg: Color::Default,
+            bg: Color::Default,
+            attrs: Attrs::default(),
+            captured: false,
+        }
+    }
+}
+
+fn fill_uncaptured(grid: &mut [Vec<OCell>], from: &[Vec<OCell>]) {
+    for (row, xrow) in grid.iter_mut().zip(from) {
+        for (cell, x) in row.iter_mut().zip(xrow) {
+            if !cell.captured && x.text == " " {
+                cell.fg = x.fg;
+                cell.bg = x.bg;
+                cell.attrs = x.attrs;
+            }
+        }
+    }
+}
+
+/// DEC special graphics (between SO and SI in tmux's capture), as xterm and tmux draw them.
+fn dec_graphics(ch: char) -> char {
+    const TABLE: &str = "◆▒␉␌␍␊°±␤␋┘┐┌└┼⎺⎻─⎼⎽├┤┴┬│≤≥π≠£·";
+    if ('`'..='~').contains(&ch) {
+        TABLE.chars().nth(ch as usize - 0x60).unwrap()
+    } else {
+        ch
+    }
+}
+
+/// Reads a screen written as `tmux capture-pane -p -e -N` writes it.
+fn parse_ans(text: &str, size: Size) -> Vec<Vec<OCell>> {
+    let mut rows = Vec::new();
+    let mut pen = OCell {
+        captured: true,
+        ..OCell::blank()
+    };
+    let mut graphics = false;
+    for line in text.split('\n').take(size.rows as usize) {
+        let mut row: Vec<OCell> = Vec::new();
+        let mut chars = line.chars().peekable();
+        while let Some(ch) = chars.next() {
+            match ch {
+                '\x1b' => {
+                    if chars.peek() == Some(&'[') {
+                        chars.next();
+                        let mut params = String::new();
+                        for c in chars.by_ref() {
+                            if ('\x40'..='\x7e').contains(&c) {
+                                if c == 'm' {
+                                    sgr(&mut pen, &params);
+                                }
+                                break;
+                            }
+                            params.push(c);
+                        }
+                    } else {
+                        chars.next();
+                    }
+                }
+                '\x0e' => graphics = true,
+                '\x0f' => graphics = false,
+                c => {
+                    let c = if graphics { dec_graphics(c) } else { c };
+                    match c.width().unwrap_or(0) {
+                        0 => {
+                            if let Some(last) = row.iter_mut().rev().find(|c| c.width > 0) {
+                                last.text.push(c);
+                            }
+                        }
+                        w => {
+                            row.push(OCell {
+                                text: c.to_string(),
+                                width: w as u8,
+                                ..pen.clone()
+                            });
+                            if w == 2 {
+                                row.push(OCell {
+                                    text: String::new(),
+                                    width: 0,
+                                    ..pen.clone()
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        row.resize(row.len().max(size.cols as usize), OCell::blank());
+        rows.push(row);
+    }
+    rows.resize(size.rows as usize, vec![OCell::blank(); size.cols as usize]);
+    rows
+}
+
+fn sgr(pen: &mut OCell, params: &str) {
+    let groups: Vec<Vec<u32>> = params
+        .split(';')
+        .map(|g| g.split(':').map(|n| n.parse().unwrap_or(0)).collect())
+        .collect();
+    let mut i = 0;
+    while i < groups.len() {
+        let g = &groups[i];
+        let a = &mut pen.attrs;
+        match g[0] {
+            0 => {
+                pen.fg = Color::Default;
+                pen.bg = Color::Default;
+                *a = Attrs::default();
+            }
+            1 => a.bold = true,
+            2 => a.dim = true,
+            3 => a.italic = true,
+            4 => a.underline = g.get(1).is_none_or(|&s| s != 0),
+            // tmux writes overline (53) as `5:3`
+            5 if g.len() > 1 => {}
+            5 | 6 => a.blink = true,
+            7 => a.inverse = true,
+            9 => a.strikethrough = true,
+            21 => a.underline = true,
+            22 => {
+                a.bold = false;
+                a.dim = false;
+            }
+            23 => a.italic = false,
+            24 => a.underline = false,
+            25 => a.blink = false,
+            27 => a.inverse = false,
+            29 => a.strikethrough = false,
+            n @ 30..=37 => pen.fg = Color::Indexed((n - 30) as u8),
+            n @ 40..=47 => pen.bg = Color::Indexed((n - 40) as u8),
+            n @ 90..=97 => pen.fg = Color::Indexed((n - 90 + 8) as u8),
+            n @ 100..=107 => pen.bg = Color::Indexed((n - 100 + 8) as u8),
+            39 => pen.fg = Color::Default,
+            49 => pen.bg = Color::Default,
+            n @ (38 | 48 | 58) => {
+                let (colour, used) = extended_colour(&groups, i);
+                i += used;
+                match n {
+                    38 => pen.fg = colour,
+                    48 => pen.bg = colour,
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// An extended colour at `groups[i]` (38, 48 or 58): `38;5;N`, `38;2;R;G;B`, or the colon
+/// forms. Returns the colour and how many extra groups it took.
+fn extended_colour(groups: &[Vec<u32>], i: usize) -> (Color, usize) {
+    let g = &groups[i];
+    if g.len() > 1 {
+        return match g[1] {
+            5 => (Color::Indexed(*g.get(2).unwrap_or(&0) as u8), 0),
+            2 => {
+                // 38:2:R:G:B or 38:2::R:G:B (with a colour-space id)
+                let rgb: Vec<u32> = if g.len() >= 6 {
+                    g[3..6].to_vec()
+                } else {
+                    g[2..].to_vec()
+                };
+                let c = |k: usize| *rgb.get(k).unwrap_or(&0) as u8;
+                (Color::Rgb(c(0), c(1), c(2)), 0)
+            }
+            _ => (Color::Default, 0),
+        };
+    }
+    let next = |k: usize| groups.get(i + k).map_or(0, |g| g[0]);
+    match next(1) {
+        5 => (Color::Indexed(next(2) as u8), 2),
+        2 => (Color::Rgb(next(2) as u8, next(3) as u8, next(4) as u8), 4),
+        _ => (Color::Default, 1),
+    }
+}
+
+fn compare(
+    kind: EngineKind,
+    oracle: &[Vec<OCell>],
+    size: Size,
+    cursor: (u16, u16),
+    screen: &Screen,
+) -> EngineResult {
+    let mut result = EngineResult {
+        text_cells: 0,
+        style_cells: 0,
+        size: screen.size == size,
+        cursor: (screen.cursor.row, screen.cursor.col) == cursor,
+        report: String::new(),
+    };
+    if !result.size {
+        result.report = format!("{kind} is {}, the oracle {size}", screen.size);
+        return result;
+    }
+    if !result.cursor {
+        let _ = write!(
+            result.report,
+            "\n    cursor: oracle row {}, col {} | {kind} row {}, col {}",
+            cursor.0, cursor.1, screen.cursor.row, screen.cursor.col
+        );
+    }
+    let mut shown = 0;
+    for (r, (orow, srow)) in oracle.iter().zip(&screen.rows).enumerate() {
+        if orow.len() != srow.len() {
+            result.text_cells += 1;
+            let _ = write!(
+                result.report,
+                "\n    row {r}: the oracle's row is {} cells wide (a character of another width)",
+                orow.len()
+            );
+            continue;
+        }
+        for (c, (o, s)) in orow.iter().zip(srow).enumerate() {
+            let text = o.text != s.text || o.width != s.width;
+            let style = o.fg != s.fg || o.bg != s.bg || o.attrs != s.attrs;
+            if text {
+                result.text_cells += 1;
+            } else if style {
+                result.style_cells += 1;
+            }
+            if (text || style) && shown < 8 {
+                shown += 1;
+                let _ = write!(
+                    result.report,
+                    "\n    row {r} col {c}: oracle {:?} {} | {kind} {:?} {}",
+                    o.text,
+                    style_text(o.fg, o.bg, o.attrs),
+                    s.text,
+                    style_text(s.fg, s.bg, s.attrs)
+                );
+            }
+        }
+    }
+    if result.text_cells + result.style_cells > 0 || !result.cursor {
+        let rows = |g: &mut dyn Iterator<Item = String>| g.collect::<Vec<_>>().join("\n    | ");
+        let want = rows(&mut oracle.iter().map(|row| {
+            row.iter()
+                .filter(|c| c.width > 0)
+                .map(|c| c.text.as_str())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        }));
+        let got = rows(&mut (0..screen.rows.len()).map(|r| screen.row_text(r)));
+        result.report = format!(
+            "{} text cells, {} style cells differ{}\n  oracle:\n    | {want}\n  {kind}:\n    | {got}",
+            result.text_cells, result.style_cells, result.report
+        );
+    }
+    result
+}
+
+fn style_text(fg: Color, bg: Color, attrs: Attrs) -> String {
+    let mut s = format!("fg={fg} bg={bg}");
+    for n in attrs.names() {
+        s.push(' ');
+        s.push_str(n);
+    }
+    s
+}
+
+fn render_docs(results: &[Outcome]) -> String {
+    let total = results.len();
+    let count = |i: usize, f: &dyn Fn(&EngineResult) -> bool| {
+        results.iter().filter(|r| f(&r.engines[i])).count()
+    };
+    let pct = |n: usize| format!("{n}/{total} ({:.1}%)", 100.0 * n as f64 / total as f64);
+    let mut cases: Vec<&str> = results.iter().map(|r| r.case.as_str()).collect();
+    cases.dedup();
+    let mut s = String::new();
+    s.push_str(
+        "# Terminal conformance\n\n\
+         <!-- Generated by tests/it/conformance.rs; do not edit. Refresh with\n     \
+         TUICAST_BLESS_CONFORMANCE=1 cargo test --test it conformance -->\n\n\
+         The corpus in `tests/conformance/` holds real programs recorded in tmux by\n\
+         `scripts/conformance.py`: at every checkpoint, the screen tmux showed\n\
+         (`capture-pane -p -e -N`: text and styles) and the cast up to that moment. Where tmux is\n\
+         known to be wrong, the oracle is @xterm/headless replaying the same cast. Agreement means\n\
+         the same character in every cell (wide characters and combining marks included), and for\n\
+         style the same foreground, background, bold, dim, italic, underline, inverse, blink and\n\
+         strikethrough in every cell. tmux's capture stops at the last cell written on each row;\n\
+         the style of the erased cells past it comes from @xterm/headless.\n\n",
+    );
+    let _ = writeln!(
+        s,
+        "{} cases, {total} checkpoints.\n\n\
+         | engine | text agrees | text and style agree |\n| --- | --- | --- |",
+        cases.len()
+    );
+    for (i, kind) in EngineKind::ALL.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "| {kind} | {} | {} |",
+            pct(count(i, &|e| e.text_agrees())),
+            pct(count(i, &|e| e.agrees()))
+        );
+    }
+    s.push_str("\n## Known disagreements of the default engine (avt)\n\n");
+    if KNOWN.is_empty() {
+        s.push_str("None: avt agrees with the oracle on every checkpoint.\n");
+    } else {
+        s.push_str("| case | checkpoint | why |\n| --- | --- | --- |\n");
+        for (case, cp, why) in KNOWN {
+            let _ = writeln!(s, "| {case} | {cp} | {why} |");
+        }
+    }
+    s.push_str("\n## Oracles other than tmux\n\n| case | checkpoints | oracle | why |\n| --- | --- | --- | --- |\n");
+    let manifest: Value = serde_json::from_str(
+        &fs::read_to_string(root().join("tests/conformance/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    for case in manifest["cases"].as_array().unwrap() {
+        let mut by_why: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+        for cp in case["checkpoints"].as_array().unwrap() {
+            if cp["oracle"] != "tmux" {
+                by_why
+                    .entry((
+                        cp["oracle"].as_str().unwrap().to_string(),
+                        cp["why"].as_str().unwrap_or("").to_string(),
+                    ))
+                    .or_default()
+                    .push(cp["name"].as_str().unwrap().to_string());
+            }
+        }
+        for ((oracle, why), names) in by_why {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {oracle} | {why} |",
+                case["name"].as_str().unwrap(),
+                names.join(", ")
+            );
+        }
+    }
+    s.push_str("\n## Every checkpoint\n\n`✗ text N, style M`: N cells differ in their character, M more only in their style.\n\n| case | program | checkpoint | oracle | avt | vt100 |\n| --- | --- | --- | --- | --- | --- |\n");
+    for r in results {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            r.case,
+            r.program,
+            r.checkpoint,
+            r.oracle,
+            r.engines[0].summary(),
+            r.engines[1].summary()
+        );
+    }
+    s
+}
