@@ -3,15 +3,21 @@
 //! ```toml
 //! casts = "casts"            # where casts are found (recursively)
 //! snapshots = "snapshots"    # where goldens are kept
-//! formats = ["txt"]          # snapshot formats checked by default: txt, styled.txt
+//! formats = ["txt"]          # snapshot formats checked by default: txt, styled.txt, png
 //! engine = "avt"             # avt or vt100
+//!
+//! [png]                      # pictures: png goldens and `tuicast replay --format png|gif`
+//! theme = "asciinema"        # see crate::render::png::PngConfig for every key
+//! tolerance = 0              # png goldens: per-channel difference allowed
+//! max_diff_pixels = 0        # png goldens: pixels allowed to differ beyond the tolerance
 //! ```
 //! Every key is optional; paths are relative to the folder of `tuicast.toml`.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::assert::Format;
+use crate::assert::{Format, PngCheck};
+use crate::render::png::PngConfig;
 use crate::term::EngineKind;
 
 /// The project configuration, with defaults filled in and paths made absolute.
@@ -27,6 +33,8 @@ pub struct Config {
     pub formats: Vec<Format>,
     /// The engine to replay with.
     pub engine: EngineKind,
+    /// How `png` goldens are drawn and compared (`[png]`).
+    pub png: PngCheck,
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -36,6 +44,7 @@ struct ConfigFile {
     snapshots: Option<PathBuf>,
     formats: Option<Vec<Format>>,
     engine: Option<EngineKind>,
+    png: Option<PngConfig>,
 }
 
 /// The name of the project configuration file.
@@ -50,6 +59,7 @@ impl Config {
             snapshots: root.join("snapshots"),
             formats: vec![Format::Txt],
             engine: EngineKind::Avt,
+            png: PngCheck::default(),
         }
     }
 
@@ -74,6 +84,10 @@ impl Config {
         }
         if let Some(e) = file.engine {
             config.engine = e;
+        }
+        if let Some(p) = file.png {
+            config.png =
+                PngCheck::from_config(&p, root).map_err(|e| ConfigError::new(&path, 0, 0, e))?;
         }
         Ok(config)
     }

@@ -29,8 +29,8 @@
 //! - [`cast`]: the asciicast model; v1, v2 and v3 reading (streaming), v3 writing.
 //! - [`term`]: the engine-independent [`term::Screen`] and the engines behind [`term::Engine`].
 //! - [`replay`]: events → engine → [`replay::Checkpoint`]s.
-//! - [`render`]: screens as text and JSON.
-//! - [`assert`]: golden snapshots, diffs, update modes, masks, pending review.
+//! - [`render`]: screens as text, JSON, PNG and GIF.
+//! - [`assert`](mod@assert): golden snapshots, diffs, update modes, masks, pending review.
 //! - [`harness`]: every checkpoint a `cargo test` trial (libtest-mimic).
 //! - [`config`], [`record::scenario`]: `tuicast.toml` and scenario files.
 //! - [`cli`]: the `tuicast` command line.

@@ -2,6 +2,10 @@
 //!
 //! A checkpoint's screen is rendered in each configured [`Format`] and compared with its golden
 //! file. What happens on a mismatch is decided by [`UpdateMode`] (`TUICAST_UPDATE`).
+//!
+//! Text goldens are compared by [`check_file`]; PNG goldens by decoded pixels in [`check_png`]
+//! (a mismatch also writes `<golden>.diff.png`, the actual render with the changed cells
+//! outlined). [`check_snapshot`] does either, by format.
 
 mod diff;
 mod layout;
@@ -9,8 +13,12 @@ mod mask;
 pub mod pending;
 mod snapshot;
 
+use std::fmt::Write as _;
 use std::io;
 use std::path::{Path, PathBuf};
+
+use crate::render::png::{self as png_render, PngConfig, PngOptions, Renderer};
+use crate::term::Screen;
 
 pub use diff::{compare, unified, Difference, Place, MAX_DIFF_LINES};
 pub use layout::{cast_stem, pending_path, sanitize, snapshot_path};
@@ -109,12 +117,23 @@ impl Outcome {
 /// Compares `actual` with the golden at `golden` and writes files as `mode` allows: the golden
 /// itself (`always`), or `<golden>.new` (`new`). Writes are atomic. A stale `.new` beside a
 /// passing golden is removed (unless the mode is `no`).
+///
+/// Text goldens only: a `.png` golden is an error (use [`check_png`] or [`check_snapshot`]).
 pub fn check_file(
     golden: &Path,
     actual: &str,
     mode: UpdateMode,
     color: bool,
 ) -> io::Result<Outcome> {
+    if golden.extension().is_some_and(|e| e == "png") {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{} is a PNG golden: PNG snapshots are compared by pixels (assert::check_snapshot)",
+                golden.display()
+            ),
+        ));
+    }
     let mode = mode.resolve(false);
     let pending = pending_path(golden);
     let expected = match std::fs::read(golden) {
@@ -177,6 +196,227 @@ pub fn check_file(
             _ => Ok(Outcome::Missing { pending: None }),
         },
     }
+}
+
+/// How PNG goldens are drawn and compared.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PngCheck {
+    /// How the screen is drawn (theme, font size, ...). The default draws with the bundled
+    /// fonts only, so goldens are the same on every machine.
+    pub options: PngOptions,
+    /// The largest difference of one colour channel that still counts as equal (default 0).
+    pub tolerance: u8,
+    /// How many pixels may differ beyond the tolerance (default 0: exact).
+    pub max_diff_pixels: u64,
+}
+
+impl PngCheck {
+    /// The check set by a `[png]` table; relative font folders are taken from `root`.
+    pub fn from_config(config: &PngConfig, root: &Path) -> Result<PngCheck, String> {
+        let mut check = PngCheck::default();
+        config.apply(&mut check.options, root)?;
+        check.tolerance = config.tolerance.unwrap_or(0);
+        check.max_diff_pixels = config.max_diff_pixels.unwrap_or(0);
+        Ok(check)
+    }
+}
+
+/// The diff image written beside a PNG golden on mismatch: `<golden>.diff.png`.
+pub fn diff_image_path(golden: &Path) -> PathBuf {
+    let mut s = golden.as_os_str().to_owned();
+    s.push(".diff.png");
+    PathBuf::from(s)
+}
+
+/// Renders `screen` in `format` and checks it against `golden`: text formats with
+/// [`check_file`], PNG with [`check_png`]. Returns the outcome and the actual render as text
+/// (for PNG, the text render too, which is what a person reads in a failure report).
+#[allow(clippy::too_many_arguments)]
+pub fn check_snapshot(
+    format: Format,
+    golden: &Path,
+    cast: &str,
+    checkpoint: &str,
+    screen: &Screen,
+    mode: UpdateMode,
+    color: bool,
+    png: &PngCheck,
+) -> io::Result<(Outcome, String)> {
+    let actual = render(format, cast, checkpoint, screen);
+    let outcome = if format.is_binary() {
+        check_png(golden, screen, png, mode)?
+    } else {
+        check_file(golden, &actual, mode, color)?
+    };
+    Ok((outcome, actual))
+}
+
+/// Draws `screen` as PNG and compares it, by decoded pixels, with the golden at `golden`.
+/// Files are written as `mode` allows, like [`check_file`]; a mismatch in mode `new` also
+/// writes [`diff_image_path`], the actual render with the changed cells outlined, and the
+/// difference's text names it. Stale `.new` and diff files beside a passing golden are removed.
+pub fn check_png(
+    golden: &Path,
+    screen: &Screen,
+    check: &PngCheck,
+    mode: UpdateMode,
+) -> io::Result<Outcome> {
+    let mode = mode.resolve(false);
+    let pending = pending_path(golden);
+    let diff_path = diff_image_path(golden);
+    let mut renderer = Renderer::new(check.options.clone()).map_err(io::Error::other)?;
+    let image = renderer.render(screen).map_err(io::Error::other)?;
+    let layout = renderer.layout(screen.size).map_err(io::Error::other)?;
+    // Encoded only when written: a passing check decodes the golden and compares pixels.
+    let encode = || png_render::encode_png(&image).map_err(io::Error::other);
+    let write = |path: &Path, data: &[u8]| -> io::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        crate::util::write_atomic(path, data)
+    };
+    let expected = match std::fs::read(golden) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(io::Error::new(
+                e.kind(),
+                format!("cannot read {}: {e}", golden.display()),
+            ))
+        }
+    };
+    let Some(expected) = expected else {
+        return Ok(match mode {
+            UpdateMode::Always => {
+                write(golden, &encode()?)?;
+                remove_if_exists(&pending)?;
+                Outcome::Updated
+            }
+            UpdateMode::New => {
+                write(&pending, &encode()?)?;
+                Outcome::Missing {
+                    pending: Some(pending),
+                }
+            }
+            _ => Outcome::Missing { pending: None },
+        });
+    };
+    let (diff, described) = match png_render::decode_png(&expected) {
+        Ok(golden_image) => {
+            let d = png_render::compare(&golden_image, &image, check.tolerance, &layout);
+            let described = format!("PNG {}x{}", golden_image.width(), golden_image.height());
+            (Some(d), described)
+        }
+        Err(_) => (None, "a file that is not a readable PNG".to_string()),
+    };
+    if let Some(d) = &diff {
+        if d.passes(check.max_diff_pixels) {
+            if mode != UpdateMode::No {
+                remove_if_exists(&pending)?;
+                remove_if_exists(&diff_path)?;
+            }
+            return Ok(Outcome::Pass);
+        }
+    }
+    match mode {
+        UpdateMode::Always => {
+            write(golden, &encode()?)?;
+            remove_if_exists(&pending)?;
+            remove_if_exists(&diff_path)?;
+            Ok(Outcome::Updated)
+        }
+        UpdateMode::New => {
+            write(&pending, &encode()?)?;
+            let diff_written = match &diff {
+                Some(d) => {
+                    let img = png_render::diff_image(&image, d, &layout);
+                    write(
+                        &diff_path,
+                        &png_render::encode_png(&img).map_err(io::Error::other)?,
+                    )?;
+                    Some(diff_path.as_path())
+                }
+                None => None,
+            };
+            Ok(Outcome::Mismatch {
+                expected: described,
+                difference: png_difference(diff.as_ref(), check, diff_written),
+                pending: Some(pending),
+            })
+        }
+        _ => Ok(Outcome::Mismatch {
+            expected: described,
+            difference: png_difference(diff.as_ref(), check, None),
+            pending: None,
+        }),
+    }
+}
+
+/// Explains a PNG mismatch: where, how many pixels and cells, and the diff image.
+fn png_difference(
+    diff: Option<&png_render::PixelDiff>,
+    check: &PngCheck,
+    diff_image: Option<&Path>,
+) -> Difference {
+    let mut text = String::new();
+    let place = match diff {
+        None => {
+            let _ = writeln!(text, "  the golden is not a readable PNG");
+            Place::Header("content".into())
+        }
+        Some(d) => match d.size {
+            Some(((ew, eh), (aw, ah))) => {
+                let _ = writeln!(
+                    text,
+                    "  image size differs: golden {ew}x{eh}, actual {aw}x{ah} (a different terminal size, font size or padding)"
+                );
+                Place::Header("size".into())
+            }
+            None => {
+                let (row, col) = d.cells.first().copied().unwrap_or((0, 0));
+                let rows: std::collections::BTreeSet<u16> =
+                    d.cells.iter().map(|c| c.0 + 1).collect();
+                let shown: Vec<String> = rows.iter().take(12).map(|r| r.to_string()).collect();
+                let _ = writeln!(
+                    text,
+                    "  {} pixels differ by more than {} ({} allowed) in {} cells of {} {}{}; largest channel difference {}",
+                    d.pixels,
+                    check.tolerance,
+                    check.max_diff_pixels,
+                    d.cells.len(),
+                    if rows.len() == 1 { "row" } else { "rows" },
+                    shown.join(", "),
+                    if rows.len() > 12 { ", …" } else { "" },
+                    d.max_delta
+                );
+                Place::Cell {
+                    row: row as usize + 1,
+                    column: col as usize + 1,
+                }
+            }
+        },
+    };
+    if let Some(p) = diff_image {
+        let _ = writeln!(
+            text,
+            "  diff image (changed cells outlined): {}",
+            shown_path(p)
+        );
+    }
+    Difference {
+        place,
+        diff: text,
+        style_changes: Vec::new(),
+    }
+}
+
+/// A path as people want to read it: relative to the current folder when inside it, escaped.
+fn shown_path(path: &Path) -> String {
+    let rel = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf());
+    crate::cast::escape_for_terminal(&rel.display().to_string(), 300)
 }
 
 fn remove_if_exists(path: &Path) -> io::Result<()> {
@@ -251,5 +491,107 @@ mod tests {
         assert!(!new.exists());
         let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("a")).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary files left");
+    }
+
+    fn screen(text: &str) -> Screen {
+        let mut e = crate::term::EngineKind::Avt.create(crate::term::Size { cols: 8, rows: 2 });
+        e.feed(text);
+        e.screen()
+    }
+
+    #[test]
+    fn png_goldens_compare_by_pixels_and_explain_mismatches() {
+        let dir = tempfile::tempdir().unwrap();
+        let golden = dir.path().join("c/end.png");
+        let new = pending_path(&golden);
+        let diff = diff_image_path(&golden);
+        let check = PngCheck::default();
+        let hello = screen("hello");
+
+        let o = check_png(&golden, &hello, &check, UpdateMode::New).unwrap();
+        assert!(matches!(o, Outcome::Missing { pending: Some(_) }));
+        assert!(crate::render::png::decode_png(&std::fs::read(&new).unwrap()).is_ok());
+        let o = check_png(&golden, &hello, &check, UpdateMode::Always).unwrap();
+        assert!(matches!(o, Outcome::Updated));
+        assert!(!new.exists());
+        assert!(check_png(&golden, &hello, &check, UpdateMode::No)
+            .unwrap()
+            .passed());
+
+        // One letter differs: the cell is named, `.new` and the diff image are written.
+        let o = check_png(&golden, &screen("hellp"), &check, UpdateMode::New).unwrap();
+        let Outcome::Mismatch {
+            difference,
+            pending: Some(_),
+            ..
+        } = &o
+        else {
+            panic!("{o:?}")
+        };
+        assert_eq!(difference.place, Place::Cell { row: 1, column: 5 });
+        assert!(
+            difference.diff.contains("in 1 cells"),
+            "{}",
+            difference.diff
+        );
+        assert!(
+            difference.diff.contains("end.png.diff.png"),
+            "{}",
+            difference.diff
+        );
+        assert!(new.exists() && diff.exists());
+        let diff_image = crate::render::png::decode_png(&std::fs::read(&diff).unwrap()).unwrap();
+        let actual = crate::render::png::decode_png(&std::fs::read(&new).unwrap()).unwrap();
+        assert_eq!(diff_image.dimensions(), actual.dimensions());
+        assert_ne!(diff_image, actual, "the changed cell is outlined");
+
+        // Allowed to differ: passes, and the stale files go.
+        let lenient = PngCheck {
+            max_diff_pixels: 10_000,
+            ..PngCheck::default()
+        };
+        assert!(
+            check_png(&golden, &screen("hellp"), &lenient, UpdateMode::New)
+                .unwrap()
+                .passed()
+        );
+        assert!(!new.exists() && !diff.exists());
+
+        // Mode no writes nothing; a bigger screen is a size mismatch.
+        let mut big = hello.clone();
+        big.size.cols = 9;
+        for row in &mut big.rows {
+            row.push(crate::term::Cell::default());
+        }
+        let o = check_png(&golden, &big, &check, UpdateMode::No).unwrap();
+        let Outcome::Mismatch {
+            difference,
+            pending: None,
+            ..
+        } = &o
+        else {
+            panic!("{o:?}")
+        };
+        assert_eq!(difference.place, Place::Header("size".into()));
+        assert!(!new.exists() && !diff.exists());
+
+        // A golden that is not a PNG is a mismatch, not a crash; text checks refuse PNGs.
+        std::fs::write(&golden, "not a png").unwrap();
+        let o = check_png(&golden, &hello, &check, UpdateMode::No).unwrap();
+        assert!(!o.passed());
+        assert!(check_file(&golden, "x", UpdateMode::No, false).is_err());
+        let (o, text) = check_snapshot(
+            Format::Png,
+            &golden,
+            "c.cast",
+            "end",
+            &hello,
+            UpdateMode::Always,
+            false,
+            &check,
+        )
+        .unwrap();
+        assert!(matches!(o, Outcome::Updated));
+        assert!(text.contains("hello"));
     }
 }

@@ -16,14 +16,19 @@ pub struct Pending {
 }
 
 impl Pending {
-    /// Replaces the golden with the pending file (atomically, by rename).
+    /// Replaces the golden with the pending file (atomically, by rename); a PNG golden's diff
+    /// image goes too.
     pub fn accept(&self) -> io::Result<()> {
-        std::fs::rename(&self.new, &self.golden)
+        std::fs::rename(&self.new, &self.golden)?;
+        let _ = std::fs::remove_file(super::diff_image_path(&self.golden));
+        Ok(())
     }
 
-    /// Deletes the pending file.
+    /// Deletes the pending file (and a PNG golden's diff image).
     pub fn reject(&self) -> io::Result<()> {
-        std::fs::remove_file(&self.new)
+        std::fs::remove_file(&self.new)?;
+        let _ = std::fs::remove_file(super::diff_image_path(&self.golden));
+        Ok(())
     }
 
     /// Whether `filter` selects this snapshot: no filter, or a substring of its name.
@@ -64,7 +69,10 @@ pub fn orphans(snapshots: &Path, expected: &HashSet<PathBuf>) -> io::Result<Vec<
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            !name.ends_with(".new") && !name.starts_with('.') && !expected.contains(f)
+            !name.ends_with(".new")
+                && !name.ends_with(".diff.png")
+                && !name.starts_with('.')
+                && !expected.contains(f)
         })
         .collect();
     out.sort();

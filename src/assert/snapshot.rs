@@ -27,6 +27,10 @@
 //!
 //! Colours are `fg=N`/`bg=N` for palette colours and `fg=#rrggbb` for truecolour; attributes
 //! are `bold dim italic underline strikethrough inverse blink`.
+//!
+//! `png` goldens are pictures of the screen ([`crate::render::png`]), compared by decoded
+//! pixels with a per-channel tolerance and a number of pixels allowed to differ (both 0 by
+//! default); see [`check_snapshot`](super::check_snapshot).
 
 use std::fmt::Write as _;
 
@@ -42,6 +46,10 @@ pub enum Format {
     /// Rows plus style runs (`.styled.txt`).
     #[serde(rename = "styled.txt", alias = "styled")]
     Styled,
+    /// A picture of the screen (`.png`), compared by decoded pixels; see
+    /// [`check_snapshot`](super::check_snapshot).
+    #[serde(rename = "png")]
+    Png,
 }
 
 impl Format {
@@ -50,11 +58,17 @@ impl Format {
         match self {
             Format::Txt => "txt",
             Format::Styled => "styled.txt",
+            Format::Png => "png",
         }
     }
 
+    /// Whether goldens of this format are binary (compared as images, not text).
+    pub fn is_binary(self) -> bool {
+        self == Format::Png
+    }
+
     /// Every format, in the order they are checked.
-    pub const ALL: [Format; 2] = [Format::Txt, Format::Styled];
+    pub const ALL: [Format; 3] = [Format::Txt, Format::Styled, Format::Png];
 }
 
 impl std::str::FromStr for Format {
@@ -64,8 +78,9 @@ impl std::str::FromStr for Format {
         match s {
             "txt" | "text" => Ok(Format::Txt),
             "styled.txt" | "styled" => Ok(Format::Styled),
+            "png" => Ok(Format::Png),
             other => Err(format!(
-                "unknown snapshot format {other:?}: expected txt or styled.txt"
+                "unknown snapshot format {other:?}: expected txt, styled.txt or png"
             )),
         }
     }
@@ -78,6 +93,9 @@ pub const HEADER_LINES: usize = 6;
 pub const STYLES_MARK: &str = "--- styles";
 
 /// Writes `screen` in `format`. `cast` and `checkpoint` only label the file.
+///
+/// [`Format::Png`] is binary: this gives its text (`txt`) render, which is what a PNG
+/// snapshot shows as text; the picture comes from [`check_snapshot`](super::check_snapshot).
 pub fn render(format: Format, cast: &str, checkpoint: &str, screen: &Screen) -> String {
     let mut out = header(cast, checkpoint, screen);
     out.push_str(&crate::render::text(screen));

@@ -1,12 +1,16 @@
 //! `tuicast replay`: the screen of a cast at a checkpoint, a time, or the end.
 
-use std::path::PathBuf;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
 
 use super::{write_output, EngineArg};
-use crate::cast::escape_for_terminal;
+use crate::cast::{escape_for_terminal, Header};
+use crate::render::png::{
+    self, Annotation, CursorStyle, Decorations, GifOptions, PngConfig, PngOptions, Renderer, Theme,
+};
 use crate::replay::{self, Checkpoint, Found, END};
 
 /// Replay a cast into a terminal engine and print the screen.
@@ -15,7 +19,10 @@ use crate::replay::{self, Checkpoint, Found, END};
     tuicast replay casts/demo.cast\n  \
     tuicast replay casts/*.cast\n  \
     tuicast replay casts/demo.cast --at saved --format json -o saved.json\n  \
-    tuicast replay casts/demo.cast --time 2.5 --engine vt100")]
+    tuicast replay casts/demo.cast --time 2.5 --engine vt100\n  \
+    tuicast replay casts/demo.cast --format png -o demo.png --theme dracula --chrome\n  \
+    tuicast replay casts/demo.cast --format png -o menu.png --annotate 'regex=Pick .*,label=Prompt'\n  \
+    tuicast replay casts/demo.cast --format gif -o demo.gif --speed 2 --idle-time-limit 1")]
 pub(super) struct Args {
     /// The cast files (asciicast v1, v2 or v3). With several, each screen is preceded by a
     /// `==> CAST @ CHECKPOINT <==` line.
@@ -27,7 +34,7 @@ pub(super) struct Args {
     /// Show the screen after every event up to this many seconds.
     #[arg(long, value_name = "SECS")]
     time: Option<f64>,
-    /// Output format.
+    /// Output format. `png` and `gif` need `-o FILE`.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     #[command(flatten)]
@@ -35,17 +42,126 @@ pub(super) struct Args {
     /// Write to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    picture: Box<PictureArgs>,
 }
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+/// Options of `--format png` and `--format gif` (defaults from `[png]` in tuicast.toml).
+#[derive(Debug, Default, clap::Args)]
+#[command(next_help_heading = "PNG and GIF")]
+struct PictureArgs {
+    /// Colours: asciinema, dracula, solarized-dark, solarized-light, github-dark, github-light,
+    /// monokai, nord, or `BG,FG,C0,...,C7[,C8,...,C15]` in hex. Default: the cast's own theme,
+    /// else asciinema.
+    #[arg(long, value_name = "THEME")]
+    theme: Option<String>,
+    /// Font size in pixels per em [default: 16].
+    #[arg(long, value_name = "PX")]
+    font_size: Option<f32>,
+    /// Cell height in ems [default: 1.2].
+    #[arg(long, value_name = "EMS")]
+    line_height: Option<f32>,
+    /// Space around the screen in pixels [default: 12].
+    #[arg(long, value_name = "PX")]
+    padding: Option<u32>,
+    /// A folder of fallback fonts for characters DejaVu Sans Mono lacks (CJK, emoji); may be
+    /// repeated. Without it only the bundled fonts are used, so output is the same everywhere.
+    #[arg(long, value_name = "DIR")]
+    font_dir: Vec<PathBuf>,
+    /// Cursor shape: block, bar, underline or hidden [default: block].
+    #[arg(long, value_name = "STYLE")]
+    cursor: Option<String>,
+    /// Box cells and label them (png): `rows=2..5,cols=0..40,label=Menu,color=#ff8800` or
+    /// `regex=PATTERN,label=TEXT`. May be repeated.
+    #[arg(long, value_name = "SPEC")]
+    annotate: Vec<String>,
+    /// Draw a window frame with a title bar, rounded corners and a shadow (png).
+    #[arg(long)]
+    chrome: bool,
+    /// Title of the window frame [default: the cast's title].
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
+    /// Playback speed (gif) [default: 1].
+    #[arg(long, value_name = "FACTOR")]
+    speed: Option<f64>,
+    /// Longest pause in seconds (gif) [default: the cast's idle_time_limit].
+    #[arg(long, value_name = "SECS")]
+    idle_time_limit: Option<f64>,
+    /// Frame-rate cap (gif) [default: 30].
+    #[arg(long, value_name = "FPS")]
+    fps: Option<u32>,
+    /// How long the last frame is shown, in seconds (gif) [default: 3].
+    #[arg(long, value_name = "SECS")]
+    last_frame: Option<f64>,
+    /// Play the animation once instead of looping (gif).
+    #[arg(long)]
+    no_loop: bool,
+}
+
+impl PictureArgs {
+    /// The flags given that only pictures use, and those that only GIFs or PNGs use.
+    fn given(&self) -> (Vec<&'static str>, Vec<&'static str>, Vec<&'static str>) {
+        let mut common = Vec::new();
+        let mut png_only = Vec::new();
+        let mut gif_only = Vec::new();
+        let flags: [(bool, &'static str, u8); 14] = [
+            (self.theme.is_some(), "--theme", 0),
+            (self.font_size.is_some(), "--font-size", 0),
+            (self.line_height.is_some(), "--line-height", 0),
+            (self.padding.is_some(), "--padding", 0),
+            (!self.font_dir.is_empty(), "--font-dir", 0),
+            (self.cursor.is_some(), "--cursor", 0),
+            (!self.annotate.is_empty(), "--annotate", 1),
+            (self.chrome, "--chrome", 1),
+            (self.title.is_some(), "--title", 1),
+            (self.speed.is_some(), "--speed", 2),
+            (self.idle_time_limit.is_some(), "--idle-time-limit", 2),
+            (self.fps.is_some(), "--fps", 2),
+            (self.last_frame.is_some(), "--last-frame", 2),
+            (self.no_loop, "--no-loop", 2),
+        ];
+        for (on, name, kind) in flags {
+            if !on {
+                continue;
+            }
+            match kind {
+                0 => common.push(name),
+                1 => png_only.push(name),
+                _ => gif_only.push(name),
+            }
+        }
+        (common, png_only, gif_only)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Format {
     /// Plain text, one line per row, trailing spaces trimmed.
     Text,
     /// JSON: size, cursor, title and per row the text and style runs.
     Json,
+    /// A PNG screenshot (needs -o).
+    Png,
+    /// The whole cast as an animated GIF (needs -o).
+    Gif,
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Png => "png",
+            Format::Gif => "gif",
+        }
+    }
 }
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    check_picture_args(&args)?;
+    if args.format == Format::Gif {
+        return gif(&args);
+    }
     if args.casts.len() == 1 {
         let bytes = render_one(&args, &args.casts[0])?;
         write_output(args.output.as_ref(), &bytes)?;
@@ -89,6 +205,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
     let reader = crate::cast::open(cast)?;
+    let header = reader.header().clone();
     let engine = args.engine.engine;
     let checkpoint: Checkpoint = match (&args.at, args.time) {
         (_, Some(t)) => {
@@ -130,6 +247,179 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
             }
             crate::render::json_lines(&value).into_bytes()
         }
+        Format::Png => picture(args, cast, &header, &checkpoint)?,
+        Format::Gif => unreachable_gif()?,
     };
     Ok(bytes)
+}
+
+/// Refuses picture flags with text formats, GIF flags with PNG and the reverse, and binary
+/// output to a terminal.
+fn check_picture_args(args: &Args) -> anyhow::Result<()> {
+    let (common, png_only, gif_only) = args.picture.given();
+    let list = |v: &[&str]| v.join(", ");
+    match args.format {
+        Format::Text | Format::Json => {
+            let all: Vec<&str> = common
+                .iter()
+                .chain(&png_only)
+                .chain(&gif_only)
+                .copied()
+                .collect();
+            if !all.is_empty() {
+                bail!(
+                    "{} only apply to --format png or gif (the format is {})",
+                    list(&all),
+                    args.format.name()
+                );
+            }
+            return Ok(());
+        }
+        Format::Png if !gif_only.is_empty() => {
+            bail!("{} only apply to --format gif", list(&gif_only))
+        }
+        Format::Gif if !png_only.is_empty() => {
+            bail!("{} only apply to --format png", list(&png_only))
+        }
+        Format::Gif if args.at.is_some() || args.time.is_some() => {
+            bail!("--format gif renders the whole cast: --at and --time do not apply")
+        }
+        _ => {}
+    }
+    let format = args.format.name();
+    let Some(out) = &args.output else {
+        bail!("--format {format} writes an image: give the file with -o FILE");
+    };
+    if args.casts.len() != 1 {
+        bail!(
+            "--format {format} takes one cast; {} were given",
+            args.casts.len()
+        );
+    }
+    if out.as_os_str() == "-" && std::io::stdout().is_terminal() {
+        bail!("refusing to write {format} data to a terminal: redirect standard output or give -o FILE");
+    }
+    Ok(())
+}
+
+fn unreachable_gif() -> anyhow::Result<Vec<u8>> {
+    bail!("--format gif is rendered from the whole cast")
+}
+
+/// The options of a picture: the cast's theme, then `[png]` of tuicast.toml, then the flags.
+fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
+    let mut options = PngOptions::default();
+    if let Some(t) = &header.term.theme {
+        match Theme::from_cast(t) {
+            Ok(theme) => options.theme = theme,
+            Err(e) => eprintln!("warning: the cast's theme is not used: {e}"),
+        }
+    }
+    let root = std::env::current_dir()?;
+    PngConfig::load(&root)?
+        .apply(&mut options, &root)
+        .map_err(anyhow::Error::msg)?;
+    let p = &args.picture;
+    if let Some(t) = &p.theme {
+        options.theme = Theme::parse(t).map_err(|e| anyhow::anyhow!("--theme: {e}"))?;
+    }
+    if let Some(s) = p.font_size {
+        options.font_size = s;
+    }
+    if let Some(l) = p.line_height {
+        options.line_height = l;
+    }
+    if let Some(pad) = p.padding {
+        options.padding = pad;
+    }
+    options.font_dirs.extend(p.font_dir.iter().cloned());
+    if let Some(c) = &p.cursor {
+        options.cursor = c
+            .parse::<CursorStyle>()
+            .map_err(|e| anyhow::anyhow!("--cursor: {e}"))?;
+    }
+    Ok(options)
+}
+
+/// A PNG of the checkpoint's screen.
+fn picture(
+    args: &Args,
+    cast: &Path,
+    header: &Header,
+    checkpoint: &Checkpoint,
+) -> anyhow::Result<Vec<u8>> {
+    let options = picture_options(args, header)?;
+    let mut annotations = Vec::new();
+    for spec in &args.picture.annotate {
+        let a: Annotation = spec.parse()?;
+        if a.regions(&checkpoint.screen).is_empty() {
+            eprintln!(
+                "warning: --annotate {:?} boxes nothing on this screen",
+                escape_for_terminal(spec, 120)
+            );
+        }
+        annotations.push(a);
+    }
+    let title = args
+        .picture
+        .title
+        .clone()
+        .or_else(|| header.title.clone())
+        .or_else(|| checkpoint.screen.title.clone())
+        .or_else(|| cast.file_stem().map(|s| s.to_string_lossy().into_owned()));
+    let decorations = Decorations {
+        annotations,
+        chrome: args.picture.chrome,
+        title,
+    };
+    let mut renderer = Renderer::new(options)?;
+    let image = renderer.render_decorated(&checkpoint.screen, &decorations)?;
+    Ok(png::encode_png(&image)?)
+}
+
+/// `--format gif`: the whole cast, streamed into the output file.
+fn gif(args: &Args) -> anyhow::Result<ExitCode> {
+    let cast = &args.casts[0];
+    let header = crate::cast::open(cast)?.header().clone();
+    let options = picture_options(args, &header)?;
+    let p = &args.picture;
+    let defaults = GifOptions::default();
+    let gif_options = GifOptions {
+        speed: p.speed.unwrap_or(defaults.speed),
+        idle_time_limit: p.idle_time_limit,
+        fps: p.fps.unwrap_or(defaults.fps),
+        last_frame: p.last_frame.unwrap_or(defaults.last_frame),
+        repeat: !p.no_loop,
+        engine: args.engine.engine,
+    };
+    let mut renderer = Renderer::new(options)?;
+    let out = args.output.as_ref().expect("checked by check_picture_args");
+    if out.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        png::render_gif(cast, &mut renderer, &gif_options, &mut buf)?;
+        write_output(None, &buf)?;
+    } else {
+        let mut result = None;
+        crate::util::write_atomic_with(out, |w| {
+            match png::render_gif(cast, &mut renderer, &gif_options, w) {
+                Ok(stats) => {
+                    result = Some(Ok(stats));
+                    Ok(())
+                }
+                Err(png::PngError::Io(e)) => Err(e),
+                Err(e) => {
+                    result = Some(Err(e));
+                    Err(std::io::Error::other("not written"))
+                }
+            }
+        })
+        .or_else(|e| match &result {
+            Some(Err(_)) => Ok(()),
+            _ => Err(anyhow::anyhow!("cannot write {}: {e}", out.display())),
+        })?;
+        if let Some(Err(e)) = result {
+            return Err(e.into());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -105,16 +105,28 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
     let mut input = stdin.lock();
     let (mut accepted, mut rejected, mut skipped) = (0, 0, 0);
     for (i, p) in items.iter().enumerate() {
-        let new = std::fs::read_to_string(&p.new)?;
-        let old = std::fs::read_to_string(&p.golden).unwrap_or_default();
         println!("[{}/{}] {}", i + 1, items.len(), p.name);
-        if old.is_empty() {
+        if p.golden.extension().is_some_and(|e| e == "png") {
+            // A picture: point at the files to look at.
+            let shown = |path: &std::path::Path| {
+                crate::cast::escape_for_terminal(&path.display().to_string(), 300)
+            };
+            println!("  new picture:  {}", shown(&p.new));
+            if p.golden.exists() {
+                println!("  golden:       {}", shown(&p.golden));
+            }
+            let diff = crate::assert::diff_image_path(&p.golden);
+            if diff.exists() {
+                println!("  changed cells: {}", shown(&diff));
+            }
+        } else if let Some((old, new)) = text_pair(p)? {
+            print!("{}", crate::assert::unified(&old, &new, color));
+        } else {
+            let new = std::fs::read_to_string(&p.new)?;
             println!("  new snapshot:");
             for line in new.lines() {
                 println!("  +{}", crate::cast::escape_for_terminal(line, 500));
             }
-        } else {
-            print!("{}", crate::assert::unified(&old, &new, color));
         }
         loop {
             print!("a accept, r reject, s skip, q quit > ");
@@ -152,4 +164,13 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
     }
     println!("{accepted} accepted, {rejected} rejected, {skipped} skipped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The golden's and the pending file's text, when a golden exists and is not empty.
+fn text_pair(p: &Pending) -> std::io::Result<Option<(String, String)>> {
+    let old = std::fs::read_to_string(&p.golden).unwrap_or_default();
+    if old.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some((old, std::fs::read_to_string(&p.new)?)))
 }

@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::assert::{self, check_file, Format, Mask, Outcome, Place, UpdateMode};
+use crate::assert::{self, Format, Mask, Outcome, Place, UpdateMode};
 use crate::cast::{CastError, EventData};
 use crate::config::Config;
 use crate::record::scenario::Scenario;
@@ -377,8 +377,17 @@ fn live_replay(config: &Config, case: &Case, scenario: &Path, mode: UpdateMode) 
         case.formats.iter().all(|f| {
             let golden =
                 assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, f.extension());
-            let actual = assert::render(*f, &cast_label, &cp.name, &screen);
-            std::fs::read_to_string(golden).is_ok_and(|g| g == actual)
+            assert::check_snapshot(
+                *f,
+                &golden,
+                &cast_label,
+                &cp.name,
+                &screen,
+                UpdateMode::No,
+                false,
+                &config.png,
+            )
+            .is_ok_and(|(outcome, _)| outcome.passed())
         })
     });
     let keep = !matches && mode.resolve(false) != UpdateMode::No;
@@ -438,9 +447,18 @@ fn check_checkpoint(
     for format in &case.formats {
         let path =
             assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, format.extension());
-        let actual = assert::render(*format, &cast_label, &cp.name, &screen);
-        match check_file(&path, &actual, mode, color) {
-            Ok(outcome) => snapshots.push(SnapshotResult {
+        let checked = assert::check_snapshot(
+            *format,
+            &path,
+            &cast_label,
+            &cp.name,
+            &screen,
+            mode,
+            color,
+            &config.png,
+        );
+        match checked {
+            Ok((outcome, actual)) => snapshots.push(SnapshotResult {
                 name: assert::pending::relative_name(&config.snapshots, &path),
                 path,
                 outcome,

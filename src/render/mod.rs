@@ -1,4 +1,4 @@
-//! Renders a [`Screen`] as plain text or JSON.
+//! Renders a [`Screen`] as plain text or JSON; [`png`] draws it as a picture (PNG, GIF).
 //!
 //! # Text
 //! Every row of the screen, one line each ending in `\n`, trailing whitespace trimmed; a wide
@@ -26,11 +26,13 @@
 //!   `bold dim italic underline strikethrough inverse blink` in that order.
 //! - Keys appear in the order above; fields are only ever added, never renamed.
 
+pub mod png;
+
 use serde_json::{json, Map, Value};
 
 use crate::term::{Cell, Color, Screen};
 
-/// The version of the JSON screen schema written by [`json`].
+/// The version of the JSON screen schema written by [`json()`].
 pub const JSON_SCHEMA: u32 = 1;
 
 /// The screen as text: every row, trailing whitespace trimmed, each ending with `\n`.

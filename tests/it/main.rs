@@ -7,6 +7,7 @@
 //! - `snapshots`: goldens, update modes, review commands, masks, orphans (real binary).
 //! - `record`: the recorder with real programs in real PTYs.
 //! - `conformance`: the conformance corpus replays (avt) to what tmux or xterm showed; docs table.
+//! - `png`: PNG and GIF renders checked by decoded pixels, determinism, the picture CLI.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 
 mod asciinema;
@@ -16,6 +17,7 @@ mod conformance;
 mod examples;
 mod harness;
 mod malformed;
+mod png;
 mod record;
 mod snapshots;
 

@@ -1,0 +1,513 @@
+//! Annotations: boxes drawn around cells or around every match of a regex, each with an
+//! optional label badge and a colour; with many labels, numbered badges and a legend.
+//!
+//! The spec syntax (`--annotate`) is `key=value` pairs separated by commas:
+//!
+//! ```text
+//! rows=2..5,cols=0..40,label=Menu,color=#ff8800
+//! regex=error: .*,label=Errors
+//! rows=0,label=Title bar
+//! ```
+//!
+//! - `rows`, `cols`: 0-based cell ranges as in masks: `3`, `2..5`, `2..`, `..5`, `2..=4`
+//!   (end exclusive unless `..=`). A missing one means every row or column.
+//! - `regex`: boxes every match in every row's text (within `rows` and `cols` if given).
+//! - `label`: text of the badge. `color`: `#rrggbb` (default: a colour per annotation).
+//!
+//! A comma only separates pairs when a known key and `=` follow it, so regexes and labels
+//! may contain commas (`regex=a{1,3}`).
+
+use std::ops::Range;
+use std::str::FromStr;
+
+use regex::Regex;
+
+use super::raster::{rounded_rect_sdf, Canvas};
+use super::theme::Rgb;
+use super::{fit_text, text_cells, PngError, Renderer};
+use crate::term::{Cell, Screen};
+
+/// The keys of an annotation spec.
+const KEYS: [&str; 5] = ["rows", "cols", "regex", "label", "color"];
+
+/// Colours given to annotations without one, in order.
+const PALETTE: [Rgb; 7] = [
+    Rgb(0xff, 0x4d, 0x4d),
+    Rgb(0xff, 0xb0, 0x20),
+    Rgb(0x2e, 0xcc, 0x71),
+    Rgb(0x3d, 0x9d, 0xff),
+    Rgb(0xc8, 0x6b, 0xff),
+    Rgb(0xff, 0x66, 0xc4),
+    Rgb(0x00, 0xd0, 0xd0),
+];
+
+/// More labels than this are numbered, with the labels in a legend below the screen.
+const MAX_INLINE_LABELS: usize = 3;
+
+/// Longest label drawn, in cells.
+const MAX_LABEL_CELLS: usize = 60;
+
+/// One annotation: what to box, and how.
+#[derive(Debug, Clone)]
+pub struct Annotation {
+    /// The cells to box.
+    pub target: Target,
+    /// The badge text.
+    pub label: Option<String>,
+    /// The box and badge colour; a colour of the default palette when `None`.
+    pub color: Option<Rgb>,
+}
+
+/// What an annotation boxes.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A rectangle of cells (rows and columns, 0-based, end exclusive).
+    Cells {
+        /// Rows.
+        rows: Range<usize>,
+        /// Columns.
+        cols: Range<usize>,
+    },
+    /// Every match of a regex in each row's text, within rows and columns.
+    Regex {
+        /// The regex.
+        regex: Regex,
+        /// Rows searched.
+        rows: Range<usize>,
+        /// Columns a match is clipped to.
+        cols: Range<usize>,
+    },
+}
+
+/// A boxed rectangle of cells: rows and columns, 0-based, end exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Region {
+    /// First row.
+    pub row: usize,
+    /// One past the last row.
+    pub row_end: usize,
+    /// First column.
+    pub col: usize,
+    /// One past the last column.
+    pub col_end: usize,
+}
+
+impl FromStr for Annotation {
+    type Err = PngError;
+
+    fn from_str(spec: &str) -> Result<Self, Self::Err> {
+        let err = |m: String| PngError::Annotation(m);
+        let shown = crate::cast::escape_for_terminal(spec, 120);
+        let mut rows = None;
+        let mut cols = None;
+        let mut regex = None;
+        let mut label = None;
+        let mut color = None;
+        for pair in split_pairs(spec) {
+            let Some((key, value)) = pair.split_once('=') else {
+                return Err(err(format!(
+                    "{shown:?}: expected key=value pairs with keys {}",
+                    KEYS.join(", ")
+                )));
+            };
+            let key = key.trim();
+            let duplicate = match key {
+                "rows" => rows.replace(parse_range(value).map_err(err)?).is_some(),
+                "cols" => cols.replace(parse_range(value).map_err(err)?).is_some(),
+                "regex" => {
+                    if value.is_empty() {
+                        return Err(err(format!("{shown:?}: the regex is empty")));
+                    }
+                    let re = Regex::new(value).map_err(|e| {
+                        err(format!(
+                            "regex {:?} is not valid: {e}",
+                            crate::cast::escape_for_terminal(value, 80)
+                        ))
+                    })?;
+                    regex.replace(re).is_some()
+                }
+                "label" => label.replace(value.to_string()).is_some(),
+                "color" | "colour" => color.replace(Rgb::parse(value).map_err(err)?).is_some(),
+                other => {
+                    return Err(err(format!(
+                        "{shown:?}: unknown key {:?}; the keys are {}",
+                        crate::cast::escape_for_terminal(other, 40),
+                        KEYS.join(", ")
+                    )))
+                }
+            };
+            if duplicate {
+                return Err(err(format!("{shown:?}: {key} is given twice")));
+            }
+        }
+        if rows.is_none() && cols.is_none() && regex.is_none() {
+            return Err(err(format!(
+                "{shown:?}: say what to box with rows=, cols= or regex="
+            )));
+        }
+        let rows = rows.unwrap_or(0..usize::MAX);
+        let cols = cols.unwrap_or(0..usize::MAX);
+        let target = match regex {
+            Some(regex) => Target::Regex { regex, rows, cols },
+            None => Target::Cells { rows, cols },
+        };
+        Ok(Annotation {
+            target,
+            label: label.filter(|l| !l.is_empty()),
+            color,
+        })
+    }
+}
+
+impl Annotation {
+    /// The rectangles this annotation boxes on `screen` (clipped to it; none when it matches
+    /// nothing).
+    pub fn regions(&self, screen: &Screen) -> Vec<Region> {
+        let nrows = screen.rows.len().min(screen.size.rows as usize);
+        let ncols = screen.size.cols as usize;
+        let clip = |r: &Range<usize>, n: usize| r.start.min(n)..r.end.min(n);
+        match &self.target {
+            Target::Cells { rows, cols } => {
+                let (rows, cols) = (clip(rows, nrows), clip(cols, ncols));
+                if rows.is_empty() || cols.is_empty() {
+                    return Vec::new();
+                }
+                vec![Region {
+                    row: rows.start,
+                    row_end: rows.end,
+                    col: cols.start,
+                    col_end: cols.end,
+                }]
+            }
+            Target::Regex { regex, rows, cols } => {
+                let mut out = Vec::new();
+                for r in clip(rows, nrows) {
+                    let (text, cell_of) = row_text_with_cells(&screen.rows[r]);
+                    for m in regex.find_iter(&text) {
+                        if m.start() == m.end() {
+                            continue;
+                        }
+                        let first = cell_of[m.start()];
+                        let last = cell_of[m.end() - 1];
+                        let last_end = last
+                            + if screen.rows[r].get(last).is_some_and(|c| c.width == 2) {
+                                2
+                            } else {
+                                1
+                            };
+                        let start = first.max(cols.start);
+                        let end = last_end.min(cols.end).min(ncols);
+                        if start < end {
+                            out.push(Region {
+                                row: r,
+                                row_end: r + 1,
+                                col: start,
+                                col_end: end,
+                            });
+                        }
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+/// Draws the annotations over a plain render (the grid at the padding offset); adds a legend
+/// below it when there are many labels.
+pub(crate) fn draw(
+    renderer: &mut Renderer,
+    canvas: Canvas,
+    screen: &Screen,
+    annotations: &[Annotation],
+) -> Result<Canvas, PngError> {
+    let m = renderer.metrics();
+    let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
+    let pad = renderer.options().padding as i32;
+    let theme = renderer.theme().clone();
+    let size = renderer.options().font_size;
+    let labelled: Vec<usize> = (0..annotations.len())
+        .filter(|&i| annotations[i].label.is_some())
+        .collect();
+    let legend = labelled.len() > MAX_INLINE_LABELS;
+    let line_h = ch + ch / 3;
+    let legend_h = if legend {
+        labelled.len() as i32 * line_h + pad
+    } else {
+        0
+    };
+    let mut canvas = if legend_h > 0 {
+        let mut bigger = Canvas::new(canvas.width, canvas.height + legend_h as u32, theme.bg, 255);
+        bigger.draw_canvas(&canvas, 0, 0, None);
+        bigger
+    } else {
+        canvas
+    };
+    let stroke = ((size / 8.0).round() as i32).max(2);
+    let gap = 1;
+    let mut badges = Vec::new();
+    for (i, a) in annotations.iter().enumerate() {
+        let color = a.color.unwrap_or(PALETTE[i % PALETTE.len()]);
+        let regions = a.regions(screen);
+        for (k, reg) in regions.iter().enumerate() {
+            let x0 = pad + reg.col as i32 * cw;
+            let y0 = pad + reg.row as i32 * ch;
+            let x1 = pad + reg.col_end as i32 * cw;
+            let y1 = pad + reg.row_end as i32 * ch;
+            // A light wash over the cells, then the outline just outside them so no glyph is
+            // covered.
+            canvas.blend_rect(x0, y0, x1 - x0, y1 - y0, color, 28);
+            let out = gap + stroke;
+            let (rx, ry) = ((x0 - out) as f32, (y0 - out) as f32);
+            let (rw, rh) = ((x1 - x0 + 2 * out) as f32, (y1 - y0 + 2 * out) as f32);
+            let half = stroke as f32 / 2.0;
+            let radius = stroke as f32 + 2.0;
+            canvas.fill_sdf(
+                [
+                    x0 - out - 1,
+                    y0 - out - 1,
+                    x1 - x0 + 2 * out + 2,
+                    y1 - y0 + 2 * out + 2,
+                ],
+                color,
+                255,
+                |px, py| {
+                    rounded_rect_sdf(
+                        px,
+                        py,
+                        rx + half,
+                        ry + half,
+                        rw - stroke as f32,
+                        rh - stroke as f32,
+                        radius - half,
+                    )
+                    .abs()
+                        - half
+                },
+            );
+            if k == 0 {
+                if let Some(label) = &a.label {
+                    let n = labelled.iter().position(|&j| j == i).unwrap_or(0) + 1;
+                    let text = if legend {
+                        n.to_string()
+                    } else {
+                        fit_text(label, MAX_LABEL_CELLS)
+                    };
+                    badges.push((text, color, x0 - out, y0 - out, y1 + out));
+                }
+            }
+        }
+    }
+    // Badges last, so no box is drawn over a label.
+    for (text, color, x, top, bottom) in badges {
+        let bw = (text_cells(&text) as i32 + 1) * cw;
+        let bh = ch + 2;
+        let y = if top - bh >= 0 {
+            top - bh
+        } else if bottom + bh <= canvas.height as i32 {
+            bottom
+        } else {
+            top + stroke
+        };
+        let x = x.min(canvas.width as i32 - bw).max(0);
+        badge(renderer, &mut canvas, &text, x, y, bw, bh, color);
+    }
+    if legend {
+        let top = canvas.height as i32 - legend_h;
+        for (n, &i) in labelled.iter().enumerate() {
+            let a = &annotations[i];
+            let color = a.color.unwrap_or(PALETTE[i % PALETTE.len()]);
+            let y = top + n as i32 * line_h + (line_h - ch) / 2;
+            let number = (n + 1).to_string();
+            let bw = (text_cells(&number) as i32 + 1) * cw;
+            badge(
+                renderer,
+                &mut canvas,
+                &number,
+                pad,
+                y - 1,
+                bw,
+                ch + 2,
+                color,
+            );
+            let max_cells = ((canvas.width as i32 - 2 * pad - bw) / cw - 1).max(1) as usize;
+            let label = fit_text(a.label.as_deref().unwrap_or(""), max_cells);
+            renderer.draw_text(&mut canvas, &label, pad + bw + cw, y, theme.fg, false);
+        }
+    }
+    Ok(canvas)
+}
+
+/// A rounded badge in `color` with `text` in black or white, whichever reads better.
+#[allow(clippy::too_many_arguments)]
+fn badge(
+    renderer: &mut Renderer,
+    canvas: &mut Canvas,
+    text: &str,
+    x: i32,
+    y: i32,
+    w: i32,
+    h: i32,
+    color: Rgb,
+) {
+    let r = (h as f32 / 4.0).max(2.0);
+    let (fx, fy, fw, fh) = (x as f32, y as f32, w as f32, h as f32);
+    canvas.fill_sdf([x, y, w, h], color, 255, |px, py| {
+        rounded_rect_sdf(px, py, fx, fy, fw, fh, r)
+    });
+    let ink = if color.luma() > 150 {
+        Rgb(0, 0, 0)
+    } else {
+        Rgb(255, 255, 255)
+    };
+    let cw = renderer.metrics().cell_width as i32;
+    renderer.draw_text(canvas, text, x + cw / 2, y + 1, ink, true);
+}
+
+/// Splits a spec at the commas that start a new `key=` pair.
+fn split_pairs(spec: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, _) in spec.match_indices(',') {
+        let rest = &spec[i + 1..];
+        if KEYS
+            .iter()
+            .any(|k| rest.trim_start().starts_with(&format!("{k}=")))
+        {
+            out.push(&spec[start..i]);
+            start = i + 1;
+        }
+    }
+    out.push(&spec[start..]);
+    out
+}
+
+/// A 0-based range: `3`, `2..5`, `2..`, `..5`, `2..=4`.
+fn parse_range(text: &str) -> Result<Range<usize>, String> {
+    let text = text.trim();
+    let bad = || {
+        format!(
+            "range {:?} must look like 3, 2..5, 2.., ..5 or 2..=4 (0-based)",
+            crate::cast::escape_for_terminal(text, 40)
+        )
+    };
+    let num = |s: &str| -> Result<usize, String> { s.trim().parse().map_err(|_| bad()) };
+    let (start, end) = if let Some((a, b)) = text.split_once("..=") {
+        let start = if a.trim().is_empty() { 0 } else { num(a)? };
+        (start, num(b)?.checked_add(1).ok_or_else(bad)?)
+    } else if let Some((a, b)) = text.split_once("..") {
+        let start = if a.trim().is_empty() { 0 } else { num(a)? };
+        let end = if b.trim().is_empty() {
+            usize::MAX
+        } else {
+            num(b)?
+        };
+        (start, end)
+    } else {
+        let i = num(text)?;
+        (i, i + 1)
+    };
+    if start < end {
+        Ok(start..end)
+    } else {
+        Err(bad())
+    }
+}
+
+/// The row's text (every cell, untrimmed) and, for each byte of it, the cell it came from.
+fn row_text_with_cells(row: &[Cell]) -> (String, Vec<usize>) {
+    let mut text = String::new();
+    let mut cell_of = Vec::new();
+    for (c, cell) in row.iter().enumerate() {
+        if cell.width == 0 {
+            continue;
+        }
+        text.push_str(&cell.text);
+        cell_of.resize(text.len(), c);
+    }
+    (text, cell_of)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::{EngineKind, Size};
+
+    fn screen(input: &str) -> Screen {
+        let mut e = EngineKind::Avt.create(Size { cols: 20, rows: 3 });
+        e.feed(input);
+        e.screen()
+    }
+
+    #[test]
+    fn specs_parse() {
+        let a: Annotation = "rows=2..5,cols=0..40,label=Menu, with comma,color=#ff0000"
+            .parse()
+            .unwrap();
+        assert_eq!(a.label.as_deref(), Some("Menu, with comma"));
+        assert_eq!(a.color, Some(Rgb(255, 0, 0)));
+        assert!(
+            matches!(a.target, Target::Cells { ref rows, ref cols } if *rows == (2..5) && *cols == (0..40))
+        );
+        let a: Annotation = "regex=a{1,3},label=As".parse().unwrap();
+        assert!(matches!(a.target, Target::Regex { ref regex, .. } if regex.as_str() == "a{1,3}"));
+        let a: Annotation = "rows=0".parse().unwrap();
+        assert!(a.label.is_none());
+    }
+
+    #[test]
+    fn bad_specs_say_why() {
+        for (spec, why) in [
+            ("label=x", "say what to box"),
+            ("rows=5..2", "range"),
+            ("regex=(", "not valid"),
+            ("rows=1,rows=2", "twice"),
+            ("size=3", "unknown key"),
+            ("rows=1,color=red", "colour"),
+            ("nonsense", "key=value"),
+        ] {
+            let e = spec.parse::<Annotation>().unwrap_err().to_string();
+            assert!(e.contains(why), "{spec}: {e}");
+        }
+    }
+
+    #[test]
+    fn regions_come_from_ranges_and_matches() {
+        let s = screen("error: one\r\nok 日本 error: two");
+        let a: Annotation = "regex=error: \\w+".parse().unwrap();
+        let r = a.regions(&s);
+        assert_eq!(
+            r,
+            vec![
+                Region {
+                    row: 0,
+                    row_end: 1,
+                    col: 0,
+                    col_end: 10
+                },
+                Region {
+                    row: 1,
+                    row_end: 2,
+                    col: 8,
+                    col_end: 18
+                },
+            ]
+        );
+        let a: Annotation = "regex=日本".parse().unwrap();
+        assert_eq!(a.regions(&s)[0].col..a.regions(&s)[0].col_end, 3..7);
+        let a: Annotation = "rows=1..,cols=15..".parse().unwrap();
+        assert_eq!(
+            a.regions(&s),
+            vec![Region {
+                row: 1,
+                row_end: 3,
+                col: 15,
+                col_end: 20
+            }]
+        );
+        let a: Annotation = "rows=10".parse().unwrap();
+        assert!(a.regions(&s).is_empty());
+        let a: Annotation = "regex=nothing here".parse().unwrap();
+        assert!(a.regions(&s).is_empty());
+    }
+}

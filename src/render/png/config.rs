@@ -1,0 +1,141 @@
+//! The `[png]` table of `tuicast.toml`:
+//!
+//! ```toml
+//! [png]
+//! theme = "dracula"          # a built-in name or "BG,FG,C0,...,C15"; default: the cast's, else asciinema
+//! font_size = 16             # pixels per em
+//! line_height = 1.2          # cell height in ems
+//! padding = 12               # pixels around the grid
+//! font_dir = "fonts"         # or a list; fallback fonts for CJK and emoji (relative to tuicast.toml)
+//! cursor = "block"           # block, bar, underline, hidden
+//! tolerance = 0              # PNG goldens: per-channel difference allowed
+//! max_diff_pixels = 0        # PNG goldens: pixels allowed to differ beyond the tolerance
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use super::{CursorStyle, PngOptions, Theme};
+
+/// The `[png]` table of `tuicast.toml`. Every key is optional.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PngConfig {
+    /// A built-in theme name or an agg-style colour list.
+    #[serde(default)]
+    pub theme: Option<String>,
+    /// Font size in pixels per em.
+    #[serde(default)]
+    pub font_size: Option<f32>,
+    /// Cell height in ems.
+    #[serde(default)]
+    pub line_height: Option<f32>,
+    /// Pixels around the grid.
+    #[serde(default)]
+    pub padding: Option<u32>,
+    /// Folders of fallback fonts, relative to the folder of `tuicast.toml`.
+    #[serde(default)]
+    pub font_dir: Option<FontDirs>,
+    /// `block`, `bar`, `underline` or `hidden`.
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// PNG goldens: the largest per-channel difference that still counts as equal.
+    #[serde(default)]
+    pub tolerance: Option<u8>,
+    /// PNG goldens: how many pixels may differ beyond the tolerance.
+    #[serde(default)]
+    pub max_diff_pixels: Option<u64>,
+}
+
+/// One font folder or several.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(untagged)]
+pub enum FontDirs {
+    /// One folder.
+    One(PathBuf),
+    /// Several, searched in order.
+    Many(Vec<PathBuf>),
+}
+
+impl PngConfig {
+    /// Reads the `[png]` table of the `tuicast.toml` in `root`, if there is one; other tables
+    /// and keys of the file are left to [`crate::config::Config`].
+    pub fn load(root: &Path) -> Result<PngConfig, crate::config::ConfigError> {
+        let path = root.join(crate::config::CONFIG_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(PngConfig::default()),
+            Err(e) => return Err(crate::config::ConfigError::new(&path, 0, 0, e.to_string())),
+        };
+        #[derive(serde::Deserialize)]
+        struct Only {
+            #[serde(default)]
+            png: PngConfig,
+        }
+        let only: Only = crate::config::parse_toml(&path, &text)?;
+        Ok(only.png)
+    }
+
+    /// Applies the table to `options`; relative font folders are taken from `root`.
+    pub fn apply(&self, options: &mut PngOptions, root: &Path) -> Result<(), String> {
+        if let Some(t) = &self.theme {
+            options.theme = Theme::parse(t).map_err(|e| format!("[png] theme: {e}"))?;
+        }
+        if let Some(s) = self.font_size {
+            options.font_size = s;
+        }
+        if let Some(l) = self.line_height {
+            options.line_height = l;
+        }
+        if let Some(p) = self.padding {
+            options.padding = p;
+        }
+        if let Some(c) = &self.cursor {
+            options.cursor = c
+                .parse::<CursorStyle>()
+                .map_err(|e| format!("[png] cursor: {e}"))?;
+        }
+        match &self.font_dir {
+            Some(FontDirs::One(d)) => options.font_dirs.push(root.join(d)),
+            Some(FontDirs::Many(ds)) => options.font_dirs.extend(ds.iter().map(|d| root.join(d))),
+            None => {}
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_png_table_is_read_and_applied() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(PngConfig::load(dir.path()).unwrap(), PngConfig::default());
+        std::fs::write(
+            dir.path().join("tuicast.toml"),
+            "casts = \"c\"\n[png]\ntheme = \"nord\"\nfont_size = 20\nfont_dir = [\"a\", \"b\"]\ntolerance = 2\n",
+        )
+        .unwrap();
+        let c = PngConfig::load(dir.path()).unwrap();
+        assert_eq!(c.tolerance, Some(2));
+        let mut o = PngOptions::default();
+        c.apply(&mut o, dir.path()).unwrap();
+        assert_eq!(o.font_size, 20.0);
+        assert_eq!(o.theme, Theme::builtin("nord").unwrap());
+        assert_eq!(
+            o.font_dirs,
+            vec![dir.path().join("a"), dir.path().join("b")]
+        );
+        std::fs::write(dir.path().join("tuicast.toml"), "[png]\nfont = 3\n").unwrap();
+        let e = PngConfig::load(dir.path()).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 1), "{e}");
+        let bad = PngConfig {
+            theme: Some("plaid".into()),
+            ..PngConfig::default()
+        };
+        assert!(bad
+            .apply(&mut o, dir.path())
+            .unwrap_err()
+            .contains("[png] theme"));
+    }
+}

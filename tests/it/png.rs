@@ -1,0 +1,630 @@
+//! PNG and GIF rendering: decoded pixels of renders (colours, bold, underline, cursor, box
+//! drawing, wide characters, size), determinism against a committed pixel hash, and the CLI.
+
+use std::fs;
+
+use image::RgbaImage;
+use tuicast::render::png::{
+    self, decode_png, Decorations, Layout, PngOptions, Renderer, Rgb, Theme,
+};
+use tuicast::term::{EngineKind, Screen, Size};
+
+use crate::{text, tuicast};
+
+fn screen(size: Size, input: &str) -> Screen {
+    let mut e = EngineKind::Avt.create(size);
+    e.feed(input);
+    e.screen()
+}
+
+/// Renders through PNG bytes and back, as a reader of the file would see it.
+fn render(screen: &Screen, options: &PngOptions) -> (RgbaImage, Layout) {
+    let bytes = png::render_png(screen, options, &Decorations::default()).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let layout = Renderer::new(options.clone())
+        .unwrap()
+        .layout(screen.size)
+        .unwrap();
+    (decode_png(&bytes).unwrap(), layout)
+}
+
+fn rgb(img: &RgbaImage, x: u32, y: u32) -> Rgb {
+    let p = img.get_pixel(x, y).0;
+    Rgb(p[0], p[1], p[2])
+}
+
+/// Every pixel of a cell.
+fn cell_pixels(img: &RgbaImage, l: &Layout, row: u16, col: u16) -> Vec<Rgb> {
+    let (x, y, w, h) = l.cell_rect(row, col);
+    let mut out = Vec::new();
+    for yy in y..y + h {
+        for xx in x..x + w {
+            out.push(rgb(img, xx, yy));
+        }
+    }
+    out
+}
+
+const SMALL: Size = Size { cols: 10, rows: 3 };
+
+#[test]
+fn a_red_cell_has_the_theme_red_and_colours_resolve() {
+    for name in ["asciinema", "dracula", "solarized-light"] {
+        let theme = Theme::builtin(name).unwrap();
+        let options = PngOptions {
+            theme: theme.clone(),
+            ..PngOptions::default()
+        };
+        let s = screen(
+            SMALL,
+            "\x1b[41m \x1b[0m\x1b[48;5;196m \x1b[0m\x1b[48;2;1;2;3m \x1b[0m\x1b[101m \x1b[0m",
+        );
+        let (img, l) = render(&s, &options);
+        assert!(
+            cell_pixels(&img, &l, 0, 0)
+                .iter()
+                .all(|&p| p == theme.palette[1]),
+            "{name}"
+        );
+        assert!(
+            cell_pixels(&img, &l, 0, 1)
+                .iter()
+                .all(|&p| p == Rgb(255, 0, 0)),
+            "{name}"
+        );
+        assert!(
+            cell_pixels(&img, &l, 0, 2)
+                .iter()
+                .all(|&p| p == Rgb(1, 2, 3)),
+            "{name}"
+        );
+        assert!(
+            cell_pixels(&img, &l, 0, 3)
+                .iter()
+                .all(|&p| p == theme.palette[9]),
+            "{name}"
+        );
+        // Padding and empty cells are the theme's background.
+        assert_eq!(rgb(&img, 0, 0), theme.bg);
+        assert!(cell_pixels(&img, &l, 1, 5).iter().all(|&p| p == theme.bg));
+    }
+}
+
+#[test]
+fn bold_text_uses_the_bold_face() {
+    // Default foreground, so only the face can make a difference.
+    let (regular, l) = render(&screen(SMALL, "a"), &PngOptions::default());
+    let (bold, _) = render(&screen(SMALL, "\x1b[1ma"), &PngOptions::default());
+    let fg = Theme::default().fg;
+    let ink = |img: &RgbaImage| {
+        cell_pixels(img, &l, 0, 0)
+            .iter()
+            .map(|p| p.0 as u32)
+            .sum::<u32>()
+    };
+    assert_ne!(
+        cell_pixels(&regular, &l, 0, 0),
+        cell_pixels(&bold, &l, 0, 0)
+    );
+    assert!(ink(&bold) > ink(&regular), "bold strokes are heavier");
+    // With the asciinema theme, bold red is drawn bright red.
+    let (img, l) = render(&screen(SMALL, "\x1b[1;41;31m█"), &PngOptions::default());
+    let t = Theme::default();
+    assert!(cell_pixels(&img, &l, 0, 0).contains(&t.palette[9]));
+    assert!(!cell_pixels(&img, &l, 0, 0).contains(&fg));
+}
+
+#[test]
+fn underline_and_strikethrough_draw_full_width_lines() {
+    let fg = Theme::default().fg;
+    let full_rows = |input: &str| {
+        let (img, l) = render(&screen(SMALL, input), &PngOptions::default());
+        let (x, y, w, h) = l.cell_rect(0, 0);
+        (y..y + h)
+            .filter(|&yy| (x..x + w).all(|xx| rgb(&img, xx, yy) == fg))
+            .map(|yy| yy - y)
+            .collect::<Vec<u32>>()
+    };
+    assert!(full_rows(" ").is_empty());
+    let under = full_rows("\x1b[4m ");
+    assert!(!under.is_empty(), "an underline row is drawn");
+    let (_, l) = render(&screen(SMALL, ""), &PngOptions::default());
+    assert!(under[0] > l.cell_height / 2, "in the lower half: {under:?}");
+    let strike = full_rows("\x1b[9m ");
+    assert!(!strike.is_empty() && strike[0] < under[0]);
+}
+
+#[test]
+fn the_cursor_cell_is_drawn_unless_hidden() {
+    let t = Theme::default();
+    let mut s = screen(SMALL, "ab");
+    s.cursor.col = 5;
+    let (img, l) = render(&s, &PngOptions::default());
+    assert!(
+        cell_pixels(&img, &l, 0, 5).iter().all(|&p| p == t.fg),
+        "a block cursor"
+    );
+    s.cursor.visible = false;
+    let (img, l) = render(&s, &PngOptions::default());
+    assert!(cell_pixels(&img, &l, 0, 5).iter().all(|&p| p == t.bg));
+    // On a letter the block shows the letter in the background colour.
+    s.cursor = tuicast::term::Cursor {
+        row: 0,
+        col: 0,
+        visible: true,
+    };
+    let (img, l) = render(&s, &PngOptions::default());
+    let px = cell_pixels(&img, &l, 0, 0);
+    assert!(px.contains(&t.fg) && px.contains(&t.bg));
+}
+
+#[test]
+fn box_drawing_has_no_gaps_between_cells() {
+    for size in [11.0, 16.0, 23.0, 40.0] {
+        let options = PngOptions {
+            font_size: size,
+            ..PngOptions::default()
+        };
+        let s = screen(SMALL, "\x1b[?25l┌────┐ ═══\r\n│    │ ━━━\r\n└────┘ ▀▀▀");
+        let (img, l) = render(&s, &options);
+        let bg = Theme::default().bg;
+        let lit = |x: u32, y: u32| rgb(&img, x, y) != bg;
+        // Rows lit in a middle cell of the top line must be lit across the whole line.
+        let (x1, y0, cw, ch) = l.cell_rect(0, 2);
+        let line_rows: Vec<u32> = (y0..y0 + ch).filter(|&y| lit(x1 + cw / 2, y)).collect();
+        assert!(!line_rows.is_empty(), "{size}");
+        let (left, _, _, _) = l.cell_rect(0, 1);
+        let (right, _, _, _) = l.cell_rect(0, 5);
+        for &y in &line_rows {
+            assert!(
+                (left..right).all(|x| lit(x, y)),
+                "gap in ─ at {size}px, y {y}"
+            );
+        }
+        // Columns lit in the middle of │ are lit from the top line through the bottom line.
+        let (xv, ym, _, _) = l.cell_rect(1, 0);
+        let cols: Vec<u32> = (xv..xv + cw).filter(|&x| lit(x, ym + ch / 2)).collect();
+        assert!(!cols.is_empty());
+        let (_, bottom_line, _, _) = l.cell_rect(2, 0);
+        for &x in &cols {
+            assert!(
+                (line_rows[0]..bottom_line + ch / 2).all(|y| lit(x, y)),
+                "gap in │ at {size}px, x {x}"
+            );
+        }
+        // Double and heavy lines and blocks also run unbroken across their three cells.
+        for row in 0..3u16 {
+            let (xs, y, _, _) = l.cell_rect(row, 7);
+            let ys: Vec<u32> = (y..y + ch).filter(|&yy| lit(xs + 1, yy)).collect();
+            assert!(!ys.is_empty());
+            for yy in ys {
+                assert!(
+                    (xs..xs + 3 * cw).all(|x| lit(x, yy)),
+                    "row {row} at {size}px"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_wide_character_spans_two_cells() {
+    let t = Theme::default();
+    let s = screen(SMALL, "\x1b[41m日\x1b[0mx");
+    let (img, l) = render(&s, &PngOptions::default());
+    // The background covers both cells; the glyph (here the missing-glyph box, as no font
+    // folder is given) reaches into the second cell; `x` is in the third.
+    for col in [0, 1] {
+        let px = cell_pixels(&img, &l, 0, col);
+        assert!(
+            px.contains(&t.palette[1]) && !px.contains(&t.bg),
+            "cell {col}"
+        );
+    }
+    let (x, y, cw, ch) = l.cell_rect(0, 1);
+    let inked = (y..y + ch).any(|yy| (x..x + cw / 2).any(|xx| rgb(&img, xx, yy) == t.fg));
+    assert!(inked, "the glyph box spans into the second cell");
+    assert!(cell_pixels(&img, &l, 0, 2).contains(&t.fg));
+    // With a system CJK font, the real glyph is drawn instead of the box.
+    let dir = std::path::Path::new("/usr/share/fonts/truetype/wqy");
+    if dir.is_dir() {
+        let options = PngOptions {
+            font_dirs: vec![dir.to_path_buf()],
+            ..PngOptions::default()
+        };
+        let (real, _) = render(&s, &options);
+        assert_ne!(real, img);
+    }
+}
+
+#[test]
+fn the_image_is_the_grid_times_the_cell_plus_padding() {
+    for (size, font, pad) in [
+        (SMALL, 16.0, 12),
+        (Size { cols: 80, rows: 24 }, 14.0, 0),
+        (Size { cols: 3, rows: 1 }, 30.0, 40),
+    ] {
+        let options = PngOptions {
+            font_size: font,
+            padding: pad,
+            ..PngOptions::default()
+        };
+        let r = Renderer::new(options.clone()).unwrap();
+        let (cw, ch) = r.cell_size();
+        let (img, _) = render(&screen(size, "x"), &options);
+        assert_eq!(
+            img.dimensions(),
+            (
+                size.cols as u32 * cw + 2 * pad,
+                size.rows as u32 * ch + 2 * pad
+            )
+        );
+    }
+}
+
+/// A screen using every feature, for the determinism checks.
+fn rich_screen() -> Screen {
+    let mut input = String::from(
+        "\x1b[1mbold\x1b[0m \x1b[2mdim\x1b[0m \x1b[3mitalic\x1b[0m \x1b[4munder\x1b[0m \
+         \x1b[9mstrike\x1b[0m \x1b[7minv\x1b[0m é e\u{301} 日本 ✓\r\n",
+    );
+    for i in 0..=255u32 {
+        input.push_str(&format!("\x1b[48;5;{i}m \x1b[0m"));
+        if i % 40 == 39 {
+            input.push_str("\r\n");
+        }
+    }
+    input.push_str("\r\n┌─┬─┐ ╔═╗ ╭─╮ ▁▂▃▄▅▆▇█ ░▒▓ ⠿⣿⡇ \u{e0b0} ╱╲\r\n└─┴─┘ ╚═╝ ╰─╯ \x1b[38;2;255;128;0mtruecolor\x1b[0m");
+    screen(Size { cols: 48, rows: 14 }, &input)
+}
+
+/// FNV-1a over the pixels: a fingerprint that does not depend on the PNG encoder.
+fn fingerprint(img: &RgbaImage) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in img.as_raw() {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The fingerprint of `rich_screen` with the default options. It changes only when the
+/// rendering changes on purpose; a different value on another machine means the output is
+/// not deterministic.
+const RICH_FINGERPRINT: u64 = 0xb3b3_d034_35e6_f85f;
+
+#[test]
+fn the_same_screen_gives_the_same_pixels_everywhere() {
+    let s = rich_screen();
+    let (a, _) = render(&s, &PngOptions::default());
+    let mut renderer = Renderer::new(PngOptions::default()).unwrap();
+    let b = renderer.render(&s).unwrap();
+    let c = renderer.render(&s).unwrap(); // from the warm glyph cache
+    assert_eq!(a, b);
+    assert_eq!(b, c);
+    let got = fingerprint(&a);
+    if got != RICH_FINGERPRINT {
+        let out = crate::root().join("target/png-fingerprint-actual.png");
+        let _ = fs::write(&out, png::encode_png(&a).unwrap());
+        panic!(
+            "the pixels of the reference screen changed: fingerprint {got:#018x}, expected \
+             {RICH_FINGERPRINT:#018x}; the render is in {}. If the change is on purpose, \
+             update RICH_FINGERPRINT in tests/it/png.rs; if this machine differs from \
+             another, rendering is not deterministic.",
+            out.display()
+        );
+    }
+}
+
+/// The example suite's dialog cast, for the CLI tests.
+fn dialog() -> std::path::PathBuf {
+    crate::root().join("casts/dialog.cast")
+}
+
+#[test]
+fn cli_writes_png_files_and_refuses_binary_on_stdout_without_o() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("menu.png");
+    let out = tuicast([
+        "replay".as_ref(),
+        dialog().as_os_str(),
+        "--at".as_ref(),
+        "menu".as_ref(),
+        "--format".as_ref(),
+        "png".as_ref(),
+        "-o".as_ref(),
+        out_path.as_os_str(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    let img = decode_png(&fs::read(&out_path).unwrap()).unwrap();
+    assert_eq!(img.dimensions(), (80 * 10 + 24, 24 * 19 + 24));
+
+    let out = tuicast([
+        "replay".as_ref(),
+        dialog().as_os_str(),
+        "--format".as_ref(),
+        "png".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("-o FILE"), "{}", text(&out).1);
+
+    // `-o -` into a pipe is fine.
+    let out = tuicast([
+        "replay".as_ref(),
+        dialog().as_os_str(),
+        "--format".as_ref(),
+        "png".as_ref(),
+        "-o".as_ref(),
+        "-".as_ref(),
+    ]);
+    assert!(out.status.success());
+    assert!(out.stdout.starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn cli_picture_options_are_checked() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["--theme", "dracula"], "only apply to --format png or gif"),
+        (
+            &["--format", "png", "-o", "x.png", "--theme", "plaid"],
+            "unknown theme",
+        ),
+        (
+            &["--format", "png", "-o", "x.png", "--font-size", "0"],
+            "font size",
+        ),
+        (
+            &["--format", "png", "-o", "x.png", "--annotate", "rows=9..2"],
+            "range",
+        ),
+        (
+            &["--format", "png", "-o", "x.png", "--fps", "10"],
+            "only apply to --format gif",
+        ),
+        (
+            &["--format", "gif", "-o", "x.gif", "--chrome"],
+            "only apply to --format png",
+        ),
+        (
+            &["--format", "gif", "-o", "x.gif", "--fps", "500"],
+            "frame rate",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (args, why) in cases {
+        let mut all = vec!["replay".to_string(), dialog().display().to_string()];
+        all.extend(args.iter().map(|a| {
+            if a.ends_with(".png") || a.ends_with(".gif") {
+                dir.path().join(a).display().to_string()
+            } else {
+                a.to_string()
+            }
+        }));
+        let out = tuicast(&all);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+    }
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}
+
+#[test]
+fn cli_annotations_and_chrome_are_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.png");
+    let fancy = dir.path().join("fancy.png");
+    let base = |out: &std::path::Path| {
+        vec![
+            "replay".to_string(),
+            dialog().display().to_string(),
+            "--at".into(),
+            "menu".into(),
+            "--format".into(),
+            "png".into(),
+            "-o".into(),
+            out.display().to_string(),
+        ]
+    };
+    assert!(tuicast(base(&plain)).status.success());
+    let mut args = base(&fancy);
+    args.extend([
+        "--chrome".to_string(),
+        "--annotate".into(),
+        "regex=banana,label=Picked,color=#00ff00".into(),
+        "--annotate".into(),
+        "regex=no such text".into(),
+    ]);
+    let out = tuicast(&args);
+    assert!(out.status.success(), "{}", text(&out).1);
+    assert!(text(&out).1.contains("boxes nothing"), "{}", text(&out).1);
+    let plain = decode_png(&fs::read(&plain).unwrap()).unwrap();
+    let fancy = decode_png(&fs::read(&fancy).unwrap()).unwrap();
+    assert!(fancy.width() > plain.width() && fancy.height() > plain.height());
+    assert_eq!(fancy.get_pixel(0, 0).0[3], 0, "the margin is transparent");
+    assert!(
+        fancy.pixels().any(|p| p.0 == [0, 255, 0, 255]),
+        "the annotation colour"
+    );
+}
+
+#[test]
+fn cli_gif_animates_the_whole_cast() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("progress.gif");
+    let cast = crate::root().join("casts/progress.cast");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "replay".to_string(),
+            cast.display().to_string(),
+            "--format".into(),
+            "gif".into(),
+            "-o".into(),
+            out_path.display().to_string(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let out = tuicast(&args);
+        assert!(out.status.success(), "{}", text(&out).1);
+        frames(&fs::read(&out_path).unwrap())
+    };
+    let normal = run(&[]);
+    assert!(
+        normal.len() >= 10,
+        "one frame per progress step: {}",
+        normal.len()
+    );
+    let total = |f: &[u16]| f.iter().map(|&d| d as u32).sum::<u32>();
+    assert_eq!(*normal.last().unwrap(), 300, "the last frame is held 3 s");
+    let fast = run(&["--speed", "2", "--last-frame", "1"]);
+    assert!(total(&fast) < total(&normal));
+    let capped = run(&["--fps", "2"]);
+    assert!(
+        capped.len() < normal.len(),
+        "{} vs {}",
+        capped.len(),
+        normal.len()
+    );
+}
+
+/// The delays (centiseconds) of a GIF's frames.
+fn frames(bytes: &[u8]) -> Vec<u16> {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(bytes).unwrap();
+    let mut out = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        out.push(frame.delay);
+    }
+    out
+}
+
+#[test]
+fn cli_uses_the_casts_own_theme_unless_told_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let cast = dir.path().join("themed.cast");
+    let palette: Vec<String> = (0..16)
+        .map(|i| format!("\"#{:02x}0000\"", i * 16))
+        .collect();
+    fs::write(
+        &cast,
+        format!(
+            "{{\"version\": 3, \"term\": {{\"cols\": 4, \"rows\": 1, \"theme\": {{\"fg\": \"#ffffff\", \
+             \"bg\": \"#102030\", \"palette\": \"{}\"}}}}}}\n[0.1, \"o\", \"\\u001b[?25lab\"]\n",
+            palette.join(":").replace('"', "")
+        ),
+    )
+    .unwrap();
+    let out_path = dir.path().join("t.png");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "replay".to_string(),
+            cast.display().to_string(),
+            "--format".into(),
+            "png".into(),
+            "-o".into(),
+            out_path.display().to_string(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let out = tuicast(&args);
+        assert!(out.status.success(), "{}", text(&out).1);
+        decode_png(&fs::read(&out_path).unwrap()).unwrap()
+    };
+    assert_eq!(
+        rgb(&run(&[]), 0, 0),
+        Rgb(0x10, 0x20, 0x30),
+        "the cast's background"
+    );
+    let nord = Theme::builtin("nord").unwrap();
+    assert_eq!(rgb(&run(&["--theme", "nord"]), 0, 0), nord.bg);
+    assert_eq!(
+        rgb(
+            &run(&["--theme", "000001,ffffff,000,111,222,333,444,555,666,777"]),
+            0,
+            0
+        ),
+        Rgb(0, 0, 1)
+    );
+}
+
+#[test]
+fn many_labels_get_numbers_and_a_legend() {
+    let s = screen(Size { cols: 20, rows: 6 }, "one two three four five");
+    let specs = [
+        "regex=one",
+        "regex=two",
+        "regex=three",
+        "regex=four",
+        "regex=five",
+    ];
+    let annotations: Vec<png::Annotation> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| format!("{spec},label=word {i}").parse().unwrap())
+        .collect();
+    let mut r = Renderer::new(PngOptions::default()).unwrap();
+    let plain = r.render(&s).unwrap();
+    let few = r
+        .render_decorated(
+            &s,
+            &Decorations {
+                annotations: annotations[..3].to_vec(),
+                ..Decorations::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        few.dimensions(),
+        plain.dimensions(),
+        "three labels fit inline"
+    );
+    let many = r
+        .render_decorated(
+            &s,
+            &Decorations {
+                annotations,
+                ..Decorations::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(many.width(), plain.width());
+    assert!(
+        many.height() > plain.height() + 5 * r.cell_size().1,
+        "a legend line per label"
+    );
+}
+
+#[test]
+fn a_gif_of_a_resizing_cast_is_as_large_as_its_largest_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let cast = dir.path().join("resize.cast");
+    fs::write(
+        &cast,
+        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n\
+         [0.1, \"o\", \"small\"]\n[0.5, \"r\", \"30x4\"]\n[0.1, \"o\", \"\\r\\nbigger now\"]\n",
+    )
+    .unwrap();
+    let mut r = Renderer::new(PngOptions::default()).unwrap();
+    let mut buf = Vec::new();
+    let stats = png::render_gif(&cast, &mut r, &png::GifOptions::default(), &mut buf).unwrap();
+    let big = r.layout(Size { cols: 30, rows: 4 }).unwrap();
+    assert_eq!((stats.width, stats.height), (big.width, big.height));
+    assert!(stats.frames >= 2, "{stats:?}");
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let decoder = options.read_info(buf.as_slice()).unwrap();
+    assert_eq!(
+        (decoder.width() as u32, decoder.height() as u32),
+        (big.width, big.height)
+    );
+    // A malformed cast is an error with its place, not a panic.
+    fs::write(
+        &cast,
+        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[oops]\n",
+    )
+    .unwrap();
+    let e = png::render_gif(&cast, &mut r, &png::GifOptions::default(), Vec::new()).unwrap_err();
+    assert!(e.to_string().contains("resize.cast:2"), "{e}");
+}
