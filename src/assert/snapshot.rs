@@ -13,8 +13,10 @@
 //! dir  file
 //! ```
 //!
-//! `cursor` is `row:col`, 1-based, with ` hidden` appended when the cursor is not shown. Every
-//! row of the screen follows, trailing spaces trimmed (so the row count is the screen height).
+//! `cursor` is `row:col`, 1-based; then the shape when a program chose one other than the
+//! default steady block (DECSCUSR): ` bar`, ` underline`, ` blinking block`, ` blinking bar`,
+//! ...; then ` hidden` when the cursor is not shown (`cursor: 3:5 bar hidden`). Every row of
+//! the screen follows, trailing spaces trimmed (so the row count is the screen height).
 //!
 //! `styled.txt` adds, after the rows, only the styles that differ from the default, one run
 //! per line, as `row:col` or `row:first-last` (1-based cells) then the style:
@@ -26,7 +28,8 @@
 //! ```
 //!
 //! Colours are `fg=N`/`bg=N` for palette colours and `fg=#rrggbb` for truecolour; attributes
-//! are `bold dim italic underline strikethrough inverse blink`.
+//! are `bold dim italic underline strikethrough inverse blink hidden` (`hidden`: concealed
+//! text, SGR 8).
 //!
 //! `png` goldens are pictures of the screen ([`crate::render::png`]), compared by decoded
 //! pixels with a per-channel tolerance and a number of pixels allowed to differ (both 0 by
@@ -113,8 +116,13 @@ pub fn render(format: Format, cast: &str, checkpoint: &str, screen: &Screen) -> 
 
 fn header(cast: &str, checkpoint: &str, screen: &Screen) -> String {
     let c = screen.cursor;
+    let shape = if c.shape.is_default() {
+        String::new()
+    } else {
+        format!(" {}", c.shape)
+    };
     format!(
-        "---\ncast: {}\ncheckpoint: {}\nsize: {}\ncursor: {}:{}{}\n---\n",
+        "---\ncast: {}\ncheckpoint: {}\nsize: {}\ncursor: {}:{}{shape}{}\n---\n",
         escape_for_terminal(cast, 200),
         escape_for_terminal(checkpoint, 200),
         screen.size,
@@ -267,6 +275,7 @@ fn parse_style(desc: &str) -> Option<Style> {
                 "strikethrough" => a.strikethrough = true,
                 "inverse" => a.inverse = true,
                 "blink" => a.blink = true,
+                "hidden" => a.hidden = true,
                 "default" => {}
                 _ => return None,
             }
@@ -316,5 +325,37 @@ mod tests {
         assert_eq!(styles.len(), 4);
         assert_eq!(styles[&(0, 5)].bg, Color::Rgb(1, 2, 3));
         assert!(styles[&(1, 0)].attrs.inverse);
+    }
+
+    #[test]
+    fn hidden_text_is_a_style_word_that_parses_back() {
+        let s = screen("a\x1b[8;31mbc\x1b[0md");
+        let text = render(Format::Styled, "demo.cast", "end", &s);
+        assert!(text.contains("\nabcd\n"), "the text is kept: {text}");
+        assert!(text.ends_with("--- styles\n1:2-3 fg=1 hidden\n"), "{text}");
+        let styles = parse_styles(&text);
+        assert!(styles[&(0, 1)].attrs.hidden && styles[&(0, 2)].attrs.hidden);
+        assert_eq!(styles[&(0, 1)].fg, Color::Indexed(1));
+        assert_eq!(styles.len(), 2);
+    }
+
+    #[test]
+    fn the_cursor_shape_is_in_the_header_only_when_not_the_default() {
+        let header = |input: &str| {
+            let text = render(Format::Txt, "c", "end", &screen(input));
+            text.lines().nth(4).unwrap().to_string()
+        };
+        assert_eq!(header("ab"), "cursor: 1:3");
+        assert_eq!(
+            header("ab\x1b[2 q"),
+            "cursor: 1:3",
+            "a steady block is the default"
+        );
+        assert_eq!(header("ab\x1b[6 q"), "cursor: 1:3 bar");
+        assert_eq!(header("ab\x1b[3 q"), "cursor: 1:3 blinking underline");
+        assert_eq!(
+            header("ab\x1b[1 q\x1b[?25l"),
+            "cursor: 1:3 blinking block hidden"
+        );
     }
 }

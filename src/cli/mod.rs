@@ -8,6 +8,7 @@ mod info;
 mod record;
 mod replay;
 mod review;
+mod screenshot;
 mod test;
 
 use std::path::PathBuf;
@@ -36,6 +37,7 @@ pub const EXIT_CHECK_FAILED: u8 = 1;
         tuicast replay casts/demo.cast                 final screen as text\n  \
         tuicast replay casts/demo.cast --at prompt     screen at the marker \"prompt\"\n  \
         tuicast replay casts/demo.cast --format json   screen with styles as JSON\n  \
+        tuicast screenshot casts/demo.cast -o demo.png a PNG of the final screen\n  \
         tuicast test                                   check every cast against snapshots/\n  \
         tuicast review                                 accept or reject changed snapshots\n  \
         tuicast engines casts/demo.cast                where the avt and vt100 engines disagree\n  \
@@ -52,6 +54,7 @@ struct Cli {
 enum Command {
     Record(record::Args),
     Replay(replay::Args),
+    Screenshot(screenshot::Args),
     Test(test::Args),
     Review(review::ReviewArgs),
     /// Replace goldens with their pending `.new` files.
@@ -117,6 +120,7 @@ where
     let result = match cli.command {
         Command::Record(args) => record::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Screenshot(args) => screenshot::run(args),
         Command::Test(args) => test::run(args),
         Command::Review(args) => review::review(args),
         Command::Accept(args) => review::accept(args),

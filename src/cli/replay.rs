@@ -8,10 +8,13 @@ use anyhow::bail;
 
 use super::{write_output, EngineArg};
 use crate::cast::{escape_for_terminal, Header};
+use crate::record::scenario::{RegionSpec, Scenario};
 use crate::render::png::{
-    self, Annotation, CursorStyle, Decorations, GifOptions, PngConfig, PngOptions, Renderer, Theme,
+    self, Annotation, AnnotationSpec, CursorStyle, Decorations, GifOptions, PngConfig, PngOptions,
+    Renderer, Theme,
 };
 use crate::replay::{self, Checkpoint, Found, END};
+use crate::term::Screen;
 
 /// Replay a cast into a terminal engine and print the screen.
 #[derive(Debug, clap::Args)]
@@ -22,6 +25,7 @@ use crate::replay::{self, Checkpoint, Found, END};
     tuicast replay casts/demo.cast --time 2.5 --engine vt100\n  \
     tuicast replay casts/demo.cast --format png -o demo.png --theme dracula --chrome\n  \
     tuicast replay casts/demo.cast --format png -o menu.png --annotate 'regex=Pick .*,label=Prompt'\n  \
+    tuicast replay casts/demo.cast --format png -o status.png --annotate region=status\n  \
     tuicast replay casts/demo.cast --format gif -o demo.gif --speed 2 --idle-time-limit 1")]
 pub(super) struct Args {
     /// The cast files (asciicast v1, v2 or v3). With several, each screen is preceded by a
@@ -46,10 +50,43 @@ pub(super) struct Args {
     picture: Box<PictureArgs>,
 }
 
+impl Args {
+    /// `replay CAST --format png -o OUTPUT` with these options (`tuicast screenshot`).
+    pub(super) fn png(
+        cast: PathBuf,
+        at: Option<String>,
+        time: Option<f64>,
+        engine: EngineArg,
+        output: PathBuf,
+        png: PngArgs,
+    ) -> Args {
+        Args {
+            casts: vec![cast],
+            at,
+            time,
+            format: Format::Png,
+            engine,
+            output: Some(output),
+            picture: Box::new(PictureArgs {
+                png,
+                gif: GifArgs::default(),
+            }),
+        }
+    }
+}
+
 /// Options of `--format png` and `--format gif` (defaults from `[png]` in tuicast.toml).
 #[derive(Debug, Default, clap::Args)]
-#[command(next_help_heading = "PNG and GIF")]
 struct PictureArgs {
+    #[command(flatten, next_help_heading = "PNG and GIF")]
+    png: PngArgs,
+    #[command(flatten, next_help_heading = "GIF")]
+    gif: GifArgs,
+}
+
+/// Options of a picture: colours, font, cursor, annotations, window frame.
+#[derive(Debug, Default, clap::Args)]
+pub(super) struct PngArgs {
     /// Colours: asciinema, dracula, solarized-dark, solarized-light, github-dark, github-light,
     /// monokai, nord, or `BG,FG,C0,...,C7[,C8,...,C15]` in hex. Default: the cast's own theme,
     /// else asciinema.
@@ -68,11 +105,13 @@ struct PictureArgs {
     /// repeated. Without it only the bundled fonts are used, so output is the same everywhere.
     #[arg(long, value_name = "DIR")]
     font_dir: Vec<PathBuf>,
-    /// Cursor shape: block, bar, underline or hidden [default: block].
+    /// Cursor shape: block, bar, underline or hidden [default: the shape the program set
+    /// (DECSCUSR), else block].
     #[arg(long, value_name = "STYLE")]
     cursor: Option<String>,
-    /// Box cells and label them (png): `rows=2..5,cols=0..40,label=Menu,color=#ff8800` or
-    /// `regex=PATTERN,label=TEXT`. May be repeated.
+    /// Box cells and label them (png): `rows=2..5,cols=0..40,label=Menu,color=#ff8800`,
+    /// `regex=PATTERN,label=TEXT`, or `region=NAME` (a region of the `[regions]` table of the
+    /// scenario beside the cast, `x.cast` → `x.toml`; other keys override it). May be repeated.
     #[arg(long, value_name = "SPEC")]
     annotate: Vec<String>,
     /// Draw a window frame with a title bar, rounded corners and a shadow (png).
@@ -81,6 +120,11 @@ struct PictureArgs {
     /// Title of the window frame [default: the cast's title].
     #[arg(long, value_name = "TEXT")]
     title: Option<String>,
+}
+
+/// Options of an animated GIF.
+#[derive(Debug, Default, clap::Args)]
+struct GifArgs {
     /// Playback speed (gif) [default: 1].
     #[arg(long, value_name = "FACTOR")]
     speed: Option<f64>,
@@ -104,21 +148,22 @@ impl PictureArgs {
         let mut common = Vec::new();
         let mut png_only = Vec::new();
         let mut gif_only = Vec::new();
+        let (p, g) = (&self.png, &self.gif);
         let flags: [(bool, &'static str, u8); 14] = [
-            (self.theme.is_some(), "--theme", 0),
-            (self.font_size.is_some(), "--font-size", 0),
-            (self.line_height.is_some(), "--line-height", 0),
-            (self.padding.is_some(), "--padding", 0),
-            (!self.font_dir.is_empty(), "--font-dir", 0),
-            (self.cursor.is_some(), "--cursor", 0),
-            (!self.annotate.is_empty(), "--annotate", 1),
-            (self.chrome, "--chrome", 1),
-            (self.title.is_some(), "--title", 1),
-            (self.speed.is_some(), "--speed", 2),
-            (self.idle_time_limit.is_some(), "--idle-time-limit", 2),
-            (self.fps.is_some(), "--fps", 2),
-            (self.last_frame.is_some(), "--last-frame", 2),
-            (self.no_loop, "--no-loop", 2),
+            (p.theme.is_some(), "--theme", 0),
+            (p.font_size.is_some(), "--font-size", 0),
+            (p.line_height.is_some(), "--line-height", 0),
+            (p.padding.is_some(), "--padding", 0),
+            (!p.font_dir.is_empty(), "--font-dir", 0),
+            (p.cursor.is_some(), "--cursor", 0),
+            (!p.annotate.is_empty(), "--annotate", 1),
+            (p.chrome, "--chrome", 1),
+            (p.title.is_some(), "--title", 1),
+            (g.speed.is_some(), "--speed", 2),
+            (g.idle_time_limit.is_some(), "--idle-time-limit", 2),
+            (g.fps.is_some(), "--fps", 2),
+            (g.last_frame.is_some(), "--last-frame", 2),
+            (g.no_loop, "--no-loop", 2),
         ];
         for (on, name, kind) in flags {
             if !on {
@@ -319,7 +364,7 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
     PngConfig::load(&root)?
         .apply(&mut options, &root)
         .map_err(anyhow::Error::msg)?;
-    let p = &args.picture;
+    let p = &args.picture.png;
     if let Some(t) = &p.theme {
         options.theme = Theme::parse(t).map_err(|e| anyhow::anyhow!("--theme: {e}"))?;
     }
@@ -334,9 +379,10 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
     }
     options.font_dirs.extend(p.font_dir.iter().cloned());
     if let Some(c) = &p.cursor {
-        options.cursor = c
-            .parse::<CursorStyle>()
-            .map_err(|e| anyhow::anyhow!("--cursor: {e}"))?;
+        options.cursor = Some(
+            c.parse::<CursorStyle>()
+                .map_err(|e| anyhow::anyhow!("--cursor: {e}"))?,
+        );
     }
     Ok(options)
 }
@@ -349,19 +395,10 @@ fn picture(
     checkpoint: &Checkpoint,
 ) -> anyhow::Result<Vec<u8>> {
     let options = picture_options(args, header)?;
-    let mut annotations = Vec::new();
-    for spec in &args.picture.annotate {
-        let a: Annotation = spec.parse()?;
-        if a.regions(&checkpoint.screen).is_empty() {
-            eprintln!(
-                "warning: --annotate {:?} boxes nothing on this screen",
-                escape_for_terminal(spec, 120)
-            );
-        }
-        annotations.push(a);
-    }
+    let annotations = annotations(&args.picture.png.annotate, cast, &checkpoint.screen)?;
     let title = args
         .picture
+        .png
         .title
         .clone()
         .or_else(|| header.title.clone())
@@ -369,7 +406,7 @@ fn picture(
         .or_else(|| cast.file_stem().map(|s| s.to_string_lossy().into_owned()));
     let decorations = Decorations {
         annotations,
-        chrome: args.picture.chrome,
+        chrome: args.picture.png.chrome,
         title,
     };
     let mut renderer = Renderer::new(options)?;
@@ -377,12 +414,104 @@ fn picture(
     Ok(png::encode_png(&image)?)
 }
 
+/// The `--annotate` specs, with `region=NAME` taken from the scenario beside the cast; warns
+/// about annotations that box nothing on `screen`.
+fn annotations(specs: &[String], cast: &Path, screen: &Screen) -> anyhow::Result<Vec<Annotation>> {
+    let mut scenario: Option<(PathBuf, Option<Scenario>)> = None;
+    let mut out = Vec::new();
+    for text in specs {
+        let shown = escape_for_terminal(text, 120);
+        let spec: AnnotationSpec = text.parse()?;
+        let a = match &spec.region {
+            None => spec
+                .build()
+                .map_err(|e| anyhow::anyhow!("--annotate {shown:?}: {e}"))?,
+            Some(name) => {
+                let (path, loaded) = match &scenario {
+                    Some(s) => s,
+                    None => {
+                        let path = cast.with_extension("toml");
+                        let loaded = Scenario::beside(cast)?;
+                        scenario.insert((path, loaded))
+                    }
+                };
+                let region = find_region(path, loaded.as_ref(), name, cast)?;
+                spec.with_region(&region).build().map_err(|e| {
+                    anyhow::anyhow!(
+                        "--annotate {shown:?} (region {:?} of {}): {e}",
+                        escape_for_terminal(name, 60),
+                        path.display()
+                    )
+                })?
+            }
+        };
+        if a.regions(screen).is_empty() {
+            eprintln!("warning: --annotate {shown:?} boxes nothing on this screen");
+        }
+        out.push(a);
+    }
+    Ok(out)
+}
+
+/// The region `name` of the scenario at `path` as annotation keys (its label defaults to its
+/// name); a clear error when there is no scenario or no such region.
+fn find_region(
+    path: &Path,
+    scenario: Option<&Scenario>,
+    name: &str,
+    cast: &Path,
+) -> anyhow::Result<AnnotationSpec> {
+    let shown = escape_for_terminal(name, 60);
+    let Some(scenario) = scenario else {
+        bail!(
+            "--annotate region={shown}: there is no scenario file {} beside {} to take the \
+             region from; add one with a [regions] table, like\n  [regions]\n  \
+             {shown} = {{ rows = \"0\", label = \"title\" }}",
+            path.display(),
+            cast.display()
+        );
+    };
+    let Some(region) = scenario.regions.get(name) else {
+        let names: Vec<String> = scenario
+            .regions
+            .keys()
+            .map(|n| escape_for_terminal(n, 60))
+            .collect();
+        if names.is_empty() {
+            bail!(
+                "{}: no region named \"{shown}\": the file has no [regions] table",
+                path.display()
+            );
+        }
+        bail!(
+            "{}: no region named \"{shown}\"; the regions are: {}",
+            path.display(),
+            names.join(", ")
+        );
+    };
+    let RegionSpec {
+        rows,
+        cols,
+        regex,
+        label,
+        color,
+    } = region.clone();
+    Ok(AnnotationSpec {
+        region: None,
+        rows,
+        cols,
+        regex,
+        label: label.or_else(|| Some(name.to_string())),
+        color,
+    })
+}
+
 /// `--format gif`: the whole cast, streamed into the output file.
 fn gif(args: &Args) -> anyhow::Result<ExitCode> {
     let cast = &args.casts[0];
     let header = crate::cast::open(cast)?.header().clone();
     let options = picture_options(args, &header)?;
-    let p = &args.picture;
+    let p = &args.picture.gif;
     let defaults = GifOptions::default();
     let gif_options = GifOptions {
         speed: p.speed.unwrap_or(defaults.speed),

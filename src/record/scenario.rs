@@ -6,6 +6,16 @@
 //! formats = ["txt", "styled.txt"]      # snapshot formats for this cast
 //! mask = [{ rows = "0", cols = "60..80" }, { regex = "\\d\\d:\\d\\d" }]
 //! ```
+//!
+//! The `[regions]` table names parts of the screen for annotated screenshots
+//! (`tuicast replay CAST --format png --annotate region=status`); each region has the keys of
+//! an `--annotate` spec:
+//!
+//! ```toml
+//! [regions]
+//! status = { rows = "23", cols = "0..80", label = "status line", color = "#ff8800" }
+//! menu = { regex = "apple|banana" }   # the label defaults to the region's name
+//! ```
 
 use std::path::{Path, PathBuf};
 
@@ -49,6 +59,30 @@ pub struct Scenario {
     /// What to check.
     #[serde(default)]
     pub check: CheckSpec,
+    /// Named annotation regions, by name.
+    #[serde(default)]
+    pub regions: std::collections::BTreeMap<String, RegionSpec>,
+}
+
+/// A named annotation region of the `[regions]` table: the keys of an `--annotate` spec.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionSpec {
+    /// 0-based rows: `3`, `2..5`, `2..=4`, `2..`, `..5`.
+    #[serde(default)]
+    pub rows: Option<String>,
+    /// 0-based columns, the same syntax.
+    #[serde(default)]
+    pub cols: Option<String>,
+    /// Box every match of this regex.
+    #[serde(default)]
+    pub regex: Option<String>,
+    /// The badge text; the region's name when absent, no badge when empty.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// `#rrggbb`.
+    #[serde(default, alias = "colour")]
+    pub color: Option<String>,
 }
 
 /// One step of a scenario: exactly one action key, plus an optional `timeout` for waits and

@@ -19,11 +19,16 @@
 //! }
 //! ```
 //! - `rows` has exactly `size.rows` entries; `text` is the row as in the text render.
+//! - `cursor` has `shape` (`"block"`, `"underline"` or `"bar"`) and `blinking` (a boolean)
+//!   only when the program chose a cursor other than the default steady block (DECSCUSR,
+//!   `CSI Ps SP q`), so `{"row": 3, "col": 0, "visible": true, "shape": "bar",
+//!   "blinking": false}`.
 //! - `runs` lists maximal stretches of cells with the same non-default style, left to right.
 //!   `col` (0-based) and `width` count cells, not characters: a wide character is 2 cells.
 //!   `fg` and `bg` are omitted when default, a number 0–255 for a palette colour, or a
 //!   `"#rrggbb"` string for truecolour; `attrs` is omitted when empty, otherwise a subset of
-//!   `bold dim italic underline strikethrough inverse blink` in that order.
+//!   `bold dim italic underline strikethrough inverse blink hidden` in that order (`hidden`:
+//!   concealed text, SGR 8; the text is still in `text`).
 //! - Keys appear in the order above; fields are only ever added, never renamed.
 
 pub mod png;
@@ -59,10 +64,16 @@ pub fn json(screen: &Screen) -> Value {
             json!({"text": text, "runs": runs(cells)})
         })
         .collect();
+    let c = screen.cursor;
+    let mut cursor = json!({"row": c.row, "col": c.col, "visible": c.visible});
+    if !c.shape.is_default() {
+        cursor["shape"] = c.shape.kind.name().into();
+        cursor["blinking"] = c.shape.blinking.into();
+    }
     json!({
         "schema": JSON_SCHEMA,
         "size": {"cols": screen.size.cols, "rows": screen.size.rows},
-        "cursor": {"row": screen.cursor.row, "col": screen.cursor.col, "visible": screen.cursor.visible},
+        "cursor": cursor,
         "title": screen.title.as_deref().map(|t| t.chars().map(safe_char).collect::<String>()),
         "alternate": screen.alternate,
         "rows": rows,
@@ -149,5 +160,35 @@ fn safe_char(ch: char) -> char {
         '\u{fffd}'
     } else {
         ch
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::{EngineKind, Size};
+
+    fn screen(input: &str) -> Screen {
+        let mut e = EngineKind::Avt.create(Size { cols: 8, rows: 2 });
+        e.feed(input);
+        e.screen()
+    }
+
+    #[test]
+    fn json_has_hidden_runs_and_the_cursor_shape_when_not_the_default() {
+        let v = json(&screen("a\x1b[8mbc\x1b[0md"));
+        assert_eq!(v["rows"][0]["text"], "abcd");
+        assert_eq!(
+            v["rows"][0]["runs"],
+            json!([{"col": 1, "width": 2, "attrs": ["hidden"]}])
+        );
+        assert_eq!(v["cursor"], json!({"row": 0, "col": 4, "visible": true}));
+        let v = json(&screen("\x1b[5 q\x1b[?25l"));
+        assert_eq!(
+            v["cursor"],
+            json!({"row": 0, "col": 0, "visible": false, "shape": "bar", "blinking": true})
+        );
+        let keys: Vec<&String> = v["cursor"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["row", "col", "visible", "shape", "blinking"]);
     }
 }

@@ -17,7 +17,9 @@
 //!   background of the current pen, as in xterm and tmux (avt gives them the whole pen:
 //!   foreground, bold, inverse, underline);
 //! - DEL (0x7f) draws nothing (avt prints it);
-//! - colon forms of underline (`CSI 4:3 m`, `CSI 4:0 m`).
+//! - colon forms of underline (`CSI 4:3 m`, `CSI 4:0 m`);
+//! - concealed text (SGR 8, revealed by SGR 28), which avt ignores: see [`StandIns`];
+//! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores.
 
 use std::collections::HashMap;
 
@@ -26,7 +28,7 @@ use avt::terminal::{BufferType, Terminal};
 use unicode_width::UnicodeWidthChar;
 
 use super::charsets::Charsets;
-use super::{Attrs, Cell, Color, Cursor, Engine, Screen, Size};
+use super::{Attrs, Cell, Color, Cursor, CursorShape, Engine, Screen, Size};
 
 /// The avt engine. See the module docs for what this layer adds to avt.
 pub struct AvtEngine {
@@ -44,6 +46,10 @@ pub struct AvtEngine {
     /// Character sets saved with the cursor (DECSC), restored by DECRC.
     saved_charsets: Charsets,
     pen: PenShadow,
+    /// Stand-ins for characters printed while conceal was on (see [`StandIns`]).
+    stand_ins: StandIns,
+    /// The cursor shape set with DECSCUSR.
+    cursor_shape: CursorShape,
 }
 
 impl std::fmt::Debug for AvtEngine {
@@ -68,6 +74,8 @@ impl AvtEngine {
             charsets: Charsets::default(),
             saved_charsets: Charsets::default(),
             pen: PenShadow::default(),
+            stand_ins: StandIns::default(),
+            cursor_shape: CursorShape::default(),
         }
     }
 
@@ -95,9 +103,17 @@ impl AvtEngine {
             Some(Special::SingleShift(g)) => self.charsets.single_shift(g),
             Some(Special::Sgr) => {
                 // instead of avt's reading of it
-                let ops = parse_sgr(&self.seq.buf);
+                let (ops, conceal) = parse_sgr(&self.seq.buf);
                 self.execute(Function::Sgr(ops));
+                if let Some(conceal) = conceal {
+                    self.pen.pen.conceal = conceal;
+                }
                 return;
+            }
+            Some(Special::Decscusr(ps)) => {
+                if let Some(shape) = CursorShape::from_decscusr(ps) {
+                    self.cursor_shape = shape;
+                }
             }
             Some(Special::Deccolm(_)) => {}
         }
@@ -120,6 +136,7 @@ impl AvtEngine {
         };
         match f {
             Function::Print(ch) => return self.print(ch),
+            Function::Rep(n) => return self.repeat(n),
             Function::So => return self.charsets.shift(1),
             Function::Si => return self.charsets.shift(0),
             Function::Gzd4(_) | Function::G1d4(_) => return,
@@ -128,6 +145,7 @@ impl AvtEngine {
             Function::Ris => {
                 self.charsets = Charsets::default();
                 self.saved_charsets = Charsets::default();
+                self.cursor_shape = CursorShape::default();
             }
             Function::Decstr => self.charsets = Charsets::default(),
             _ => {}
@@ -179,7 +197,7 @@ impl AvtEngine {
         }
         if enters_alternate
             && self.terminal.active_buffer_type() == BufferType::Alternate
-            && self.pen.pen != PenState::default()
+            && self.pen.pen.ops() != PenState::default().ops()
         {
             // avt fills the new alternate screen with the current pen; tmux clears it.
             self.terminal.execute(Function::Sgr(vec![SgrOp::Reset]));
@@ -202,6 +220,33 @@ impl AvtEngine {
             self.attach_mark(ch);
             return;
         }
+        self.put(ch);
+    }
+
+    /// REP: the character before the cursor again, `n` times (at least once), drawn with the
+    /// current pen as avt draws it (avt alone would copy a concealed character's stand-in,
+    /// and so its concealment).
+    fn repeat(&mut self, n: u16) {
+        let cursor = self.terminal.cursor();
+        if cursor.col == 0 {
+            return;
+        }
+        let Some(raw) = self
+            .terminal
+            .view()
+            .nth(cursor.row)
+            .and_then(|line| line.cells().get(cursor.col - 1).map(|c| c.char()))
+        else {
+            return;
+        };
+        let ch = self.stand_ins.decode(raw).0;
+        for _ in 0..n.max(1) {
+            self.put(ch);
+        }
+    }
+
+    /// Prints a character whose character set and marks are dealt with.
+    fn put(&mut self, ch: char) {
         let cursor = self.terminal.cursor();
         let cols = self.size.cols as usize;
         let wraps = cursor.col >= cols || (cursor.col + 1 == cols && ch.width() == Some(2));
@@ -209,7 +254,12 @@ impl AvtEngine {
         if wraps && !self.marks.is_empty() {
             self.line_feed_marks();
         }
-        self.terminal.execute(Function::Print(ch));
+        let stored = if self.pen.pen.conceal || StandIns::in_range(ch) {
+            self.stand_ins.stand_in(ch, self.pen.pen.conceal)
+        } else {
+            ch
+        };
+        self.terminal.execute(Function::Print(stored));
         if wraps && cursor.row == self.margins.1 as usize && !self.pen.pen.is_background_only() {
             // The line scrolled in took the whole pen; erase the rest of it with only the
             // background, as xterm and tmux fill it.
@@ -347,17 +397,18 @@ impl Engine for AvtEngine {
     fn screen(&self) -> Screen {
         let mut rows = Vec::with_capacity(self.size.rows as usize);
         for line in self.terminal.view() {
-            let row: Vec<Cell> = line
+            let mut row: Vec<Cell> = line
                 .cells()
                 .iter()
                 .map(|c| {
                     let pen = c.pen();
                     let width = c.width() as u8;
+                    let (ch, hidden) = self.stand_ins.decode(c.char());
                     Cell {
                         text: if width == 0 {
                             String::new()
                         } else {
-                            c.char().to_string()
+                            ch.to_string()
                         },
                         width,
                         fg: color(pen.foreground()),
@@ -370,10 +421,19 @@ impl Engine for AvtEngine {
                             strikethrough: pen.is_strikethrough(),
                             inverse: pen.is_inverse(),
                             blink: pen.is_blink(),
+                            hidden,
                         },
                     }
                 })
                 .collect();
+            if !self.stand_ins.is_empty() {
+                // The tail of a concealed wide character is concealed too.
+                for c in 1..row.len() {
+                    if row[c].width == 0 && row[c - 1].width == 2 {
+                        row[c].attrs.hidden = row[c - 1].attrs.hidden;
+                    }
+                }
+            }
             rows.push(row);
         }
         for (&(r, c), (base, marks)) in &self.marks {
@@ -381,7 +441,8 @@ impl Engine for AvtEngine {
                 .get_mut(r as usize)
                 .and_then(|row| row.get_mut(c as usize))
             {
-                if cell.text.starts_with(*base) && cell.width > 0 {
+                let (base, hidden) = self.stand_ins.decode(*base);
+                if cell.text.starts_with(base) && cell.attrs.hidden == hidden && cell.width > 0 {
                     cell.text.push_str(marks);
                 }
             }
@@ -394,6 +455,7 @@ impl Engine for AvtEngine {
                 row: cursor.row.min(self.size.rows as usize - 1) as u16,
                 col: cursor.col.min(self.size.cols as usize - 1) as u16,
                 visible: cursor.visible,
+                shape: self.cursor_shape,
             },
             title: self.osc.title.clone(),
             alternate: self.terminal.active_buffer_type() == BufferType::Alternate,
@@ -412,9 +474,12 @@ enum Special {
     SingleShift(usize),
     /// DECCOLM: 132 columns (true) or 80.
     Deccolm(bool),
+    /// DECSCUSR (`CSI Ps SP q`): the cursor shape.
+    Decscusr(u16),
     /// An SGR sequence avt reads wrongly: colon forms (`CSI 4:3 m`), underline colours
     /// (`CSI 58;5;1 m`, whose parameters avt takes for blink and bold), rapid blink (6),
-    /// double underline (21). [`parse_sgr`] reads it instead.
+    /// double underline (21); and any SGR with conceal (8) or reveal (28), which avt ignores.
+    /// [`parse_sgr`] reads it instead.
     Sgr,
 }
 
@@ -492,9 +557,21 @@ impl SequenceTracker {
                 .then_some(Special::Deccolm(fin == 'h')),
             'm' if !p.starts_with(['<', '=', '>', '?'])
                 && (p.contains(':')
-                    || p.split(';').any(|g| matches!(g, "58" | "59" | "6" | "21"))) =>
+                    || p.split(';')
+                        .any(|g| matches!(g.parse::<u16>(), Ok(6 | 8 | 21 | 28 | 58 | 59)))) =>
             {
                 Some(Special::Sgr)
+            }
+            'q' => {
+                let ps = p.strip_suffix(' ')?;
+                if !ps.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                Some(Special::Decscusr(if ps.is_empty() {
+                    0
+                } else {
+                    ps.parse().ok()?
+                }))
             }
             _ => None,
         }
@@ -502,15 +579,23 @@ impl SequenceTracker {
 }
 
 /// Reads SGR parameters (`1;38;5;200`, `4:3`, `38:2::1:2:3`) the way xterm and tmux do.
-fn parse_sgr(params: &str) -> Vec<SgrOp> {
+/// Returns avt's operations and, when the sequence sets or clears conceal (8, 28, or a
+/// reset), whether conceal is on after it.
+fn parse_sgr(params: &str) -> (Vec<SgrOp>, Option<bool>) {
     let groups: Vec<Vec<u16>> = params
         .split(';')
         .map(|g| g.split(':').map(|n| n.parse().unwrap_or(0)).collect())
         .collect();
     let mut ops = Vec::new();
+    let mut conceal = None;
     let mut i = 0;
     while i < groups.len() {
         let g = &groups[i];
+        match g[0] {
+            0 | 28 => conceal = Some(false),
+            8 => conceal = Some(true),
+            _ => {}
+        }
         let op = match g[0] {
             0 => Some(SgrOp::Reset),
             1 => Some(SgrOp::SetBoldIntensity),
@@ -547,7 +632,7 @@ fn parse_sgr(params: &str) -> Vec<SgrOp> {
         ops.extend(op);
         i += 1;
     }
-    ops
+    (ops, conceal)
 }
 
 /// The colour of an extended colour parameter at `groups[i]` (38, 48 or 58): `;5;N`,
@@ -597,13 +682,17 @@ struct PenState {
     blink: bool,
     inverse: bool,
     strikethrough: bool,
+    /// Conceal (SGR 8): avt does not know it; this layer prints stand-ins (see [`StandIns`]).
+    conceal: bool,
 }
 
 impl PenState {
+    /// Whether avt's pen holds at most a background (conceal is not avt's).
     fn is_background_only(&self) -> bool {
         *self
             == PenState {
                 bg: self.bg,
+                conceal: self.conceal,
                 ..PenState::default()
             }
     }
@@ -720,6 +809,91 @@ impl PenShadow {
             }
             _ => {}
         }
+    }
+}
+
+/// Characters printed while conceal (SGR 8) was on, remembered in avt's own grid.
+///
+/// avt has no conceal attribute, and its pen has no spare bit. So a concealed character is
+/// printed into avt as a stand-in: a private code point of the same width (avt lays out only
+/// by width), mapped back when the screen is read. The stand-in lives in the cell, so it
+/// follows everything avt does to cells (erase, scroll, insert and delete, reflow on resize,
+/// the alternate screen, wide characters) exactly as the character would, and an erased or
+/// overwritten cell is no longer concealed, as in xterm.
+///
+/// Stand-ins come from code points programs almost never print: plane 16's private use area
+/// (U+100000–U+10FFFD) for narrow characters, the unassigned end of plane 3 (from U+3FFFD
+/// down) for wide ones. A character of those ranges that a program does print (shown or
+/// not) gets a stand-in too, so every code point in them reads back as what was printed.
+#[derive(Debug, Default)]
+struct StandIns {
+    to_stand_in: HashMap<(char, bool), char>,
+    from_stand_in: HashMap<char, (char, bool)>,
+    /// Stand-ins given out so far, narrow and wide.
+    used: [u32; 2],
+}
+
+/// The ranges stand-ins come from, narrow then wide, allocated from the top down.
+const STAND_IN_RANGES: [(u32, u32); 2] = [(0x10_0000, 0x10_fffd), (0x3_0000, 0x3_fffd)];
+
+impl StandIns {
+    fn is_empty(&self) -> bool {
+        self.from_stand_in.is_empty()
+    }
+
+    /// Whether `ch` is in the ranges stand-ins come from.
+    #[inline]
+    fn in_range(ch: char) -> bool {
+        let c = ch as u32;
+        STAND_IN_RANGES
+            .iter()
+            .any(|&(lo, hi)| (lo..=hi).contains(&c))
+    }
+
+    /// The character to print into avt for `ch`, concealed or not.
+    fn stand_in(&mut self, ch: char, hidden: bool) -> char {
+        if let Some(&p) = self.to_stand_in.get(&(ch, hidden)) {
+            return p;
+        }
+        let wide = usize::from(avt_width(ch) == 2);
+        let (lo, hi) = STAND_IN_RANGES[wide];
+        while self.used[wide] <= hi - lo {
+            let candidate = char::from_u32(hi - self.used[wide]);
+            self.used[wide] += 1;
+            if let Some(p) = candidate.filter(|&p| avt_width(p) == avt_width(ch)) {
+                self.to_stand_in.insert((ch, hidden), p);
+                self.from_stand_in.insert(p, (ch, hidden));
+                return p;
+            }
+        }
+        // Every stand-in is taken (tens of thousands of different concealed characters):
+        // the character is shown, and one that would read as a stand-in is replaced.
+        if self.from_stand_in.contains_key(&ch) {
+            '\u{fffd}'
+        } else {
+            ch
+        }
+    }
+
+    /// The character a cell of avt holds and whether it is concealed.
+    #[inline]
+    fn decode(&self, raw: char) -> (char, bool) {
+        if self.is_empty() || !StandIns::in_range(raw) {
+            return (raw, false);
+        }
+        self.from_stand_in
+            .get(&raw)
+            .copied()
+            .unwrap_or((raw, false))
+    }
+}
+
+/// The cells avt gives a character: 2 for wide ones, 1 for all others.
+fn avt_width(ch: char) -> usize {
+    if ch.width() == Some(2) {
+        2
+    } else {
+        1
     }
 }
 
@@ -871,6 +1045,10 @@ mod tests {
             "\x1b[u",
             "\x1b[4:3m",
             "\x1b[58;5;1m",
+            "\x1b[8m",
+            "\x1b7",
+            "\x1b[28;1m",
+            "\x1b8",
         ];
         let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });
         for (i, step) in steps.iter().cycle().take(steps.len() * 3).enumerate() {
@@ -887,6 +1065,7 @@ mod tests {
             );
             assert_eq!(cell.attrs.underline, pen.underline, "step {i} {step:?}");
             assert_eq!(cell.attrs.inverse, pen.inverse, "step {i} {step:?}");
+            assert_eq!(cell.attrs.hidden, pen.conceal, "step {i} {step:?}");
         }
     }
 
@@ -951,5 +1130,274 @@ mod tests {
     #[test]
     fn del_draws_nothing() {
         assert_eq!(screen("a\x7fb").row_text(0), "ab");
+    }
+
+    /// The concealed cells of a row, as a string of `h` (hidden) and `.`.
+    fn hidden(s: &Screen, row: usize) -> String {
+        s.rows[row]
+            .iter()
+            .map(|c| if c.attrs.hidden { 'h' } else { '.' })
+            .collect()
+    }
+
+    #[test]
+    fn conceal_marks_the_cells_printed_while_it_is_on() {
+        let s = screen("a\x1b[8mbc\x1b[28md\x1b[8me\x1b[0mf");
+        assert_eq!(s.row_text(0), "abcdef", "the text is kept");
+        assert_eq!(hidden(&s, 0), ".hh.h.....");
+        // Conceal with other attributes; forms that are not conceal.
+        let s = screen("\x1b[1;8;31ma\x1b[0;38;5;8mb\x1b[48;5;8mc\x1b[0;08md\x1b[8;0me\x1b[8;22mf");
+        assert_eq!(hidden(&s, 0), "h..h.h....");
+        assert!(s.rows[0][0].attrs.bold && s.rows[0][0].fg == Color::Indexed(1));
+        assert_eq!(s.rows[0][1].fg, Color::Indexed(8));
+        assert_eq!(s.rows[0][2].bg, Color::Indexed(8));
+        // A reset by `CSI m`, by DECSTR and by RIS ends it.
+        assert_eq!(hidden(&screen("\x1b[8ma\x1b[mb"), 0), "h.........");
+        assert_eq!(hidden(&screen("\x1b[8ma\x1b[!pb"), 0), "h.........");
+        assert_eq!(hidden(&screen("\x1b[8ma\x1bcb"), 0), "..........");
+        // Colon forms and underline colours go through the same reading.
+        let s = screen("\x1b[8;4:3ma\x1b[58;5;1mb\x1b[28;4:0mc");
+        assert_eq!(hidden(&s, 0), "hh........");
+        assert!(s.rows[0][1].attrs.underline && !s.rows[0][2].attrs.underline);
+    }
+
+    #[test]
+    fn concealed_cells_follow_erase_overwrite_and_insert_like_xterm() {
+        // Erased cells are not concealed (they take only the background).
+        let s = screen("\x1b[8mabcdef\x1b[1;3H\x1b[K");
+        assert_eq!(
+            (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
+            ("ab", "hh........")
+        );
+        let s = screen("\x1b[8mabcdef\x1b[1;2H\x1b[2X");
+        assert_eq!(hidden(&s, 0), "h..hhh....");
+        let s = screen("\x1b[8mabcdef\x1b[2J");
+        assert_eq!(hidden(&s, 0), "..........");
+        // Overwriting with conceal off shows the new character.
+        let s = screen("\x1b[8mab\r\x1b[28mX");
+        assert_eq!(
+            (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
+            ("Xb", ".h........")
+        );
+        // Inserted blanks are not concealed; the concealed characters move.
+        let s = screen("\x1b[8mab\x1b[28mcd\x1b[1;1H\x1b[2@");
+        assert_eq!(
+            (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
+            ("  abcd", "..hh......")
+        );
+        let s = screen("x\x1b[8mab\x1b[28mcd\x1b[1;1H\x1b[P");
+        assert_eq!(
+            (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
+            ("abcd", "hh........")
+        );
+        // Insert mode (IRM) pushes them right too.
+        let s = screen("\x1b[8mab\x1b[28m\x1b[1;1H\x1b[4hZ");
+        assert_eq!(
+            (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
+            ("Zab", ".hh.......")
+        );
+    }
+
+    #[test]
+    fn concealed_cells_move_with_scrolling_and_line_insertion() {
+        // A line feed at the bottom scrolls them up.
+        let s = screen("\x1b[4;1H\x1b[8mlow\x1b[28m\n\n");
+        assert_eq!(
+            (s.row_text(1).as_str(), hidden(&s, 1).as_str()),
+            ("low", "hhh.......")
+        );
+        assert_eq!(hidden(&s, 3), "..........");
+        // SU, SD, IL, DL and RI in a scroll region.
+        let s = screen("\x1b[2;1H\x1b[8mmid\x1b[28m\x1b[T");
+        assert_eq!(hidden(&s, 2), "hhh.......");
+        let s = screen("\x1b[2;1H\x1b[8mmid\x1b[28m\x1b[S");
+        assert_eq!(hidden(&s, 0), "hhh.......");
+        let s = screen("\x1b[2;1H\x1b[8mmid\x1b[28m\x1b[1;1H\x1b[L");
+        assert_eq!(
+            (hidden(&s, 1).as_str(), hidden(&s, 2).as_str()),
+            ("..........", "hhh.......")
+        );
+        let s = screen("\x1b[2;1H\x1b[8mmid\x1b[28m\x1b[1;1H\x1b[M");
+        assert_eq!(hidden(&s, 0), "hhh.......");
+        let s = screen("\x1b[2;3r\x1b[2;1H\x1b[8mtop\x1b[28m\x1bM");
+        assert_eq!(
+            (hidden(&s, 1).as_str(), hidden(&s, 2).as_str()),
+            ("..........", "hhh.......")
+        );
+        // Printing past the last column wraps (and scrolls) with conceal still on.
+        let s = screen("\x1b[4;1H\x1b[8m0123456789ab");
+        assert_eq!(
+            (hidden(&s, 2).as_str(), hidden(&s, 3).as_str()),
+            ("hhhhhhhhhh", "hh........")
+        );
+        assert_eq!(s.row_text(3), "ab");
+    }
+
+    #[test]
+    fn conceal_is_saved_with_the_cursor_and_screens_keep_their_cells() {
+        // DECSC saves the SGR attributes, conceal included; DECRC restores them.
+        assert_eq!(
+            hidden(&screen("\x1b[8m\x1b7\x1b[0m\x1b8x"), 0),
+            "h........."
+        );
+        assert_eq!(hidden(&screen("\x1b7\x1b[8m\x1b8x"), 0), "..........");
+        // The alternate screen starts clear; the primary's concealed cells come back.
+        let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });
+        e.feed("\x1b[8msecret\x1b[0m\x1b[?1049h");
+        assert_eq!(hidden(&e.screen(), 0), "..........");
+        e.feed("\x1b[1;1Halt\x1b[8mX");
+        assert_eq!(hidden(&e.screen(), 0), "...h......");
+        e.feed("\x1b[?1049l");
+        let s = e.screen();
+        assert_eq!(
+            (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
+            ("secret", "hhhhhh....")
+        );
+        // 1049 saves the pen with the cursor: conceal is back on after leaving.
+        e.feed("\x1b[8m\x1b[?1049h\x1b[0m\x1b[?1049lz");
+        assert!(e.screen().rows[0][6].attrs.hidden);
+    }
+
+    #[test]
+    fn concealed_cells_survive_a_resize() {
+        let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });
+        e.feed("ab\x1b[8mcd\x1b[28mef\r\n\x1b[8mxy");
+        e.resize(Size { cols: 20, rows: 6 });
+        let s = e.screen();
+        assert_eq!(&hidden(&s, 0)[..6], "..hh..");
+        assert_eq!(&hidden(&s, 1)[..3], "hh.");
+        e.resize(Size { cols: 3, rows: 6 });
+        let s = e.screen();
+        assert_eq!(s.row_text(0), "def", "{:?}", s.text());
+        for cell in s.rows.iter().flatten() {
+            let was_concealed = matches!(cell.text.as_str(), "c" | "d" | "x" | "y");
+            assert_eq!(cell.attrs.hidden, was_concealed, "{cell:?} after reflow");
+        }
+    }
+
+    #[test]
+    fn concealed_wide_characters_marks_and_repeats() {
+        let s = screen("\x1b[8m日\x1b[28m本");
+        assert_eq!(s.row_text(0), "日本");
+        assert_eq!((s.rows[0][0].width, s.rows[0][1].width), (2, 0));
+        assert_eq!(hidden(&s, 0), "hh........");
+        // A wide character at the last column wraps as it would shown.
+        let s = screen("\x1b[1;10H\x1b[8m日");
+        assert_eq!(
+            (s.rows[1][0].text.as_str(), hidden(&s, 1).as_str()),
+            ("日", "hh........")
+        );
+        // Combining marks stay on a concealed character.
+        let s = screen("\x1b[8me\u{301}\x1b[0mx");
+        assert_eq!(
+            (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
+            ("e\u{301}x", "h.........")
+        );
+        // REP repeats a concealed character concealed (as tmux does); the repeat takes the
+        // current pen, so a REP after SGR 28 (where tmux and xterm.js repeat nothing, and avt
+        // repeats) is shown like the colours avt gives it.
+        let s = screen("\x1b[8ma\x1b[2bX\x1b[28mb\x1b[2b");
+        assert_eq!(
+            (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
+            ("aaaXbbb", "hhhh......")
+        );
+        let s = screen("\x1b[8ma\x1b[28m\x1b[2b");
+        assert_eq!(
+            (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
+            ("aaa", "h.........")
+        );
+        let s = screen("ab\x1b[3b");
+        assert_eq!(s.row_text(0), "abbbb");
+    }
+
+    #[test]
+    fn characters_of_the_stand_in_ranges_read_back_as_printed() {
+        let top = '\u{10fffd}';
+        let wide_top = '\u{3fffd}';
+        for input in [
+            format!("{top}\x1b[8mx{wide_top}\x1b[0m{wide_top}y"),
+            format!("\x1b[8mx{wide_top}\x1b[0m{top}{wide_top}y"),
+        ] {
+            let s = screen(&input);
+            let cells: Vec<(&str, bool)> = s.rows[0][..7]
+                .iter()
+                .map(|c| (c.text.as_str(), c.attrs.hidden))
+                .collect();
+            if input.starts_with('\x1b') {
+                assert_eq!(
+                    cells,
+                    [
+                        ("x", true),
+                        ("\u{3fffd}", true),
+                        ("", true),
+                        ("\u{10fffd}", false),
+                        ("\u{3fffd}", false),
+                        ("", false),
+                        ("y", false)
+                    ],
+                    "{input:?}"
+                );
+            } else {
+                assert_eq!(
+                    cells,
+                    [
+                        ("\u{10fffd}", false),
+                        ("x", true),
+                        ("\u{3fffd}", true),
+                        ("", true),
+                        ("\u{3fffd}", false),
+                        ("", false),
+                        ("y", false)
+                    ],
+                    "{input:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_stand_in_has_the_width_avt_gives_its_class() {
+        for (class, &(lo, hi)) in STAND_IN_RANGES.iter().enumerate() {
+            let odd = (lo..=hi)
+                .filter_map(char::from_u32)
+                .filter(|&c| avt_width(c) != class + 1)
+                .count();
+            assert_eq!(odd, 0, "range {lo:#x}..={hi:#x}");
+        }
+    }
+
+    #[test]
+    fn decscusr_sets_the_cursor_shape() {
+        use crate::term::CursorKind;
+        let shape = |input: &str| screen(input).cursor.shape;
+        assert!(shape("").is_default());
+        let s = shape("\x1b[5 q");
+        assert_eq!((s.kind, s.blinking), (CursorKind::Bar, true));
+        let s = shape("\x1b[4 q");
+        assert_eq!((s.kind, s.blinking), (CursorKind::Underline, false));
+        assert!(
+            shape("\x1b[6 q\x1b[ q").is_default(),
+            "0 (or none) is the default"
+        );
+        assert!(
+            shape("\x1b[6 q\x1b[2 q").is_default(),
+            "a steady block is the default"
+        );
+        assert!(shape("\x1b[1 q").blinking);
+        assert_eq!(
+            shape("\x1b[3 q\x1b[7 q").kind,
+            CursorKind::Underline,
+            "7 is ignored"
+        );
+        assert_eq!(shape("\x1b[3 q\x1b[?5 q").kind, CursorKind::Underline);
+        assert!(shape("\x1b[3 q\x1bc").is_default(), "RIS resets it");
+        // It is one setting for both screens, and not part of the saved cursor.
+        assert_eq!(
+            shape("\x1b[?1049h\x1b[6 q\x1b[?1049l").kind,
+            CursorKind::Bar
+        );
+        assert_eq!(shape("\x1b7\x1b[6 q\x1b8").kind, CursorKind::Bar);
+        // The text around it is unaffected.
+        assert_eq!(screen("a\x1b[5 qb").row_text(0), "ab");
     }
 }

@@ -86,6 +86,9 @@ pub struct Attrs {
     pub inverse: bool,
     /// Blinking.
     pub blink: bool,
+    /// Concealed (SGR 8): the text is in the cell but not shown.
+    #[serde(default)]
+    pub hidden: bool,
 }
 
 impl Attrs {
@@ -104,6 +107,7 @@ impl Attrs {
             (self.strikethrough, "strikethrough"),
             (self.inverse, "inverse"),
             (self.blink, "blink"),
+            (self.hidden, "hidden"),
         ];
         all.iter().filter(|(on, _)| *on).map(|(_, n)| *n).collect()
     }
@@ -144,7 +148,7 @@ impl Cell {
     }
 }
 
-/// Cursor position (0-based) and visibility.
+/// Cursor position (0-based), visibility and the shape the program asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Cursor {
     /// 0-based row.
@@ -153,6 +157,77 @@ pub struct Cursor {
     pub col: u16,
     /// Whether the cursor is shown.
     pub visible: bool,
+    /// The shape set with DECSCUSR (`CSI Ps SP q`); a steady block until a program sets one.
+    #[serde(default)]
+    pub shape: CursorShape,
+}
+
+/// The cursor's shape, as a program sets it with DECSCUSR (`CSI Ps SP q`).
+///
+/// `Ps` is 0 (the default: a steady block here), 1 blinking block, 2 steady block,
+/// 3 blinking underline, 4 steady underline, 5 blinking bar, 6 steady bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct CursorShape {
+    /// The form of the cursor.
+    pub kind: CursorKind,
+    /// Whether the program asked for a blinking cursor.
+    pub blinking: bool,
+}
+
+/// The form of a cursor: block, underline or bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CursorKind {
+    /// The whole cell (the default).
+    #[default]
+    Block,
+    /// A line under the cell.
+    Underline,
+    /// A vertical bar at the left of the cell.
+    Bar,
+}
+
+impl CursorKind {
+    /// `block`, `underline` or `bar`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CursorKind::Block => "block",
+            CursorKind::Underline => "underline",
+            CursorKind::Bar => "bar",
+        }
+    }
+}
+
+impl CursorShape {
+    /// The shape DECSCUSR `Ps` selects, or `None` for a `Ps` terminals ignore (above 6).
+    pub fn from_decscusr(ps: u16) -> Option<CursorShape> {
+        let (kind, blinking) = match ps {
+            0 => return Some(CursorShape::default()),
+            1 => (CursorKind::Block, true),
+            2 => (CursorKind::Block, false),
+            3 => (CursorKind::Underline, true),
+            4 => (CursorKind::Underline, false),
+            5 => (CursorKind::Bar, true),
+            6 => (CursorKind::Bar, false),
+            _ => return None,
+        };
+        Some(CursorShape { kind, blinking })
+    }
+
+    /// True for the default, a steady block.
+    pub fn is_default(&self) -> bool {
+        *self == CursorShape::default()
+    }
+}
+
+impl fmt::Display for CursorShape {
+    /// `block`, `bar`, `underline`, with `blinking ` before it when the cursor blinks.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.blinking {
+            f.write_str("blinking ")?;
+        }
+        f.write_str(self.kind.name())
+    }
 }
 
 /// What a terminal shows at one moment, independent of the engine that produced it.
@@ -180,6 +255,7 @@ impl Screen {
                 row: 0,
                 col: 0,
                 visible: true,
+                shape: CursorShape::default(),
             },
             title: None,
             alternate: false,
@@ -325,7 +401,8 @@ mod tests {
                 Cursor {
                     row: 0,
                     col: 3,
-                    visible: true
+                    visible: true,
+                    shape: CursorShape::default(),
                 },
                 "{kind}"
             );
@@ -399,6 +476,35 @@ mod tests {
     }
 
     #[test]
+    fn both_engines_follow_the_cursor_shape() {
+        for kind in EngineKind::ALL {
+            assert!(screen(kind, SMALL, "x").cursor.shape.is_default(), "{kind}");
+            let s = screen(kind, SMALL, "\x1b[3 qx").cursor.shape;
+            assert_eq!(
+                (s.kind, s.blinking),
+                (CursorKind::Underline, true),
+                "{kind}"
+            );
+            assert_eq!(s.to_string(), "blinking underline");
+            let s = screen(kind, SMALL, "\x1b[6 q").cursor.shape;
+            assert_eq!((s.kind, s.blinking), (CursorKind::Bar, false), "{kind}");
+            assert_eq!(s.to_string(), "bar");
+        }
+    }
+
+    #[test]
+    fn concealed_text_is_hidden_in_avt_and_kept_as_text() {
+        let s = screen(EngineKind::Avt, SMALL, "a\x1b[8mb\x1b[28mc");
+        assert_eq!(s.row_text(0), "abc");
+        let hidden: Vec<bool> = s.rows[0][..3].iter().map(|c| c.attrs.hidden).collect();
+        assert_eq!(hidden, [false, true, false]);
+        assert_eq!(s.rows[0][1].attrs.names(), ["hidden"]);
+        // vt100 does not track conceal.
+        let s = screen(EngineKind::Vt100, SMALL, "\x1b[8mb");
+        assert!(!s.rows[0][0].attrs.hidden);
+    }
+
+    #[test]
     fn dec_line_drawing_becomes_box_characters() {
         for kind in EngineKind::ALL {
             let s = screen(kind, SMALL, "\x1b(0lqk\x1b(B");
@@ -411,7 +517,8 @@ mod tests {
 
     #[test]
     fn any_chunking_gives_the_same_screen() {
-        let input = "a\x1b[1;31mb\x1b]2;ti\x07e\u{301}日\x1b[2;3Hx\x1b[?1049hy";
+        let input =
+            "a\x1b[1;31mb\x1b]2;ti\x07e\u{301}日\x1b[2;3Hx\x1b[?1049hy\x1b[8mz\x1b[28;5 q\x1b[2b";
         for kind in EngineKind::ALL {
             let whole = screen(kind, SMALL, input);
             let chars: Vec<char> = input.chars().collect();

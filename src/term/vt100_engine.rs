@@ -1,10 +1,11 @@
 //! Adapter for the `vt100` crate, the second engine for differential replay.
 //!
-//! vt100 tracks neither strikethrough nor blink; those attributes always read false.
+//! vt100 tracks neither strikethrough, blink nor conceal (SGR 8); those attributes always read
+//! false. It does track the cursor shape (DECSCUSR).
 
 use std::num::NonZeroU16;
 
-use super::{Attrs, Cell, Color, Cursor, Engine, Screen, Size};
+use super::{Attrs, Cell, Color, Cursor, CursorShape, Engine, Screen, Size};
 
 /// The vt100 engine.
 pub struct Vt100Engine {
@@ -115,11 +116,26 @@ impl Engine for Vt100Engine {
                 row: crow.min(self.size.rows - 1),
                 col: ccol.min(self.size.cols - 1),
                 visible: !s.hide_cursor(),
+                shape: cursor_shape(s.cursor_style()),
             },
             title: self.parser.callbacks().title.clone(),
             alternate: s.alternate_screen(),
         }
     }
+}
+
+fn cursor_shape(style: vt100::CursorStyle) -> CursorShape {
+    use vt100::CursorStyle as S;
+    let ps = match style {
+        S::Default => 0,
+        S::BlinkBlock => 1,
+        S::SteadyBlock => 2,
+        S::BlinkUnderline => 3,
+        S::SteadyUnderline => 4,
+        S::BlinkVerticalBar => 5,
+        S::SteadyVerticalBar => 6,
+    };
+    CursorShape::from_decscusr(ps).unwrap_or_default()
 }
 
 fn color(c: vt100::Color) -> Color {

@@ -1,7 +1,7 @@
 //! Terminal conformance: every checkpoint of the corpus in `tests/conformance/` (real programs
 //! recorded in tmux by `scripts/conformance.py`) replays with the default engine (avt) to the
 //! oracle's screen: the same character in every cell, and the same foreground, background,
-//! bold, dim, italic, underline, inverse, blink and strikethrough.
+//! bold, dim, italic, underline, inverse, blink, strikethrough and hidden (conceal, SGR 8).
 //!
 //! The oracle of a checkpoint is tmux's `capture-pane -p -e -N`, or @xterm/headless replaying
 //! the same cast where tmux is known to be wrong (the manifest says which, and why). tmux's
@@ -96,6 +96,9 @@ fn the_oracle_reader_reads_tmux_captures() {
     assert!(o[0][4].captured && !o[0][5].captured);
     assert!(o[1][0].attrs.underline);
     assert_eq!(o[1][0].bg, Color::Indexed(200));
+    let o = parse_ans("a\x1b[8mb\x1b[0m\x1b[39m\x1b[49mc\x1b[8;28md", size);
+    let hidden: Vec<bool> = o[0][..4].iter().map(|c| c.attrs.hidden).collect();
+    assert_eq!(hidden, [false, true, false, false]);
 }
 
 /// Casts whose output is re-split for the determinism tests: line drawing, charsets, colours,
@@ -473,6 +476,7 @@ fn sgr(pen: &mut OCell, params: &str) {
             5 if g.len() > 1 => {}
             5 | 6 => a.blink = true,
             7 => a.inverse = true,
+            8 => a.hidden = true,
             9 => a.strikethrough = true,
             21 => a.underline = true,
             22 => {
@@ -483,6 +487,7 @@ fn sgr(pen: &mut OCell, params: &str) {
             24 => a.underline = false,
             25 => a.blink = false,
             27 => a.inverse = false,
+            28 => a.hidden = false,
             29 => a.strikethrough = false,
             n @ 30..=37 => pen.fg = Color::Indexed((n - 30) as u8),
             n @ 40..=47 => pen.bg = Color::Indexed((n - 40) as u8),
@@ -636,9 +641,9 @@ fn render_docs(results: &[Outcome]) -> String {
          (`capture-pane -p -e -N`: text and styles) and the cast up to that moment. Where tmux is\n\
          known to be wrong, the oracle is @xterm/headless replaying the same cast. Agreement means\n\
          the same character in every cell (wide characters and combining marks included), and for\n\
-         style the same foreground, background, bold, dim, italic, underline, inverse, blink and\n\
-         strikethrough in every cell. tmux's capture stops at the last cell written on each row;\n\
-         the style of the erased cells past it comes from @xterm/headless.\n\n",
+         style the same foreground, background, bold, dim, italic, underline, inverse, blink,\n\
+         strikethrough and hidden (conceal) in every cell. tmux's capture stops at the last cell\n\
+         written on each row; the style of the erased cells past it comes from @xterm/headless.\n\n",
     );
     let _ = writeln!(
         s,

@@ -1,5 +1,7 @@
-//! PNG and GIF rendering: decoded pixels of renders (colours, bold, underline, cursor, box
-//! drawing, wide characters, size), determinism against a committed pixel hash, and the CLI.
+//! PNG and GIF rendering: decoded pixels of renders (colours, bold, underline, hidden text,
+//! cursor and its shape, box drawing, wide characters, size), determinism against a committed
+//! pixel hash, and the CLI (`replay --format png|gif`, `screenshot`, named annotation regions
+//! from the scenario file).
 
 use std::fs;
 
@@ -152,6 +154,7 @@ fn the_cursor_cell_is_drawn_unless_hidden() {
         row: 0,
         col: 0,
         visible: true,
+        shape: Default::default(),
     };
     let (img, l) = render(&s, &PngOptions::default());
     let px = cell_pixels(&img, &l, 0, 0);
@@ -627,4 +630,241 @@ fn a_gif_of_a_resizing_cast_is_as_large_as_its_largest_screen() {
     .unwrap();
     let e = png::render_gif(&cast, &mut r, &png::GifOptions::default(), Vec::new()).unwrap_err();
     assert!(e.to_string().contains("resize.cast:2"), "{e}");
+}
+
+#[test]
+fn hidden_text_shows_only_its_background() {
+    let t = Theme::default();
+    // Cursor hidden, so only the cells count.
+    let (img, l) = render(
+        &screen(
+            SMALL,
+            "\x1b[?25l\x1b[41;8mX\x1b[0;4;8mY\x1b[0;8;7mZ\x1b[28mW",
+        ),
+        &PngOptions::default(),
+    );
+    assert!(
+        cell_pixels(&img, &l, 0, 0)
+            .iter()
+            .all(|&p| p == t.palette[1]),
+        "the red background, no glyph"
+    );
+    assert!(
+        cell_pixels(&img, &l, 0, 1).iter().all(|&p| p == t.bg),
+        "no glyph and no underline"
+    );
+    assert!(
+        cell_pixels(&img, &l, 0, 2).iter().all(|&p| p == t.fg),
+        "inverse: the foreground as background, no glyph"
+    );
+    assert!(
+        cell_pixels(&img, &l, 0, 3).contains(&t.fg),
+        "revealed text is drawn"
+    );
+}
+
+#[test]
+fn the_cursor_takes_the_shape_the_program_set_unless_overridden() {
+    let t = Theme::default();
+    let lit_columns = |img: &RgbaImage, l: &Layout| {
+        let (x, y, w, h) = l.cell_rect(0, 2);
+        (x..x + w)
+            .filter(|&xx| (y..y + h).all(|yy| rgb(img, xx, yy) == t.fg))
+            .count() as u32
+    };
+    let lit_rows = |img: &RgbaImage, l: &Layout| {
+        let (x, y, w, h) = l.cell_rect(0, 2);
+        (y..y + h)
+            .filter(|&yy| (x..x + w).all(|xx| rgb(img, xx, yy) == t.fg))
+            .count() as u32
+    };
+    let (img, l) = render(&screen(SMALL, "ab"), &PngOptions::default());
+    assert_eq!(lit_columns(&img, &l), l.cell_width, "a block by default");
+    let (img, l) = render(&screen(SMALL, "ab\x1b[6 q"), &PngOptions::default());
+    let bar = lit_columns(&img, &l);
+    assert!(bar > 0 && bar < l.cell_width / 2, "a bar: {bar} columns");
+    let (img, l) = render(&screen(SMALL, "ab\x1b[3 q"), &PngOptions::default());
+    let under = lit_rows(&img, &l);
+    assert!(
+        under > 0 && under < l.cell_height / 4,
+        "an underline: {under} rows"
+    );
+    assert_eq!(lit_columns(&img, &l), 0);
+    // The option overrides the program's shape.
+    let block = PngOptions {
+        cursor: Some(png::CursorStyle::Block),
+        ..PngOptions::default()
+    };
+    let (img, l) = render(&screen(SMALL, "ab\x1b[6 q"), &block);
+    assert_eq!(lit_columns(&img, &l), l.cell_width);
+    let hidden = PngOptions {
+        cursor: Some(png::CursorStyle::Hidden),
+        ..PngOptions::default()
+    };
+    let (img, l) = render(&screen(SMALL, "ab\x1b[6 q"), &hidden);
+    assert!(cell_pixels(&img, &l, 0, 2).iter().all(|&p| p == t.bg));
+}
+
+#[test]
+fn cli_screenshot_is_replay_format_png() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.png");
+    let b = dir.path().join("b.png");
+    let cast = dialog().display().to_string();
+    let out = tuicast([
+        "replay",
+        &cast,
+        "--at",
+        "menu",
+        "--format",
+        "png",
+        "--theme",
+        "nord",
+        "-o",
+        &a.display().to_string(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    let out = tuicast([
+        "screenshot",
+        &cast,
+        "--at",
+        "menu",
+        "--theme",
+        "nord",
+        "-o",
+        &b.display().to_string(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    assert_eq!(fs::read(&a).unwrap(), fs::read(&b).unwrap());
+    // -o is required; GIF options are not screenshot options; --help ends with examples.
+    let out = tuicast(["screenshot", &cast]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("--output"), "{}", text(&out).1);
+    let out = tuicast(["screenshot", &cast, "-o", "x.png", "--fps", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = tuicast(["screenshot", "--help"]);
+    let help = text(&out).0;
+    assert!(out.status.success());
+    let tail = &help[help.rfind("Examples:").expect("examples")..];
+    assert!(
+        tail.lines()
+            .skip(1)
+            .all(|l| l.trim().is_empty() || l.starts_with("  ")),
+        "{tail}"
+    );
+    assert!(tail.contains("tuicast screenshot "), "{tail}");
+    let out = tuicast([
+        "screenshot",
+        &cast,
+        "--at",
+        "nowhere",
+        "-o",
+        &a.display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).1.contains("no checkpoint named"),
+        "{}",
+        text(&out).1
+    );
+}
+
+#[test]
+fn cli_annotates_named_regions_of_the_scenario_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let cast = dir.path().join("menu.cast");
+    fs::write(
+        &cast,
+        "{\"version\": 3, \"term\": {\"cols\": 20, \"rows\": 4}}\n\
+         [0.1, \"o\", \"apple\\r\\nbanana\\r\\ncherry\\r\\nstatus: ok\"]\n",
+    )
+    .unwrap();
+    let out_path = dir.path().join("menu.png");
+    let run = |specs: &[&str]| {
+        let mut args = vec![
+            "screenshot".to_string(),
+            cast.display().to_string(),
+            "-o".into(),
+            out_path.display().to_string(),
+            "--padding".into(),
+            "40".into(),
+        ];
+        for s in specs {
+            args.push("--annotate".into());
+            args.push(s.to_string());
+        }
+        tuicast(&args)
+    };
+    // No scenario beside the cast: the error names the file it looked for.
+    let out = run(&["region=status"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("menu.toml") && stderr.contains("no scenario file"),
+        "{stderr}"
+    );
+    let scenario = dir.path().join("menu.toml");
+    fs::write(
+        &scenario,
+        "command = [\"true\"]\n\n[regions]\n\
+         status = { rows = \"3\", cols = \"0..10\", label = \"status line\", color = \"#ff8800\" }\n\
+         menu = { regex = \"apple|banana\" }\n",
+    )
+    .unwrap();
+    let out = run(&["region=status"]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    let img = decode_png(&fs::read(&out_path).unwrap()).unwrap();
+    assert!(
+        img.pixels().any(|p| p.0 == [0xff, 0x88, 0x00, 255]),
+        "the region's colour"
+    );
+    // The spec's own keys override the region's; a regex region boxes its matches.
+    let out = run(&["region=status,color=#00ff00", "region=menu,color=#0000ff"]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    let img = decode_png(&fs::read(&out_path).unwrap()).unwrap();
+    assert!(img.pixels().any(|p| p.0 == [0, 255, 0, 255]));
+    assert!(img.pixels().any(|p| p.0 == [0, 0, 255, 255]));
+    assert!(!img.pixels().any(|p| p.0 == [0xff, 0x88, 0x00, 255]));
+    // An unknown name: the file and the regions it has.
+    let out = run(&["region=sidebar"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("menu.toml")
+            && stderr.contains("no region named \"sidebar\"")
+            && stderr.contains("menu, status"),
+        "{stderr}"
+    );
+    // A bad region is reported with its name and file.
+    fs::write(&scenario, "[regions]\nbroken = { rows = \"9..2\" }\n").unwrap();
+    let out = run(&["region=broken"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("broken") && stderr.contains("menu.toml") && stderr.contains("range"),
+        "{stderr}"
+    );
+    // Unknown keys in a region are a scenario error with its place.
+    fs::write(&scenario, "[regions]\nx = { rowz = \"1\" }\n").unwrap();
+    let out = run(&["region=x"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("menu.toml:2"), "{stderr}");
+    // Without a scenario file at all, `replay` says the same as `screenshot`.
+    fs::remove_file(&scenario).unwrap();
+    let out = tuicast([
+        "replay".to_string(),
+        cast.display().to_string(),
+        "--format".into(),
+        "png".into(),
+        "-o".into(),
+        out_path.display().to_string(),
+        "--annotate".into(),
+        "region=menu".into(),
+    ]);
+    assert!(
+        text(&out).1.contains("no scenario file"),
+        "{}",
+        text(&out).1
+    );
 }

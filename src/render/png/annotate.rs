@@ -13,6 +13,9 @@
 //!   (end exclusive unless `..=`). A missing one means every row or column.
 //! - `regex`: boxes every match in every row's text (within `rows` and `cols` if given).
 //! - `label`: text of the badge. `color`: `#rrggbb` (default: a colour per annotation).
+//! - `region`: a named region of the scenario file beside the cast (its `[regions]` table
+//!   holds the same keys); the spec's other keys override the region's. [`AnnotationSpec`]
+//!   reads such a spec, and the caller supplies the region ([`AnnotationSpec::with_region`]).
 //!
 //! A comma only separates pairs when a known key and `=` follow it, so regexes and labels
 //! may contain commas (`regex=a{1,3}`).
@@ -28,7 +31,7 @@ use super::{fit_text, text_cells, PngError, Renderer};
 use crate::term::{Cell, Screen};
 
 /// The keys of an annotation spec.
-const KEYS: [&str; 5] = ["rows", "cols", "regex", "label", "color"];
+const KEYS: [&str; 6] = ["rows", "cols", "regex", "label", "color", "region"];
 
 /// Colours given to annotations without one, in order.
 const PALETTE: [Rgb; 7] = [
@@ -92,17 +95,32 @@ pub struct Region {
     pub col_end: usize,
 }
 
-impl FromStr for Annotation {
+/// An annotation spec as written (`rows=2..5,label=Menu`, `region=status`): its keys, not yet
+/// checked. [`AnnotationSpec::build`] makes the [`Annotation`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AnnotationSpec {
+    /// The name of a region of the scenario file, whose keys this spec's keys override.
+    pub region: Option<String>,
+    /// Rows, like `2..5`.
+    pub rows: Option<String>,
+    /// Columns, like `0..40`.
+    pub cols: Option<String>,
+    /// A regex boxed wherever it matches.
+    pub regex: Option<String>,
+    /// The badge text (empty: no badge).
+    pub label: Option<String>,
+    /// `#rrggbb`.
+    pub color: Option<String>,
+}
+
+impl FromStr for AnnotationSpec {
     type Err = PngError;
 
+    /// Reads `key=value` pairs separated by commas (see the module docs).
     fn from_str(spec: &str) -> Result<Self, Self::Err> {
         let err = |m: String| PngError::Annotation(m);
         let shown = crate::cast::escape_for_terminal(spec, 120);
-        let mut rows = None;
-        let mut cols = None;
-        let mut regex = None;
-        let mut label = None;
-        let mut color = None;
+        let mut out = AnnotationSpec::default();
         for pair in split_pairs(spec) {
             let Some((key, value)) = pair.split_once('=') else {
                 return Err(err(format!(
@@ -111,23 +129,13 @@ impl FromStr for Annotation {
                 )));
             };
             let key = key.trim();
-            let duplicate = match key {
-                "rows" => rows.replace(parse_range(value).map_err(err)?).is_some(),
-                "cols" => cols.replace(parse_range(value).map_err(err)?).is_some(),
-                "regex" => {
-                    if value.is_empty() {
-                        return Err(err(format!("{shown:?}: the regex is empty")));
-                    }
-                    let re = Regex::new(value).map_err(|e| {
-                        err(format!(
-                            "regex {:?} is not valid: {e}",
-                            crate::cast::escape_for_terminal(value, 80)
-                        ))
-                    })?;
-                    regex.replace(re).is_some()
-                }
-                "label" => label.replace(value.to_string()).is_some(),
-                "color" | "colour" => color.replace(Rgb::parse(value).map_err(err)?).is_some(),
+            let slot = match key {
+                "rows" => &mut out.rows,
+                "cols" => &mut out.cols,
+                "regex" => &mut out.regex,
+                "label" => &mut out.label,
+                "color" | "colour" => &mut out.color,
+                "region" => &mut out.region,
                 other => {
                     return Err(err(format!(
                         "{shown:?}: unknown key {:?}; the keys are {}",
@@ -136,14 +144,73 @@ impl FromStr for Annotation {
                     )))
                 }
             };
-            if duplicate {
+            if slot.replace(value.to_string()).is_some() {
                 return Err(err(format!("{shown:?}: {key} is given twice")));
             }
         }
-        if rows.is_none() && cols.is_none() && regex.is_none() {
+        Ok(out)
+    }
+}
+
+impl AnnotationSpec {
+    /// This spec on top of `region` (a named region's keys): each key given here wins. The
+    /// region name is dropped, as it is resolved.
+    pub fn with_region(&self, region: &AnnotationSpec) -> AnnotationSpec {
+        let pick = |mine: &Option<String>, theirs: &Option<String>| {
+            mine.clone().or_else(|| theirs.clone())
+        };
+        AnnotationSpec {
+            region: None,
+            rows: pick(&self.rows, &region.rows),
+            cols: pick(&self.cols, &region.cols),
+            regex: pick(&self.regex, &region.regex),
+            label: pick(&self.label, &region.label),
+            color: pick(&self.color, &region.color),
+        }
+    }
+
+    /// Checks the keys and makes the annotation. A spec naming a region must have it
+    /// resolved first ([`AnnotationSpec::with_region`]).
+    pub fn build(&self) -> Result<Annotation, PngError> {
+        let err = |m: String| PngError::Annotation(m);
+        if let Some(name) = &self.region {
             return Err(err(format!(
-                "{shown:?}: say what to box with rows=, cols= or regex="
+                "region={:?} names a region of a scenario file, and there is none here",
+                crate::cast::escape_for_terminal(name, 60)
             )));
+        }
+        let rows = self
+            .rows
+            .as_deref()
+            .map(parse_range)
+            .transpose()
+            .map_err(err)?;
+        let cols = self
+            .cols
+            .as_deref()
+            .map(parse_range)
+            .transpose()
+            .map_err(err)?;
+        let regex = match self.regex.as_deref() {
+            Some("") => return Err(err("the regex is empty".to_string())),
+            Some(value) => Some(Regex::new(value).map_err(|e| {
+                err(format!(
+                    "regex {:?} is not valid: {e}",
+                    crate::cast::escape_for_terminal(value, 80)
+                ))
+            })?),
+            None => None,
+        };
+        let color = self
+            .color
+            .as_deref()
+            .map(Rgb::parse)
+            .transpose()
+            .map_err(err)?;
+        if rows.is_none() && cols.is_none() && regex.is_none() {
+            return Err(err(
+                "say what to box with rows=, cols= or regex=".to_string()
+            ));
         }
         let rows = rows.unwrap_or(0..usize::MAX);
         let cols = cols.unwrap_or(0..usize::MAX);
@@ -153,9 +220,25 @@ impl FromStr for Annotation {
         };
         Ok(Annotation {
             target,
-            label: label.filter(|l| !l.is_empty()),
+            label: self.label.clone().filter(|l| !l.is_empty()),
             color,
         })
+    }
+}
+
+impl FromStr for Annotation {
+    type Err = PngError;
+
+    /// Reads and checks a spec (see the module docs); `region=` needs a scenario file, so it
+    /// is refused here (see [`AnnotationSpec`]).
+    fn from_str(spec: &str) -> Result<Self, Self::Err> {
+        let shown = crate::cast::escape_for_terminal(spec, 120);
+        spec.parse::<AnnotationSpec>()?
+            .build()
+            .map_err(|e| match e {
+                PngError::Annotation(m) => PngError::Annotation(format!("{shown:?}: {m}")),
+                other => other,
+            })
     }
 }
 
@@ -465,10 +548,39 @@ mod tests {
             ("size=3", "unknown key"),
             ("rows=1,color=red", "colour"),
             ("nonsense", "key=value"),
+            ("region=status", "scenario file"),
+            ("regex=", "empty"),
         ] {
             let e = spec.parse::<Annotation>().unwrap_err().to_string();
             assert!(e.contains(why), "{spec}: {e}");
         }
+    }
+
+    #[test]
+    fn a_spec_naming_a_region_takes_the_regions_keys_under_its_own() {
+        let spec: AnnotationSpec = "region=status,label=Mine, with comma".parse().unwrap();
+        assert_eq!(spec.region.as_deref(), Some("status"));
+        assert_eq!(spec.label.as_deref(), Some("Mine, with comma"));
+        let region = AnnotationSpec {
+            rows: Some("23".into()),
+            label: Some("status line".into()),
+            color: Some("#ff8800".into()),
+            ..AnnotationSpec::default()
+        };
+        let a = spec.with_region(&region).build().unwrap();
+        assert_eq!(a.label.as_deref(), Some("Mine, with comma"));
+        assert_eq!(a.color, Some(Rgb(0xff, 0x88, 0x00)));
+        assert!(matches!(a.target, Target::Cells { ref rows, .. } if *rows == (23..24)));
+        // An empty label removes the region's badge.
+        let spec: AnnotationSpec = "region=status,label=".parse().unwrap();
+        assert!(spec.with_region(&region).build().unwrap().label.is_none());
+        let e = AnnotationSpec {
+            regex: Some("(".into()),
+            ..AnnotationSpec::default()
+        }
+        .build()
+        .unwrap_err();
+        assert!(e.to_string().contains("not valid"), "{e}");
     }
 
     #[test]

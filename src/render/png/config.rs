@@ -7,7 +7,7 @@
 //! line_height = 1.2          # cell height in ems
 //! padding = 12               # pixels around the grid
 //! font_dir = "fonts"         # or a list; fallback fonts for CJK and emoji (relative to tuicast.toml)
-//! cursor = "block"           # block, bar, underline, hidden
+//! cursor = "block"           # block, bar, underline, hidden; default: the shape the program set
 //! tolerance = 0              # PNG goldens: per-channel difference allowed
 //! max_diff_pixels = 0        # PNG goldens: pixels allowed to differ beyond the tolerance
 //! ```
@@ -35,7 +35,7 @@ pub struct PngConfig {
     /// Folders of fallback fonts, relative to the folder of `tuicast.toml`.
     #[serde(default)]
     pub font_dir: Option<FontDirs>,
-    /// `block`, `bar`, `underline` or `hidden`.
+    /// `block`, `bar`, `underline` or `hidden`, instead of the shape the program set.
     #[serde(default)]
     pub cursor: Option<String>,
     /// PNG goldens: the largest per-channel difference that still counts as equal.
@@ -90,9 +90,10 @@ impl PngConfig {
             options.padding = p;
         }
         if let Some(c) = &self.cursor {
-            options.cursor = c
-                .parse::<CursorStyle>()
-                .map_err(|e| format!("[png] cursor: {e}"))?;
+            options.cursor = Some(
+                c.parse::<CursorStyle>()
+                    .map_err(|e| format!("[png] cursor: {e}"))?,
+            );
         }
         match &self.font_dir {
             Some(FontDirs::One(d)) => options.font_dirs.push(root.join(d)),

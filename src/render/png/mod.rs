@@ -27,8 +27,10 @@
 //! - Colours: the theme's 16 and the xterm 256-colour cube and greys, and truecolour. Bold
 //!   uses the bold face (and the bright colour for palette 0–7 where the theme says so); dim
 //!   is drawn halfway to the background; italic uses the oblique face; underline,
-//!   strikethrough and inverse as a terminal does. The cursor is a block (the cell inverted),
-//!   a bar or an underline, and absent when the program hid it.
+//!   strikethrough and inverse as a terminal does; hidden (concealed) text shows only its
+//!   background. The cursor is the shape the program set with DECSCUSR (a block, the cell
+//!   inverted, unless it chose a bar or an underline; [`PngOptions::cursor`] overrides it),
+//!   drawn steady, and absent when the program hid it.
 //! - [`Decorations`]: annotation boxes with labels and a legend, and a window frame.
 //!
 //! Everything is integer arithmetic or exact float operations: the same screen and options
@@ -49,9 +51,9 @@ use std::path::PathBuf;
 
 use image::RgbaImage;
 
-use crate::term::{Cell, Color, Screen, Size};
+use crate::term::{Cell, Color, CursorKind, Screen, Size};
 
-pub use annotate::{Annotation, Region, Target};
+pub use annotate::{Annotation, AnnotationSpec, Region, Target};
 pub use compare::{compare, decode_png, diff_image, PixelDiff};
 pub use config::PngConfig;
 pub use gif::{render_gif, GifOptions, GifStats, MAX_FPS};
@@ -69,7 +71,7 @@ pub const MAX_SIDE: u32 = 32_000;
 /// The largest image, in pixels.
 pub const MAX_PIXELS: u64 = 120_000_000;
 
-/// How the cursor is drawn.
+/// How the cursor is drawn, when [`PngOptions::cursor`] overrides the shape the program set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CursorStyle {
     /// The cell in inverse colours.
@@ -81,6 +83,17 @@ pub enum CursorStyle {
     Underline,
     /// Not drawn, even when the program shows it.
     Hidden,
+}
+
+impl CursorStyle {
+    /// How a cursor of `kind` (the shape a program set) is drawn.
+    pub fn of(kind: CursorKind) -> CursorStyle {
+        match kind {
+            CursorKind::Block => CursorStyle::Block,
+            CursorKind::Underline => CursorStyle::Underline,
+            CursorKind::Bar => CursorStyle::Bar,
+        }
+    }
 }
 
 impl std::str::FromStr for CursorStyle {
@@ -114,8 +127,9 @@ pub struct PngOptions {
     /// Folders of fallback fonts for characters the bundled font lacks, searched in order.
     /// Empty by default, so output depends on nothing but tuicast.
     pub font_dirs: Vec<PathBuf>,
-    /// The cursor's shape.
-    pub cursor: CursorStyle,
+    /// The cursor's shape, instead of the one the program set (DECSCUSR, default a block);
+    /// `None` (the default) draws the program's.
+    pub cursor: Option<CursorStyle>,
 }
 
 impl Default for PngOptions {
@@ -126,7 +140,7 @@ impl Default for PngOptions {
             line_height: 1.2,
             padding: 12,
             font_dirs: Vec::new(),
-            cursor: CursorStyle::Block,
+            cursor: None,
         }
     }
 }
@@ -413,6 +427,9 @@ impl Renderer {
                 } else {
                     1
                 };
+                if cell.attrs.hidden {
+                    continue; // concealed: only the background
+                }
                 let cursor = on_cursor(r, c);
                 let (fg, _) = self.colors(cell, cursor);
                 let x = ox + c as i32 * cw;
@@ -538,9 +555,16 @@ impl Renderer {
         cx - x
     }
 
+    /// How the cursor of `screen` is drawn: the option, else the shape the program set.
+    fn cursor_style(&self, screen: &Screen) -> CursorStyle {
+        self.options
+            .cursor
+            .unwrap_or_else(|| CursorStyle::of(screen.cursor.shape.kind))
+    }
+
     /// The row and columns the block cursor covers, when it is drawn as a block.
     fn block_cursor(&self, screen: &Screen) -> Option<(usize, std::ops::Range<usize>)> {
-        if self.options.cursor != CursorStyle::Block {
+        if self.cursor_style(screen) != CursorStyle::Block {
             return None;
         }
         cursor_cells(screen)
@@ -556,7 +580,7 @@ impl Renderer {
         let y = oy + row as i32 * ch;
         let w = cw * cols.len() as i32;
         let color = self.options.theme.fg;
-        match self.options.cursor {
+        match self.cursor_style(screen) {
             CursorStyle::Bar => canvas.fill_rect(x, y, (cw / 6).max(2), ch, color),
             CursorStyle::Underline => {
                 let t = (ch / 10).max(2);
