@@ -564,3 +564,60 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
     assert!(!at_mark.contains("two"), "{at_mark}");
     asciinema_accepts(&cast);
 }
+
+#[test]
+fn every_kind_of_wait_and_a_signal_exit_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cast) = record(
+        dir.path(),
+        "waits",
+        r#"shell = '''
+printf 'Loading...'; sleep 0.2; printf '\r\e[KReady 42\r\n'
+printf '\e[?1h'; IFS= read -rsn3 key; printf 'key=%q\r\n' "$key"
+printf '\e[5;10Hhere'; sleep 0.3; printf '\e[6;1Hafter idle'
+kill -TERM $$
+'''
+size = "40x8"
+steps = [
+  { wait = { gone = "Loading" } },
+  { wait = { regex = "Ready \\d+" } },
+  { wait = { echo = false } },
+  { press = "Up" },
+  { wait = "key=" },
+  { wait = { cursor = [4, 13] } },
+  { wait = { idle = "150ms" } },
+  { snapshot = "idle" },
+  { sleep = "50ms" },
+  { exit = 143 },
+]
+"#,
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    let idle = replay(&cast, "idle");
+    assert!(idle.contains("Ready 42\n"), "{idle}");
+    // Application cursor mode was on: Up is sent as ESC O A.
+    assert!(idle.contains("key=$'\\EOA'"), "{idle}");
+    assert!(idle.contains("    here"), "{idle}");
+    let ev = events(&cast);
+    assert!(ev.iter().any(|e| e[1] == "i" && e[2] == "\x1bOA"));
+    assert_eq!(
+        ev.last().unwrap()[2],
+        "143",
+        "SIGTERM is recorded as 128+15"
+    );
+
+    // A wrong expected status is a failed check (exit 1), and names both statuses.
+    let (out, _) = record(
+        dir.path(),
+        "status",
+        "shell = \"exit 7\"\nsteps = [{ exit = 0 }]\n",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).1.contains("exited with status 7, expected 0"),
+        "{}",
+        text(&out).1
+    );
+}
