@@ -108,45 +108,87 @@ impl CheckpointNames {
 }
 
 /// Replays a whole cast and returns every checkpoint in order, `end` last.
-pub fn checkpoints<R: BufRead>(
+pub fn checkpoints<R: BufRead + Send>(
     reader: CastReader<R>,
     kind: EngineKind,
 ) -> Result<Vec<Checkpoint>, CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
-    let mut out = Vec::new();
-    for event in reader {
-        let event = event?;
-        if let Some(name) = replayer.apply(&event) {
-            out.push(Checkpoint {
-                name,
-                line: event.line,
-                time: event.time,
-                screen: replayer.screen(),
-            });
+    with_events(reader, |events| {
+        let mut out = Vec::new();
+        for event in events {
+            let event = event?;
+            if let Some(name) = replayer.apply(&event) {
+                out.push(Checkpoint {
+                    name,
+                    line: event.line,
+                    time: event.time,
+                    screen: replayer.screen(),
+                });
+            }
         }
+        out.push(replayer.finish());
+        Ok(out)
+    })
+}
+
+/// Events per batch sent from the reading thread.
+const BATCH: usize = 64;
+
+/// Runs `f` over the cast's events, read and parsed on a second thread when the machine has
+/// more than one core, so parsing overlaps with the terminal engine. Batches travel through a
+/// bounded channel: memory stays constant, and when `f` stops early the reader stops too.
+fn with_events<R: BufRead + Send, T>(
+    reader: CastReader<R>,
+    f: impl FnOnce(&mut dyn Iterator<Item = Result<Event, CastError>>) -> T,
+) -> T {
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        let mut reader = reader;
+        return f(&mut reader);
     }
-    out.push(replayer.finish());
-    Ok(out)
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Result<Event, CastError>>>(8);
+        scope.spawn(move || {
+            let mut batch = Vec::with_capacity(BATCH);
+            for event in reader {
+                let failed = event.is_err();
+                batch.push(event);
+                if batch.len() == BATCH || failed {
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                    if tx.send(full).is_err() || failed {
+                        return;
+                    }
+                }
+            }
+            if !batch.is_empty() {
+                let _ = tx.send(batch);
+            }
+        });
+        let mut events = rx.into_iter().flatten();
+        f(&mut events)
+    })
 }
 
 /// Replays a cast up to and including every event at or before `time` seconds, and returns
 /// the screen then, as a checkpoint named after the time.
-pub fn at_time<R: BufRead>(
+pub fn at_time<R: BufRead + Send>(
     reader: CastReader<R>,
     kind: EngineKind,
     time: f64,
 ) -> Result<Checkpoint, CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
     let (mut line, mut at) = (1, 0.0);
-    for event in reader {
-        let event = event?;
-        if event.time > time {
-            break;
+    with_events(reader, |events| {
+        for event in events {
+            let event = event?;
+            if event.time > time {
+                break;
+            }
+            line = event.line;
+            at = event.time;
+            replayer.apply(&event);
         }
-        line = event.line;
-        at = event.time;
-        replayer.apply(&event);
-    }
+        Ok::<(), CastError>(())
+    })?;
     Ok(Checkpoint {
         name: format!("t={time}"),
         line,
@@ -166,26 +208,32 @@ pub enum Found {
 
 /// Replays a cast until the checkpoint `name` (or to the end, listing the names, when there
 /// is none). Screens of other checkpoints are not built.
-pub fn find<R: BufRead>(
+pub fn find<R: BufRead + Send>(
     reader: CastReader<R>,
     kind: EngineKind,
     name: &str,
 ) -> Result<Found, CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
     let mut names = Vec::new();
-    for event in reader {
-        let event = event?;
-        if let Some(found) = replayer.apply(&event) {
-            if found == name {
-                return Ok(Found::Checkpoint(Box::new(Checkpoint {
-                    name: found,
-                    line: event.line,
-                    time: event.time,
-                    screen: replayer.screen(),
-                })));
+    let found = with_events(reader, |events| {
+        for event in events {
+            let event = event?;
+            if let Some(found) = replayer.apply(&event) {
+                if found == name {
+                    return Ok(Some(Checkpoint {
+                        name: found,
+                        line: event.line,
+                        time: event.time,
+                        screen: replayer.screen(),
+                    }));
+                }
+                names.push(found);
             }
-            names.push(found);
         }
+        Ok::<_, CastError>(None)
+    })?;
+    if let Some(c) = found {
+        return Ok(Found::Checkpoint(Box::new(c)));
     }
     let end = replayer.finish();
     if end.name == name {

@@ -83,12 +83,51 @@ impl AvtEngine {
         self.margins == (0, self.size.rows - 1)
     }
 
+    /// Prints a run of printable ASCII at the start of `bytes` straight into avt, when
+    /// nothing this layer fixes can apply: no sequence in progress, plain character sets, no
+    /// combining marks, no concealed pen, and no wrap (the run stops where the cursor would
+    /// wrap). avt's parser turns such a character into `Print` and nothing else, so skipping
+    /// it changes nothing. Returns how many bytes were printed, or None when the fast path
+    /// does not apply.
+    #[inline]
+    fn ascii_run(&mut self, bytes: &[u8]) -> Option<usize> {
+        if self.parser.state != State::Ground
+            || !self.osc.is_ground()
+            || !self.marks.is_empty()
+            || !self.charsets.is_plain()
+            || self.pen.pen.conceal
+        {
+            return None;
+        }
+        let col = self.terminal.cursor().col;
+        let room = (self.size.cols as usize).checked_sub(col)?;
+        let n = bytes
+            .iter()
+            .take(room)
+            // (Stand-ins come from planes 3 and 16, never ASCII.)
+            .take_while(|&&b| (0x20..0x7f).contains(&b))
+            .count();
+        if n == 0 {
+            return None;
+        }
+        for &b in &bytes[..n] {
+            self.terminal.execute(Function::Print(b as char));
+        }
+        Some(n)
+    }
+
     #[inline]
     fn feed_char(&mut self, ch: char) {
         self.osc.feed(ch);
         let before = self.parser.state;
         let f = self.parser.feed(ch);
         let special = if before == State::Ground && self.parser.state == State::Ground {
+            if let Some(Function::Print(c)) = &f {
+                // The common case: read the character through a reference; moving the whole
+                // `Function` right after the parser wrote it costs a store-forwarding stall.
+                let c = *c;
+                return self.print(c);
+            }
             None
         } else {
             self.seq.track(before, self.parser.state, ch)
@@ -128,12 +167,13 @@ impl AvtEngine {
     fn execute(&mut self, f: Function) {
         // avt moves RI's cursor relative to the scroll region in origin mode (so it may move
         // down); away from the top margin RI is a plain cursor up.
-        let f = match f {
-            Function::Ri if self.terminal.cursor().row != self.margins.0 as usize => {
-                Function::Cuu(1)
-            }
-            f => f,
-        };
+        if let Function::Print(ch) = &f {
+            let ch = *ch;
+            return self.print(ch);
+        }
+        if matches!(f, Function::Ri) && self.terminal.cursor().row != self.margins.0 as usize {
+            return self.execute(Function::Cuu(1));
+        }
         match f {
             Function::Print(ch) => return self.print(ch),
             Function::Rep(n) => return self.repeat(n),
@@ -182,7 +222,15 @@ impl AvtEngine {
             _ => {}
         }
         let alternate = self.terminal.active_buffer_type() == BufferType::Alternate;
-        let erases = !self.pen.pen.is_background_only() && blanks_cells(&f);
+        let erases = !self.pen.pen.is_background_only()
+            && blanks_cells(&f)
+            && match f {
+                // Only a line feed that scrolls brings in a blank line.
+                Function::Lf | Function::Nel => {
+                    self.terminal.cursor().row == self.margins.1 as usize
+                }
+                _ => true,
+            };
         let enters_alternate =
             !alternate && matches!(&f, Function::Decset(modes) if modes.iter().any(is_alt_screen));
         self.pen.observe(&f, alternate);
@@ -369,8 +417,16 @@ fn blanks_cells(f: &Function) -> bool {
 
 impl Engine for AvtEngine {
     fn feed(&mut self, text: &str) {
-        for ch in text.chars() {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if let Some(n) = self.ascii_run(&bytes[i..]) {
+                i += n;
+                continue;
+            }
+            let ch = text[i..].chars().next().expect("at a char boundary");
             self.feed_char(ch);
+            i += ch.len_utf8();
         }
         // Drop lines scrolled off the top (the engine keeps no scrollback).
         self.terminal.gc().for_each(drop);
@@ -927,6 +983,10 @@ enum OscState {
 const OSC_MAX: usize = 4096;
 
 impl OscTracker {
+    fn is_ground(&self) -> bool {
+        self.state == OscState::Ground
+    }
+
     #[inline]
     pub(crate) fn feed(&mut self, ch: char) {
         match self.state {
