@@ -13,7 +13,8 @@
 //! `i`. Every cast so has two checkpoints, `mid` and `end`, and the suite 2000 `txt` goldens,
 //! made first with `UpdateMode::Always`. Then, per iteration (all of the suite):
 //!
-//! - `harness/library-check_case`: `harness::check_case` on every case, one thread;
+//! - `harness/library-check_case`: `harness::check_case` on every case, from one thread
+//!   (`replay::checkpoints` adds its own reading thread per cast);
 //! - `harness/library-check_case-parallel`: the same on as many threads as `tuicast test`
 //!   uses (`available_parallelism`);
 //! - `harness/cli-tuicast-test`: `tuicast test` in the suite folder (`TUICAST_UPDATE=no`,
@@ -26,13 +27,16 @@
 //! - `harness/baseline-read-and-compare`: the same renders, each golden read and compared
 //!   with `==`;
 //! - `parts/*`: where the time goes. `discover` reads every cast once to name its
-//!   checkpoints (before any check). Then `check_case`'s stages, cumulatively, so that each
-//!   difference is one stage's cost with the screens as fresh in cache as in `check_case`:
-//!   `1-replay-without-screens` (every cast through the avt engine), `2-replay` (and a screen
-//!   copied out of the engine at each checkpoint), `3-replay+mask-copy` (and the copy of
-//!   each screen `check_case` makes to apply masks, here none), `4-replay+mask-copy+render`
-//!   (and the `txt` render); `check_file` is the golden check alone (read, compare), on the
-//!   renders made beforehand.
+//!   checkpoints (before any check). Then `check_case`'s stages, cumulatively and on one
+//!   thread, so that each difference is one stage's cost with the screens as fresh in cache as
+//!   in `check_case`: `1-replay-without-screens` (every cast through the avt engine),
+//!   `2-replay-one-thread` (and a screen copied out of the engine at each checkpoint),
+//!   `3-replay+mask-copy` (and the copy of each screen `check_case` makes to apply masks, here
+//!   none), `4-replay+mask-copy+render` (and the `txt` render). `2-replay-checkpoints-threaded`
+//!   is stage 2 the way `check_case` does it, by `replay::checkpoints`, which reads each cast
+//!   on a second thread; `available_parallelism-per-cast` is the call it makes for every
+//!   cast; `check_file` is the golden check alone (read, compare), on the renders made
+//!   beforehand.
 //!
 //! Modes: `check_case` and `check_file` run with `UpdateMode::No` (nothing written; `new`
 //! would add one `stat` of `<golden>.new` per passing golden). Throughput is in casts.
@@ -244,6 +248,24 @@ fn parts(group: &mut Group<'_>, config: &Config, cases: &[Case], renders: &[Rend
             })
         });
     }
+    // Stage 2 as check_case does it: replay::checkpoints reads each cast on a second thread.
+    group.bench_function("2-replay-checkpoints-threaded", |b| {
+        b.iter(|| {
+            cases
+                .iter()
+                .map(|case| replay_case(config, case).len())
+                .sum::<usize>()
+        })
+    });
+    // What replay::checkpoints asks before every cast (it reads cgroup files on Linux).
+    group.bench_function("available_parallelism-per-cast", |b| {
+        b.iter(|| {
+            cases
+                .iter()
+                .map(|_| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .sum::<usize>()
+        })
+    });
     group.bench_function("check_file", |b| {
         b.iter(|| {
             for r in renders {
@@ -256,11 +278,11 @@ fn parts(group: &mut Group<'_>, config: &Config, cases: &[Case], renders: &[Rend
 }
 
 /// How far [`up_to`] takes a case.
-#[derive(Clone, Copy, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, PartialEq)]
 enum Stage {
     /// Events through the engine, nothing taken out.
     Replay,
-    /// And a screen copied out of the engine at each checkpoint (`replay::checkpoints`).
+    /// And a screen copied out of the engine at each checkpoint.
     Screens,
     /// And the copy of each screen `check_case` makes to apply the case's masks (none here).
     MaskCopy,
@@ -272,36 +294,47 @@ impl Stage {
     fn name(self) -> &'static str {
         match self {
             Stage::Replay => "1-replay-without-screens",
-            Stage::Screens => "2-replay",
+            Stage::Screens => "2-replay-one-thread",
             Stage::MaskCopy => "3-replay+mask-copy",
             Stage::Render => "4-replay+mask-copy+render",
         }
     }
 }
 
+/// `check_case`'s work on one case up to `stage`, all on this thread (replay as
+/// `replay::checkpoints` does it, without its reading thread).
 fn up_to(config: &Config, case: &Case, stage: Stage) -> usize {
-    if stage == Stage::Replay {
-        let reader = tuicast::cast::open(&case.cast).expect("open cast");
-        let mut replayer = replay::Replayer::new(reader.header(), config.engine);
-        let mut n = 0;
-        for event in reader {
-            n += usize::from(replayer.apply(&event.expect("event")).is_some());
+    let reader = tuicast::cast::open(&case.cast).expect("open cast");
+    let mut replayer = replay::Replayer::new(reader.header(), config.engine);
+    let mut checkpoints = Vec::new();
+    for event in reader {
+        let event = event.expect("event");
+        if let Some(name) = replayer.apply(&event) {
+            if stage != Stage::Replay {
+                checkpoints.push(Checkpoint {
+                    name,
+                    line: event.line,
+                    time: event.time,
+                    screen: replayer.screen(),
+                });
+            }
         }
-        return n;
+    }
+    if stage == Stage::Replay {
+        return 0;
+    }
+    checkpoints.push(replayer.finish());
+    if stage == Stage::Screens {
+        return checkpoints.len();
     }
     let label = assert::pending::relative_name(&config.root, &case.cast);
     let mut n = 0;
-    for cp in replay_case(config, case) {
-        if stage == Stage::Screens {
-            n += cp.screen.rows.len();
-            continue;
-        }
+    for cp in &checkpoints {
         let screen = assert::apply_all(&case.masks, &cp.screen);
-        if stage == Stage::MaskCopy {
-            n += screen.rows.len();
-            continue;
-        }
-        n += assert::render(Format::Txt, &label, &cp.name, &screen).len();
+        n += match stage {
+            Stage::MaskCopy => screen.rows.len(),
+            _ => assert::render(Format::Txt, &label, &cp.name, &screen).len(),
+        };
     }
     n
 }
