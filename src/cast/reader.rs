@@ -26,7 +26,10 @@ use crate::term::Size;
 pub fn open(path: impl AsRef<Path>) -> Result<CastReader<BufReader<File>>, CastError> {
     let path = path.as_ref();
     let file = File::open(path).map_err(|e| CastError::io(0, e).with_path(path))?;
-    CastReader::with_path(BufReader::with_capacity(1 << 16, file), path)
+    let len = file.metadata().ok().map(|m| m.len());
+    let mut reader = CastReader::with_path(BufReader::with_capacity(1 << 16, file), path)?;
+    reader.size_hint = len;
+    Ok(reader)
 }
 
 /// A lazy iterator over the events of a cast, holding one line in memory at a time.
@@ -50,6 +53,8 @@ pub struct CastReader<R> {
     /// v1 casts are one JSON document: their events are parsed up front.
     queued: Option<VecDeque<Event>>,
     done: bool,
+    /// The size of the input in bytes, when known (files opened with [`open`]).
+    size_hint: Option<u64>,
 }
 
 impl<R: BufRead> CastReader<R> {
@@ -66,6 +71,11 @@ impl<R: BufRead> CastReader<R> {
     /// The cast's header.
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// The size of the input in bytes, when known (a file opened with [`open`]).
+    pub fn size_hint(&self) -> Option<u64> {
+        self.size_hint
     }
 
     /// The file this reader reads, when it was opened from one.
@@ -85,6 +95,7 @@ impl<R: BufRead> CastReader<R> {
             time_ns: 0,
             queued: None,
             done: false,
+            size_hint: None,
         };
         reader.read_header().map_err(|e| reader.tag(e))?;
         Ok(reader)

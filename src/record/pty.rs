@@ -40,6 +40,9 @@ pub struct Pty {
     rx: Receiver<PtyEvent>,
 }
 
+/// Output chunks (of up to 64 KiB) that may wait in the channel.
+const CHANNEL_CHUNKS: usize = 64;
+
 impl std::fmt::Debug for Pty {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Pty")
@@ -88,7 +91,9 @@ impl Pty {
         let pid = child.process_id().unwrap_or(0);
         let mut reader = pair.master.try_clone_reader().map_err(io::Error::other)?;
         let writer = pair.master.take_writer().map_err(io::Error::other)?;
-        let (tx, rx) = mpsc::channel();
+        // Bounded: a program faster than the engine waits for it (as it would for a slow
+        // terminal) instead of piling its output up in memory.
+        let (tx, rx) = mpsc::sync_channel(CHANNEL_CHUNKS);
 
         let out = tx.clone();
         std::thread::Builder::new()

@@ -495,7 +495,15 @@ impl Session {
             if Instant::now() >= deadline {
                 return Err(self.timeout_error(what, started));
             }
-            self.pump(Some(deadline))?;
+            // Take in everything that has arrived before looking at the screen again: under
+            // heavy output one check per burst, not one per chunk.
+            if self.pump(Some(deadline))? {
+                for _ in 0..16 {
+                    if !self.pump(Some(Instant::now()))? {
+                        break;
+                    }
+                }
+            }
         }
     }
 

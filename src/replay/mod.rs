@@ -131,6 +131,9 @@ pub fn checkpoints<R: BufRead + Send>(
     })
 }
 
+/// Casts smaller than this are read on the replaying thread.
+const THREAD_MIN_BYTES: u64 = 1 << 20;
+
 /// Events per batch sent from the reading thread.
 const BATCH: usize = 64;
 
@@ -141,7 +144,11 @@ fn with_events<R: BufRead + Send, T>(
     reader: CastReader<R>,
     f: impl FnOnce(&mut dyn Iterator<Item = Result<Event, CastError>>) -> T,
 ) -> T {
-    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+    // A thread costs more than it saves on small casts (a test suite replays many of them);
+    // it pays off from about a megabyte of cast.
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if cores < 2 || reader.size_hint().is_none_or(|n| n < THREAD_MIN_BYTES) {
         let mut reader = reader;
         return f(&mut reader);
     }
