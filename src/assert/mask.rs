@@ -130,7 +130,7 @@ fn mask_cells(row: &mut [Cell], covered: &[bool]) {
         };
         for cell in &mut row[start..end] {
             *cell = Cell {
-                text: PLACEHOLDER.to_string(),
+                text: PLACEHOLDER.into(),
                 width: 1,
                 ..Cell::default()
             };

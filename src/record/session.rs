@@ -461,6 +461,10 @@ impl Session {
         };
         loop {
             if self.pty.echo_enabled() == Some(on) {
+                // What the program wrote before it changed the mode (a prompt, `CSI ? 1 h`)
+                // may still be on its way from the reader thread: take it in first, so the
+                // next step sees the screen and key modes as the program left them.
+                self.take_in_flight()?;
                 return Ok(());
             }
             if Instant::now() >= deadline {
@@ -641,6 +645,16 @@ impl Session {
     }
 
     /// Waits for one PTY event until `deadline` and processes it. Returns whether one came.
+    /// Processes output until none arrives for 3 ms (at most 100 ms): output the program
+    /// wrote before a change that comes without output (a terminal mode) is then seen.
+    fn take_in_flight(&mut self) -> Result<(), RecordError> {
+        let until = Instant::now() + Duration::from_millis(100);
+        while Instant::now() < until
+            && self.pump(Some((Instant::now() + Duration::from_millis(3)).min(until)))?
+        {}
+        Ok(())
+    }
+
     fn pump(&mut self, deadline: Option<Instant>) -> Result<bool, RecordError> {
         if self.eof && self.status.is_some() {
             return Ok(false);

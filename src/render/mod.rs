@@ -45,8 +45,12 @@ pub fn text(screen: &Screen) -> String {
     let mut out =
         String::with_capacity((screen.size.cols as usize + 1) * screen.size.rows as usize);
     for r in 0..screen.rows.len() {
-        for ch in screen.row_text(r).chars() {
-            out.push(safe_char(ch));
+        let start = out.len();
+        screen.push_row_text(r, &mut out);
+        if out[start..].chars().any(char::is_control) {
+            let row: String = out[start..].chars().map(safe_char).collect();
+            out.truncate(start);
+            out.push_str(&row);
         }
         out.push('\n');
     }

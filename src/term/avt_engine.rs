@@ -28,7 +28,7 @@ use avt::terminal::{BufferType, Terminal};
 use unicode_width::UnicodeWidthChar;
 
 use super::charsets::Charsets;
-use super::{Attrs, Cell, Color, Cursor, CursorShape, Engine, Screen, Size};
+use super::{Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Size};
 
 /// The avt engine. See the module docs for what this layer adds to avt.
 pub struct AvtEngine {
@@ -453,35 +453,43 @@ impl Engine for AvtEngine {
     fn screen(&self) -> Screen {
         let mut rows = Vec::with_capacity(self.size.rows as usize);
         for line in self.terminal.view() {
-            let mut row: Vec<Cell> = line
-                .cells()
-                .iter()
-                .map(|c| {
-                    let pen = c.pen();
-                    let width = c.width() as u8;
-                    let (ch, hidden) = self.stand_ins.decode(c.char());
-                    Cell {
-                        text: if width == 0 {
-                            String::new()
-                        } else {
-                            ch.to_string()
-                        },
-                        width,
-                        fg: color(pen.foreground()),
-                        bg: color(pen.background()),
-                        attrs: Attrs {
-                            bold: pen.is_bold(),
-                            dim: pen.is_faint(),
-                            italic: pen.is_italic(),
-                            underline: pen.is_underline(),
-                            strikethrough: pen.is_strikethrough(),
-                            inverse: pen.is_inverse(),
-                            blink: pen.is_blink(),
-                            hidden,
-                        },
-                    }
-                })
-                .collect();
+            // Neighbouring cells nearly always share a pen: convert it once per change.
+            let mut pen: Option<&avt::Pen> = None;
+            let mut style = Cell::default();
+            let mut row: Vec<Cell> = Vec::with_capacity(line.cells().len());
+            for c in line.cells() {
+                if pen != Some(c.pen()) {
+                    let p = c.pen();
+                    pen = Some(p);
+                    style.fg = color(p.foreground());
+                    style.bg = color(p.background());
+                    style.attrs = Attrs {
+                        bold: p.is_bold(),
+                        dim: p.is_faint(),
+                        italic: p.is_italic(),
+                        underline: p.is_underline(),
+                        strikethrough: p.is_strikethrough(),
+                        inverse: p.is_inverse(),
+                        blink: p.is_blink(),
+                        hidden: false,
+                    };
+                }
+                let width = c.width() as u8;
+                let (ch, hidden) = self.stand_ins.decode(c.char());
+                let mut attrs = style.attrs;
+                attrs.hidden = hidden;
+                row.push(Cell {
+                    text: if width == 0 {
+                        CellText::EMPTY
+                    } else {
+                        CellText::from_char(ch)
+                    },
+                    width,
+                    fg: style.fg,
+                    bg: style.bg,
+                    attrs,
+                });
+            }
             if !self.stand_ins.is_empty() {
                 // The tail of a concealed wide character is concealed too.
                 for c in 1..row.len() {

@@ -5,6 +5,7 @@
 //! differential replay. Whatever the engine, the screen comes out as the same types.
 
 mod avt_engine;
+mod cell_text;
 mod charsets;
 mod vt100_engine;
 
@@ -14,6 +15,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 pub use avt_engine::AvtEngine;
+pub use cell_text::CellText;
 pub use vt100_engine::Vt100Engine;
 
 /// A terminal size. asciicast says `COLSxROWS`; this is the one place that order is fixed.
@@ -118,7 +120,8 @@ impl Attrs {
 pub struct Cell {
     /// The character drawn in the cell with any combining marks; empty for the second half
     /// of a wide character.
-    pub text: String,
+    /// (A [`CellText`] keeps short text inline: reading a screen allocates nothing per cell.)
+    pub text: CellText,
     /// Columns the character takes: 1, 2 for a wide character, 0 for a wide character's tail.
     pub width: u8,
     /// Foreground colour.
@@ -132,7 +135,7 @@ pub struct Cell {
 impl Default for Cell {
     fn default() -> Self {
         Cell {
-            text: " ".to_string(),
+            text: CellText::SPACE,
             width: 1,
             fg: Color::Default,
             bg: Color::Default,
@@ -266,17 +269,41 @@ impl Screen {
     /// marks kept, trailing whitespace trimmed.
     pub fn row_text(&self, row: usize) -> String {
         let mut out = String::with_capacity(self.size.cols as usize);
+        self.push_row_text(row, &mut out);
+        out
+    }
+
+    /// Appends [`row_text`](Self::row_text) to `out` (no `\n`), without a `String` of its
+    /// own.
+    pub fn push_row_text(&self, row: usize, out: &mut String) {
+        let start = out.len();
+        // The end of the last cell that is not all whitespace: the row is trimmed there
+        // first, without walking back over a row of blanks.
+        let mut keep = start;
         if let Some(cells) = self.rows.get(row) {
             for cell in cells {
                 if cell.width == 0 {
                     continue;
                 }
-                out.push_str(&cell.text);
+                match cell.text.ascii() {
+                    Some(b) => {
+                        out.push(b as char);
+                        if !b.is_ascii_whitespace() {
+                            keep = out.len();
+                        }
+                    }
+                    None => {
+                        out.push_str(&cell.text);
+                        if !cell.text.chars().all(char::is_whitespace) {
+                            keep = out.len();
+                        }
+                    }
+                }
             }
         }
-        let trimmed = out.trim_end().len();
-        out.truncate(trimmed);
-        out
+        out.truncate(keep);
+        let trimmed = out[start..].trim_end().len();
+        out.truncate(start + trimmed);
     }
 
     /// All rows as text, one line each, every line ending with `\n`.

@@ -5,7 +5,7 @@
 
 use std::num::NonZeroU16;
 
-use super::{Attrs, Cell, Color, Cursor, CursorShape, Engine, Screen, Size};
+use super::{Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Size};
 
 /// The vt100 engine.
 pub struct Vt100Engine {
@@ -78,14 +78,14 @@ impl Engine for Vt100Engine {
                 let cell = match s.cell(r, c) {
                     Some(cell) => {
                         let (text, width) = if cell.is_wide_continuation() {
-                            (String::new(), 0)
+                            (CellText::EMPTY, 0)
                         } else if cell.has_contents() {
                             (
-                                cell.contents().to_string(),
+                                CellText::from(cell.contents()),
                                 if cell.is_wide() { 2 } else { 1 },
                             )
                         } else {
-                            (" ".to_string(), 1)
+                            (CellText::SPACE, 1)
                         };
                         Cell {
                             text,
