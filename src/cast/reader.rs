@@ -55,6 +55,8 @@ pub struct CastReader<R> {
     done: bool,
     /// The size of the input in bytes, when known (files opened with [`open`]).
     size_hint: Option<u64>,
+    /// See [`CastReader::skim`].
+    skim: bool,
 }
 
 impl<R: BufRead> CastReader<R> {
@@ -71,6 +73,16 @@ impl<R: BufRead> CastReader<R> {
     /// The cast's header.
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// Skims the events: output and input events come with empty data, and their strings
+    /// are checked for JSON syntax only, not decoded (a lone surrogate escape, the one thing
+    /// this lets through, is an error when the data is read). Times, markers, resizes and
+    /// every other event are read in full. For tools that only need the markers, such as
+    /// naming a cast's checkpoints: several times faster than reading the data.
+    pub fn skim(mut self) -> Self {
+        self.skim = true;
+        self
     }
 
     /// The size of the input in bytes, when known (a file opened with [`open`]).
@@ -96,6 +108,7 @@ impl<R: BufRead> CastReader<R> {
             queued: None,
             done: false,
             size_hint: None,
+            skim: false,
         };
         reader.read_header().map_err(|e| reader.tag(e))?;
         Ok(reader)
@@ -223,7 +236,14 @@ impl<R: BufRead> CastReader<R> {
 
     fn next_event(&mut self) -> Result<Option<Event>, CastError> {
         if let Some(queue) = &mut self.queued {
-            return Ok(queue.pop_front());
+            let mut event = queue.pop_front();
+            if let Some(EventData::Output(d) | EventData::Input(d)) =
+                event.as_mut().map(|e| &mut e.data).filter(|_| self.skim)
+            {
+                // (v1 casts are parsed whole up front; skimming still gives what it promises.)
+                d.clear();
+            }
+            return Ok(event);
         }
         if !self.next_content_line()? {
             return Ok(None);
@@ -233,7 +253,12 @@ impl<R: BufRead> CastReader<R> {
         let version = self.header.version;
         let prev = self.time;
         let line = utf8_line(&self.buf, line_no)?;
-        let (t, data) = match parse_event_line(line, line_no) {
+        let parsed = if self.skim {
+            skim_event_line(line, line_no)
+        } else {
+            parse_event_line(line, line_no)
+        };
+        let (t, data) = match parsed {
             Ok(ev) => ev,
             Err(mut e) => {
                 if !terminated && e.kind == CastErrorKind::Syntax && e.message.contains("end of") {
@@ -318,6 +343,26 @@ pub(super) fn parse_event_line(line: &str, line_no: u64) -> Result<(f64, EventDa
         }
     }
     slow_event_line(line, line_no)
+}
+
+/// [`parse_event_line`] without decoding the strings of output and input events.
+fn skim_event_line(line: &str, line_no: u64) -> Result<(f64, EventData), CastError> {
+    #[derive(serde::Deserialize)]
+    struct Skim<'a>(
+        f64,
+        #[serde(borrow)] std::borrow::Cow<'a, str>,
+        #[serde(borrow)] &'a serde_json::value::RawValue,
+    );
+    if let Ok(Skim(t, code, data)) = serde_json::from_str::<Skim<'_>>(line) {
+        if t >= 0.0 && data.get().starts_with('"') {
+            match &*code {
+                "o" => return Ok((t, EventData::Output(String::new()))),
+                "i" => return Ok((t, EventData::Input(String::new()))),
+                _ => {}
+            }
+        }
+    }
+    parse_event_line(line, line_no)
 }
 
 fn fast_data(code: &str, data: String) -> Option<EventData> {

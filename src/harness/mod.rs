@@ -221,10 +221,26 @@ pub fn discover(config: &Config, paths: &[PathBuf]) -> Vec<Case> {
     }
     casts.sort();
     casts.dedup();
-    casts
-        .into_iter()
-        .map(|cast| load_case(config, cast))
-        .collect()
+    // Naming checkpoints reads every cast once: spread over the cores, order kept.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_thread = casts.len().div_ceil(threads).max(16);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = casts
+            .chunks(per_thread)
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|cast| load_case(config, cast.clone()))
+                        .collect::<Vec<Case>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    })
 }
 
 /// Builds the [`Case`] of one cast: its scenario's `[check]`, and its checkpoint names.
@@ -267,7 +283,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
 
 /// The checkpoint names of a cast, from its markers (fast: no terminal engine involved).
 pub fn scan_checkpoints(cast: &Path) -> Result<Vec<CheckpointInfo>, CastError> {
-    let reader = crate::cast::open(cast)?;
+    let reader = crate::cast::open(cast)?.skim();
     let mut names = CheckpointNames::default();
     let mut out = Vec::new();
     let mut last = 1;

@@ -92,6 +92,15 @@ impl CellText {
         }
     }
 
+    /// The UTF-8 bytes of the text (without the check [`as_str`](Self::as_str) makes).
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        match &self.0 {
+            Repr::Inline { len, bytes } => &bytes[..*len as usize],
+            Repr::Heap(s) => s.as_bytes(),
+        }
+    }
+
     /// The byte when the text is one ASCII character (nearly every cell): a quicker path
     /// than [`as_str`](Self::as_str) for code that copies cells one by one.
     #[inline]

@@ -276,34 +276,48 @@ impl Screen {
     /// Appends [`row_text`](Self::row_text) to `out` (no `\n`), without a `String` of its
     /// own.
     pub fn push_row_text(&self, row: usize, out: &mut String) {
+        let mut bytes = Vec::with_capacity(self.size.cols as usize);
+        self.push_row_bytes(row, &mut bytes);
+        out.push_str(&String::from_utf8_lossy(&bytes));
+    }
+
+    /// Appends the UTF-8 of [`row_text`](Self::row_text) to `out` (no `\n`): the quick
+    /// path of the text render, one copy of each cell's bytes.
+    pub(crate) fn push_row_bytes(&self, row: usize, out: &mut Vec<u8>) {
         let start = out.len();
-        // The end of the last cell that is not all whitespace: the row is trimmed there
-        // first, without walking back over a row of blanks.
+        // The end of the last cell that is not all whitespace: the row is cut there first,
+        // without walking back over a row of blanks.
         let mut keep = start;
         if let Some(cells) = self.rows.get(row) {
             for cell in cells {
                 if cell.width == 0 {
                     continue;
                 }
-                match cell.text.ascii() {
+                let blank = match cell.text.ascii() {
                     Some(b) => {
-                        out.push(b as char);
-                        if !b.is_ascii_whitespace() {
-                            keep = out.len();
-                        }
+                        out.push(b);
+                        b.is_ascii_whitespace()
                     }
                     None => {
-                        out.push_str(&cell.text);
-                        if !cell.text.chars().all(char::is_whitespace) {
-                            keep = out.len();
-                        }
+                        out.extend_from_slice(cell.text.as_bytes());
+                        cell.text.chars().all(char::is_whitespace)
                     }
+                };
+                if !blank {
+                    keep = out.len();
                 }
             }
         }
         out.truncate(keep);
-        let trimmed = out[start..].trim_end().len();
-        out.truncate(start + trimmed);
+        if out[start..]
+            .last()
+            .is_some_and(|&b| b.is_ascii() && !(b as char).is_whitespace())
+        {
+            return;
+        }
+        // The last kept cell may still end in whitespace of its own.
+        let tail = std::str::from_utf8(&out[start..]).map_or(0, |s| s.len() - s.trim_end().len());
+        out.truncate(out.len() - tail);
     }
 
     /// All rows as text, one line each, every line ending with `\n`.

@@ -505,6 +505,15 @@ fn read_anything(bytes: &[u8]) -> Result<usize, tuicast::CastError> {
     Ok(n)
 }
 
+/// Reads `bytes` (skimming or not) to the end or the first error.
+fn read_all(bytes: &[u8], skim: bool) -> Result<Vec<Event>, tuicast::CastError> {
+    let mut reader = CastReader::new(Cursor::new(bytes))?;
+    if skim {
+        reader = reader.skim();
+    }
+    reader.collect()
+}
+
 /// Bytes that JSON and casts are made of, to reach deeper into the parser than noise does.
 fn cast_bytes() -> impl Strategy<Value = Vec<u8>> {
     let alphabet: Vec<u8> =
@@ -598,6 +607,40 @@ proptest! {
     #[test]
     fn reading_a_mutated_valid_cast_never_panics(bytes in mutated_cast()) {
         let _ = read_anything(&bytes);
+    }
+
+    /// A skimming reader (`CastReader::skim`, used to name checkpoints) reads what a full
+    /// reader reads, less the data of output and input events; where they differ, the full
+    /// reader found a string escape the skim does not decode.
+    #[test]
+    fn skimming_reads_the_same_events_and_errors(
+        bytes in prop_oneof![cast_bytes(), mutated_cast()]
+    ) {
+        let full = read_all(&bytes, false);
+        let skim = read_all(&bytes, true);
+        let blank = |events: Vec<Event>| -> Vec<Event> {
+            events
+                .into_iter()
+                .map(|mut e| {
+                    match &mut e.data {
+                        EventData::Output(d) | EventData::Input(d) => d.clear(),
+                        _ => {}
+                    }
+                    e
+                })
+                .collect()
+        };
+        match (full, skim) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(blank(a), b),
+            (Err(a), Err(b)) if (a.line, a.column) == (b.line, b.column) => {
+                prop_assert_eq!(a.to_string(), b.to_string())
+            }
+            (Err(a), _) => prop_assert!(
+                a.message.contains("surrogate") || a.message.contains("escape"),
+                "only the full reader failed, with {:?}", a
+            ),
+            (Ok(_), Err(b)) => prop_assert!(false, "only the skim failed: {:?}", b),
+        }
     }
 
     /// Whatever the input, an error has a place (line and column from 1) unless it is an
