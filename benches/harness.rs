@@ -26,16 +26,13 @@
 //!   insta's per-assertion listing of the folder makes the whole run quadratic;
 //! - `harness/baseline-read-and-compare`: the same renders, each golden read and compared
 //!   with `==`;
-//! - `parts/*`: where the time goes. `discover` reads every cast once to name its
-//!   checkpoints (before any check). Then `check_case`'s stages, cumulatively and on one
-//!   thread, so that each difference is one stage's cost with the screens as fresh in cache as
-//!   in `check_case`: `1-replay-without-screens` (every cast through the avt engine),
-//!   `2-replay-one-thread` (and a screen copied out of the engine at each checkpoint),
-//!   `3-replay+mask-copy` (and the copy of each screen `check_case` makes to apply masks, here
-//!   none), `4-replay+mask-copy+render` (and the `txt` render). `2-replay-checkpoints-threaded`
-//!   is stage 2 the way `check_case` does it, by `replay::checkpoints`, which reads each cast
-//!   on a second thread; `available_parallelism-per-cast` is the call it makes for every
-//!   cast; `check_file` is the golden check alone (read, compare), on the renders made
+//! - `parts/*`: where the time goes. `discover` names every cast's checkpoints (skimming
+//!   each cast once, on all cores) before any check. Then `check_case`'s stages,
+//!   cumulatively and on one thread, so that each difference is one stage's cost:
+//!   `1-replay-without-screens` (every cast through the avt engine), `2-replay+screens` (and
+//!   a screen copied out of the engine at each checkpoint), `3-replay+screens+render` (and
+//!   the `txt` render); `2-replay-checkpoints` is stage 2 by the library call `check_case`
+//!   makes; `check_file` is the golden check alone (read, compare), on the renders made
 //!   beforehand.
 //!
 //! Modes: `check_case` and `check_file` run with `UpdateMode::No` (nothing written; `new`
@@ -233,12 +230,7 @@ fn parts(group: &mut Group<'_>, config: &Config, cases: &[Case], renders: &[Rend
     group.bench_function("discover", |b| {
         b.iter(|| harness::discover(config, &[]).len())
     });
-    for stage in [
-        Stage::Replay,
-        Stage::Screens,
-        Stage::MaskCopy,
-        Stage::Render,
-    ] {
+    for stage in [Stage::Replay, Stage::Screens, Stage::Render] {
         group.bench_function(stage.name(), |b| {
             b.iter(|| {
                 cases
@@ -248,21 +240,13 @@ fn parts(group: &mut Group<'_>, config: &Config, cases: &[Case], renders: &[Rend
             })
         });
     }
-    // Stage 2 as check_case does it: replay::checkpoints reads each cast on a second thread.
-    group.bench_function("2-replay-checkpoints-threaded", |b| {
+    // Stage 2 by the library call check_case makes (on these small casts it reads on the
+    // same thread; casts over 1 MiB get a reading thread).
+    group.bench_function("2-replay-checkpoints", |b| {
         b.iter(|| {
             cases
                 .iter()
                 .map(|case| replay_case(config, case).len())
-                .sum::<usize>()
-        })
-    });
-    // What replay::checkpoints asks before every cast (it reads cgroup files on Linux).
-    group.bench_function("available_parallelism-per-cast", |b| {
-        b.iter(|| {
-            cases
-                .iter()
-                .map(|_| std::thread::available_parallelism().map_or(1, |n| n.get()))
                 .sum::<usize>()
         })
     });
@@ -284,9 +268,7 @@ enum Stage {
     Replay,
     /// And a screen copied out of the engine at each checkpoint.
     Screens,
-    /// And the copy of each screen `check_case` makes to apply the case's masks (none here).
-    MaskCopy,
-    /// And the `txt` render of each.
+    /// And the `txt` render of each (the masks, none here, would apply first).
     Render,
 }
 
@@ -294,15 +276,13 @@ impl Stage {
     fn name(self) -> &'static str {
         match self {
             Stage::Replay => "1-replay-without-screens",
-            Stage::Screens => "2-replay-one-thread",
-            Stage::MaskCopy => "3-replay+mask-copy",
-            Stage::Render => "4-replay+mask-copy+render",
+            Stage::Screens => "2-replay+screens",
+            Stage::Render => "3-replay+screens+render",
         }
     }
 }
 
-/// `check_case`'s work on one case up to `stage`, all on this thread (replay as
-/// `replay::checkpoints` does it, without its reading thread).
+/// `check_case`'s work on one case up to `stage`, all on this thread.
 fn up_to(config: &Config, case: &Case, stage: Stage) -> usize {
     let reader = tuicast::cast::open(&case.cast).expect("open cast");
     let mut replayer = replay::Replayer::new(reader.header(), config.engine);
@@ -328,15 +308,10 @@ fn up_to(config: &Config, case: &Case, stage: Stage) -> usize {
         return checkpoints.len();
     }
     let label = assert::pending::relative_name(&config.root, &case.cast);
-    let mut n = 0;
-    for cp in &checkpoints {
-        let screen = assert::apply_all(&case.masks, &cp.screen);
-        n += match stage {
-            Stage::MaskCopy => screen.rows.len(),
-            _ => assert::render(Format::Txt, &label, &cp.name, &screen).len(),
-        };
-    }
-    n
+    checkpoints
+        .iter()
+        .map(|cp| assert::render(Format::Txt, &label, &cp.name, &cp.screen).len())
+        .sum()
 }
 
 /// Writes `n` casts into `root/casts`, copies of the v3 casts in `sources` taken in turn;

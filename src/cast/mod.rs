@@ -6,6 +6,7 @@
 //! file (`v1.rs`, `v2.rs`, `v3.rs`); [`transform`] holds edits such as the idle-time limit.
 
 mod error;
+mod line;
 mod reader;
 pub mod transform;
 mod v1;

@@ -1,0 +1,282 @@
+//! The quick reader of the common event line, `[time, "code", "data"]`.
+//!
+//! Terminal output is full of `\u001b` escapes, which a general JSON parser decodes slowly
+//! (each one a detour of about a hundred instructions). This reader handles exactly the
+//! well-formed shape of an event line and nothing else: whenever anything is unusual (an
+//! escape in the code, a control character, a lone surrogate, a number JSON does not allow,
+//! extra elements) it gives up and the thorough parser reads the line, finding the error and
+//! its place. So it never accepts a line the thorough parser rejects, and reads what it
+//! accepts the same way (property-tested in `tests/it/codec.rs`).
+
+/// A line read by [`event_line`]: the time as written, the code, and the data (`None` when
+/// skimming).
+pub(super) type QuickEvent<'a> = (f64, &'a str, Option<String>);
+
+/// Reads `[time, "code", "data"]`; with `decode` false the data string is checked (escapes,
+/// surrogate pairs, control characters) but not built. `None`: let the thorough parser read it.
+pub(super) fn event_line(line: &str, decode: bool) -> Option<QuickEvent<'_>> {
+    let b = line.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    i = skip_ws(b, i + 1);
+    let start = i;
+    while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
+        i += 1;
+    }
+    // The number by the JSON parser itself: the same grammar and the same rounding.
+    let time: f64 = serde_json::from_str(&line[start..i]).ok()?;
+    i = comma(b, i)?;
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let code_start = i + 1;
+    let code_end = code_start + b[code_start..].iter().position(|&c| c == b'"')?;
+    let code = &line[code_start..code_end];
+    if code.bytes().any(|c| c == b'\\' || c < 0x20) {
+        return None;
+    }
+    i = comma(b, code_end + 1)?;
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let mut data = decode.then(|| String::with_capacity(b.len() - i));
+    i = string(line, i + 1, data.as_mut())?;
+    i = skip_ws(b, i);
+    if b.get(i) != Some(&b']') || skip_ws(b, i + 1) != b.len() {
+        return None;
+    }
+    Some((time, code, data))
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// Whitespace, a comma, whitespace: the index after them.
+fn comma(b: &[u8], i: usize) -> Option<usize> {
+    let i = skip_ws(b, i);
+    (b.get(i) == Some(&b',')).then(|| skip_ws(b, i + 1))
+}
+
+/// Reads the string whose first character is at `i` (after the opening quote), appending it
+/// to `out` when given; returns the index after the closing quote.
+fn string(line: &str, mut i: usize, mut out: Option<&mut String>) -> Option<usize> {
+    let b = line.as_bytes();
+    loop {
+        let run = i;
+        // Eight bytes at a time while none of them is a quote, a backslash or a control.
+        while let Some(word) = b.get(i..i + 8) {
+            let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            if special(w) {
+                break;
+            }
+            i += 8;
+        }
+        while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
+            i += 1;
+        }
+        if let Some(out) = out.as_deref_mut() {
+            // Stops are ASCII, so these are character boundaries.
+            out.push_str(&line[run..i]);
+        }
+        match b.get(i)? {
+            b'"' => return Some(i + 1),
+            b'\\' => {}
+            _ => return None, // a control character: JSON does not allow it raw
+        }
+        let ch = match b.get(i + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let unit = hex4(b, i + 2)?;
+                i += 6;
+                match unit {
+                    0xd800..=0xdbff => {
+                        // A high surrogate must be followed by an escaped low one.
+                        if b.get(i) != Some(&b'\\') || b.get(i + 1) != Some(&b'u') {
+                            return None;
+                        }
+                        let low = hex4(b, i + 2)?;
+                        if !(0xdc00..=0xdfff).contains(&low) {
+                            return None;
+                        }
+                        i += 6;
+                        let c = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+                        push(&mut out, char::from_u32(c)?);
+                        continue;
+                    }
+                    0xdc00..=0xdfff => return None,
+                    _ => {
+                        push(&mut out, char::from_u32(unit)?);
+                        continue;
+                    }
+                }
+            }
+            _ => return None,
+        };
+        push(&mut out, ch);
+        i += 2;
+    }
+}
+
+/// Whether any byte of `w` is `"`, `\\` or below 0x20 (the classic "has a zero byte" test:
+/// `x - 0x01…` borrows into a byte's top bit only where that byte was below 1).
+#[inline]
+fn special(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const TOPS: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * n as u64) & !x;
+    let quote = w ^ (ONES * b'"' as u64);
+    let backslash = w ^ (ONES * b'\\' as u64);
+    (below(quote, 1) | below(backslash, 1) | below(w, 0x20)) & TOPS != 0
+}
+
+fn push(out: &mut Option<&mut String>, ch: char) {
+    if let Some(out) = out.as_deref_mut() {
+        out.push(ch);
+    }
+}
+
+/// The four hex digits at `i`.
+#[inline]
+fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    let d = b.get(i..i + 4)?;
+    let v = |c: u8| HEX[c as usize] as i32;
+    let (a, b, c, e) = (v(d[0]), v(d[1]), v(d[2]), v(d[3]));
+    // A non-digit is -1: any one makes the OR negative.
+    if (a | b | c | e) < 0 {
+        return None;
+    }
+    Some(((a << 12) | (b << 8) | (c << 4) | e) as u32)
+}
+
+/// The value of each byte as a hex digit, -1 for non-digits.
+static HEX: [i8; 256] = {
+    let mut t = [-1i8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as i8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as i8;
+        t[b'A' as usize + i] = 10 + i as i8;
+        i += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::strategy::Strategy;
+
+    #[test]
+    fn reads_the_common_line_and_gives_up_on_the_rest() {
+        let (t, code, data) =
+            event_line(r#"[0.25, "o", "\u001b[1mhi\r\n\ud83d\ude00"]"#, true).expect("quick");
+        assert_eq!((t, code), (0.25, "o"));
+        assert_eq!(data.as_deref(), Some("\x1b[1mhi\r\n😀"));
+        assert_eq!(
+            event_line(r#" [ 1e-3 , "m" , "" ] "#, false),
+            Some((0.001, "m", None))
+        );
+        for hard in [
+            r#"[0.1, "o", "\ud800"]"#, // lone surrogate
+            r#"[0.1, "o", "\udc00"]"#, // lone low surrogate
+            "[0.1, \"o\", \"a\tb\"]",  // raw control character
+            r#"[0.1, "\u006f", "x"]"#, // escaped code
+            r#"[0.1, "o", "x", 4]"#,   // four elements
+            r#"[01, "o", "x"]"#,       // not a JSON number
+            r#"[0.1, "o", "x"] ,"#,    // trailing text
+            r#"[0.1, "o", "\x"]"#,     // bad escape
+            r#"[0.1, "o", "\u12"]"#,   // short escape
+            r#"[0.1, "o", 5]"#,        // data not a string
+        ] {
+            assert_eq!(event_line(hard, true), None, "{hard}");
+        }
+    }
+
+    #[test]
+    fn the_word_test_finds_exactly_quotes_backslashes_and_controls() {
+        for byte in 0..=255u8 {
+            let wanted = byte == b'"' || byte == b'\\' || byte < 0x20;
+            for pos in 0..8 {
+                let mut word = *b"abcdefgh";
+                word[pos] = byte;
+                assert_eq!(
+                    special(u64::from_le_bytes(word)),
+                    wanted,
+                    "{byte:#x} at {pos}"
+                );
+            }
+        }
+        assert!(!special(u64::from_le_bytes(*b"\xff\x80 ~\x7f\xc3\xa9!")));
+    }
+
+    /// Lines from pieces that matter to the reader: escapes of every kind, surrogates, raw
+    /// controls, odd numbers, whitespace, quotes.
+    fn line_piece() -> impl proptest::strategy::Strategy<Value = String> {
+        proptest::sample::select(vec![
+            "a",
+            "é",
+            "😀",
+            " ",
+            "\\u001b",
+            "\\ud83d",
+            "\\ude00",
+            "\\ud83d\\ude00",
+            "\\u00e9",
+            "\\n",
+            "\\\"",
+            "\\\\",
+            "\\/",
+            "\\x",
+            "\\u12",
+            "\t",
+            "\"",
+            "\\",
+            ",",
+            "]",
+            "[",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(2000))]
+
+        /// What the quick reader accepts, serde_json reads the same; skimming accepts exactly
+        /// what decoding accepts.
+        #[test]
+        fn agrees_with_serde_json(
+            time in proptest::sample::select(vec!["0", "0.5", "1e-3", "-1", "01", "1.", "2E+2", "-0"]),
+            code in proptest::sample::select(vec!["o", "i", "m", "r", "", "\\u006f", "x y"]),
+            data in proptest::collection::vec(line_piece(), 0..8),
+            ws in proptest::sample::select(vec!["", " ", "\t", "  "]),
+        ) {
+            let line = format!("[{time},{ws}\"{code}\",{ws}\"{}\"]{ws}", data.concat());
+            let quick = event_line(&line, true);
+            proptest::prop_assert_eq!(quick.is_some(), event_line(&line, false).is_some());
+            if let Some((t, c, d)) = quick {
+                let (st, sc, sd): (f64, String, String) =
+                    serde_json::from_str(&line).expect("serde reads what the quick reader read");
+                proptest::prop_assert_eq!(t.to_bits(), st.to_bits());
+                proptest::prop_assert_eq!(c, sc.as_str());
+                proptest::prop_assert_eq!(d.unwrap(), sd);
+            }
+        }
+    }
+}
