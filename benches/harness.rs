@@ -24,6 +24,10 @@
 //!   process with `INSTA_UPDATE=always`; checked with `INSTA_UPDATE=no`), one folder per cast
 //!   as tuicast keeps them; `-one-folder`: all 2000 `.snap` files in one folder, where
 //!   insta's per-assertion listing of the folder makes the whole run quadratic;
+//! - `harness/insta-with-replay`: what a project would write without tuicast: each cast
+//!   read with serde_json, its output fed to a bare avt `Vt` (no scrollback), and the
+//!   screen's text at each labelled marker and at the end checked by `insta::assert_snapshot!`
+//!   (snapshots made by insta in the same child process);
 //! - `harness/baseline-read-and-compare`: the same renders, each golden read and compared
 //!   with `==`;
 //! - `parts/*`: where the time goes. `discover` names every cast's checkpoints (skimming
@@ -208,6 +212,14 @@ fn whole(
         });
         group.bench_function("insta-assert_snapshot-one-folder", |b| {
             b.iter(|| insta_check(&dir, renders, Layout::OneFolder))
+        });
+        let replay_dir = insta_replay_dir(root);
+        group.bench_function("insta-with-replay", |b| {
+            b.iter(|| {
+                for case in cases {
+                    insta_replay_check(&replay_dir, case);
+                }
+            })
         });
     }
     group.bench_function("baseline-read-and-compare", |b| {
@@ -460,11 +472,11 @@ fn insta_snapshots(root: &Path, expected: usize) -> Result<(), String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let made = count_snaps(&insta_dir(root));
-    if made != 2 * expected {
+    let made = count_snaps(&insta_dir(root)) + count_snaps(&insta_replay_dir(root));
+    if made != 3 * expected {
         return Err(format!(
             "{made} insta snapshots made, {} expected",
-            2 * expected
+            3 * expected
         ));
     }
     Ok(())
@@ -478,6 +490,61 @@ fn make_insta_snapshots(root: &Path) {
     let renders = renders(&config, &cases);
     insta_check(&insta_dir(root), &renders, Layout::PerCast);
     insta_check(&insta_dir(root), &renders, Layout::OneFolder);
+    for case in &cases {
+        insta_replay_check(&insta_replay_dir(root), case);
+    }
+}
+
+/// Where the snapshots of `insta-with-replay` are.
+fn insta_replay_dir(root: &Path) -> PathBuf {
+    root.join("insta-replay")
+}
+
+/// What a project would write to test its casts with insta and no tuicast: read the cast
+/// with serde_json, feed the output to avt (the engine tuicast uses, bare, no scrollback),
+/// and at each labelled marker and at the end assert the screen's text, trimmed.
+fn insta_replay_check(dir: &Path, case: &Case) {
+    let text = std::fs::read_to_string(&case.cast).expect("read cast");
+    let mut lines = text.lines();
+    let header: serde_json::Value =
+        serde_json::from_str(lines.next().expect("header")).expect("header");
+    let dim = |k: &str| header["term"][k].as_u64().expect("term size") as usize;
+    let mut vt = avt::Vt::builder()
+        .size(dim("cols"), dim("rows"))
+        .scrollback_limit(0)
+        .build();
+    let screen = |vt: &avt::Vt| -> String {
+        vt.view()
+            .map(|l| {
+                let mut t = l.text().trim_end().to_string();
+                t.push('\n');
+                t
+            })
+            .collect()
+    };
+    insta::with_settings!({
+        snapshot_path => dir.join(&case.stem),
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        for line in lines {
+            let (_, code, data): (f64, String, String) =
+                serde_json::from_str(line).expect("event");
+            match code.as_str() {
+                "o" => {
+                    vt.feed_str(&data);
+                }
+                "m" if !data.is_empty() => insta::assert_snapshot!(data.as_str(), screen(&vt)),
+                "r" => {
+                    if let Some((c, r)) = data.split_once('x') {
+                        vt.resize(c.parse().expect("cols"), r.parse().expect("rows"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        insta::assert_snapshot!("end", screen(&vt));
+    });
 }
 
 /// Where the insta snapshots are.
