@@ -224,21 +224,28 @@ pub fn discover(config: &Config, paths: &[PathBuf]) -> Vec<Case> {
     // Naming checkpoints reads every cast once: spread over the cores, order kept.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let per_thread = casts.len().div_ceil(threads).max(16);
+    let load = |chunk: &[PathBuf]| -> Vec<Case> {
+        chunk
+            .iter()
+            .map(|cast| load_case(config, cast.clone()))
+            .collect()
+    };
     std::thread::scope(|s| {
         let handles: Vec<_> = casts
             .chunks(per_thread)
             .map(|chunk| {
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|cast| load_case(config, cast.clone()))
-                        .collect::<Vec<Case>>()
-                })
+                // A thread the system refuses: that chunk is loaded here, in order.
+                std::thread::Builder::new()
+                    .spawn_scoped(s, move || load(chunk))
+                    .map_err(|_| chunk)
             })
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .flat_map(|h| match h {
+                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                Err(chunk) => load(chunk),
+            })
             .collect()
     })
 }

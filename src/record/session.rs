@@ -644,17 +644,19 @@ impl Session {
         Ok(())
     }
 
-    /// Waits for one PTY event until `deadline` and processes it. Returns whether one came.
-    /// Processes output until none arrives for 3 ms (at most 100 ms): output the program
-    /// wrote before a change that comes without output (a terminal mode) is then seen.
+    /// Processes output until none arrives for 5 ms (at most 100 ms): output the program
+    /// wrote before a change that comes without output (a terminal mode) is then seen — as a
+    /// person would see it after a moment. (Output still in the reader thread's hands after
+    /// 5 ms of quiet, on a very loaded machine, is missed: the PTY gives no way to ask.)
     fn take_in_flight(&mut self) -> Result<(), RecordError> {
         let until = Instant::now() + Duration::from_millis(100);
         while Instant::now() < until
-            && self.pump(Some((Instant::now() + Duration::from_millis(3)).min(until)))?
+            && self.pump(Some((Instant::now() + Duration::from_millis(5)).min(until)))?
         {}
         Ok(())
     }
 
+    /// Waits for one PTY event until `deadline` and processes it. Returns whether one came.
     fn pump(&mut self, deadline: Option<Instant>) -> Result<bool, RecordError> {
         if self.eof && self.status.is_some() {
             return Ok(false);
