@@ -70,11 +70,16 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|n| n.get())
         .unwrap_or(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let per_case: Vec<std::sync::Mutex<Vec<CheckResult>>> =
-        cases.iter().map(|_| Default::default()).collect();
-    std::thread::scope(|s| {
+    // Results are printed as they come, in the order of the cases: each case's lines as soon
+    // as it and every case before it are done.
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, Vec<CheckResult>)>();
+    let mut printed = 0;
+    let mut waiting: std::collections::BTreeMap<usize, Vec<CheckResult>> = Default::default();
+    std::thread::scope(|s| -> anyhow::Result<()> {
         for _ in 0..threads.min(cases.len()).max(1) {
-            s.spawn(|| loop {
+            let done_tx = done_tx.clone();
+            let (cases, config, next, args) = (&cases, &config, &next, &args);
+            s.spawn(move || loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(case) = cases.get(i) else { break };
                 let wanted = |name: &str| args.filter.as_deref().is_none_or(|f| name.contains(f));
@@ -84,49 +89,46 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                         .any(|c| wanted(&format!("{}::{}", case.stem, c.name))),
                     Err(_) => wanted(&case.stem),
                 };
-                if !selected {
-                    continue;
-                }
-                let opts = harness::Options {
-                    mode,
-                    color,
-                    live: args.live || harness::live_from_env(),
+                let results: Vec<CheckResult> = if selected {
+                    let opts = harness::Options {
+                        mode,
+                        color,
+                        live: args.live || harness::live_from_env(),
+                    };
+                    harness::check_case(config, case, &opts)
+                        .into_iter()
+                        .filter(|r| wanted(&r.test))
+                        .collect()
+                } else {
+                    Vec::new()
                 };
-                let results: Vec<CheckResult> = harness::check_case(&config, case, &opts)
-                    .into_iter()
-                    .filter(|r| wanted(&r.test))
-                    .collect();
-                *per_case[i].lock().unwrap_or_else(|e| e.into_inner()) = results;
+                if done_tx.send((i, results)).is_err() {
+                    break;
+                }
             });
         }
-    });
-    for (case, slot) in cases.iter().zip(per_case) {
-        let case_results = slot.into_inner().unwrap_or_else(|e| e.into_inner());
-        if case.checkpoints.is_err() {
-            bad_input |= !case_results.is_empty();
-        }
-        for r in &case_results {
-            match args.message_format {
-                MessageFormat::Human => {
-                    let status = if r.passed() {
-                        if r.snapshots
-                            .iter()
-                            .any(|s| matches!(s.outcome, Outcome::Updated))
-                        {
-                            "updated"
-                        } else {
-                            "ok"
-                        }
-                    } else {
-                        "FAILED"
-                    };
-                    writeln!(out, "test {} ... {status}", r.test)?;
+        drop(done_tx);
+        for (i, case_results) in done_rx {
+            waiting.insert(i, case_results);
+            while let Some(case_results) = waiting.remove(&printed) {
+                if cases[printed].checkpoints.is_err() {
+                    bad_input |= !case_results.is_empty();
                 }
-                MessageFormat::Json => writeln!(out, "{}", result_json(r))?,
+                printed += 1;
+                for r in &case_results {
+                    match args.message_format {
+                        MessageFormat::Human => {
+                            writeln!(out, "test {} ... {}", r.test, status_word(r))?
+                        }
+                        MessageFormat::Json => writeln!(out, "{}", result_json(r))?,
+                    }
+                }
+                out.flush()?;
+                results.extend(case_results);
             }
         }
-        results.extend(case_results);
-    }
+        Ok(())
+    })?;
     let failed: Vec<&CheckResult> = results.iter().filter(|r| !r.passed()).collect();
     let passed = results.len() - failed.len();
     if args.message_format == MessageFormat::Human && !failed.is_empty() {
@@ -189,6 +191,21 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(super::EXIT_CHECK_FAILED)
     })
+}
+
+/// The libtest-like status of a result: `ok`, `updated` (a golden was written) or `FAILED`.
+fn status_word(r: &CheckResult) -> &'static str {
+    if !r.passed() {
+        "FAILED"
+    } else if r
+        .snapshots
+        .iter()
+        .any(|s| matches!(s.outcome, Outcome::Updated))
+    {
+        "updated"
+    } else {
+        "ok"
+    }
 }
 
 /// One result as JSON: path, checkpoint, cast line, row, column, expected, actual, pending.
