@@ -69,6 +69,25 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
+    if args.message_format == MessageFormat::Human {
+        // As libtest does: how many checks will run (one per checkpoint; one per broken cast).
+        let wanted = |name: &str| args.filter.as_deref().is_none_or(|f| name.contains(f));
+        let total: usize = cases
+            .iter()
+            .map(|c| match &c.checkpoints {
+                Ok(cps) => cps
+                    .iter()
+                    .filter(|cp| wanted(&format!("{}::{}", c.stem, cp.name)))
+                    .count(),
+                Err(_) => usize::from(wanted(&c.stem)),
+            })
+            .sum();
+        writeln!(
+            out,
+            "running {total} test{}",
+            if total == 1 { "" } else { "s" }
+        )?;
+    }
     let next = std::sync::atomic::AtomicUsize::new(0);
     // Results are printed as they come, in the order of the cases: each case's lines as soon
     // as it and every case before it are done.

@@ -98,6 +98,7 @@ fn missing_goldens_are_written_as_new_and_fail_until_accepted() {
     let out = p.run(&["test"], &[]);
     assert!(out.status.success(), "{}", stdout(&out));
     assert!(stdout(&out).trim_end().ends_with("4 passed, 0 failed"));
+    assert!(stdout(&out).starts_with("running 4 tests\ntest shell::"));
     assert!(
         p.files().iter().all(|f| !f.ends_with(".new")),
         "{:?}",
