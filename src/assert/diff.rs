@@ -281,13 +281,7 @@ fn escape_line(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::assert::snapshot::{render, Format};
-    use crate::term::{EngineKind, Screen, Size};
-
-    fn screen(size: Size, input: &str) -> Screen {
-        let mut e = EngineKind::Avt.create(size);
-        e.feed(input);
-        e.screen()
-    }
+    use crate::term::Size;
 
     #[test]
     fn one_changed_cell_in_a_tall_screen_gives_a_short_message() {
@@ -299,12 +293,17 @@ mod tests {
         for i in 0..199 {
             input.push_str(&format!("line {i}\r\n"));
         }
-        let a = render(Format::Txt, "c", "end", &screen(size, &input));
+        let a = render(
+            Format::Txt,
+            "c",
+            "end",
+            &crate::term::test_screen(size, &input),
+        );
         let b = render(
             Format::Txt,
             "c",
             "end",
-            &screen(size, &input.replace("line 120", "line 12X")),
+            &crate::term::test_screen(size, &input.replace("line 120", "line 12X")),
         );
         let d = compare(&a, &b, false).unwrap();
         assert_eq!(d.place, Place::Cell { row: 1, column: 8 }.with_row(121));
@@ -319,13 +318,13 @@ mod tests {
             Format::Styled,
             "c",
             "end",
-            &screen(size, "\x1b[1;31mabc\x1b[0m"),
+            &crate::term::test_screen(size, "\x1b[1;31mabc\x1b[0m"),
         );
         let b = render(
             Format::Styled,
             "c",
             "end",
-            &screen(size, "\x1b[32mab\x1b[1;31mc\x1b[0m"),
+            &crate::term::test_screen(size, "\x1b[32mab\x1b[1;31mc\x1b[0m"),
         );
         let d = compare(&a, &b, false).unwrap();
         assert_eq!(
@@ -338,8 +337,18 @@ mod tests {
     #[test]
     fn header_changes_name_the_field() {
         let size = Size { cols: 10, rows: 2 };
-        let a = render(Format::Txt, "c", "end", &screen(size, "ab"));
-        let b = render(Format::Txt, "c", "end", &screen(size, "ab\x1b[D"));
+        let a = render(
+            Format::Txt,
+            "c",
+            "end",
+            &crate::term::test_screen(size, "ab"),
+        );
+        let b = render(
+            Format::Txt,
+            "c",
+            "end",
+            &crate::term::test_screen(size, "ab\x1b[D"),
+        );
         assert_eq!(
             compare(&a, &b, false).unwrap().place,
             Place::Header("cursor".into())

@@ -87,15 +87,9 @@ impl Mask {
                     }
                 }
                 Some(re) => {
-                    let (text, cell_of) = row_text_with_cells(&screen.rows[r]);
-                    for m in re.find_iter(&text) {
-                        if m.start() == m.end() {
-                            continue;
-                        }
-                        let first = cell_of[m.start()];
-                        let last = cell_of[m.end() - 1];
-                        for (c, flag) in covered.iter_mut().enumerate().take(last + 1).skip(first) {
-                            if cols.contains(&c) {
+                    for found in screen.find_cells(r, re) {
+                        for c in found.filter(|c| cols.contains(c)) {
+                            if let Some(flag) = covered.get_mut(c) {
                                 *flag = true;
                             }
                         }
@@ -138,62 +132,20 @@ fn mask_cells(row: &mut [Cell], covered: &[bool]) {
     }
 }
 
-/// The row's text (every cell, untrimmed) and, for each byte of it, the cell it came from.
-fn row_text_with_cells(row: &[Cell]) -> (String, Vec<usize>) {
-    let mut text = String::new();
-    let mut cell_of = Vec::new();
-    for (c, cell) in row.iter().enumerate() {
-        if cell.width == 0 {
-            continue;
-        }
-        text.push_str(&cell.text);
-        cell_of.resize(text.len(), c);
-    }
-    (text, cell_of)
-}
-
 fn parse_range(spec: &RangeSpec) -> Result<Range<usize>, String> {
-    let text = match spec {
-        RangeSpec::Index(i) => return Ok(*i..i + 1),
-        RangeSpec::Text(t) => t.trim(),
-    };
-    let bad = || format!("range {text:?} must look like 3, 2..5, 2.., ..5 or 2..=4 (0-based)");
-    let num = |s: &str| -> Result<usize, String> { s.trim().parse().map_err(|_| bad()) };
-    if let Some((a, b)) = text.split_once("..=") {
-        let start = if a.is_empty() { 0 } else { num(a)? };
-        let end = num(b)? + 1;
-        return if start < end {
-            Ok(start..end)
-        } else {
-            Err(bad())
-        };
+    match spec {
+        RangeSpec::Index(i) => crate::term::parse_cell_range(&i.to_string()),
+        RangeSpec::Text(t) => crate::term::parse_cell_range(t),
     }
-    if let Some((a, b)) = text.split_once("..") {
-        let start = if a.trim().is_empty() { 0 } else { num(a)? };
-        let end = if b.trim().is_empty() {
-            usize::MAX
-        } else {
-            num(b)?
-        };
-        return if start < end {
-            Ok(start..end)
-        } else {
-            Err(bad())
-        };
-    }
-    let i = num(text)?;
-    Ok(i..i + 1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::{EngineKind, Size};
+    use crate::term::Size;
 
     fn screen(input: &str) -> Screen {
-        let mut e = EngineKind::Avt.create(Size { cols: 20, rows: 3 });
-        e.feed(input);
-        e.screen()
+        crate::term::test_screen(Size { cols: 20, rows: 3 }, input)
     }
 
     fn mask(rows: Option<&str>, cols: Option<&str>, regex: Option<&str>) -> Mask {

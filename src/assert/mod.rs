@@ -494,9 +494,7 @@ mod tests {
     }
 
     fn screen(text: &str) -> Screen {
-        let mut e = crate::term::EngineKind::Avt.create(crate::term::Size { cols: 8, rows: 2 });
-        e.feed(text);
-        e.screen()
+        crate::term::test_screen(crate::term::Size { cols: 8, rows: 2 }, text)
     }
 
     #[test]

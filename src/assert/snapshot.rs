@@ -298,12 +298,10 @@ fn parse_color(s: &str) -> Option<Color> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::{EngineKind, Size};
+    use crate::term::Size;
 
     fn screen(input: &str) -> Screen {
-        let mut e = EngineKind::Avt.create(Size { cols: 12, rows: 3 });
-        e.feed(input);
-        e.screen()
+        crate::term::test_screen(Size { cols: 12, rows: 3 }, input)
     }
 
     #[test]

@@ -181,12 +181,10 @@ fn safe_char(ch: char) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::{EngineKind, Size};
+    use crate::term::Size;
 
     fn screen(input: &str) -> Screen {
-        let mut e = EngineKind::Avt.create(Size { cols: 8, rows: 2 });
-        e.feed(input);
-        e.screen()
+        crate::term::test_screen(Size { cols: 8, rows: 2 }, input)
     }
 
     /// The text render the obvious way: each row's cells joined, trimmed, controls replaced.

@@ -10,6 +10,7 @@ mod charsets;
 mod vt100_engine;
 
 use std::fmt;
+use std::ops::Range;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -265,6 +266,34 @@ impl Screen {
         }
     }
 
+    /// The cells covered by each non-empty match of `regex` in row `row` (its text as
+    /// [`row_text`](Self::row_text) gives it, untrimmed), left to right; a wide character is
+    /// covered whole. Masks and annotations find their cells with it.
+    pub fn find_cells(&self, row: usize, regex: &regex::Regex) -> Vec<Range<usize>> {
+        let Some(cells) = self.rows.get(row) else {
+            return Vec::new();
+        };
+        // The row's text and, for each of its bytes, the cell it came from.
+        let mut text = String::new();
+        let mut cell_of = Vec::new();
+        for (c, cell) in cells.iter().enumerate() {
+            if cell.width == 0 {
+                continue;
+            }
+            text.push_str(&cell.text);
+            cell_of.resize(text.len(), c);
+        }
+        regex
+            .find_iter(&text)
+            .filter(|m| m.start() < m.end())
+            .map(|m| {
+                let last = cell_of[m.end() - 1];
+                let width = cells.get(last).map_or(1, |c| c.width.max(1) as usize);
+                cell_of[m.start()]..last + width
+            })
+            .collect()
+    }
+
     /// The text of one row: each character once (wide characters are not doubled), combining
     /// marks kept, trailing whitespace trimmed.
     pub fn row_text(&self, row: usize) -> String {
@@ -388,9 +417,84 @@ impl FromStr for EngineKind {
     }
 }
 
+/// Parses a 0-based range of rows or columns as masks, annotations and regions write them:
+/// `3`, `2..5`, `2..`, `..5` or `2..=4`. The range is never empty.
+pub fn parse_cell_range(text: &str) -> Result<Range<usize>, String> {
+    let text = text.trim();
+    let bad = || {
+        format!(
+            "range \"{}\" must look like 3, 2..5, 2.., ..5 or 2..=4 (0-based)",
+            crate::cast::escape_for_terminal(text, 40)
+        )
+    };
+    let num = |s: &str| -> Result<usize, String> { s.trim().parse().map_err(|_| bad()) };
+    let start = |a: &str| if a.trim().is_empty() { Ok(0) } else { num(a) };
+    let (start, end) = if let Some((a, b)) = text.split_once("..=") {
+        (start(a)?, num(b)?.checked_add(1).ok_or_else(bad)?)
+    } else if let Some((a, b)) = text.split_once("..") {
+        let end = if b.trim().is_empty() {
+            usize::MAX
+        } else {
+            num(b)?
+        };
+        (start(a)?, end)
+    } else {
+        let i = num(text)?;
+        (i, i.checked_add(1).ok_or_else(bad)?)
+    };
+    if start < end {
+        Ok(start..end)
+    } else {
+        Err(bad())
+    }
+}
+
+/// A screen of `size` after the avt engine was fed `input` (for tests).
+#[cfg(test)]
+pub(crate) fn test_screen(size: Size, input: &str) -> Screen {
+    let mut e = EngineKind::Avt.create(size);
+    e.feed(input);
+    e.screen()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cell_ranges_parse_and_bad_ones_say_what_is_expected() {
+        for (text, range) in [
+            ("3", 3..4),
+            (" 2..5 ", 2..5),
+            ("2..", 2..usize::MAX),
+            ("..5", 0..5),
+            ("2..=4", 2..5),
+            ("..=0", 0..1),
+        ] {
+            assert_eq!(parse_cell_range(text), Ok(range), "{text}");
+        }
+        for bad in [
+            "",
+            "x",
+            "5..2",
+            "3..3",
+            "..=18446744073709551615",
+            "18446744073709551615",
+            "1..\u{1b}",
+        ] {
+            let e = parse_cell_range(bad).unwrap_err();
+            assert!(e.contains("must look like 3, 2..5"), "{e}");
+            assert!(!e.contains('\x1b'), "{e}");
+        }
+    }
+
+    #[test]
+    fn regex_matches_cover_their_cells_and_wide_characters_whole() {
+        let s = test_screen(Size { cols: 12, rows: 1 }, "ab日本cd x");
+        let re = regex::Regex::new("b日|本c|x|z*").unwrap();
+        assert_eq!(s.find_cells(0, &re), vec![1..4, 4..7, 9..10]);
+        assert!(s.find_cells(5, &re).is_empty());
+    }
 
     fn screen(kind: EngineKind, size: Size, input: &str) -> Screen {
         let mut e = kind.create(size);

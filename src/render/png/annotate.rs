@@ -28,7 +28,7 @@ use regex::Regex;
 use super::raster::{rounded_rect_sdf, Canvas};
 use super::theme::Rgb;
 use super::{fit_text, text_cells, PngError, Renderer};
-use crate::term::{Cell, Screen};
+use crate::term::Screen;
 
 /// The keys of an annotation spec.
 const KEYS: [&str; 6] = ["rows", "cols", "regex", "label", "color", "region"];
@@ -182,13 +182,13 @@ impl AnnotationSpec {
         let rows = self
             .rows
             .as_deref()
-            .map(parse_range)
+            .map(crate::term::parse_cell_range)
             .transpose()
             .map_err(err)?;
         let cols = self
             .cols
             .as_deref()
-            .map(parse_range)
+            .map(crate::term::parse_cell_range)
             .transpose()
             .map_err(err)?;
         let regex = match self.regex.as_deref() {
@@ -265,21 +265,9 @@ impl Annotation {
             Target::Regex { regex, rows, cols } => {
                 let mut out = Vec::new();
                 for r in clip(rows, nrows) {
-                    let (text, cell_of) = row_text_with_cells(&screen.rows[r]);
-                    for m in regex.find_iter(&text) {
-                        if m.start() == m.end() {
-                            continue;
-                        }
-                        let first = cell_of[m.start()];
-                        let last = cell_of[m.end() - 1];
-                        let last_end = last
-                            + if screen.rows[r].get(last).is_some_and(|c| c.width == 2) {
-                                2
-                            } else {
-                                1
-                            };
-                        let start = first.max(cols.start);
-                        let end = last_end.min(cols.end).min(ncols);
+                    for found in screen.find_cells(r, regex) {
+                        let start = found.start.max(cols.start);
+                        let end = found.end.min(cols.end).min(ncols);
                         if start < end {
                             out.push(Region {
                                 row: r,
@@ -465,61 +453,13 @@ fn split_pairs(spec: &str) -> Vec<&str> {
     out
 }
 
-/// A 0-based range: `3`, `2..5`, `2..`, `..5`, `2..=4`.
-fn parse_range(text: &str) -> Result<Range<usize>, String> {
-    let text = text.trim();
-    let bad = || {
-        format!(
-            "range {:?} must look like 3, 2..5, 2.., ..5 or 2..=4 (0-based)",
-            crate::cast::escape_for_terminal(text, 40)
-        )
-    };
-    let num = |s: &str| -> Result<usize, String> { s.trim().parse().map_err(|_| bad()) };
-    let (start, end) = if let Some((a, b)) = text.split_once("..=") {
-        let start = if a.trim().is_empty() { 0 } else { num(a)? };
-        (start, num(b)?.checked_add(1).ok_or_else(bad)?)
-    } else if let Some((a, b)) = text.split_once("..") {
-        let start = if a.trim().is_empty() { 0 } else { num(a)? };
-        let end = if b.trim().is_empty() {
-            usize::MAX
-        } else {
-            num(b)?
-        };
-        (start, end)
-    } else {
-        let i = num(text)?;
-        (i, i + 1)
-    };
-    if start < end {
-        Ok(start..end)
-    } else {
-        Err(bad())
-    }
-}
-
-/// The row's text (every cell, untrimmed) and, for each byte of it, the cell it came from.
-fn row_text_with_cells(row: &[Cell]) -> (String, Vec<usize>) {
-    let mut text = String::new();
-    let mut cell_of = Vec::new();
-    for (c, cell) in row.iter().enumerate() {
-        if cell.width == 0 {
-            continue;
-        }
-        text.push_str(&cell.text);
-        cell_of.resize(text.len(), c);
-    }
-    (text, cell_of)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::{EngineKind, Size};
+    use crate::term::Size;
 
     fn screen(input: &str) -> Screen {
-        let mut e = EngineKind::Avt.create(Size { cols: 20, rows: 3 });
-        e.feed(input);
-        e.screen()
+        crate::term::test_screen(Size { cols: 20, rows: 3 }, input)
     }
 
     #[test]

@@ -727,13 +727,6 @@ fn placeholder(canvas: &mut Canvas, b: boxdraw::CellBox, fg: Rgb) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::EngineKind;
-
-    fn screen(size: Size, input: &str) -> Screen {
-        let mut e = EngineKind::Avt.create(size);
-        e.feed(input);
-        e.screen()
-    }
 
     #[test]
     fn options_are_checked() {
@@ -766,7 +759,7 @@ mod tests {
     fn colours_follow_the_attributes() {
         let r = Renderer::new(PngOptions::default()).unwrap();
         let t = Theme::default();
-        let s = screen(
+        let s = crate::term::test_screen(
             Size { cols: 10, rows: 1 },
             "\x1b[1;31mA\x1b[0;7mB\x1b[0;2mC\x1b[0;38;2;1;2;3mD",
         );
@@ -780,7 +773,7 @@ mod tests {
 
     #[test]
     fn the_cursor_covers_a_wide_character_whole() {
-        let mut s = screen(Size { cols: 6, rows: 2 }, "日本");
+        let mut s = crate::term::test_screen(Size { cols: 6, rows: 2 }, "日本");
         s.cursor.col = 1;
         assert_eq!(cursor_cells(&s), Some((0, 0..2)));
         s.cursor.col = 6;
