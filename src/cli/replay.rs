@@ -10,7 +10,7 @@ use super::{write_output, EngineArg};
 use crate::cast::{escape_for_terminal, Header};
 use crate::record::scenario::{RegionSpec, Scenario};
 use crate::render::png::{
-    self, Annotation, AnnotationSpec, CursorStyle, Decorations, GifOptions, PngConfig, PngOptions,
+    self, Annotation, AnnotationSpec, Decorations, FontDirs, GifOptions, PngConfig, PngOptions,
     Renderer, Theme,
 };
 use crate::replay::{self, Checkpoint, Found, END};
@@ -365,25 +365,18 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
         .apply(&mut options, &root)
         .map_err(anyhow::Error::msg)?;
     let p = &args.picture.png;
-    if let Some(t) = &p.theme {
-        options.theme = Theme::parse(t).map_err(|e| anyhow::anyhow!("--theme: {e}"))?;
-    }
-    if let Some(s) = p.font_size {
-        options.font_size = s;
-    }
-    if let Some(l) = p.line_height {
-        options.line_height = l;
-    }
-    if let Some(pad) = p.padding {
-        options.padding = pad;
-    }
-    options.font_dirs.extend(p.font_dir.iter().cloned());
-    if let Some(c) = &p.cursor {
-        options.cursor = Some(
-            c.parse::<CursorStyle>()
-                .map_err(|e| anyhow::anyhow!("--cursor: {e}"))?,
-        );
-    }
+    let flags = PngConfig {
+        theme: p.theme.clone(),
+        font_size: p.font_size,
+        line_height: p.line_height,
+        padding: p.padding,
+        font_dir: Some(FontDirs::Many(p.font_dir.clone())),
+        cursor: p.cursor.clone(),
+        ..PngConfig::default()
+    };
+    flags
+        .apply_flags(&mut options, &root)
+        .map_err(anyhow::Error::msg)?;
     Ok(options)
 }
 

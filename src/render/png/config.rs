@@ -77,8 +77,24 @@ impl PngConfig {
 
     /// Applies the table to `options`; relative font folders are taken from `root`.
     pub fn apply(&self, options: &mut PngOptions, root: &Path) -> Result<(), String> {
+        self.apply_named(options, root, |key| format!("[png] {key}"))
+    }
+
+    /// Applies the same settings given as command-line flags: errors name the flag
+    /// (`--cursor: ...`).
+    pub fn apply_flags(&self, options: &mut PngOptions, root: &Path) -> Result<(), String> {
+        self.apply_named(options, root, |key| format!("--{}", key.replace('_', "-")))
+    }
+
+    /// [`apply`](Self::apply), with errors about `key` prefixed by `name(key)`.
+    fn apply_named(
+        &self,
+        options: &mut PngOptions,
+        root: &Path,
+        name: impl Fn(&str) -> String,
+    ) -> Result<(), String> {
         if let Some(t) = &self.theme {
-            options.theme = Theme::parse(t).map_err(|e| format!("[png] theme: {e}"))?;
+            options.theme = Theme::parse(t).map_err(|e| format!("{}: {e}", name("theme")))?;
         }
         if let Some(s) = self.font_size {
             options.font_size = s;
@@ -92,7 +108,7 @@ impl PngConfig {
         if let Some(c) = &self.cursor {
             options.cursor = Some(
                 c.parse::<CursorStyle>()
-                    .map_err(|e| format!("[png] cursor: {e}"))?,
+                    .map_err(|e| format!("{}: {e}", name("cursor")))?,
             );
         }
         match &self.font_dir {

@@ -55,7 +55,7 @@ use crate::term::{Cell, Color, CursorKind, Screen, Size};
 
 pub use annotate::{Annotation, AnnotationSpec, Region, Target};
 pub use compare::{compare, decode_png, diff_image, PixelDiff};
-pub use config::PngConfig;
+pub use config::{FontDirs, PngConfig};
 pub use gif::{render_gif, GifOptions, GifStats, MAX_FPS};
 pub use theme::{Rgb, Theme, THEMES};
 

@@ -99,25 +99,20 @@ impl Canvas {
 
     /// Draws a coverage mask (`w`×`h` bytes) in colour `c` with its top-left at (x, y).
     pub(crate) fn draw_mask(&mut self, x: i32, y: i32, w: u32, h: u32, mask: &[u8], c: Rgb) {
-        let Some((x0, y0, x1, y1)) = self.clip(x, y, w as i32, h as i32) else {
-            return;
-        };
-        let stride = self.width as usize * 4;
-        for row in y0..y1 {
-            let my = (row as i32 - y) as usize;
-            for col in x0..x1 {
-                let mx = (col as i32 - x) as usize;
-                let a = mask[my * w as usize + mx];
-                if a != 0 {
-                    let i = row * stride + col * 4;
-                    blend_at(&mut self.px[i..i + 4], c, a);
-                }
-            }
-        }
+        self.blit(x, y, w, h, |i| (c, mask[i]));
     }
 
     /// Draws an RGBA image (straight alpha) with its top-left at (x, y).
     pub(crate) fn draw_rgba(&mut self, x: i32, y: i32, w: u32, h: u32, rgba: &[u8]) {
+        self.blit(x, y, w, h, |i| {
+            let s = &rgba[i * 4..i * 4 + 4];
+            (Rgb(s[0], s[1], s[2]), s[3])
+        });
+    }
+
+    /// Blends a `w`×`h` source with its top-left at (x, y), clipped to the canvas; `source`
+    /// gives the colour and alpha of the source pixel at index `row * w + col`.
+    fn blit(&mut self, x: i32, y: i32, w: u32, h: u32, source: impl Fn(usize) -> (Rgb, u8)) {
         let Some((x0, y0, x1, y1)) = self.clip(x, y, w as i32, h as i32) else {
             return;
         };
@@ -126,10 +121,10 @@ impl Canvas {
             let sy = (row as i32 - y) as usize;
             for col in x0..x1 {
                 let sx = (col as i32 - x) as usize;
-                let s = &rgba[(sy * w as usize + sx) * 4..(sy * w as usize + sx) * 4 + 4];
-                if s[3] != 0 {
+                let (c, a) = source(sy * w as usize + sx);
+                if a != 0 {
                     let i = row * stride + col * 4;
-                    blend_at(&mut self.px[i..i + 4], Rgb(s[0], s[1], s[2]), s[3]);
+                    blend_at(&mut self.px[i..i + 4], c, a);
                 }
             }
         }
