@@ -355,16 +355,8 @@ pub(super) fn parse_event_line(line: &str, line_no: u64) -> Result<(f64, EventDa
 /// [`parse_event_line`] without decoding the strings of output and input events.
 fn skim_event_line(line: &str, line_no: u64) -> Result<(f64, EventData), CastError> {
     if let Some((t, code @ ("o" | "i"), None)) = super::line::event_line(line, false) {
-        if t >= 0.0 {
-            let data = String::new();
-            return Ok((
-                t,
-                if code == "o" {
-                    EventData::Output(data)
-                } else {
-                    EventData::Input(data)
-                },
-            ));
+        if let Some(data) = fast_data(code, String::new()).filter(|_| t >= 0.0) {
+            return Ok((t, data));
         }
     }
     // Anything else is read in full (so skimming accepts and rejects exactly what reading

@@ -69,19 +69,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
+    let filter = args.filter.as_deref();
     if args.message_format == MessageFormat::Human {
-        // As libtest does: how many checks will run (one per checkpoint; one per broken cast).
-        let wanted = |name: &str| args.filter.as_deref().is_none_or(|f| name.contains(f));
-        let total: usize = cases
-            .iter()
-            .map(|c| match &c.checkpoints {
-                Ok(cps) => cps
-                    .iter()
-                    .filter(|cp| wanted(&format!("{}::{}", c.stem, cp.name)))
-                    .count(),
-                Err(_) => usize::from(wanted(&c.stem)),
-            })
-            .sum();
+        // As libtest does: how many checks will run.
+        let total: usize = cases.iter().map(|c| selected(c, filter)).sum();
         writeln!(
             out,
             "running {total} test{}",
@@ -101,14 +92,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             s.spawn(move || loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(case) = cases.get(i) else { break };
-                let wanted = |name: &str| args.filter.as_deref().is_none_or(|f| name.contains(f));
-                let selected = match &case.checkpoints {
-                    Ok(cps) => cps
-                        .iter()
-                        .any(|c| wanted(&format!("{}::{}", case.stem, c.name))),
-                    Err(_) => wanted(&case.stem),
-                };
-                let results: Vec<CheckResult> = if selected {
+                let results: Vec<CheckResult> = if selected(case, filter) > 0 {
                     let opts = harness::Options {
                         mode,
                         color,
@@ -116,7 +100,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     };
                     harness::check_case(config, case, &opts)
                         .into_iter()
-                        .filter(|r| wanted(&r.test))
+                        .filter(|r| wanted(&r.test, filter))
                         .collect()
                 } else {
                     Vec::new()
@@ -210,6 +194,23 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(super::EXIT_CHECK_FAILED)
     })
+}
+
+/// Whether a test name passes `--filter` (a substring, as libtest's filter).
+fn wanted(name: &str, filter: Option<&str>) -> bool {
+    filter.is_none_or(|f| name.contains(f))
+}
+
+/// How many checks of `case` the filter selects: one per checkpoint, named as the harness
+/// names them, or one for a cast that could not be read.
+fn selected(case: &harness::Case, filter: Option<&str>) -> usize {
+    match &case.checkpoints {
+        Ok(cps) => cps
+            .iter()
+            .filter(|cp| wanted(&harness::test_name(&case.stem, &cp.name), filter))
+            .count(),
+        Err(_) => usize::from(wanted(&case.stem, filter)),
+    }
 }
 
 /// The libtest-like status of a result: `ok`, `updated` (a golden was written) or `FAILED`.

@@ -175,7 +175,6 @@ impl AvtEngine {
             return self.execute(Function::Cuu(1));
         }
         match f {
-            Function::Print(ch) => return self.print(ch),
             Function::Rep(n) => return self.repeat(n),
             Function::So => return self.charsets.shift(1),
             Function::Si => return self.charsets.shift(0),

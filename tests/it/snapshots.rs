@@ -304,6 +304,13 @@ fn hostile_checkpoint_names_stay_inside_snapshots() {
     }
     assert_eq!(p.files().len(), 5, "{:?}", p.files());
     assert!(p.run(&["test"], &[]).status.success());
+    // The filter matches the names as printed (escaped), like the harness's trials.
+    let out = p.run(&["test", "--filter", "evil::\\e[2J"], &[]);
+    assert!(
+        stdout(&out).starts_with("running 1 test\ntest evil::\\e[2J ... ok\n"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
