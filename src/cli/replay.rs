@@ -117,8 +117,9 @@ pub(super) struct PngArgs {
     /// Draw a window frame with a title bar, rounded corners and a shadow (png).
     #[arg(long)]
     chrome: bool,
-    /// Title of the window frame [default: the cast's title].
-    #[arg(long, value_name = "TEXT")]
+    /// Title of the window frame (with --chrome) [default: the cast header's title, else the
+    /// program's window title, else the file name].
+    #[arg(long, value_name = "TEXT", requires = "chrome")]
     title: Option<String>,
 }
 

@@ -2,7 +2,9 @@
 //! delivered as events on one channel.
 //!
 //! The traps handled here: the slave side is dropped right after spawning (or EOF never
-//! comes); the writer is kept until the end (dropping it sends EOF to the program); `cwd` and
+//! comes); the writer is kept until the end (dropping it sends EOF to the program), and
+//! writes happen on a thread of their own, so typing more than the PTY buffers while the
+//! program answers with output (which waits for the recorder) cannot deadlock; `cwd` and
 //! `TERM` are always set; reads are retried on EINTR; the child is always reaped, in its own
 //! thread, with the real signal number of a killed child; and the whole session of the
 //! program (its process group, and background jobs that moved to groups of their own) is
@@ -13,6 +15,7 @@ use std::io::{self, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use nix::sys::signal::{kill, killpg, Signal};
@@ -35,7 +38,10 @@ pub enum PtyEvent {
 /// A program in a pseudo-terminal.
 pub struct Pty {
     master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
+    /// Input for the writing thread; dropping it closes the writer (EOF to the program).
+    input: mpsc::Sender<Vec<u8>>,
+    /// The first write that failed on the writing thread.
+    write_failed: Arc<Mutex<Option<(io::ErrorKind, String)>>>,
     pid: u32,
     rx: Receiver<PtyEvent>,
 }
@@ -90,7 +96,22 @@ impl Pty {
         drop(pair.slave);
         let pid = child.process_id().unwrap_or(0);
         let mut reader = pair.master.try_clone_reader().map_err(io::Error::other)?;
-        let writer = pair.master.take_writer().map_err(io::Error::other)?;
+        let mut writer = pair.master.take_writer().map_err(io::Error::other)?;
+        let (input, typed) = mpsc::channel::<Vec<u8>>();
+        let write_failed = Arc::new(Mutex::new(None));
+        let failed = Arc::clone(&write_failed);
+        std::thread::Builder::new()
+            .name("tuicast-pty-write".into())
+            .spawn(move || {
+                for bytes in typed {
+                    if let Err(e) = writer.write_all(&bytes).and_then(|()| writer.flush()) {
+                        *failed.lock().unwrap_or_else(|p| p.into_inner()) =
+                            Some((e.kind(), e.to_string()));
+                        return;
+                    }
+                }
+                // The sender is gone: the writer drops here, which is EOF for the program.
+            })?;
         // Bounded: a program faster than the engine waits for it (as it would for a slow
         // terminal) instead of piling its output up in memory.
         let (tx, rx) = mpsc::sync_channel(CHANNEL_CHUNKS);
@@ -139,7 +160,8 @@ impl Pty {
 
         Ok(Pty {
             master: pair.master,
-            writer,
+            input,
+            write_failed,
             pid,
             rx,
         })
@@ -150,10 +172,16 @@ impl Pty {
         self.pid
     }
 
-    /// Sends bytes to the program, as if typed.
+    /// Sends bytes to the program, as if typed. Returns at once: the writing thread delivers
+    /// them in order as the program reads; an error is a write that already failed.
     pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.writer.write_all(bytes)?;
-        self.writer.flush()
+        if let Some((kind, message)) = &*self.write_failed.lock().unwrap_or_else(|p| p.into_inner())
+        {
+            return Err(io::Error::new(*kind, message.clone()));
+        }
+        self.input
+            .send(bytes.to_vec())
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the terminal is closed"))
     }
 
     /// Resizes the terminal; the program gets SIGWINCH.

@@ -597,6 +597,26 @@ fn many_labels_get_numbers_and_a_legend() {
         many.height() > plain.height() + 5 * r.cell_size().1,
         "a legend line per label"
     );
+    // A legend past the size limit is refused before anything is drawn.
+    let huge: Vec<png::Annotation> = (0..150)
+        .map(|i| format!("rows=0,label=L{i}").parse().unwrap())
+        .collect();
+    let mut big = Renderer::new(PngOptions {
+        font_size: 60.0,
+        line_height: 4.0,
+        ..PngOptions::default()
+    })
+    .unwrap();
+    let err = big
+        .render_decorated(
+            &s,
+            &Decorations {
+                annotations: huge,
+                ..Decorations::default()
+            },
+        )
+        .unwrap_err();
+    assert!(matches!(err, png::PngError::TooLarge { .. }), "{err}");
 }
 
 #[test]
@@ -867,4 +887,28 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
         "{}",
         text(&out).1
     );
+}
+
+#[test]
+fn a_gif_of_a_malformed_cast_names_the_problem_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let cast = dir.path().join("bad.cast");
+    fs::write(
+        &cast,
+        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"r\", \"0x0\"]\n",
+    )
+    .unwrap();
+    let gif = dir.path().join("x.gif");
+    let out = tuicast([
+        "replay".as_ref(),
+        cast.as_os_str(),
+        "--format".as_ref(),
+        "gif".as_ref(),
+        "-o".as_ref(),
+        gif.as_os_str(),
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.matches("zero columns").count(), 1, "{stderr}");
+    assert!(!gif.exists());
 }

@@ -621,3 +621,41 @@ steps = [
         text(&out).1
     );
 }
+
+#[test]
+fn typing_more_than_the_terminal_buffers_does_not_deadlock() {
+    // 500 lines of 79 characters: far more than a PTY buffers, while `cat` echoes and copies
+    // every line back (output the recorder must keep reading while it types).
+    let dir = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = (0..500)
+        .map(|i| format!("{i:04} {}", "x".repeat(74)))
+        .collect();
+    let toml = format!(
+        "command = [\"cat\"]\nsize = \"80x24\"\ntimeout = \"30s\"\nsteps = [\n  {{ type = \"{}\\n\" }},\n  {{ wait = \"0499 x\" }},\n  {{ press = [\"C-d\"] }},\n  {{ exit = 0 }},\n]\n",
+        lines.join("\\n")
+    );
+    let path = dir.path().join("big.toml");
+    fs::write(&path, toml).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tuicast"))
+        .arg("record")
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(90) {
+            let _ = child.kill();
+            panic!("tuicast record hung typing 40 KB into cat");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let out = child.wait_with_output().unwrap();
+    assert!(status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let end = replay(&dir.path().join("big.cast"), "end");
+    assert!(end.contains("0499 xxxx"), "{end}");
+}

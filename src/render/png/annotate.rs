@@ -303,12 +303,15 @@ pub(crate) fn draw(
     let legend = labelled.len() > MAX_INLINE_LABELS;
     let line_h = ch + ch / 3;
     let legend_h = if legend {
-        labelled.len() as i32 * line_h + pad
+        labelled.len() as u64 * line_h as u64 + pad as u64
     } else {
         0
     };
     let mut canvas = if legend_h > 0 {
-        let mut bigger = Canvas::new(canvas.width, canvas.height + legend_h as u32, theme.bg, 255);
+        // The legend makes the picture taller: within the limits, checked before drawing.
+        let height = canvas.height as u64 + legend_h;
+        super::check_size(canvas.width as u64, height)?;
+        let mut bigger = Canvas::new(canvas.width, height as u32, theme.bg, 255);
         bigger.draw_canvas(&canvas, 0, 0, None);
         bigger
     } else {
@@ -384,7 +387,7 @@ pub(crate) fn draw(
         badge(renderer, &mut canvas, &text, x, y, bw, bh, color);
     }
     if legend {
-        let top = canvas.height as i32 - legend_h;
+        let top = (canvas.height as u64 - legend_h) as i32;
         for (n, &i) in labelled.iter().enumerate() {
             let a = &annotations[i];
             let color = a.color.unwrap_or(PALETTE[i % PALETTE.len()]);
@@ -441,9 +444,11 @@ fn split_pairs(spec: &str) -> Vec<&str> {
     let mut start = 0;
     for (i, _) in spec.match_indices(',') {
         let rest = &spec[i + 1..];
+        let rest = rest.trim_start();
         if KEYS
             .iter()
-            .any(|k| rest.trim_start().starts_with(&format!("{k}=")))
+            .chain(&["colour"])
+            .any(|k| rest.strip_prefix(k).is_some_and(|r| r.starts_with('=')))
         {
             out.push(&spec[start..i]);
             start = i + 1;
@@ -471,6 +476,12 @@ mod tests {
         assert_eq!(a.color, Some(Rgb(255, 0, 0)));
         assert!(
             matches!(a.target, Target::Cells { ref rows, ref cols } if *rows == (2..5) && *cols == (0..40))
+        );
+        // The `colour` spelling splits pairs like `color` does, wherever it stands.
+        let a: Annotation = "rows=0,label=x,colour=#00ff00".parse().unwrap();
+        assert_eq!(
+            (a.label.as_deref(), a.color),
+            (Some("x"), Some(Rgb(0, 255, 0)))
         );
         let a: Annotation = "regex=a{1,3},label=As".parse().unwrap();
         assert!(matches!(a.target, Target::Regex { ref regex, .. } if regex.as_str() == "a{1,3}"));

@@ -245,7 +245,8 @@ impl fmt::Display for PngError {
             PngError::TooLarge { width, height } => write!(
                 f,
                 "the image would be {width}x{height} pixels, more than tuicast draws \
-                 ({MAX_SIDE} pixels a side, {MAX_PIXELS} in all); use a smaller --font-size"
+                 ({MAX_SIDE} pixels a side, {MAX_PIXELS} in all); use a smaller --font-size, \
+                 --line-height or --padding, or fewer labelled annotations"
             ),
             PngError::Image(m) => write!(f, "image: {m}"),
             PngError::Io(e) => write!(f, "{e}"),
@@ -256,9 +257,10 @@ impl fmt::Display for PngError {
 
 impl std::error::Error for PngError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // `Display` already shows the inner error: its own source comes next, not it again.
         match self {
-            PngError::Io(e) => Some(e),
-            PngError::Cast(e) => Some(e),
+            PngError::Io(e) => e.source(),
+            PngError::Cast(e) => e.source(),
             _ => None,
         }
     }
