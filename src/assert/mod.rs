@@ -251,6 +251,28 @@ pub fn check_snapshot(
     Ok((outcome, actual))
 }
 
+thread_local! {
+    /// The renderer of this thread's last PNG check: fonts are read and glyphs drawn once
+    /// per thread and set of options, not once per checkpoint.
+    static RENDERER: std::cell::RefCell<Option<Renderer>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's renderer for `options`, made anew only when they change.
+fn with_renderer<T>(
+    options: &PngOptions,
+    f: impl FnOnce(&mut Renderer) -> Result<T, png_render::PngError>,
+) -> Result<T, png_render::PngError> {
+    RENDERER.with(|slot| {
+        let mut renderer = match slot.borrow_mut().take() {
+            Some(r) if r.options() == options => r,
+            _ => Renderer::new(options.clone())?,
+        };
+        let out = f(&mut renderer);
+        *slot.borrow_mut() = Some(renderer);
+        out
+    })
+}
+
 /// Draws `screen` as PNG and compares it, by decoded pixels, with the golden at `golden`.
 /// Files are written as `mode` allows, like [`check_file`]; a mismatch in mode `new` also
 /// writes [`diff_image_path`], the actual render with the changed cells outlined, and the
@@ -264,9 +286,10 @@ pub fn check_png(
     let mode = mode.resolve(false);
     let pending = pending_path(golden);
     let diff_path = diff_image_path(golden);
-    let mut renderer = Renderer::new(check.options.clone()).map_err(io::Error::other)?;
-    let image = renderer.render(screen).map_err(io::Error::other)?;
-    let layout = renderer.layout(screen.size).map_err(io::Error::other)?;
+    let (image, layout) = with_renderer(&check.options, |renderer| {
+        Ok((renderer.render(screen)?, renderer.layout(screen.size)?))
+    })
+    .map_err(io::Error::other)?;
     // Encoded only when written: a passing check decodes the golden and compares pixels.
     let encode = || png_render::encode_png(&image).map_err(io::Error::other);
     let write = |path: &Path, data: &[u8]| -> io::Result<()> {
@@ -336,7 +359,11 @@ pub fn check_png(
                     )?;
                     Some(diff_path.as_path())
                 }
-                None => None,
+                None => {
+                    // No picture of the changes: none from an earlier run either.
+                    remove_if_exists(&diff_path)?;
+                    None
+                }
             };
             Ok(Outcome::Mismatch {
                 expected: described,
@@ -554,6 +581,15 @@ mod tests {
                 .passed()
         );
         assert!(!new.exists() && !diff.exists());
+
+        // A golden that is not a PNG gets no diff image, and an old one does not linger.
+        let good = std::fs::read(&golden).unwrap();
+        std::fs::write(&golden, b"not a png").unwrap();
+        std::fs::write(&diff, b"stale").unwrap();
+        let o = check_png(&golden, &hello, &check, UpdateMode::New).unwrap();
+        assert!(!o.passed() && new.exists() && !diff.exists(), "{o:?}");
+        std::fs::write(&golden, good).unwrap();
+        std::fs::remove_file(&new).unwrap();
 
         // Mode no writes nothing; a bigger screen is a size mismatch.
         let mut big = hello.clone();
