@@ -14,7 +14,7 @@
 //! made first with `UpdateMode::Always`. Then, per iteration (all of the suite):
 //!
 //! - `harness/library-check_case`: `harness::check_case` on every case, from one thread
-//!   (`replay::checkpoints` adds its own reading thread per cast);
+//!   (these casts are under 1 MiB, so `replay::checkpoints` reads them on the same thread);
 //! - `harness/library-check_case-parallel`: the same on as many threads as `tuicast test`
 //!   uses (`available_parallelism`);
 //! - `harness/cli-tuicast-test`: `tuicast test` in the suite folder (`TUICAST_UPDATE=no`,

@@ -13,8 +13,8 @@
 //!
 //! - `record/session`: the library recorder, [`Session`] writing a cast file;
 //! - `record/session-wait_text`: the same with `wait_text("3000000")` before the exit: a
-//!   wait is checked after every chunk of output, and each check copies and renders the
-//!   screen;
+//!   wait is checked whenever output has come in (once per burst of chunks), and each
+//!   check copies and renders the screen;
 //! - `record/cli`: `tuicast record` on the equivalent scenario file (the binary cargo built
 //!   for this bench);
 //! - `record/script`: `script -q -f -c 'seq 1 3000000' /dev/null >/dev/null`, the same PTY
@@ -118,8 +118,8 @@ fn throughput(c: &mut Criterion, tmp: &Path) {
     let cast = tmp.join("session.cast");
     group.bench_function("session", |b| b.iter(|| record_session(&cast)));
 
-    // The same recording with a wait for the last line: the wait is checked after every
-    // chunk of output, so this shows what a wait costs while a program writes a lot.
+    // The same recording with a wait for the last line: the wait is checked after each burst
+    // of output, so this shows what a wait costs while a program writes a lot.
     let last = SEQ_N.to_string();
     group.bench_function("session-wait_text", |b| {
         b.iter(|| {

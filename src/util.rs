@@ -10,10 +10,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Like [`write_atomic`], with the content produced by `fill` writing into the temporary file.
-pub fn write_atomic_with(
+/// `fill` may fail with its own error type (a malformed input found while writing): then, as
+/// on any error, `path` is left as it was.
+pub fn write_atomic_with<T, E: From<io::Error>>(
     path: &Path,
-    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
+    fill: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+) -> Result<T, E> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -26,10 +28,11 @@ pub fn write_atomic_with(
     let result = (|| {
         let file = std::fs::File::create(&tmp)?;
         let mut w = io::BufWriter::new(file);
-        fill(&mut w)?;
+        let value = fill(&mut w)?;
         let file = w.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, path)?;
+        Ok(value)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);

@@ -438,7 +438,7 @@ fn png_difference(
 }
 
 /// A path as people want to read it: relative to the current folder when inside it, escaped.
-fn shown_path(path: &Path) -> String {
+pub(crate) fn shown_path(path: &Path) -> String {
     let rel = std::env::current_dir()
         .ok()
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))

@@ -38,30 +38,35 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(l) => Box::new(transform::idle_limit(reader, l)),
             None => Box::new(reader),
         };
-    let mut failure = None;
-    let write = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
+    let write = |w: &mut dyn std::io::Write| -> Result<(), Failure> {
         let mut writer = CastWriter::new(w, &header)?;
         for event in events {
-            match event {
-                Ok(e) => writer.write_event(&e)?,
-                Err(e) => {
-                    failure = Some(e);
-                    return Err(std::io::Error::other("the input cast is malformed"));
-                }
-            }
+            writer.write_event(&event.map_err(Failure::Input)?)?;
         }
-        writer.flush()
+        Ok(writer.flush()?)
     };
-    let result = if args.output.as_os_str() == "-" {
-        let stdout = std::io::stdout();
-        let mut lock = stdout.lock();
-        write(&mut lock)
+    let written = if args.output.as_os_str() == "-" {
+        write(&mut std::io::stdout().lock())
     } else {
         crate::util::write_atomic_with(&args.output, write)
     };
-    if let Some(e) = failure {
-        return Err(e.into());
+    match written {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(Failure::Input(e)) => Err(e.into()),
+        Err(Failure::Output(e)) => {
+            anyhow::bail!("cannot write {}: {e}", args.output.display())
+        }
     }
-    result.map_err(|e| anyhow::anyhow!("cannot write {}: {e}", args.output.display()))?;
-    Ok(ExitCode::SUCCESS)
+}
+
+/// Why a conversion stopped: the input cast is malformed, or the output cannot be written.
+enum Failure {
+    Input(crate::cast::CastError),
+    Output(std::io::Error),
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Failure::Output(e)
+    }
 }

@@ -517,32 +517,16 @@ fn gif(args: &Args) -> anyhow::Result<ExitCode> {
     };
     let mut renderer = Renderer::new(options)?;
     let out = args.output.as_ref().expect("checked by check_picture_args");
-    if out.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        png::render_gif(cast, &mut renderer, &gif_options, &mut buf)?;
-        write_output(None, &buf)?;
+    let written = if out.as_os_str() == "-" {
+        png::render_gif(cast, &mut renderer, &gif_options, std::io::stdout().lock())
     } else {
-        let mut result = None;
         crate::util::write_atomic_with(out, |w| {
-            match png::render_gif(cast, &mut renderer, &gif_options, w) {
-                Ok(stats) => {
-                    result = Some(Ok(stats));
-                    Ok(())
-                }
-                Err(png::PngError::Io(e)) => Err(e),
-                Err(e) => {
-                    result = Some(Err(e));
-                    Err(std::io::Error::other("not written"))
-                }
-            }
+            png::render_gif(cast, &mut renderer, &gif_options, w)
         })
-        .or_else(|e| match &result {
-            Some(Err(_)) => Ok(()),
-            _ => Err(anyhow::anyhow!("cannot write {}: {e}", out.display())),
-        })?;
-        if let Some(Err(e)) = result {
-            return Err(e.into());
-        }
+    };
+    match written {
+        Ok(_) => Ok(ExitCode::SUCCESS),
+        Err(png::PngError::Io(e)) => Err(anyhow::anyhow!("cannot write {}: {e}", out.display())),
+        Err(e) => Err(e.into()),
     }
-    Ok(ExitCode::SUCCESS)
 }

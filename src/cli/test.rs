@@ -64,7 +64,14 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let cases = harness::discover(&config, &paths);
     let mut out = std::io::stdout().lock();
-    let mut results: Vec<CheckResult> = Vec::new();
+    // Only failures are kept for the report at the end; passes are counted.
+    let mut failed: Vec<CheckResult> = Vec::new();
+    let mut passed = 0;
+    let opts = harness::Options {
+        mode,
+        color,
+        live: args.live || harness::live_from_env(),
+    };
     let mut bad_input = false;
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -88,17 +95,12 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::thread::scope(|s| -> anyhow::Result<()> {
         for _ in 0..threads.min(cases.len()).max(1) {
             let done_tx = done_tx.clone();
-            let (cases, config, next, args) = (&cases, &config, &next, &args);
+            let (cases, config, next, opts) = (&cases, &config, &next, &opts);
             s.spawn(move || loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(case) = cases.get(i) else { break };
                 let results: Vec<CheckResult> = if selected(case, filter) > 0 {
-                    let opts = harness::Options {
-                        mode,
-                        color,
-                        live: args.live || harness::live_from_env(),
-                    };
-                    harness::check_case(config, case, &opts)
+                    harness::check_case(config, case, opts)
                         .into_iter()
                         .filter(|r| wanted(&r.test, filter))
                         .collect()
@@ -127,13 +129,17 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                 }
                 out.flush()?;
-                results.extend(case_results);
+                for r in case_results {
+                    if r.passed() {
+                        passed += 1;
+                    } else {
+                        failed.push(r);
+                    }
+                }
             }
         }
         Ok(())
     })?;
-    let failed: Vec<&CheckResult> = results.iter().filter(|r| !r.passed()).collect();
-    let passed = results.len() - failed.len();
     if args.message_format == MessageFormat::Human && !failed.is_empty() {
         writeln!(out, "\nfailures:\n")?;
         for r in &failed {

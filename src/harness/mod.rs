@@ -130,19 +130,22 @@ impl CheckResult {
             let place = format!(
                 "  checkpoint {:?} of {}:{} at {:.3}s",
                 crate::cast::escape_for_terminal(&self.checkpoint, 100),
-                shown(&self.cast),
+                assert::shown_path(&self.cast),
                 self.line,
                 self.time
             );
             match &s.outcome {
                 Outcome::Pass | Outcome::Updated => {}
                 Outcome::Missing { pending } => {
-                    let _ = writeln!(out, "snapshot missing: {}", shown(&s.path));
+                    let _ = writeln!(out, "snapshot missing: {}", assert::shown_path(&s.path));
                     let _ = writeln!(out, "{place}");
                     match pending {
                         Some(p) => {
-                            let _ =
-                                writeln!(out, "  the actual screen was written to {}", shown(p));
+                            let _ = writeln!(
+                                out,
+                                "  the actual screen was written to {}",
+                                assert::shown_path(p)
+                            );
                             accept.push(s.name.clone());
                         }
                         None => {
@@ -159,7 +162,7 @@ impl CheckResult {
                     pending,
                     ..
                 } => {
-                    let _ = writeln!(out, "snapshot mismatch: {}", shown(&s.path));
+                    let _ = writeln!(out, "snapshot mismatch: {}", assert::shown_path(&s.path));
                     let _ = writeln!(out, "{place}");
                     match &difference.place {
                         Place::Cell { row, column } => {
@@ -175,8 +178,11 @@ impl CheckResult {
                     out.push_str(&difference.diff);
                     match pending {
                         Some(p) => {
-                            let _ =
-                                writeln!(out, "  the actual screen was written to {}", shown(p));
+                            let _ = writeln!(
+                                out,
+                                "  the actual screen was written to {}",
+                                assert::shown_path(p)
+                            );
                             accept.push(s.name.clone());
                         }
                         None => {
@@ -384,7 +390,10 @@ fn live_replay(config: &Config, case: &Case, scenario: &Path, mode: UpdateMode) 
     if let Err(e) = recorded {
         let partial = crate::record::run::partial_path(&new_cast);
         let _ = std::fs::remove_file(&partial);
-        return Err(format!("live recording of {} failed: {e}", shown(scenario)));
+        return Err(format!(
+            "live recording of {} failed: {e}",
+            assert::shown_path(scenario)
+        ));
     }
     let replayed = crate::cast::open(&new_cast)
         .map_err(|e| e.to_string())
@@ -413,12 +422,19 @@ fn live_replay(config: &Config, case: &Case, scenario: &Path, mode: UpdateMode) 
             .is_ok_and(|(outcome, _)| outcome.passed())
         })
     });
-    let keep = !matches && mode.resolve(false) != UpdateMode::No;
-    if matches || !keep {
-        let _ = std::fs::remove_file(&new_cast);
-    } else if mode.resolve(false) == UpdateMode::Always {
-        if let Err(e) = std::fs::rename(&new_cast, &case.cast) {
-            return Err(format!("cannot replace {}: {e}", shown(&case.cast)));
+    match (matches, mode.resolve(false)) {
+        // A differing recording replaces the cast, or waits beside it for review.
+        (false, UpdateMode::Always) => {
+            if let Err(e) = std::fs::rename(&new_cast, &case.cast) {
+                return Err(format!(
+                    "cannot replace {}: {e}",
+                    assert::shown_path(&case.cast)
+                ));
+            }
+        }
+        (false, UpdateMode::New) => {}
+        _ => {
+            let _ = std::fs::remove_file(&new_cast);
         }
     }
     replayed
@@ -523,15 +539,6 @@ fn masked<'a>(
     } else {
         std::borrow::Cow::Owned(assert::apply_all(masks, screen))
     }
-}
-
-/// A path as people want to read it: relative to the current folder when inside it.
-pub fn shown(path: &Path) -> String {
-    let rel = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
-        .unwrap_or_else(|| path.to_path_buf());
-    crate::cast::escape_for_terminal(&rel.display().to_string(), 300)
 }
 
 fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) {

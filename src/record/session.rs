@@ -480,7 +480,8 @@ impl Session {
         }
     }
 
-    /// Waits until `check(screen)` holds, re-checking after every chunk of output.
+    /// Waits until `check(screen)` holds, re-checking whenever output has come in (once per
+    /// burst: the chunks already waiting, up to 17, are taken in first).
     pub fn wait_until(
         &mut self,
         what: &str,
@@ -502,6 +503,7 @@ impl Session {
             // Take in everything that has arrived before looking at the screen again: under
             // heavy output one check per burst, not one per chunk.
             if self.pump(Some(deadline))? {
+                // (At most 16 more, so a program that never pauses cannot starve the check.)
                 for _ in 0..16 {
                     if !self.pump(Some(Instant::now()))? {
                         break;
