@@ -35,6 +35,9 @@ pub struct Config {
     pub engine: EngineKind,
     /// How `png` goldens are drawn and compared (`[png]`).
     pub png: PngCheck,
+    /// The `[png]` table as written (empty when there is none): `replay --format png|gif`
+    /// applies it over the cast's own theme.
+    pub png_table: PngConfig,
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -60,6 +63,7 @@ impl Config {
             formats: vec![Format::Txt],
             engine: EngineKind::Avt,
             png: PngCheck::default(),
+            png_table: PngConfig::default(),
         }
     }
 
@@ -88,6 +92,7 @@ impl Config {
         if let Some(p) = file.png {
             config.png =
                 PngCheck::from_config(&p, root).map_err(|e| ConfigError::new(&path, 0, 0, e))?;
+            config.png_table = p;
         }
         Ok(config)
     }

@@ -362,7 +362,8 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
         }
     }
     let root = std::env::current_dir()?;
-    PngConfig::load(&root)?
+    crate::config::Config::load(&root)?
+        .png_table
         .apply(&mut options, &root)
         .map_err(anyhow::Error::msg)?;
     let p = &args.picture.png;

@@ -57,24 +57,6 @@ pub enum FontDirs {
 }
 
 impl PngConfig {
-    /// Reads the `[png]` table of the `tuicast.toml` in `root`, if there is one; other tables
-    /// and keys of the file are left to [`crate::config::Config`].
-    pub fn load(root: &Path) -> Result<PngConfig, crate::config::ConfigError> {
-        let path = root.join(crate::config::CONFIG_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(PngConfig::default()),
-            Err(e) => return Err(crate::config::ConfigError::new(&path, 0, 0, e.to_string())),
-        };
-        #[derive(serde::Deserialize)]
-        struct Only {
-            #[serde(default)]
-            png: PngConfig,
-        }
-        let only: Only = crate::config::parse_toml(&path, &text)?;
-        Ok(only.png)
-    }
-
     /// Applies the table to `options`; relative font folders are taken from `root`.
     pub fn apply(&self, options: &mut PngOptions, root: &Path) -> Result<(), String> {
         self.apply_named(options, root, |key| format!("[png] {key}"))
@@ -127,13 +109,20 @@ mod tests {
     #[test]
     fn the_png_table_is_read_and_applied() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(PngConfig::load(dir.path()).unwrap(), PngConfig::default());
+        assert_eq!(
+            crate::config::Config::load(dir.path())
+                .map(|c| c.png_table)
+                .unwrap(),
+            PngConfig::default()
+        );
         std::fs::write(
             dir.path().join("tuicast.toml"),
             "casts = \"c\"\n[png]\ntheme = \"nord\"\nfont_size = 20\nfont_dir = [\"a\", \"b\"]\ntolerance = 2\n",
         )
         .unwrap();
-        let c = PngConfig::load(dir.path()).unwrap();
+        let c = crate::config::Config::load(dir.path())
+            .map(|c| c.png_table)
+            .unwrap();
         assert_eq!(c.tolerance, Some(2));
         let mut o = PngOptions::default();
         c.apply(&mut o, dir.path()).unwrap();
@@ -144,7 +133,9 @@ mod tests {
             vec![dir.path().join("a"), dir.path().join("b")]
         );
         std::fs::write(dir.path().join("tuicast.toml"), "[png]\nfont = 3\n").unwrap();
-        let e = PngConfig::load(dir.path()).unwrap_err();
+        let e = crate::config::Config::load(dir.path())
+            .map(|c| c.png_table)
+            .unwrap_err();
         assert_eq!((e.line, e.column), (2, 1), "{e}");
         let bad = PngConfig {
             theme: Some("plaid".into()),
