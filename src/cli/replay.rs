@@ -8,7 +8,7 @@ use anyhow::bail;
 
 use super::{write_output, EngineArg};
 use crate::cast::{escape_for_terminal, Header};
-use crate::record::scenario::{RegionSpec, Scenario};
+use crate::record::scenario::Scenario;
 use crate::render::png::{
     self, Annotation, AnnotationSpec, Decorations, FontDirs, GifOptions, PngConfig, PngOptions,
     Renderer, Theme,
@@ -484,20 +484,9 @@ fn find_region(
             names.join(", ")
         );
     };
-    let RegionSpec {
-        rows,
-        cols,
-        regex,
-        label,
-        color,
-    } = region.clone();
     Ok(AnnotationSpec {
-        region: None,
-        rows,
-        cols,
-        regex,
-        label: label.or_else(|| Some(name.to_string())),
-        color,
+        label: region.label.clone().or_else(|| Some(name.to_string())),
+        ..region.clone()
     })
 }
 

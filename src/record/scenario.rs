@@ -64,26 +64,10 @@ pub struct Scenario {
     pub regions: std::collections::BTreeMap<String, RegionSpec>,
 }
 
-/// A named annotation region of the `[regions]` table: the keys of an `--annotate` spec.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RegionSpec {
-    /// 0-based rows: `3`, `2..5`, `2..=4`, `2..`, `..5`.
-    #[serde(default)]
-    pub rows: Option<String>,
-    /// 0-based columns, the same syntax.
-    #[serde(default)]
-    pub cols: Option<String>,
-    /// Box every match of this regex.
-    #[serde(default)]
-    pub regex: Option<String>,
-    /// The badge text; the region's name when absent, no badge when empty.
-    #[serde(default)]
-    pub label: Option<String>,
-    /// `#rrggbb`.
-    #[serde(default, alias = "colour")]
-    pub color: Option<String>,
-}
+/// A named annotation region of the `[regions]` table: the keys of an `--annotate` spec
+/// (`rows`, `cols`, `regex`, `label`, `color`); the label is the region's name when absent,
+/// no badge when empty.
+pub type RegionSpec = crate::render::png::AnnotationSpec;
 
 /// One step of a scenario: exactly one action key, plus an optional `timeout` for waits and
 /// `exit`.
@@ -230,7 +214,15 @@ impl Scenario {
     pub fn load(path: &Path) -> Result<Scenario, ConfigError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| ConfigError::new(path, 0, 0, e.to_string()))?;
-        parse_toml(path, &text)
+        let scenario: Scenario = parse_toml(path, &text)?;
+        // Regions are checked now, as masks and steps are, not when a screenshot needs one.
+        for (name, region) in &scenario.regions {
+            region.build().map_err(|e| {
+                let name = crate::cast::escape_for_terminal(name, 60);
+                ConfigError::new(path, 0, 0, format!("regions.{name}: {e}"))
+            })?;
+        }
+        Ok(scenario)
     }
 
     /// The scenario beside `cast` (`x.cast` → `x.toml`), if there is one.

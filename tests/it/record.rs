@@ -369,6 +369,16 @@ fn scenario_mistakes_are_bad_input_with_their_place() {
             "shell = \"true\"\nsteps = [{ sleep = \"5 parsecs\" }]\n",
             "unknown unit",
         ),
+        (
+            "region",
+            "shell = \"true\"\n[regions]\nmenu = { regex = \"(\" }\n",
+            "regions.menu: annotation: regex",
+        ),
+        (
+            "regionkey",
+            "shell = \"true\"\n[regions]\nmenu = { rows = \"1\", colour = \"#ff0000\", size = 3 }\n",
+            "regionkey.toml:3:",
+        ),
     ];
     for (name, toml, expected) in cases {
         let (out, cast) = record(dir.path(), name, toml, &[]);

@@ -95,11 +95,15 @@ pub struct Region {
     pub col_end: usize,
 }
 
-/// An annotation spec as written (`rows=2..5,label=Menu`, `region=status`): its keys, not yet
-/// checked. [`AnnotationSpec::build`] makes the [`Annotation`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// An annotation spec as written (`rows=2..5,label=Menu`, `region=status`, or a table of a
+/// scenario's `[regions]`): its keys, not yet checked. [`AnnotationSpec::build`] makes the
+/// [`Annotation`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct AnnotationSpec {
-    /// The name of a region of the scenario file, whose keys this spec's keys override.
+    /// The name of a region of the scenario file, whose keys this spec's keys override (not
+    /// in a region's own table).
+    #[serde(skip)]
     pub region: Option<String>,
     /// Rows, like `2..5`.
     pub rows: Option<String>,
@@ -110,6 +114,7 @@ pub struct AnnotationSpec {
     /// The badge text (empty: no badge).
     pub label: Option<String>,
     /// `#rrggbb`.
+    #[serde(alias = "colour")]
     pub color: Option<String>,
 }
 
