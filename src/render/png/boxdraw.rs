@@ -6,8 +6,9 @@ use super::font::Metrics;
 use super::raster::Canvas;
 use super::theme::Rgb;
 
-/// Line weights of one arm of a box-drawing character.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Line weights of one arm of a box-drawing character, lightest first (a line through the
+/// cell takes the heavier of its two arms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum W {
     None,
     Light,
@@ -31,11 +32,6 @@ pub(crate) struct CellBox {
     pub(crate) y: i32,
     pub(crate) w: i32,
     pub(crate) h: i32,
-}
-
-/// Whether `c` is drawn by [`draw`].
-pub(crate) fn handles(c: char) -> bool {
-    matches!(c as u32, 0x2500..=0x259F | 0x2800..=0x28FF | 0xE0B0..=0xE0B3)
 }
 
 /// Draws `c` in `fg` into the cell box; false when `c` is not one of ours.
@@ -272,24 +268,8 @@ fn stop(
 
 fn lines(canvas: &mut Canvas, b: CellBox, a: Arms, fg: Rgb, m: &Metrics) {
     // Perpendicular structures.
-    let vert_w = if a.u == W::Double || a.d == W::Double {
-        W::Double
-    } else if a.u == W::Heavy || a.d == W::Heavy {
-        W::Heavy
-    } else if a.u == W::Light || a.d == W::Light {
-        W::Light
-    } else {
-        W::None
-    };
-    let horiz_w = if a.l == W::Double || a.r == W::Double {
-        W::Double
-    } else if a.l == W::Heavy || a.r == W::Heavy {
-        W::Heavy
-    } else if a.l == W::Light || a.r == W::Light {
-        W::Light
-    } else {
-        W::None
-    };
+    let vert_w = a.u.max(a.d);
+    let horiz_w = a.l.max(a.r);
     let vcols = strokes(vert_w, b.w, m);
     let hrows = strokes(horiz_w, b.h, m);
     let v_both = a.u != W::None && a.d != W::None;
@@ -613,7 +593,7 @@ mod tests {
             .chain(0xE0B0..=0xE0B3)
         {
             let c = char::from_u32(cp).unwrap();
-            assert!(handles(c));
+            // (`render` asserts that `draw` takes the character.)
             let canvas = render(c);
             if cp != 0x2800 {
                 assert!(
@@ -622,7 +602,18 @@ mod tests {
                 );
             }
         }
-        assert!(!handles('a'));
+        let mut canvas = Canvas::new(10, 20, Rgb(0, 0, 0), 255);
+        let b = CellBox {
+            x: 0,
+            y: 0,
+            w: 10,
+            h: 20,
+        };
+        assert!(!draw(&mut canvas, 'a', b, Rgb(255, 255, 255), &metrics()));
+        assert!(
+            canvas.px.chunks(4).all(|p| p[0] == 0),
+            "nothing drawn for 'a'"
+        );
     }
 
     #[test]

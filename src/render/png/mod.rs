@@ -470,28 +470,44 @@ impl Renderer {
         span: u8,
         fg: Rgb,
     ) {
-        let m = self.fonts.metrics();
         let mut chars = cell.text.chars();
         let Some(first) = chars.next() else {
             return;
         };
         let style = Style::of(cell.attrs.bold, cell.attrs.italic);
-        let cell_box = boxdraw::CellBox {
+        self.draw_char(canvas, first, style, span, x, y, fg);
+        // Combining marks are drawn over their base character.
+        for mark in chars {
+            self.draw_glyph(canvas, mark, style, span, x, y, fg);
+        }
+    }
+
+    /// Draws a base character in a box of `span` cells at (x, y): box drawing, blocks,
+    /// braille and powerline shapes in code, anything else from the fonts, and a visible
+    /// placeholder box when no font has it.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_char(
+        &mut self,
+        canvas: &mut Canvas,
+        c: char,
+        style: Style,
+        span: u8,
+        x: i32,
+        y: i32,
+        fg: Rgb,
+    ) {
+        let m = self.fonts.metrics();
+        let b = boxdraw::CellBox {
             x,
             y,
             w: m.cell_width as i32 * span as i32,
             h: m.cell_height as i32,
         };
-        if first != ' ' {
-            if boxdraw::handles(first) {
-                boxdraw::draw(canvas, first, cell_box, fg, &m);
-            } else if !self.draw_glyph(canvas, first, style, span, x, y, fg) {
-                placeholder(canvas, cell_box, fg);
-            }
+        if c == ' ' || boxdraw::draw(canvas, c, b, fg, &m) {
+            return;
         }
-        // Combining marks are drawn over their base character.
-        for mark in chars {
-            self.draw_glyph(canvas, mark, style, span, x, y, fg);
+        if !self.draw_glyph(canvas, c, style, span, x, y, fg) {
+            placeholder(canvas, b, fg);
         }
     }
 
@@ -541,18 +557,8 @@ impl Renderer {
                 self.draw_glyph(canvas, c, style, 1, cx - m.cell_width as i32, y, fg);
                 continue;
             }
-            let b = boxdraw::CellBox {
-                x: cx,
-                y,
-                w: m.cell_width as i32 * span as i32,
-                h: m.cell_height as i32,
-            };
-            if boxdraw::handles(c) {
-                boxdraw::draw(canvas, c, b, fg, &m);
-            } else if c != ' ' && !self.draw_glyph(canvas, c, style, span, cx, y, fg) {
-                placeholder(canvas, b, fg);
-            }
-            cx += b.w;
+            self.draw_char(canvas, c, style, span, cx, y, fg);
+            cx += m.cell_width as i32 * span as i32;
         }
         cx - x
     }
