@@ -504,11 +504,7 @@ impl Session {
             // heavy output one check per burst, not one per chunk.
             if self.pump(Some(deadline))? {
                 // (At most 16 more, so a program that never pauses cannot starve the check.)
-                for _ in 0..16 {
-                    if !self.pump(Some(Instant::now()))? {
-                        break;
-                    }
-                }
+                self.pump_while(Duration::ZERO, 16, None)?;
             }
         }
     }
@@ -642,8 +638,7 @@ impl Session {
 
     /// Processes everything already received, without waiting.
     fn drain(&mut self) -> Result<(), RecordError> {
-        while self.pump(Some(Instant::now()))? {}
-        Ok(())
+        self.pump_while(Duration::ZERO, usize::MAX, None)
     }
 
     /// Processes output until none arrives for 5 ms (at most 100 ms): output the program
@@ -652,9 +647,27 @@ impl Session {
     /// 5 ms of quiet, on a very loaded machine, is missed: the PTY gives no way to ask.)
     fn take_in_flight(&mut self) -> Result<(), RecordError> {
         let until = Instant::now() + Duration::from_millis(100);
-        while Instant::now() < until
-            && self.pump(Some((Instant::now() + Duration::from_millis(5)).min(until)))?
-        {}
+        self.pump_while(Duration::from_millis(5), usize::MAX, Some(until))
+    }
+
+    /// Processes PTY events for as long as each comes within `quiet` of the one before: at
+    /// most `max` of them, and not past `until`.
+    fn pump_while(
+        &mut self,
+        quiet: Duration,
+        max: usize,
+        until: Option<Instant>,
+    ) -> Result<(), RecordError> {
+        for _ in 0..max {
+            let now = Instant::now();
+            if until.is_some_and(|u| now >= u) {
+                break;
+            }
+            let deadline = until.map_or(now + quiet, |u| (now + quiet).min(u));
+            if !self.pump(Some(deadline))? {
+                break;
+            }
+        }
         Ok(())
     }
 
