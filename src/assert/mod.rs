@@ -134,68 +134,94 @@ pub fn check_file(
             ),
         ));
     }
-    let mode = mode.resolve(false);
-    let pending = pending_path(golden);
-    let expected = match std::fs::read(golden) {
-        Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => {
-            return Err(io::Error::new(
-                e.kind(),
-                format!("cannot read {}: {e}", golden.display()),
-            ))
-        }
-    };
-    let write = |path: &Path| -> io::Result<()> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        crate::util::write_atomic(path, actual.as_bytes())
-    };
-    match expected {
-        Some(expected) => match compare(&expected, actual, color) {
-            None => {
-                if mode != UpdateMode::No && pending.exists() {
-                    std::fs::remove_file(&pending)?;
-                }
-                Ok(Outcome::Pass)
-            }
-            Some(difference) => match mode {
-                UpdateMode::Always => {
-                    write(golden)?;
-                    remove_if_exists(&pending)?;
-                    Ok(Outcome::Updated)
-                }
-                UpdateMode::New => {
-                    write(&pending)?;
-                    Ok(Outcome::Mismatch {
-                        expected,
-                        difference,
-                        pending: Some(pending),
-                    })
-                }
-                _ => Ok(Outcome::Mismatch {
+    let verdict = match read_golden(golden)? {
+        None => Verdict::Missing,
+        Some(bytes) => {
+            let expected = String::from_utf8_lossy(&bytes).into_owned();
+            match compare(&expected, actual, color) {
+                None => Verdict::Pass,
+                Some(difference) => Verdict::Mismatch {
                     expected,
                     difference,
-                    pending: None,
-                }),
-            },
-        },
-        None => match mode {
-            UpdateMode::Always => {
-                write(golden)?;
-                remove_if_exists(&pending)?;
-                Ok(Outcome::Updated)
+                },
             }
-            UpdateMode::New => {
-                write(&pending)?;
-                Ok(Outcome::Missing {
-                    pending: Some(pending),
-                })
-            }
-            _ => Ok(Outcome::Missing { pending: None }),
-        },
+        }
+    };
+    settle(golden, mode.resolve(false), verdict, |path| {
+        write_file(path, actual.as_bytes())
+    })
+}
+
+/// What a comparison found, before any file is written.
+enum Verdict {
+    Pass,
+    Missing,
+    Mismatch {
+        expected: String,
+        difference: Difference,
+    },
+}
+
+/// Writes the files `mode` allows for `verdict` and gives the outcome; `write` writes the
+/// actual render to a path. The rules of every format: a pass removes a stale `.new` (unless
+/// the mode is `no`); `always` replaces the golden; `new` writes `<golden>.new`; `no` writes
+/// nothing.
+fn settle(
+    golden: &Path,
+    mode: UpdateMode,
+    verdict: Verdict,
+    write: impl FnOnce(&Path) -> io::Result<()>,
+) -> io::Result<Outcome> {
+    let pending = pending_path(golden);
+    if let Verdict::Pass = verdict {
+        if mode != UpdateMode::No {
+            remove_if_exists(&pending)?;
+        }
+        return Ok(Outcome::Pass);
     }
+    let written = match mode {
+        UpdateMode::Always => {
+            write(golden)?;
+            remove_if_exists(&pending)?;
+            return Ok(Outcome::Updated);
+        }
+        UpdateMode::New => {
+            write(&pending)?;
+            Some(pending)
+        }
+        _ => None,
+    };
+    Ok(match verdict {
+        Verdict::Mismatch {
+            expected,
+            difference,
+        } => Outcome::Mismatch {
+            expected,
+            difference,
+            pending: written,
+        },
+        _ => Outcome::Missing { pending: written },
+    })
+}
+
+/// The golden's bytes; `None` when there is none.
+fn read_golden(golden: &Path) -> io::Result<Option<Vec<u8>>> {
+    match std::fs::read(golden) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io::Error::new(
+            e.kind(),
+            format!("cannot read {}: {e}", golden.display()),
+        )),
+    }
+}
+
+/// Writes `data` to `path` atomically, making its folder first.
+fn write_file(path: &Path, data: &[u8]) -> io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    crate::util::write_atomic(path, data)
 }
 
 /// How PNG goldens are drawn and compared.
@@ -284,99 +310,62 @@ pub fn check_png(
     mode: UpdateMode,
 ) -> io::Result<Outcome> {
     let mode = mode.resolve(false);
-    let pending = pending_path(golden);
     let diff_path = diff_image_path(golden);
     let (image, layout) = with_renderer(&check.options, |renderer| {
         Ok((renderer.render(screen)?, renderer.layout(screen.size)?))
     })
     .map_err(io::Error::other)?;
-    // Encoded only when written: a passing check decodes the golden and compares pixels.
-    let encode = || png_render::encode_png(&image).map_err(io::Error::other);
-    let write = |path: &Path, data: &[u8]| -> io::Result<()> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        crate::util::write_atomic(path, data)
-    };
-    let expected = match std::fs::read(golden) {
-        Ok(b) => Some(b),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => {
-            return Err(io::Error::new(
-                e.kind(),
-                format!("cannot read {}: {e}", golden.display()),
-            ))
-        }
-    };
-    let Some(expected) = expected else {
-        return Ok(match mode {
-            UpdateMode::Always => {
-                write(golden, &encode()?)?;
-                remove_if_exists(&pending)?;
-                Outcome::Updated
-            }
-            UpdateMode::New => {
-                write(&pending, &encode()?)?;
-                Outcome::Missing {
-                    pending: Some(pending),
+    // Whether this check drew the changes (mode `new`, a readable golden that differs).
+    let mut drawn = false;
+    let verdict = match read_golden(golden)? {
+        None => Verdict::Missing,
+        Some(bytes) => {
+            let (diff, expected) = match png_render::decode_png(&bytes) {
+                Ok(golden_image) => {
+                    let d = png_render::compare(&golden_image, &image, check.tolerance, &layout);
+                    let described =
+                        format!("PNG {}x{}", golden_image.width(), golden_image.height());
+                    (Some(d), described)
                 }
-            }
-            _ => Outcome::Missing { pending: None },
-        });
-    };
-    let (diff, described) = match png_render::decode_png(&expected) {
-        Ok(golden_image) => {
-            let d = png_render::compare(&golden_image, &image, check.tolerance, &layout);
-            let described = format!("PNG {}x{}", golden_image.width(), golden_image.height());
-            (Some(d), described)
-        }
-        Err(_) => (None, "a file that is not a readable PNG".to_string()),
-    };
-    if let Some(d) = &diff {
-        if d.passes(check.max_diff_pixels) {
-            if mode != UpdateMode::No {
-                remove_if_exists(&pending)?;
-                remove_if_exists(&diff_path)?;
-            }
-            return Ok(Outcome::Pass);
-        }
-    }
-    match mode {
-        UpdateMode::Always => {
-            write(golden, &encode()?)?;
-            remove_if_exists(&pending)?;
-            remove_if_exists(&diff_path)?;
-            Ok(Outcome::Updated)
-        }
-        UpdateMode::New => {
-            write(&pending, &encode()?)?;
-            let diff_written = match &diff {
-                Some(d) => {
-                    let img = png_render::diff_image(&image, d, &layout);
-                    write(
-                        &diff_path,
-                        &png_render::encode_png(&img).map_err(io::Error::other)?,
-                    )?;
-                    Some(diff_path.as_path())
-                }
-                None => {
-                    // No picture of the changes: none from an earlier run either.
-                    remove_if_exists(&diff_path)?;
-                    None
-                }
+                Err(_) => (None, "a file that is not a readable PNG".to_string()),
             };
-            Ok(Outcome::Mismatch {
-                expected: described,
-                difference: png_difference(diff.as_ref(), check, diff_written),
-                pending: Some(pending),
-            })
+            match diff {
+                Some(d) if d.passes(check.max_diff_pixels) => Verdict::Pass,
+                diff => {
+                    // Mode `new` draws the changes beside the `.new` file.
+                    let diff_image = match (&diff, mode) {
+                        (Some(d), UpdateMode::New) => {
+                            let img = png_render::diff_image(&image, d, &layout);
+                            Some(png_render::encode_png(&img).map_err(io::Error::other)?)
+                        }
+                        _ => None,
+                    };
+                    let shown = diff_image.as_ref().map(|_| diff_path.as_path());
+                    let difference = png_difference(diff.as_ref(), check, shown);
+                    if let Some(data) = diff_image {
+                        write_file(&diff_path, &data)?;
+                        drawn = true;
+                    }
+                    Verdict::Mismatch {
+                        expected,
+                        difference,
+                    }
+                }
+            }
         }
-        _ => Ok(Outcome::Mismatch {
-            expected: described,
-            difference: png_difference(diff.as_ref(), check, None),
-            pending: None,
-        }),
+    };
+    // No picture of the changes belongs beside a golden that passes, is replaced, or has no
+    // readable picture to compare with: not even one from an earlier run.
+    if mode != UpdateMode::No && !drawn {
+        remove_if_exists(&diff_path)?;
     }
+    // Encoded only when written: a passing check decodes the golden and compares pixels.
+    settle(golden, mode, verdict, |path| {
+        write_file(
+            path,
+            &png_render::encode_png(&image).map_err(io::Error::other)?,
+        )
+    })
 }
 
 /// Explains a PNG mismatch: where, how many pixels and cells, and the diff image.
