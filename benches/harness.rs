@@ -45,7 +45,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
@@ -171,19 +170,17 @@ fn whole(
     eprintln!("harness bench: library-check_case-parallel uses {threads} threads");
     group.bench_function("library-check_case-parallel", |b| {
         b.iter(|| {
-            let next = AtomicUsize::new(0);
-            let done = AtomicUsize::new(0);
-            std::thread::scope(|s| {
-                for _ in 0..threads {
-                    s.spawn(|| {
-                        while let Some(case) = cases.get(next.fetch_add(1, Ordering::Relaxed)) {
-                            let n = expect_pass(harness::check_case(config, case, &opts));
-                            done.fetch_add(n, Ordering::Relaxed);
-                        }
-                    });
-                }
-            });
-            done.into_inner()
+            // As `tuicast test` spreads the cases.
+            let mut done = 0;
+            let r: Result<(), ()> = tuicast::util::par_map_ordered(
+                cases,
+                |case| expect_pass(harness::check_case(config, case, &opts)),
+                |_, n| {
+                    done += n;
+                    Ok(())
+                },
+            );
+            r.map(|()| done)
         })
     });
     group.bench_function("cli-tuicast-test", |b| {

@@ -39,3 +39,82 @@ pub fn write_atomic_with<T, E: From<io::Error>>(
     }
     result
 }
+
+/// Runs `f` over `items` on every core and hands each result to `on_ready` in the order of
+/// `items`, as soon as it and all before it are done (so output can stream in a stable
+/// order). Stops at the first error of `on_ready` (the threads finish the items they hold).
+/// Runs on the calling thread when the system gives no thread.
+pub fn par_map_ordered<T: Sync, R: Send, E>(
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+    mut on_ready: impl FnMut(usize, R) -> Result<(), E>,
+) -> Result<(), E> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len());
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let (done, results) = std::sync::mpsc::channel::<(usize, R)>();
+        let mut spawned = 0;
+        for _ in 0..threads {
+            let (done, next, f) = (done.clone(), &next, &f);
+            let worker = move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                if done.send((i, f(item))).is_err() {
+                    break;
+                }
+            };
+            if std::thread::Builder::new().spawn_scoped(s, worker).is_ok() {
+                spawned += 1;
+            }
+        }
+        drop(done);
+        if spawned == 0 {
+            for (i, item) in items.iter().enumerate() {
+                on_ready(i, f(item))?;
+            }
+            return Ok(());
+        }
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut ready = 0;
+        for (i, result) in results {
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&ready) {
+                on_ready(ready, result)?;
+                ready += 1;
+            }
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn par_map_ordered_hands_results_over_in_order() {
+        let items: Vec<u64> = (0..500).collect();
+        let mut seen = Vec::new();
+        let r: Result<(), ()> = par_map_ordered(
+            &items,
+            |&x| {
+                // Uneven work, so results finish out of order.
+                std::thread::sleep(std::time::Duration::from_micros((x * 7919) % 300));
+                x * 2
+            },
+            |i, v| {
+                assert_eq!(v, items[i] * 2);
+                seen.push(i);
+                Ok(())
+            },
+        );
+        assert!(r.is_ok());
+        assert_eq!(seen, (0..500).collect::<Vec<usize>>());
+        let stopped = par_map_ordered(&items, |&x| x, |i, _| if i == 3 { Err(i) } else { Ok(()) });
+        assert_eq!(stopped, Err(3));
+        assert_eq!(par_map_ordered(&[] as &[u8], |_| 0, |_, _| Err(())), Ok(()));
+    }
+}

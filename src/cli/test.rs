@@ -73,9 +73,6 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         live: args.live || harness::live_from_env(),
     };
     let mut bad_input = false;
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
     let filter = args.filter.as_deref();
     if args.message_format == MessageFormat::Human {
         // As libtest does: how many checks will run.
@@ -86,60 +83,42 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             if total == 1 { "" } else { "s" }
         )?;
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
     // Results are printed as they come, in the order of the cases: each case's lines as soon
     // as it and every case before it are done.
-    let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, Vec<CheckResult>)>();
-    let mut printed = 0;
-    let mut waiting: std::collections::BTreeMap<usize, Vec<CheckResult>> = Default::default();
-    std::thread::scope(|s| -> anyhow::Result<()> {
-        for _ in 0..threads.min(cases.len()).max(1) {
-            let done_tx = done_tx.clone();
-            let (cases, config, next, opts) = (&cases, &config, &next, &opts);
-            s.spawn(move || loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(case) = cases.get(i) else { break };
-                let results: Vec<CheckResult> = if selected(case, filter) > 0 {
-                    harness::check_case(config, case, opts)
-                        .into_iter()
-                        .filter(|r| wanted(&r.test, filter))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                if done_tx.send((i, results)).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(done_tx);
-        for (i, case_results) in done_rx {
-            waiting.insert(i, case_results);
-            while let Some(case_results) = waiting.remove(&printed) {
-                if cases[printed].checkpoints.is_err() {
-                    bad_input |= !case_results.is_empty();
-                }
-                printed += 1;
-                for r in &case_results {
-                    match args.message_format {
-                        MessageFormat::Human => {
-                            writeln!(out, "test {} ... {}", r.test, status_word(r))?
-                        }
-                        MessageFormat::Json => writeln!(out, "{}", result_json(r))?,
+    crate::util::par_map_ordered(
+        &cases,
+        |case| -> Vec<CheckResult> {
+            if selected(case, filter) == 0 {
+                return Vec::new();
+            }
+            harness::check_case(&config, case, &opts)
+                .into_iter()
+                .filter(|r| wanted(&r.test, filter))
+                .collect()
+        },
+        |i, case_results| -> anyhow::Result<()> {
+            if cases[i].checkpoints.is_err() {
+                bad_input |= !case_results.is_empty();
+            }
+            for r in &case_results {
+                match args.message_format {
+                    MessageFormat::Human => {
+                        writeln!(out, "test {} ... {}", r.test, status_word(r))?
                     }
-                }
-                out.flush()?;
-                for r in case_results {
-                    if r.passed() {
-                        passed += 1;
-                    } else {
-                        failed.push(r);
-                    }
+                    MessageFormat::Json => writeln!(out, "{}", result_json(r))?,
                 }
             }
-        }
-        Ok(())
-    })?;
+            out.flush()?;
+            for r in case_results {
+                if r.passed() {
+                    passed += 1;
+                } else {
+                    failed.push(r);
+                }
+            }
+            Ok(())
+        },
+    )?;
     if args.message_format == MessageFormat::Human && !failed.is_empty() {
         writeln!(out, "\nfailures:\n")?;
         for r in &failed {

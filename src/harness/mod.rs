@@ -228,32 +228,17 @@ pub fn discover(config: &Config, paths: &[PathBuf]) -> Vec<Case> {
     casts.sort();
     casts.dedup();
     // Naming checkpoints reads every cast once: spread over the cores, order kept.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let per_thread = casts.len().div_ceil(threads).max(16);
-    let load = |chunk: &[PathBuf]| -> Vec<Case> {
-        chunk
-            .iter()
-            .map(|cast| load_case(config, cast.clone()))
-            .collect()
-    };
-    std::thread::scope(|s| {
-        let handles: Vec<_> = casts
-            .chunks(per_thread)
-            .map(|chunk| {
-                // A thread the system refuses: that chunk is loaded here, in order.
-                std::thread::Builder::new()
-                    .spawn_scoped(s, move || load(chunk))
-                    .map_err(|_| chunk)
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| match h {
-                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-                Err(chunk) => load(chunk),
-            })
-            .collect()
-    })
+    let mut cases = Vec::with_capacity(casts.len());
+    let loaded: Result<(), std::convert::Infallible> = crate::util::par_map_ordered(
+        &casts,
+        |cast| load_case(config, cast.clone()),
+        |_, case| {
+            cases.push(case);
+            Ok(())
+        },
+    );
+    let Ok(()) = loaded;
+    cases
 }
 
 /// Builds the [`Case`] of one cast: its scenario's `[check]`, and its checkpoint names.
