@@ -294,7 +294,8 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
             crate::render::json_lines(&value).into_bytes()
         }
         Format::Png => picture(args, cast, &header, &checkpoint)?,
-        Format::Gif => unreachable_gif()?,
+        // (`run` renders a GIF from the whole cast before it gets here.)
+        Format::Gif => bail!("--format gif is rendered from the whole cast"),
     };
     Ok(bytes)
 }
@@ -346,10 +347,6 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
         bail!("refusing to write {format} data to a terminal: redirect standard output or give -o FILE");
     }
     Ok(())
-}
-
-fn unreachable_gif() -> anyhow::Result<Vec<u8>> {
-    bail!("--format gif is rendered from the whole cast")
 }
 
 /// The options of a picture: the cast's theme, then `[png]` of tuicast.toml, then the flags.

@@ -346,7 +346,7 @@ pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResu
     let replayed = replay_case(config, case, opts);
     infos
         .iter()
-        .map(|info| check_checkpoint(config, case, &replayed, &info.name, opts.mode, opts.color))
+        .map(|info| check_checkpoint(config, case, &replayed, &info.name, opts))
         .collect()
 }
 
@@ -443,9 +443,9 @@ fn check_checkpoint(
     case: &Case,
     replayed: &Replayed,
     name: &str,
-    mode: UpdateMode,
-    color: bool,
+    opts: &Options,
 ) -> CheckResult {
+    let (mode, color) = (opts.mode, opts.color);
     let test = test_name(&case.stem, name);
     let checkpoints = match replayed {
         Ok(c) => c,
@@ -586,8 +586,7 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, String> {
             let name = test_name(&case.stem, &info.name);
             trials.push(libtest_mimic::Trial::test(name, move || {
                 let replayed = replayed.get_or_init(|| replay_case(&config, &case, &opts));
-                let result =
-                    check_checkpoint(&config, &case, replayed, &info.name, opts.mode, opts.color);
+                let result = check_checkpoint(&config, &case, replayed, &info.name, &opts);
                 if result.passed() {
                     Ok(())
                 } else {
