@@ -139,15 +139,12 @@ impl Canvas {
         y: i32,
         mask: Option<&dyn Fn(u32, u32) -> u8>,
     ) {
-        for sy in 0..src.height {
-            for sx in 0..src.width {
-                let i = (sy as usize * src.width as usize + sx as usize) * 4;
-                let p = &src.px[i..i + 4];
-                let m = mask.map_or(255, |f| f(sx, sy));
-                let a = div255(p[3] as u32 * m as u32) as u8;
-                self.blend(x + sx as i32, y + sy as i32, Rgb(p[0], p[1], p[2]), a);
-            }
-        }
+        let w = src.width.max(1) as usize;
+        self.blit(x, y, src.width, src.height, |i| {
+            let p = &src.px[i * 4..i * 4 + 4];
+            let m = mask.map_or(255, |f| f((i % w) as u32, (i / w) as u32));
+            (Rgb(p[0], p[1], p[2]), div255(p[3] as u32 * m as u32) as u8)
+        });
     }
 
     /// Fills the shape whose signed distance (in pixels, negative inside) at a pixel centre is
