@@ -11,7 +11,7 @@
 //! them (in turn) whose own markers are emptied (so they are no checkpoints and the timing is
 //! unchanged) and that gets one marker `mid` after its `k`-th output event, `k` varying with
 //! `i`. Every cast so has two checkpoints, `mid` and `end`, and the suite 2000 `txt` goldens,
-//! made first with `UpdateMode::Always`. Then, per iteration (all of the suite):
+//! made first with `UpdateAction::Overwrite`. Then, per iteration (all of the suite):
 //!
 //! - `harness/library-check_case`: `harness::check_case` on every case, from one thread
 //!   (these casts are under 1 MiB, so `replay::checkpoints` reads them on the same thread);
@@ -39,7 +39,7 @@
 //!   makes; `check_file` is the golden check alone (read, compare), on the renders made
 //!   beforehand.
 //!
-//! Modes: `check_case` and `check_file` run with `UpdateMode::No` (nothing written; `new`
+//! Modes: `check_case` and `check_file` run with `UpdateAction::WriteNothing` (nothing written; `new`
 //! would add one `stat` of `<golden>.new` per passing golden). Throughput is in casts.
 //! See docs/performance.md for results.
 
@@ -48,7 +48,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
-use tuicast::assert::{self, Format, UpdateMode};
+use tuicast::assert::{self, Format, UpdateAction};
 use tuicast::config::Config;
 use tuicast::harness::{self, Case, Options};
 use tuicast::replay::{self, Checkpoint};
@@ -154,7 +154,7 @@ fn whole(
     insta_ok: bool,
 ) {
     let opts = Options {
-        mode: UpdateMode::No,
+        update: UpdateAction::WriteNothing,
         color: false,
         live: false,
     };
@@ -263,7 +263,8 @@ fn parts(group: &mut Group<'_>, config: &Config, cases: &[Case], renders: &[Rend
         b.iter(|| {
             for r in renders {
                 let outcome =
-                    assert::check_file(&r.golden, &r.actual, UpdateMode::No, false).expect("check");
+                    assert::check_file(&r.golden, &r.actual, UpdateAction::WriteNothing, false)
+                        .expect("check");
                 assert!(outcome.passed(), "{} differs", r.golden.display());
             }
         })
@@ -394,15 +395,15 @@ fn event_code(line: &str) -> Option<&str> {
     Some(&rest[..rest.find('"')?])
 }
 
-/// Writes every golden (`UpdateMode::Always`) and checks that the suite then passes.
+/// Writes every golden (`UpdateAction::Overwrite`) and checks that the suite then passes.
 fn make_goldens(config: &Config, cases: &[Case]) {
     let always = Options {
-        mode: UpdateMode::Always,
+        update: UpdateAction::Overwrite,
         color: false,
         live: false,
     };
     let no = Options {
-        mode: UpdateMode::No,
+        update: UpdateAction::WriteNothing,
         ..always
     };
     for case in cases {

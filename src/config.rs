@@ -17,6 +17,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::assert::{Format, PngCheck};
+use crate::location::{line_column, write_place};
 use crate::render::png::PngConfig;
 use crate::term::EngineKind;
 
@@ -114,16 +115,16 @@ pub struct ConfigError {
     /// The file.
     pub path: PathBuf,
     /// 1-based line (0 when not about a line).
-    pub line: usize,
-    /// 1-based column.
-    pub column: usize,
+    pub line: u64,
+    /// 1-based character column (0 when not about a column).
+    pub column: u64,
     /// What is wrong.
     pub message: String,
 }
 
 impl ConfigError {
     /// An error about `path` at `line:column`.
-    pub fn new(path: &Path, line: usize, column: usize, message: impl Into<String>) -> Self {
+    pub fn new(path: &Path, line: u64, column: u64, message: impl Into<String>) -> Self {
         ConfigError {
             path: path.to_path_buf(),
             line,
@@ -135,10 +136,7 @@ impl ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())?;
-        if self.line > 0 {
-            write!(f, ":{}:{}", self.line, self.column)?;
-        }
+        write_place(f, Some(&self.path), self.line, self.column)?;
         write!(f, ": {}", self.message)
     }
 }
@@ -152,7 +150,7 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(
 ) -> Result<T, ConfigError> {
     toml::from_str(text).map_err(|e| {
         let (line, column) = match e.span() {
-            Some(span) => line_col(text, span.start),
+            Some(span) => line_column(text, span.start),
             None => (0, 0),
         };
         let message = e.message().trim().to_string();
@@ -160,21 +158,9 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(
             path,
             line,
             column,
-            crate::cast::escape_for_terminal(&message, 300),
+            crate::escape::escape_for_terminal(&message, 300),
         )
     })
-}
-
-/// 1-based line and character column of byte `offset` in `text`.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    (line, text[start..offset].chars().count() + 1)
 }
 
 #[cfg(test)]

@@ -35,6 +35,10 @@
 //! - [`config`], [`record::scenario`]: `tuicast.toml` and scenario files.
 //! - [`cli`]: the `tuicast` command line.
 
+pub mod escape;
+pub mod location;
+pub mod size;
+
 pub mod assert;
 pub mod cast;
 pub mod cli;

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use similar::{ChangeTag, TextDiff};
 
 use super::snapshot::{parse_styles, Style, HEADER_LINES, STYLES_MARK};
+use crate::escape::escape_for_terminal;
 
 /// Where two snapshots first differ.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,7 +225,9 @@ pub fn unified(expected: &str, actual: &str, color: bool) -> String {
                 };
                 let mut line = String::new();
                 for (emph, value) in change.iter_strings_lossy() {
-                    let text = escape_line(value.trim_end_matches('\n'));
+                    // A golden edited by hand cannot drive the terminal; `\` is escaped too, so a
+                    // literal `\e` and a real ESC read differently.
+                    let text = escape_for_terminal(value.trim_end_matches('\n'), usize::MAX);
                     if emph && color {
                         line.push_str(&format!("\x1b[1;7m{text}\x1b[27;22m"));
                         if !code.is_empty() {
@@ -259,22 +262,6 @@ fn paint(text: &str, code: &str, color: bool) -> String {
     } else {
         text.to_string()
     }
-}
-
-/// Shows control characters as escapes so a golden edited by hand cannot drive the terminal.
-fn escape_line(text: &str) -> String {
-    if !text.chars().any(|c| c.is_control()) {
-        return text.to_string();
-    }
-    text.chars()
-        .map(|c| match c {
-            '\x1b' => "\\e".to_string(),
-            '\t' => "\\t".to_string(),
-            '\r' => "\\r".to_string(),
-            c if c.is_control() => format!("\\u{{{:x}}}", c as u32),
-            c => c.to_string(),
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -360,6 +347,11 @@ mod tests {
         let d = unified("a\x1bb\n", "a\x1bc\n", true);
         assert!(!d.contains("\x1bb") && d.contains("\\e"), "{d:?}");
         assert!(d.contains("\x1b[1;7m"), "{d:?}");
+        let literal = unified("\\e\n", "\x1b\n", false);
+        assert!(
+            literal.contains("\\\\e") && literal.contains("\\e"),
+            "{literal:?}"
+        );
         let plain = unified("x\n", "y\n", false);
         assert!(!plain.contains('\x1b'));
     }

@@ -1,7 +1,8 @@
 //! Assertions: golden snapshot files, comparison, diffs, update modes, masks, pending review.
 //!
 //! A checkpoint's screen is rendered in each configured [`Format`] and compared with its golden
-//! file. What happens on a mismatch is decided by [`UpdateMode`] (`TUICAST_UPDATE`).
+//! file. What happens on a mismatch is asked with [`UpdateMode`] (`TUICAST_UPDATE`) and done as
+//! the [`UpdateAction`] it resolves to, CI taken into account.
 //!
 //! Text goldens are compared by [`check_file`]; PNG goldens by decoded pixels in [`check_png`]
 //! (a mismatch also writes `<golden>.diff.png`, the actual render with the changed cells
@@ -27,10 +28,14 @@ pub use snapshot::{
     parse_styles, render, style_runs, Format, Style, StyleRun, HEADER_LINES, STYLES_MARK,
 };
 
-/// What a check does when the actual render differs from the golden (or there is none).
+/// What the user asked a mismatch to do: `TUICAST_UPDATE=auto|new|always|no`, or
+/// `tuicast test --update` (= `always`).
 ///
-/// Set with `TUICAST_UPDATE=auto|new|always|no` or `tuicast test --update` (= `always`).
+/// This is a request, not a behaviour: `auto` means different things under CI and on a
+/// laptop. [`UpdateMode::resolve`] turns it into the [`UpdateAction`] that this run performs,
+/// and only an `UpdateAction` is accepted by the functions that write files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum UpdateMode {
     /// `no` under CI (when `CI` is set), `new` elsewhere.
     #[default]
@@ -43,29 +48,63 @@ pub enum UpdateMode {
     No,
 }
 
+/// What a check does on a mismatch in this run: an [`UpdateMode`] with CI taken into account.
+///
+/// The default writes nothing: a caller that forgets to choose cannot touch a golden.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum UpdateAction {
+    /// Write the actual render as `<golden>.new` beside the golden, for review; remove a
+    /// stale `.new` beside a golden that passes.
+    WriteNew,
+    /// Overwrite the golden (or create it) and pass.
+    Overwrite,
+    /// Write and remove nothing: the goldens folder is left exactly as it was.
+    #[default]
+    WriteNothing,
+}
+
 /// The environment variable that sets the [`UpdateMode`].
 pub const UPDATE_ENV: &str = "TUICAST_UPDATE";
 
 impl UpdateMode {
-    /// The mode from `TUICAST_UPDATE` (default `auto`), resolved against `CI`.
+    /// The mode asked for by `TUICAST_UPDATE` (default `auto`).
     pub fn from_env() -> Result<UpdateMode, String> {
-        let mode = match std::env::var(UPDATE_ENV) {
-            Ok(v) => v.parse()?,
-            Err(_) => UpdateMode::Auto,
-        };
-        Ok(mode.resolve(
-            std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "0" && v != "false"),
-        ))
-    }
-
-    /// Resolves `auto`: `no` when running under CI, `new` otherwise.
-    pub fn resolve(self, ci: bool) -> UpdateMode {
-        match self {
-            UpdateMode::Auto if ci => UpdateMode::No,
-            UpdateMode::Auto => UpdateMode::New,
-            other => other,
+        match std::env::var(UPDATE_ENV) {
+            Ok(v) => v.parse(),
+            Err(_) => Ok(UpdateMode::Auto),
         }
     }
+
+    /// What this mode does in a run under CI (`ci` true) or not: `auto` is `no` under CI and
+    /// `new` elsewhere; the others do what they say.
+    pub fn resolve(self, ci: bool) -> UpdateAction {
+        match self {
+            UpdateMode::Auto if ci => UpdateAction::WriteNothing,
+            UpdateMode::Auto | UpdateMode::New => UpdateAction::WriteNew,
+            UpdateMode::Always => UpdateAction::Overwrite,
+            UpdateMode::No => UpdateAction::WriteNothing,
+        }
+    }
+
+    /// What this mode does in this process, CI judged from the `CI` variable (see
+    /// [`running_under_ci`]).
+    pub fn resolve_here(self) -> UpdateAction {
+        self.resolve(running_under_ci())
+    }
+}
+
+impl UpdateAction {
+    /// The action `TUICAST_UPDATE` asks for in this process (see [`UpdateMode::resolve_here`]).
+    pub fn from_env() -> Result<UpdateAction, String> {
+        Ok(UpdateMode::from_env()?.resolve_here())
+    }
+}
+
+/// True when the `CI` variable says this runs under CI (set, and not empty, `0` or `false`),
+/// as GitHub Actions, GitLab CI and most CI services set it.
+pub fn running_under_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
 }
 
 impl std::str::FromStr for UpdateMode {
@@ -114,15 +153,15 @@ impl Outcome {
     }
 }
 
-/// Compares `actual` with the golden at `golden` and writes files as `mode` allows: the golden
-/// itself (`always`), or `<golden>.new` (`new`). Writes are atomic. A stale `.new` beside a
-/// passing golden is removed (unless the mode is `no`).
+/// Compares `actual` with the golden at `golden` and writes files as `action` allows: the
+/// golden itself ([`UpdateAction::Overwrite`]), or `<golden>.new` ([`UpdateAction::WriteNew`]). Writes are atomic. A stale `.new` beside a
+/// passing golden is removed (unless the action writes nothing).
 ///
 /// Text goldens only: a `.png` golden is an error (use [`check_png`] or [`check_snapshot`]).
 pub fn check_file(
     golden: &Path,
     actual: &str,
-    mode: UpdateMode,
+    action: UpdateAction,
     color: bool,
 ) -> io::Result<Outcome> {
     if golden.extension().is_some_and(|e| e == "png") {
@@ -147,7 +186,7 @@ pub fn check_file(
             }
         }
     };
-    settle(golden, mode.resolve(false), verdict, |path| {
+    settle(golden, action, verdict, |path| {
         write_file(path, actual.as_bytes())
     })
 }
@@ -162,34 +201,34 @@ enum Verdict {
     },
 }
 
-/// Writes the files `mode` allows for `verdict` and gives the outcome; `write` writes the
+/// Writes the files `action` allows for `verdict` and gives the outcome; `write` writes the
 /// actual render to a path. The rules of every format: a pass removes a stale `.new` (unless
-/// the mode is `no`); `always` replaces the golden; `new` writes `<golden>.new`; `no` writes
-/// nothing.
+/// nothing may be written); `Overwrite` replaces the golden; `WriteNew` writes
+/// `<golden>.new`; `WriteNothing` writes nothing.
 fn settle(
     golden: &Path,
-    mode: UpdateMode,
+    action: UpdateAction,
     verdict: Verdict,
     write: impl FnOnce(&Path) -> io::Result<()>,
 ) -> io::Result<Outcome> {
     let pending = pending_path(golden);
     if let Verdict::Pass = verdict {
-        if mode != UpdateMode::No {
+        if action != UpdateAction::WriteNothing {
             remove_if_exists(&pending)?;
         }
         return Ok(Outcome::Pass);
     }
-    let written = match mode {
-        UpdateMode::Always => {
+    let written = match action {
+        UpdateAction::Overwrite => {
             write(golden)?;
             remove_if_exists(&pending)?;
             return Ok(Outcome::Updated);
         }
-        UpdateMode::New => {
+        UpdateAction::WriteNew => {
             write(&pending)?;
             Some(pending)
         }
-        _ => None,
+        UpdateAction::WriteNothing => None,
     };
     Ok(match verdict {
         Verdict::Mismatch {
@@ -264,15 +303,15 @@ pub fn check_snapshot(
     cast: &str,
     checkpoint: &str,
     screen: &Screen,
-    mode: UpdateMode,
+    action: UpdateAction,
     color: bool,
     png: &PngCheck,
 ) -> io::Result<(Outcome, String)> {
     let actual = render(format, cast, checkpoint, screen);
     let outcome = if format.is_binary() {
-        check_png(golden, screen, png, mode)?
+        check_png(golden, screen, png, action)?
     } else {
-        check_file(golden, &actual, mode, color)?
+        check_file(golden, &actual, action, color)?
     };
     Ok((outcome, actual))
 }
@@ -300,16 +339,15 @@ fn with_renderer<T>(
 }
 
 /// Draws `screen` as PNG and compares it, by decoded pixels, with the golden at `golden`.
-/// Files are written as `mode` allows, like [`check_file`]; a mismatch in mode `new` also
+/// Files are written as `action` allows, like [`check_file`]; a mismatch with `WriteNew` also
 /// writes [`diff_image_path`], the actual render with the changed cells outlined, and the
 /// difference's text names it. Stale `.new` and diff files beside a passing golden are removed.
 pub fn check_png(
     golden: &Path,
     screen: &Screen,
     check: &PngCheck,
-    mode: UpdateMode,
+    action: UpdateAction,
 ) -> io::Result<Outcome> {
-    let mode = mode.resolve(false);
     let diff_path = diff_image_path(golden);
     let (image, layout) = with_renderer(&check.options, |renderer| {
         Ok((renderer.render(screen)?, renderer.layout(screen.size)?))
@@ -333,8 +371,8 @@ pub fn check_png(
                 Some(d) if d.passes(check.max_diff_pixels) => Verdict::Pass,
                 diff => {
                     // Mode `new` draws the changes beside the `.new` file.
-                    let diff_image = match (&diff, mode) {
-                        (Some(d), UpdateMode::New) => {
+                    let diff_image = match (&diff, action) {
+                        (Some(d), UpdateAction::WriteNew) => {
                             let img = png_render::diff_image(&image, d, &layout);
                             Some(png_render::encode_png(&img).map_err(io::Error::other)?)
                         }
@@ -356,11 +394,11 @@ pub fn check_png(
     };
     // No picture of the changes belongs beside a golden that passes, is replaced, or has no
     // readable picture to compare with: not even one from an earlier run.
-    if mode != UpdateMode::No && !drawn {
+    if action != UpdateAction::WriteNothing && !drawn {
         remove_if_exists(&diff_path)?;
     }
     // Encoded only when written: a passing check decodes the golden and compares pixels.
-    settle(golden, mode, verdict, |path| {
+    settle(golden, action, verdict, |path| {
         write_file(
             path,
             &png_render::encode_png(&image).map_err(io::Error::other)?,
@@ -432,7 +470,7 @@ pub(crate) fn shown_path(path: &Path) -> String {
         .ok()
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
         .unwrap_or_else(|| path.to_path_buf());
-    crate::cast::escape_for_terminal(&rel.display().to_string(), 300)
+    crate::escape::escape_for_terminal(&rel.display().to_string(), 300)
 }
 
 fn remove_if_exists(path: &Path) -> io::Result<()> {
@@ -448,19 +486,43 @@ mod tests {
 
     #[test]
     fn update_modes_parse_and_resolve_against_ci() {
-        assert_eq!(
-            "auto".parse::<UpdateMode>().unwrap().resolve(true),
-            UpdateMode::No
-        );
-        assert_eq!(
-            "auto".parse::<UpdateMode>().unwrap().resolve(false),
-            UpdateMode::New
-        );
-        assert_eq!(
-            "always".parse::<UpdateMode>().unwrap().resolve(true),
-            UpdateMode::Always
-        );
+        let mode = |s: &str| s.parse::<UpdateMode>().unwrap();
+        assert_eq!(mode("auto").resolve(true), UpdateAction::WriteNothing);
+        assert_eq!(mode("auto").resolve(false), UpdateAction::WriteNew);
+        assert_eq!(mode("new").resolve(true), UpdateAction::WriteNew);
+        assert_eq!(mode("always").resolve(true), UpdateAction::Overwrite);
+        assert_eq!(mode("no").resolve(false), UpdateAction::WriteNothing);
         assert!("sometimes".parse::<UpdateMode>().is_err());
+    }
+
+    /// The bug a missing type allowed: `check_file(.., UpdateMode::Auto, ..)` under CI wrote
+    /// `g.txt.new`, because only `from_env` resolved `auto`. Writers now take the resolved
+    /// action, so `auto` under CI can only reach them as "write nothing".
+    #[test]
+    fn auto_under_ci_writes_nothing_through_the_library() {
+        let dir = tempfile::tempdir().unwrap();
+        let golden = dir.path().join("g.txt");
+        std::fs::write(&golden, "old\n").unwrap();
+        let under_ci = UpdateMode::Auto.resolve(true);
+        let o = check_file(&golden, "new\n", under_ci, false).unwrap();
+        assert!(
+            matches!(o, Outcome::Mismatch { pending: None, .. }),
+            "{o:?}"
+        );
+        let o = check_png(
+            &dir.path().join("g.png"),
+            &screen("x"),
+            &PngCheck::default(),
+            under_ci,
+        )
+        .unwrap();
+        assert!(matches!(o, Outcome::Missing { pending: None }), "{o:?}");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["g.txt"], "nothing but the golden");
+        assert_eq!(std::fs::read_to_string(&golden).unwrap(), "old\n");
     }
 
     #[test]
@@ -470,23 +532,23 @@ mod tests {
         let new = pending_path(&golden);
 
         // Missing golden.
-        let o = check_file(&golden, "one\n", UpdateMode::No, false).unwrap();
+        let o = check_file(&golden, "one\n", UpdateAction::WriteNothing, false).unwrap();
         assert!(matches!(o, Outcome::Missing { pending: None }));
         assert!(!golden.exists() && !new.exists());
-        let o = check_file(&golden, "one\n", UpdateMode::New, false).unwrap();
+        let o = check_file(&golden, "one\n", UpdateAction::WriteNew, false).unwrap();
         assert!(matches!(o, Outcome::Missing { pending: Some(_) }));
         assert_eq!(std::fs::read_to_string(&new).unwrap(), "one\n");
         assert!(!golden.exists());
-        let o = check_file(&golden, "one\n", UpdateMode::Always, false).unwrap();
+        let o = check_file(&golden, "one\n", UpdateAction::Overwrite, false).unwrap();
         assert!(matches!(o, Outcome::Updated));
         assert_eq!(std::fs::read_to_string(&golden).unwrap(), "one\n");
         assert!(!new.exists(), "always clears the pending file");
 
         // Mismatch.
-        let o = check_file(&golden, "two\n", UpdateMode::No, false).unwrap();
+        let o = check_file(&golden, "two\n", UpdateAction::WriteNothing, false).unwrap();
         assert!(matches!(o, Outcome::Mismatch { pending: None, .. }));
         assert!(!new.exists());
-        let o = check_file(&golden, "two\n", UpdateMode::New, false).unwrap();
+        let o = check_file(&golden, "two\n", UpdateAction::WriteNew, false).unwrap();
         assert!(matches!(
             o,
             Outcome::Mismatch {
@@ -502,7 +564,7 @@ mod tests {
         );
 
         // Pass removes a stale pending file.
-        let o = check_file(&golden, "one\n", UpdateMode::New, false).unwrap();
+        let o = check_file(&golden, "one\n", UpdateAction::WriteNew, false).unwrap();
         assert!(o.passed());
         assert!(!new.exists());
         let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("a")).unwrap().collect();
@@ -522,18 +584,20 @@ mod tests {
         let check = PngCheck::default();
         let hello = screen("hello");
 
-        let o = check_png(&golden, &hello, &check, UpdateMode::New).unwrap();
+        let o = check_png(&golden, &hello, &check, UpdateAction::WriteNew).unwrap();
         assert!(matches!(o, Outcome::Missing { pending: Some(_) }));
         assert!(crate::render::png::decode_png(&std::fs::read(&new).unwrap()).is_ok());
-        let o = check_png(&golden, &hello, &check, UpdateMode::Always).unwrap();
+        let o = check_png(&golden, &hello, &check, UpdateAction::Overwrite).unwrap();
         assert!(matches!(o, Outcome::Updated));
         assert!(!new.exists());
-        assert!(check_png(&golden, &hello, &check, UpdateMode::No)
-            .unwrap()
-            .passed());
+        assert!(
+            check_png(&golden, &hello, &check, UpdateAction::WriteNothing)
+                .unwrap()
+                .passed()
+        );
 
         // One letter differs: the cell is named, `.new` and the diff image are written.
-        let o = check_png(&golden, &screen("hellp"), &check, UpdateMode::New).unwrap();
+        let o = check_png(&golden, &screen("hellp"), &check, UpdateAction::WriteNew).unwrap();
         let Outcome::Mismatch {
             difference,
             pending: Some(_),
@@ -565,7 +629,7 @@ mod tests {
             ..PngCheck::default()
         };
         assert!(
-            check_png(&golden, &screen("hellp"), &lenient, UpdateMode::New)
+            check_png(&golden, &screen("hellp"), &lenient, UpdateAction::WriteNew)
                 .unwrap()
                 .passed()
         );
@@ -575,7 +639,7 @@ mod tests {
         let good = std::fs::read(&golden).unwrap();
         std::fs::write(&golden, b"not a png").unwrap();
         std::fs::write(&diff, b"stale").unwrap();
-        let o = check_png(&golden, &hello, &check, UpdateMode::New).unwrap();
+        let o = check_png(&golden, &hello, &check, UpdateAction::WriteNew).unwrap();
         assert!(!o.passed() && new.exists() && !diff.exists(), "{o:?}");
         std::fs::write(&golden, good).unwrap();
         std::fs::remove_file(&new).unwrap();
@@ -586,7 +650,7 @@ mod tests {
         for row in &mut big.rows {
             row.push(crate::term::Cell::default());
         }
-        let o = check_png(&golden, &big, &check, UpdateMode::No).unwrap();
+        let o = check_png(&golden, &big, &check, UpdateAction::WriteNothing).unwrap();
         let Outcome::Mismatch {
             difference,
             pending: None,
@@ -600,16 +664,16 @@ mod tests {
 
         // A golden that is not a PNG is a mismatch, not a crash; text checks refuse PNGs.
         std::fs::write(&golden, "not a png").unwrap();
-        let o = check_png(&golden, &hello, &check, UpdateMode::No).unwrap();
+        let o = check_png(&golden, &hello, &check, UpdateAction::WriteNothing).unwrap();
         assert!(!o.passed());
-        assert!(check_file(&golden, "x", UpdateMode::No, false).is_err());
+        assert!(check_file(&golden, "x", UpdateAction::WriteNothing, false).is_err());
         let (o, text) = check_snapshot(
             Format::Png,
             &golden,
             "c.cast",
             "end",
             &hello,
-            UpdateMode::Always,
+            UpdateAction::Overwrite,
             false,
             &check,
         )

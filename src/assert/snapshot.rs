@@ -37,7 +37,7 @@
 
 use std::fmt::Write as _;
 
-use crate::cast::escape_for_terminal;
+use crate::escape::escape_for_terminal;
 use crate::term::{Attrs, Cell, Color, Screen};
 
 /// A snapshot format: the file extension and how a screen is written in it.

@@ -4,6 +4,8 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::location::write_place;
+
 /// What kind of problem a [`CastError`] reports, for callers that branch on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CastErrorKind {
@@ -72,16 +74,7 @@ impl CastError {
 
 impl fmt::Display for CastError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.path {
-            Some(p) => write!(f, "{}", p.display())?,
-            None => write!(f, "<input>")?,
-        }
-        if self.line > 0 {
-            write!(f, ":{}", self.line)?;
-            if self.column > 0 {
-                write!(f, ":{}", self.column)?;
-            }
-        }
+        write_place(f, self.path.as_deref(), self.line, self.column)?;
         write!(f, ": {}", self.message)
     }
 }
@@ -96,43 +89,6 @@ impl CastError {
 // No `source()`: the message already says what the I/O error said, and error reporters that
 // walk the chain would print it twice.
 impl std::error::Error for CastError {}
-
-/// Escapes text taken from a cast so that it is safe to print on a terminal: control
-/// characters (ESC, BEL, C1 controls, DEL) become `\e`, `\x07`, `\u{9b}`-style escapes.
-/// The result is cut to `max` characters with `…` so one huge line cannot flood a message.
-pub fn escape_for_terminal(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (n, ch) in text.chars().enumerate() {
-        if n >= max {
-            out.push('…');
-            break;
-        }
-        match ch {
-            '\x1b' => out.push_str("\\e"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 || c == '\x7f' => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if (0x80..0xa0).contains(&(c as u32)) => {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// 1-based character column of byte `offset` in `line`.
-pub(crate) fn char_column(line: &str, offset: usize) -> u64 {
-    let mut end = offset.min(line.len());
-    while !line.is_char_boundary(end) {
-        end -= 1;
-    }
-    line[..end].chars().count() as u64 + 1
-}
 
 /// Byte offset of `part` inside `whole`; `part` must be a sub-slice of `whole`.
 pub(crate) fn offset_in(whole: &str, part: &str) -> usize {

@@ -16,12 +16,11 @@ mod writer;
 
 use std::collections::BTreeMap;
 
-pub use error::{escape_for_terminal, CastError, CastErrorKind};
-pub(crate) use reader::parse_size;
+pub use error::{CastError, CastErrorKind};
 pub use reader::{open, CastReader};
 pub use writer::{CastWriter, DEFAULT_PRECISION};
 
-use crate::term::Size;
+use crate::size::Size;
 
 /// The header of a cast, whatever version it was read from.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -118,6 +117,3 @@ impl EventData {
         }
     }
 }
-
-/// Largest number of columns or rows a cast may declare; larger sizes are rejected as absurd.
-pub const MAX_DIMENSION: u64 = 10_000;

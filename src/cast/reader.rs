@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::value::RawValue;
 
-use super::error::{char_column, escape_for_terminal, offset_in};
-use super::{v1, v2, v3, CastError, CastErrorKind, Event, EventData, Header, MAX_DIMENSION};
-use crate::term::Size;
+use super::error::offset_in;
+use super::{v1, v2, v3, CastError, CastErrorKind, Event, EventData, Header};
+use crate::escape::escape_for_terminal;
+use crate::location::char_column;
+use crate::size::Size;
 
 /// Opens a cast file (v1, v2 or v3) and reads its header; events follow lazily.
 ///
@@ -373,7 +375,7 @@ fn fast_data(code: &str, data: String) -> Option<EventData> {
         "o" => EventData::Output(data),
         "i" => EventData::Input(data),
         "m" => EventData::Marker(data),
-        "r" => EventData::Resize(parse_size(&data).ok()?),
+        "r" => EventData::Resize(data.parse::<Size>().ok()?),
         "x" => EventData::Exit(data.trim().parse().ok()?),
         _ => EventData::Other {
             code: code.to_string(),
@@ -448,7 +450,10 @@ fn slow_event_line(line: &str, line_no: u64) -> Result<(f64, EventData), CastErr
         }
     };
     let data = match code {
-        "r" => EventData::Resize(parse_size(&data).map_err(|m| err(data_col(), m))?),
+        "r" => EventData::Resize(
+            data.parse::<Size>()
+                .map_err(|m| err(data_col(), m.to_string()))?,
+        ),
         "x" => match data.trim().parse::<i32>() {
             Ok(status) => EventData::Exit(status),
             Err(_) => {
@@ -464,33 +469,6 @@ fn slow_event_line(line: &str, line_no: u64) -> Result<(f64, EventData), CastErr
         _ => fast_data(code, data).expect("only r and x events can fail"),
     };
     Ok((time, data))
-}
-
-/// Parses `COLSxROWS`, checking both are in 1..=10000.
-pub(crate) fn parse_size(text: &str) -> Result<Size, String> {
-    let bad = || {
-        format!(
-            "a size must be COLSxROWS (like 80x24), found \"{}\"",
-            escape_for_terminal(text, 40)
-        )
-    };
-    let (c, r) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    let c: u64 = c.trim().parse().map_err(|_| bad())?;
-    let r: u64 = r.trim().parse().map_err(|_| bad())?;
-    for (what, n) in [("columns", c), ("rows", r)] {
-        if n == 0 {
-            return Err(format!("size {c}x{r} has zero {what}"));
-        }
-        if n > MAX_DIMENSION {
-            return Err(format!(
-                "size {c}x{r} is absurd: {what} above {MAX_DIMENSION}"
-            ));
-        }
-    }
-    Ok(Size {
-        cols: c as u16,
-        rows: r as u16,
-    })
 }
 
 /// The header's `version`, checked to be 1, 2 or 3.

@@ -6,11 +6,12 @@
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::error::{char_column, offset_in};
+use super::error::offset_in;
 use super::reader::{describe, json_error, json_type_name};
 use super::v3::Fields;
 use super::{CastError, CastErrorKind, Event, EventData, Header, Term};
-use crate::term::Size;
+use crate::location::line_column;
+use crate::size::Size;
 
 pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>), CastError> {
     let mut map: Map<String, Value> = serde_json::from_str(text)
@@ -64,10 +65,8 @@ pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>),
             }
         }
         let off = offset_in(text, at);
-        let before = &text[..off];
-        let line = first_line + before.matches('\n').count() as u64;
-        let start = before.rfind('\n').map(|n| n + 1).unwrap_or(0);
-        (line, char_column(&text[start..], off - start))
+        let (line, column) = line_column(text, off);
+        (first_line + line - 1, column)
     };
     let frames = match stdout {
         Some(Value::Array(frames)) => frames,

@@ -6,8 +6,8 @@
 use serde_json::{Map, Value};
 
 use super::reader::{describe, field_column, field_column_path, json_type_name};
-use super::{CastError, CastErrorKind, Header, Term, Theme, MAX_DIMENSION};
-use crate::term::Size;
+use super::{CastError, CastErrorKind, Header, Term, Theme};
+use crate::size::{Size, MAX_DIMENSION};
 
 pub(super) fn header(
     line: &str,

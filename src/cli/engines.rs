@@ -8,7 +8,7 @@ use anyhow::bail;
 use serde_json::json;
 
 use super::{write_output, EXIT_CHECK_FAILED};
-use crate::cast::escape_for_terminal;
+use crate::escape::escape_for_terminal;
 use crate::replay::differential::{self, describe_style, Comparison};
 use crate::term::{Cell, EngineKind};
 

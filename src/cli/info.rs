@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use super::write_output;
-use crate::cast::{escape_for_terminal, EventData};
+use crate::cast::EventData;
+use crate::escape::escape_for_terminal;
 use crate::replay::{CheckpointNames, END};
 
 /// Show a cast's version, size, duration, event counts and checkpoints.

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use super::{write_output, EngineArg};
-use crate::cast::{escape_for_terminal, Header};
+use crate::cast::Header;
+use crate::escape::escape_for_terminal;
 use crate::record::scenario::Scenario;
 use crate::render::png::{
     self, Annotation, AnnotationSpec, Decorations, FontDirs, GifOptions, PngConfig, PngOptions,

@@ -109,7 +109,7 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
         if p.golden.extension().is_some_and(|e| e == "png") {
             // A picture: point at the files to look at.
             let shown = |path: &std::path::Path| {
-                crate::cast::escape_for_terminal(&path.display().to_string(), 300)
+                crate::escape::escape_for_terminal(&path.display().to_string(), 300)
             };
             println!("  new picture:  {}", shown(&p.new));
             if p.golden.exists() {
@@ -125,7 +125,7 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
             let new = std::fs::read_to_string(&p.new)?;
             println!("  new snapshot:");
             for line in new.lines() {
-                println!("  +{}", crate::cast::escape_for_terminal(line, 500));
+                println!("  +{}", crate::escape::escape_for_terminal(line, 500));
             }
         }
         loop {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use crate::assert::{Outcome, Place, UpdateMode};
+use crate::assert::{Outcome, Place, UpdateAction};
 use crate::config::Config;
 use crate::harness::{self, CheckResult};
 
@@ -49,10 +49,10 @@ enum MessageFormat {
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let root = std::env::current_dir()?;
     let config = Config::load(&root)?;
-    let mode = if args.update {
-        UpdateMode::Always
+    let update = if args.update {
+        UpdateAction::Overwrite
     } else {
-        UpdateMode::from_env().map_err(anyhow::Error::msg)?
+        UpdateAction::from_env().map_err(anyhow::Error::msg)?
     };
     let color = harness::use_color(std::io::stdout().is_terminal())
         && args.message_format == MessageFormat::Human;
@@ -68,7 +68,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut failed: Vec<CheckResult> = Vec::new();
     let mut passed = 0;
     let opts = harness::Options {
-        mode,
+        update,
         color,
         live: args.live || harness::live_from_env(),
     };

@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::assert::{self, Format, Mask, Outcome, Place, UpdateMode};
+use crate::assert::{self, Format, Mask, Outcome, Place, UpdateAction};
 use crate::cast::{CastError, EventData};
 use crate::config::Config;
 use crate::record::scenario::Scenario;
@@ -53,8 +53,8 @@ pub struct Case {
 /// How checks run.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
-    /// What a mismatch writes.
-    pub mode: UpdateMode,
+    /// What a mismatch writes (the `TUICAST_UPDATE` mode, resolved with CI).
+    pub update: UpdateAction,
     /// Colour in diffs.
     pub color: bool,
     /// Record casts that have a scenario again now, and check the new recording
@@ -129,7 +129,7 @@ impl CheckResult {
         for s in &self.snapshots {
             let place = format!(
                 "  checkpoint {:?} of {}:{} at {:.3}s",
-                crate::cast::escape_for_terminal(&self.checkpoint, 100),
+                crate::escape::escape_for_terminal(&self.checkpoint, 100),
                 assert::shown_path(&self.cast),
                 self.line,
                 self.time
@@ -355,7 +355,7 @@ type Replayed = Result<Vec<Checkpoint>, String>;
 fn replay_case(config: &Config, case: &Case, opts: &Options) -> Replayed {
     if opts.live {
         if let Some(scenario) = &case.scenario {
-            return live_replay(config, case, scenario, opts.mode);
+            return live_replay(config, case, scenario, opts.update);
         }
     }
     let reader = crate::cast::open(&case.cast).map_err(|e| e.to_string())?;
@@ -369,7 +369,7 @@ pub fn live_cast_path(cast: &Path) -> PathBuf {
 
 /// Live mode: records the scenario again now, replays the new cast, and keeps it as
 /// `<cast>.new` when any checkpoint differs from its golden (`always` replaces the cast).
-fn live_replay(config: &Config, case: &Case, scenario: &Path, mode: UpdateMode) -> Replayed {
+fn live_replay(config: &Config, case: &Case, scenario: &Path, update: UpdateAction) -> Replayed {
     let new_cast = live_cast_path(&case.cast);
     let recorded = crate::record::record_scenario(scenario, &new_cast, &mut |_| {});
     if let Err(e) = recorded {
@@ -400,16 +400,16 @@ fn live_replay(config: &Config, case: &Case, scenario: &Path, mode: UpdateMode) 
                 &cast_label,
                 &cp.name,
                 &screen,
-                UpdateMode::No,
+                UpdateAction::WriteNothing,
                 false,
                 &config.png,
             )
             .is_ok_and(|(outcome, _)| outcome.passed())
         })
     });
-    match (matches, mode.resolve(false)) {
+    match (matches, update) {
         // A differing recording replaces the cast, or waits beside it for review.
-        (false, UpdateMode::Always) => {
+        (false, UpdateAction::Overwrite) => {
             if let Err(e) = std::fs::rename(&new_cast, &case.cast) {
                 return Err(format!(
                     "cannot replace {}: {e}",
@@ -417,7 +417,7 @@ fn live_replay(config: &Config, case: &Case, scenario: &Path, mode: UpdateMode) 
                 ));
             }
         }
-        (false, UpdateMode::New) => {}
+        (false, UpdateAction::WriteNew) => {}
         _ => {
             let _ = std::fs::remove_file(&new_cast);
         }
@@ -445,7 +445,7 @@ fn check_checkpoint(
     name: &str,
     opts: &Options,
 ) -> CheckResult {
-    let (mode, color) = (opts.mode, opts.color);
+    let (update, color) = (opts.update, opts.color);
     let test = test_name(&case.stem, name);
     let checkpoints = match replayed {
         Ok(c) => c,
@@ -477,7 +477,7 @@ fn check_checkpoint(
             &cast_label,
             &cp.name,
             &screen,
-            mode,
+            update,
             color,
             &config.png,
         );
@@ -510,7 +510,7 @@ fn check_checkpoint(
 pub fn test_name(stem: &str, checkpoint: &str) -> String {
     format!(
         "{stem}::{}",
-        crate::cast::escape_for_terminal(checkpoint, 100)
+        crate::escape::escape_for_terminal(checkpoint, 100)
     )
 }
 
@@ -563,7 +563,7 @@ pub fn main() -> ! {
 pub fn trials() -> Result<Vec<libtest_mimic::Trial>, String> {
     let config = Arc::new(Config::discover().map_err(|e| e.to_string())?);
     let opts = Options {
-        mode: UpdateMode::from_env()?,
+        update: UpdateAction::from_env()?,
         color: use_color(std::io::IsTerminal::is_terminal(&std::io::stdout())),
         live: live_from_env(),
     };

@@ -93,7 +93,7 @@ fn bad(name: &str) -> String {
     format!(
         "unknown key {:?}: use a single character, Enter, Esc, Tab, BackTab, Backspace, Delete, \
          Insert, Home, End, PageUp, PageDown, Up, Down, Left, Right, Space, F1-F12, C-x, M-x or C-M-x",
-        crate::cast::escape_for_terminal(name, 40)
+        crate::escape::escape_for_terminal(name, 40)
     )
 }
 

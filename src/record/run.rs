@@ -42,14 +42,7 @@ pub fn record_scenario(
     let scenario = Scenario::load(path).map_err(|e| RecordError::Setup(e.to_string()))?;
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let place = |span: std::ops::Range<usize>| -> String {
-        let before = &text[..span.start.min(text.len())];
-        let line = before.matches('\n').count() + 1;
-        let col = before
-            .rsplit('\n')
-            .next()
-            .map(|l| l.chars().count())
-            .unwrap_or(0)
-            + 1;
+        let (line, col) = crate::location::line_column(&text, span.start);
         format!("{}:{line}:{col}", path.display())
     };
     let setup = |m: String| RecordError::Setup(format!("{}: {m}", path.display()));
@@ -254,23 +247,25 @@ impl Checked {
     fn describe(&self) -> String {
         match &self.action {
             Action::WaitText(t) => {
-                format!("wait for \"{}\"", crate::cast::escape_for_terminal(t, 60))
+                format!("wait for \"{}\"", crate::escape::escape_for_terminal(t, 60))
             }
             Action::WaitRegex(r) => format!(
                 "wait for /{}/",
-                crate::cast::escape_for_terminal(r.as_str(), 60)
+                crate::escape::escape_for_terminal(r.as_str(), 60)
             ),
             Action::WaitIdle(d) => format!("wait {} ms idle", d.as_millis()),
             Action::WaitGone(t) => format!(
                 "wait for \"{}\" to go",
-                crate::cast::escape_for_terminal(t, 60)
+                crate::escape::escape_for_terminal(t, 60)
             ),
             Action::WaitCursor(r, c) => format!("wait for the cursor at {r},{c}"),
             Action::WaitEchoOff => "wait for echo off".into(),
             Action::WaitEchoOn => "wait for echo on".into(),
             Action::Press(k) => format!("press {}", k.join(" ")),
-            Action::Type(t) => format!("type \"{}\"", crate::cast::escape_for_terminal(t, 60)),
-            Action::Snapshot(s) => format!("snapshot {}", crate::cast::escape_for_terminal(s, 60)),
+            Action::Type(t) => format!("type \"{}\"", crate::escape::escape_for_terminal(t, 60)),
+            Action::Snapshot(s) => {
+                format!("snapshot {}", crate::escape::escape_for_terminal(s, 60))
+            }
             Action::Secret(name, _) => format!("type secret {name}"),
             Action::Resize(s) => format!("resize to {s}"),
             Action::Exit(Some(c)) => format!("wait for exit {c}"),

@@ -218,7 +218,7 @@ impl Scenario {
         // Regions are checked now, as masks and steps are, not when a screenshot needs one.
         for (name, region) in &scenario.regions {
             region.build().map_err(|e| {
-                let name = crate::cast::escape_for_terminal(name, 60);
+                let name = crate::escape::escape_for_terminal(name, 60);
                 ConfigError::new(path, 0, 0, format!("regions.{name}: {e}"))
             })?;
         }

@@ -37,7 +37,8 @@ use super::pty::{Pty, PtyEvent};
 use super::query::{answer, AnswerColors, QueryScanner};
 use super::redact::Redactor;
 use super::utf8::Utf8Decoder;
-use crate::cast::{escape_for_terminal, CastWriter, Event, EventData, Header, Term};
+use crate::cast::{CastWriter, Event, EventData, Header, Term};
+use crate::escape::escape_for_terminal;
 use crate::term::{Engine, EngineKind, Screen, Size};
 
 /// How to start a recording.

@@ -19,35 +19,7 @@ pub use avt_engine::AvtEngine;
 pub use cell_text::CellText;
 pub use vt100_engine::Vt100Engine;
 
-/// A terminal size. asciicast says `COLSxROWS`; this is the one place that order is fixed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Size {
-    /// Columns (width in cells).
-    pub cols: u16,
-    /// Rows (height in cells).
-    pub rows: u16,
-}
-
-impl Default for Size {
-    fn default() -> Self {
-        Size { cols: 80, rows: 24 }
-    }
-}
-
-impl fmt::Display for Size {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}", self.cols, self.rows)
-    }
-}
-
-impl FromStr for Size {
-    type Err = String;
-
-    /// Parses `COLSxROWS`, such as `80x24`; each side must be 1..=10000.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        crate::cast::parse_size(s)
-    }
-}
+pub use crate::size::Size;
 
 /// A cell colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -424,7 +396,7 @@ pub fn parse_cell_range(text: &str) -> Result<Range<usize>, String> {
     let bad = || {
         format!(
             "range \"{}\" must look like 3, 2..5, 2.., ..5 or 2..=4 (0-based)",
-            crate::cast::escape_for_terminal(text, 40)
+            crate::escape::escape_for_terminal(text, 40)
         )
     };
     let num = |s: &str| -> Result<usize, String> { s.trim().parse().map_err(|_| bad()) };

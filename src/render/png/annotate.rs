@@ -124,7 +124,7 @@ impl FromStr for AnnotationSpec {
     /// Reads `key=value` pairs separated by commas (see the module docs).
     fn from_str(spec: &str) -> Result<Self, Self::Err> {
         let err = |m: String| PngError::Annotation(m);
-        let shown = crate::cast::escape_for_terminal(spec, 120);
+        let shown = crate::escape::escape_for_terminal(spec, 120);
         let mut out = AnnotationSpec::default();
         for pair in split_pairs(spec) {
             let Some((key, value)) = pair.split_once('=') else {
@@ -144,7 +144,7 @@ impl FromStr for AnnotationSpec {
                 other => {
                     return Err(err(format!(
                         "{shown:?}: unknown key {:?}; the keys are {}",
-                        crate::cast::escape_for_terminal(other, 40),
+                        crate::escape::escape_for_terminal(other, 40),
                         KEYS.join(", ")
                     )))
                 }
@@ -181,7 +181,7 @@ impl AnnotationSpec {
         if let Some(name) = &self.region {
             return Err(err(format!(
                 "region={:?} names a region of a scenario file, and there is none here",
-                crate::cast::escape_for_terminal(name, 60)
+                crate::escape::escape_for_terminal(name, 60)
             )));
         }
         let rows = self
@@ -201,7 +201,7 @@ impl AnnotationSpec {
             Some(value) => Some(Regex::new(value).map_err(|e| {
                 err(format!(
                     "regex {:?} is not valid: {e}",
-                    crate::cast::escape_for_terminal(value, 80)
+                    crate::escape::escape_for_terminal(value, 80)
                 ))
             })?),
             None => None,
@@ -237,7 +237,7 @@ impl FromStr for Annotation {
     /// Reads and checks a spec (see the module docs); `region=` needs a scenario file, so it
     /// is refused here (see [`AnnotationSpec`]).
     fn from_str(spec: &str) -> Result<Self, Self::Err> {
-        let shown = crate::cast::escape_for_terminal(spec, 120);
+        let shown = crate::escape::escape_for_terminal(spec, 120);
         spec.parse::<AnnotationSpec>()?
             .build()
             .map_err(|e| match e {

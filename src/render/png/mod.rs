@@ -107,7 +107,7 @@ impl std::str::FromStr for CursorStyle {
             "hidden" | "none" => Ok(CursorStyle::Hidden),
             other => Err(format!(
                 "unknown cursor style {:?}: expected block, bar, underline or hidden",
-                crate::cast::escape_for_terminal(other, 40)
+                crate::escape::escape_for_terminal(other, 40)
             )),
         }
     }

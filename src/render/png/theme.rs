@@ -120,7 +120,7 @@ impl Theme {
         Theme::builtin(spec).ok_or_else(|| {
             format!(
                 "unknown theme {:?}: expected one of {}, or colours `BG,FG,C0,...,C7[,C8,...,C15]`",
-                crate::cast::escape_for_terminal(spec, 60),
+                crate::escape::escape_for_terminal(spec, 60),
                 THEMES.join(", ")
             )
         })

@@ -1,0 +1,78 @@
+//! The one escaper for text that reaches a message: whatever a cast, a file name, a golden or a
+//! label holds, it is printed as data, never as terminal control.
+//!
+//! A leaf module: it imports nothing from the crate, so every stage can use it.
+
+use std::fmt::Write as _;
+
+/// Escapes `text` so that it is safe to print on a terminal and unambiguous to read: control
+/// characters (C0, DEL, C1) become `\e`, `\n`, `\r`, `\t`, `\x07` or `\u{9b}`; a backslash
+/// becomes `\\`, so a literal `\e` in the input and a real ESC never print the same; bidi
+/// controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F) become `\u{202e}`-style escapes so
+/// they cannot reorder the rest of the line. The result is cut to `max` characters with `…`, so
+/// one huge line cannot flood a message.
+///
+/// ```
+/// use tuicast::escape::escape_for_terminal;
+/// assert_eq!(escape_for_terminal("a\x1b[31mb\\e", 40), "a\\e[31mb\\\\e");
+/// assert_eq!(escape_for_terminal("abcdef", 3), "abc…");
+/// ```
+pub fn escape_for_terminal(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max.saturating_add(8)));
+    for (n, ch) in text.chars().enumerate() {
+        if n >= max {
+            out.push('…');
+            break;
+        }
+        push_escaped(&mut out, ch);
+    }
+    out
+}
+
+/// Appends `ch` to `out`, escaped as [`escape_for_terminal`] does.
+pub fn push_escaped(out: &mut String, ch: char) {
+    match ch {
+        '\x1b' => out.push_str("\\e"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\\' => out.push_str("\\\\"),
+        c if (c as u32) < 0x20 || c == '\x7f' => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c if (0x80..0xa0).contains(&(c as u32)) || is_bidi_control(c) => {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+        c => out.push(c),
+    }
+}
+
+/// True for the characters that change the direction of the text around them.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_backslashes_and_bidi_are_escaped() {
+        assert_eq!(escape_for_terminal("\x1b]0;x\x07", 40), "\\e]0;x\\x07");
+        assert_eq!(escape_for_terminal("\u{9b}2J\x7f", 40), "\\u{9b}2J\\x7f");
+        assert_eq!(escape_for_terminal("\\e", 40), "\\\\e");
+        assert_ne!(
+            escape_for_terminal("\\e", 40),
+            escape_for_terminal("\x1b", 40)
+        );
+        assert_eq!(escape_for_terminal("ab\u{202e}cd", 40), "ab\\u{202e}cd");
+        assert_eq!(escape_for_terminal("\0", 40), "\\x00");
+        assert_eq!(escape_for_terminal("é 漢", 40), "é 漢");
+    }
+
+    #[test]
+    fn long_text_is_cut() {
+        assert_eq!(escape_for_terminal(&"x".repeat(50), 5), "xxxxx…");
+        assert_eq!(escape_for_terminal("xxxxx", 5), "xxxxx");
+    }
+}

@@ -1,0 +1,111 @@
+//! [`Size`]: a terminal's columns and rows, its `COLSxROWS` parser and its limit.
+//!
+//! asciicast says `COLSxROWS` while some engines want rows first: this is the one place that
+//! order is fixed. A leaf module: it imports only the escaper.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::escape::escape_for_terminal;
+
+/// Largest number of columns or rows a cast or a scenario may declare; larger sizes are
+/// rejected as absurd.
+pub const MAX_DIMENSION: u64 = 10_000;
+
+/// A terminal size. Never a bare tuple: `cols` first, as asciicast writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Size {
+    /// Columns (width in cells).
+    pub cols: u16,
+    /// Rows (height in cells).
+    pub rows: u16,
+}
+
+impl Default for Size {
+    fn default() -> Self {
+        Size { cols: 80, rows: 24 }
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.cols, self.rows)
+    }
+}
+
+/// Why a `COLSxROWS` text is not a [`Size`]; its message escapes the text it quotes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeError(String);
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SizeError {}
+
+impl FromStr for Size {
+    type Err = SizeError;
+
+    /// Parses `COLSxROWS`, such as `80x24` (or `80X24`, spaces around the numbers allowed);
+    /// each side must be 1..=[`MAX_DIMENSION`].
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let bad = || {
+            SizeError(format!(
+                "a size must be COLSxROWS (like 80x24), found \"{}\"",
+                escape_for_terminal(text, 40)
+            ))
+        };
+        let (c, r) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+        let c: u64 = c.trim().parse().map_err(|_| bad())?;
+        let r: u64 = r.trim().parse().map_err(|_| bad())?;
+        for (what, n) in [("columns", c), ("rows", r)] {
+            if n == 0 {
+                return Err(SizeError(format!("size {c}x{r} has zero {what}")));
+            }
+            if n > MAX_DIMENSION {
+                return Err(SizeError(format!(
+                    "size {c}x{r} is absurd: {what} above {MAX_DIMENSION}"
+                )));
+            }
+        }
+        Ok(Size {
+            cols: c as u16,
+            rows: r as u16,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints_cols_first() {
+        let s: Size = "100x30".parse().unwrap();
+        assert_eq!((s.cols, s.rows), (100, 30));
+        assert_eq!(s.to_string(), "100x30");
+        assert_eq!(" 80 X 24".parse::<Size>().unwrap(), Size::default());
+    }
+
+    #[test]
+    fn rejects_zero_absurd_and_malformed_sizes() {
+        assert_eq!(
+            "0x3".parse::<Size>().unwrap_err().to_string(),
+            "size 0x3 has zero columns"
+        );
+        assert!("20000x3"
+            .parse::<Size>()
+            .unwrap_err()
+            .to_string()
+            .contains("absurd"));
+        assert_eq!(
+            "80by\x1b24".parse::<Size>().unwrap_err().to_string(),
+            "a size must be COLSxROWS (like 80x24), found \"80by\\e24\""
+        );
+        assert!("99999999999999999999999x1".parse::<Size>().is_err());
+    }
+}
