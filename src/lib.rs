@@ -33,7 +33,6 @@
 //! - [`assert`](mod@assert): golden snapshots, diffs, update modes, masks, pending review.
 //! - [`harness`]: every checkpoint a `cargo test` trial (libtest-mimic).
 //! - [`config`], [`record::scenario`]: `tuicast.toml` and scenario files.
-//! - [`cli`]: the `tuicast` command line.
 
 pub mod escape;
 pub mod location;
@@ -41,7 +40,6 @@ pub mod size;
 
 pub mod assert;
 pub mod cast;
-pub mod cli;
 pub mod config;
 pub mod harness;
 pub mod record;

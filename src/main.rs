@@ -1,5 +1,8 @@
-//! The `tuicast` binary: a shim into [`tuicast::cli`].
+//! The `tuicast` command line: clap definitions in `cli/mod.rs`, one file per subcommand, over
+//! the `tuicast` library. The only place `anyhow` is used.
+
+mod cli;
 
 fn main() -> std::process::ExitCode {
-    tuicast::cli::main()
+    cli::main()
 }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::cast::{transform, CastWriter, Event};
+use tuicast::cast::{transform, CastWriter, Event};
 
 /// Write a cast as asciicast v3, optionally capping idle pauses.
 #[derive(Debug, clap::Args)]
@@ -28,12 +28,12 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             anyhow::bail!("--idle-limit must be a number of seconds above 0 (got {l})");
         }
     }
-    let reader = crate::cast::open(&args.input)?;
+    let reader = tuicast::cast::open(&args.input)?;
     let mut header = reader.header().clone();
     if let Some(l) = args.idle_limit {
         header.idle_time_limit = Some(l);
     }
-    let events: Box<dyn Iterator<Item = Result<Event, crate::cast::CastError>>> =
+    let events: Box<dyn Iterator<Item = Result<Event, tuicast::cast::CastError>>> =
         match args.idle_limit {
             Some(l) => Box::new(transform::idle_limit(reader, l)),
             None => Box::new(reader),
@@ -48,7 +48,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let written = if args.output.as_os_str() == "-" {
         write(&mut std::io::stdout().lock())
     } else {
-        crate::util::write_atomic_with(&args.output, write)
+        tuicast::util::write_atomic_with(&args.output, write)
     };
     match written {
         Ok(()) => Ok(ExitCode::SUCCESS),
@@ -61,7 +61,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// Why a conversion stopped: the input cast is malformed, or the output cannot be written.
 enum Failure {
-    Input(crate::cast::CastError),
+    Input(tuicast::cast::CastError),
     Output(std::io::Error),
 }
 

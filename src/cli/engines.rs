@@ -8,9 +8,9 @@ use anyhow::bail;
 use serde_json::json;
 
 use super::{write_output, EXIT_CHECK_FAILED};
-use crate::escape::escape_for_terminal;
-use crate::replay::differential::{self, describe_style, Comparison};
-use crate::term::{Cell, EngineKind};
+use tuicast::escape::escape_for_terminal;
+use tuicast::replay::differential::{self, describe_style, Comparison};
+use tuicast::term::{Cell, EngineKind};
 
 /// Replay a cast through every engine and report, per checkpoint, the cells where their
 /// screens disagree (row, column, each engine's character and style).
@@ -41,7 +41,7 @@ pub(super) struct Args {
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let engines = EngineKind::ALL;
-    let reader = crate::cast::open(&args.cast)?;
+    let reader = tuicast::cast::open(&args.cast)?;
     let comparisons = match &args.at {
         Some(name) => match differential::compare_engines_at(reader, &engines, name)? {
             Some(c) => vec![c],

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use super::write_output;
-use crate::cast::EventData;
-use crate::escape::escape_for_terminal;
-use crate::replay::{CheckpointNames, END};
+use tuicast::cast::EventData;
+use tuicast::escape::escape_for_terminal;
+use tuicast::replay::{CheckpointNames, END};
 
 /// Show a cast's version, size, duration, event counts and checkpoints.
 #[derive(Debug, clap::Args)]
@@ -31,7 +31,7 @@ struct Mark {
 }
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut reader = crate::cast::open(&args.cast)?;
+    let mut reader = tuicast::cast::open(&args.cast)?;
     let header = reader.header().clone();
     let mut counts: BTreeMap<String, u64> = BTreeMap::new();
     let mut names = CheckpointNames::default();

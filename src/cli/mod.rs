@@ -16,12 +16,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::term::EngineKind;
+use tuicast::term::EngineKind;
 
 /// Exit status for bad input or usage.
-pub const EXIT_BAD_INPUT: u8 = 2;
+pub(crate) const EXIT_BAD_INPUT: u8 = 2;
 /// Exit status for a failed check.
-pub const EXIT_CHECK_FAILED: u8 = 1;
+pub(crate) const EXIT_CHECK_FAILED: u8 = 1;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -84,7 +84,7 @@ fn parse_engine(s: &str) -> Result<EngineKind, String> {
 fn write_output(path: Option<&PathBuf>, bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write;
     match path {
-        Some(p) if p.as_os_str() != "-" => crate::util::write_atomic(p, bytes)
+        Some(p) if p.as_os_str() != "-" => tuicast::util::write_atomic(p, bytes)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display())),
         _ => {
             let mut out = std::io::stdout().lock();
@@ -97,12 +97,12 @@ fn write_output(path: Option<&PathBuf>, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// Runs the command line in `std::env::args()` and returns the exit status.
-pub fn main() -> ExitCode {
+pub(crate) fn main() -> ExitCode {
     run(std::env::args_os())
 }
 
 /// Runs a command line (the first item is the program name) and returns the exit status.
-pub fn run<I, T>(args: I) -> ExitCode
+pub(crate) fn run<I, T>(args: I) -> ExitCode
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,

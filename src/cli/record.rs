@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use crate::record::{default_cast_path, record_scenario, RecordError, Session, SessionOptions};
-use crate::term::Size;
+use tuicast::record::{default_cast_path, record_scenario, RecordError, Session, SessionOptions};
+use tuicast::term::Size;
 
 /// Record casts: run scenario files live, or record a command by hand.
 #[derive(Debug, clap::Args)]
@@ -52,7 +52,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let live = std::io::stderr().is_terminal();
-    let results: Vec<(PathBuf, Result<crate::record::Recorded, RecordError>)> =
+    let results: Vec<(PathBuf, Result<tuicast::record::Recorded, RecordError>)> =
         std::thread::scope(|s| {
             let handles: Vec<_> = args
                 .scenarios
@@ -99,7 +99,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .output
                     .clone()
                     .unwrap_or_else(|| default_cast_path(&scenario));
-                let partial = crate::record::run::partial_path(&cast);
+                let partial = tuicast::record::run::partial_path(&cast);
                 eprintln!("error: {}: {e}", scenario.display());
                 if partial.exists() {
                     eprintln!(
@@ -148,7 +148,7 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
         opts.env.insert(k, v);
     }
     opts.env.insert("TERM".into(), "xterm-256color".into());
-    let partial = crate::record::run::partial_path(cast);
+    let partial = tuicast::record::run::partial_path(cast);
     let mut session = Session::spawn(opts, &partial)?;
     session.set_mirror(Box::new(std::io::stdout()));
     eprintln!(

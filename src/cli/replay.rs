@@ -7,15 +7,15 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use super::{write_output, EngineArg};
-use crate::cast::Header;
-use crate::escape::escape_for_terminal;
-use crate::record::scenario::Scenario;
-use crate::render::png::{
+use tuicast::cast::Header;
+use tuicast::escape::escape_for_terminal;
+use tuicast::record::scenario::Scenario;
+use tuicast::render::png::{
     self, Annotation, AnnotationSpec, Decorations, FontDirs, GifOptions, PngConfig, PngOptions,
     Renderer, Theme,
 };
-use crate::replay::{self, Checkpoint, Found, END};
-use crate::term::Screen;
+use tuicast::replay::{self, Checkpoint, Found, END};
+use tuicast::term::Screen;
 
 /// Replay a cast into a terminal engine and print the screen.
 #[derive(Debug, clap::Args)]
@@ -251,7 +251,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
-    let reader = crate::cast::open(cast)?;
+    let reader = tuicast::cast::open(cast)?;
     let header = reader.header().clone();
     let engine = args.engine.engine;
     let checkpoint: Checkpoint = match (&args.at, args.time) {
@@ -279,9 +279,9 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
         },
     };
     let bytes = match args.format {
-        Format::Text => crate::render::text(&checkpoint.screen).into_bytes(),
+        Format::Text => tuicast::render::text(&checkpoint.screen).into_bytes(),
         Format::Json => {
-            let mut value = crate::render::json(&checkpoint.screen);
+            let mut value = tuicast::render::json(&checkpoint.screen);
             if let Some(obj) = value.as_object_mut() {
                 obj.insert(
                     "checkpoint".into(),
@@ -292,7 +292,7 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
                     }),
                 );
             }
-            crate::render::json_lines(&value).into_bytes()
+            tuicast::render::json_lines(&value).into_bytes()
         }
         Format::Png => picture(args, cast, &header, &checkpoint)?,
         // (`run` renders a GIF from the whole cast before it gets here.)
@@ -360,7 +360,7 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
         }
     }
     let root = std::env::current_dir()?;
-    crate::config::Config::load(&root)?
+    tuicast::config::Config::load(&root)?
         .png_table
         .apply(&mut options, &root)
         .map_err(anyhow::Error::msg)?;
@@ -491,7 +491,7 @@ fn find_region(
 /// `--format gif`: the whole cast, streamed into the output file.
 fn gif(args: &Args) -> anyhow::Result<ExitCode> {
     let cast = &args.casts[0];
-    let header = crate::cast::open(cast)?.header().clone();
+    let header = tuicast::cast::open(cast)?.header().clone();
     let options = picture_options(args, &header)?;
     let p = &args.picture.gif;
     let defaults = GifOptions::default();
@@ -508,7 +508,7 @@ fn gif(args: &Args) -> anyhow::Result<ExitCode> {
     let written = if out.as_os_str() == "-" {
         png::render_gif(cast, &mut renderer, &gif_options, std::io::stdout().lock())
     } else {
-        crate::util::write_atomic_with(out, |w| {
+        tuicast::util::write_atomic_with(out, |w| {
             png::render_gif(cast, &mut renderer, &gif_options, w)
         })
     };

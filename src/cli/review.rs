@@ -3,8 +3,8 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
-use crate::assert::pending::{self, Pending};
-use crate::config::Config;
+use tuicast::assert::pending::{self, Pending};
+use tuicast::config::Config;
 
 /// Filter shared by the review commands.
 #[derive(Debug, clap::Args)]
@@ -100,7 +100,7 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
         println!("no pending snapshots");
         return Ok(ExitCode::SUCCESS);
     }
-    let color = crate::harness::use_color(std::io::stdout().is_terminal());
+    let color = tuicast::harness::use_color(std::io::stdout().is_terminal());
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let (mut accepted, mut rejected, mut skipped) = (0, 0, 0);
@@ -109,23 +109,23 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
         if p.golden.extension().is_some_and(|e| e == "png") {
             // A picture: point at the files to look at.
             let shown = |path: &std::path::Path| {
-                crate::escape::escape_for_terminal(&path.display().to_string(), 300)
+                tuicast::escape::escape_for_terminal(&path.display().to_string(), 300)
             };
             println!("  new picture:  {}", shown(&p.new));
             if p.golden.exists() {
                 println!("  golden:       {}", shown(&p.golden));
             }
-            let diff = crate::assert::diff_image_path(&p.golden);
+            let diff = tuicast::assert::diff_image_path(&p.golden);
             if diff.exists() {
                 println!("  changed cells: {}", shown(&diff));
             }
         } else if let Some((old, new)) = text_pair(p)? {
-            print!("{}", crate::assert::unified(&old, &new, color));
+            print!("{}", tuicast::assert::unified(&old, &new, color));
         } else {
             let new = std::fs::read_to_string(&p.new)?;
             println!("  new snapshot:");
             for line in new.lines() {
-                println!("  +{}", crate::escape::escape_for_terminal(line, 500));
+                println!("  +{}", tuicast::escape::escape_for_terminal(line, 500));
             }
         }
         loop {

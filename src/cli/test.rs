@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use crate::assert::{Outcome, Place, UpdateAction};
-use crate::config::Config;
-use crate::harness::{self, CheckResult};
+use tuicast::assert::{Outcome, Place, UpdateAction};
+use tuicast::config::Config;
+use tuicast::harness::{self, CheckResult};
 
 /// Check casts against their golden snapshots (the same checks as `cargo test`).
 #[derive(Debug, clap::Args)]
@@ -85,7 +85,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // Results are printed as they come, in the order of the cases: each case's lines as soon
     // as it and every case before it are done.
-    crate::util::par_map_ordered(
+    tuicast::util::par_map_ordered(
         &cases,
         |case| -> Vec<CheckResult> {
             if selected(case, filter) == 0 {

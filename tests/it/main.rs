@@ -9,6 +9,7 @@
 //! - `conformance`: the conformance corpus replays (avt) to what tmux or xterm showed; docs table.
 //! - `png`: PNG and GIF renders checked by decoded pixels, determinism, the picture CLI.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
+//! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 
 mod asciinema;
 mod cli;
@@ -16,6 +17,7 @@ mod codec;
 mod conformance;
 mod examples;
 mod harness;
+mod layers;
 mod malformed;
 mod png;
 mod record;
