@@ -268,9 +268,9 @@ fn code_only(text: &str) -> String {
                 j += if rb[j] == b'\\' { 2 } else { 1 };
             }
             (j + 1).min(rest.len())
-        } else if rest.starts_with("'\\") {
+        } else if let Some(escaped) = rest.strip_prefix("'\\") {
             // '\n', '\'', '\x1b', '\u{9b}': the escaped character, then up to the quote.
-            let after = 2 + rest[2..].chars().next().map_or(0, char::len_utf8);
+            let after = 2 + escaped.chars().next().map_or(0, char::len_utf8);
             rest[after..]
                 .find('\'')
                 .map(|e| after + e + 1)
