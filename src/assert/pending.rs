@@ -60,23 +60,142 @@ pub fn list(snapshots: &Path) -> io::Result<Vec<Pending>> {
 }
 
 /// Goldens under `snapshots` that no cast checkpoint produces (`expected` holds the goldens
-/// that are produced), sorted.
+/// that are produced), sorted. Only files shaped like a golden tuicast writes count: a
+/// sanitized checkpoint name with a snapshot extension (`.txt`, `.styled.txt`, `.png`) in a
+/// cast's folder; anything else in the folder is none of tuicast's business.
 pub fn orphans(snapshots: &Path, expected: &HashSet<PathBuf>) -> io::Result<Vec<PathBuf>> {
     let mut out: Vec<PathBuf> = files(snapshots)?
         .into_iter()
-        .filter(|f| {
-            let name = f
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            !name.ends_with(".new")
-                && !name.ends_with(".diff.png")
-                && !name.starts_with('.')
-                && !expected.contains(f)
-        })
+        .filter(|f| golden_stem(snapshots, f).is_some() && !expected.contains(f))
         .collect();
     out.sort();
     Ok(out)
+}
+
+/// Why orphans are not removed from a snapshots folder: it is the project itself, holds the
+/// casts, or lies outside the project. A `tuicast.toml` from a cloned repository chooses the
+/// folder, so removal never trusts it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnsafeSnapshotsFolder {
+    /// The snapshots folder.
+    pub snapshots: PathBuf,
+    /// What is wrong with it.
+    pub reason: &'static str,
+}
+
+impl std::fmt::Display for UnsafeSnapshotsFolder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "refusing to remove orphaned snapshots: the snapshots folder {} {}; set `snapshots` \
+             in tuicast.toml to a folder of its own inside the project",
+            crate::escape::escape_for_terminal(&self.snapshots.display().to_string(), 300),
+            self.reason
+        )
+    }
+}
+
+impl std::error::Error for UnsafeSnapshotsFolder {}
+
+/// Checks that orphans may be removed from `snapshots`: a folder inside the project `root`,
+/// not the root itself, and neither the `casts` folder nor one containing it or inside it
+/// (compared after resolving symlinks).
+pub fn check_removable(
+    root: &Path,
+    casts: &Path,
+    snapshots: &Path,
+) -> Result<(), UnsafeSnapshotsFolder> {
+    let resolve = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (root_r, casts_r, snap_r) = (resolve(root), resolve(casts), resolve(snapshots));
+    let refuse = |reason| {
+        Err(UnsafeSnapshotsFolder {
+            snapshots: snapshots.to_path_buf(),
+            reason,
+        })
+    };
+    if snap_r == root_r || root_r.starts_with(&snap_r) {
+        return refuse("is the project folder (or holds it)");
+    }
+    if !snap_r.starts_with(&root_r) {
+        return refuse("is outside the project");
+    }
+    if casts_r.starts_with(&snap_r) || snap_r.starts_with(&casts_r) {
+        return refuse("overlaps the casts folder");
+    }
+    Ok(())
+}
+
+/// Removes the orphans that belong to a cast of `stems` (the stems of the suite's casts):
+/// golden-shaped files that tuicast itself would write for a known cast. The folder is
+/// checked first ([`check_removable`]). Returns the removed files and those kept (a golden of
+/// a cast that no longer exists: delete its folder by hand).
+pub fn remove_orphans(
+    root: &Path,
+    casts: &Path,
+    snapshots: &Path,
+    orphans: &[PathBuf],
+    stems: &HashSet<String>,
+) -> Result<(Vec<PathBuf>, Vec<PathBuf>), RemoveError> {
+    check_removable(root, casts, snapshots).map_err(RemoveError::Unsafe)?;
+    let (mut removed, mut kept) = (Vec::new(), Vec::new());
+    for o in orphans {
+        let known = golden_stem(snapshots, o).is_some_and(|stem| stems.contains(&stem));
+        // Only a regular file, not a symlink that might point anywhere.
+        let regular = std::fs::symlink_metadata(o).is_ok_and(|m| m.file_type().is_file());
+        if known && regular {
+            std::fs::remove_file(o).map_err(|e| RemoveError::Io(o.clone(), e))?;
+            removed.push(o.clone());
+        } else {
+            kept.push(o.clone());
+        }
+    }
+    Ok((removed, kept))
+}
+
+/// Why [`remove_orphans`] stopped.
+#[derive(Debug)]
+pub enum RemoveError {
+    /// The snapshots folder is not one to remove files from.
+    Unsafe(UnsafeSnapshotsFolder),
+    /// Removing this file failed.
+    Io(PathBuf, io::Error),
+}
+
+impl std::fmt::Display for RemoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RemoveError::Unsafe(e) => e.fmt(f),
+            RemoveError::Io(p, e) => write!(
+                f,
+                "cannot remove {}: {e}",
+                crate::escape::escape_for_terminal(&p.display().to_string(), 300)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RemoveError {}
+
+/// The cast stem of a golden-shaped file under `snapshots` (`<stem>/<name>.<format>`, `name`
+/// as [`super::sanitize`] makes it), or `None` for anything else.
+fn golden_stem(snapshots: &Path, file: &Path) -> Option<String> {
+    let rel = file.strip_prefix(snapshots).ok()?;
+    let name = rel.file_name()?.to_str()?;
+    let base = [".styled.txt", ".txt", ".png"]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext))?;
+    if base.is_empty() || super::sanitize(base) != base {
+        return None;
+    }
+    let parent = rel.parent()?;
+    let parts: Vec<&str> = parent
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect::<Option<_>>()?;
+    if parts.is_empty() || parts.iter().any(|p| super::sanitize(p) != *p) {
+        return None;
+    }
+    Some(parts.join("/"))
 }
 
 /// `path` relative to `base`, `/`-separated.

@@ -1,13 +1,15 @@
 //! `tuicast test`: check casts against their golden snapshots.
 
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::json;
 
-use tuicast::assert::{Outcome, Place, UpdateAction};
+use tuicast::assert::{self, Outcome, Place, UpdateAction};
 use tuicast::config::Config;
+use tuicast::escape::escape_for_terminal;
 use tuicast::harness::{self, CheckResult};
 
 /// Check casts against their golden snapshots (the same checks as `cargo test`).
@@ -49,6 +51,11 @@ enum MessageFormat {
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let root = std::env::current_dir()?;
     let config = Config::load(&root)?;
+    if args.remove_orphans {
+        // Refused before anything runs: the folder comes from a tuicast.toml that may not be
+        // the user's own.
+        assert::pending::check_removable(&config.root, &config.casts, &config.snapshots)?;
+    }
     let update = if args.update {
         UpdateAction::Overwrite
     } else {
@@ -131,35 +138,59 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Vec::new()
     };
     if !orphans.is_empty() {
-        if args.remove_orphans {
-            for o in &orphans {
-                std::fs::remove_file(o)?;
-            }
-        }
-        if args.message_format == MessageFormat::Human {
-            let verb = if args.remove_orphans {
-                "removed"
-            } else {
-                "found"
-            };
-            writeln!(
-                out,
-                "{} orphaned snapshot(s) {verb} (no cast checkpoint produces them):",
-                orphans.len()
-            )?;
-            for o in &orphans {
-                writeln!(out, "  {}", o.display())?;
-            }
-            if !args.remove_orphans {
-                writeln!(out, "remove them with: tuicast test --remove-orphans")?;
-            }
+        let (removed, kept) = if args.remove_orphans {
+            let stems: HashSet<String> = cases.iter().map(|c| c.stem.clone()).collect();
+            assert::pending::remove_orphans(
+                &config.root,
+                &config.casts,
+                &config.snapshots,
+                &orphans,
+                &stems,
+            )
+            .map_err(|e| anyhow::anyhow!("{e}"))?
         } else {
-            for o in &orphans {
+            (Vec::new(), orphans.clone())
+        };
+        let shown = |p: &PathBuf| escape_for_terminal(&p.display().to_string(), 300);
+        if args.message_format == MessageFormat::Human {
+            if !removed.is_empty() {
                 writeln!(
                     out,
-                    "{}",
-                    json!({"orphan": o.display().to_string(), "removed": args.remove_orphans})
+                    "{} orphaned snapshot(s) removed (no cast checkpoint produces them):",
+                    removed.len()
                 )?;
+                for o in &removed {
+                    writeln!(out, "  {}", shown(o))?;
+                }
+            }
+            if !kept.is_empty() {
+                writeln!(
+                    out,
+                    "{} orphaned snapshot(s) found (no cast checkpoint produces them):",
+                    kept.len()
+                )?;
+                for o in &kept {
+                    writeln!(out, "  {}", shown(o))?;
+                }
+                if args.remove_orphans {
+                    writeln!(
+                        out,
+                        "kept: their cast is gone (tuicast removes only goldens of a cast it \
+                         knows); delete them by hand"
+                    )?;
+                } else {
+                    writeln!(out, "remove them with: tuicast test --remove-orphans")?;
+                }
+            }
+        } else {
+            for (list, was_removed) in [(&removed, true), (&kept, false)] {
+                for o in list {
+                    writeln!(
+                        out,
+                        "{}",
+                        json!({"orphan": o.display().to_string(), "removed": was_removed})
+                    )?;
+                }
             }
         }
     }
