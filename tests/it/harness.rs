@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::root;
+use crate::util::{have, root, Run, Tuicast};
 
 struct Crate {
     dir: tempfile::TempDir,
@@ -47,8 +47,7 @@ impl Crate {
         // The same dependency versions as tuicast itself, so no network is needed.
         fs::copy(root().join("Cargo.lock"), p.join("Cargo.lock")).unwrap();
         let c = Crate { dir };
-        let out = c.tuicast(&["test", "--update"]);
-        assert!(out.status.success(), "{}", text(&out));
+        c.tuicast(&["test", "--update"]).success();
         c
     }
 
@@ -73,17 +72,16 @@ impl Crate {
         cmd.output().unwrap()
     }
 
-    fn tuicast(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_tuicast"))
+    fn tuicast(&self, args: &[&str]) -> Run {
+        Tuicast::new()
             .args(args)
             .current_dir(self.dir.path())
-            .env_remove("CI")
-            .env_remove("TUICAST_UPDATE")
-            .output()
-            .unwrap()
+            .clean_update_env()
+            .run()
     }
 }
 
+/// stdout and stderr of a cargo run, together.
 fn text(o: &Output) -> String {
     format!(
         "{}{}",
@@ -93,12 +91,11 @@ fn text(o: &Output) -> String {
 }
 
 fn pending(dir: &Path) -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_tuicast"))
+    Tuicast::new()
         .arg("pending")
         .current_dir(dir)
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout)
+        .run()
+        .stdout()
         .lines()
         .map(String::from)
         .collect()
@@ -170,12 +167,12 @@ fn a_crate_checks_its_casts_with_cargo_test_and_nextest() {
     assert_eq!(pending(c.dir.path()).len(), 1);
 
     // Accepting the pending file makes it pass again.
-    assert!(c.tuicast(&["accept"]).status.success());
+    c.tuicast(&["accept"]).success();
     assert_eq!(fs::read_to_string(&golden).unwrap(), original);
     assert!(c.cargo(&["test", "--test", "casts"], &[]).status.success());
 
     // cargo-nextest runs the same trials, and partitions split them.
-    if !crate::have("cargo-nextest") {
+    if !have("cargo-nextest") {
         assert!(
             std::env::var_os("CI").is_none(),
             "cargo-nextest is required under CI"

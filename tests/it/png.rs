@@ -11,7 +11,7 @@ use tuicast::render::png::{
 };
 use tuicast::term::{EngineKind, Screen, Size};
 
-use crate::{text, tuicast};
+use crate::util::{root, tuicast, Tuicast};
 
 fn screen(size: Size, input: &str) -> Screen {
     let mut e = EngineKind::Avt.create(size);
@@ -307,7 +307,7 @@ fn the_same_screen_gives_the_same_pixels_everywhere() {
     assert_eq!(b, c);
     let got = fingerprint(&a);
     if got != RICH_FINGERPRINT {
-        let out = crate::root().join("target/png-fingerprint-actual.png");
+        let out = root().join("target/png-fingerprint-actual.png");
         let _ = fs::write(&out, png::encode_png(&a).unwrap());
         panic!(
             "the pixels of the reference screen changed: fingerprint {got:#018x}, expected \
@@ -321,47 +321,39 @@ fn the_same_screen_gives_the_same_pixels_everywhere() {
 
 /// The example suite's dialog cast, for the CLI tests.
 fn dialog() -> std::path::PathBuf {
-    crate::root().join("casts/dialog.cast")
+    root().join("casts/dialog.cast")
 }
 
 #[test]
 fn cli_writes_png_files_and_refuses_binary_on_stdout_without_o() {
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("menu.png");
-    let out = tuicast([
-        "replay".as_ref(),
-        dialog().as_os_str(),
-        "--at".as_ref(),
-        "menu".as_ref(),
-        "--format".as_ref(),
-        "png".as_ref(),
-        "-o".as_ref(),
-        out_path.as_os_str(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out).1);
+    Tuicast::new()
+        .arg("replay")
+        .arg(dialog())
+        .args(["--at", "menu", "--format", "png", "-o"])
+        .arg(&out_path)
+        .run()
+        .success();
     let img = decode_png(&fs::read(&out_path).unwrap()).unwrap();
     assert_eq!(img.dimensions(), (80 * 10 + 24, 24 * 19 + 24));
 
-    let out = tuicast([
-        "replay".as_ref(),
-        dialog().as_os_str(),
-        "--format".as_ref(),
-        "png".as_ref(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).1.contains("-o FILE"), "{}", text(&out).1);
+    let out = Tuicast::new()
+        .arg("replay")
+        .arg(dialog())
+        .args(["--format", "png"])
+        .run()
+        .fails_with(2);
+    assert!(out.stderr().contains("-o FILE"), "{out}");
 
     // `-o -` into a pipe is fine.
-    let out = tuicast([
-        "replay".as_ref(),
-        dialog().as_os_str(),
-        "--format".as_ref(),
-        "png".as_ref(),
-        "-o".as_ref(),
-        "-".as_ref(),
-    ]);
-    assert!(out.status.success());
-    assert!(out.stdout.starts_with(b"\x89PNG"));
+    let out = Tuicast::new()
+        .arg("replay")
+        .arg(dialog())
+        .args(["--format", "png", "-o", "-"])
+        .run()
+        .success();
+    assert!(out.stdout_bytes().starts_with(b"\x89PNG"));
 }
 
 #[test]
@@ -403,10 +395,8 @@ fn cli_picture_options_are_checked() {
                 a.to_string()
             }
         }));
-        let out = tuicast(&all);
-        let (_, stderr) = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(why), "{args:?}: {stderr}");
+        let out = tuicast(&all).fails_with(2);
+        assert!(out.stderr().contains(why), "{args:?}: {out}");
     }
     assert_eq!(
         fs::read_dir(dir.path()).unwrap().count(),
@@ -432,7 +422,7 @@ fn cli_annotations_and_chrome_are_drawn() {
             out.display().to_string(),
         ]
     };
-    assert!(tuicast(base(&plain)).status.success());
+    tuicast(base(&plain)).success();
     let mut args = base(&fancy);
     args.extend([
         "--chrome".to_string(),
@@ -441,9 +431,8 @@ fn cli_annotations_and_chrome_are_drawn() {
         "--annotate".into(),
         "regex=no such text".into(),
     ]);
-    let out = tuicast(&args);
-    assert!(out.status.success(), "{}", text(&out).1);
-    assert!(text(&out).1.contains("boxes nothing"), "{}", text(&out).1);
+    let out = tuicast(&args).success();
+    assert!(out.stderr().contains("boxes nothing"), "{out}");
     let plain = decode_png(&fs::read(&plain).unwrap()).unwrap();
     let fancy = decode_png(&fs::read(&fancy).unwrap()).unwrap();
     assert!(fancy.width() > plain.width() && fancy.height() > plain.height());
@@ -458,7 +447,7 @@ fn cli_annotations_and_chrome_are_drawn() {
 fn cli_gif_animates_the_whole_cast() {
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("progress.gif");
-    let cast = crate::root().join("casts/progress.cast");
+    let cast = root().join("casts/progress.cast");
     let run = |extra: &[&str]| {
         let mut args = vec![
             "replay".to_string(),
@@ -469,8 +458,7 @@ fn cli_gif_animates_the_whole_cast() {
             out_path.display().to_string(),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
-        let out = tuicast(&args);
-        assert!(out.status.success(), "{}", text(&out).1);
+        tuicast(&args).success();
         frames(&fs::read(&out_path).unwrap())
     };
     let normal = run(&[]);
@@ -531,8 +519,7 @@ fn cli_uses_the_casts_own_theme_unless_told_otherwise() {
             out_path.display().to_string(),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
-        let out = tuicast(&args);
-        assert!(out.status.success(), "{}", text(&out).1);
+        tuicast(&args).success();
         decode_png(&fs::read(&out_path).unwrap()).unwrap()
     };
     assert_eq!(
@@ -731,7 +718,7 @@ fn cli_screenshot_is_replay_format_png() {
     let a = dir.path().join("a.png");
     let b = dir.path().join("b.png");
     let cast = dialog().display().to_string();
-    let out = tuicast([
+    tuicast([
         "replay",
         &cast,
         "--at",
@@ -742,9 +729,9 @@ fn cli_screenshot_is_replay_format_png() {
         "nord",
         "-o",
         &a.display().to_string(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out).1);
-    let out = tuicast([
+    ])
+    .success();
+    tuicast([
         "screenshot",
         &cast,
         "--at",
@@ -753,18 +740,15 @@ fn cli_screenshot_is_replay_format_png() {
         "nord",
         "-o",
         &b.display().to_string(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out).1);
+    ])
+    .success();
     assert_eq!(fs::read(&a).unwrap(), fs::read(&b).unwrap());
     // -o is required; GIF options are not screenshot options; --help ends with examples.
-    let out = tuicast(["screenshot", &cast]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).1.contains("--output"), "{}", text(&out).1);
-    let out = tuicast(["screenshot", &cast, "-o", "x.png", "--fps", "3"]);
-    assert_eq!(out.status.code(), Some(2));
-    let out = tuicast(["screenshot", "--help"]);
-    let help = text(&out).0;
-    assert!(out.status.success());
+    let out = tuicast(["screenshot", &cast]).fails_with(2);
+    assert!(out.stderr().contains("--output"), "{out}");
+    tuicast(["screenshot", &cast, "-o", "x.png", "--fps", "3"]).fails_with(2);
+    let out = tuicast(["screenshot", "--help"]).success();
+    let help = out.stdout();
     let tail = &help[help.rfind("Examples:").expect("examples")..];
     assert!(
         tail.lines()
@@ -780,13 +764,9 @@ fn cli_screenshot_is_replay_format_png() {
         "nowhere",
         "-o",
         &a.display().to_string(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out).1.contains("no checkpoint named"),
-        "{}",
-        text(&out).1
-    );
+    ])
+    .fails_with(2);
+    assert!(out.stderr().contains("no checkpoint named"), "{out}");
 }
 
 #[test]
@@ -816,9 +796,8 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
         tuicast(&args)
     };
     // No scenario beside the cast: the error names the file it looked for.
-    let out = run(&["region=status"]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = run(&["region=status"]).fails_with(2);
+    let stderr = out.stderr();
     assert!(
         stderr.contains("menu.toml") && stderr.contains("no scenario file"),
         "{stderr}"
@@ -831,24 +810,21 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
          menu = { regex = \"apple|banana\" }\n",
     )
     .unwrap();
-    let out = run(&["region=status"]);
-    assert!(out.status.success(), "{}", text(&out).1);
+    run(&["region=status"]).success();
     let img = decode_png(&fs::read(&out_path).unwrap()).unwrap();
     assert!(
         img.pixels().any(|p| p.0 == [0xff, 0x88, 0x00, 255]),
         "the region's colour"
     );
     // The spec's own keys override the region's; a regex region boxes its matches.
-    let out = run(&["region=status,color=#00ff00", "region=menu,color=#0000ff"]);
-    assert!(out.status.success(), "{}", text(&out).1);
+    run(&["region=status,color=#00ff00", "region=menu,color=#0000ff"]).success();
     let img = decode_png(&fs::read(&out_path).unwrap()).unwrap();
     assert!(img.pixels().any(|p| p.0 == [0, 255, 0, 255]));
     assert!(img.pixels().any(|p| p.0 == [0, 0, 255, 255]));
     assert!(!img.pixels().any(|p| p.0 == [0xff, 0x88, 0x00, 255]));
     // An unknown name: the file and the regions it has.
-    let out = run(&["region=sidebar"]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = run(&["region=sidebar"]).fails_with(2);
+    let stderr = out.stderr();
     assert!(
         stderr.contains("menu.toml")
             && stderr.contains("no region named \"sidebar\"")
@@ -857,18 +833,16 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
     );
     // A bad region is reported with its name and file.
     fs::write(&scenario, "[regions]\nbroken = { rows = \"9..2\" }\n").unwrap();
-    let out = run(&["region=broken"]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = run(&["region=broken"]).fails_with(2);
+    let stderr = out.stderr();
     assert!(
         stderr.contains("broken") && stderr.contains("menu.toml") && stderr.contains("range"),
         "{stderr}"
     );
     // Unknown keys in a region are a scenario error with its place.
     fs::write(&scenario, "[regions]\nx = { rowz = \"1\" }\n").unwrap();
-    let out = run(&["region=x"]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = run(&["region=x"]).fails_with(2);
+    let stderr = out.stderr();
     assert!(stderr.contains("menu.toml:2"), "{stderr}");
     // Without a scenario file at all, `replay` says the same as `screenshot`.
     fs::remove_file(&scenario).unwrap();
@@ -882,11 +856,7 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
         "--annotate".into(),
         "region=menu".into(),
     ]);
-    assert!(
-        text(&out).1.contains("no scenario file"),
-        "{}",
-        text(&out).1
-    );
+    assert!(out.stderr().contains("no scenario file"), "{out}");
 }
 
 #[test]
@@ -899,16 +869,14 @@ fn a_gif_of_a_malformed_cast_names_the_problem_once() {
     )
     .unwrap();
     let gif = dir.path().join("x.gif");
-    let out = tuicast([
-        "replay".as_ref(),
-        cast.as_os_str(),
-        "--format".as_ref(),
-        "gif".as_ref(),
-        "-o".as_ref(),
-        gif.as_os_str(),
-    ]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = Tuicast::new()
+        .arg("replay")
+        .arg(&cast)
+        .args(["--format", "gif", "-o"])
+        .arg(&gif)
+        .run()
+        .fails_with(2);
+    let stderr = out.stderr();
     assert_eq!(stderr.matches("zero columns").count(), 1, "{stderr}");
     assert!(!gif.exists());
 }

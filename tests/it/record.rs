@@ -3,30 +3,27 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use crate::{have, text};
+use crate::util::{have, Run, Tuicast, BIN};
 
-fn record(dir: &Path, scenario: &str, toml: &str, env: &[(&str, &str)]) -> (Output, PathBuf) {
+/// Writes `DIR/SCENARIO.toml` and runs `tuicast record` on it; gives the run and the cast's path.
+fn record(dir: &Path, scenario: &str, toml: &str, env: &[(&str, &str)]) -> (Run, PathBuf) {
     let path = dir.join(format!("{scenario}.toml"));
     fs::write(&path, toml).unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tuicast"));
-    cmd.arg("record").arg(&path);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    (cmd.output().unwrap(), dir.join(format!("{scenario}.cast")))
+    let out = Tuicast::new().arg("record").arg(&path).envs(env).run();
+    (out, dir.join(format!("{scenario}.cast")))
 }
 
+/// The screen at checkpoint `at` (`tuicast replay CAST --at AT`, which must succeed).
 fn replay(cast: &Path, at: &str) -> String {
-    let out = crate::tuicast([
-        "replay".as_ref(),
-        cast.as_os_str(),
-        "--at".as_ref(),
-        at.as_ref(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out).1);
-    text(&out).0
+    let out = Tuicast::new()
+        .arg("replay")
+        .arg(cast)
+        .args(["--at", at])
+        .run()
+        .success();
+    out.stdout().to_string()
 }
 
 /// Every cast tuicast writes must convert cleanly with asciinema 3 (when it is installed;
@@ -53,7 +50,7 @@ fn asciinema_accepts(cast: &Path) {
         out.status.success(),
         "asciinema convert failed on {}: {}",
         cast.display(),
-        text(&out).1
+        String::from_utf8_lossy(&out.stderr)
     );
 }
 
@@ -84,8 +81,8 @@ steps = [
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
-    assert!(text(&out).1.contains("exit status 3"));
+    let out = out.success();
+    assert!(out.stderr().contains("exit status 3"), "{out}");
     assert_eq!(
         replay(&cast, "asked"),
         "Delete everything? [y/N]\n\n\n\n\n\n"
@@ -130,7 +127,7 @@ steps = [
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     assert_eq!(
         fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
         "first line\nadded by tuicast\n"
@@ -163,7 +160,7 @@ steps = [
 "#,
         &[("TUICAST_TEST_PASSWORD", secret)],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     let raw = fs::read(&cast).unwrap();
     let body = String::from_utf8_lossy(&raw);
     assert!(
@@ -185,13 +182,12 @@ steps = [
         "shell = \"true\"\nsteps = [{ secret = { env = \"NOPE_NOT_SET\" } }]\n",
         &[],
     );
-    assert_eq!(out.status.code(), Some(2));
+    let out = out.fails_with(2);
     assert!(
-        text(&out).1.contains(
+        out.stderr().contains(
             "missing.toml:2:10: the secret's environment variable NOPE_NOT_SET is not set"
         ),
-        "{}",
-        text(&out).1
+        "{out}"
     );
     assert!(!cast.exists());
 }
@@ -213,7 +209,7 @@ steps = [{ wait = "bg=" }, { exit = 0 }]
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     let screen = replay(&cast, "end");
     assert!(screen.contains("abccpr=1;4\n"), "{screen}");
     assert!(screen.contains("da=?62;22\n"), "{screen}");
@@ -243,8 +239,8 @@ fn a_timed_out_wait_says_the_program_waits_for_input() {
         "shell = \"read -p 'Overwrite file? [y/N] ' a\"\ntimeout = \"1s\"\nsteps = [{ wait = \"Done\" }]\n",
         &[],
     );
-    let err = text(&out).1;
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let out = out.fails_with(1);
+    let err = out.stderr();
     assert!(
         err.contains("timed out after 1.0s waiting for text \"Done\""),
         "{err}"
@@ -262,8 +258,7 @@ fn a_timed_out_wait_says_the_program_waits_for_input() {
         "a failed recording does not replace the cast"
     );
     let partial = dir.path().join("stuck.cast.partial");
-    let out = crate::tuicast(["replay".as_ref(), partial.as_os_str()]);
-    assert!(out.status.success());
+    Tuicast::new().arg("replay").arg(&partial).run().success();
 }
 
 #[test]
@@ -278,7 +273,7 @@ fn no_process_is_left_behind() {
         ),
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     std::thread::sleep(std::time::Duration::from_millis(200));
     let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
     let left: Vec<String> = String::from_utf8_lossy(&ps.stdout)
@@ -300,7 +295,7 @@ steps = [{ wait = "😀" }, { exit = 0 }]
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     assert!(replay(&cast, "end").starts_with("café 日本 😀\n"));
     let body = fs::read_to_string(&cast).unwrap();
     assert!(
@@ -327,7 +322,7 @@ steps = [
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     let ev = events(&cast);
     assert!(ev.iter().any(|e| e[1] == "r" && e[2] == "60x10"));
     assert_eq!(replay(&cast, "small").lines().count(), 8);
@@ -382,8 +377,8 @@ fn scenario_mistakes_are_bad_input_with_their_place() {
     ];
     for (name, toml, expected) in cases {
         let (out, cast) = record(dir.path(), name, toml, &[]);
-        let err = text(&out).1;
-        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        let out = out.fails_with(2);
+        let err = out.stderr();
         assert!(
             err.contains(expected),
             "{name}: expected {expected:?} in:\n{err}"
@@ -400,22 +395,24 @@ fn several_scenarios_record_in_parallel_and_are_each_reported() {
         fs::write(dir.path().join(format!("p{i}.toml")), format!("shell = \"sleep 0.3; echo job {i}\"\nsteps = [{{ wait = \"job {i}\" }}, {{ exit = 0 }}]\n")).unwrap();
     }
     let start = std::time::Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_tuicast"))
+    let out = Tuicast::new()
         .arg("record")
         .args((0..3).map(|i| dir.path().join(format!("p{i}.toml"))))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out).1);
+        .run()
+        .success();
     assert!(
         start.elapsed() < std::time::Duration::from_millis(850),
         "not parallel: {:?}",
         start.elapsed()
     );
     for i in 0..3 {
-        assert!(text(&out).1.contains(&format!(
-            "recorded {}",
-            dir.path().join(format!("p{i}.cast")).display()
-        )));
+        assert!(
+            out.stderr().contains(&format!(
+                "recorded {}",
+                dir.path().join(format!("p{i}.cast")).display()
+            )),
+            "{out}"
+        );
         assert!(replay(&dir.path().join(format!("p{i}.cast")), "end").contains(&format!("job {i}")));
     }
 }
@@ -425,22 +422,17 @@ fn an_interrupted_recording_leaves_a_valid_cast() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("long.toml");
     fs::write(&path, "shell = \"for i in $(seq 1 1000); do echo line $i; sleep 0.01; done\"\nsteps = [{ exit = 0, timeout = \"60s\" }]\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuicast"))
-        .arg("record")
-        .arg(&path)
-        .spawn()
-        .unwrap();
+    let child = Tuicast::new().arg("record").arg(&path).spawn();
     std::thread::sleep(std::time::Duration::from_millis(600));
     nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::unistd::Pid::from_raw(child.pid()),
         nix::sys::signal::Signal::SIGTERM,
     )
     .unwrap();
-    child.wait().unwrap();
+    child.wait();
     let partial = dir.path().join("long.cast.partial");
-    let out = crate::tuicast(["replay".as_ref(), partial.as_os_str()]);
-    assert!(out.status.success(), "{}", text(&out).1);
-    assert!(text(&out).0.contains("line "), "{}", text(&out).0);
+    let out = Tuicast::new().arg("replay").arg(&partial).run().success();
+    assert!(out.stdout().contains("line "), "{out}");
     assert!(!dir.path().join("long.cast").exists());
 }
 
@@ -480,21 +472,16 @@ fn live_mode_records_again_and_keeps_a_differing_cast_for_review() {
     )
     .unwrap();
     let run = |args: &[&str], env: &[(&str, &str)]| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tuicast"));
-        cmd.args(args)
+        Tuicast::new()
+            .args(args)
             .current_dir(dir.path())
-            .env_remove("CI")
-            .env_remove("TUICAST_UPDATE")
-            .env_remove("TUICAST_LIVE");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        cmd.output().unwrap()
+            .clean_update_env()
+            .envs(env)
+            .run()
     };
-    assert!(run(&["record", "casts/greet.toml"], &[]).status.success());
-    assert!(run(&["test", "--update"], &[]).status.success());
-    let out = run(&["test", "--live"], &[]);
-    assert!(out.status.success(), "{}", text(&out).0);
+    run(&["record", "casts/greet.toml"], &[]).success();
+    run(&["test", "--update"], &[]).success();
+    run(&["test", "--live"], &[]).success();
     assert!(
         !casts.join("greet.cast.new").exists(),
         "a matching live recording is not kept"
@@ -502,27 +489,25 @@ fn live_mode_records_again_and_keeps_a_differing_cast_for_review() {
 
     // The program's behaviour changes: live mode notices, the committed cast does not.
     fs::write(casts.join("name.txt"), "there\n").unwrap();
+    let out = run(&["test"], &[]);
     assert!(
-        run(&["test"], &[]).status.success(),
-        "plain mode replays the committed cast"
+        out.succeeded(),
+        "plain mode replays the committed cast:\n{out}"
     );
-    let out = run(&["test"], &[("TUICAST_LIVE", "1"), ("CI", "true")]);
-    assert_eq!(out.status.code(), Some(1));
+    run(&["test"], &[("TUICAST_LIVE", "1"), ("CI", "true")]).fails_with(1);
     assert!(!casts.join("greet.cast.new").exists(), "CI writes nothing");
-    let out = run(&["test", "--live"], &[]);
-    let t = text(&out).0;
-    assert_eq!(out.status.code(), Some(1), "{t}");
+    let out = run(&["test", "--live"], &[]).fails_with(1);
+    let t = out.stdout();
     assert!(t.contains("-hello world\n+hello there"), "{t}");
     assert!(casts.join("greet.cast.new").exists());
-    let pending = text(&run(&["pending"], &[])).0;
+    let pending = run(&["pending"], &[]).stdout().to_string();
     assert!(pending.contains("casts/greet.cast"), "{pending}");
 
-    let out = run(&["accept"], &[]);
-    assert!(out.status.success());
+    run(&["accept"], &[]).success();
     assert!(!casts.join("greet.cast.new").exists());
     assert!(replay(&casts.join("greet.cast"), "greeted").starts_with("hello there"));
-    assert!(run(&["test"], &[]).status.success());
-    assert!(run(&["test", "--live"], &[]).status.success());
+    run(&["test"], &[]).success();
+    run(&["test", "--live"], &[]).success();
 }
 
 #[test]
@@ -532,7 +517,7 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
     let cast = dir.path().join("hand.cast");
     let script = format!(
         "PS1='inner$ ' {} record -o {} -- bash --norc --noprofile; echo; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; echo done",
-        env!("CARGO_BIN_EXE_tuicast"),
+        BIN,
         cast.display()
     );
     // The person's terminal is itself a PTY driven by tuicast's own recorder.
@@ -603,7 +588,7 @@ steps = [
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     let idle = replay(&cast, "idle");
     assert!(idle.contains("Ready 42\n"), "{idle}");
     // Application cursor mode was on: Up is sent as ESC O A.
@@ -624,11 +609,10 @@ steps = [
         "shell = \"exit 7\"\nsteps = [{ exit = 0 }]\n",
         &[],
     );
-    assert_eq!(out.status.code(), Some(1));
+    let out = out.fails_with(1);
     assert!(
-        text(&out).1.contains("exited with status 7, expected 0"),
-        "{}",
-        text(&out).1
+        out.stderr().contains("exited with status 7, expected 0"),
+        "{out}"
     );
 }
 
@@ -646,26 +630,16 @@ fn typing_more_than_the_terminal_buffers_does_not_deadlock() {
     );
     let path = dir.path().join("big.toml");
     fs::write(&path, toml).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuicast"))
-        .arg("record")
-        .arg(&path)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = Tuicast::new().arg("record").arg(&path).spawn();
     let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
+    while child.try_wait().is_none() {
         if started.elapsed() > std::time::Duration::from_secs(90) {
-            let _ = child.kill();
+            child.kill();
             panic!("tuicast record hung typing 40 KB into cat");
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
-    };
-    let out = child.wait_with_output().unwrap();
-    assert!(status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    child.wait().success();
     let end = replay(&dir.path().join("big.cast"), "end");
     assert!(end.contains("0499 xxxx"), "{end}");
 }
