@@ -9,6 +9,7 @@
 //! - `conformance`: the conformance corpus replays (avt) to what tmux or xterm showed; docs table.
 //! - `png`: PNG and GIF renders checked by decoded pixels, determinism, the picture CLI.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
+//! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
 mod asciinema;
@@ -19,6 +20,7 @@ mod examples;
 mod harness;
 mod malformed;
 mod png;
+mod readme;
 mod record;
 mod snapshots;
 mod util;
