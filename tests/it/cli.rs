@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use crate::util::{tuicast, Tuicast};
+use crate::util::{tuicast, v3_cast, Dir, Tuicast};
 
 /// A small v3 cast with two checkpoints, a resize and an exit.
 const DEMO: &str = r#"{"version": 3, "term": {"cols": 20, "rows": 4}, "title": "demo"}
@@ -16,22 +16,20 @@ const DEMO: &str = r#"{"version": 3, "term": {"cols": 20, "rows": 4}, "title": "
 [0.1, "x", "0"]
 "#;
 
-fn demo(dir: &tempfile::TempDir) -> std::path::PathBuf {
-    let path = dir.path().join("demo.cast");
-    fs::write(&path, DEMO).unwrap();
-    path
+fn demo(dir: &Dir) -> std::path::PathBuf {
+    dir.write("demo.cast", DEMO)
 }
 
 #[test]
 fn replay_prints_the_final_screen_exactly_one_line_per_row() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let out = Tuicast::new().arg("replay").arg(demo(&dir)).run().success();
     assert_eq!(out.stdout(), "$ done\n\n\n");
 }
 
 #[test]
 fn replay_at_a_checkpoint_and_at_a_time() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let cast = demo(&dir);
     let replay = |args: [&str; 2]| Tuicast::new().arg("replay").arg(&cast).args(args).run();
     assert_eq!(
@@ -49,7 +47,7 @@ fn replay_at_a_checkpoint_and_at_a_time() {
 
 #[test]
 fn unknown_checkpoint_lists_the_existing_ones_and_exits_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let out = Tuicast::new()
         .arg("replay")
         .arg(demo(&dir))
@@ -66,13 +64,11 @@ fn unknown_checkpoint_lists_the_existing_ones_and_exits_2() {
 
 #[test]
 fn checkpoint_names_from_the_cast_are_escaped_in_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("evil.cast");
-    fs::write(
-        &path,
-        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"m\", \"\\u001b[2Jboom\\u0007\"]\n",
-    )
-    .unwrap();
+    let dir = Dir::new();
+    let path = dir.write(
+        "evil.cast",
+        v3_cast(10, 2, &[r#"[0.1, "m", "\u001b[2Jboom\u0007"]"#]),
+    );
     let out = Tuicast::new()
         .arg("replay")
         .arg(&path)
@@ -89,7 +85,7 @@ fn checkpoint_names_from_the_cast_are_escaped_in_errors() {
 
 #[test]
 fn json_format_has_size_cursor_title_rows_and_runs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let out = Tuicast::new()
         .arg("replay")
         .arg(demo(&dir))
@@ -117,7 +113,7 @@ fn json_format_has_size_cursor_title_rows_and_runs() {
 
 #[test]
 fn output_file_is_written() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let target = dir.path().join("screen.txt");
     let out = Tuicast::new()
         .arg("replay")
@@ -132,7 +128,7 @@ fn output_file_is_written() {
 
 #[test]
 fn both_engines_agree_on_a_simple_cast_and_unknown_engines_are_rejected() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let cast = demo(&dir);
     for engine in ["avt", "vt100"] {
         let out = Tuicast::new()
@@ -153,7 +149,7 @@ fn both_engines_agree_on_a_simple_cast_and_unknown_engines_are_rejected() {
 
 #[test]
 fn info_reports_version_size_duration_counts_and_checkpoints() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let cast = demo(&dir);
     let out = Tuicast::new().arg("info").arg(&cast).run().success();
     let stdout = out.stdout();
@@ -187,14 +183,12 @@ fn info_reports_version_size_duration_counts_and_checkpoints() {
 
 #[test]
 fn convert_writes_v3_and_caps_idle_time() {
-    let dir = tempfile::tempdir().unwrap();
-    let v2 = dir.path().join("old.cast");
-    fs::write(
-        &v2,
+    let dir = Dir::new();
+    let v2 = dir.write(
+        "old.cast",
         "{\"version\": 2, \"width\": 10, \"height\": 2, \"env\": {\"TERM\": \"xterm\"}}\n\
          [1.0, \"o\", \"a\"]\n[11.0, \"o\", \"b\"]\n[11.5, \"m\", \"here\"]\n",
-    )
-    .unwrap();
+    );
     let out3 = dir.path().join("new.cast");
     Tuicast::new()
         .arg("convert")
@@ -223,9 +217,11 @@ fn convert_writes_v3_and_caps_idle_time() {
 
 #[test]
 fn convert_of_a_malformed_cast_exits_2_and_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.cast");
-    fs::write(&bad, "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"o\", \"a\"]\n[-1, \"o\", \"b\"]\n").unwrap();
+    let dir = Dir::new();
+    let bad = dir.write(
+        "bad.cast",
+        v3_cast(10, 2, &[r#"[0.1, "o", "a"]"#, r#"[-1, "o", "b"]"#]),
+    );
     let target = dir.path().join("out.cast");
     let out = Tuicast::new()
         .arg("convert")

@@ -5,54 +5,40 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::util::{have, root, Run, Tuicast};
+use crate::util::{have, root, Dir, Run, Tuicast};
 
 struct Crate {
-    dir: tempfile::TempDir,
+    dir: Dir,
 }
 
 impl Crate {
     fn new() -> Crate {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path();
-        fs::write(
-            p.join("Cargo.toml"),
+        let dir = Dir::new();
+        dir.write(
+            "Cargo.toml",
             format!(
                 "[package]\nname = \"uses-tuicast\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
                  [dev-dependencies]\ntuicast = {{ path = {:?} }}\n\n\
                  [[test]]\nname = \"casts\"\nharness = false\n",
                 root().display().to_string()
             ),
-        )
-        .unwrap();
-        fs::create_dir_all(p.join("src")).unwrap();
-        fs::write(p.join("src/lib.rs"), "").unwrap();
-        fs::create_dir_all(p.join("tests")).unwrap();
-        fs::write(
-            p.join("tests/casts.rs"),
+        );
+        dir.write("src/lib.rs", "");
+        dir.write(
+            "tests/casts.rs",
             "fn main() {\n    tuicast::harness::main()\n}\n",
-        )
-        .unwrap();
-        fs::create_dir_all(p.join("casts/sub")).unwrap();
-        fs::copy(
-            root().join("casts/progress.cast"),
-            p.join("casts/progress.cast"),
-        )
-        .unwrap();
-        fs::copy(
-            root().join("casts/shell.cast"),
-            p.join("casts/sub/shell.cast"),
-        )
-        .unwrap();
+        );
+        dir.copy_from_repo("casts/progress.cast", "casts/progress.cast");
+        dir.copy_from_repo("casts/shell.cast", "casts/sub/shell.cast");
         // The same dependency versions as tuicast itself, so no network is needed.
-        fs::copy(root().join("Cargo.lock"), p.join("Cargo.lock")).unwrap();
+        dir.copy_from_repo("Cargo.lock", "Cargo.lock");
         let c = Crate { dir };
         c.tuicast(&["test", "--update"]).success();
         c
     }
 
     fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
+        self.dir.join(rel)
     }
 
     fn cargo(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -73,11 +59,7 @@ impl Crate {
     }
 
     fn tuicast(&self, args: &[&str]) -> Run {
-        Tuicast::new()
-            .args(args)
-            .current_dir(self.dir.path())
-            .clean_update_env()
-            .run()
+        self.dir.tuicast(args).run()
     }
 }
 

@@ -11,7 +11,7 @@ use tuicast::render::png::{
 };
 use tuicast::term::{EngineKind, Screen, Size};
 
-use crate::util::{root, tuicast, Tuicast};
+use crate::util::{root, tuicast, v3_cast, Dir, Tuicast};
 
 fn screen(size: Size, input: &str) -> Screen {
     let mut e = EngineKind::Avt.create(size);
@@ -326,7 +326,7 @@ fn dialog() -> std::path::PathBuf {
 
 #[test]
 fn cli_writes_png_files_and_refuses_binary_on_stdout_without_o() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let out_path = dir.path().join("menu.png");
     Tuicast::new()
         .arg("replay")
@@ -385,7 +385,7 @@ fn cli_picture_options_are_checked() {
             "frame rate",
         ),
     ];
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     for (args, why) in cases {
         let mut all = vec!["replay".to_string(), dialog().display().to_string()];
         all.extend(args.iter().map(|a| {
@@ -407,7 +407,7 @@ fn cli_picture_options_are_checked() {
 
 #[test]
 fn cli_annotations_and_chrome_are_drawn() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let plain = dir.path().join("plain.png");
     let fancy = dir.path().join("fancy.png");
     let base = |out: &std::path::Path| {
@@ -445,7 +445,7 @@ fn cli_annotations_and_chrome_are_drawn() {
 
 #[test]
 fn cli_gif_animates_the_whole_cast() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let out_path = dir.path().join("progress.gif");
     let cast = root().join("casts/progress.cast");
     let run = |extra: &[&str]| {
@@ -494,20 +494,18 @@ fn frames(bytes: &[u8]) -> Vec<u16> {
 
 #[test]
 fn cli_uses_the_casts_own_theme_unless_told_otherwise() {
-    let dir = tempfile::tempdir().unwrap();
-    let cast = dir.path().join("themed.cast");
+    let dir = Dir::new();
     let palette: Vec<String> = (0..16)
         .map(|i| format!("\"#{:02x}0000\"", i * 16))
         .collect();
-    fs::write(
-        &cast,
+    let cast = dir.write(
+        "themed.cast",
         format!(
             "{{\"version\": 3, \"term\": {{\"cols\": 4, \"rows\": 1, \"theme\": {{\"fg\": \"#ffffff\", \
              \"bg\": \"#102030\", \"palette\": \"{}\"}}}}}}\n[0.1, \"o\", \"\\u001b[?25lab\"]\n",
             palette.join(":").replace('"', "")
         ),
-    )
-    .unwrap();
+    );
     let out_path = dir.path().join("t.png");
     let run = |extra: &[&str]| {
         let mut args = vec![
@@ -608,14 +606,19 @@ fn many_labels_get_numbers_and_a_legend() {
 
 #[test]
 fn a_gif_of_a_resizing_cast_is_as_large_as_its_largest_screen() {
-    let dir = tempfile::tempdir().unwrap();
-    let cast = dir.path().join("resize.cast");
-    fs::write(
-        &cast,
-        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n\
-         [0.1, \"o\", \"small\"]\n[0.5, \"r\", \"30x4\"]\n[0.1, \"o\", \"\\r\\nbigger now\"]\n",
-    )
-    .unwrap();
+    let dir = Dir::new();
+    let cast = dir.write(
+        "resize.cast",
+        v3_cast(
+            10,
+            2,
+            &[
+                r#"[0.1, "o", "small"]"#,
+                r#"[0.5, "r", "30x4"]"#,
+                r#"[0.1, "o", "\r\nbigger now"]"#,
+            ],
+        ),
+    );
     let mut r = Renderer::new(PngOptions::default()).unwrap();
     let mut buf = Vec::new();
     let stats = png::render_gif(&cast, &mut r, &png::GifOptions::default(), &mut buf).unwrap();
@@ -630,11 +633,7 @@ fn a_gif_of_a_resizing_cast_is_as_large_as_its_largest_screen() {
         (big.width, big.height)
     );
     // A malformed cast is an error with its place, not a panic.
-    fs::write(
-        &cast,
-        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[oops]\n",
-    )
-    .unwrap();
+    dir.write("resize.cast", v3_cast(10, 2, &["[oops]"]));
     let e = png::render_gif(&cast, &mut r, &png::GifOptions::default(), Vec::new()).unwrap_err();
     assert!(e.to_string().contains("resize.cast:2"), "{e}");
 }
@@ -714,7 +713,7 @@ fn the_cursor_takes_the_shape_the_program_set_unless_overridden() {
 
 #[test]
 fn cli_screenshot_is_replay_format_png() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let a = dir.path().join("a.png");
     let b = dir.path().join("b.png");
     let cast = dialog().display().to_string();
@@ -771,14 +770,15 @@ fn cli_screenshot_is_replay_format_png() {
 
 #[test]
 fn cli_annotates_named_regions_of_the_scenario_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let cast = dir.path().join("menu.cast");
-    fs::write(
-        &cast,
-        "{\"version\": 3, \"term\": {\"cols\": 20, \"rows\": 4}}\n\
-         [0.1, \"o\", \"apple\\r\\nbanana\\r\\ncherry\\r\\nstatus: ok\"]\n",
-    )
-    .unwrap();
+    let dir = Dir::new();
+    let cast = dir.write(
+        "menu.cast",
+        v3_cast(
+            20,
+            4,
+            &[r#"[0.1, "o", "apple\r\nbanana\r\ncherry\r\nstatus: ok"]"#],
+        ),
+    );
     let out_path = dir.path().join("menu.png");
     let run = |specs: &[&str]| {
         let mut args = vec![
@@ -861,13 +861,8 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
 
 #[test]
 fn a_gif_of_a_malformed_cast_names_the_problem_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let cast = dir.path().join("bad.cast");
-    fs::write(
-        &cast,
-        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"r\", \"0x0\"]\n",
-    )
-    .unwrap();
+    let dir = Dir::new();
+    let cast = dir.write("bad.cast", v3_cast(10, 2, &[r#"[0.1, "r", "0x0"]"#]));
     let gif = dir.path().join("x.gif");
     let out = Tuicast::new()
         .arg("replay")

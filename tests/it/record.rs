@@ -5,12 +5,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{have, Run, Tuicast, BIN};
+use crate::util::{have, Dir, Run, Tuicast, BIN};
 
 /// Writes `DIR/SCENARIO.toml` and runs `tuicast record` on it; gives the run and the cast's path.
-fn record(dir: &Path, scenario: &str, toml: &str, env: &[(&str, &str)]) -> (Run, PathBuf) {
-    let path = dir.join(format!("{scenario}.toml"));
-    fs::write(&path, toml).unwrap();
+fn record(dir: &Dir, scenario: &str, toml: &str, env: &[(&str, &str)]) -> (Run, PathBuf) {
+    let path = dir.write(format!("{scenario}.toml"), toml);
     let out = Tuicast::new().arg("record").arg(&path).envs(env).run();
     (out, dir.join(format!("{scenario}.cast")))
 }
@@ -65,9 +64,9 @@ fn events(cast: &Path) -> Vec<serde_json::Value> {
 
 #[test]
 fn a_prompt_is_answered_and_the_exit_status_recorded() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "yn",
         r#"shell = "read -p 'Delete everything? [y/N] ' a; echo \"answer: $a\"; exit 3"
 size = "50x6"
@@ -106,10 +105,10 @@ fn vim_edits_and_saves_a_file() {
         assert!(std::env::var_os("CI").is_none(), "vim is required under CI");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     fs::write(dir.path().join("notes.txt"), "first line\n").unwrap();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "vim",
         r#"command = ["vim", "-u", "NONE", "-N", "-i", "NONE", "notes.txt"]
 steps = [
@@ -142,10 +141,10 @@ steps = [
 
 #[test]
 fn secrets_never_reach_the_cast() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let secret = "s3cr3t-Hunter2-ÿ";
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "pw",
         r#"shell = "read -rs -p 'Password: ' pw; echo; echo \"you typed: $pw\"; echo \"length ${#pw}\""
 redact = ["tok_[a-z0-9]+"]
@@ -177,7 +176,7 @@ steps = [
 
     // A missing secret variable is bad input, caught before anything runs.
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "missing",
         "shell = \"true\"\nsteps = [{ secret = { env = \"NOPE_NOT_SET\" } }]\n",
         &[],
@@ -194,9 +193,9 @@ steps = [
 
 #[test]
 fn terminal_queries_are_answered_and_recorded() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "queries",
         r#"shell = '''
 stty -echo -icanon
@@ -232,9 +231,9 @@ steps = [{ wait = "bg=" }, { exit = 0 }]
 
 #[test]
 fn a_timed_out_wait_says_the_program_waits_for_input() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "stuck",
         "shell = \"read -p 'Overwrite file? [y/N] ' a\"\ntimeout = \"1s\"\nsteps = [{ wait = \"Done\" }]\n",
         &[],
@@ -263,10 +262,10 @@ fn a_timed_out_wait_says_the_program_waits_for_input() {
 
 #[test]
 fn no_process_is_left_behind() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let marker = format!("tuicast-bg-{}", std::process::id());
     let (out, _cast) = record(
-        dir.path(),
+        &dir,
         "bg",
         &format!(
             "shell = \"(exec -a {marker} sleep 300) & disown; echo started; sleep 0.2\"\nsteps = [{{ wait = \"started\" }}, {{ exit = 0 }}]\n"
@@ -286,9 +285,9 @@ fn no_process_is_left_behind() {
 
 #[test]
 fn multibyte_characters_written_one_byte_at_a_time_survive() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "bytes",
         r#"shell = "for b in 63 61 66 c3 a9 20 e6 97 a5 e6 9c ac 20 f0 9f 98 80 0a; do printf \"\\x$b\"; sleep 0.005; done"
 steps = [{ wait = "😀" }, { exit = 0 }]
@@ -306,9 +305,9 @@ steps = [{ wait = "😀" }, { exit = 0 }]
 
 #[test]
 fn a_resize_reaches_the_program_and_replays() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "resize",
         r#"shell = "trap 'echo \"now $(tput cols)x$(tput lines)\"' WINCH; echo ready; while :; do sleep 0.05; done"
 size = "40x8"
@@ -336,7 +335,7 @@ steps = [
 
 #[test]
 fn scenario_mistakes_are_bad_input_with_their_place() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let cases = [
         (
             "key",
@@ -376,7 +375,7 @@ fn scenario_mistakes_are_bad_input_with_their_place() {
         ),
     ];
     for (name, toml, expected) in cases {
-        let (out, cast) = record(dir.path(), name, toml, &[]);
+        let (out, cast) = record(&dir, name, toml, &[]);
         let out = out.fails_with(2);
         let err = out.stderr();
         assert!(
@@ -390,7 +389,7 @@ fn scenario_mistakes_are_bad_input_with_their_place() {
 
 #[test]
 fn several_scenarios_record_in_parallel_and_are_each_reported() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     for i in 0..3 {
         fs::write(dir.path().join(format!("p{i}.toml")), format!("shell = \"sleep 0.3; echo job {i}\"\nsteps = [{{ wait = \"job {i}\" }}, {{ exit = 0 }}]\n")).unwrap();
     }
@@ -419,7 +418,7 @@ fn several_scenarios_record_in_parallel_and_are_each_reported() {
 
 #[test]
 fn an_interrupted_recording_leaves_a_valid_cast() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let path = dir.path().join("long.toml");
     fs::write(&path, "shell = \"for i in $(seq 1 1000); do echo line $i; sleep 0.01; done\"\nsteps = [{ exit = 0, timeout = \"60s\" }]\n").unwrap();
     let child = Tuicast::new().arg("record").arg(&path).spawn();
@@ -462,23 +461,14 @@ fn the_rust_session_api_records_in_code() {
 
 #[test]
 fn live_mode_records_again_and_keeps_a_differing_cast_for_review() {
-    let dir = tempfile::tempdir().unwrap();
-    let casts = dir.path().join("casts");
-    fs::create_dir_all(&casts).unwrap();
-    fs::write(casts.join("name.txt"), "world\n").unwrap();
-    fs::write(
-        casts.join("greet.toml"),
+    let dir = Dir::new();
+    let casts = dir.join("casts");
+    dir.write("casts/name.txt", "world\n");
+    dir.write(
+        "casts/greet.toml",
         "shell = \"echo \\\"hello $(cat name.txt)\\\"\"\nsize = \"30x3\"\nsteps = [{ wait = \"hello\" }, { snapshot = \"greeted\" }, { exit = 0 }]\n",
-    )
-    .unwrap();
-    let run = |args: &[&str], env: &[(&str, &str)]| {
-        Tuicast::new()
-            .args(args)
-            .current_dir(dir.path())
-            .clean_update_env()
-            .envs(env)
-            .run()
-    };
+    );
+    let run = |args: &[&str], env: &[(&str, &str)]| dir.tuicast(args).envs(env).run();
     run(&["record", "casts/greet.toml"], &[]).success();
     run(&["test", "--update"], &[]).success();
     run(&["test", "--live"], &[]).success();
@@ -513,7 +503,7 @@ fn live_mode_records_again_and_keeps_a_differing_cast_for_review() {
 #[test]
 fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal() {
     use tuicast::record::{Session, SessionOptions};
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let cast = dir.path().join("hand.cast");
     let script = format!(
         "PS1='inner$ ' {} record -o {} -- bash --norc --noprofile; echo; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; echo done",
@@ -562,9 +552,9 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
 
 #[test]
 fn every_kind_of_wait_and_a_signal_exit_status() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "waits",
         r#"shell = '''
 printf 'Loading...'; sleep 0.2; printf '\r\e[KReady 42\r\n'
@@ -604,7 +594,7 @@ steps = [
 
     // A wrong expected status is a failed check (exit 1), and names both statuses.
     let (out, _) = record(
-        dir.path(),
+        &dir,
         "status",
         "shell = \"exit 7\"\nsteps = [{ exit = 0 }]\n",
         &[],
@@ -620,7 +610,7 @@ steps = [
 fn typing_more_than_the_terminal_buffers_does_not_deadlock() {
     // 500 lines of 79 characters: far more than a PTY buffers, while `cat` echoes and copies
     // every line back (output the recorder must keep reading while it types).
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let lines: Vec<String> = (0..500)
         .map(|i| format!("{i:04} {}", "x".repeat(74)))
         .collect();

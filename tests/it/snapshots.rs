@@ -2,62 +2,36 @@
 //! mismatches, update modes, CI, review commands, masks, orphans, hostile names, JSON output.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::util::{root, Run, Tuicast};
+use crate::util::{v3_cast, Dir, Run};
 
 /// A temporary project with `casts/` holding copies of example casts.
 struct Project {
-    dir: tempfile::TempDir,
+    dir: Dir,
 }
 
 impl Project {
     fn new(casts: &[&str]) -> Project {
-        let dir = tempfile::tempdir().unwrap();
-        fs::create_dir_all(dir.path().join("casts")).unwrap();
+        let dir = Dir::new();
+        fs::create_dir_all(dir.join("casts")).unwrap();
         for c in casts {
-            fs::copy(
-                root().join("casts").join(c),
-                dir.path().join("casts").join(c),
-            )
-            .unwrap();
+            dir.copy_from_repo(&format!("casts/{c}"), format!("casts/{c}"));
         }
         Project { dir }
     }
 
     fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
-    }
-
-    /// `tuicast ARGS` in the project, with no `CI` or `TUICAST_*` variable from outside.
-    fn tuicast(&self, args: &[&str]) -> Tuicast {
-        Tuicast::new()
-            .args(args)
-            .current_dir(self.dir.path())
-            .clean_update_env()
+        self.dir.join(rel)
     }
 
     /// Runs `tuicast ARGS` in the project with a clean CI/update environment plus `env`.
     fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
-        self.tuicast(args).envs(env).run()
+        self.dir.tuicast(args).envs(env).run()
     }
 
     fn files(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        walk(self.dir.path(), self.dir.path(), &mut out);
-        out.sort();
-        out
-    }
-}
-
-fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
-    for e in fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            walk(base, &p, out);
-        } else {
-            out.push(p.strip_prefix(base).unwrap().display().to_string());
-        }
+        self.dir.files()
     }
 }
 
@@ -177,7 +151,7 @@ fn under_ci_nothing_is_written_and_always_overwrites() {
 fn review_takes_answers_from_stdin() {
     let p = Project::new(&["progress.cast"]);
     p.run(&["test"], &[]);
-    let out = p.tuicast(&["review"]).stdin("a\nr\ns\n").run();
+    let out = p.dir.tuicast(["review"]).stdin("a\nr\ns\n").run();
     let text = out.stdout();
     assert!(text.contains("[1/3] progress/done.txt"), "{text}");
     assert!(text.contains("1 accepted, 1 rejected, 1 skipped"), "{text}");
@@ -259,12 +233,19 @@ fn orphans_are_reported_and_removable() {
 #[test]
 fn hostile_checkpoint_names_stay_inside_snapshots() {
     let p = Project::new(&[]);
-    fs::write(
-        p.path("casts/evil.cast"),
-        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n\
-         [0.1, \"o\", \"hi\"]\n[0.1, \"m\", \"../../../escaped\"]\n[0.1, \"m\", \"/etc/x\"]\n[0.1, \"m\", \"\\u001b[2J\"]\n",
-    )
-    .unwrap();
+    p.dir.write(
+        "casts/evil.cast",
+        v3_cast(
+            10,
+            2,
+            &[
+                r#"[0.1, "o", "hi"]"#,
+                r#"[0.1, "m", "../../../escaped"]"#,
+                r#"[0.1, "m", "/etc/x"]"#,
+                r#"[0.1, "m", "\u001b[2J"]"#,
+            ],
+        ),
+    );
     let out = p.run(&["test", "--update"], &[]).success();
     assert!(!out.stdout().contains('\x1b'));
     for f in p.files() {
@@ -288,13 +269,9 @@ fn hostile_checkpoint_names_stay_inside_snapshots() {
 #[test]
 fn a_malformed_cast_is_one_failure_with_its_place() {
     let p = Project::new(&["progress.cast"]);
-    fs::write(
-        p.path("casts/bad.cast"),
-        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"o\"]\n",
-    )
-    .unwrap();
-    let out = p.run(&["test", "--update"], &[]);
-    let out = out.fails_with(2);
+    p.dir
+        .write("casts/bad.cast", v3_cast(10, 2, &[r#"[0.1, "o"]"#]));
+    let out = p.run(&["test", "--update"], &[]).fails_with(2);
     let text = out.stdout();
     assert!(text.contains("test bad ... FAILED"), "{text}");
     assert!(

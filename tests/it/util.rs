@@ -37,6 +37,89 @@ pub(crate) fn have(program: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// A v3 cast of a `cols`×`rows` terminal: the header line, then one line per event
+/// (`[0.1, "o", "hi"]`), each ending in a newline.
+pub(crate) fn v3_cast(cols: u16, rows: u16, events: &[&str]) -> String {
+    let mut cast =
+        format!("{{\"version\": 3, \"term\": {{\"cols\": {cols}, \"rows\": {rows}}}}}\n");
+    for event in events {
+        cast.push_str(event);
+        cast.push('\n');
+    }
+    cast
+}
+
+/// A temporary folder for one test, removed when dropped.
+pub(crate) struct Dir {
+    tmp: tempfile::TempDir,
+}
+
+impl Dir {
+    /// A new, empty folder.
+    pub(crate) fn new() -> Dir {
+        Dir {
+            tmp: tempfile::tempdir().expect("create a temporary folder"),
+        }
+    }
+
+    /// The folder.
+    pub(crate) fn path(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// `rel` inside the folder.
+    pub(crate) fn join(&self, rel: impl AsRef<Path>) -> PathBuf {
+        self.tmp.path().join(rel)
+    }
+
+    /// Writes `contents` to `rel` (creating its folders) and gives its path.
+    pub(crate) fn write(&self, rel: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).unwrap();
+        std::fs::write(&path, contents).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+        path
+    }
+
+    /// Copies the repository's file `repo_rel` to `rel` (creating its folders).
+    pub(crate) fn copy_from_repo(&self, repo_rel: &str, rel: impl AsRef<Path>) -> PathBuf {
+        let path = self.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).unwrap();
+        std::fs::copy(root().join(repo_rel), &path)
+            .unwrap_or_else(|e| panic!("copy {repo_rel} to {}: {e}", path.display()));
+        path
+    }
+
+    /// Every file under the folder, relative to it, sorted.
+    pub(crate) fn files(&self) -> Vec<String> {
+        fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(base, &path, out);
+                } else {
+                    out.push(path.strip_prefix(base).unwrap().display().to_string());
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(self.path(), self.path(), &mut out);
+        out.sort();
+        out
+    }
+
+    /// `tuicast ARGS` in this folder, with no `CI` or `TUICAST_*` variable from outside.
+    pub(crate) fn tuicast<I, S>(&self, args: I) -> Tuicast
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        Tuicast::new()
+            .args(args)
+            .current_dir(self.path())
+            .clean_update_env()
+    }
+}
+
 /// Runs `tuicast ARGS...` (with `NO_COLOR=1`, nothing on stdin) and waits for it.
 pub(crate) fn tuicast<I, S>(args: I) -> Run
 where
