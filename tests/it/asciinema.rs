@@ -7,7 +7,7 @@
 use std::fs;
 use std::process::Command;
 
-use crate::{have, text, tuicast};
+use crate::util::{have, Tuicast};
 
 fn asciinema_available() -> bool {
     if have("asciinema") {
@@ -39,15 +39,17 @@ fn casts_recorded_by_asciinema_replay() {
         .status()
         .unwrap();
     assert!(status.success());
-    let out = tuicast(["replay".as_ref(), cast.as_os_str()]);
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stderr}");
-    let lines: Vec<&str> = stdout.lines().collect();
+    let out = Tuicast::new().arg("replay").arg(&cast).run().success();
+    let lines: Vec<&str> = out.stdout().lines().collect();
     assert_eq!(lines.len(), 5);
     assert_eq!(lines[0], "hello red");
     assert_eq!(lines[1], "café 日本");
-    let info = tuicast(["info".as_ref(), cast.as_os_str(), "--json".as_ref()]);
-    let v: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    let v = Tuicast::new()
+        .arg("info")
+        .arg(&cast)
+        .arg("--json")
+        .run()
+        .json();
     assert_eq!(v["version"], 3);
     assert_eq!(v["size"], serde_json::json!({"cols": 40, "rows": 5}));
     assert_eq!(v["exit_status"], 0);
@@ -78,13 +80,13 @@ fn casts_written_by_tuicast_convert_cleanly_with_asciinema() {
     )
     .unwrap();
     let v3 = dir.path().join("v3.cast");
-    let out = tuicast([
-        "convert".as_ref(),
-        v1.as_os_str(),
-        "-o".as_ref(),
-        v3.as_os_str(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out).1);
+    Tuicast::new()
+        .arg("convert")
+        .arg(&v1)
+        .arg("-o")
+        .arg(&v3)
+        .run()
+        .success();
     let txt = dir.path().join("out.txt");
     let status = Command::new("asciinema")
         .arg("convert")
@@ -96,7 +98,8 @@ fn casts_written_by_tuicast_convert_cleanly_with_asciinema() {
         .unwrap();
     assert!(status.success());
     let theirs = fs::read_to_string(&txt).unwrap();
-    let ours = text(&tuicast(["replay".as_ref(), v3.as_os_str()])).0;
+    let run = Tuicast::new().arg("replay").arg(&v3).run();
+    let ours = run.stdout();
     assert_eq!(theirs.trim_end(), ours.trim_end());
     assert_eq!(ours, "$ echo green\ngreen\n$\n");
 }

@@ -13,7 +13,7 @@ use serde_json::json;
 use tuicast::cast::{CastErrorKind, CastReader, CastWriter, Event, EventData, Header, Term, Theme};
 use tuicast::Size;
 
-use crate::fixture;
+use crate::util::fixture;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -25,7 +25,7 @@ use tuicast::replay;
 use tuicast::term::{Attrs, Color, EngineKind, Screen, Size};
 use unicode_width::UnicodeWidthChar;
 
-use crate::root;
+use crate::util::root;
 
 /// The environment variable that rewrites `docs/conformance.md`.
 const BLESS: &str = "TUICAST_BLESS_CONFORMANCE";

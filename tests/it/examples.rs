@@ -7,7 +7,7 @@ use std::fs;
 use tuicast::replay;
 use tuicast::term::EngineKind;
 
-use crate::root;
+use crate::util::{root, tuicast};
 
 #[test]
 fn every_example_checkpoint_matches_the_tmux_oracle() {
@@ -57,13 +57,8 @@ fn the_readme_main_command_replays_the_whole_suite() {
         .collect();
     casts.sort();
     args.extend(casts.iter().cloned());
-    let out = crate::tuicast(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let out = tuicast(&args).success();
+    let stdout = out.stdout();
     for cast in &casts {
         assert!(
             stdout.contains(&format!("==> {cast} @ end <==")),

@@ -5,55 +5,40 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::root;
+use crate::util::{have, root, Dir, Run, Tuicast};
 
 struct Crate {
-    dir: tempfile::TempDir,
+    dir: Dir,
 }
 
 impl Crate {
     fn new() -> Crate {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path();
-        fs::write(
-            p.join("Cargo.toml"),
+        let dir = Dir::new();
+        dir.write(
+            "Cargo.toml",
             format!(
                 "[package]\nname = \"uses-tuicast\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
                  [dev-dependencies]\ntuicast = {{ path = {:?} }}\n\n\
                  [[test]]\nname = \"casts\"\nharness = false\n",
                 root().display().to_string()
             ),
-        )
-        .unwrap();
-        fs::create_dir_all(p.join("src")).unwrap();
-        fs::write(p.join("src/lib.rs"), "").unwrap();
-        fs::create_dir_all(p.join("tests")).unwrap();
-        fs::write(
-            p.join("tests/casts.rs"),
+        );
+        dir.write("src/lib.rs", "");
+        dir.write(
+            "tests/casts.rs",
             "fn main() {\n    tuicast::harness::main()\n}\n",
-        )
-        .unwrap();
-        fs::create_dir_all(p.join("casts/sub")).unwrap();
-        fs::copy(
-            root().join("casts/progress.cast"),
-            p.join("casts/progress.cast"),
-        )
-        .unwrap();
-        fs::copy(
-            root().join("casts/shell.cast"),
-            p.join("casts/sub/shell.cast"),
-        )
-        .unwrap();
+        );
+        dir.copy_from_repo("casts/progress.cast", "casts/progress.cast");
+        dir.copy_from_repo("casts/shell.cast", "casts/sub/shell.cast");
         // The same dependency versions as tuicast itself, so no network is needed.
-        fs::copy(root().join("Cargo.lock"), p.join("Cargo.lock")).unwrap();
+        dir.copy_from_repo("Cargo.lock", "Cargo.lock");
         let c = Crate { dir };
-        let out = c.tuicast(&["test", "--update"]);
-        assert!(out.status.success(), "{}", text(&out));
+        c.tuicast(&["test", "--update"]).success();
         c
     }
 
     fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
+        self.dir.join(rel)
     }
 
     fn cargo(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -73,17 +58,12 @@ impl Crate {
         cmd.output().unwrap()
     }
 
-    fn tuicast(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_tuicast"))
-            .args(args)
-            .current_dir(self.dir.path())
-            .env_remove("CI")
-            .env_remove("TUICAST_UPDATE")
-            .output()
-            .unwrap()
+    fn tuicast(&self, args: &[&str]) -> Run {
+        self.dir.tuicast(args).run()
     }
 }
 
+/// stdout and stderr of a cargo run, together.
 fn text(o: &Output) -> String {
     format!(
         "{}{}",
@@ -93,12 +73,11 @@ fn text(o: &Output) -> String {
 }
 
 fn pending(dir: &Path) -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_tuicast"))
+    Tuicast::new()
         .arg("pending")
         .current_dir(dir)
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout)
+        .run()
+        .stdout()
         .lines()
         .map(String::from)
         .collect()
@@ -170,12 +149,12 @@ fn a_crate_checks_its_casts_with_cargo_test_and_nextest() {
     assert_eq!(pending(c.dir.path()).len(), 1);
 
     // Accepting the pending file makes it pass again.
-    assert!(c.tuicast(&["accept"]).status.success());
+    c.tuicast(&["accept"]).success();
     assert_eq!(fs::read_to_string(&golden).unwrap(), original);
     assert!(c.cargo(&["test", "--test", "casts"], &[]).status.success());
 
     // cargo-nextest runs the same trials, and partitions split them.
-    if !crate::have("cargo-nextest") {
+    if !have("cargo-nextest") {
         assert!(
             std::env::var_os("CI").is_none(),
             "cargo-nextest is required under CI"

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::root;
+use crate::util::root;
 
 /// Uses that break the rule today, as `(from, to)`, each removed as the code is fixed. A
 /// listed pair that no longer occurs fails too, so the list cannot go stale.

@@ -10,6 +10,8 @@
 //! - `png`: PNG and GIF renders checked by decoded pixels, determinism, the picture CLI.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
+//! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
+//! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
 mod asciinema;
 mod cli;
@@ -20,52 +22,7 @@ mod harness;
 mod layers;
 mod malformed;
 mod png;
+mod readme;
 mod record;
 mod snapshots;
-
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-/// The repository root.
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fixture under `tests/fixtures/`.
-pub fn fixture(rel: &str) -> PathBuf {
-    root().join("tests/fixtures").join(rel)
-}
-
-/// Runs the real `tuicast` binary with `args`.
-pub fn tuicast<I, S>(args: I) -> Output
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<std::ffi::OsStr>,
-{
-    Command::new(env!("CARGO_BIN_EXE_tuicast"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run tuicast")
-}
-
-/// stdout and stderr of a run as text.
-pub fn text(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// Whether a program is on PATH.
-pub fn have(program: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {program}"))
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
-
-#[allow(dead_code)]
-fn _unused(_: &Path) {}
+mod util;

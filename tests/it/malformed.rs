@@ -3,10 +3,9 @@
 //! status 2 from the CLI, and `err.line`/`err.column` from the library.
 
 use std::collections::BTreeSet;
-use std::ffi::OsStr;
 use std::path::PathBuf;
 
-use crate::{fixture, text, tuicast};
+use crate::util::{fixture, Tuicast};
 
 /// One entry of `expected.json`.
 struct Expected {
@@ -48,12 +47,12 @@ fn expected() -> Vec<Expected> {
 fn check_cli(subcommand: &str) {
     let mut failures = Vec::new();
     for case in expected() {
-        let out = tuicast([OsStr::new(subcommand), case.path.as_os_str()]);
-        let (stdout, stderr) = text(&out);
+        let out = Tuicast::new().arg(subcommand).arg(&case.path).run();
+        let (stdout, stderr) = (out.stdout(), out.stderr());
         let place = format!("{}:{}:{}:", case.path.display(), case.line, case.column);
         let mut problems = Vec::new();
-        if out.status.code() != Some(2) {
-            problems.push(format!("exit status {:?}, expected 2", out.status.code()));
+        if out.code() != Some(2) {
+            problems.push(format!("exit status {:?}, expected 2", out.code()));
         }
         if !stderr.contains(&place) {
             problems.push(format!("stderr lacks the place `{place}`"));
@@ -61,7 +60,7 @@ fn check_cli(subcommand: &str) {
         if !stderr.contains(&case.contains) {
             problems.push(format!("stderr lacks `{}`", case.contains));
         }
-        if out.stderr.contains(&0x1b) {
+        if stderr.contains('\x1b') {
             problems.push("stderr holds a raw ESC byte".to_string());
         }
         if stderr.contains("panicked") {

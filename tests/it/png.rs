@@ -11,7 +11,7 @@ use tuicast::render::png::{
 };
 use tuicast::term::{EngineKind, Screen, Size};
 
-use crate::{text, tuicast};
+use crate::util::{root, tuicast, v3_cast, Dir, Tuicast};
 
 fn screen(size: Size, input: &str) -> Screen {
     let mut e = EngineKind::Avt.create(size);
@@ -307,7 +307,7 @@ fn the_same_screen_gives_the_same_pixels_everywhere() {
     assert_eq!(b, c);
     let got = fingerprint(&a);
     if got != RICH_FINGERPRINT {
-        let out = crate::root().join("target/png-fingerprint-actual.png");
+        let out = root().join("target/png-fingerprint-actual.png");
         let _ = fs::write(&out, png::encode_png(&a).unwrap());
         panic!(
             "the pixels of the reference screen changed: fingerprint {got:#018x}, expected \
@@ -321,47 +321,39 @@ fn the_same_screen_gives_the_same_pixels_everywhere() {
 
 /// The example suite's dialog cast, for the CLI tests.
 fn dialog() -> std::path::PathBuf {
-    crate::root().join("casts/dialog.cast")
+    root().join("casts/dialog.cast")
 }
 
 #[test]
 fn cli_writes_png_files_and_refuses_binary_on_stdout_without_o() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let out_path = dir.path().join("menu.png");
-    let out = tuicast([
-        "replay".as_ref(),
-        dialog().as_os_str(),
-        "--at".as_ref(),
-        "menu".as_ref(),
-        "--format".as_ref(),
-        "png".as_ref(),
-        "-o".as_ref(),
-        out_path.as_os_str(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out).1);
+    Tuicast::new()
+        .arg("replay")
+        .arg(dialog())
+        .args(["--at", "menu", "--format", "png", "-o"])
+        .arg(&out_path)
+        .run()
+        .success();
     let img = decode_png(&fs::read(&out_path).unwrap()).unwrap();
     assert_eq!(img.dimensions(), (80 * 10 + 24, 24 * 19 + 24));
 
-    let out = tuicast([
-        "replay".as_ref(),
-        dialog().as_os_str(),
-        "--format".as_ref(),
-        "png".as_ref(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).1.contains("-o FILE"), "{}", text(&out).1);
+    let out = Tuicast::new()
+        .arg("replay")
+        .arg(dialog())
+        .args(["--format", "png"])
+        .run()
+        .fails_with(2);
+    assert!(out.stderr().contains("-o FILE"), "{out}");
 
     // `-o -` into a pipe is fine.
-    let out = tuicast([
-        "replay".as_ref(),
-        dialog().as_os_str(),
-        "--format".as_ref(),
-        "png".as_ref(),
-        "-o".as_ref(),
-        "-".as_ref(),
-    ]);
-    assert!(out.status.success());
-    assert!(out.stdout.starts_with(b"\x89PNG"));
+    let out = Tuicast::new()
+        .arg("replay")
+        .arg(dialog())
+        .args(["--format", "png", "-o", "-"])
+        .run()
+        .success();
+    assert!(out.stdout_bytes().starts_with(b"\x89PNG"));
 }
 
 #[test]
@@ -393,7 +385,7 @@ fn cli_picture_options_are_checked() {
             "frame rate",
         ),
     ];
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     for (args, why) in cases {
         let mut all = vec!["replay".to_string(), dialog().display().to_string()];
         all.extend(args.iter().map(|a| {
@@ -403,10 +395,8 @@ fn cli_picture_options_are_checked() {
                 a.to_string()
             }
         }));
-        let out = tuicast(&all);
-        let (_, stderr) = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(why), "{args:?}: {stderr}");
+        let out = tuicast(&all).fails_with(2);
+        assert!(out.stderr().contains(why), "{args:?}: {out}");
     }
     assert_eq!(
         fs::read_dir(dir.path()).unwrap().count(),
@@ -417,7 +407,7 @@ fn cli_picture_options_are_checked() {
 
 #[test]
 fn cli_annotations_and_chrome_are_drawn() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let plain = dir.path().join("plain.png");
     let fancy = dir.path().join("fancy.png");
     let base = |out: &std::path::Path| {
@@ -432,7 +422,7 @@ fn cli_annotations_and_chrome_are_drawn() {
             out.display().to_string(),
         ]
     };
-    assert!(tuicast(base(&plain)).status.success());
+    tuicast(base(&plain)).success();
     let mut args = base(&fancy);
     args.extend([
         "--chrome".to_string(),
@@ -441,9 +431,8 @@ fn cli_annotations_and_chrome_are_drawn() {
         "--annotate".into(),
         "regex=no such text".into(),
     ]);
-    let out = tuicast(&args);
-    assert!(out.status.success(), "{}", text(&out).1);
-    assert!(text(&out).1.contains("boxes nothing"), "{}", text(&out).1);
+    let out = tuicast(&args).success();
+    assert!(out.stderr().contains("boxes nothing"), "{out}");
     let plain = decode_png(&fs::read(&plain).unwrap()).unwrap();
     let fancy = decode_png(&fs::read(&fancy).unwrap()).unwrap();
     assert!(fancy.width() > plain.width() && fancy.height() > plain.height());
@@ -456,9 +445,9 @@ fn cli_annotations_and_chrome_are_drawn() {
 
 #[test]
 fn cli_gif_animates_the_whole_cast() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let out_path = dir.path().join("progress.gif");
-    let cast = crate::root().join("casts/progress.cast");
+    let cast = root().join("casts/progress.cast");
     let run = |extra: &[&str]| {
         let mut args = vec![
             "replay".to_string(),
@@ -469,8 +458,7 @@ fn cli_gif_animates_the_whole_cast() {
             out_path.display().to_string(),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
-        let out = tuicast(&args);
-        assert!(out.status.success(), "{}", text(&out).1);
+        tuicast(&args).success();
         frames(&fs::read(&out_path).unwrap())
     };
     let normal = run(&[]);
@@ -506,20 +494,18 @@ fn frames(bytes: &[u8]) -> Vec<u16> {
 
 #[test]
 fn cli_uses_the_casts_own_theme_unless_told_otherwise() {
-    let dir = tempfile::tempdir().unwrap();
-    let cast = dir.path().join("themed.cast");
+    let dir = Dir::new();
     let palette: Vec<String> = (0..16)
         .map(|i| format!("\"#{:02x}0000\"", i * 16))
         .collect();
-    fs::write(
-        &cast,
+    let cast = dir.write(
+        "themed.cast",
         format!(
             "{{\"version\": 3, \"term\": {{\"cols\": 4, \"rows\": 1, \"theme\": {{\"fg\": \"#ffffff\", \
              \"bg\": \"#102030\", \"palette\": \"{}\"}}}}}}\n[0.1, \"o\", \"\\u001b[?25lab\"]\n",
             palette.join(":").replace('"', "")
         ),
-    )
-    .unwrap();
+    );
     let out_path = dir.path().join("t.png");
     let run = |extra: &[&str]| {
         let mut args = vec![
@@ -531,8 +517,7 @@ fn cli_uses_the_casts_own_theme_unless_told_otherwise() {
             out_path.display().to_string(),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
-        let out = tuicast(&args);
-        assert!(out.status.success(), "{}", text(&out).1);
+        tuicast(&args).success();
         decode_png(&fs::read(&out_path).unwrap()).unwrap()
     };
     assert_eq!(
@@ -621,14 +606,19 @@ fn many_labels_get_numbers_and_a_legend() {
 
 #[test]
 fn a_gif_of_a_resizing_cast_is_as_large_as_its_largest_screen() {
-    let dir = tempfile::tempdir().unwrap();
-    let cast = dir.path().join("resize.cast");
-    fs::write(
-        &cast,
-        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n\
-         [0.1, \"o\", \"small\"]\n[0.5, \"r\", \"30x4\"]\n[0.1, \"o\", \"\\r\\nbigger now\"]\n",
-    )
-    .unwrap();
+    let dir = Dir::new();
+    let cast = dir.write(
+        "resize.cast",
+        v3_cast(
+            10,
+            2,
+            &[
+                r#"[0.1, "o", "small"]"#,
+                r#"[0.5, "r", "30x4"]"#,
+                r#"[0.1, "o", "\r\nbigger now"]"#,
+            ],
+        ),
+    );
     let mut r = Renderer::new(PngOptions::default()).unwrap();
     let mut buf = Vec::new();
     let stats = png::render_gif(&cast, &mut r, &png::GifOptions::default(), &mut buf).unwrap();
@@ -643,11 +633,7 @@ fn a_gif_of_a_resizing_cast_is_as_large_as_its_largest_screen() {
         (big.width, big.height)
     );
     // A malformed cast is an error with its place, not a panic.
-    fs::write(
-        &cast,
-        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[oops]\n",
-    )
-    .unwrap();
+    dir.write("resize.cast", v3_cast(10, 2, &["[oops]"]));
     let e = png::render_gif(&cast, &mut r, &png::GifOptions::default(), Vec::new()).unwrap_err();
     assert!(e.to_string().contains("resize.cast:2"), "{e}");
 }
@@ -727,11 +713,11 @@ fn the_cursor_takes_the_shape_the_program_set_unless_overridden() {
 
 #[test]
 fn cli_screenshot_is_replay_format_png() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let a = dir.path().join("a.png");
     let b = dir.path().join("b.png");
     let cast = dialog().display().to_string();
-    let out = tuicast([
+    tuicast([
         "replay",
         &cast,
         "--at",
@@ -742,9 +728,9 @@ fn cli_screenshot_is_replay_format_png() {
         "nord",
         "-o",
         &a.display().to_string(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out).1);
-    let out = tuicast([
+    ])
+    .success();
+    tuicast([
         "screenshot",
         &cast,
         "--at",
@@ -753,18 +739,15 @@ fn cli_screenshot_is_replay_format_png() {
         "nord",
         "-o",
         &b.display().to_string(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out).1);
+    ])
+    .success();
     assert_eq!(fs::read(&a).unwrap(), fs::read(&b).unwrap());
     // -o is required; GIF options are not screenshot options; --help ends with examples.
-    let out = tuicast(["screenshot", &cast]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).1.contains("--output"), "{}", text(&out).1);
-    let out = tuicast(["screenshot", &cast, "-o", "x.png", "--fps", "3"]);
-    assert_eq!(out.status.code(), Some(2));
-    let out = tuicast(["screenshot", "--help"]);
-    let help = text(&out).0;
-    assert!(out.status.success());
+    let out = tuicast(["screenshot", &cast]).fails_with(2);
+    assert!(out.stderr().contains("--output"), "{out}");
+    tuicast(["screenshot", &cast, "-o", "x.png", "--fps", "3"]).fails_with(2);
+    let out = tuicast(["screenshot", "--help"]).success();
+    let help = out.stdout();
     let tail = &help[help.rfind("Examples:").expect("examples")..];
     assert!(
         tail.lines()
@@ -780,25 +763,22 @@ fn cli_screenshot_is_replay_format_png() {
         "nowhere",
         "-o",
         &a.display().to_string(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out).1.contains("no checkpoint named"),
-        "{}",
-        text(&out).1
-    );
+    ])
+    .fails_with(2);
+    assert!(out.stderr().contains("no checkpoint named"), "{out}");
 }
 
 #[test]
 fn cli_annotates_named_regions_of_the_scenario_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let cast = dir.path().join("menu.cast");
-    fs::write(
-        &cast,
-        "{\"version\": 3, \"term\": {\"cols\": 20, \"rows\": 4}}\n\
-         [0.1, \"o\", \"apple\\r\\nbanana\\r\\ncherry\\r\\nstatus: ok\"]\n",
-    )
-    .unwrap();
+    let dir = Dir::new();
+    let cast = dir.write(
+        "menu.cast",
+        v3_cast(
+            20,
+            4,
+            &[r#"[0.1, "o", "apple\r\nbanana\r\ncherry\r\nstatus: ok"]"#],
+        ),
+    );
     let out_path = dir.path().join("menu.png");
     let run = |specs: &[&str]| {
         let mut args = vec![
@@ -816,9 +796,8 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
         tuicast(&args)
     };
     // No scenario beside the cast: the error names the file it looked for.
-    let out = run(&["region=status"]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = run(&["region=status"]).fails_with(2);
+    let stderr = out.stderr();
     assert!(
         stderr.contains("menu.toml") && stderr.contains("no scenario file"),
         "{stderr}"
@@ -831,24 +810,21 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
          menu = { regex = \"apple|banana\" }\n",
     )
     .unwrap();
-    let out = run(&["region=status"]);
-    assert!(out.status.success(), "{}", text(&out).1);
+    run(&["region=status"]).success();
     let img = decode_png(&fs::read(&out_path).unwrap()).unwrap();
     assert!(
         img.pixels().any(|p| p.0 == [0xff, 0x88, 0x00, 255]),
         "the region's colour"
     );
     // The spec's own keys override the region's; a regex region boxes its matches.
-    let out = run(&["region=status,color=#00ff00", "region=menu,color=#0000ff"]);
-    assert!(out.status.success(), "{}", text(&out).1);
+    run(&["region=status,color=#00ff00", "region=menu,color=#0000ff"]).success();
     let img = decode_png(&fs::read(&out_path).unwrap()).unwrap();
     assert!(img.pixels().any(|p| p.0 == [0, 255, 0, 255]));
     assert!(img.pixels().any(|p| p.0 == [0, 0, 255, 255]));
     assert!(!img.pixels().any(|p| p.0 == [0xff, 0x88, 0x00, 255]));
     // An unknown name: the file and the regions it has.
-    let out = run(&["region=sidebar"]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = run(&["region=sidebar"]).fails_with(2);
+    let stderr = out.stderr();
     assert!(
         stderr.contains("menu.toml")
             && stderr.contains("no region named \"sidebar\"")
@@ -857,18 +833,16 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
     );
     // A bad region is reported with its name and file.
     fs::write(&scenario, "[regions]\nbroken = { rows = \"9..2\" }\n").unwrap();
-    let out = run(&["region=broken"]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = run(&["region=broken"]).fails_with(2);
+    let stderr = out.stderr();
     assert!(
         stderr.contains("broken") && stderr.contains("menu.toml") && stderr.contains("range"),
         "{stderr}"
     );
     // Unknown keys in a region are a scenario error with its place.
     fs::write(&scenario, "[regions]\nx = { rowz = \"1\" }\n").unwrap();
-    let out = run(&["region=x"]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = run(&["region=x"]).fails_with(2);
+    let stderr = out.stderr();
     assert!(stderr.contains("menu.toml:2"), "{stderr}");
     // Without a scenario file at all, `replay` says the same as `screenshot`.
     fs::remove_file(&scenario).unwrap();
@@ -882,33 +856,22 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
         "--annotate".into(),
         "region=menu".into(),
     ]);
-    assert!(
-        text(&out).1.contains("no scenario file"),
-        "{}",
-        text(&out).1
-    );
+    assert!(out.stderr().contains("no scenario file"), "{out}");
 }
 
 #[test]
 fn a_gif_of_a_malformed_cast_names_the_problem_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let cast = dir.path().join("bad.cast");
-    fs::write(
-        &cast,
-        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"r\", \"0x0\"]\n",
-    )
-    .unwrap();
+    let dir = Dir::new();
+    let cast = dir.write("bad.cast", v3_cast(10, 2, &[r#"[0.1, "r", "0x0"]"#]));
     let gif = dir.path().join("x.gif");
-    let out = tuicast([
-        "replay".as_ref(),
-        cast.as_os_str(),
-        "--format".as_ref(),
-        "gif".as_ref(),
-        "-o".as_ref(),
-        gif.as_os_str(),
-    ]);
-    let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = Tuicast::new()
+        .arg("replay")
+        .arg(&cast)
+        .args(["--format", "gif", "-o"])
+        .arg(&gif)
+        .run()
+        .fails_with(2);
+    let stderr = out.stderr();
     assert_eq!(stderr.matches("zero columns").count(), 1, "{stderr}");
     assert!(!gif.exists());
 }

@@ -3,30 +3,26 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use crate::{have, text};
+use crate::util::{have, Dir, Run, Tuicast, BIN};
 
-fn record(dir: &Path, scenario: &str, toml: &str, env: &[(&str, &str)]) -> (Output, PathBuf) {
-    let path = dir.join(format!("{scenario}.toml"));
-    fs::write(&path, toml).unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tuicast"));
-    cmd.arg("record").arg(&path);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    (cmd.output().unwrap(), dir.join(format!("{scenario}.cast")))
+/// Writes `DIR/SCENARIO.toml` and runs `tuicast record` on it; gives the run and the cast's path.
+fn record(dir: &Dir, scenario: &str, toml: &str, env: &[(&str, &str)]) -> (Run, PathBuf) {
+    let path = dir.write(format!("{scenario}.toml"), toml);
+    let out = Tuicast::new().arg("record").arg(&path).envs(env).run();
+    (out, dir.join(format!("{scenario}.cast")))
 }
 
+/// The screen at checkpoint `at` (`tuicast replay CAST --at AT`, which must succeed).
 fn replay(cast: &Path, at: &str) -> String {
-    let out = crate::tuicast([
-        "replay".as_ref(),
-        cast.as_os_str(),
-        "--at".as_ref(),
-        at.as_ref(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out).1);
-    text(&out).0
+    let out = Tuicast::new()
+        .arg("replay")
+        .arg(cast)
+        .args(["--at", at])
+        .run()
+        .success();
+    out.stdout().to_string()
 }
 
 /// Every cast tuicast writes must convert cleanly with asciinema 3 (when it is installed;
@@ -53,7 +49,7 @@ fn asciinema_accepts(cast: &Path) {
         out.status.success(),
         "asciinema convert failed on {}: {}",
         cast.display(),
-        text(&out).1
+        String::from_utf8_lossy(&out.stderr)
     );
 }
 
@@ -68,9 +64,9 @@ fn events(cast: &Path) -> Vec<serde_json::Value> {
 
 #[test]
 fn a_prompt_is_answered_and_the_exit_status_recorded() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "yn",
         r#"shell = "read -p 'Delete everything? [y/N] ' a; echo \"answer: $a\"; exit 3"
 size = "50x6"
@@ -84,8 +80,8 @@ steps = [
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
-    assert!(text(&out).1.contains("exit status 3"));
+    let out = out.success();
+    assert!(out.stderr().contains("exit status 3"), "{out}");
     assert_eq!(
         replay(&cast, "asked"),
         "Delete everything? [y/N]\n\n\n\n\n\n"
@@ -109,10 +105,10 @@ fn vim_edits_and_saves_a_file() {
         assert!(std::env::var_os("CI").is_none(), "vim is required under CI");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     fs::write(dir.path().join("notes.txt"), "first line\n").unwrap();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "vim",
         r#"command = ["vim", "-u", "NONE", "-N", "-i", "NONE", "notes.txt"]
 steps = [
@@ -130,7 +126,7 @@ steps = [
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     assert_eq!(
         fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
         "first line\nadded by tuicast\n"
@@ -145,10 +141,10 @@ steps = [
 
 #[test]
 fn secrets_never_reach_the_cast() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let secret = "s3cr3t-Hunter2-ÿ";
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "pw",
         r#"shell = "read -rs -p 'Password: ' pw; echo; echo \"you typed: $pw\"; echo \"length ${#pw}\""
 redact = ["tok_[a-z0-9]+"]
@@ -163,7 +159,7 @@ steps = [
 "#,
         &[("TUICAST_TEST_PASSWORD", secret)],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     let raw = fs::read(&cast).unwrap();
     let body = String::from_utf8_lossy(&raw);
     assert!(
@@ -180,27 +176,26 @@ steps = [
 
     // A missing secret variable is bad input, caught before anything runs.
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "missing",
         "shell = \"true\"\nsteps = [{ secret = { env = \"NOPE_NOT_SET\" } }]\n",
         &[],
     );
-    assert_eq!(out.status.code(), Some(2));
+    let out = out.fails_with(2);
     assert!(
-        text(&out).1.contains(
+        out.stderr().contains(
             "missing.toml:2:10: the secret's environment variable NOPE_NOT_SET is not set"
         ),
-        "{}",
-        text(&out).1
+        "{out}"
     );
     assert!(!cast.exists());
 }
 
 #[test]
 fn terminal_queries_are_answered_and_recorded() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "queries",
         r#"shell = '''
 stty -echo -icanon
@@ -213,7 +208,7 @@ steps = [{ wait = "bg=" }, { exit = 0 }]
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     let screen = replay(&cast, "end");
     assert!(screen.contains("abccpr=1;4\n"), "{screen}");
     assert!(screen.contains("da=?62;22\n"), "{screen}");
@@ -236,15 +231,15 @@ steps = [{ wait = "bg=" }, { exit = 0 }]
 
 #[test]
 fn a_timed_out_wait_says_the_program_waits_for_input() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "stuck",
         "shell = \"read -p 'Overwrite file? [y/N] ' a\"\ntimeout = \"1s\"\nsteps = [{ wait = \"Done\" }]\n",
         &[],
     );
-    let err = text(&out).1;
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let out = out.fails_with(1);
+    let err = out.stderr();
     assert!(
         err.contains("timed out after 1.0s waiting for text \"Done\""),
         "{err}"
@@ -262,23 +257,22 @@ fn a_timed_out_wait_says_the_program_waits_for_input() {
         "a failed recording does not replace the cast"
     );
     let partial = dir.path().join("stuck.cast.partial");
-    let out = crate::tuicast(["replay".as_ref(), partial.as_os_str()]);
-    assert!(out.status.success());
+    Tuicast::new().arg("replay").arg(&partial).run().success();
 }
 
 #[test]
 fn no_process_is_left_behind() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let marker = format!("tuicast-bg-{}", std::process::id());
     let (out, _cast) = record(
-        dir.path(),
+        &dir,
         "bg",
         &format!(
             "shell = \"(exec -a {marker} sleep 300) & disown; echo started; sleep 0.2\"\nsteps = [{{ wait = \"started\" }}, {{ exit = 0 }}]\n"
         ),
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     std::thread::sleep(std::time::Duration::from_millis(200));
     let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
     let left: Vec<String> = String::from_utf8_lossy(&ps.stdout)
@@ -291,16 +285,16 @@ fn no_process_is_left_behind() {
 
 #[test]
 fn multibyte_characters_written_one_byte_at_a_time_survive() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "bytes",
         r#"shell = "for b in 63 61 66 c3 a9 20 e6 97 a5 e6 9c ac 20 f0 9f 98 80 0a; do printf \"\\x$b\"; sleep 0.005; done"
 steps = [{ wait = "😀" }, { exit = 0 }]
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     assert!(replay(&cast, "end").starts_with("café 日本 😀\n"));
     let body = fs::read_to_string(&cast).unwrap();
     assert!(
@@ -311,9 +305,9 @@ steps = [{ wait = "😀" }, { exit = 0 }]
 
 #[test]
 fn a_resize_reaches_the_program_and_replays() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "resize",
         r#"shell = "trap 'echo \"now $(tput cols)x$(tput lines)\"' WINCH; echo ready; while :; do sleep 0.05; done"
 size = "40x8"
@@ -327,7 +321,7 @@ steps = [
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     let ev = events(&cast);
     assert!(ev.iter().any(|e| e[1] == "r" && e[2] == "60x10"));
     assert_eq!(replay(&cast, "small").lines().count(), 8);
@@ -341,7 +335,7 @@ steps = [
 
 #[test]
 fn scenario_mistakes_are_bad_input_with_their_place() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let cases = [
         (
             "key",
@@ -381,9 +375,9 @@ fn scenario_mistakes_are_bad_input_with_their_place() {
         ),
     ];
     for (name, toml, expected) in cases {
-        let (out, cast) = record(dir.path(), name, toml, &[]);
-        let err = text(&out).1;
-        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        let (out, cast) = record(&dir, name, toml, &[]);
+        let out = out.fails_with(2);
+        let err = out.stderr();
         assert!(
             err.contains(expected),
             "{name}: expected {expected:?} in:\n{err}"
@@ -395,52 +389,49 @@ fn scenario_mistakes_are_bad_input_with_their_place() {
 
 #[test]
 fn several_scenarios_record_in_parallel_and_are_each_reported() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     for i in 0..3 {
         fs::write(dir.path().join(format!("p{i}.toml")), format!("shell = \"sleep 0.3; echo job {i}\"\nsteps = [{{ wait = \"job {i}\" }}, {{ exit = 0 }}]\n")).unwrap();
     }
     let start = std::time::Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_tuicast"))
+    let out = Tuicast::new()
         .arg("record")
         .args((0..3).map(|i| dir.path().join(format!("p{i}.toml"))))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out).1);
+        .run()
+        .success();
     assert!(
         start.elapsed() < std::time::Duration::from_millis(850),
         "not parallel: {:?}",
         start.elapsed()
     );
     for i in 0..3 {
-        assert!(text(&out).1.contains(&format!(
-            "recorded {}",
-            dir.path().join(format!("p{i}.cast")).display()
-        )));
+        assert!(
+            out.stderr().contains(&format!(
+                "recorded {}",
+                dir.path().join(format!("p{i}.cast")).display()
+            )),
+            "{out}"
+        );
         assert!(replay(&dir.path().join(format!("p{i}.cast")), "end").contains(&format!("job {i}")));
     }
 }
 
 #[test]
 fn an_interrupted_recording_leaves_a_valid_cast() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let path = dir.path().join("long.toml");
     fs::write(&path, "shell = \"for i in $(seq 1 1000); do echo line $i; sleep 0.01; done\"\nsteps = [{ exit = 0, timeout = \"60s\" }]\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuicast"))
-        .arg("record")
-        .arg(&path)
-        .spawn()
-        .unwrap();
+    let child = Tuicast::new().arg("record").arg(&path).spawn();
     std::thread::sleep(std::time::Duration::from_millis(600));
     nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::unistd::Pid::from_raw(child.pid()),
         nix::sys::signal::Signal::SIGTERM,
     )
     .unwrap();
-    child.wait().unwrap();
+    child.wait();
     let partial = dir.path().join("long.cast.partial");
-    let out = crate::tuicast(["replay".as_ref(), partial.as_os_str()]);
-    assert!(out.status.success(), "{}", text(&out).1);
-    assert!(text(&out).0.contains("line "), "{}", text(&out).0);
+    let out = Tuicast::new().arg("replay").arg(&partial).run().success();
+    assert!(out.stdout().contains("line "), "{out}");
     assert!(!dir.path().join("long.cast").exists());
 }
 
@@ -470,31 +461,17 @@ fn the_rust_session_api_records_in_code() {
 
 #[test]
 fn live_mode_records_again_and_keeps_a_differing_cast_for_review() {
-    let dir = tempfile::tempdir().unwrap();
-    let casts = dir.path().join("casts");
-    fs::create_dir_all(&casts).unwrap();
-    fs::write(casts.join("name.txt"), "world\n").unwrap();
-    fs::write(
-        casts.join("greet.toml"),
+    let dir = Dir::new();
+    let casts = dir.join("casts");
+    dir.write("casts/name.txt", "world\n");
+    dir.write(
+        "casts/greet.toml",
         "shell = \"echo \\\"hello $(cat name.txt)\\\"\"\nsize = \"30x3\"\nsteps = [{ wait = \"hello\" }, { snapshot = \"greeted\" }, { exit = 0 }]\n",
-    )
-    .unwrap();
-    let run = |args: &[&str], env: &[(&str, &str)]| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tuicast"));
-        cmd.args(args)
-            .current_dir(dir.path())
-            .env_remove("CI")
-            .env_remove("TUICAST_UPDATE")
-            .env_remove("TUICAST_LIVE");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        cmd.output().unwrap()
-    };
-    assert!(run(&["record", "casts/greet.toml"], &[]).status.success());
-    assert!(run(&["test", "--update"], &[]).status.success());
-    let out = run(&["test", "--live"], &[]);
-    assert!(out.status.success(), "{}", text(&out).0);
+    );
+    let run = |args: &[&str], env: &[(&str, &str)]| dir.tuicast(args).envs(env).run();
+    run(&["record", "casts/greet.toml"], &[]).success();
+    run(&["test", "--update"], &[]).success();
+    run(&["test", "--live"], &[]).success();
     assert!(
         !casts.join("greet.cast.new").exists(),
         "a matching live recording is not kept"
@@ -502,37 +479,35 @@ fn live_mode_records_again_and_keeps_a_differing_cast_for_review() {
 
     // The program's behaviour changes: live mode notices, the committed cast does not.
     fs::write(casts.join("name.txt"), "there\n").unwrap();
+    let out = run(&["test"], &[]);
     assert!(
-        run(&["test"], &[]).status.success(),
-        "plain mode replays the committed cast"
+        out.succeeded(),
+        "plain mode replays the committed cast:\n{out}"
     );
-    let out = run(&["test"], &[("TUICAST_LIVE", "1"), ("CI", "true")]);
-    assert_eq!(out.status.code(), Some(1));
+    run(&["test"], &[("TUICAST_LIVE", "1"), ("CI", "true")]).fails_with(1);
     assert!(!casts.join("greet.cast.new").exists(), "CI writes nothing");
-    let out = run(&["test", "--live"], &[]);
-    let t = text(&out).0;
-    assert_eq!(out.status.code(), Some(1), "{t}");
+    let out = run(&["test", "--live"], &[]).fails_with(1);
+    let t = out.stdout();
     assert!(t.contains("-hello world\n+hello there"), "{t}");
     assert!(casts.join("greet.cast.new").exists());
-    let pending = text(&run(&["pending"], &[])).0;
+    let pending = run(&["pending"], &[]).stdout().to_string();
     assert!(pending.contains("casts/greet.cast"), "{pending}");
 
-    let out = run(&["accept"], &[]);
-    assert!(out.status.success());
+    run(&["accept"], &[]).success();
     assert!(!casts.join("greet.cast.new").exists());
     assert!(replay(&casts.join("greet.cast"), "greeted").starts_with("hello there"));
-    assert!(run(&["test"], &[]).status.success());
-    assert!(run(&["test", "--live"], &[]).status.success());
+    run(&["test"], &[]).success();
+    run(&["test", "--live"], &[]).success();
 }
 
 #[test]
 fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal() {
     use tuicast::record::{Session, SessionOptions};
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let cast = dir.path().join("hand.cast");
     let script = format!(
         "PS1='inner$ ' {} record -o {} -- bash --norc --noprofile; echo; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; echo done",
-        env!("CARGO_BIN_EXE_tuicast"),
+        BIN,
         cast.display()
     );
     // The person's terminal is itself a PTY driven by tuicast's own recorder.
@@ -577,9 +552,9 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
 
 #[test]
 fn every_kind_of_wait_and_a_signal_exit_status() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (out, cast) = record(
-        dir.path(),
+        &dir,
         "waits",
         r#"shell = '''
 printf 'Loading...'; sleep 0.2; printf '\r\e[KReady 42\r\n'
@@ -603,7 +578,7 @@ steps = [
 "#,
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out).1);
+    out.success();
     let idle = replay(&cast, "idle");
     assert!(idle.contains("Ready 42\n"), "{idle}");
     // Application cursor mode was on: Up is sent as ESC O A.
@@ -619,16 +594,15 @@ steps = [
 
     // A wrong expected status is a failed check (exit 1), and names both statuses.
     let (out, _) = record(
-        dir.path(),
+        &dir,
         "status",
         "shell = \"exit 7\"\nsteps = [{ exit = 0 }]\n",
         &[],
     );
-    assert_eq!(out.status.code(), Some(1));
+    let out = out.fails_with(1);
     assert!(
-        text(&out).1.contains("exited with status 7, expected 0"),
-        "{}",
-        text(&out).1
+        out.stderr().contains("exited with status 7, expected 0"),
+        "{out}"
     );
 }
 
@@ -636,7 +610,7 @@ steps = [
 fn typing_more_than_the_terminal_buffers_does_not_deadlock() {
     // 500 lines of 79 characters: far more than a PTY buffers, while `cat` echoes and copies
     // every line back (output the recorder must keep reading while it types).
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let lines: Vec<String> = (0..500)
         .map(|i| format!("{i:04} {}", "x".repeat(74)))
         .collect();
@@ -646,26 +620,16 @@ fn typing_more_than_the_terminal_buffers_does_not_deadlock() {
     );
     let path = dir.path().join("big.toml");
     fs::write(&path, toml).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuicast"))
-        .arg("record")
-        .arg(&path)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = Tuicast::new().arg("record").arg(&path).spawn();
     let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
+    while child.try_wait().is_none() {
         if started.elapsed() > std::time::Duration::from_secs(90) {
-            let _ = child.kill();
+            child.kill();
             panic!("tuicast record hung typing 40 KB into cat");
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
-    };
-    let out = child.wait_with_output().unwrap();
-    assert!(status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    child.wait().success();
     let end = replay(&dir.path().join("big.cast"), "end");
     assert!(end.contains("0499 xxxx"), "{end}");
 }

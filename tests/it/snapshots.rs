@@ -2,77 +2,44 @@
 //! mismatches, update modes, CI, review commands, masks, orphans, hostile names, JSON output.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
 
-use crate::root;
+use crate::util::{v3_cast, Dir, Run};
 
 /// A temporary project with `casts/` holding copies of example casts.
 struct Project {
-    dir: tempfile::TempDir,
+    dir: Dir,
 }
 
 impl Project {
     fn new(casts: &[&str]) -> Project {
-        let dir = tempfile::tempdir().unwrap();
-        fs::create_dir_all(dir.path().join("casts")).unwrap();
+        let dir = Dir::new();
+        fs::create_dir_all(dir.join("casts")).unwrap();
         for c in casts {
-            fs::copy(
-                root().join("casts").join(c),
-                dir.path().join("casts").join(c),
-            )
-            .unwrap();
+            dir.copy_from_repo(&format!("casts/{c}"), format!("casts/{c}"));
         }
         Project { dir }
     }
 
     fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
+        self.dir.join(rel)
     }
 
-    /// Runs tuicast in the project with a clean CI/update environment plus `env`.
-    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tuicast"));
-        cmd.args(args)
-            .current_dir(self.dir.path())
-            .env_remove("CI")
-            .env_remove("TUICAST_UPDATE")
-            .env("NO_COLOR", "1");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        cmd.output().unwrap()
+    /// Runs `tuicast ARGS` in the project with a clean CI/update environment plus `env`.
+    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
+        self.dir.tuicast(args).envs(env).run()
     }
 
     fn files(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        walk(self.dir.path(), self.dir.path(), &mut out);
-        out.sort();
-        out
+        self.dir.files()
     }
-}
-
-fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
-    for e in fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            walk(base, &p, out);
-        } else {
-            out.push(p.strip_prefix(base).unwrap().display().to_string());
-        }
-    }
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 #[test]
 fn missing_goldens_are_written_as_new_and_fail_until_accepted() {
     let p = Project::new(&["shell.cast"]);
-    let out = p.run(&["test"], &[]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    let text = stdout(&out);
+    let out = p.run(&["test"], &[]).fails_with(1);
+    let text = out.stdout();
     assert!(text.contains("test shell::listing ... FAILED"), "{text}");
     assert!(
         text.contains("snapshot missing: snapshots/shell/listing.txt"),
@@ -86,19 +53,18 @@ fn missing_goldens_are_written_as_new_and_fail_until_accepted() {
     assert!(p.path("snapshots/shell/listing.txt.new").exists());
     assert!(!p.path("snapshots/shell/listing.txt").exists());
 
-    let pending = stdout(&p.run(&["pending"], &[]));
+    let pending = p.run(&["pending"], &[]).stdout().to_string();
     assert_eq!(pending.lines().count(), 4, "{pending}");
     assert!(pending.starts_with("new\tshell/end.txt\t"), "{pending}");
 
-    let out = p.run(&["accept", "listing"], &[]);
-    assert!(out.status.success());
-    assert_eq!(stdout(&out), "accepted shell/listing.txt\n");
+    let out = p.run(&["accept", "listing"], &[]).success();
+    assert_eq!(out.stdout(), "accepted shell/listing.txt\n");
     assert!(p.path("snapshots/shell/listing.txt").exists());
-    assert!(stdout(&p.run(&["accept"], &[])).contains("accepted shell/unicode.txt"));
-    let out = p.run(&["test"], &[]);
-    assert!(out.status.success(), "{}", stdout(&out));
-    assert!(stdout(&out).trim_end().ends_with("4 passed, 0 failed"));
-    assert!(stdout(&out).starts_with("running 4 tests\ntest shell::"));
+    let out = p.run(&["accept"], &[]);
+    assert!(out.stdout().contains("accepted shell/unicode.txt"), "{out}");
+    let out = p.run(&["test"], &[]).success();
+    assert!(out.stdout().trim_end().ends_with("4 passed, 0 failed"));
+    assert!(out.stdout().starts_with("running 4 tests\ntest shell::"));
     assert!(
         p.files().iter().all(|f| !f.ends_with(".new")),
         "{:?}",
@@ -115,9 +81,8 @@ fn a_changed_golden_fails_with_place_diff_and_pending_file() {
     assert!(original.contains("café, naïve, 日本語, ✓"), "{original}");
     fs::write(&golden, original.replace("naïve", "naive")).unwrap();
 
-    let out = p.run(&["test"], &[]);
-    assert_eq!(out.status.code(), Some(1));
-    let text = stdout(&out);
+    let out = p.run(&["test"], &[]).fails_with(1);
+    let text = out.stdout();
     assert!(
         text.contains("snapshot mismatch: snapshots/shell/unicode.txt"),
         "{text}"
@@ -153,7 +118,7 @@ fn a_changed_golden_fails_with_place_diff_and_pending_file() {
 
     // Rejecting removes the pending file; the golden stays as it was.
     assert_eq!(
-        stdout(&p.run(&["reject"], &[])),
+        p.run(&["reject"], &[]).stdout(),
         "rejected shell/unicode.txt\n"
     );
     assert!(!p.path("snapshots/shell/unicode.txt.new").exists());
@@ -164,46 +129,30 @@ fn a_changed_golden_fails_with_place_diff_and_pending_file() {
 fn under_ci_nothing_is_written_and_always_overwrites() {
     let p = Project::new(&["shell.cast"]);
     let before = p.files();
-    let out = p.run(&["test"], &[("CI", "true")]);
-    assert_eq!(out.status.code(), Some(1));
+    let out = p.run(&["test"], &[("CI", "true")]).fails_with(1);
     assert!(
-        stdout(&out).contains("nothing was written"),
+        out.stdout().contains("nothing was written"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
     assert_eq!(p.files(), before, "CI=true writes nothing");
-    let out = p.run(&["test"], &[("TUICAST_UPDATE", "no")]);
-    assert_eq!(out.status.code(), Some(1));
+    p.run(&["test"], &[("TUICAST_UPDATE", "no")]).fails_with(1);
     assert_eq!(p.files(), before);
-    let out = p.run(&["test"], &[("CI", "true"), ("TUICAST_UPDATE", "always")]);
-    assert!(out.status.success(), "{}", stdout(&out));
-    assert!(stdout(&out).contains("test shell::end ... updated"));
+    let out = p
+        .run(&["test"], &[("CI", "true"), ("TUICAST_UPDATE", "always")])
+        .success();
+    assert!(out.stdout().contains("test shell::end ... updated"));
     assert!(p.path("snapshots/shell/end.txt").exists());
-    let out = p.run(&["test"], &[("TUICAST_UPDATE", "sometimes")]);
-    assert_eq!(out.status.code(), Some(2));
+    p.run(&["test"], &[("TUICAST_UPDATE", "sometimes")])
+        .fails_with(2);
 }
 
 #[test]
 fn review_takes_answers_from_stdin() {
     let p = Project::new(&["progress.cast"]);
     p.run(&["test"], &[]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuicast"))
-        .arg("review")
-        .current_dir(p.dir.path())
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .as_mut()
-        .unwrap()
-        .write_all(b"a\nr\ns\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = stdout(&out);
+    let out = p.dir.tuicast(["review"]).stdin("a\nr\ns\n").run();
+    let text = out.stdout();
     assert!(text.contains("[1/3] progress/done.txt"), "{text}");
     assert!(text.contains("1 accepted, 1 rejected, 1 skipped"), "{text}");
     assert!(p.path("snapshots/progress/done.txt").exists());
@@ -225,8 +174,8 @@ fn styled_snapshots_explain_style_only_changes() {
     )
     .unwrap();
     let out = p.run(&["test", "-k", "down"], &[]);
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let out = out.fails_with(1);
+    let text = out.stdout();
     assert!(
         text.contains("first difference: row 9, column 28"),
         "{text}"
@@ -255,16 +204,15 @@ fn masks_hide_changing_cells() {
     assert!(g.contains("▒▒ls --color=always"), "{g}");
     let bad = p.path("casts/shell.toml");
     fs::write(&bad, "[check]\nmask = [{ regex = \"(\" }]\n").unwrap();
-    let out = p.run(&["test"], &[]);
-    assert_eq!(out.status.code(), Some(2));
+    let out = p.run(&["test"], &[]).fails_with(2);
     assert!(
-        stdout(&out).contains("casts/shell.toml"),
+        out.stdout().contains("casts/shell.toml"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
     fs::write(&bad, "[check]\nformats = [\"gif\"]\n").unwrap();
     let out = p.run(&["test"], &[]);
-    assert!(stdout(&out).contains("shell.toml:2:12"), "{}", stdout(&out));
+    assert!(out.stdout().contains("shell.toml:2:12"), "{}", out.stdout());
 }
 
 #[test]
@@ -272,30 +220,34 @@ fn orphans_are_reported_and_removable() {
     let p = Project::new(&["progress.cast"]);
     p.run(&["test", "--update"], &[]);
     fs::write(p.path("snapshots/progress/gone.txt"), "old\n").unwrap();
-    let out = p.run(&["test"], &[]);
-    assert!(out.status.success());
+    let out = p.run(&["test"], &[]).success();
     assert!(
-        stdout(&out).contains("1 orphaned snapshot(s) found"),
+        out.stdout().contains("1 orphaned snapshot(s) found"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
-    let out = p.run(&["test", "--remove-orphans"], &[]);
-    assert!(out.status.success());
+    p.run(&["test", "--remove-orphans"], &[]).success();
     assert!(!p.path("snapshots/progress/gone.txt").exists());
 }
 
 #[test]
 fn hostile_checkpoint_names_stay_inside_snapshots() {
     let p = Project::new(&[]);
-    fs::write(
-        p.path("casts/evil.cast"),
-        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n\
-         [0.1, \"o\", \"hi\"]\n[0.1, \"m\", \"../../../escaped\"]\n[0.1, \"m\", \"/etc/x\"]\n[0.1, \"m\", \"\\u001b[2J\"]\n",
-    )
-    .unwrap();
-    let out = p.run(&["test", "--update"], &[]);
-    assert!(out.status.success(), "{}", stdout(&out));
-    assert!(!stdout(&out).contains('\x1b'));
+    p.dir.write(
+        "casts/evil.cast",
+        v3_cast(
+            10,
+            2,
+            &[
+                r#"[0.1, "o", "hi"]"#,
+                r#"[0.1, "m", "../../../escaped"]"#,
+                r#"[0.1, "m", "/etc/x"]"#,
+                r#"[0.1, "m", "\u001b[2J"]"#,
+            ],
+        ),
+    );
+    let out = p.run(&["test", "--update"], &[]).success();
+    assert!(!out.stdout().contains('\x1b'));
     for f in p.files() {
         assert!(
             f.starts_with("casts/") || f.starts_with("snapshots/evil/"),
@@ -303,27 +255,24 @@ fn hostile_checkpoint_names_stay_inside_snapshots() {
         );
     }
     assert_eq!(p.files().len(), 5, "{:?}", p.files());
-    assert!(p.run(&["test"], &[]).status.success());
+    p.run(&["test"], &[]).success();
     // The filter matches the names as printed (escaped), like the harness's trials.
     let out = p.run(&["test", "--filter", "evil::\\e[2J"], &[]);
     assert!(
-        stdout(&out).starts_with("running 1 test\ntest evil::\\e[2J ... ok\n"),
+        out.stdout()
+            .starts_with("running 1 test\ntest evil::\\e[2J ... ok\n"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
 }
 
 #[test]
 fn a_malformed_cast_is_one_failure_with_its_place() {
     let p = Project::new(&["progress.cast"]);
-    fs::write(
-        p.path("casts/bad.cast"),
-        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"o\"]\n",
-    )
-    .unwrap();
-    let out = p.run(&["test", "--update"], &[]);
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(2), "{text}");
+    p.dir
+        .write("casts/bad.cast", v3_cast(10, 2, &[r#"[0.1, "o"]"#]));
+    let out = p.run(&["test", "--update"], &[]).fails_with(2);
+    let text = out.stdout();
     assert!(text.contains("test bad ... FAILED"), "{text}");
     assert!(
         text.contains("casts/bad.cast:2:1: an event must have 3 elements"),
@@ -343,7 +292,8 @@ fn json_messages_carry_the_fields_tools_need() {
     )
     .unwrap();
     let out = p.run(&["test", "--message-format", "json"], &[]);
-    let lines: Vec<serde_json::Value> = stdout(&out)
+    let lines: Vec<serde_json::Value> = out
+        .stdout()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
