@@ -9,6 +9,7 @@
 //! - `conformance`: the conformance corpus replays (avt) to what tmux or xterm showed; docs table.
 //! - `png`: PNG and GIF renders checked by decoded pixels, determinism, the picture CLI.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
+//! - `hostile`: hostile repositories and careless users: nothing deleted, leaked or crashed.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
@@ -19,6 +20,7 @@ mod codec;
 mod conformance;
 mod examples;
 mod harness;
+mod hostile;
 mod layers;
 mod malformed;
 mod png;

@@ -1,0 +1,87 @@
+//! Hostile repositories and careless users (issue 12): a cloned repository chooses the
+//! folders, names and bytes tuicast sees; nothing outside the snapshots folder is deleted,
+//! nothing reaches the terminal raw, no input crashes the run. One test per finding.
+
+use crate::util::{v3_cast, Dir};
+
+/// A project with one cast (two checkpoints) and its goldens written.
+fn project_with_goldens() -> Dir {
+    let dir = Dir::new();
+    dir.write(
+        "casts/demo.cast",
+        v3_cast(10, 2, &[r#"[0.1, "o", "hi"]"#, r#"[0.1, "m", "greeted"]"#]),
+    );
+    dir.tuicast(["test", "--update"]).run().success();
+    dir
+}
+
+#[test]
+fn remove_orphans_refuses_a_snapshots_folder_that_is_the_project() {
+    // Never "/" or a real home here: were the guard ever to break, the test must not be the
+    // thing that deletes them. An outside folder of our own stands in for them.
+    let outside = Dir::new();
+    outside.write("elsewhere/end.txt", "not the project's\n");
+    let outside_path = outside.join("elsewhere").display().to_string();
+    for snapshots in [".", "casts", "casts/..", outside_path.as_str()] {
+        let dir = project_with_goldens();
+        dir.write("Cargo.toml", "[package]\n");
+        dir.write("src/lib.rs", "");
+        dir.write("tuicast.toml", format!("snapshots = {snapshots:?}\n"));
+        let before = dir.files();
+        let out = dir
+            .tuicast(["test", "--remove-orphans"])
+            .run()
+            .fails_with(2);
+        assert!(
+            out.stderr()
+                .contains("refusing to remove orphaned snapshots"),
+            "{snapshots}: {out}"
+        );
+        assert_eq!(dir.files(), before, "{snapshots}: nothing may be deleted");
+    }
+    assert_eq!(outside.files(), ["elsewhere/end.txt"]);
+}
+
+#[test]
+fn remove_orphans_removes_only_goldens_of_a_known_cast() {
+    let dir = project_with_goldens();
+    dir.write("snapshots/demo/renamed.txt", "old\n");
+    dir.write("snapshots/demo/notes.md", "mine\n");
+    dir.write("snapshots/demo/.hidden.txt", "mine\n");
+    dir.write("snapshots/gone/end.txt", "a cast that was deleted\n");
+    let out = dir.tuicast(["test", "--remove-orphans"]).run().success();
+    assert!(
+        out.stdout().contains("1 orphaned snapshot(s) removed"),
+        "{out}"
+    );
+    assert!(out.stdout().contains("gone/end.txt"), "{out}");
+    let files = dir.files();
+    assert!(
+        !files.contains(&"snapshots/demo/renamed.txt".to_string()),
+        "{files:?}"
+    );
+    for kept in [
+        "snapshots/demo/notes.md",
+        "snapshots/demo/.hidden.txt",
+        "snapshots/gone/end.txt",
+        "snapshots/demo/greeted.txt",
+        "snapshots/demo/end.txt",
+    ] {
+        assert!(files.contains(&kept.to_string()), "{kept} kept: {files:?}");
+    }
+}
+
+#[test]
+fn remove_orphans_never_follows_a_symlink_out_of_the_snapshots_folder() {
+    let dir = project_with_goldens();
+    let outside = Dir::new();
+    outside.write("precious/end.txt", "mine\n");
+    std::os::unix::fs::symlink(outside.join("precious"), dir.join("snapshots/precious")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.join("precious/end.txt"),
+        dir.join("snapshots/demo/old.txt"),
+    )
+    .unwrap();
+    dir.tuicast(["test", "--remove-orphans"]).run().success();
+    assert_eq!(outside.files(), ["precious/end.txt"]);
+}
