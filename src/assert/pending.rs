@@ -31,6 +31,12 @@ impl Pending {
         Ok(())
     }
 
+    /// The name as it may be printed: control and bidi characters escaped (a cloned
+    /// repository chooses its file names).
+    pub fn shown_name(&self) -> String {
+        crate::escape::escape_for_terminal(&self.name, 300)
+    }
+
     /// Whether `filter` selects this snapshot: no filter, or a substring of its name.
     pub fn matches(&self, filter: Option<&str>) -> bool {
         filter.is_none_or(|f| self.name.contains(f))

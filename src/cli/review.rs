@@ -50,7 +50,12 @@ pub(super) fn pending(filter: FilterArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     for p in &items {
         let state = if p.golden.exists() { "changed" } else { "new" };
-        writeln!(out, "{state}\t{}\t{}", p.name, p.new.display())?;
+        writeln!(
+            out,
+            "{state}\t{}\t{}",
+            p.shown_name(),
+            tuicast::escape::escape_for_terminal(&p.new.display().to_string(), 300)
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -81,10 +86,10 @@ fn apply(filter: FilterArgs, accept: bool) -> anyhow::Result<ExitCode> {
     for p in &items {
         if accept {
             p.accept()?;
-            println!("accepted {}", p.name);
+            println!("accepted {}", p.shown_name());
         } else {
             p.reject()?;
-            println!("rejected {}", p.name);
+            println!("rejected {}", p.shown_name());
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -105,7 +110,7 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
     let mut input = stdin.lock();
     let (mut accepted, mut rejected, mut skipped) = (0, 0, 0);
     for (i, p) in items.iter().enumerate() {
-        println!("[{}/{}] {}", i + 1, items.len(), p.name);
+        println!("[{}/{}] {}", i + 1, items.len(), p.shown_name());
         if p.golden.extension().is_some_and(|e| e == "png") {
             // A picture: point at the files to look at.
             let shown = |path: &std::path::Path| {

@@ -6,6 +6,9 @@
 //! `C-M-x`. Arrow keys, Home and End follow the program's cursor-key mode (DECCKM): in
 //! application mode they are sent as `ESC O x`.
 
+/// Most `M-` prefixes one key name may have (each sends one more ESC).
+const MAX_META: usize = 4;
+
 /// The bytes for key `name`; `app_cursor` is whether the program enabled application cursor
 /// keys. Errors name what is wrong with the key name.
 pub fn key_bytes(name: &str, app_cursor: bool) -> Result<String, String> {
@@ -22,8 +25,26 @@ pub fn key_bytes(name: &str, app_cursor: bool) -> Result<String, String> {
     if let Some(rest) = name.strip_prefix("C-") {
         return ctrl_char(rest).map(String::from).ok_or_else(|| bad(name));
     }
-    if let Some(rest) = name.strip_prefix("M-") {
-        return Ok(format!("\x1b{}", key_bytes(rest, app_cursor)?));
+    if name.starts_with("M-") {
+        // Each `M-` sends one ESC before the key; counted, not recursed into, so a hostile
+        // name of 20000 prefixes is an error and not a stack overflow.
+        let mut rest = name;
+        let mut metas = 0;
+        while let Some(r) = rest.strip_prefix("M-") {
+            rest = r;
+            metas += 1;
+            if metas > MAX_META {
+                return Err(format!(
+                    "key \"{}\" has more than {MAX_META} M- prefixes",
+                    crate::escape::escape_for_terminal(name, 40)
+                ));
+            }
+        }
+        return Ok(format!(
+            "{}{}",
+            "\x1b".repeat(metas),
+            key_bytes(rest, app_cursor)?
+        ));
     }
     let csi_or_ss3 = |c: char| {
         if app_cursor {
@@ -113,6 +134,10 @@ mod tests {
         assert_eq!(k("M-x"), "\x1bx");
         assert_eq!(k("C-M-a"), "\x1b\x01");
         assert_eq!(k("M-Enter"), "\x1b\r");
+        assert_eq!(k("M-M-x"), "\x1b\x1bx");
+        let hostile = format!("{}x", "M-".repeat(20_000));
+        let e = key_bytes(&hostile, false).unwrap_err();
+        assert!(e.contains("more than 4 M- prefixes"), "{e}");
         assert_eq!(k("Up"), "\x1b[A");
         assert_eq!(key_bytes("Up", true).unwrap(), "\x1bOA");
         assert_eq!(k("F1"), "\x1bOP");

@@ -85,3 +85,69 @@ fn remove_orphans_never_follows_a_symlink_out_of_the_snapshots_folder() {
     dir.tuicast(["test", "--remove-orphans"]).run().success();
     assert_eq!(outside.files(), ["precious/end.txt"]);
 }
+
+#[test]
+fn the_programs_home_is_private_random_and_removed() {
+    let dir = Dir::new();
+    dir.write(
+        "s.toml",
+        "shell = 'printf \"mode=%s files=%s home=%s\\n\" \"$(stat -c %a \"$HOME\")\" \"$(ls -A \"$HOME\" | wc -l)\" \"$HOME\"'\n\
+         size = \"100x3\"\nsteps = [{ wait = \"home=\" }, { exit = 0 }]\n",
+    );
+    let mut homes = Vec::new();
+    for _ in 0..2 {
+        dir.tuicast(["record", "s.toml", "-o", "s.cast"])
+            .run()
+            .success();
+        let out = dir.tuicast(["replay", "s.cast"]).run().success();
+        let line = out
+            .stdout()
+            .lines()
+            .find(|l| l.starts_with("mode="))
+            .unwrap()
+            .to_string();
+        assert!(line.starts_with("mode=700 files=0 home="), "{line}");
+        let home = line.split("home=").nth(1).unwrap().trim().to_string();
+        let name = std::path::Path::new(&home)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let digits = name.strip_prefix("tuicast-home-").unwrap();
+        assert_eq!(
+            digits.len(),
+            16,
+            "{name}: a random name, not a pid and a counter"
+        );
+        assert!(
+            !std::path::Path::new(&home).exists(),
+            "{home} removed after the recording"
+        );
+        homes.push(home);
+    }
+    assert_ne!(homes[0], homes[1]);
+}
+
+#[test]
+fn file_names_with_escape_sequences_never_reach_the_terminal_raw() {
+    let dir = project_with_goldens();
+    let evil = "\x1b]52;c;aGk=\x07\x1b[2J\u{202e}";
+    // A pending golden, an orphan and a broken cast, all named by an attacker.
+    dir.write(format!("snapshots/demo/x{evil}.txt.new"), "new\n");
+    dir.write(format!("snapshots/demo/y{evil}.txt"), "old\n");
+    dir.write(format!("casts/bad{evil}.cast"), "{not json\n");
+    for args in [
+        vec!["pending"],
+        vec!["test"],
+        vec!["replay", &format!("casts/bad{evil}.cast")],
+        vec!["accept"],
+    ] {
+        let out = dir.tuicast(&args).run();
+        for (stream, text) in [("stdout", out.stdout()), ("stderr", out.stderr())] {
+            assert!(
+                !text.contains('\x1b') && !text.contains('\x07') && !text.contains('\u{202e}'),
+                "{args:?} {stream} has raw controls: {text:?}"
+            );
+        }
+    }
+}
