@@ -1,7 +1,75 @@
 //! Small file helpers shared by the stages.
 
-use std::io::{self, Write};
+use std::fs::File;
+use std::io::{self, Read, Write};
 use std::path::Path;
+
+/// Opens `path` for reading only when it is a regular file (symlinks followed). A FIFO would
+/// block forever, `/dev/zero` never ends, a folder is no file: a cloned repository can hold any
+/// of them (git stores symlinks), so each is an error naming what the path is.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let kind = |m: &std::fs::Metadata| {
+        use std::os::unix::fs::FileTypeExt;
+        let t = m.file_type();
+        match () {
+            _ if t.is_file() => None,
+            _ if t.is_dir() => Some("a folder"),
+            _ if t.is_fifo() => Some("a FIFO"),
+            _ if t.is_socket() => Some("a socket"),
+            _ if t.is_char_device() || t.is_block_device() => Some("a device"),
+            _ => Some("not a regular file"),
+        }
+    };
+    let refuse = |what: &str| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("is {what}, not a regular file"),
+        )
+    };
+    // Checked before opening, because opening a FIFO blocks until someone writes to it.
+    if let Some(what) = kind(&std::fs::metadata(path)?) {
+        return Err(refuse(what));
+    }
+    let file = File::open(path)?;
+    if let Some(what) = kind(&file.metadata()?) {
+        return Err(refuse(what));
+    }
+    Ok(file)
+}
+
+/// Reads the regular file `path` whole, refusing one of more than `limit` bytes (see
+/// [`open_regular`]). Errors do not repeat the path: the caller names the file once.
+pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    let len = file.metadata()?.len();
+    let too_big = || {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("is larger than the limit of {}", human_bytes(limit)),
+        )
+    };
+    if len > limit {
+        return Err(too_big());
+    }
+    let mut out = Vec::with_capacity(len as usize);
+    // `take` guards against a file that grows while it is read.
+    file.take(limit + 1).read_to_end(&mut out)?;
+    if out.len() as u64 > limit {
+        return Err(too_big());
+    }
+    Ok(out)
+}
+
+/// `n` bytes as a person reads them: `64 MiB`, `1 GiB`, `512 bytes`.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (size, unit) in UNITS {
+        if n >= size && n % size == 0 {
+            return format!("{} {unit}", n / size);
+        }
+    }
+    format!("{n} bytes")
+}
 
 /// Writes `bytes` to `path` atomically: into a temporary file in the same folder, then renamed
 /// over `path`. A reader never sees a half-written file, and a failure leaves `path` as it was.
@@ -93,6 +161,37 @@ pub fn par_map_ordered<T: Sync, R: Send, E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_regular_files_within_the_limit_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        std::fs::write(&f, b"12345").unwrap();
+        assert_eq!(read_regular(&f, 5).unwrap(), b"12345");
+        let e = read_regular(&f, 4).unwrap_err();
+        assert_eq!(e.to_string(), "is larger than the limit of 4 bytes");
+        let link = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        assert_eq!(
+            read_regular(&link, 1 << 30).unwrap_err().to_string(),
+            "is a device, not a regular file"
+        );
+        assert_eq!(
+            open_regular(dir.path()).unwrap_err().to_string(),
+            "is a folder, not a regular file"
+        );
+        let fifo = dir.path().join("fifo");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        assert_eq!(
+            open_regular(&fifo).unwrap_err().to_string(),
+            "is a FIFO, not a regular file"
+        );
+        assert_eq!(human_bytes(64 << 20), "64 MiB");
+    }
 
     #[test]
     fn par_map_ordered_hands_results_over_in_order() {

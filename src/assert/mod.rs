@@ -245,15 +245,20 @@ fn settle(
 
 /// The golden's bytes; `None` when there is none.
 fn read_golden(golden: &Path) -> io::Result<Option<Vec<u8>>> {
-    match std::fs::read(golden) {
+    match crate::util::read_regular(golden, MAX_GOLDEN_BYTES) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        // The caller names the golden; the message says only what is wrong with it.
         Err(e) => Err(io::Error::new(
             e.kind(),
-            format!("cannot read {}: {e}", golden.display()),
+            format!("cannot read the golden: {e}"),
         )),
     }
 }
+
+/// The largest golden file read (text or PNG); a larger one is an error, not a read into
+/// memory. The largest screen's text render is far below it.
+pub const MAX_GOLDEN_BYTES: u64 = 64 << 20;
 
 /// Writes `data` to `path` atomically, making its folder first.
 fn write_file(path: &Path, data: &[u8]) -> io::Result<()> {

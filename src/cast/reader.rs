@@ -27,7 +27,7 @@ use crate::size::Size;
 /// ```
 pub fn open(path: impl AsRef<Path>) -> Result<CastReader<BufReader<File>>, CastError> {
     let path = path.as_ref();
-    let file = File::open(path).map_err(|e| CastError::io(0, e).with_path(path))?;
+    let file = crate::util::open_regular(path).map_err(|e| CastError::io(0, e).with_path(path))?;
     let len = file.metadata().ok().map(|m| m.len());
     let mut reader = CastReader::with_path(BufReader::with_capacity(1 << 16, file), path)?;
     reader.size_hint = len;

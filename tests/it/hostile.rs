@@ -151,3 +151,37 @@ fn file_names_with_escape_sequences_never_reach_the_terminal_raw() {
         }
     }
 }
+
+#[test]
+fn a_fifo_or_a_device_in_the_suite_is_an_error_not_a_hang() {
+    let dir = project_with_goldens();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(dir.join("casts/fifo.cast"))
+        .status()
+        .unwrap()
+        .success());
+    std::os::unix::fs::symlink("/dev/zero", dir.join("casts/zero.cast")).unwrap();
+    std::fs::remove_file(dir.join("snapshots/demo/end.txt")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("snapshots/demo/end.txt")).unwrap();
+    // Bad input, so exit status 2; every other cast is still checked.
+    let out = dir.tuicast(["test"]).run().fails_with(2);
+    let text = out.stdout();
+    assert!(text.contains("test demo::greeted ... ok"), "{out}");
+    assert!(
+        text.contains("fifo.cast: is a FIFO, not a regular file"),
+        "{out}"
+    );
+    assert!(
+        text.contains("zero.cast: is a device, not a regular file"),
+        "{out}"
+    );
+    assert!(
+        text.contains("end.txt: cannot read the golden: is a device, not a regular file"),
+        "{out}"
+    );
+    assert_eq!(
+        text.matches("snapshots/demo/end.txt").count(),
+        1,
+        "the path once: {out}"
+    );
+}
