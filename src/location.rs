@@ -29,6 +29,47 @@ pub fn line_column(text: &str, offset: usize) -> (u64, u64) {
     (line as u64, before[start..].chars().count() as u64 + 1)
 }
 
+/// [`line_column`] for many offsets of one text in increasing order, in time linear in the
+/// text (each call scans only from the previous offset): the places of 50 000 frames of a
+/// one-line v1 cast cost one pass, not 50 000. A smaller offset than the last starts over.
+#[derive(Debug, Clone)]
+pub struct LineCursor<'a> {
+    text: &'a str,
+    offset: usize,
+    line: u64,
+    column: u64,
+}
+
+impl<'a> LineCursor<'a> {
+    /// A cursor at the start of `text`.
+    pub fn new(text: &'a str) -> Self {
+        LineCursor {
+            text,
+            offset: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+
+    /// 1-based line and character column of byte `offset`, as [`line_column`] gives them.
+    pub fn at(&mut self, offset: usize) -> (u64, u64) {
+        let end = floor_char_boundary(self.text, offset);
+        if end < self.offset {
+            *self = LineCursor::new(self.text);
+        }
+        for c in self.text[self.offset..end].chars() {
+            if c == '\n' {
+                self.line += 1;
+                self.column = 1;
+            } else {
+                self.column += 1;
+            }
+        }
+        self.offset = end;
+        (self.line, self.column)
+    }
+}
+
 /// 1-based character column of byte `offset` within the single line `line`.
 pub fn char_column(line: &str, offset: usize) -> u64 {
     let end = floor_char_boundary(line, offset);
@@ -82,6 +123,19 @@ mod tests {
         assert_eq!(line_column(text, 2), (1, 2));
         assert_eq!(line_column(text, 100), (2, 3));
         assert_eq!(char_column("aé b", 4), 4);
+    }
+
+    #[test]
+    fn the_cursor_agrees_with_line_column_in_any_order() {
+        let text = "ab\ncdé f\n\nxyz";
+        let mut cursor = LineCursor::new(text);
+        for offset in [0, 1, 3, 5, 6, 9, 10, 2, 14, 100, 0] {
+            assert_eq!(
+                cursor.at(offset),
+                line_column(text, offset),
+                "offset {offset}"
+            );
+        }
     }
 
     #[test]

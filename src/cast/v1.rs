@@ -10,7 +10,7 @@ use super::error::offset_in;
 use super::reader::{describe, json_error, json_type_name};
 use super::v3::Fields;
 use super::{CastError, CastErrorKind, Event, EventData, Header, Term};
-use crate::location::line_column;
+use crate::location::LineCursor;
 use crate::size::Size;
 
 pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>), CastError> {
@@ -51,7 +51,9 @@ pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>),
         stdout: Vec<&'a RawValue>,
     }
     let raw: Frames<'_> = serde_json::from_str(text).unwrap_or(Frames { stdout: Vec::new() });
-    // Line and column of frame `i`, or of its element `k`.
+    // Line and column of frame `i`, or of its element `k`. Frames are asked for in order, so
+    // one cursor walks the text once.
+    let cursor = std::cell::RefCell::new(LineCursor::new(text));
     let place = |i: usize, k: Option<usize>| -> (u64, u64) {
         let Some(frame) = raw.stdout.get(i) else {
             return (first_line, 1);
@@ -64,8 +66,7 @@ pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>),
                 }
             }
         }
-        let off = offset_in(text, at);
-        let (line, column) = line_column(text, off);
+        let (line, column) = cursor.borrow_mut().at(offset_in(text, at));
         (first_line + line - 1, column)
     };
     let frames = match stdout {
