@@ -4,7 +4,7 @@
 //! `avt` (asciinema's own engine) is the default; `vt100` is a second engine for
 //! differential replay. Whatever the engine, the screen comes out as the same types.
 
-mod avt_engine;
+mod avt;
 mod cell_text;
 mod charsets;
 mod vt100_engine;
@@ -15,7 +15,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-pub use avt_engine::AvtEngine;
+pub use self::avt::AvtEngine;
 pub use cell_text::CellText;
 pub use vt100_engine::Vt100Engine;
 
