@@ -7,6 +7,7 @@
 mod avt;
 mod cell_text;
 mod charsets;
+pub(crate) mod sequence;
 mod vt100_engine;
 
 use std::fmt;

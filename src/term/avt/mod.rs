@@ -21,10 +21,9 @@
 //! - concealed text (SGR 8, revealed by SGR 28), which avt ignores: see [`StandIns`];
 //! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores.
 
-mod osc;
 mod pen;
-mod sequence;
 mod sgr;
+mod special;
 mod standins;
 
 use std::collections::HashMap;
@@ -34,12 +33,14 @@ use avt::terminal::{BufferType, Terminal};
 use unicode_width::UnicodeWidthChar;
 
 use super::charsets::Charsets;
+use super::sequence::SequenceTracker;
 use super::{Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Size};
-use osc::OscTracker;
 use pen::{PenShadow, PenState};
-use sequence::{SequenceTracker, Special};
-use sgr::parse_sgr;
+use special::Special;
 use standins::StandIns;
+
+/// Longest control sequence text collected; longer ones are read from their start.
+const SEQ_MAX: usize = 64;
 
 /// The avt engine. See the module docs for what this layer adds to avt.
 pub struct AvtEngine {
@@ -51,8 +52,10 @@ pub struct AvtEngine {
     marks: HashMap<(u16, u16), (char, String)>,
     /// The scroll region (top and bottom rows, inclusive), as avt has it.
     margins: (u16, u16),
-    osc: OscTracker,
+    /// Whole escape sequences, as avt's parser sees them (avt keeps their text to itself).
     seq: SequenceTracker,
+    /// The window title (OSC 0 and 2), the last one set.
+    title: Option<String>,
     charsets: Charsets,
     /// Character sets saved with the cursor (DECSC), restored by DECRC.
     saved_charsets: Charsets,
@@ -80,8 +83,8 @@ impl AvtEngine {
             size,
             marks: HashMap::new(),
             margins: (0, size.rows - 1),
-            osc: OscTracker::default(),
-            seq: SequenceTracker::default(),
+            seq: SequenceTracker::new(SEQ_MAX),
+            title: None,
             charsets: Charsets::default(),
             saved_charsets: Charsets::default(),
             pen: PenShadow::default(),
@@ -103,7 +106,7 @@ impl AvtEngine {
     #[inline]
     fn ascii_run(&mut self, bytes: &[u8]) -> Option<usize> {
         if self.parser.state != State::Ground
-            || !self.osc.is_ground()
+            || !self.seq.is_ground()
             || !self.marks.is_empty()
             || !self.charsets.is_plain()
             || self.pen.pen.conceal
@@ -129,31 +132,29 @@ impl AvtEngine {
 
     #[inline]
     fn feed_char(&mut self, ch: char) {
-        self.osc.feed(ch);
+        let special = self.seq.feed(ch).and_then(|seq| Special::of(&seq));
         let before = self.parser.state;
         let f = self.parser.feed(ch);
-        let special = if before == State::Ground && self.parser.state == State::Ground {
+        if before == State::Ground && self.parser.state == State::Ground {
             if let Some(Function::Print(c)) = &f {
                 // The common case: read the character through a reference; moving the whole
                 // `Function` right after the parser wrote it costs a store-forwarding stall.
                 let c = *c;
                 return self.print(c);
             }
-            None
-        } else {
-            self.seq.track(before, self.parser.state, ch)
-        };
+        }
+        let mut deccolm = None;
         match special {
             None => {}
+            Some(Special::Title(title)) => self.title = Some(title),
             Some(Special::Designate(i, fin)) => {
                 self.charsets.designate(i, fin);
                 return; // instead of avt's own G0/G1 designation
             }
             Some(Special::LockingShift(g)) => self.charsets.shift(g),
             Some(Special::SingleShift(g)) => self.charsets.single_shift(g),
-            Some(Special::Sgr) => {
+            Some(Special::Sgr(ops, conceal)) => {
                 // instead of avt's reading of it
-                let (ops, conceal) = parse_sgr(&self.seq.buf);
                 self.execute(Function::Sgr(ops));
                 if let Some(conceal) = conceal {
                     self.pen.pen.conceal = conceal;
@@ -165,12 +166,12 @@ impl AvtEngine {
                     self.cursor_shape = shape;
                 }
             }
-            Some(Special::Deccolm(_)) => {}
+            Some(Special::Deccolm(wide)) => deccolm = Some(wide),
         }
         if let Some(f) = f {
             self.execute(f);
         }
-        if let Some(Special::Deccolm(wide)) = special {
+        if let Some(wide) = deccolm {
             self.deccolm(wide);
         }
     }
@@ -531,7 +532,7 @@ impl Engine for AvtEngine {
                 visible: cursor.visible,
                 shape: self.cursor_shape,
             },
-            title: self.osc.title.clone(),
+            title: self.title.clone(),
             alternate: self.terminal.active_buffer_type() == BufferType::Alternate,
         }
     }
