@@ -203,6 +203,13 @@ impl CursorKind {
             CursorKind::Bar => "bar",
         }
     }
+
+    /// The kind [`name`](Self::name) gives `name`.
+    pub fn from_name(name: &str) -> Option<CursorKind> {
+        [CursorKind::Block, CursorKind::Underline, CursorKind::Bar]
+            .into_iter()
+            .find(|k| k.name() == name)
+    }
 }
 
 impl CursorShape {
