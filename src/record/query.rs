@@ -4,7 +4,7 @@
 //! wait for the answer. A bare PTY has no terminal to answer, so the recorder answers from the
 //! live engine and records each answer as an `i` event.
 
-use std::collections::HashMap;
+use crate::term::sequence::{DecModes, Sequence, SequenceTracker};
 
 /// A query found in program output.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,29 +39,27 @@ pub enum Query {
     KittyKeyboard,
 }
 
-#[derive(Debug, Default, PartialEq)]
-enum State {
-    #[default]
-    Ground,
-    Escape,
-    Csi,
-    Osc,
-    OscEscape,
-    /// DCS, SOS, PM, APC strings: skipped to their terminator.
-    Str,
-    StrEscape,
-}
-
 /// Finds queries in output that arrives in chunks, and tracks the DEC modes the program set.
-#[derive(Debug, Default)]
+///
+/// It reads the output with the same escape-sequence tracker as the avt engine, so a query
+/// is whatever avt takes for one whole control sequence.
+#[derive(Debug)]
 pub struct QueryScanner {
-    state: State,
-    buf: String,
-    modes: HashMap<u16, bool>,
+    seq: SequenceTracker,
+    modes: DecModes,
 }
 
-/// Longest escape sequence collected; longer ones are ignored.
+/// Longest control sequence collected; longer ones are ignored.
 const MAX_SEQ: usize = 256;
+
+impl Default for QueryScanner {
+    fn default() -> Self {
+        QueryScanner {
+            seq: SequenceTracker::new(MAX_SEQ),
+            modes: DecModes::default(),
+        }
+    }
+}
 
 impl QueryScanner {
     /// A scanner in the ground state.
@@ -75,19 +73,24 @@ impl QueryScanner {
         let mut i = 0;
         let bytes = text.as_bytes();
         while i < bytes.len() {
-            if self.state == State::Ground {
-                match memchr_esc(&bytes[i..]) {
-                    Some(n) => {
-                        i += n + 1;
-                        self.state = State::Escape;
-                        continue;
-                    }
+            if self.seq.is_ground() {
+                // Only ESC and C1 controls (UTF-8 C2 80..9F) start a sequence.
+                match bytes[i..].iter().position(|&b| b == 0x1b || b == 0xc2) {
+                    Some(n) => i += n,
                     None => break,
                 }
             }
             let ch = text[i..].chars().next().unwrap_or('\0');
             i += ch.len_utf8();
-            if let Some(q) = self.step(ch) {
+            let query = match self.seq.feed(ch) {
+                Some(Sequence::Csi(csi)) if !csi.truncated => {
+                    self.modes.observe(&csi);
+                    self::csi(csi.text, csi.fin)
+                }
+                Some(Sequence::Osc { data, bel }) => osc(data, bel),
+                _ => None,
+            };
+            if let Some(q) = query {
                 found.push((i, q));
             }
         }
@@ -96,14 +99,14 @@ impl QueryScanner {
 
     /// Whether the program enabled application cursor keys (DECCKM, `CSI ? 1 h`).
     pub fn app_cursor(&self) -> bool {
-        self.modes.get(&1).copied().unwrap_or(false)
+        self.modes.get(1).unwrap_or(false)
     }
 
     /// The state of DEC private mode `mode`: `Some(true)` set, `Some(false)` reset, `None`
     /// for modes this terminal does not know.
     pub fn dec_mode(&self, mode: u16) -> Option<bool> {
-        if let Some(v) = self.modes.get(&mode) {
-            return Some(*v);
+        if let Some(v) = self.modes.get(mode) {
+            return Some(v);
         }
         match mode {
             7 | 25 => Some(true),
@@ -112,115 +115,28 @@ impl QueryScanner {
             _ => None,
         }
     }
-
-    fn step(&mut self, ch: char) -> Option<Query> {
-        match self.state {
-            State::Ground => {
-                if ch == '\x1b' {
-                    self.state = State::Escape;
-                }
-                None
-            }
-            State::Escape => {
-                self.buf.clear();
-                self.state = match ch {
-                    '[' => State::Csi,
-                    ']' => State::Osc,
-                    'P' | 'X' | '^' | '_' => State::Str,
-                    '\x1b' => State::Escape,
-                    _ => State::Ground,
-                };
-                None
-            }
-            State::Csi => {
-                if ('\x40'..='\x7e').contains(&ch) {
-                    self.state = State::Ground;
-                    let params = std::mem::take(&mut self.buf);
-                    return self.csi(&params, ch);
-                }
-                if ch == '\x1b' {
-                    self.state = State::Escape;
-                } else if (ch as u32) < 0x20 || self.buf.len() > MAX_SEQ {
-                    if ch == '\x18' || ch == '\x1a' || self.buf.len() > MAX_SEQ {
-                        self.state = State::Ground;
-                    }
-                } else {
-                    self.buf.push(ch);
-                }
-                None
-            }
-            State::Osc => {
-                match ch {
-                    '\x07' => {
-                        self.state = State::Ground;
-                        let body = std::mem::take(&mut self.buf);
-                        return osc(&body, true);
-                    }
-                    '\x1b' => self.state = State::OscEscape,
-                    '\x18' | '\x1a' => self.state = State::Ground,
-                    c if self.buf.len() < MAX_SEQ => self.buf.push(c),
-                    _ => {}
-                }
-                None
-            }
-            State::OscEscape => {
-                if ch == '\\' {
-                    self.state = State::Ground;
-                    let body = std::mem::take(&mut self.buf);
-                    return osc(&body, false);
-                }
-                self.state = State::Escape;
-                self.step(ch)
-            }
-            State::Str => {
-                match ch {
-                    '\x1b' => self.state = State::StrEscape,
-                    '\x07' | '\x18' | '\x1a' => self.state = State::Ground,
-                    _ => {}
-                }
-                None
-            }
-            State::StrEscape => {
-                if ch == '\\' {
-                    self.state = State::Ground;
-                    None
-                } else {
-                    self.state = State::Escape;
-                    self.step(ch)
-                }
-            }
-        }
-    }
-
-    fn csi(&mut self, params: &str, fin: char) -> Option<Query> {
-        match (fin, params) {
-            ('c', "" | "0") => Some(Query::PrimaryAttributes),
-            ('c', ">" | ">0") => Some(Query::SecondaryAttributes),
-            ('n', "5") => Some(Query::Status),
-            ('n', "6") => Some(Query::CursorPosition { private: false }),
-            ('n', "?6") => Some(Query::CursorPosition { private: true }),
-            ('q', ">" | ">0") => Some(Query::Version),
-            ('u', "?") => Some(Query::KittyKeyboard),
-            ('p', p) if p.ends_with('$') => {
-                let p = &p[..p.len() - 1];
-                match p.strip_prefix('?') {
-                    Some(n) => n.parse().ok().map(Query::DecMode),
-                    None => p.parse().ok().map(Query::AnsiMode),
-                }
-            }
-            ('h' | 'l', p) if p.starts_with('?') => {
-                for mode in p[1..].split(';').filter_map(|m| m.parse::<u16>().ok()) {
-                    self.modes.insert(mode, fin == 'h');
-                }
-                None
-            }
-            _ => None,
-        }
-    }
 }
 
-fn memchr_esc(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|b| *b == 0x1b)
+/// The query a control sequence asks, if it is one (`params` as written, with any private
+/// marker and intermediates).
+fn csi(params: &str, fin: char) -> Option<Query> {
+    match (fin, params) {
+        ('c', "" | "0") => Some(Query::PrimaryAttributes),
+        ('c', ">" | ">0") => Some(Query::SecondaryAttributes),
+        ('n', "5") => Some(Query::Status),
+        ('n', "6") => Some(Query::CursorPosition { private: false }),
+        ('n', "?6") => Some(Query::CursorPosition { private: true }),
+        ('q', ">" | ">0") => Some(Query::Version),
+        ('u', "?") => Some(Query::KittyKeyboard),
+        ('p', p) if p.ends_with('$') => {
+            let p = &p[..p.len() - 1];
+            match p.strip_prefix('?') {
+                Some(n) => n.parse().ok().map(Query::DecMode),
+                None => p.parse().ok().map(Query::AnsiMode),
+            }
+        }
+        _ => None,
+    }
 }
 
 fn osc(body: &str, bel: bool) -> Option<Query> {

@@ -35,37 +35,15 @@ pub mod png;
 
 use serde_json::{json, Map, Value};
 
-use crate::term::{Cell, Color, Screen};
+use crate::term::{safe_char, Cell, Color, Screen};
 
 /// The version of the JSON screen schema written by [`json()`].
 pub const JSON_SCHEMA: u32 = 1;
 
-/// The screen as text: every row, trailing whitespace trimmed, each ending with `\n`.
+/// The screen as text: every row, trailing whitespace trimmed, each ending with `\n`
+/// ([`Screen::text`]).
 pub fn text(screen: &Screen) -> String {
-    let mut out = Vec::with_capacity((screen.size.cols as usize + 1) * screen.size.rows as usize);
-    for r in 0..screen.rows.len() {
-        let start = out.len();
-        screen.push_row_bytes(r, &mut out);
-        // Control characters (C0, DEL, C1 — the last encoded as C2 80..9F) become U+FFFD;
-        // a quick look at the bytes first, as they are rare.
-        if out[start..]
-            .iter()
-            .any(|&b| b < 0x20 || b == 0x7f || b == 0xc2)
-        {
-            let row: String = String::from_utf8_lossy(&out[start..])
-                .chars()
-                .map(safe_char)
-                .collect();
-            out.truncate(start);
-            out.extend_from_slice(row.as_bytes());
-        }
-        out.push(b'\n');
-    }
-    // Cells hold whole UTF-8 text, so this does not fail; lossy all the same.
-    match String::from_utf8(out) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    }
+    screen.text()
 }
 
 /// The screen as a JSON value (schema in the module docs).
@@ -169,15 +147,6 @@ fn color_json(c: Color) -> Value {
     }
 }
 
-/// Control characters cannot be shown; they would act on the reader's terminal instead.
-fn safe_char(ch: char) -> char {
-    if ch.is_control() {
-        '\u{fffd}'
-    } else {
-        ch
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,57 +154,6 @@ mod tests {
 
     fn screen(input: &str) -> Screen {
         crate::term::test_screen(Size { cols: 8, rows: 2 }, input)
-    }
-
-    /// The text render the obvious way: each row's cells joined, trimmed, controls replaced.
-    fn reference_text(screen: &Screen) -> String {
-        let mut out = String::new();
-        for row in &screen.rows {
-            let joined: String = row
-                .iter()
-                .filter(|c| c.width > 0)
-                .map(|c| c.text.as_str())
-                .collect();
-            out.extend(joined.trim_end().chars().map(safe_char));
-            out.push('\n');
-        }
-        out
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn text_is_the_rows_trimmed_with_controls_replaced(
-            rows in proptest::collection::vec(
-                proptest::collection::vec(
-                    proptest::sample::select(vec![
-                        " ", "a", "\t", "\u{b}", "\u{85}", "\u{a0}", "\u{3000}", "é",
-                        "e\u{301}", "\u{1b}", "\u{7f}", "\u{9b}", "日", "", "x\u{2000}",
-                    ]),
-                    0..12,
-                ),
-                0..4,
-            )
-        ) {
-            let screen = Screen {
-                size: Size { cols: 12, rows: rows.len() as u16 },
-                rows: rows
-                    .iter()
-                    .map(|r| {
-                        r.iter()
-                            .map(|t| Cell {
-                                text: (*t).into(),
-                                width: if t.is_empty() { 0 } else { 1 },
-                                ..Cell::default()
-                            })
-                            .collect()
-                    })
-                    .collect(),
-                cursor: Default::default(),
-                title: None,
-                alternate: false,
-            };
-            proptest::prop_assert_eq!(text(&screen), reference_text(&screen));
-        }
     }
 
     #[test]

@@ -4,9 +4,11 @@
 //! `avt` (asciinema's own engine) is the default; `vt100` is a second engine for
 //! differential replay. Whatever the engine, the screen comes out as the same types.
 
-mod avt_engine;
+mod avt;
 mod cell_text;
 mod charsets;
+pub(crate) mod sequence;
+mod text;
 mod vt100_engine;
 
 use std::fmt;
@@ -15,8 +17,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-pub use avt_engine::AvtEngine;
+pub use self::avt::AvtEngine;
 pub use cell_text::CellText;
+pub(crate) use text::safe_char;
 pub use vt100_engine::Vt100Engine;
 
 pub use crate::size::Size;
@@ -172,6 +175,13 @@ impl CursorKind {
             CursorKind::Bar => "bar",
         }
     }
+
+    /// The kind [`name`](Self::name) gives `name`.
+    pub fn from_name(name: &str) -> Option<CursorKind> {
+        [CursorKind::Block, CursorKind::Underline, CursorKind::Bar]
+            .into_iter()
+            .find(|k| k.name() == name)
+    }
 }
 
 impl CursorShape {
@@ -264,66 +274,6 @@ impl Screen {
                 cell_of[m.start()]..last + width
             })
             .collect()
-    }
-
-    /// The text of one row: each character once (wide characters are not doubled), combining
-    /// marks kept, trailing whitespace trimmed.
-    pub fn row_text(&self, row: usize) -> String {
-        let mut out = String::with_capacity(self.size.cols as usize);
-        self.push_row_text(row, &mut out);
-        out
-    }
-
-    /// Appends [`row_text`](Self::row_text) to `out` (no `\n`), without a `String` of its
-    /// own.
-    pub fn push_row_text(&self, row: usize, out: &mut String) {
-        let mut bytes = Vec::with_capacity(self.size.cols as usize);
-        self.push_row_bytes(row, &mut bytes);
-        out.push_str(&String::from_utf8_lossy(&bytes));
-    }
-
-    /// Appends the UTF-8 of [`row_text`](Self::row_text) to `out` (no `\n`): the quick
-    /// path of the text render, one copy of each cell's bytes.
-    pub(crate) fn push_row_bytes(&self, row: usize, out: &mut Vec<u8>) {
-        let start = out.len();
-        // The end of the last cell that is not all whitespace: the row is cut there first,
-        // without walking back over a row of blanks.
-        let mut keep = start;
-        if let Some(cells) = self.rows.get(row) {
-            for cell in cells {
-                if cell.width == 0 {
-                    continue;
-                }
-                let blank = match cell.text.ascii() {
-                    Some(b) => {
-                        out.push(b);
-                        b.is_ascii_whitespace()
-                    }
-                    None => {
-                        out.extend_from_slice(cell.text.as_bytes());
-                        cell.text.chars().all(char::is_whitespace)
-                    }
-                };
-                if !blank {
-                    keep = out.len();
-                }
-            }
-        }
-        out.truncate(keep);
-        if out[start..]
-            .last()
-            .is_some_and(|&b| b.is_ascii() && !(b as char).is_whitespace())
-        {
-            return;
-        }
-        // The last kept cell may still end in whitespace of its own.
-        let tail = std::str::from_utf8(&out[start..]).map_or(0, |s| s.len() - s.trim_end().len());
-        out.truncate(out.len() - tail);
-    }
-
-    /// All rows as text, one line each, every line ending with `\n`.
-    pub fn text(&self) -> String {
-        crate::render::text(self)
     }
 }
 

@@ -698,13 +698,13 @@ fn the_cursor_takes_the_shape_the_program_set_unless_overridden() {
     assert_eq!(lit_columns(&img, &l), 0);
     // The option overrides the program's shape.
     let block = PngOptions {
-        cursor: Some(png::CursorStyle::Block),
+        cursor: Some(tuicast::term::CursorKind::Block),
         ..PngOptions::default()
     };
     let (img, l) = render(&screen(SMALL, "ab\x1b[6 q"), &block);
     assert_eq!(lit_columns(&img, &l), l.cell_width);
     let hidden = PngOptions {
-        cursor: Some(png::CursorStyle::Hidden),
+        hide_cursor: true,
         ..PngOptions::default()
     };
     let (img, l) = render(&screen(SMALL, "ab\x1b[6 q"), &hidden);

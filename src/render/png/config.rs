@@ -14,7 +14,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{CursorStyle, PngOptions, Theme};
+use super::{PngOptions, Theme};
+use crate::term::CursorKind;
 
 /// The `[png]` table of `tuicast.toml`. Every key is optional.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
@@ -88,10 +89,19 @@ impl PngConfig {
             options.padding = p;
         }
         if let Some(c) = &self.cursor {
-            options.cursor = Some(
-                c.parse::<CursorStyle>()
-                    .map_err(|e| format!("{}: {e}", name("cursor")))?,
-            );
+            if matches!(c.as_str(), "hidden" | "none") {
+                options.hide_cursor = true;
+            } else {
+                let kind = CursorKind::from_name(c).ok_or_else(|| {
+                    format!(
+                        "{}: unknown cursor style {:?}: expected block, bar, underline or hidden",
+                        name("cursor"),
+                        crate::escape::escape_for_terminal(c, 40)
+                    )
+                })?;
+                options.cursor = Some(kind);
+                options.hide_cursor = false;
+            }
         }
         match &self.font_dir {
             Some(FontDirs::One(d)) => options.font_dirs.push(root.join(d)),

@@ -71,48 +71,6 @@ pub const MAX_SIDE: u32 = 32_000;
 /// The largest image, in pixels.
 pub const MAX_PIXELS: u64 = 120_000_000;
 
-/// How the cursor is drawn, when [`PngOptions::cursor`] overrides the shape the program set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum CursorStyle {
-    /// The cell in inverse colours.
-    #[default]
-    Block,
-    /// A vertical bar at the left of the cell.
-    Bar,
-    /// A line under the cell.
-    Underline,
-    /// Not drawn, even when the program shows it.
-    Hidden,
-}
-
-impl CursorStyle {
-    /// How a cursor of `kind` (the shape a program set) is drawn.
-    pub fn of(kind: CursorKind) -> CursorStyle {
-        match kind {
-            CursorKind::Block => CursorStyle::Block,
-            CursorKind::Underline => CursorStyle::Underline,
-            CursorKind::Bar => CursorStyle::Bar,
-        }
-    }
-}
-
-impl std::str::FromStr for CursorStyle {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "block" => Ok(CursorStyle::Block),
-            "bar" => Ok(CursorStyle::Bar),
-            "underline" => Ok(CursorStyle::Underline),
-            "hidden" | "none" => Ok(CursorStyle::Hidden),
-            other => Err(format!(
-                "unknown cursor style {:?}: expected block, bar, underline or hidden",
-                crate::escape::escape_for_terminal(other, 40)
-            )),
-        }
-    }
-}
-
 /// How a screen is drawn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PngOptions {
@@ -129,7 +87,9 @@ pub struct PngOptions {
     pub font_dirs: Vec<PathBuf>,
     /// The cursor's shape, instead of the one the program set (DECSCUSR, default a block);
     /// `None` (the default) draws the program's.
-    pub cursor: Option<CursorStyle>,
+    pub cursor: Option<CursorKind>,
+    /// Draw no cursor, even when the program shows it (default false).
+    pub hide_cursor: bool,
 }
 
 impl Default for PngOptions {
@@ -141,6 +101,7 @@ impl Default for PngOptions {
             padding: 12,
             font_dirs: Vec::new(),
             cursor: None,
+            hide_cursor: false,
         }
     }
 }
@@ -563,16 +524,18 @@ impl Renderer {
         cx - x
     }
 
-    /// How the cursor of `screen` is drawn: the option, else the shape the program set.
-    fn cursor_style(&self, screen: &Screen) -> CursorStyle {
-        self.options
-            .cursor
-            .unwrap_or_else(|| CursorStyle::of(screen.cursor.shape.kind))
+    /// The shape the cursor of `screen` is drawn with: the option, else the shape the program
+    /// set; `None` when the options hide it.
+    fn cursor_kind(&self, screen: &Screen) -> Option<CursorKind> {
+        if self.options.hide_cursor {
+            return None;
+        }
+        Some(self.options.cursor.unwrap_or(screen.cursor.shape.kind))
     }
 
     /// The row and columns the block cursor covers, when it is drawn as a block.
     fn block_cursor(&self, screen: &Screen) -> Option<(usize, std::ops::Range<usize>)> {
-        if self.cursor_style(screen) != CursorStyle::Block {
+        if self.cursor_kind(screen) != Some(CursorKind::Block) {
             return None;
         }
         cursor_cells(screen)
@@ -588,13 +551,13 @@ impl Renderer {
         let y = oy + row as i32 * ch;
         let w = cw * cols.len() as i32;
         let color = self.options.theme.fg;
-        match self.cursor_style(screen) {
-            CursorStyle::Bar => canvas.fill_rect(x, y, (cw / 6).max(2), ch, color),
-            CursorStyle::Underline => {
+        match self.cursor_kind(screen) {
+            Some(CursorKind::Bar) => canvas.fill_rect(x, y, (cw / 6).max(2), ch, color),
+            Some(CursorKind::Underline) => {
                 let t = (ch / 10).max(2);
                 canvas.fill_rect(x, y + ch - t, w, t, color)
             }
-            CursorStyle::Block | CursorStyle::Hidden => {}
+            Some(CursorKind::Block) | None => {}
         }
     }
 }

@@ -1,0 +1,638 @@
+//! Adapter for `avt`, asciinema's virtual terminal (the default engine).
+//!
+//! tuicast drives avt's parser and terminal directly (not through `avt::Vt`) so it can see
+//! each parsed function, and follows the parser's state to see each whole escape sequence.
+//! That lets this layer fix what avt leaves out or gets wrong, measured against real
+//! terminals by the conformance corpus (`tests/conformance/`, `docs/conformance.md`):
+//! - combining marks (zero-width characters): avt would give each its own cell; a real
+//!   terminal puts them on the previous character, and so does this adapter;
+//! - the window title (OSC 0 and 2), which avt ignores;
+//! - whether the alternate screen is active;
+//! - character sets: G0–G3 designation with national replacement sets (`ESC ( A` draws `#`
+//!   as `£`), SI/SO, LS2/LS3 and single shifts, and DEC graphics drawn as xterm draws them
+//!   (avt knows only ASCII and DEC graphics, in G0 and G1);
+//! - 132-column mode (DECCOLM, `CSI ? 3 h` / `l`): the screen becomes 132 (or 80) columns
+//!   wide, is cleared, and the cursor goes home;
+//! - erasing with a background colour (BCE): erased and inserted cells take only the
+//!   background of the current pen, as in xterm and tmux (avt gives them the whole pen:
+//!   foreground, bold, inverse, underline);
+//! - DEL (0x7f) draws nothing (avt prints it);
+//! - colon forms of underline (`CSI 4:3 m`, `CSI 4:0 m`);
+//! - concealed text (SGR 8, revealed by SGR 28), which avt ignores: see [`StandIns`];
+//! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores.
+
+mod pen;
+mod sgr;
+mod special;
+mod standins;
+
+use std::collections::HashMap;
+
+use avt::parser::{DecMode, Function, Parser, SgrOp, State};
+use avt::terminal::{BufferType, Terminal};
+use unicode_width::UnicodeWidthChar;
+
+use super::charsets::Charsets;
+use super::sequence::SequenceTracker;
+use super::{Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Size};
+use pen::{PenShadow, PenState};
+use special::Special;
+use standins::StandIns;
+
+/// Longest control sequence text collected; longer ones are read from their start.
+const SEQ_MAX: usize = 64;
+
+/// The avt engine. See the module docs for what this layer adds to avt.
+pub struct AvtEngine {
+    parser: Parser,
+    terminal: Terminal,
+    size: Size,
+    /// Combining marks by (row, col) of their base cell, with the base character they were
+    /// attached to (a mark is dropped when its cell no longer holds that character).
+    marks: HashMap<(u16, u16), (char, String)>,
+    /// The scroll region (top and bottom rows, inclusive), as avt has it.
+    margins: (u16, u16),
+    /// Whole escape sequences, as avt's parser sees them (avt keeps their text to itself).
+    seq: SequenceTracker,
+    /// The window title (OSC 0 and 2), the last one set.
+    title: Option<String>,
+    charsets: Charsets,
+    /// Character sets saved with the cursor (DECSC), restored by DECRC.
+    saved_charsets: Charsets,
+    pen: PenShadow,
+    /// Stand-ins for characters printed while conceal was on (see [`StandIns`]).
+    stand_ins: StandIns,
+    /// The cursor shape set with DECSCUSR.
+    cursor_shape: CursorShape,
+}
+
+impl std::fmt::Debug for AvtEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AvtEngine")
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AvtEngine {
+    /// A blank avt terminal of `size`, keeping no scrollback.
+    pub fn new(size: Size) -> Self {
+        AvtEngine {
+            parser: Parser::new(),
+            terminal: Terminal::new((size.cols as usize, size.rows as usize), Some(0)),
+            size,
+            marks: HashMap::new(),
+            margins: (0, size.rows - 1),
+            seq: SequenceTracker::new(SEQ_MAX),
+            title: None,
+            charsets: Charsets::default(),
+            saved_charsets: Charsets::default(),
+            pen: PenShadow::default(),
+            stand_ins: StandIns::default(),
+            cursor_shape: CursorShape::default(),
+        }
+    }
+
+    fn full_region(&self) -> bool {
+        self.margins == (0, self.size.rows - 1)
+    }
+
+    /// Prints a run of printable ASCII at the start of `bytes` straight into avt, when
+    /// nothing this layer fixes can apply: no sequence in progress, plain character sets, no
+    /// combining marks, no concealed pen, and no wrap (the run stops where the cursor would
+    /// wrap). avt's parser turns such a character into `Print` and nothing else, so skipping
+    /// it changes nothing. Returns how many bytes were printed, or None when the fast path
+    /// does not apply.
+    #[inline]
+    fn ascii_run(&mut self, bytes: &[u8]) -> Option<usize> {
+        if self.parser.state != State::Ground
+            || !self.seq.is_ground()
+            || !self.marks.is_empty()
+            || !self.charsets.is_plain()
+            || self.pen.pen.conceal
+        {
+            return None;
+        }
+        let col = self.terminal.cursor().col;
+        let room = (self.size.cols as usize).checked_sub(col)?;
+        let n = bytes
+            .iter()
+            .take(room)
+            // (Stand-ins come from planes 3 and 16, never ASCII.)
+            .take_while(|&&b| (0x20..0x7f).contains(&b))
+            .count();
+        if n == 0 {
+            return None;
+        }
+        for &b in &bytes[..n] {
+            self.terminal.execute(Function::Print(b as char));
+        }
+        Some(n)
+    }
+
+    #[inline]
+    fn feed_char(&mut self, ch: char) {
+        let special = self.seq.feed(ch).and_then(|seq| Special::of(&seq));
+        let before = self.parser.state;
+        let f = self.parser.feed(ch);
+        if before == State::Ground && self.parser.state == State::Ground {
+            if let Some(Function::Print(c)) = &f {
+                // The common case: read the character through a reference; moving the whole
+                // `Function` right after the parser wrote it costs a store-forwarding stall.
+                let c = *c;
+                return self.print(c);
+            }
+        }
+        let mut deccolm = None;
+        match special {
+            None => {}
+            Some(Special::Title(title)) => self.title = Some(title),
+            Some(Special::Designate(i, fin)) => {
+                self.charsets.designate(i, fin);
+                return; // instead of avt's own G0/G1 designation
+            }
+            Some(Special::LockingShift(g)) => self.charsets.shift(g),
+            Some(Special::SingleShift(g)) => self.charsets.single_shift(g),
+            Some(Special::Sgr(ops, conceal)) => {
+                // instead of avt's reading of it
+                self.execute(Function::Sgr(ops));
+                if let Some(conceal) = conceal {
+                    self.pen.pen.conceal = conceal;
+                }
+                return;
+            }
+            Some(Special::Decscusr(ps)) => {
+                if let Some(shape) = CursorShape::from_decscusr(ps) {
+                    self.cursor_shape = shape;
+                }
+            }
+            Some(Special::Deccolm(wide)) => deccolm = Some(wide),
+        }
+        if let Some(f) = f {
+            self.execute(f);
+        }
+        if let Some(wide) = deccolm {
+            self.deccolm(wide);
+        }
+    }
+
+    fn execute(&mut self, f: Function) {
+        // avt moves RI's cursor relative to the scroll region in origin mode (so it may move
+        // down); away from the top margin RI is a plain cursor up.
+        if let Function::Print(ch) = &f {
+            let ch = *ch;
+            return self.print(ch);
+        }
+        if matches!(f, Function::Ri) && self.terminal.cursor().row != self.margins.0 as usize {
+            return self.execute(Function::Cuu(1));
+        }
+        match f {
+            Function::Rep(n) => return self.repeat(n),
+            Function::So => return self.charsets.shift(1),
+            Function::Si => return self.charsets.shift(0),
+            Function::Gzd4(_) | Function::G1d4(_) => return,
+            Function::Decsc | Function::Scosc => self.saved_charsets = self.charsets,
+            Function::Decrc | Function::Scorc => self.charsets = self.saved_charsets,
+            Function::Ris => {
+                self.charsets = Charsets::default();
+                self.saved_charsets = Charsets::default();
+                self.cursor_shape = CursorShape::default();
+            }
+            Function::Decstr => self.charsets = Charsets::default(),
+            _ => {}
+        }
+        if !self.marks.is_empty() {
+            match f {
+                Function::Lf | Function::Nel => self.line_feed_marks(),
+                Function::Ri
+                | Function::Su(_)
+                | Function::Sd(_)
+                | Function::Il(_)
+                | Function::Dl(_)
+                | Function::Ris
+                | Function::Decstr
+                | Function::Decaln => self.marks.clear(),
+                Function::Decset(ref modes) | Function::Decrst(ref modes)
+                    if modes.iter().any(is_alt_screen) =>
+                {
+                    self.marks.clear()
+                }
+                _ => {}
+            }
+        }
+        match f {
+            Function::Decstbm(top, bottom) => {
+                let rows = self.size.rows;
+                let top = top.max(1) - 1;
+                let bottom = if bottom == 0 { rows } else { bottom } - 1;
+                if top < bottom && bottom < rows {
+                    self.margins = (top, bottom);
+                }
+            }
+            Function::Ris | Function::Decstr => self.margins = (0, self.size.rows - 1),
+            _ => {}
+        }
+        let alternate = self.terminal.active_buffer_type() == BufferType::Alternate;
+        let erases = !self.pen.pen.is_background_only()
+            && blanks_cells(&f)
+            && match f {
+                // Only a line feed that scrolls brings in a blank line.
+                Function::Lf | Function::Nel => {
+                    self.terminal.cursor().row == self.margins.1 as usize
+                }
+                _ => true,
+            };
+        let enters_alternate =
+            !alternate && matches!(&f, Function::Decset(modes) if modes.iter().any(is_alt_screen));
+        self.pen.observe(&f, alternate);
+        if erases {
+            // Erased and inserted cells take only the background (BCE), as in xterm and tmux.
+            self.terminal
+                .execute(Function::Sgr(self.pen.pen.background_ops()));
+            self.terminal.execute(f);
+            self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
+        } else {
+            self.terminal.execute(f);
+        }
+        if enters_alternate
+            && self.terminal.active_buffer_type() == BufferType::Alternate
+            && self.pen.pen.ops() != PenState::default().ops()
+        {
+            // avt fills the new alternate screen with the current pen; tmux clears it.
+            self.terminal.execute(Function::Sgr(vec![SgrOp::Reset]));
+            self.terminal
+                .execute(Function::Ed(avt::parser::EdScope::All));
+            self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
+        }
+    }
+
+    fn print(&mut self, ch: char) {
+        if ch == '\x7f' {
+            return; // DEL draws nothing
+        }
+        let ch = if self.charsets.is_plain() {
+            ch
+        } else {
+            self.charsets.translate(ch)
+        };
+        if ch >= '\u{300}' && ch.width() == Some(0) {
+            self.attach_mark(ch);
+            return;
+        }
+        self.put(ch);
+    }
+
+    /// REP: the character before the cursor again, `n` times (at least once), drawn with the
+    /// current pen as avt draws it (avt alone would copy a concealed character's stand-in,
+    /// and so its concealment).
+    fn repeat(&mut self, n: u16) {
+        let cursor = self.terminal.cursor();
+        if cursor.col == 0 {
+            return;
+        }
+        let Some(raw) = self
+            .terminal
+            .view()
+            .nth(cursor.row)
+            .and_then(|line| line.cells().get(cursor.col - 1).map(|c| c.char()))
+        else {
+            return;
+        };
+        let ch = self.stand_ins.decode(raw).0;
+        for _ in 0..n.max(1) {
+            self.put(ch);
+        }
+    }
+
+    /// Prints a character whose character set and marks are dealt with.
+    fn put(&mut self, ch: char) {
+        let cursor = self.terminal.cursor();
+        let cols = self.size.cols as usize;
+        let wraps = cursor.col >= cols || (cursor.col + 1 == cols && ch.width() == Some(2));
+        // Printing at the pending-wrap position wraps, and may scroll.
+        if wraps && !self.marks.is_empty() {
+            self.line_feed_marks();
+        }
+        let stored = if self.pen.pen.conceal || StandIns::in_range(ch) {
+            self.stand_ins.stand_in(ch, self.pen.pen.conceal)
+        } else {
+            ch
+        };
+        self.terminal.execute(Function::Print(stored));
+        if wraps && cursor.row == self.margins.1 as usize && !self.pen.pen.is_background_only() {
+            // The line scrolled in took the whole pen; erase the rest of it with only the
+            // background, as xterm and tmux fill it.
+            let after = self.terminal.cursor();
+            if after.row == cursor.row && after.col < cols {
+                self.terminal
+                    .execute(Function::Sgr(self.pen.pen.background_ops()));
+                self.terminal
+                    .execute(Function::El(avt::parser::ElScope::ToRight));
+                self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
+            }
+        }
+    }
+
+    /// DECCOLM: 132 (or 80) columns, a cleared screen, no scroll region, the cursor home.
+    fn deccolm(&mut self, wide: bool) {
+        let cols = if wide { 132 } else { 80 };
+        let pen = self.pen.pen;
+        self.terminal.execute(Function::Sgr(pen.background_ops()));
+        self.terminal
+            .execute(Function::Ed(avt::parser::EdScope::All));
+        self.terminal.execute(Function::Sgr(pen.ops()));
+        self.resize(Size {
+            cols,
+            rows: self.size.rows,
+        });
+        self.terminal.execute(Function::Decstbm(0, 0));
+        self.margins = (0, self.size.rows - 1);
+        self.terminal.execute(Function::Cup(1, 1));
+        self.marks.clear();
+    }
+
+    /// Puts a zero-width character on the cell before the cursor.
+    fn attach_mark(&mut self, ch: char) {
+        let cursor = self.terminal.cursor();
+        if cursor.col == 0 || cursor.row >= self.size.rows as usize {
+            return;
+        }
+        let row = cursor.row;
+        let mut col = cursor.col.min(self.size.cols as usize) - 1;
+        let Some(line) = self.terminal.view().nth(row) else {
+            return;
+        };
+        let cells = line.cells();
+        if col > 0 && cells.get(col).is_some_and(|c| c.width() == 0) {
+            col -= 1;
+        }
+        let Some(base) = cells.get(col).map(|c| c.char()) else {
+            return;
+        };
+        let entry = self
+            .marks
+            .entry((row as u16, col as u16))
+            .or_insert((base, String::new()));
+        if entry.0 != base {
+            *entry = (base, String::new());
+        }
+        if entry.1.len() < 64 {
+            entry.1.push(ch);
+        }
+    }
+
+    /// Keeps marks on their rows when a line feed on the last row scrolls the screen.
+    fn line_feed_marks(&mut self) {
+        let cursor = self.terminal.cursor();
+        if cursor.row + 1 < self.size.rows as usize {
+            return;
+        }
+        if !self.full_region() {
+            self.marks.clear();
+            return;
+        }
+        self.marks = self
+            .marks
+            .drain()
+            .filter(|((row, _), _)| *row > 0)
+            .map(|((row, col), v)| ((row - 1, col), v))
+            .collect();
+    }
+}
+
+fn is_alt_screen(m: &DecMode) -> bool {
+    matches!(
+        m,
+        DecMode::AltScreenBuffer | DecMode::SaveCursorAltScreenBuffer
+    )
+}
+
+/// Whether avt fills cells with the current pen when it executes `f`.
+fn blanks_cells(f: &Function) -> bool {
+    matches!(
+        f,
+        Function::Ed(_)
+            | Function::El(_)
+            | Function::Ech(_)
+            | Function::Il(_)
+            | Function::Dl(_)
+            | Function::Ich(_)
+            | Function::Dch(_)
+            | Function::Su(_)
+            | Function::Sd(_)
+            | Function::Lf
+            | Function::Nel
+            | Function::Ri
+    )
+}
+
+impl Engine for AvtEngine {
+    fn feed(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if let Some(n) = self.ascii_run(&bytes[i..]) {
+                i += n;
+                continue;
+            }
+            let ch = text[i..].chars().next().expect("at a char boundary");
+            self.feed_char(ch);
+            i += ch.len_utf8();
+        }
+        // Drop lines scrolled off the top (the engine keeps no scrollback).
+        self.terminal.gc().for_each(drop);
+    }
+
+    fn resize(&mut self, size: Size) {
+        if size == self.size || size.cols == 0 || size.rows == 0 {
+            return;
+        }
+        self.terminal.resize(size.cols as usize, size.rows as usize);
+        self.terminal.gc().for_each(drop);
+        self.size = size;
+        // Marks outside the new grid go; the others stay and are checked against their base
+        // character when the screen is read.
+        self.marks
+            .retain(|&(r, c), _| r < size.rows && c < size.cols);
+        self.margins = (0, size.rows - 1);
+    }
+
+    fn size(&self) -> Size {
+        self.size
+    }
+
+    fn screen(&self) -> Screen {
+        let mut rows = Vec::with_capacity(self.size.rows as usize);
+        for line in self.terminal.view() {
+            // Neighbouring cells nearly always share a pen: convert it once per change.
+            let mut pen: Option<&avt::Pen> = None;
+            let mut style = Cell::default();
+            let mut row: Vec<Cell> = Vec::with_capacity(line.cells().len());
+            for c in line.cells() {
+                if pen != Some(c.pen()) {
+                    let p = c.pen();
+                    pen = Some(p);
+                    style.fg = color(p.foreground());
+                    style.bg = color(p.background());
+                    style.attrs = Attrs {
+                        bold: p.is_bold(),
+                        dim: p.is_faint(),
+                        italic: p.is_italic(),
+                        underline: p.is_underline(),
+                        strikethrough: p.is_strikethrough(),
+                        inverse: p.is_inverse(),
+                        blink: p.is_blink(),
+                        hidden: false,
+                    };
+                }
+                let width = c.width() as u8;
+                let (ch, hidden) = self.stand_ins.decode(c.char());
+                let mut attrs = style.attrs;
+                attrs.hidden = hidden;
+                row.push(Cell {
+                    text: if width == 0 {
+                        CellText::EMPTY
+                    } else {
+                        CellText::from_char(ch)
+                    },
+                    width,
+                    fg: style.fg,
+                    bg: style.bg,
+                    attrs,
+                });
+            }
+            if !self.stand_ins.is_empty() {
+                // The tail of a concealed wide character is concealed too.
+                for c in 1..row.len() {
+                    if row[c].width == 0 && row[c - 1].width == 2 {
+                        row[c].attrs.hidden = row[c - 1].attrs.hidden;
+                    }
+                }
+            }
+            rows.push(row);
+        }
+        for (&(r, c), (base, marks)) in &self.marks {
+            if let Some(cell) = rows
+                .get_mut(r as usize)
+                .and_then(|row| row.get_mut(c as usize))
+            {
+                let (base, hidden) = self.stand_ins.decode(*base);
+                if cell.text.starts_with(base) && cell.attrs.hidden == hidden && cell.width > 0 {
+                    cell.text.push_str(marks);
+                }
+            }
+        }
+        let cursor = self.terminal.cursor();
+        Screen {
+            size: self.size,
+            rows,
+            cursor: Cursor {
+                row: cursor.row.min(self.size.rows as usize - 1) as u16,
+                col: cursor.col.min(self.size.cols as usize - 1) as u16,
+                visible: cursor.visible,
+                shape: self.cursor_shape,
+            },
+            title: self.title.clone(),
+            alternate: self.terminal.active_buffer_type() == BufferType::Alternate,
+        }
+    }
+}
+
+fn color(c: Option<avt::Color>) -> Color {
+    match c {
+        None => Color::Default,
+        Some(avt::Color::Indexed(i)) => Color::Indexed(i),
+        Some(avt::Color::RGB(rgb)) => Color::Rgb(rgb.r, rgb.g, rgb.b),
+    }
+}
+
+/// The screen of a 10x4 avt engine after `input` (for tests).
+#[cfg(test)]
+fn screen(input: &str) -> Screen {
+    let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });
+    e.feed(input);
+    e.screen()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn erased_cells_take_only_the_background() {
+        for erase in [
+            "\x1b[K", "\x1b[2J", "\x1b[X", "\x1b[L", "\x1b[M", "\x1b[@", "\x1b[P", "\x1b[S",
+        ] {
+            let s = screen(&format!("\x1b[2;1H\x1b[1;4;7;31;44m{erase}"));
+            let col = match erase {
+                "\x1b[X" | "\x1b[@" => 0,
+                "\x1b[P" => 9,
+                _ => 5,
+            };
+            let row = if matches!(erase, "\x1b[M" | "\x1b[S") {
+                3
+            } else {
+                1
+            };
+            let cell = &s.rows[row][col];
+            assert_eq!(cell.bg, Color::Indexed(4), "{erase:?}");
+            assert_eq!(cell.fg, Color::Default, "{erase:?}");
+            assert!(cell.attrs.is_empty(), "{erase:?}");
+        }
+        // Printing after an erase still uses the whole pen.
+        let s = screen("\x1b[1;31;44m\x1b[Kx");
+        assert!(s.rows[0][0].attrs.bold && s.rows[0][0].fg == Color::Indexed(1));
+        // A line scrolled in by a wrap at the bottom, and by a line feed.
+        let s = screen("\x1b[4;1H\x1b[7;41m0123456789ab");
+        assert!(s.rows[3][1].attrs.inverse && s.rows[3][2].bg == Color::Indexed(1));
+        assert!(!s.rows[3][2].attrs.inverse);
+        let s = screen("\x1b[4;1H\x1b[7;41m\n");
+        assert!(!s.rows[3][0].attrs.inverse && s.rows[3][0].bg == Color::Indexed(1));
+    }
+
+    #[test]
+    fn deccolm_switches_to_132_columns_and_back() {
+        let mut e = AvtEngine::new(Size { cols: 80, rows: 4 });
+        e.feed("hello\x1b[2;3r\x1b[?3h");
+        let s = e.screen();
+        assert_eq!(s.size, Size { cols: 132, rows: 4 });
+        assert_eq!(s.row_text(0), "");
+        assert_eq!((s.cursor.row, s.cursor.col), (0, 0));
+        e.feed("\x1b[4;1H\n\x1b[1;132Hx");
+        let s = e.screen();
+        assert_eq!(s.rows[0][131].text, "x");
+        assert_eq!(
+            s.row_text(3),
+            "",
+            "margins were reset: the line feed scrolled"
+        );
+        e.feed("\x1b[?3l");
+        assert_eq!(e.screen().size, Size { cols: 80, rows: 4 });
+    }
+
+    #[test]
+    fn national_and_graphic_character_sets() {
+        let s = screen("\x1b(A#\x1b(B#\x1b)0\x0eq`~\x0fq\x1b*K\x1bN}\x1b+0\x1bo`\x1b(B\x0f");
+        assert_eq!(s.row_text(0), "£#─◆·qü◆");
+        let s = screen("\x1b(0\x1b7\x1b(Bq\x1b8\x1b[3Gq");
+        assert_eq!(s.row_text(0), "q ─", "DECRC restores the character sets");
+    }
+
+    #[test]
+    fn reverse_index_in_origin_mode_moves_up() {
+        let s = screen("\x1b[2;3r\x1b[?6h\x1b[2;1Hb\x1bMa");
+        assert_eq!(s.row_text(1), " a");
+        assert_eq!(s.row_text(2), "b");
+        // At the top margin it scrolls the region down.
+        let s = screen("\x1b[2;3r\x1b[2;1Ha\x1bMb");
+        assert_eq!(
+            (s.row_text(1).as_str(), s.row_text(2).as_str()),
+            (" b", "a")
+        );
+    }
+
+    #[test]
+    fn del_draws_nothing() {
+        assert_eq!(screen("a\x7fb").row_text(0), "ab");
+    }
+}

@@ -1,0 +1,132 @@
+//! The escape sequences this layer handles itself (or in addition to avt), picked out of
+//! what the shared [`SequenceTracker`](crate::term::sequence::SequenceTracker) reports.
+
+use avt::parser::SgrOp;
+
+use super::sgr::parse_sgr;
+use crate::term::sequence::Sequence;
+
+/// An escape sequence this layer handles itself (or in addition to avt).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Special {
+    /// `ESC I F`: designate the set `F` into G0–G3.
+    Designate(char, char),
+    /// LS2 (`ESC n`) or LS3 (`ESC o`).
+    LockingShift(usize),
+    /// SS2 (`ESC N`) or SS3 (`ESC O`).
+    SingleShift(usize),
+    /// DECCOLM: 132 columns (true) or 80.
+    Deccolm(bool),
+    /// DECSCUSR (`CSI Ps SP q`): the cursor shape.
+    Decscusr(u16),
+    /// An SGR sequence avt reads wrongly: colon forms (`CSI 4:3 m`), underline colours
+    /// (`CSI 58;5;1 m`, whose parameters avt takes for blink and bold), rapid blink (6),
+    /// double underline (21); and any SGR with conceal (8) or reveal (28), which avt ignores.
+    /// Read by [`parse_sgr`] instead: avt's operations, and whether conceal is on after it
+    /// when it says.
+    Sgr(Vec<SgrOp>, Option<bool>),
+    /// The window title (OSC 0 and OSC 2), which avt ignores.
+    Title(String),
+}
+
+impl Special {
+    /// The special meaning of `seq`, if it has one. (A control sequence longer than the
+    /// tracker's limit is read from its start.)
+    pub(super) fn of(seq: &Sequence) -> Option<Special> {
+        match *seq {
+            Sequence::Esc { intermediates, fin } => esc(intermediates, fin),
+            Sequence::Csi(csi) => self::csi(csi.text, csi.fin),
+            Sequence::Osc { data, .. } => {
+                let (code, text) = data.split_once(';')?;
+                (code == "0" || code == "2")
+                    .then(|| Special::Title(text.chars().filter(|c| !c.is_control()).collect()))
+            }
+        }
+    }
+}
+
+fn esc(intermediates: &str, fin: char) -> Option<Special> {
+    let mut chars = intermediates.chars();
+    match (chars.next(), chars.next()) {
+        (None, _) => match fin {
+            'n' => Some(Special::LockingShift(2)),
+            'o' => Some(Special::LockingShift(3)),
+            'N' => Some(Special::SingleShift(2)),
+            'O' => Some(Special::SingleShift(3)),
+            _ => None,
+        },
+        (Some(i @ ('(' | ')' | '*' | '+')), None) => Some(Special::Designate(i, fin)),
+        // A multi-character designation (`ESC ( % 5`): a set this layer lacks.
+        (Some(i @ ('(' | ')' | '*' | '+')), Some(_)) => Some(Special::Designate(i, 'B')),
+        _ => None,
+    }
+}
+
+fn csi(p: &str, fin: char) -> Option<Special> {
+    match fin {
+        'h' | 'l' if p.starts_with('?') => p[1..]
+            .split(';')
+            .any(|m| m.parse() == Ok(3u16))
+            .then_some(Special::Deccolm(fin == 'h')),
+        'm' if !p.starts_with(['<', '=', '>', '?'])
+            && (p.contains(':')
+                || p.split(';')
+                    .any(|g| matches!(g.parse::<u16>(), Ok(6 | 8 | 21 | 28 | 58 | 59)))) =>
+        {
+            let (ops, conceal) = parse_sgr(p);
+            Some(Special::Sgr(ops, conceal))
+        }
+        'q' => {
+            let ps = p.strip_suffix(' ')?;
+            if !ps.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            Some(Special::Decscusr(if ps.is_empty() {
+                0
+            } else {
+                ps.parse().ok()?
+            }))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::screen;
+
+    #[test]
+    fn decscusr_sets_the_cursor_shape() {
+        use crate::term::CursorKind;
+        let shape = |input: &str| screen(input).cursor.shape;
+        assert!(shape("").is_default());
+        let s = shape("\x1b[5 q");
+        assert_eq!((s.kind, s.blinking), (CursorKind::Bar, true));
+        let s = shape("\x1b[4 q");
+        assert_eq!((s.kind, s.blinking), (CursorKind::Underline, false));
+        assert!(
+            shape("\x1b[6 q\x1b[ q").is_default(),
+            "0 (or none) is the default"
+        );
+        assert!(
+            shape("\x1b[6 q\x1b[2 q").is_default(),
+            "a steady block is the default"
+        );
+        assert!(shape("\x1b[1 q").blinking);
+        assert_eq!(
+            shape("\x1b[3 q\x1b[7 q").kind,
+            CursorKind::Underline,
+            "7 is ignored"
+        );
+        assert_eq!(shape("\x1b[3 q\x1b[?5 q").kind, CursorKind::Underline);
+        assert!(shape("\x1b[3 q\x1bc").is_default(), "RIS resets it");
+        // It is one setting for both screens, and not part of the saved cursor.
+        assert_eq!(
+            shape("\x1b[?1049h\x1b[6 q\x1b[?1049l").kind,
+            CursorKind::Bar
+        );
+        assert_eq!(shape("\x1b7\x1b[6 q\x1b8").kind, CursorKind::Bar);
+        // The text around it is unaffected.
+        assert_eq!(screen("a\x1b[5 qb").row_text(0), "ab");
+    }
+}
