@@ -7,6 +7,7 @@
 mod avt_engine;
 mod cell_text;
 mod charsets;
+mod select;
 mod vt100_engine;
 
 use std::fmt;
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub use avt_engine::AvtEngine;
 pub use cell_text::CellText;
+pub use select::{CellRect, CellSelection};
 pub use vt100_engine::Vt100Engine;
 
 pub use crate::size::Size;
