@@ -501,3 +501,179 @@ enum ExitToml {
     Code(i32),
     Any(String),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<CastFile, ConfigError> {
+        CastFile::parse(Path::new("casts/x.toml"), text)
+    }
+
+    fn error(text: &str) -> String {
+        parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_whole_file_becomes_a_scenario_masks_and_regions() {
+        let f = parse(
+            "shell = \"echo hi\"\nsize = \"40x10\"\ntimeout = \"2s\"\ncwd = \"sub\"\n\
+             steps = [\n  { wait = \"hi\" },\n  { press = [\"C-c\"], timeout = \"1s\" },\n]\n\
+             [check]\nformats = [\"styled.txt\"]\nmask = [{ rows = 0 }, { regex = \"\\\\d\" }]\n\
+             [regions]\nstatus = { rows = \"9\", colour = \"#ff8800\" }\n",
+        )
+        .unwrap();
+        let s = f.recording.as_ref().unwrap();
+        assert_eq!(s.program, Program::Shell("echo hi".into()));
+        assert_eq!(s.cwd, Path::new("casts/sub"));
+        assert_eq!(s.size, Some(Size { cols: 40, rows: 10 }));
+        assert_eq!(s.timeout, Some(Duration::from_secs(2)));
+        assert_eq!(s.steps.len(), 2);
+        let origin = s.steps[1].origin.as_ref().unwrap();
+        assert_eq!(origin.to_string(), "casts/x.toml:7:3");
+        assert_eq!(s.steps[1].timeout, Some(Duration::from_secs(1)));
+        assert!(matches!(&s.steps[1].action, Action::Press(k) if k == &["C-c"]));
+        assert_eq!(f.formats, Some(vec![Format::Styled]));
+        assert_eq!(f.masks.len(), 2);
+        assert_eq!(f.masks[0].cells().rows(), Some(&(0..1)));
+        let status = &f.regions["status"];
+        assert_eq!(
+            status.label.as_deref(),
+            Some("status"),
+            "the name is the label"
+        );
+        assert_eq!(status.color.as_deref(), Some("#ff8800"));
+        // Checks only: no recording.
+        assert!(parse("[check]\nmask = []\n").unwrap().recording.is_none());
+    }
+
+    #[test]
+    fn rows_and_cols_are_numbers_or_strings_in_masks_and_regions_alike() {
+        let f = parse(
+            "[check]\nmask = [{ rows = 0 }, { rows = \"0\", cols = 3 }]\n\
+             [regions]\nx = { rows = 0 }\ny = { rows = \"0\", cols = 3 }\n",
+        )
+        .unwrap();
+        let screen = crate::term::test_screen(Size { cols: 8, rows: 2 }, "abcdefgh");
+        for (mask, region) in f.masks.iter().zip(["x", "y"]) {
+            let annotation = f.regions[region].build().unwrap();
+            assert_eq!(mask.cells().rects(&screen), annotation.regions(&screen));
+            assert!(!annotation.regions(&screen).is_empty());
+        }
+        for bad in ["rows = -1", "rows = 1.5", "cols = true"] {
+            for table in [
+                format!("[check]\nmask = [{{ {bad} }}]\n"),
+                format!("[regions]\nx = {{ {bad} }}\n"),
+            ] {
+                let e = error(&table);
+                assert!(
+                    e.contains("a number like 3, or a range like \"2..5\""),
+                    "{table}: {e}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_bad_mask_names_its_line_and_column() {
+        let e = error(
+            "[check]\nformats = [\"txt\"]\nmask = [\n  { rows = 1 },\n  { regex = \"(\" },\n]\n",
+        );
+        assert!(
+            e.starts_with("casts/x.toml:5:3: check.mask[1]: regex \"(\" is not valid"),
+            "{e}"
+        );
+        let e = error("[check]\nmask = [{ rows = \"5..2\" }]\n");
+        assert!(
+            e.starts_with("casts/x.toml:2:9: check.mask[0]: range \"5..2\""),
+            "{e}"
+        );
+        let e = error("[check]\nmask = [{}]\n");
+        assert!(
+            e.starts_with("casts/x.toml:2:9: check.mask[0]: say which cells"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_bad_region_names_its_line_and_column() {
+        let e =
+            error("shell = \"true\"\n\n[regions]\nok = { rows = 1 }\nmenu = { regex = \"(\" }\n");
+        assert!(
+            e.starts_with("casts/x.toml:5:8: regions.menu: annotation: regex \"(\" is not valid"),
+            "{e}"
+        );
+        let e = error("[regions]\nbad = { rows = 1, color = \"red\" }\n");
+        assert!(
+            e.starts_with("casts/x.toml:2:7: regions.bad: annotation:"),
+            "{e}"
+        );
+        let e = error("[regions]\nbad = { rows = 1, size = 3 }\n");
+        assert!(e.starts_with("casts/x.toml:2:"), "{e}");
+        assert!(e.contains("unknown field `size`"), "{e}");
+    }
+
+    #[test]
+    fn recording_mistakes_name_their_place() {
+        for (text, expected) in [
+            (
+                "shell = \"true\"\nsize = \"80by24\"\n",
+                "casts/x.toml:2:8: size: ",
+            ),
+            (
+                "shell = \"true\"\ntimeout = \"5 parsecs\"\n",
+                "casts/x.toml:2:11: timeout: ",
+            ),
+            (
+                "command = [\"a\"]\nshell = \"b\"\n",
+                "casts/x.toml:2:9: give either command or shell",
+            ),
+            (
+                "command = []\n",
+                "casts/x.toml:1:11: a scenario needs command",
+            ),
+            (
+                "shell = \"true\"\nredact = [\"ok\", \"(\"]\n",
+                "casts/x.toml:2:17: redact: ",
+            ),
+            (
+                "shell = \"true\"\nsteps = [{ press = \"Hyper-x\" }]\n",
+                "casts/x.toml:2:10: unknown key",
+            ),
+            (
+                "shell = \"true\"\nsteps = [{ wait = { idle = \"1s\", gone = \"x\" } }]\n",
+                "casts/x.toml:2:10: a wait takes exactly one",
+            ),
+            (
+                "shell = \"true\"\nsteps = [{ exit = \"some\" }]\n",
+                "casts/x.toml:2:10: exit must be",
+            ),
+            (
+                "shell = \"true\"\nsteps = [{ timeout = \"1s\" }]\n",
+                "casts/x.toml:2:10: a step needs one of",
+            ),
+        ] {
+            let e = error(text);
+            assert!(e.starts_with(expected), "{text}: {e}");
+        }
+        let f = parse("[check]\nmask = []\n").unwrap();
+        assert!(f
+            .scenario()
+            .unwrap_err()
+            .to_string()
+            .starts_with("casts/x.toml: a scenario needs"));
+    }
+
+    #[test]
+    fn durations_parse() {
+        assert_eq!(parse_duration("300ms"), Ok(Duration::from_millis(300)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("3"), Ok(Duration::from_secs(3)));
+        assert!(parse_duration("5 parsecs")
+            .unwrap_err()
+            .contains("unknown unit"));
+        assert!(parse_duration("25h").is_err());
+        assert!(parse_duration("-1s").is_err());
+    }
+}

@@ -258,7 +258,7 @@ fn masks_hide_changing_cells() {
     let out = p.run(&["test"], &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stdout(&out).contains("casts/shell.toml"),
+        stdout(&out).contains("casts/shell.toml:2:9: check.mask[0]: regex"),
         "{}",
         stdout(&out)
     );
