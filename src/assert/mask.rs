@@ -1,8 +1,8 @@
 //! Masks: cells whose content changes from run to run (clocks, PIDs, spinners) are replaced by
 //! a placeholder before comparing and in the golden.
 //!
-//! Which cells is a [`CellSelection`]; in a cast's TOML (`casts/NAME.toml`, read by
-//! `crate::config::CastFile`), the `[check]` table lists them:
+//! Which cells is a [`CellSelection`]; in a cast's TOML (`casts/NAME.toml`, read by the
+//! config stage), the `[check]` table lists them:
 //!
 //! ```toml
 //! [check]
