@@ -32,7 +32,8 @@
 //! - [`render`]: screens as text, JSON, PNG and GIF.
 //! - [`assert`](mod@assert): golden snapshots, diffs, update modes, masks, pending review.
 //! - [`harness`]: every checkpoint a `cargo test` trial (libtest-mimic).
-//! - [`config`], [`record::scenario`]: `tuicast.toml` and scenario files.
+//! - [`record`]: programs run in a PTY, driven by a [`record::Scenario`], written as casts.
+//! - [`config`]: `tuicast.toml` and a cast's TOML ([`config::CastFile`]), read and checked.
 
 pub mod escape;
 pub mod location;

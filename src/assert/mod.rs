@@ -23,7 +23,7 @@ use crate::term::Screen;
 
 pub use diff::{compare, unified, Difference, Place, MAX_DIFF_LINES};
 pub use layout::{cast_stem, pending_path, sanitize, snapshot_path};
-pub use mask::{apply_all, Mask, MaskSpec, RangeSpec, PLACEHOLDER};
+pub use mask::{apply_all, Mask, PLACEHOLDER};
 pub use snapshot::{
     parse_styles, render, style_runs, Format, Style, StyleRun, HEADER_LINES, STYLES_MARK,
 };

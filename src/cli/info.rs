@@ -9,7 +9,7 @@ use serde_json::json;
 use super::write_output;
 use tuicast::cast::EventData;
 use tuicast::escape::escape_for_terminal;
-use tuicast::replay::{CheckpointNames, END};
+use tuicast::replay::CheckpointNames;
 
 /// Show a cast's version, size, duration, event counts and checkpoints.
 #[derive(Debug, clap::Args)]
@@ -43,18 +43,19 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         *counts.entry(event.data.code().to_string()).or_default() += 1;
         duration = event.time;
         last_line = event.line;
-        match &event.data {
-            EventData::Marker(label) if !label.is_empty() => marks.push(Mark {
-                name: names.next(label),
+        if let Some(name) = names.event(&event.data) {
+            marks.push(Mark {
+                name,
                 line: event.line,
                 time: event.time,
-            }),
-            EventData::Exit(status) => exit = Some(*status),
-            _ => {}
+            });
+        }
+        if let EventData::Exit(status) = &event.data {
+            exit = Some(*status);
         }
     }
     marks.push(Mark {
-        name: names.next(END),
+        name: names.end(),
         line: last_line,
         time: duration,
     });

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
+use tuicast::config::{CastFile, ConfigError};
 use tuicast::record::{default_cast_path, record_scenario, RecordError, Session, SessionOptions};
 use tuicast::term::Size;
 
@@ -52,7 +53,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let live = std::io::stderr().is_terminal();
-    let results: Vec<(PathBuf, Result<tuicast::record::Recorded, RecordError>)> =
+    let results: Vec<(PathBuf, Result<tuicast::record::Recorded, Failed>)> =
         std::thread::scope(|s| {
             let handles: Vec<_> = args
                 .scenarios
@@ -70,7 +71,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                         };
                         (
                             scenario.clone(),
-                            record_scenario(scenario, &cast, &mut progress),
+                            record_file(scenario, &cast, &mut progress),
                         )
                     })
                 })
@@ -100,7 +101,12 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .clone()
                     .unwrap_or_else(|| default_cast_path(&scenario));
                 let partial = tuicast::record::run::partial_path(&cast);
-                eprintln!("error: {}: {e}", scenario.display());
+                match e {
+                    // These name their place in the file already.
+                    Failed::Config(e) => eprintln!("error: {e}"),
+                    Failed::Record(e) if e.origin().is_some() => eprintln!("error: {e}"),
+                    Failed::Record(e) => eprintln!("error: {}: {e}", scenario.display()),
+                }
                 if partial.exists() {
                     eprintln!(
                         "  the recording so far is in {} (a valid cast)",
@@ -117,6 +123,32 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Why a scenario file was not recorded.
+enum Failed {
+    /// The file is not a usable scenario.
+    Config(ConfigError),
+    /// The recording failed.
+    Record(RecordError),
+}
+
+impl Failed {
+    fn is_check_failure(&self) -> bool {
+        matches!(self, Failed::Record(e) if e.is_check_failure())
+    }
+}
+
+/// Reads the scenario file at `path` (through the config stage, which checks all of it) and
+/// records its recording part into `cast`.
+fn record_file(
+    path: &std::path::Path,
+    cast: &std::path::Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<tuicast::record::Recorded, Failed> {
+    let file = CastFile::load(path).map_err(Failed::Config)?;
+    let scenario = file.scenario().map_err(Failed::Config)?;
+    record_scenario(scenario, cast, progress).map_err(Failed::Record)
 }
 
 /// Ctrl-\ : drops a marker instead of reaching the program.

@@ -8,8 +8,8 @@ use anyhow::bail;
 
 use super::{write_output, EngineArg};
 use tuicast::cast::Header;
+use tuicast::config::CastFile;
 use tuicast::escape::escape_for_terminal;
-use tuicast::record::scenario::Scenario;
 use tuicast::render::png::{
     self, Annotation, AnnotationSpec, Decorations, FontDirs, GifOptions, PngConfig, PngOptions,
     Renderer, Theme,
@@ -410,7 +410,7 @@ fn picture(
 /// The `--annotate` specs, with `region=NAME` taken from the scenario beside the cast; warns
 /// about annotations that box nothing on `screen`.
 fn annotations(specs: &[String], cast: &Path, screen: &Screen) -> anyhow::Result<Vec<Annotation>> {
-    let mut scenario: Option<(PathBuf, Option<Scenario>)> = None;
+    let mut scenario: Option<(PathBuf, Option<CastFile>)> = None;
     let mut out = Vec::new();
     for text in specs {
         let shown = escape_for_terminal(text, 120);
@@ -424,7 +424,7 @@ fn annotations(specs: &[String], cast: &Path, screen: &Screen) -> anyhow::Result
                     Some(s) => s,
                     None => {
                         let path = cast.with_extension("toml");
-                        let loaded = Scenario::beside(cast)?;
+                        let loaded = CastFile::beside(cast)?;
                         scenario.insert((path, loaded))
                     }
                 };
@@ -446,11 +446,11 @@ fn annotations(specs: &[String], cast: &Path, screen: &Screen) -> anyhow::Result
     Ok(out)
 }
 
-/// The region `name` of the scenario at `path` as annotation keys (its label defaults to its
-/// name); a clear error when there is no scenario or no such region.
+/// The region `name` of the cast's TOML at `path` as annotation keys (its label defaults to
+/// its name); a clear error when there is no such file or no such region.
 fn find_region(
     path: &Path,
-    scenario: Option<&Scenario>,
+    scenario: Option<&CastFile>,
     name: &str,
     cast: &Path,
 ) -> anyhow::Result<AnnotationSpec> {
@@ -482,10 +482,7 @@ fn find_region(
             names.join(", ")
         );
     };
-    Ok(AnnotationSpec {
-        label: region.label.clone().or_else(|| Some(name.to_string())),
-        ..region.clone()
-    })
+    Ok(region.clone())
 }
 
 /// `--format gif`: the whole cast, streamed into the output file.

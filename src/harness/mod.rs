@@ -28,10 +28,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use crate::assert::{self, Format, Mask, Outcome, Place, UpdateAction};
-use crate::cast::{CastError, EventData};
-use crate::config::Config;
-use crate::record::scenario::Scenario;
-use crate::replay::{self, Checkpoint, CheckpointNames, END};
+use crate::cast::CastError;
+use crate::config::{CastFile, Config};
+use crate::record::Scenario;
+use crate::replay::{self, Checkpoint, CheckpointNames};
 
 /// One cast to check: where it is, its checkpoints, and how to check them.
 #[derive(Debug, Clone)]
@@ -46,8 +46,8 @@ pub struct Case {
     pub formats: Vec<Format>,
     /// Masks applied before comparing.
     pub masks: Vec<Mask>,
-    /// The scenario that records this cast, when there is one with a command (live mode).
-    pub scenario: Option<PathBuf>,
+    /// How to record this cast, when its TOML says (live mode).
+    pub scenario: Option<Scenario>,
 }
 
 /// How checks run.
@@ -248,19 +248,13 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
     let mut masks = Vec::new();
     let mut problem = None;
     let mut scenario = None;
-    let scenario_path = cast.with_extension("toml");
-    match Scenario::beside(&cast) {
-        Ok(Some(s)) => {
-            if s.command.is_some() || s.shell.is_some() {
-                scenario = Some(scenario_path.clone());
+    match CastFile::beside(&cast) {
+        Ok(Some(file)) => {
+            if let Some(f) = file.formats {
+                formats = f;
             }
-            if let Some(f) = &s.check.formats {
-                formats = f.clone();
-            }
-            match s.masks(&scenario_path) {
-                Ok(m) => masks = m,
-                Err(e) => problem = Some(e.to_string()),
-            }
+            masks = file.masks;
+            scenario = file.recording;
         }
         Ok(None) => {}
         Err(e) => problem = Some(e.to_string()),
@@ -288,17 +282,15 @@ pub fn scan_checkpoints(cast: &Path) -> Result<Vec<CheckpointInfo>, CastError> {
     for event in reader {
         let event = event?;
         last = event.line;
-        if let EventData::Marker(label) = &event.data {
-            if !label.is_empty() {
-                out.push(CheckpointInfo {
-                    name: names.next(label),
-                    line: event.line,
-                });
-            }
+        if let Some(name) = names.event(&event.data) {
+            out.push(CheckpointInfo {
+                name,
+                line: event.line,
+            });
         }
     }
     out.push(CheckpointInfo {
-        name: names.next(END),
+        name: names.end(),
         line: last,
     });
     Ok(out)
@@ -369,15 +361,24 @@ pub fn live_cast_path(cast: &Path) -> PathBuf {
 
 /// Live mode: records the scenario again now, replays the new cast, and keeps it as
 /// `<cast>.new` when any checkpoint differs from its golden (`always` replaces the cast).
-fn live_replay(config: &Config, case: &Case, scenario: &Path, update: UpdateAction) -> Replayed {
+fn live_replay(
+    config: &Config,
+    case: &Case,
+    scenario: &Scenario,
+    update: UpdateAction,
+) -> Replayed {
     let new_cast = live_cast_path(&case.cast);
     let recorded = crate::record::record_scenario(scenario, &new_cast, &mut |_| {});
     if let Err(e) = recorded {
         let partial = crate::record::run::partial_path(&new_cast);
         let _ = std::fs::remove_file(&partial);
+        let file = scenario
+            .source
+            .clone()
+            .unwrap_or_else(|| case.cast.with_extension("toml"));
         return Err(format!(
             "live recording of {} failed: {e}",
-            assert::shown_path(scenario)
+            assert::shown_path(&file)
         ));
     }
     let replayed = crate::cast::open(&new_cast)
@@ -596,4 +597,30 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, String> {
         }
     }
     Ok(trials)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discovery_names_checkpoints_as_replay_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let cast = dir.path().join("names.cast");
+        std::fs::write(&cast, replay::tests::CAST).unwrap();
+        let scanned: Vec<(String, u64)> = scan_checkpoints(&cast)
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.name, c.line))
+            .collect();
+        let reader = crate::cast::open(&cast).unwrap();
+        let replayed: Vec<(String, u64)> =
+            replay::checkpoints(reader, crate::term::EngineKind::Avt)
+                .unwrap()
+                .into_iter()
+                .map(|c| (c.name, c.line))
+                .collect();
+        assert_eq!(scanned, replayed);
+        assert_eq!(scanned.len(), 4, "{scanned:?}");
+    }
 }

@@ -3,7 +3,9 @@
 //!
 //! - [`pty`]: the program in a PTY (portable-pty), output and exit as events.
 //! - [`session`]: the live engine, waits on the screen, input, secrets, query answers, the cast.
-//! - [`scenario`] and [`run`]: scenario files and running them.
+//! - [`scenario`] and [`run`]: a [`Scenario`] (plain checked values: the program, its
+//!   environment, the steps) and running it. Cast TOML files are read by the config stage,
+//!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
 //! - [`keys`], [`query`], [`redact`], [`utf8`]: key names, terminal queries, secret redaction,
 //!   streaming UTF-8.
 
@@ -17,4 +19,5 @@ pub mod session;
 pub mod utf8;
 
 pub use run::{default_cast_path, record_scenario, Recorded};
+pub use scenario::{Action, Origin, Program, Scenario, Step, Wait};
 pub use session::{base_env, Finished, RecordError, Session, SessionOptions};

@@ -1,250 +1,175 @@
-//! Scenario files (`casts/NAME.toml`, beside the cast): how a cast is recorded and what to
-//! check. See DESIGN.md for the recording keys; the `[check]` table is:
-//!
-//! ```toml
-//! [check]
-//! formats = ["txt", "styled.txt"]      # snapshot formats for this cast
-//! mask = [{ rows = "0", cols = "60..80" }, { regex = "\\d\\d:\\d\\d" }]
-//! ```
-//!
-//! The `[regions]` table names parts of the screen for annotated screenshots
-//! (`tuicast replay CAST --format png --annotate region=status`); each region has the keys of
-//! an `--annotate` spec:
-//!
-//! ```toml
-//! [regions]
-//! status = { rows = "23", cols = "0..80", label = "status line", color = "#ff8800" }
-//! menu = { regex = "apple|banana" }   # the label defaults to the region's name
-//! ```
+//! A scenario: how to record a cast, as plain checked values (a program, its environment,
+//! the steps). The recording part of a cast's TOML (`casts/NAME.toml`) is read and checked by
+//! the config stage (its `CastFile`), which gives a [`Scenario`]; code may also build one directly.
+//! Nothing here knows TOML, snapshots or pictures.
 
+use std::collections::BTreeMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use crate::assert::{Format, Mask, MaskSpec};
-use crate::config::{parse_toml, ConfigError};
+use regex::Regex;
 
-/// A scenario file: how to record a cast, and what to check in it.
-#[derive(Debug, Clone, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+use crate::term::Size;
+
+/// How to record a cast: the program, its terminal and environment, and the steps.
+#[derive(Debug, Clone)]
 pub struct Scenario {
-    /// The program to run, as argv.
-    #[serde(default)]
-    pub command: Option<Vec<String>>,
-    /// A script run by `bash -c`, instead of `command`.
-    #[serde(default)]
-    pub shell: Option<String>,
-    /// Working directory, relative to the scenario file.
-    #[serde(default)]
-    pub cwd: Option<PathBuf>,
-    /// Terminal size, `COLSxROWS`.
-    #[serde(default)]
-    pub size: Option<String>,
-    /// Extra environment variables.
-    #[serde(default)]
-    pub env: std::collections::BTreeMap<String, String>,
-    /// Variables passed through from the caller's environment.
-    #[serde(default)]
+    /// Where the scenario was written, for messages (`None`: built in code).
+    pub source: Option<PathBuf>,
+    /// The program to run.
+    pub program: Program,
+    /// Its working directory.
+    pub cwd: PathBuf,
+    /// The terminal size (`None`: the session's default).
+    pub size: Option<Size>,
+    /// Environment variables on top of [`base_env`](super::base_env).
+    pub env: BTreeMap<String, String>,
+    /// Variables passed through from tuicast's own environment, when set there.
     pub inherit_env: Vec<String>,
-    /// Default timeout of every wait, like `10s`.
-    #[serde(default)]
-    pub timeout: Option<String>,
+    /// Default timeout of every wait (`None`: the session's default).
+    pub timeout: Option<Duration>,
     /// A title for the cast.
-    #[serde(default)]
     pub title: Option<String>,
-    /// Regexes whose matches in output are scrubbed.
-    #[serde(default)]
-    pub redact: Vec<String>,
+    /// Patterns whose matches in output are scrubbed.
+    pub redact: Vec<Regex>,
     /// The steps, in order.
-    #[serde(default)]
-    pub steps: Vec<toml::Spanned<Step>>,
-    /// What to check.
-    #[serde(default)]
-    pub check: CheckSpec,
-    /// Named annotation regions, by name.
-    #[serde(default)]
-    pub regions: std::collections::BTreeMap<String, RegionSpec>,
+    pub steps: Vec<Step>,
 }
 
-/// A named annotation region of the `[regions]` table: the keys of an `--annotate` spec
-/// (`rows`, `cols`, `regex`, `label`, `color`); the label is the region's name when absent,
-/// no badge when empty.
-pub type RegionSpec = crate::render::png::AnnotationSpec;
-
-/// One step of a scenario: exactly one action key, plus an optional `timeout` for waits and
-/// `exit`.
-#[derive(Debug, Clone, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Step {
-    /// Wait for something on the screen.
-    #[serde(default)]
-    pub wait: Option<WaitSpec>,
-    /// Press one key or several, by name.
-    #[serde(default)]
-    pub press: Option<Keys>,
-    /// Type text.
-    #[serde(default, rename = "type")]
-    pub type_text: Option<String>,
-    /// Mark a checkpoint.
-    #[serde(default)]
-    pub snapshot: Option<String>,
-    /// Type a secret taken from tuicast's environment.
-    #[serde(default)]
-    pub secret: Option<SecretSpec>,
-    /// Resize the terminal, `COLSxROWS`.
-    #[serde(default)]
-    pub resize: Option<String>,
-    /// Wait for the program to end and check its status (a number, or `"any"`).
-    #[serde(default)]
-    pub exit: Option<ExitSpec>,
-    /// Let time pass (discouraged: prefer a wait), like `"500ms"`.
-    #[serde(default)]
-    pub sleep: Option<String>,
-    /// Timeout of this step's wait or exit, overriding the scenario's.
-    #[serde(default)]
-    pub timeout: Option<String>,
+/// The program a scenario runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Program {
+    /// An argv (never empty).
+    Argv(Vec<String>),
+    /// A script run by `bash -c`.
+    Shell(String),
 }
 
-/// Keys to press: one name or a list.
-#[derive(Debug, Clone, serde::Deserialize)]
-#[serde(untagged)]
-pub enum Keys {
-    /// One key name.
-    One(String),
-    /// Several key names, pressed in order.
-    Many(Vec<String>),
-}
-
-impl Keys {
-    /// The key names in order.
-    pub fn names(&self) -> Vec<&str> {
+impl Program {
+    /// The argv that runs it.
+    pub fn argv(&self) -> Vec<String> {
         match self {
-            Keys::One(k) => vec![k.as_str()],
-            Keys::Many(k) => k.iter().map(String::as_str).collect(),
+            Program::Argv(a) => a.clone(),
+            Program::Shell(s) => vec!["bash".into(), "-c".into(), s.clone()],
         }
     }
 }
 
-/// What a `wait` step waits for.
-#[derive(Debug, Clone, serde::Deserialize)]
-#[serde(untagged)]
-pub enum WaitSpec {
+/// One step: an action, an optional timeout of its wait or exit, and where it was written.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// What the step does.
+    pub action: Action,
+    /// The timeout of this step's wait or exit, overriding the scenario's.
+    pub timeout: Option<Duration>,
+    /// Where the step was written (`None`: built in code).
+    pub origin: Option<Origin>,
+}
+
+/// What a step does.
+#[derive(Debug, Clone)]
+pub enum Action {
+    /// Wait for something on the screen.
+    Wait(Wait),
+    /// Press keys, by name, in order (names [`key_bytes`](super::keys::key_bytes) knows).
+    Press(Vec<String>),
+    /// Type text.
+    Type(String),
+    /// Mark a checkpoint with this (non-empty) name.
+    Snapshot(String),
+    /// Type the secret held by this environment variable of tuicast (read when the
+    /// recording starts, never written to the cast).
+    Secret(String),
+    /// Resize the terminal.
+    Resize(Size),
+    /// Wait for the program to end; check its status when given.
+    Exit(Option<i32>),
+    /// Let time pass.
+    Sleep(Duration),
+}
+
+/// What a wait step waits for.
+#[derive(Debug, Clone)]
+pub enum Wait {
     /// Text on the screen.
     Text(String),
-    /// One of the other conditions.
-    Table(WaitTable),
-}
-
-/// The table form of a wait: exactly one key.
-#[derive(Debug, Clone, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WaitTable {
-    /// Text on the screen.
-    #[serde(default)]
-    pub text: Option<String>,
-    /// A regex matching the screen text.
-    #[serde(default)]
-    pub regex: Option<String>,
-    /// No output for this long, like `"300ms"`.
-    #[serde(default)]
-    pub idle: Option<String>,
+    /// A match of a regex in the screen text.
+    Regex(Regex),
+    /// No output for this long.
+    Idle(Duration),
     /// Text no longer on the screen.
-    #[serde(default)]
-    pub gone: Option<String>,
-    /// The cursor at `[row, col]`, 0-based.
-    #[serde(default)]
-    pub cursor: Option<[u16; 2]>,
-    /// The terminal's echo in this state (`false`: a password prompt).
-    #[serde(default)]
-    pub echo: Option<bool>,
+    Gone(String),
+    /// The cursor at row, column (0-based).
+    Cursor(u16, u16),
+    /// The terminal's echo on (`true`) or off (`false`: a password prompt).
+    Echo(bool),
 }
 
-/// A secret's source.
-#[derive(Debug, Clone, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SecretSpec {
-    /// The environment variable (of tuicast, not of the program) holding the value.
-    pub env: String,
+/// A place in a scenario file: `path:line:column` (1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based character column.
+    pub column: u64,
 }
 
-/// The expected exit status.
-#[derive(Debug, Clone, serde::Deserialize)]
-#[serde(untagged)]
-pub enum ExitSpec {
-    /// This status.
-    Code(i32),
-    /// `"any"`: only wait for the exit.
-    Any(String),
-}
-
-/// Parses a duration like `300ms`, `10s`, `1.5s` or `2m`.
-pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
-    let t = text.trim();
-    let (num, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(i) => (&t[..i], &t[i..]),
-        None => (t, "s"),
-    };
-    let n: f64 = num.trim().parse().map_err(|_| {
-        format!("{text:?} is not a duration: use a number with ms, s or m, like 300ms or 10s")
-    })?;
-    let secs = match unit {
-        "ms" => n / 1000.0,
-        "s" => n,
-        "m" | "min" => n * 60.0,
-        _ => return Err(format!("{text:?} has an unknown unit: use ms, s or m")),
-    };
-    if !(secs.is_finite() && (0.0..=86_400.0).contains(&secs)) {
-        return Err(format!("{text:?} is out of range (0 to 24 hours)"));
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::location::write_place(f, Some(&self.path), self.line, self.column)
     }
-    Ok(std::time::Duration::from_secs_f64(secs))
-}
-
-/// The `[check]` table.
-#[derive(Debug, Clone, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CheckSpec {
-    /// Snapshot formats; the project's defaults when absent.
-    #[serde(default)]
-    pub formats: Option<Vec<Format>>,
-    /// Masks applied before comparing.
-    #[serde(default)]
-    pub mask: Vec<MaskSpec>,
 }
 
 impl Scenario {
-    /// Reads a scenario file.
-    pub fn load(path: &Path) -> Result<Scenario, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ConfigError::new(path, 0, 0, e.to_string()))?;
-        let scenario: Scenario = parse_toml(path, &text)?;
-        // Regions are checked now, as masks and steps are, not when a screenshot needs one.
-        for (name, region) in &scenario.regions {
-            region.build().map_err(|e| {
-                let name = crate::escape::escape_for_terminal(name, 60);
-                ConfigError::new(path, 0, 0, format!("regions.{name}: {e}"))
-            })?;
-        }
-        Ok(scenario)
-    }
-
-    /// The scenario beside `cast` (`x.cast` → `x.toml`), if there is one.
-    pub fn beside(cast: &Path) -> Result<Option<Scenario>, ConfigError> {
-        let path = cast.with_extension("toml");
-        if path.is_file() {
-            Scenario::load(&path).map(Some)
-        } else {
-            Ok(None)
+    /// A scenario running `program` in `cwd`, with no steps and every default.
+    pub fn new(program: Program, cwd: &Path) -> Scenario {
+        Scenario {
+            source: None,
+            program,
+            cwd: cwd.to_path_buf(),
+            size: None,
+            env: BTreeMap::new(),
+            inherit_env: Vec::new(),
+            timeout: None,
+            title: None,
+            redact: Vec::new(),
+            steps: Vec::new(),
         }
     }
+}
 
-    /// The compiled masks of `[check]`; errors name the scenario file.
-    pub fn masks(&self, path: &Path) -> Result<Vec<Mask>, ConfigError> {
-        self.check
-            .mask
-            .iter()
-            .enumerate()
-            .map(|(i, spec)| {
-                Mask::new(spec)
-                    .map_err(|e| ConfigError::new(path, 0, 0, format!("check.mask[{i}]: {e}")))
-            })
-            .collect()
+impl Step {
+    /// A step doing `action`, with no timeout of its own and no place.
+    pub fn new(action: Action) -> Step {
+        Step {
+            action,
+            timeout: None,
+            origin: None,
+        }
+    }
+
+    /// What the step does, for progress lines (text from the scenario escaped).
+    pub fn describe(&self) -> String {
+        let shown = |t: &str| crate::escape::escape_for_terminal(t, 60);
+        match &self.action {
+            Action::Wait(Wait::Text(t)) => format!("wait for \"{}\"", shown(t)),
+            Action::Wait(Wait::Regex(r)) => format!("wait for /{}/", shown(r.as_str())),
+            Action::Wait(Wait::Idle(d)) => format!("wait {} ms idle", d.as_millis()),
+            Action::Wait(Wait::Gone(t)) => format!("wait for \"{}\" to go", shown(t)),
+            Action::Wait(Wait::Cursor(r, c)) => format!("wait for the cursor at {r},{c}"),
+            Action::Wait(Wait::Echo(false)) => "wait for echo off".into(),
+            Action::Wait(Wait::Echo(true)) => "wait for echo on".into(),
+            Action::Press(k) => format!("press {}", shown(&k.join(" "))),
+            Action::Type(t) => format!("type \"{}\"", shown(t)),
+            Action::Snapshot(s) => format!("snapshot {}", shown(s)),
+            Action::Secret(name) => format!("type secret {}", shown(name)),
+            Action::Resize(s) => format!("resize to {s}"),
+            Action::Exit(Some(c)) => format!("wait for exit {c}"),
+            Action::Exit(None) => "wait for exit".into(),
+            Action::Sleep(d) => format!("sleep {} ms", d.as_millis()),
+        }
     }
 }

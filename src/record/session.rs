@@ -130,6 +130,16 @@ pub enum RecordError {
         /// Actual status.
         actual: i32,
     },
+    /// A secret step's environment variable (of tuicast) is not set (bad input, found
+    /// before the program starts).
+    MissingSecret(String),
+    /// An error at one step of a scenario file, with the step's place.
+    AtStep {
+        /// Where the step was written.
+        origin: super::scenario::Origin,
+        /// What went wrong.
+        error: Box<RecordError>,
+    },
 }
 
 /// What a timed-out wait saw: enough to tell why without re-running.
@@ -148,10 +158,23 @@ pub struct TimeoutReport {
 impl RecordError {
     /// True for failures of a check (timeouts, exits, statuses) rather than bad input.
     pub fn is_check_failure(&self) -> bool {
-        matches!(
-            self,
-            RecordError::Timeout(_) | RecordError::Exited { .. } | RecordError::ExitStatus { .. }
-        )
+        match self {
+            RecordError::AtStep { error, .. } => error.is_check_failure(),
+            other => matches!(
+                other,
+                RecordError::Timeout(_)
+                    | RecordError::Exited { .. }
+                    | RecordError::ExitStatus { .. }
+            ),
+        }
+    }
+
+    /// The place in a scenario file this error names, when it names one.
+    pub fn origin(&self) -> Option<&super::scenario::Origin> {
+        match self {
+            RecordError::AtStep { origin, .. } => Some(origin),
+            _ => None,
+        }
     }
 }
 
@@ -193,6 +216,13 @@ impl fmt::Display for RecordError {
                     "the program exited with status {actual}, expected {expected}"
                 )
             }
+            RecordError::MissingSecret(name) => write!(
+                f,
+                "the secret's environment variable {} is not set (it is read from tuicast's \
+                 environment)",
+                crate::escape::escape_for_terminal(name, 60)
+            ),
+            RecordError::AtStep { origin, error } => write!(f, "{origin}: {error}"),
         }
     }
 }

@@ -65,10 +65,9 @@ impl Replayer {
         match &event.data {
             EventData::Output(text) => self.engine.feed(text),
             EventData::Resize(size) => self.engine.resize(*size),
-            EventData::Marker(label) if !label.is_empty() => return Some(self.names.next(label)),
             _ => {}
         }
-        None
+        self.names.event(&event.data)
     }
 
     /// The screen as it is now.
@@ -78,7 +77,7 @@ impl Replayer {
 
     /// The final checkpoint, `end` (made unique if a marker already took the name).
     pub fn finish(mut self) -> Checkpoint {
-        let name = self.names.next(END);
+        let name = self.names.end();
         Checkpoint {
             name,
             line: self.last_line.max(1),
@@ -88,13 +87,29 @@ impl Replayer {
     }
 }
 
-/// Gives checkpoints unique names: the first `x` is `x`, the next `x-2`, then `x-3`.
+/// The one naming of checkpoints, for every reader of a cast (replay, discovery from skimmed
+/// casts, `tuicast info`): each marker with a non-empty label is a checkpoint named by it,
+/// made unique (the first `x` is `x`, the next `x-2`, then `x-3`), and the final screen is
+/// [`END`], made unique the same way, last.
 #[derive(Debug, Default, Clone)]
 pub struct CheckpointNames {
     seen: HashMap<String, u32>,
 }
 
 impl CheckpointNames {
+    /// The name of the checkpoint `event` makes, if it makes one (a marker with a label).
+    pub fn event(&mut self, event: &EventData) -> Option<String> {
+        match event {
+            EventData::Marker(label) if !label.is_empty() => Some(self.next(label)),
+            _ => None,
+        }
+    }
+
+    /// The name of the final checkpoint, after every event: `end`, made unique.
+    pub fn end(&mut self) -> String {
+        self.next(END)
+    }
+
     /// The unique name for the next checkpoint labelled `label`.
     pub fn next(&mut self, label: &str) -> String {
         let n = self.seen.entry(label.to_string()).or_insert(0);
@@ -248,4 +263,55 @@ pub fn find<R: BufRead + Send>(
     }
     names.push(end.name);
     Ok(Found::Missing(names))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Repeated labels, an empty label (no checkpoint) and a marker named `end`.
+    pub(crate) const CAST: &str = r#"{"version": 3, "term": {"cols": 10, "rows": 2}}
+[0.1, "o", "one"]
+[0.1, "m", "menu"]
+[0.1, "m", ""]
+[0.1, "o", "\r\ntwo"]
+[0.1, "m", "menu"]
+[0.1, "m", "end"]
+[0.1, "o", "!"]
+"#;
+
+    #[test]
+    fn checkpoint_names_are_unique_with_end_last() {
+        let mut names = CheckpointNames::default();
+        let marker = |l: &str| EventData::Marker(l.into());
+        assert_eq!(names.event(&marker("x")).as_deref(), Some("x"));
+        assert_eq!(names.event(&marker("")), None);
+        assert_eq!(names.event(&EventData::Output("x".into())), None);
+        assert_eq!(names.event(&marker("x")).as_deref(), Some("x-2"));
+        assert_eq!(names.event(&marker("end")).as_deref(), Some("end"));
+        assert_eq!(names.end(), "end-2");
+    }
+
+    #[test]
+    fn replay_and_find_name_checkpoints_alike() {
+        let replayed = checkpoints(CastReader::new(CAST.as_bytes()).unwrap(), EngineKind::Avt)
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.name, c.line))
+            .collect::<Vec<_>>();
+        let expected = [("menu", 3), ("menu-2", 6), ("end", 7), ("end-2", 8)];
+        let expected: Vec<(String, u64)> =
+            expected.iter().map(|(n, l)| (n.to_string(), *l)).collect();
+        assert_eq!(replayed, expected);
+        let found = find(
+            CastReader::new(CAST.as_bytes()).unwrap(),
+            EngineKind::Avt,
+            "x",
+        );
+        let Ok(Found::Missing(listed)) = found else {
+            panic!("{found:?}");
+        };
+        let names: Vec<&str> = expected.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(listed, names);
+    }
 }

@@ -7,6 +7,7 @@
 mod avt;
 mod cell_text;
 mod charsets;
+mod select;
 pub(crate) mod sequence;
 mod text;
 mod vt100_engine;
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::avt::AvtEngine;
 pub use cell_text::CellText;
+pub use select::{CellRect, CellSelection};
 pub(crate) use text::safe_char;
 pub use vt100_engine::Vt100Engine;
 

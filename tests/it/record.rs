@@ -633,3 +633,45 @@ fn typing_more_than_the_terminal_buffers_does_not_deadlock() {
     let end = replay(&dir.path().join("big.cast"), "end");
     assert!(end.contains("0499 xxxx"), "{end}");
 }
+
+#[test]
+fn a_bad_mask_or_region_stops_a_recording_with_its_place_printed_once() {
+    let dir = Dir::new();
+    for (name, toml, place) in [
+        (
+            "badmask",
+            "shell = \"true\"\n\n[check]\nmask = [{ rows = 0 }, { regex = \"(\" }]\n",
+            "badmask.toml:4:23: check.mask[1]: regex \"(\" is not valid",
+        ),
+        (
+            "badregion",
+            "shell = \"true\"\n\n[regions]\nmenu = { rows = \"9..2\" }\n",
+            "badregion.toml:4:8: regions.menu: annotation: range \"9..2\"",
+        ),
+        (
+            "badstep",
+            "shell = \"true\"\nsteps = [\n  { wait = \"x\" },\n  { press = \"Hyper-x\" },\n]\n",
+            "badstep.toml:4:3: unknown key",
+        ),
+    ] {
+        let (out, cast) = record(&dir, name, toml, &[]);
+        let out = out.fails_with(2);
+        let err = out.stderr();
+        assert!(err.contains(place), "{name}: expected {place:?} in:\n{err}");
+        let file = format!("{name}.toml");
+        assert_eq!(
+            err.matches(&file).count(),
+            1,
+            "{name}: the file once:\n{err}"
+        );
+        assert!(!cast.exists());
+    }
+    // Rows written as a number are a mask and a region alike.
+    let (out, _) = record(
+        &dir,
+        "rowzero",
+        "shell = \"true\"\n\n[check]\nmask = [{ rows = 0 }]\n\n[regions]\ntop = { rows = 0 }\n",
+        &[],
+    );
+    out.success();
+}

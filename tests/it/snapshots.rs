@@ -206,7 +206,8 @@ fn masks_hide_changing_cells() {
     fs::write(&bad, "[check]\nmask = [{ regex = \"(\" }]\n").unwrap();
     let out = p.run(&["test"], &[]).fails_with(2);
     assert!(
-        out.stdout().contains("casts/shell.toml"),
+        out.stdout()
+            .contains("casts/shell.toml:2:9: check.mask[0]: regex"),
         "{}",
         out.stdout()
     );

@@ -20,15 +20,12 @@
 //! A comma only separates pairs when a known key and `=` follow it, so regexes and labels
 //! may contain commas (`regex=a{1,3}`).
 
-use std::ops::Range;
 use std::str::FromStr;
-
-use regex::Regex;
 
 use super::raster::{rounded_rect_sdf, Canvas};
 use super::theme::Rgb;
 use super::{fit_text, text_cells, PngError, Renderer};
-use crate::term::Screen;
+use crate::term::{CellRect, CellSelection, Screen};
 
 /// The keys of an annotation spec.
 const KEYS: [&str; 6] = ["rows", "cols", "regex", "label", "color", "region"];
@@ -53,57 +50,24 @@ const MAX_LABEL_CELLS: usize = 60;
 /// One annotation: what to box, and how.
 #[derive(Debug, Clone)]
 pub struct Annotation {
-    /// The cells to box.
-    pub target: Target,
+    /// The cells to box: a rectangle, or every match of a regex within one.
+    pub target: CellSelection,
     /// The badge text.
     pub label: Option<String>,
     /// The box and badge colour; a colour of the default palette when `None`.
     pub color: Option<Rgb>,
 }
 
-/// What an annotation boxes.
-#[derive(Debug, Clone)]
-pub enum Target {
-    /// A rectangle of cells (rows and columns, 0-based, end exclusive).
-    Cells {
-        /// Rows.
-        rows: Range<usize>,
-        /// Columns.
-        cols: Range<usize>,
-    },
-    /// Every match of a regex in each row's text, within rows and columns.
-    Regex {
-        /// The regex.
-        regex: Regex,
-        /// Rows searched.
-        rows: Range<usize>,
-        /// Columns a match is clipped to.
-        cols: Range<usize>,
-    },
-}
-
 /// A boxed rectangle of cells: rows and columns, 0-based, end exclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Region {
-    /// First row.
-    pub row: usize,
-    /// One past the last row.
-    pub row_end: usize,
-    /// First column.
-    pub col: usize,
-    /// One past the last column.
-    pub col_end: usize,
-}
+pub type Region = CellRect;
 
-/// An annotation spec as written (`rows=2..5,label=Menu`, `region=status`, or a table of a
-/// scenario's `[regions]`): its keys, not yet checked. [`AnnotationSpec::build`] makes the
+/// An annotation spec as written (`rows=2..5,label=Menu`, `region=status`, or a region of a
+/// cast's TOML, `[regions]`): its keys, not yet checked. [`AnnotationSpec::build`] makes the
 /// [`Annotation`].
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AnnotationSpec {
-    /// The name of a region of the scenario file, whose keys this spec's keys override (not
-    /// in a region's own table).
-    #[serde(skip)]
+    /// The name of a region of the cast's TOML, whose keys this spec's keys override (never
+    /// set in a region itself).
     pub region: Option<String>,
     /// Rows, like `2..5`.
     pub rows: Option<String>,
@@ -114,7 +78,6 @@ pub struct AnnotationSpec {
     /// The badge text (empty: no badge).
     pub label: Option<String>,
     /// `#rrggbb`.
-    #[serde(alias = "colour")]
     pub color: Option<String>,
 }
 
@@ -184,45 +147,18 @@ impl AnnotationSpec {
                 crate::escape::escape_for_terminal(name, 60)
             )));
         }
-        let rows = self
-            .rows
-            .as_deref()
-            .map(crate::term::parse_cell_range)
-            .transpose()
-            .map_err(err)?;
-        let cols = self
-            .cols
-            .as_deref()
-            .map(crate::term::parse_cell_range)
-            .transpose()
-            .map_err(err)?;
-        let regex = match self.regex.as_deref() {
-            Some("") => return Err(err("the regex is empty".to_string())),
-            Some(value) => Some(Regex::new(value).map_err(|e| {
-                err(format!(
-                    "regex {:?} is not valid: {e}",
-                    crate::escape::escape_for_terminal(value, 80)
-                ))
-            })?),
-            None => None,
-        };
+        let target = CellSelection::new(
+            self.rows.as_deref(),
+            self.cols.as_deref(),
+            self.regex.as_deref(),
+        )
+        .map_err(err)?;
         let color = self
             .color
             .as_deref()
             .map(Rgb::parse)
             .transpose()
             .map_err(err)?;
-        if rows.is_none() && cols.is_none() && regex.is_none() {
-            return Err(err(
-                "say what to box with rows=, cols= or regex=".to_string()
-            ));
-        }
-        let rows = rows.unwrap_or(0..usize::MAX);
-        let cols = cols.unwrap_or(0..usize::MAX);
-        let target = match regex {
-            Some(regex) => Target::Regex { regex, rows, cols },
-            None => Target::Cells { rows, cols },
-        };
         Ok(Annotation {
             target,
             label: self.label.clone().filter(|l| !l.is_empty()),
@@ -251,41 +187,7 @@ impl Annotation {
     /// The rectangles this annotation boxes on `screen` (clipped to it; none when it matches
     /// nothing).
     pub fn regions(&self, screen: &Screen) -> Vec<Region> {
-        let nrows = screen.rows.len().min(screen.size.rows as usize);
-        let ncols = screen.size.cols as usize;
-        let clip = |r: &Range<usize>, n: usize| r.start.min(n)..r.end.min(n);
-        match &self.target {
-            Target::Cells { rows, cols } => {
-                let (rows, cols) = (clip(rows, nrows), clip(cols, ncols));
-                if rows.is_empty() || cols.is_empty() {
-                    return Vec::new();
-                }
-                vec![Region {
-                    row: rows.start,
-                    row_end: rows.end,
-                    col: cols.start,
-                    col_end: cols.end,
-                }]
-            }
-            Target::Regex { regex, rows, cols } => {
-                let mut out = Vec::new();
-                for r in clip(rows, nrows) {
-                    for found in screen.find_cells(r, regex) {
-                        let start = found.start.max(cols.start);
-                        let end = found.end.min(cols.end).min(ncols);
-                        if start < end {
-                            out.push(Region {
-                                row: r,
-                                row_end: r + 1,
-                                col: start,
-                                col_end: end,
-                            });
-                        }
-                    }
-                }
-                out
-            }
-        }
+        self.target.rects(screen)
     }
 }
 
@@ -479,8 +381,9 @@ mod tests {
             .unwrap();
         assert_eq!(a.label.as_deref(), Some("Menu, with comma"));
         assert_eq!(a.color, Some(Rgb(255, 0, 0)));
-        assert!(
-            matches!(a.target, Target::Cells { ref rows, ref cols } if *rows == (2..5) && *cols == (0..40))
+        assert_eq!(
+            (a.target.rows(), a.target.cols(), a.target.regex().is_none()),
+            (Some(&(2..5)), Some(&(0..40)), true)
         );
         // The `colour` spelling splits pairs like `color` does, wherever it stands.
         let a: Annotation = "rows=0,label=x,colour=#00ff00".parse().unwrap();
@@ -489,7 +392,7 @@ mod tests {
             (Some("x"), Some(Rgb(0, 255, 0)))
         );
         let a: Annotation = "regex=a{1,3},label=As".parse().unwrap();
-        assert!(matches!(a.target, Target::Regex { ref regex, .. } if regex.as_str() == "a{1,3}"));
+        assert_eq!(a.target.regex().map(|r| r.as_str()), Some("a{1,3}"));
         let a: Annotation = "rows=0".parse().unwrap();
         assert!(a.label.is_none());
     }
@@ -497,7 +400,7 @@ mod tests {
     #[test]
     fn bad_specs_say_why() {
         for (spec, why) in [
-            ("label=x", "say what to box"),
+            ("label=x", "rows, cols or regex"),
             ("rows=5..2", "range"),
             ("regex=(", "not valid"),
             ("rows=1,rows=2", "twice"),
@@ -526,7 +429,7 @@ mod tests {
         let a = spec.with_region(&region).build().unwrap();
         assert_eq!(a.label.as_deref(), Some("Mine, with comma"));
         assert_eq!(a.color, Some(Rgb(0xff, 0x88, 0x00)));
-        assert!(matches!(a.target, Target::Cells { ref rows, .. } if *rows == (23..24)));
+        assert_eq!(a.target.rows(), Some(&(23..24)));
         // An empty label removes the region's badge.
         let spec: AnnotationSpec = "region=status,label=".parse().unwrap();
         assert!(spec.with_region(&region).build().unwrap().label.is_none());

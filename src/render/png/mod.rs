@@ -53,7 +53,7 @@ use image::RgbaImage;
 
 use crate::term::{Cell, Color, CursorKind, Screen, Size};
 
-pub use annotate::{Annotation, AnnotationSpec, Region, Target};
+pub use annotate::{Annotation, AnnotationSpec, Region};
 pub use compare::{compare, decode_png, diff_image, PixelDiff};
 pub use config::{FontDirs, PngConfig};
 pub use gif::{render_gif, GifOptions, GifStats, MAX_FPS};

@@ -1,4 +1,8 @@
-//! Project configuration (`tuicast.toml`) and positioned errors for TOML files.
+//! The configuration stage: the project's `tuicast.toml` (here), a cast's TOML
+//! ([`cast_file`]: recording, `[check]`, `[regions]`, one schema), and positioned errors for
+//! both. Files are parsed and checked here and leave as typed values of the stages below.
+//!
+//! `tuicast.toml`:
 //!
 //! ```toml
 //! casts = "casts"            # where casts are found (recursively)
@@ -13,6 +17,8 @@
 //! ```
 //! Every key is optional; paths are relative to the folder of `tuicast.toml`.
 
+pub mod cast_file;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -20,6 +26,8 @@ use crate::assert::{Format, PngCheck};
 use crate::location::{line_column, write_place};
 use crate::render::png::PngConfig;
 use crate::term::EngineKind;
+
+pub use cast_file::{parse_duration, CastFile};
 
 /// The project configuration, with defaults filled in and paths made absolute.
 #[derive(Debug, Clone)]
