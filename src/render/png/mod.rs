@@ -1,5 +1,5 @@
-//! Renders a [`Screen`] as a picture of a terminal: PNG screenshots, animated GIFs of whole
-//! casts, and pixel comparison for PNG goldens.
+//! Renders a [`Screen`] as a picture of a terminal: PNG screenshots, animated GIFs of timed
+//! screens, and pixel comparison for PNG goldens.
 //!
 //! ```
 //! use tuicast::render::png::{self, PngOptions, Renderer};
@@ -56,7 +56,7 @@ use crate::term::{Cell, Color, CursorKind, Screen, Size};
 pub use annotate::{Annotation, AnnotationSpec, Region, Target};
 pub use compare::{compare, decode_png, diff_image, PixelDiff};
 pub use config::{FontDirs, PngConfig};
-pub use gif::{render_gif, GifOptions, GifStats, MAX_FPS};
+pub use gif::{render_gif, GifEncoder, GifOptions, GifStats, MAX_FPS};
 pub use theme::{Rgb, Theme, THEMES};
 
 use font::{Fonts, Metrics, Pixels, Style};
@@ -227,10 +227,8 @@ pub enum PngError {
     },
     /// Encoding or decoding an image failed.
     Image(String),
-    /// Reading a cast or writing output failed.
+    /// Writing an animation failed.
     Io(std::io::Error),
-    /// The cast is malformed.
-    Cast(crate::cast::CastError),
 }
 
 impl fmt::Display for PngError {
@@ -250,7 +248,6 @@ impl fmt::Display for PngError {
             ),
             PngError::Image(m) => write!(f, "image: {m}"),
             PngError::Io(e) => write!(f, "{e}"),
-            PngError::Cast(e) => write!(f, "{e}"),
         }
     }
 }
@@ -260,7 +257,6 @@ impl std::error::Error for PngError {
         // `Display` already shows the inner error: its own source comes next, not it again.
         match self {
             PngError::Io(e) => e.source(),
-            PngError::Cast(e) => e.source(),
             _ => None,
         }
     }
@@ -269,12 +265,6 @@ impl std::error::Error for PngError {
 impl From<std::io::Error> for PngError {
     fn from(e: std::io::Error) -> Self {
         PngError::Io(e)
-    }
-}
-
-impl From<crate::cast::CastError> for PngError {
-    fn from(e: crate::cast::CastError) -> Self {
-        PngError::Cast(e)
     }
 }
 
