@@ -285,12 +285,8 @@ fn parse_style(desc: &str) -> Option<Style> {
 }
 
 fn parse_color(s: &str) -> Option<Color> {
-    if let Some(hex) = s.strip_prefix('#') {
-        if hex.len() != 6 {
-            return None;
-        }
-        let v = u32::from_str_radix(hex, 16).ok()?;
-        return Some(Color::Rgb((v >> 16) as u8, (v >> 8) as u8, v as u8));
+    if s.starts_with('#') {
+        return crate::rgb::Rgb::from_hex(s).map(|c| Color::Rgb(c.0, c.1, c.2));
     }
     s.parse::<u8>().ok().map(Color::Indexed)
 }

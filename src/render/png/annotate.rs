@@ -26,8 +26,8 @@ use std::str::FromStr;
 use regex::Regex;
 
 use super::raster::{rounded_rect_sdf, Canvas};
-use super::theme::Rgb;
 use super::{fit_text, text_cells, PngError, Renderer};
+use crate::rgb::Rgb;
 use crate::term::Screen;
 
 /// The keys of an annotation spec.
@@ -211,7 +211,7 @@ impl AnnotationSpec {
             .as_deref()
             .map(Rgb::parse)
             .transpose()
-            .map_err(err)?;
+            .map_err(|e| err(e.to_string()))?;
         if rows.is_none() && cols.is_none() && regex.is_none() {
             return Err(err(
                 "say what to box with rows=, cols= or regex=".to_string()

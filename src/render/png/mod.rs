@@ -53,11 +53,12 @@ use image::RgbaImage;
 
 use crate::term::{Cell, Color, CursorKind, Screen, Size};
 
+pub use crate::rgb::Rgb;
 pub use annotate::{Annotation, AnnotationSpec, Region, Target};
 pub use compare::{compare, decode_png, diff_image, PixelDiff};
 pub use config::{FontDirs, PngConfig};
 pub use gif::{render_gif, GifEncoder, GifOptions, GifStats, MAX_FPS};
-pub use theme::{Rgb, Theme, THEMES};
+pub use theme::{Theme, THEMES};
 
 use font::{Fonts, Metrics, Pixels, Style};
 use raster::Canvas;

@@ -1,53 +1,8 @@
 //! Colour themes: the default foreground and background, the 16-colour palette, and how the
 //! 256-colour and truecolour values of a cell become pixels.
 
-use std::fmt;
-
+use crate::rgb::Rgb;
 use crate::term::Color;
-
-/// An sRGB colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Rgb(pub u8, pub u8, pub u8);
-
-impl Rgb {
-    /// Parses `#rrggbb` or `rrggbb` (also the short `#rgb`).
-    pub fn parse(s: &str) -> Result<Rgb, String> {
-        let hex = s.trim();
-        let hex = hex.strip_prefix('#').unwrap_or(hex);
-        let bad = || format!("{s:?} is not a colour: expected #rrggbb");
-        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(bad());
-        }
-        let v = match hex.len() {
-            6 => u32::from_str_radix(hex, 16).map_err(|_| bad())?,
-            3 => {
-                let v = u32::from_str_radix(hex, 16).map_err(|_| bad())?;
-                let (r, g, b) = ((v >> 8) & 0xf, (v >> 4) & 0xf, v & 0xf);
-                ((r * 17) << 16) | ((g * 17) << 8) | (b * 17)
-            }
-            _ => return Err(bad()),
-        };
-        Ok(Rgb((v >> 16) as u8, (v >> 8) as u8, v as u8))
-    }
-
-    /// `self` moved towards `other` by `t`/256 (0 is `self`, 256 is `other`).
-    pub fn mix(self, other: Rgb, t: u32) -> Rgb {
-        let t = t.min(256);
-        let m = |a: u8, b: u8| ((a as u32 * (256 - t) + b as u32 * t + 128) >> 8) as u8;
-        Rgb(m(self.0, other.0), m(self.1, other.1), m(self.2, other.2))
-    }
-
-    /// Relative luminance in 0..=255 (integer Rec. 601 weights; enough to pick a text colour).
-    pub fn luma(self) -> u8 {
-        ((self.0 as u32 * 299 + self.1 as u32 * 587 + self.2 as u32 * 114) / 1000) as u8
-    }
-}
-
-impl fmt::Display for Rgb {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
-    }
-}
 
 /// A terminal colour theme.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,7 +87,8 @@ impl Theme {
             .map(|c| c.trim())
             .filter(|c| !c.is_empty())
             .map(Rgb::parse)
-            .collect::<Result<Vec<Rgb>, String>>()?;
+            .collect::<Result<Vec<Rgb>, _>>()
+            .map_err(|e| e.to_string())?;
         if colors.len() != 10 && colors.len() != 18 {
             return Err(format!(
                 "a theme needs 10 or 18 colours (background, foreground, 8 or 16 palette colours); {} were given",
@@ -150,7 +106,7 @@ impl Theme {
             .palette
             .iter()
             .map(|c| Rgb::parse(c))
-            .collect::<Result<Vec<Rgb>, String>>()
+            .collect::<Result<Vec<Rgb>, _>>()
             .map_err(|e| format!("cast theme palette: {e}"))?;
         if palette.len() != 8 && palette.len() != 16 {
             return Err(format!(
