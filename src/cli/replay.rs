@@ -353,9 +353,14 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
 fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
     let mut options = PngOptions::default();
     if let Some(t) = &header.term.theme {
-        match Theme::from_cast(t) {
-            Ok(theme) => options.theme = theme,
-            Err(e) => eprintln!("warning: the cast's theme is not used: {e}"),
+        options.theme = Theme::from_cast(t);
+    } else if let Some(kept) = header.term.extra.get("theme") {
+        // The reader keeps a theme whose colours it cannot read, as it was.
+        if let Err(e) = crate::cast::Theme::from_json(kept) {
+            eprintln!(
+                "warning: the cast's theme is not used: {}",
+                escape_for_terminal(&e, 200)
+            );
         }
     }
     let root = std::env::current_dir()?;

@@ -554,6 +554,35 @@ fn cli_uses_the_casts_own_theme_unless_told_otherwise() {
 }
 
 #[test]
+fn cli_warns_about_a_cast_theme_it_cannot_read_and_draws_anyway() {
+    let dir = tempfile::tempdir().unwrap();
+    let cast = dir.path().join("odd.cast");
+    fs::write(
+        &cast,
+        "{\"version\": 3, \"term\": {\"cols\": 4, \"rows\": 1, \"theme\": {\"fg\": \"#ffffff\", \
+         \"bg\": \"navy\", \"palette\": \"#000000\"}}}\n[0.1, \"o\", \"ab\"]\n",
+    )
+    .unwrap();
+    let out_path = dir.path().join("t.png");
+    let out = tuicast([
+        "replay".as_ref(),
+        cast.as_os_str(),
+        "--format".as_ref(),
+        "png".as_ref(),
+        "-o".as_ref(),
+        out_path.as_os_str(),
+    ]);
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the cast's theme is not used") && stderr.contains("\"navy\""),
+        "{stderr}"
+    );
+    let img = decode_png(&fs::read(&out_path).unwrap()).unwrap();
+    assert_eq!(rgb(&img, 0, 0), Theme::default().bg);
+}
+
+#[test]
 fn many_labels_get_numbers_and_a_legend() {
     let s = screen(Size { cols: 20, rows: 6 }, "one two three four five");
     let specs = [
