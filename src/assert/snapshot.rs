@@ -286,7 +286,7 @@ fn parse_style(desc: &str) -> Option<Style> {
 
 fn parse_color(s: &str) -> Option<Color> {
     if s.starts_with('#') {
-        return crate::rgb::Rgb::from_hex(s).map(|c| Color::Rgb(c.0, c.1, c.2));
+        return crate::rgb::Rgb::from_hex(s).map(Color::Rgb);
     }
     s.parse::<u8>().ok().map(Color::Indexed)
 }
@@ -317,7 +317,7 @@ mod tests {
         );
         let styles = parse_styles(&text);
         assert_eq!(styles.len(), 4);
-        assert_eq!(styles[&(0, 5)].bg, Color::Rgb(1, 2, 3));
+        assert_eq!(styles[&(0, 5)].bg, Color::Rgb(crate::rgb::Rgb(1, 2, 3)));
         assert!(styles[&(1, 0)].attrs.inverse);
     }
 

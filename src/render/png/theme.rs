@@ -141,7 +141,7 @@ impl Theme {
         match color {
             Color::Default => default,
             Color::Indexed(i) => self.indexed(i),
-            Color::Rgb(r, g, b) => Rgb(r, g, b),
+            Color::Rgb(c) => c,
         }
     }
 
