@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::Criterion;
-use tuicast::render::png::{self, Compression, GifOptions, PngOptions, Renderer};
+use tuicast::render::png::{self, Compression, GifEncoder, GifOptions, PngOptions, Renderer};
 use tuicast::term::{EngineKind, Screen, Size};
+use tuicast::{cast, replay};
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -86,9 +87,16 @@ fn main() {
         group.bench_function(format!("cast {name}"), |b| {
             b.iter(|| {
                 let mut r = Renderer::new(PngOptions::default()).expect("renderer");
-                let mut buf = Vec::new();
-                png::render_gif(&cast, &mut r, &GifOptions::default(), &mut buf).expect("gif");
-                black_box(buf)
+                let size = replay::largest_size(cast::open(&cast).expect("cast")).expect("size");
+                let reader = cast::open(&cast).expect("cast");
+                let header = reader.header().clone();
+                let mut gif =
+                    GifEncoder::new(&mut r, size, &GifOptions::default(), Vec::new()).expect("gif");
+                for frame in replay::frames(&header, reader, EngineKind::Avt, 30) {
+                    let (time, screen) = frame.expect("frame");
+                    gif.add_frame(time, &screen).expect("gif");
+                }
+                black_box(gif.finish().expect("gif"))
             })
         });
     }

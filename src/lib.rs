@@ -46,6 +46,7 @@ pub mod harness;
 pub mod record;
 pub mod render;
 pub mod replay;
+pub mod rgb;
 pub mod term;
 pub mod util;
 

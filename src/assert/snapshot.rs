@@ -285,12 +285,8 @@ fn parse_style(desc: &str) -> Option<Style> {
 }
 
 fn parse_color(s: &str) -> Option<Color> {
-    if let Some(hex) = s.strip_prefix('#') {
-        if hex.len() != 6 {
-            return None;
-        }
-        let v = u32::from_str_radix(hex, 16).ok()?;
-        return Some(Color::Rgb((v >> 16) as u8, (v >> 8) as u8, v as u8));
+    if s.starts_with('#') {
+        return crate::rgb::Rgb::from_hex(s).map(Color::Rgb);
     }
     s.parse::<u8>().ok().map(Color::Indexed)
 }
@@ -321,7 +317,7 @@ mod tests {
         );
         let styles = parse_styles(&text);
         assert_eq!(styles.len(), 4);
-        assert_eq!(styles[&(0, 5)].bg, Color::Rgb(1, 2, 3));
+        assert_eq!(styles[&(0, 5)].bg, Color::Rgb(crate::rgb::Rgb(1, 2, 3)));
         assert!(styles[&(1, 0)].attrs.inverse);
     }
 

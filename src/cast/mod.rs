@@ -20,6 +20,8 @@ pub use error::{CastError, CastErrorKind};
 pub use reader::{open, CastReader};
 pub use writer::{CastWriter, DEFAULT_PRECISION};
 
+pub use crate::rgb::Rgb;
+
 use crate::size::Size;
 
 /// The header of a cast, whatever version it was read from.
@@ -60,15 +62,47 @@ pub struct Term {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Terminal colours as stored in a cast: CSS-style `#rrggbb` strings.
+/// Terminal colours of a cast, typed when read (CSS-style `#rrggbb` in the file).
+///
+/// A theme whose colours cannot be read (not `#rrggbb`, or a palette of other than 8 or 16)
+/// does not fail the cast: it stays in [`Term::extra`] as it was, and is written back so.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Theme {
     /// Default foreground colour.
-    pub fg: String,
+    pub fg: Rgb,
     /// Default background colour.
-    pub bg: String,
+    pub bg: Rgb,
     /// The 8 or 16 palette colours.
-    pub palette: Vec<String>,
+    pub palette: Vec<Rgb>,
+}
+
+impl Theme {
+    /// A theme from the JSON object a cast stores (`fg`, `bg`, and `palette`, colours joined
+    /// by `:`), or why it is not one. The reader keeps a theme this refuses in
+    /// [`Term::extra`]; this says why it was not used.
+    pub fn from_json(value: &serde_json::Value) -> Result<Theme, String> {
+        let field = |key: &str| match value.get(key) {
+            Some(serde_json::Value::String(s)) => Ok(s.as_str()),
+            None | Some(serde_json::Value::Null) => Err(format!("the theme has no \"{key}\"")),
+            Some(_) => Err(format!("the theme's \"{key}\" is not a string")),
+        };
+        let color =
+            |key: &str| Rgb::parse(field(key)?).map_err(|e| format!("the theme's \"{key}\": {e}"));
+        let (fg, bg) = (color("fg")?, color("bg")?);
+        let palette = field("palette")?
+            .split(':')
+            .filter(|c| !c.is_empty())
+            .map(Rgb::parse)
+            .collect::<Result<Vec<Rgb>, _>>()
+            .map_err(|e| format!("the theme's \"palette\": {e}"))?;
+        if palette.len() != 8 && palette.len() != 16 {
+            return Err(format!(
+                "the theme's palette has {} colours; expected 8 or 16",
+                palette.len()
+            ));
+        }
+        Ok(Theme { fg, bg, palette })
+    }
 }
 
 /// One event of a cast.

@@ -23,11 +23,11 @@ pub(super) fn header(
         version: 2,
         term: Term {
             size: Size { cols, rows },
-            theme,
             ..Term::default()
         },
         ..Header::default()
     };
+    theme.apply(&mut header.term);
     fields.common(&mut header, map)?;
     header.term.term_type = header.env.get("TERM").cloned();
     Ok(header)

@@ -43,6 +43,29 @@ pub(super) fn header(
     Ok(header)
 }
 
+/// A header's theme as read.
+pub(super) enum ThemeField {
+    /// There is none.
+    None,
+    /// Its colours were read.
+    Typed(Theme),
+    /// Its colours could not be read: the object, kept as it was.
+    Kept(Value),
+}
+
+impl ThemeField {
+    /// Puts the theme in `term`: typed in `theme`, or kept in `extra`.
+    pub(super) fn apply(self, term: &mut Term) {
+        match self {
+            ThemeField::None => {}
+            ThemeField::Typed(theme) => term.theme = Some(theme),
+            ThemeField::Kept(value) => {
+                term.extra.insert("theme".into(), value);
+            }
+        }
+    }
+}
+
 /// Typed access to header fields with positioned errors.
 pub(super) struct Fields<'a> {
     pub(super) line: &'a str,
@@ -60,13 +83,15 @@ impl Fields<'_> {
         let term_type = self.opt_string(t.remove("type"), &["term", "type"])?;
         let version = self.opt_string(t.remove("version"), &["term", "version"])?;
         let theme = self.theme(t.remove("theme"), &["term", "theme"])?;
-        Ok(Term {
+        let mut term = Term {
             size: Size { cols, rows },
             term_type,
             version,
-            theme,
+            theme: None,
             extra: t,
-        })
+        };
+        theme.apply(&mut term);
+        Ok(term)
     }
 
     /// A terminal dimension: present, an integer, 1..=10000.
@@ -129,13 +154,11 @@ impl Fields<'_> {
         }
     }
 
-    pub(super) fn theme(
-        &self,
-        v: Option<Value>,
-        path: &[&str],
-    ) -> Result<Option<Theme>, CastError> {
+    /// The theme object: a wrong JSON type is an error; colours that cannot be read keep
+    /// the object as it was (see [`Theme`]).
+    pub(super) fn theme(&self, v: Option<Value>, path: &[&str]) -> Result<ThemeField, CastError> {
         let map = match v {
-            None | Some(Value::Null) => return Ok(None),
+            None | Some(Value::Null) => return Ok(ThemeField::None),
             Some(Value::Object(m)) => m,
             Some(other) => {
                 return Err(self.error(
@@ -148,30 +171,26 @@ impl Fields<'_> {
                 ))
             }
         };
-        let get = |key: &str| -> Result<String, CastError> {
+        for key in ["fg", "bg", "palette"] {
             match map.get(key) {
-                Some(Value::String(s)) => Ok(s.clone()),
-                None | Some(Value::Null) => Ok(String::new()),
-                Some(other) => Err(self.error(
-                    field_column_path(self.line, path),
-                    format!(
-                        "\"{}.{key}\" must be a string, found {}",
-                        path.join("."),
-                        describe(other)
-                    ),
-                )),
+                None | Some(Value::Null) | Some(Value::String(_)) => {}
+                Some(other) => {
+                    return Err(self.error(
+                        field_column_path(self.line, path),
+                        format!(
+                            "\"{}.{key}\" must be a string, found {}",
+                            path.join("."),
+                            describe(other)
+                        ),
+                    ))
+                }
             }
-        };
-        let palette = get("palette")?;
-        Ok(Some(Theme {
-            fg: get("fg")?,
-            bg: get("bg")?,
-            palette: palette
-                .split(':')
-                .filter(|c| !c.is_empty())
-                .map(str::to_string)
-                .collect(),
-        }))
+        }
+        let value = Value::Object(map);
+        Ok(match Theme::from_json(&value) {
+            Ok(theme) => ThemeField::Typed(theme),
+            Err(_) => ThemeField::Kept(value),
+        })
     }
 
     /// Fields that v2 and v3 share: timestamp, idle_time_limit, command, title, env, tags.

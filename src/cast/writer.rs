@@ -124,9 +124,10 @@ fn header_json(h: &Header) -> Map<String, Value> {
     }
     if let Some(theme) = &h.term.theme {
         let mut t = Map::new();
-        t.insert("fg".into(), theme.fg.clone().into());
-        t.insert("bg".into(), theme.bg.clone().into());
-        t.insert("palette".into(), theme.palette.join(":").into());
+        t.insert("fg".into(), theme.fg.to_string().into());
+        t.insert("bg".into(), theme.bg.to_string().into());
+        let palette: Vec<String> = theme.palette.iter().map(|c| c.to_string()).collect();
+        t.insert("palette".into(), palette.join(":").into());
         term.insert("theme".into(), t.into());
     }
     for (k, v) in &h.term.extra {

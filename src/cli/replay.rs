@@ -1,18 +1,18 @@
 //! `tuicast replay`: the screen of a cast at a checkpoint, a time, or the end.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
 
 use super::{write_output, EngineArg};
-use tuicast::cast::Header;
+use tuicast::cast::{transform, Header};
 use tuicast::config::CastFile;
 use tuicast::escape::escape_for_terminal;
 use tuicast::render::png::{
-    self, Annotation, AnnotationSpec, Decorations, FontDirs, GifOptions, PngConfig, PngOptions,
-    Renderer, Theme,
+    self, Annotation, AnnotationSpec, Decorations, FontDirs, GifEncoder, GifOptions, PngConfig,
+    PngOptions, Renderer, Theme,
 };
 use tuicast::replay::{self, Checkpoint, Found, END};
 use tuicast::term::Screen;
@@ -354,9 +354,14 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
 fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
     let mut options = PngOptions::default();
     if let Some(t) = &header.term.theme {
-        match Theme::from_cast(t) {
-            Ok(theme) => options.theme = theme,
-            Err(e) => eprintln!("warning: the cast's theme is not used: {e}"),
+        options.theme = Theme::from_cast(t);
+    } else if let Some(kept) = header.term.extra.get("theme") {
+        // The reader keeps a theme whose colours it cannot read, as it was.
+        if let Err(e) = tuicast::cast::Theme::from_json(kept) {
+            eprintln!(
+                "warning: the cast's theme is not used: {}",
+                escape_for_terminal(&e, 200)
+            );
         }
     }
     let root = std::env::current_dir()?;
@@ -485,33 +490,75 @@ fn find_region(
     Ok(region.clone())
 }
 
-/// `--format gif`: the whole cast, streamed into the output file.
+/// `--format gif`: the whole cast, streamed into the output file. The stages compose here:
+/// cast → idle limit and speed → timed frames → GIF encoder.
 fn gif(args: &Args) -> anyhow::Result<ExitCode> {
     let cast = &args.casts[0];
-    let header = tuicast::cast::open(cast)?.header().clone();
-    let options = picture_options(args, &header)?;
     let p = &args.picture.gif;
+    let speed = p.speed.unwrap_or(1.0);
+    if !(speed.is_finite() && speed > 0.0) {
+        bail!("--speed must be a number above 0 (got {speed})");
+    }
+    let fps = p.fps.unwrap_or(30);
+    if !(1..=png::MAX_FPS).contains(&fps) {
+        bail!(
+            "the frame rate must be 1 to {} (got {fps}): browsers slow down faster GIFs",
+            png::MAX_FPS
+        );
+    }
+    if let Some(l) = p.idle_time_limit {
+        if !(l.is_finite() && l > 0.0) {
+            bail!("the idle time limit must be above 0 seconds (got {l})");
+        }
+    }
     let defaults = GifOptions::default();
     let gif_options = GifOptions {
-        speed: p.speed.unwrap_or(defaults.speed),
-        idle_time_limit: p.idle_time_limit,
-        fps: p.fps.unwrap_or(defaults.fps),
         last_frame: p.last_frame.unwrap_or(defaults.last_frame),
         repeat: !p.no_loop,
-        engine: args.engine.engine,
     };
+    let header = tuicast::cast::open(cast)?.header().clone();
+    let options = picture_options(args, &header)?;
     let mut renderer = Renderer::new(options)?;
+    // The image's size comes first in a GIF: one pass over the cast finds it.
+    let size = replay::largest_size(tuicast::cast::open(cast)?)?;
+    let engine = args.engine.engine;
+    let mut fill = |w: &mut dyn Write| -> anyhow::Result<()> {
+        let reader = tuicast::cast::open(cast)?;
+        let header = reader.header().clone();
+        let events: Box<dyn Iterator<Item = _>> = match p.idle_time_limit.or(header.idle_time_limit)
+        {
+            Some(l) if l.is_finite() && l > 0.0 => Box::new(transform::idle_limit(reader, l)),
+            _ => Box::new(reader),
+        };
+        let events = transform::speed(events, speed);
+        let mut encoder =
+            GifEncoder::new(&mut renderer, size, &gif_options, w).map_err(png_error)?;
+        for frame in replay::frames(&header, events, engine, fps) {
+            let (time, screen) = frame?;
+            encoder.add_frame(time, &screen).map_err(png_error)?;
+        }
+        encoder.finish().map_err(png_error)?;
+        Ok(())
+    };
     let out = args.output.as_ref().expect("checked by check_picture_args");
     let written = if out.as_os_str() == "-" {
-        png::render_gif(cast, &mut renderer, &gif_options, std::io::stdout().lock())
+        fill(&mut std::io::stdout().lock())
     } else {
-        tuicast::util::write_atomic_with(out, |w| {
-            png::render_gif(cast, &mut renderer, &gif_options, w)
-        })
+        tuicast::util::write_atomic_with(out, fill)
     };
-    match written {
-        Ok(_) => Ok(ExitCode::SUCCESS),
-        Err(png::PngError::Io(e)) => Err(anyhow::anyhow!("cannot write {}: {e}", out.display())),
-        Err(e) => Err(e.into()),
+    // Errors of the output file (and of the encoder writing to it) are I/O errors; a cast
+    // that cannot be read is a `CastError` with its place.
+    written.map_err(|e| match e.downcast::<std::io::Error>() {
+        Ok(e) => anyhow::anyhow!("cannot write {}: {e}", out.display()),
+        Err(e) => e,
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A picture error, its writer's I/O errors as plain I/O errors (see [`gif`]).
+fn png_error(e: png::PngError) -> anyhow::Error {
+    match e {
+        png::PngError::Io(e) => e.into(),
+        e => e.into(),
     }
 }

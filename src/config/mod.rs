@@ -194,6 +194,32 @@ mod tests {
     }
 
     #[test]
+    fn the_png_table_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Config::load(dir.path()).unwrap();
+        assert_eq!(c.png_table, PngConfig::default());
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            "casts = \"c\"\n[png]\ntheme = \"nord\"\nfont_size = 20\nfont_dir = [\"a\", \"b\"]\ntolerance = 2\n",
+        )
+        .unwrap();
+        let c = Config::load(dir.path()).unwrap().png_table;
+        assert_eq!(c.tolerance, Some(2));
+        assert_eq!(c.theme.as_deref(), Some("nord"));
+        assert_eq!(c.font_size, Some(20.0));
+        assert_eq!(
+            c.font_dir,
+            Some(crate::render::png::FontDirs::Many(vec![
+                "a".into(),
+                "b".into()
+            ]))
+        );
+        std::fs::write(dir.path().join(CONFIG_FILE), "[png]\nfont = 3\n").unwrap();
+        let e = Config::load(dir.path()).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 1), "{e}");
+    }
+
+    #[test]
     fn errors_have_line_and_column() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(

@@ -5,14 +5,19 @@
 //! ignored (input is what the program received, not what it showed). Every `m` marker with a
 //! non-empty label is a checkpoint named by the label; the final screen is the checkpoint
 //! `end`.
+//!
+//! [`frames`] replays a whole cast as timed screens for an animation.
 
 pub mod differential;
+mod frames;
 
 use std::collections::HashMap;
 use std::io::BufRead;
 
 use crate::cast::{CastError, CastReader, Event, EventData, Header};
 use crate::term::{Engine, EngineKind, Screen};
+
+pub use frames::{frames, largest_size, Frames};
 
 /// The name of the checkpoint taken after the last event.
 pub const END: &str = "end";

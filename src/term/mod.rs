@@ -26,6 +26,9 @@ pub use vt100_engine::Vt100Engine;
 
 pub use crate::size::Size;
 
+/// The truecolour of a cell ([`Color::Rgb`]): the crate's one RGB type.
+pub use crate::rgb::Rgb;
+
 /// A cell colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum Color {
@@ -35,7 +38,7 @@ pub enum Color {
     /// A palette index: 0–7 standard, 8–15 bright, 16–255 the 256-colour cube and greys.
     Indexed(u8),
     /// A truecolour value.
-    Rgb(u8, u8, u8),
+    Rgb(Rgb),
 }
 
 impl fmt::Display for Color {
@@ -44,7 +47,7 @@ impl fmt::Display for Color {
         match self {
             Color::Default => write!(f, "default"),
             Color::Indexed(i) => write!(f, "{i}"),
-            Color::Rgb(r, g, b) => write!(f, "#{r:02x}{g:02x}{b:02x}"),
+            Color::Rgb(c) => write!(f, "{c}"),
         }
     }
 }
@@ -463,7 +466,7 @@ mod tests {
                 "{kind}"
             );
             assert_eq!(s.rows[0][1].fg, Color::Indexed(200), "{kind}");
-            assert_eq!(s.rows[0][2].fg, Color::Rgb(1, 2, 3), "{kind}");
+            assert_eq!(s.rows[0][2].fg, Color::Rgb(Rgb(1, 2, 3)), "{kind}");
             assert!(s.rows[0][2].attrs.inverse, "{kind}");
             assert_eq!(
                 s.cursor,

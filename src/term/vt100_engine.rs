@@ -142,6 +142,6 @@ fn color(c: vt100::Color) -> Color {
     match c {
         vt100::Color::Default => Color::Default,
         vt100::Color::Idx(i) => Color::Indexed(i),
-        vt100::Color::Rgb(r, g, b) => Color::Rgb(r, g, b),
+        vt100::Color::Rgb(r, g, b) => Color::Rgb(super::Rgb(r, g, b)),
     }
 }

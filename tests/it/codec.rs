@@ -10,7 +10,9 @@ use std::sync::OnceLock;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use serde_json::json;
-use tuicast::cast::{CastErrorKind, CastReader, CastWriter, Event, EventData, Header, Term, Theme};
+use tuicast::cast::{
+    CastErrorKind, CastReader, CastWriter, Event, EventData, Header, Rgb, Term, Theme,
+};
 use tuicast::Size;
 
 use crate::util::fixture;
@@ -63,6 +65,10 @@ fn size(cols: u16, rows: u16) -> Size {
 
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
+}
+
+fn colors(items: &[&str]) -> Vec<Rgb> {
+    items.iter().map(|s| s.parse().unwrap()).collect()
 }
 
 fn env(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
@@ -133,7 +139,7 @@ fn valid_fixtures() -> Vec<String> {
 #[test]
 fn v3_reads_every_header_field() {
     let (header, _) = read("v3_full.cast");
-    let palette = strings(&[
+    let palette = colors(&[
         "#000000", "#cd0000", "#00cd00", "#cdcd00", "#0000ee", "#cd00cd", "#00cdcd", "#e5e5e5",
         "#7f7f7f", "#ff0000", "#00ff00", "#ffff00", "#5c5cff", "#ff00ff", "#00ffff", "#ffffff",
     ]);
@@ -144,8 +150,8 @@ fn v3_reads_every_header_field() {
             term_type: Some("xterm-256color".into()),
             version: Some("VTE(7600)".into()),
             theme: Some(Theme {
-                fg: "#d0d0d0".into(),
-                bg: "#1c1c1c".into(),
+                fg: Rgb(0xd0, 0xd0, 0xd0),
+                bg: Rgb(0x1c, 0x1c, 0x1c),
                 palette,
             }),
             extra: object(json!({"pixel_ratio": 2})),
@@ -201,9 +207,9 @@ fn v2_reads_header_and_absolute_times() {
             term_type: Some("screen-256color".into()),
             version: None,
             theme: Some(Theme {
-                fg: "#ffffff".into(),
-                bg: "#000000".into(),
-                palette: strings(&[
+                fg: Rgb(255, 255, 255),
+                bg: Rgb(0, 0, 0),
+                palette: colors(&[
                     "#000000", "#aa0000", "#00aa00", "#aa5500", "#0000aa", "#aa00aa", "#00aaaa",
                     "#aaaaaa",
                 ]),
@@ -353,6 +359,61 @@ fn every_valid_fixture_round_trips_through_the_writer() {
             "{rel}: second write differs"
         );
     }
+}
+
+#[test]
+fn theme_colours_are_typed_when_read_and_written_as_hex() {
+    let palette = "#000:#aa0000:00AA00:#aa5500:#0000aa:#aa00aa:#00aaaa:#aaaaaa";
+    let cast = format!(
+        "{{\"version\": 3, \"term\": {{\"cols\": 4, \"rows\": 1, \"theme\": {{\"fg\": \"#FFF\", \
+         \"bg\": \" #102030\", \"palette\": \"{palette}\"}}}}}}\n"
+    );
+    let (header, _) = read_bytes(cast.as_bytes());
+    let theme = header.term.theme.clone().expect("a typed theme");
+    assert_eq!(
+        (theme.fg, theme.bg, theme.palette[2]),
+        (Rgb(255, 255, 255), Rgb(0x10, 0x20, 0x30), Rgb(0, 0xaa, 0))
+    );
+    assert!(header.term.extra.is_empty());
+    let written = String::from_utf8(write(&header, &[])).unwrap();
+    assert!(
+        written.contains(
+            "\"theme\":{\"fg\":\"#ffffff\",\"bg\":\"#102030\",\"palette\":\"#000000:#aa0000:#00aa00:"
+        ),
+        "{written}"
+    );
+}
+
+#[test]
+fn a_theme_with_unreadable_colours_is_kept_as_it_was() {
+    // As before colours were typed: such a cast reads; its theme is not used, but kept.
+    for theme in [
+        r##"{"fg": "white", "bg": "#000000", "palette": "#000000:#111111:#222222:#333333:#444444:#555555:#666666:#777777"}"##,
+        r##"{"fg": "#ffffff", "bg": "#000000", "palette": "#000000:#111111"}"##,
+        r##"{"bg": "#000000"}"##,
+    ] {
+        let cast = format!(
+            "{{\"version\": 3, \"term\": {{\"cols\": 4, \"rows\": 1, \"theme\": {theme}}}}}\n[0.5, \"o\", \"a\"]\n"
+        );
+        let (header, events) = read_bytes(cast.as_bytes());
+        assert_eq!(header.term.theme, None, "{theme}");
+        let kept = &header.term.extra["theme"];
+        assert_eq!(
+            kept,
+            &serde_json::from_str::<serde_json::Value>(theme).unwrap()
+        );
+        assert!(Theme::from_json(kept).is_err());
+        // Written back as it was, so `convert` loses nothing.
+        let (back, _) = read_bytes(&write(&header, &events));
+        assert_eq!(back.term.extra["theme"], *kept, "{theme}");
+    }
+    // A theme of the wrong JSON type is still an error with its place.
+    let bad = "{\"version\": 3, \"term\": {\"cols\": 4, \"rows\": 1, \"theme\": {\"fg\": 7}}}\n";
+    let e = CastReader::new(Cursor::new(bad)).unwrap_err();
+    assert!(
+        e.to_string().contains("term.theme.fg\" must be a string"),
+        "{e}"
+    );
 }
 
 /// Writing rounds each absolute time once: 1000 intervals of 0.1 µs (below the written

@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 use tuicast::replay;
-use tuicast::term::{Attrs, Color, EngineKind, Screen, Size};
+use tuicast::term::{Attrs, Color, EngineKind, Rgb, Screen, Size};
 use unicode_width::UnicodeWidthChar;
 
 use crate::util::root;
@@ -525,7 +525,7 @@ fn extended_colour(groups: &[Vec<u32>], i: usize) -> (Color, usize) {
                     g[2..].to_vec()
                 };
                 let c = |k: usize| *rgb.get(k).unwrap_or(&0) as u8;
-                (Color::Rgb(c(0), c(1), c(2)), 0)
+                (Color::Rgb(Rgb(c(0), c(1), c(2))), 0)
             }
             _ => (Color::Default, 0),
         };
@@ -533,7 +533,10 @@ fn extended_colour(groups: &[Vec<u32>], i: usize) -> (Color, usize) {
     let next = |k: usize| groups.get(i + k).map_or(0, |g| g[0]);
     match next(1) {
         5 => (Color::Indexed(next(2) as u8), 2),
-        2 => (Color::Rgb(next(2) as u8, next(3) as u8, next(4) as u8), 4),
+        2 => (
+            Color::Rgb(Rgb(next(2) as u8, next(3) as u8, next(4) as u8)),
+            4,
+        ),
         _ => (Color::Default, 1),
     }
 }

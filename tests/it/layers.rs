@@ -7,15 +7,10 @@ use std::path::Path;
 
 use crate::util::root;
 
-/// Uses that break the rule today, as `(from, to)`, each removed as the code is fixed. A
-/// listed pair that no longer occurs fails too, so the list cannot go stale.
-const NOT_YET_FIXED: &[(&str, &str)] = &[("render", "config")];
-
 #[test]
 fn each_module_uses_only_the_modules_before_it() {
     let layers = layers_from_architecture();
     let mut problems = Vec::new();
-    let mut seen_exceptions = BTreeSet::new();
     let mut modules = BTreeSet::new();
     for (file, module) in source_files() {
         modules.insert(module.clone());
@@ -32,9 +27,6 @@ fn each_module_uses_only_the_modules_before_it() {
             }
             match layers.iter().position(|l| *l == used) {
                 Some(r) if r < rank => {}
-                Some(_) if NOT_YET_FIXED.contains(&(module.as_str(), used.as_str())) => {
-                    seen_exceptions.insert((module.clone(), used));
-                }
                 Some(_) => problems.push(format!(
                     "{file}:{line}: `{module}` uses `{used}`, which comes after it in the layers"
                 )),
@@ -48,13 +40,6 @@ fn each_module_uses_only_the_modules_before_it() {
         if !modules.contains(layer) {
             problems.push(format!(
                 "ARCHITECTURE.md lists `{layer}`, which is not a module of src/"
-            ));
-        }
-    }
-    for (from, to) in NOT_YET_FIXED {
-        if !seen_exceptions.contains(&(from.to_string(), to.to_string())) {
-            problems.push(format!(
-                "`{from}` no longer uses `{to}`: remove the pair from NOT_YET_FIXED"
             ));
         }
     }

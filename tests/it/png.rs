@@ -9,6 +9,7 @@ use image::RgbaImage;
 use tuicast::render::png::{
     self, decode_png, Decorations, Layout, PngOptions, Renderer, Rgb, Theme,
 };
+use tuicast::replay;
 use tuicast::term::{EngineKind, Screen, Size};
 
 use crate::util::{root, tuicast, v3_cast, Dir, Tuicast};
@@ -538,6 +539,33 @@ fn cli_uses_the_casts_own_theme_unless_told_otherwise() {
 }
 
 #[test]
+fn cli_warns_about_a_cast_theme_it_cannot_read_and_draws_anyway() {
+    let dir = tempfile::tempdir().unwrap();
+    let cast = dir.path().join("odd.cast");
+    fs::write(
+        &cast,
+        "{\"version\": 3, \"term\": {\"cols\": 4, \"rows\": 1, \"theme\": {\"fg\": \"#ffffff\", \
+         \"bg\": \"navy\", \"palette\": \"#000000\"}}}\n[0.1, \"o\", \"ab\"]\n",
+    )
+    .unwrap();
+    let out_path = dir.path().join("t.png");
+    let out = Tuicast::new()
+        .arg("replay")
+        .arg(&cast)
+        .args(["--format", "png", "-o"])
+        .arg(&out_path)
+        .run()
+        .success();
+    let stderr = out.stderr();
+    assert!(
+        stderr.contains("the cast's theme is not used") && stderr.contains("\"navy\""),
+        "{stderr}"
+    );
+    let img = decode_png(&fs::read(&out_path).unwrap()).unwrap();
+    assert_eq!(rgb(&img, 0, 0), Theme::default().bg);
+}
+
+#[test]
 fn many_labels_get_numbers_and_a_legend() {
     let s = screen(Size { cols: 20, rows: 6 }, "one two three four five");
     let specs = [
@@ -620,8 +648,7 @@ fn a_gif_of_a_resizing_cast_is_as_large_as_its_largest_screen() {
         ),
     );
     let mut r = Renderer::new(PngOptions::default()).unwrap();
-    let mut buf = Vec::new();
-    let stats = png::render_gif(&cast, &mut r, &png::GifOptions::default(), &mut buf).unwrap();
+    let (stats, buf) = gif_of_cast(&cast, &mut r).unwrap();
     let big = r.layout(Size { cols: 30, rows: 4 }).unwrap();
     assert_eq!((stats.width, stats.height), (big.width, big.height));
     assert!(stats.frames >= 2, "{stats:?}");
@@ -633,9 +660,69 @@ fn a_gif_of_a_resizing_cast_is_as_large_as_its_largest_screen() {
         (big.width, big.height)
     );
     // A malformed cast is an error with its place, not a panic.
-    dir.write("resize.cast", v3_cast(10, 2, &["[oops]"]));
-    let e = png::render_gif(&cast, &mut r, &png::GifOptions::default(), Vec::new()).unwrap_err();
-    assert!(e.to_string().contains("resize.cast:2"), "{e}");
+    fs::write(
+        &cast,
+        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[oops]\n",
+    )
+    .unwrap();
+    let e = gif_of_cast(&cast, &mut r).unwrap_err();
+    assert!(e.contains("resize.cast:2"), "{e}");
+}
+
+/// A GIF of a whole cast with the default options, composed as the CLI does: the largest
+/// size, then cast → frames → encoder.
+fn gif_of_cast(
+    cast: &std::path::Path,
+    r: &mut Renderer,
+) -> Result<(png::GifStats, Vec<u8>), String> {
+    let size = replay::largest_size(tuicast::cast::open(cast).map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
+    let reader = tuicast::cast::open(cast).map_err(|e| e.to_string())?;
+    let header = reader.header().clone();
+    let frames = replay::frames(&header, reader, EngineKind::Avt, 30)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    png::render_gif(r, size, &png::GifOptions::default(), frames, Vec::new())
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_gif_is_made_from_screens_in_memory() {
+    // No cast file: screens from an engine fed by hand, timed by the caller.
+    let small = Size { cols: 6, rows: 1 };
+    let mut e = EngineKind::Avt.create(small);
+    let mut shots = Vec::new();
+    for (t, text) in [(0.0, "one"), (0.5, " two"), (0.75, "")] {
+        e.feed(text);
+        shots.push((t, e.screen()));
+    }
+    let big = Size { cols: 12, rows: 2 };
+    shots.push((1.0, screen(big, "bigger\r\nscreen")));
+    let mut r = Renderer::new(PngOptions::default()).unwrap();
+    let options = png::GifOptions {
+        last_frame: 2.0,
+        repeat: false,
+    };
+    let mut encoder = png::GifEncoder::new(&mut r, big, &options, Vec::new()).unwrap();
+    for (t, s) in &shots {
+        encoder.add_frame(*t, s).unwrap();
+    }
+    let (stats, bytes) = encoder.finish().unwrap();
+    assert_eq!(stats.frames, 3, "the unchanged screen at 0.75 s is merged");
+    assert_eq!(stats.duration, 3.0);
+    assert_eq!(frames(&bytes), [50, 50, 200]);
+    let layout = r.layout(big).unwrap();
+    assert_eq!((stats.width, stats.height), (layout.width, layout.height));
+    // The same frames through the one-call form make the same bytes.
+    let (_, again) = png::render_gif(&mut r, big, &options, shots, Vec::new()).unwrap();
+    assert_eq!(again, bytes);
+    // No frame is no animation.
+    let empty = png::GifEncoder::new(&mut r, big, &options, Vec::new()).unwrap();
+    assert!(empty
+        .finish()
+        .unwrap_err()
+        .to_string()
+        .contains("one frame"));
 }
 
 #[test]

@@ -23,8 +23,8 @@
 use std::str::FromStr;
 
 use super::raster::{rounded_rect_sdf, Canvas};
-use super::theme::Rgb;
 use super::{fit_text, text_cells, PngError, Renderer};
+use crate::rgb::Rgb;
 use crate::term::{CellRect, CellSelection, Screen};
 
 /// The keys of an annotation spec.
@@ -158,7 +158,7 @@ impl AnnotationSpec {
             .as_deref()
             .map(Rgb::parse)
             .transpose()
-            .map_err(err)?;
+            .map_err(|e| err(e.to_string()))?;
         Ok(Annotation {
             target,
             label: self.label.clone().filter(|l| !l.is_empty()),

@@ -4,7 +4,7 @@
 
 use super::font::Metrics;
 use super::raster::Canvas;
-use super::theme::Rgb;
+use crate::rgb::Rgb;
 
 /// Line weights of one arm of a box-drawing character, lightest first (a line through the
 /// cell takes the heavier of its two arms).

@@ -2,8 +2,8 @@
 //! rounded corners, a soft shadow, and a transparent margin.
 
 use super::raster::{rounded_rect_sdf, Canvas};
-use super::theme::Rgb;
 use super::{check_size, fit_text, text_cells, PngError, Renderer};
+use crate::rgb::Rgb;
 
 /// Wraps a render in a window frame.
 pub(crate) fn frame(

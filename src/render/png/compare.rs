@@ -3,8 +3,8 @@
 use image::RgbaImage;
 
 use super::raster::Canvas;
-use super::theme::Rgb;
 use super::{Layout, PngError};
+use crate::rgb::Rgb;
 
 /// How two renders differ.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

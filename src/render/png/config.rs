@@ -116,44 +116,36 @@ impl PngConfig {
 mod tests {
     use super::*;
 
+    // Reading the table from `tuicast.toml` is tested in `src/config.rs`.
     #[test]
-    fn the_png_table_is_read_and_applied() {
-        let dir = tempfile::tempdir().unwrap();
-        assert_eq!(
-            crate::config::Config::load(dir.path())
-                .map(|c| c.png_table)
-                .unwrap(),
-            PngConfig::default()
-        );
-        std::fs::write(
-            dir.path().join("tuicast.toml"),
-            "casts = \"c\"\n[png]\ntheme = \"nord\"\nfont_size = 20\nfont_dir = [\"a\", \"b\"]\ntolerance = 2\n",
-        )
-        .unwrap();
-        let c = crate::config::Config::load(dir.path())
-            .map(|c| c.png_table)
-            .unwrap();
-        assert_eq!(c.tolerance, Some(2));
+    fn the_png_table_is_applied() {
+        let root = Path::new("/project");
+        let table = PngConfig {
+            theme: Some("nord".into()),
+            font_size: Some(20.0),
+            font_dir: Some(FontDirs::Many(vec!["a".into(), "b".into()])),
+            cursor: Some("bar".into()),
+            ..PngConfig::default()
+        };
         let mut o = PngOptions::default();
-        c.apply(&mut o, dir.path()).unwrap();
+        table.apply(&mut o, root).unwrap();
         assert_eq!(o.font_size, 20.0);
         assert_eq!(o.theme, Theme::builtin("nord").unwrap());
-        assert_eq!(
-            o.font_dirs,
-            vec![dir.path().join("a"), dir.path().join("b")]
-        );
-        std::fs::write(dir.path().join("tuicast.toml"), "[png]\nfont = 3\n").unwrap();
-        let e = crate::config::Config::load(dir.path())
-            .map(|c| c.png_table)
-            .unwrap_err();
-        assert_eq!((e.line, e.column), (2, 1), "{e}");
+        assert_eq!(o.cursor, Some(crate::term::CursorKind::Bar));
+        assert_eq!(o.font_dirs, vec![root.join("a"), root.join("b")]);
         let bad = PngConfig {
             theme: Some("plaid".into()),
             ..PngConfig::default()
         };
-        assert!(bad
-            .apply(&mut o, dir.path())
+        assert!(bad.apply(&mut o, root).unwrap_err().contains("[png] theme"));
+        let flag = PngConfig {
+            line_height: Some(1.5),
+            cursor: Some("ring".into()),
+            ..PngConfig::default()
+        };
+        assert!(flag
+            .apply_flags(&mut o, root)
             .unwrap_err()
-            .contains("[png] theme"));
+            .starts_with("--cursor: "));
     }
 }

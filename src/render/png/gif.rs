@@ -1,8 +1,8 @@
-//! A whole cast as an animated GIF, honouring event timing, the idle-time limit and a speed
-//! factor, with a frame-rate cap.
+//! An animated GIF from timed screens: `(seconds, screen)` frames, as `replay::frames` makes
+//! them from a cast.
 //!
-//! Output events that fall within one frame interval (1/fps) are drawn as one frame, shown
-//! from the time of the first of them. Frames that look the same as the one before are
+//! The encoder never reads a cast: the caller composes cast → transforms → frames → encoder,
+//! so frames may as well come from memory. Frames that look the same as the one before are
 //! merged. Each frame after the first stores only the rectangle that changed; its palette is
 //! exact when it has at most 256 colours; otherwise it holds the 256 most frequent colours
 //! (backgrounds, text, the common anti-aliasing shades) and every other colour is drawn as the
@@ -10,50 +10,35 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
 
 use image::RgbaImage;
 
 use super::raster::Canvas;
-use super::{PngError, Renderer};
-use crate::cast::{transform, EventData};
-use crate::replay::Replayer;
-use crate::term::{EngineKind, Size};
+use super::{Layout, PngError, Renderer};
+use crate::term::{Screen, Size};
 
-/// Highest frame rate: browsers slow down GIF frames shorter than 20 ms.
+/// Highest frame rate worth asking for: browsers slow down GIF frames shorter than 20 ms.
 pub const MAX_FPS: u32 = 50;
 
-/// How a cast becomes an animation.
+/// How frames become an animation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GifOptions {
-    /// Playback speed (2.0 plays twice as fast).
-    pub speed: f64,
-    /// Longest pause in seconds; `None` uses the cast header's `idle_time_limit` (if any).
-    pub idle_time_limit: Option<f64>,
-    /// Frame-rate cap, 1 to [`MAX_FPS`].
-    pub fps: u32,
     /// How long the last frame is shown, in seconds.
     pub last_frame: f64,
     /// Loop forever (true) or play once.
     pub repeat: bool,
-    /// The engine to replay with.
-    pub engine: EngineKind,
 }
 
 impl Default for GifOptions {
     fn default() -> Self {
         GifOptions {
-            speed: 1.0,
-            idle_time_limit: None,
-            fps: 30,
             last_frame: 3.0,
             repeat: true,
-            engine: EngineKind::Avt,
         }
     }
 }
 
-/// What [`render_gif`] made.
+/// What a [`GifEncoder`] made.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GifStats {
     /// Frames written.
@@ -66,111 +51,147 @@ pub struct GifStats {
     pub height: u32,
 }
 
-/// Renders the cast at `path` as an animated GIF written to `out`. The image is as large as
-/// the largest terminal size in the cast; smaller screens are drawn at its top-left.
-pub fn render_gif(
-    path: &Path,
-    renderer: &mut Renderer,
-    options: &GifOptions,
-    out: impl Write,
-) -> Result<GifStats, PngError> {
-    if !(options.speed.is_finite() && options.speed > 0.0) {
-        return Err(PngError::Option(format!(
-            "speed must be a number above 0 (got {})",
-            options.speed
-        )));
+/// Writes an animated GIF one frame at a time: [`GifEncoder::add_frame`] for each screen in
+/// time order, then [`GifEncoder::finish`]. A frame is written once the next one (or the end)
+/// says how long it lasts.
+///
+/// ```
+/// use tuicast::render::png::{GifEncoder, GifOptions, PngOptions, Renderer};
+/// use tuicast::term::{EngineKind, Size};
+///
+/// let size = Size { cols: 10, rows: 1 };
+/// let mut engine = EngineKind::Avt.create(size);
+/// let mut renderer = Renderer::new(PngOptions::default())?;
+/// let mut gif = GifEncoder::new(&mut renderer, size, &GifOptions::default(), Vec::new())?;
+/// for (i, word) in ["one ", "two"].iter().enumerate() {
+///     engine.feed(word);
+///     gif.add_frame(i as f64 * 0.5, &engine.screen())?;
+/// }
+/// let (stats, bytes) = gif.finish()?;
+/// assert_eq!((stats.frames, stats.duration), (2, 3.5));
+/// assert!(bytes.starts_with(b"GIF89a"));
+/// # Ok::<(), tuicast::render::png::PngError>(())
+/// ```
+pub struct GifEncoder<'r, W: Write> {
+    renderer: &'r mut Renderer,
+    layout: Layout,
+    last_frame: f64,
+    frames: FrameWriter<W>,
+}
+
+impl<W: Write> std::fmt::Debug for GifEncoder<'_, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GifEncoder")
+            .field("layout", &self.layout)
+            .field("written", &self.frames.written)
+            .finish_non_exhaustive()
     }
-    if !(1..=MAX_FPS).contains(&options.fps) {
-        return Err(PngError::Option(format!(
-            "the frame rate must be 1 to {MAX_FPS} (got {}): browsers slow down faster GIFs",
-            options.fps
-        )));
-    }
-    if !(options.last_frame.is_finite() && options.last_frame >= 0.0) {
-        return Err(PngError::Option(format!(
-            "the last frame's time must be 0 or more seconds (got {})",
-            options.last_frame
-        )));
-    }
-    if let Some(l) = options.idle_time_limit {
-        if !(l.is_finite() && l > 0.0) {
+}
+
+impl<'r, W: Write> GifEncoder<'r, W> {
+    /// An animation of terminals up to `size` (the largest screen it will show; for a cast,
+    /// `replay::largest_size`) drawn by `renderer`, written to `out`. Smaller screens are drawn
+    /// at its top-left; larger ones are cut to it.
+    pub fn new(
+        renderer: &'r mut Renderer,
+        size: Size,
+        options: &GifOptions,
+        out: W,
+    ) -> Result<Self, PngError> {
+        if !(options.last_frame.is_finite() && options.last_frame >= 0.0) {
             return Err(PngError::Option(format!(
-                "the idle time limit must be above 0 seconds (got {l})"
+                "the last frame's time must be 0 or more seconds (got {})",
+                options.last_frame
             )));
         }
-    }
-    let size = largest_size(path)?;
-    let layout = renderer.layout(size)?;
-    if layout.width > u16::MAX as u32 || layout.height > u16::MAX as u32 {
-        return Err(PngError::TooLarge {
-            width: layout.width as u64,
-            height: layout.height as u64,
-        });
-    }
-    let reader = crate::cast::open(path)?;
-    let header = reader.header().clone();
-    let limit = options.idle_time_limit.or(header.idle_time_limit);
-    let events: Box<dyn Iterator<Item = _>> = match limit {
-        Some(l) if l.is_finite() && l > 0.0 => Box::new(transform::idle_limit(reader, l)),
-        _ => Box::new(reader),
-    };
-    let events = transform::speed(events, options.speed);
-
-    let mut encoder = gif::Encoder::new(out, layout.width as u16, layout.height as u16, &[])
-        .map_err(gif_error)?;
-    if options.repeat {
-        encoder
-            .set_repeat(gif::Repeat::Infinite)
-            .map_err(gif_error)?;
-    }
-    let mut frames = FrameWriter {
-        encoder,
-        shown: None,
-        written: 0,
-        width: layout.width,
-        height: layout.height,
-    };
-    let mut replayer = Replayer::new(&header, options.engine);
-    let frame_dt = 1.0 / options.fps as f64;
-    let mut batch: Option<f64> = None;
-    for event in events {
-        let event = event?;
-        if let Some(start) = batch {
-            if event.time >= start + frame_dt {
-                frames.show(start, render_frame(renderer, &replayer, &layout)?)?;
-                batch = None;
-            }
-        }
-        let changes = matches!(event.data, EventData::Output(_) | EventData::Resize(_));
-        if changes && batch.is_none() {
-            // The blank terminal is shown only when the first output comes a frame or more
-            // after the start; otherwise the animation starts with that output.
-            if frames.shown.is_none() && event.time >= frame_dt {
-                frames.show(0.0, render_frame(renderer, &replayer, &layout)?)?;
-            }
-            batch = Some(if frames.shown.is_none() {
-                0.0
-            } else {
-                event.time
+        let layout = renderer.layout(size)?;
+        if layout.width > u16::MAX as u32 || layout.height > u16::MAX as u32 {
+            return Err(PngError::TooLarge {
+                width: layout.width as u64,
+                height: layout.height as u64,
             });
         }
-        replayer.apply(&event);
+        let mut encoder = gif::Encoder::new(out, layout.width as u16, layout.height as u16, &[])
+            .map_err(gif_error)?;
+        if options.repeat {
+            encoder
+                .set_repeat(gif::Repeat::Infinite)
+                .map_err(gif_error)?;
+        }
+        Ok(GifEncoder {
+            renderer,
+            layout,
+            last_frame: options.last_frame,
+            frames: FrameWriter {
+                encoder,
+                shown: None,
+                written: 0,
+                width: layout.width,
+                height: layout.height,
+            },
+        })
     }
-    if let Some(start) = batch {
-        frames.show(start, render_frame(renderer, &replayer, &layout)?)?;
+
+    /// Shows `screen` from `time` seconds on. Times should not decrease (a frame shown for
+    /// less than 20 ms lasts 20 ms); a frame that looks like the one before is merged into it.
+    pub fn add_frame(&mut self, time: f64, screen: &Screen) -> Result<(), PngError> {
+        if !time.is_finite() {
+            return Err(PngError::Option(format!(
+                "a frame's time must be a number of seconds (got {time})"
+            )));
+        }
+        let image = self.draw(screen)?;
+        self.frames.show(time, image)
     }
-    if frames.shown.is_none() {
-        frames.show(0.0, render_frame(renderer, &replayer, &layout)?)?;
+
+    /// Writes the last frame, held for the options' `last_frame`, and ends the animation;
+    /// returns what was made and the writer. An animation needs at least one frame.
+    pub fn finish(self) -> Result<(GifStats, W), PngError> {
+        let Some(last) = self.frames.shown.as_ref().map(|s| s.time) else {
+            return Err(PngError::Option(
+                "an animation needs at least one frame".into(),
+            ));
+        };
+        let end = last + self.last_frame;
+        let (frames, out) = self.frames.finish(end)?;
+        Ok((
+            GifStats {
+                frames,
+                duration: end,
+                width: self.layout.width,
+                height: self.layout.height,
+            },
+            out,
+        ))
     }
-    let last = frames.shown.as_ref().map_or(0.0, |s| s.time);
-    let finish = last + options.last_frame;
-    let written = frames.finish(finish)?;
-    Ok(GifStats {
-        frames: written,
-        duration: finish,
-        width: layout.width,
-        height: layout.height,
-    })
+
+    /// `screen` drawn on a canvas of the animation's size.
+    fn draw(&mut self, screen: &Screen) -> Result<RgbaImage, PngError> {
+        let (width, height) = (self.layout.width, self.layout.height);
+        let image = self.renderer.render(screen)?;
+        if image.dimensions() == (width, height) {
+            return Ok(image);
+        }
+        let mut canvas = Canvas::new(width, height, self.renderer.theme().bg, 255);
+        canvas.draw_canvas(&Canvas::from_image(&image), 0, 0, None);
+        Ok(canvas.into_image())
+    }
+}
+
+/// An animated GIF of `frames` (`(seconds, screen)` in time order) with terminals up to
+/// `size`, written to `out`: [`GifEncoder`] in one call.
+pub fn render_gif<W: Write>(
+    renderer: &mut Renderer,
+    size: Size,
+    options: &GifOptions,
+    frames: impl IntoIterator<Item = (f64, Screen)>,
+    out: W,
+) -> Result<(GifStats, W), PngError> {
+    let mut encoder = GifEncoder::new(renderer, size, options, out)?;
+    for (time, screen) in frames {
+        encoder.add_frame(time, &screen)?;
+    }
+    encoder.finish()
 }
 
 /// The frame being shown, waiting to learn how long it lasts.
@@ -206,12 +227,14 @@ impl<W: Write> FrameWriter<W> {
         Ok(())
     }
 
-    /// Writes the last frame, shown until `end`; returns the number of frames written.
-    fn finish(mut self, end: f64) -> Result<usize, PngError> {
+    /// Writes the last frame, shown until `end`, and the trailer; returns the number of
+    /// frames written and the writer.
+    fn finish(mut self, end: f64) -> Result<(usize, W), PngError> {
         if let Some(prev) = self.shown.take() {
             self.write(&prev, end)?;
         }
-        Ok(self.written)
+        let out = self.encoder.into_inner().map_err(PngError::Io)?;
+        Ok((self.written, out))
     }
 
     fn write(&mut self, frame: &Shown, until: f64) -> Result<(), PngError> {
@@ -302,22 +325,6 @@ fn quantize(rgba: &[u8]) -> (Vec<u8>, Vec<u8>) {
     (palette, indices)
 }
 
-/// The replayer's screen drawn on a canvas of the animation's size.
-fn render_frame(
-    renderer: &mut Renderer,
-    replayer: &Replayer,
-    layout: &super::Layout,
-) -> Result<RgbaImage, PngError> {
-    let screen = replayer.screen();
-    let image = renderer.render(&screen)?;
-    if image.dimensions() == (layout.width, layout.height) {
-        return Ok(image);
-    }
-    let mut canvas = Canvas::new(layout.width, layout.height, renderer.theme().bg, 255);
-    canvas.draw_canvas(&Canvas::from_image(&image), 0, 0, None);
-    Ok(canvas.into_image())
-}
-
 /// The smallest rectangle holding every pixel that differs, or `None` when none does.
 fn changed_rect(a: &RgbaImage, b: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
     let (w, h) = a.dimensions();
@@ -338,19 +345,6 @@ fn changed_rect(a: &RgbaImage, b: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
     let left = (0..w).find(|&x| col_differs(x)).unwrap_or(0);
     let right = (left..w).rev().find(|&x| col_differs(x)).unwrap_or(left);
     Some((left, top, right - left + 1, bottom - top + 1))
-}
-
-/// The largest terminal size in the cast (header and resize events).
-fn largest_size(path: &Path) -> Result<Size, PngError> {
-    let reader = crate::cast::open(path)?;
-    let mut size = reader.header().term.size;
-    for event in reader {
-        if let EventData::Resize(s) = event?.data {
-            size.cols = size.cols.max(s.cols);
-            size.rows = size.rows.max(s.rows);
-        }
-    }
-    Ok(size)
 }
 
 fn gif_error(e: gif::EncodingError) -> PngError {

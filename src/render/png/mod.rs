@@ -1,5 +1,5 @@
-//! Renders a [`Screen`] as a picture of a terminal: PNG screenshots, animated GIFs of whole
-//! casts, and pixel comparison for PNG goldens.
+//! Renders a [`Screen`] as a picture of a terminal: PNG screenshots, animated GIFs of timed
+//! screens, and pixel comparison for PNG goldens.
 //!
 //! ```
 //! use tuicast::render::png::{self, PngOptions, Renderer};
@@ -53,11 +53,12 @@ use image::RgbaImage;
 
 use crate::term::{Cell, Color, CursorKind, Screen, Size};
 
+pub use crate::rgb::Rgb;
 pub use annotate::{Annotation, AnnotationSpec, Region};
 pub use compare::{compare, decode_png, diff_image, PixelDiff};
 pub use config::{FontDirs, PngConfig};
-pub use gif::{render_gif, GifOptions, GifStats, MAX_FPS};
-pub use theme::{Rgb, Theme, THEMES};
+pub use gif::{render_gif, GifEncoder, GifOptions, GifStats, MAX_FPS};
+pub use theme::{Theme, THEMES};
 
 use font::{Fonts, Metrics, Pixels, Style};
 use raster::Canvas;
@@ -188,10 +189,8 @@ pub enum PngError {
     },
     /// Encoding or decoding an image failed.
     Image(String),
-    /// Reading a cast or writing output failed.
+    /// Writing an animation failed.
     Io(std::io::Error),
-    /// The cast is malformed.
-    Cast(crate::cast::CastError),
 }
 
 impl fmt::Display for PngError {
@@ -211,7 +210,6 @@ impl fmt::Display for PngError {
             ),
             PngError::Image(m) => write!(f, "image: {m}"),
             PngError::Io(e) => write!(f, "{e}"),
-            PngError::Cast(e) => write!(f, "{e}"),
         }
     }
 }
@@ -221,7 +219,6 @@ impl std::error::Error for PngError {
         // `Display` already shows the inner error: its own source comes next, not it again.
         match self {
             PngError::Io(e) => e.source(),
-            PngError::Cast(e) => e.source(),
             _ => None,
         }
     }
@@ -230,12 +227,6 @@ impl std::error::Error for PngError {
 impl From<std::io::Error> for PngError {
     fn from(e: std::io::Error) -> Self {
         PngError::Io(e)
-    }
-}
-
-impl From<crate::cast::CastError> for PngError {
-    fn from(e: crate::cast::CastError) -> Self {
-        PngError::Cast(e)
     }
 }
 

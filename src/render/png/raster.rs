@@ -6,7 +6,7 @@
 
 use image::RgbaImage;
 
-use super::theme::Rgb;
+use crate::rgb::Rgb;
 
 /// An RGBA canvas (straight alpha). The terminal area is always opaque; only the margin
 /// around a window frame uses transparency.

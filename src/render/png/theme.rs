@@ -1,53 +1,8 @@
 //! Colour themes: the default foreground and background, the 16-colour palette, and how the
 //! 256-colour and truecolour values of a cell become pixels.
 
-use std::fmt;
-
+use crate::rgb::Rgb;
 use crate::term::Color;
-
-/// An sRGB colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Rgb(pub u8, pub u8, pub u8);
-
-impl Rgb {
-    /// Parses `#rrggbb` or `rrggbb` (also the short `#rgb`).
-    pub fn parse(s: &str) -> Result<Rgb, String> {
-        let hex = s.trim();
-        let hex = hex.strip_prefix('#').unwrap_or(hex);
-        let bad = || format!("{s:?} is not a colour: expected #rrggbb");
-        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(bad());
-        }
-        let v = match hex.len() {
-            6 => u32::from_str_radix(hex, 16).map_err(|_| bad())?,
-            3 => {
-                let v = u32::from_str_radix(hex, 16).map_err(|_| bad())?;
-                let (r, g, b) = ((v >> 8) & 0xf, (v >> 4) & 0xf, v & 0xf);
-                ((r * 17) << 16) | ((g * 17) << 8) | (b * 17)
-            }
-            _ => return Err(bad()),
-        };
-        Ok(Rgb((v >> 16) as u8, (v >> 8) as u8, v as u8))
-    }
-
-    /// `self` moved towards `other` by `t`/256 (0 is `self`, 256 is `other`).
-    pub fn mix(self, other: Rgb, t: u32) -> Rgb {
-        let t = t.min(256);
-        let m = |a: u8, b: u8| ((a as u32 * (256 - t) + b as u32 * t + 128) >> 8) as u8;
-        Rgb(m(self.0, other.0), m(self.1, other.1), m(self.2, other.2))
-    }
-
-    /// Relative luminance in 0..=255 (integer Rec. 601 weights; enough to pick a text colour).
-    pub fn luma(self) -> u8 {
-        ((self.0 as u32 * 299 + self.1 as u32 * 587 + self.2 as u32 * 114) / 1000) as u8
-    }
-}
-
-impl fmt::Display for Rgb {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
-    }
-}
 
 /// A terminal colour theme.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,7 +87,8 @@ impl Theme {
             .map(|c| c.trim())
             .filter(|c| !c.is_empty())
             .map(Rgb::parse)
-            .collect::<Result<Vec<Rgb>, String>>()?;
+            .collect::<Result<Vec<Rgb>, _>>()
+            .map_err(|e| e.to_string())?;
         if colors.len() != 10 && colors.len() != 18 {
             return Err(format!(
                 "a theme needs 10 or 18 colours (background, foreground, 8 or 16 palette colours); {} were given",
@@ -142,23 +98,9 @@ impl Theme {
         Ok(Theme::from_parts(colors[1], colors[0], &colors[2..]))
     }
 
-    /// A theme from a cast header's `term.theme` (`fg`, `bg`, 8 or 16 palette colours).
-    pub fn from_cast(theme: &crate::cast::Theme) -> Result<Theme, String> {
-        let fg = Rgb::parse(&theme.fg).map_err(|e| format!("cast theme fg: {e}"))?;
-        let bg = Rgb::parse(&theme.bg).map_err(|e| format!("cast theme bg: {e}"))?;
-        let palette = theme
-            .palette
-            .iter()
-            .map(|c| Rgb::parse(c))
-            .collect::<Result<Vec<Rgb>, String>>()
-            .map_err(|e| format!("cast theme palette: {e}"))?;
-        if palette.len() != 8 && palette.len() != 16 {
-            return Err(format!(
-                "cast theme palette has {} colours; expected 8 or 16",
-                palette.len()
-            ));
-        }
-        Ok(Theme::from_parts(fg, bg, &palette))
+    /// The theme a cast's header carries (its colours were read with the cast).
+    pub fn from_cast(theme: &crate::cast::Theme) -> Theme {
+        Theme::from_parts(theme.fg, theme.bg, &theme.palette)
     }
 
     /// A theme from its parts; `palette` has 8 or 16 colours (8 are repeated as the bright ones).
@@ -199,7 +141,7 @@ impl Theme {
         match color {
             Color::Default => default,
             Color::Indexed(i) => self.indexed(i),
-            Color::Rgb(r, g, b) => Rgb(r, g, b),
+            Color::Rgb(c) => c,
         }
     }
 
@@ -242,16 +184,13 @@ mod tests {
         assert!(Theme::parse("nope").unwrap_err().contains("dracula"));
         assert!(Theme::parse("000000,fffffg,0,0,0,0,0,0,0,0").is_err());
         let cast = crate::cast::Theme {
-            fg: "#ffffff".into(),
-            bg: "#000000".into(),
-            palette: vec!["#ff0000".into(); 16],
+            fg: Rgb(255, 255, 255),
+            bg: Rgb(0, 0, 0),
+            palette: vec![Rgb(255, 0, 0); 8],
         };
-        assert_eq!(Theme::from_cast(&cast).unwrap().palette[15], Rgb(255, 0, 0));
-        let bad = crate::cast::Theme {
-            palette: vec!["#ff0000".into(); 3],
-            ..cast
-        };
-        assert!(Theme::from_cast(&bad).is_err());
+        let t = Theme::from_cast(&cast);
+        assert_eq!((t.fg, t.bg), (cast.fg, cast.bg));
+        assert_eq!(t.palette[15], Rgb(255, 0, 0), "8 colours repeat");
     }
 
     #[test]

@@ -542,7 +542,7 @@ fn color(c: Option<avt::Color>) -> Color {
     match c {
         None => Color::Default,
         Some(avt::Color::Indexed(i)) => Color::Indexed(i),
-        Some(avt::Color::RGB(rgb)) => Color::Rgb(rgb.r, rgb.g, rgb.b),
+        Some(avt::Color::RGB(rgb)) => Color::Rgb(crate::rgb::Rgb(rgb.r, rgb.g, rgb.b)),
     }
 }
 

@@ -102,7 +102,7 @@ mod tests {
             "{c:?}"
         );
         assert!(s.rows[0][3].attrs.underline);
-        assert_eq!(s.rows[0][4].fg, Color::Rgb(1, 2, 3));
+        assert_eq!(s.rows[0][4].fg, Color::Rgb(crate::rgb::Rgb(1, 2, 3)));
         // Private-marker sequences ending in `m` (xterm's modifyOtherKeys) change nothing.
         let s = screen("\x1b[>4;2mx");
         assert!(s.rows[0][0].attrs.is_empty());

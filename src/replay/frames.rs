@@ -1,0 +1,210 @@
+//! Timed screens for an animation: the frames of a GIF, without knowing how they are drawn.
+//!
+//! Output events that fall within one frame interval (1/fps) make one frame, shown from the
+//! time of the first of them; a screen the same as the one before is no new frame. The blank
+//! terminal is a frame only when the first output comes a frame interval or more after the
+//! start; otherwise the animation starts with that output, at time 0. A cast that shows
+//! nothing is one frame: the blank terminal.
+//!
+//! Times are those of the events given: apply [`transform::idle_limit`] and
+//! [`transform::speed`] first to shorten pauses or change speed.
+//!
+//! [`transform::idle_limit`]: crate::cast::transform::idle_limit
+//! [`transform::speed`]: crate::cast::transform::speed
+
+use std::io::BufRead;
+
+use super::Replayer;
+use crate::cast::{CastError, CastReader, Event, EventData, Header};
+use crate::term::{EngineKind, Screen, Size};
+
+/// The frames of `events` (a cast with `header`) at most `fps` a second (0 counts as 1),
+/// replayed with an engine of `kind`: `(seconds, screen)` pairs in order.
+pub fn frames<I>(header: &Header, events: I, kind: EngineKind, fps: u32) -> Frames<I>
+where
+    I: Iterator<Item = Result<Event, CastError>>,
+{
+    Frames {
+        events,
+        replayer: Replayer::new(header, kind),
+        frame_dt: 1.0 / fps.max(1) as f64,
+        batch: None,
+        last: None,
+        done: false,
+    }
+}
+
+/// The iterator of [`frames`]. It stops after the first error.
+pub struct Frames<I> {
+    events: I,
+    replayer: Replayer,
+    /// Seconds per frame.
+    frame_dt: f64,
+    /// The start of the output being gathered into the next frame.
+    batch: Option<f64>,
+    /// The last screen handed out; `None` before the first.
+    last: Option<Screen>,
+    done: bool,
+}
+
+impl<I> std::fmt::Debug for Frames<I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Frames")
+            .field("replayer", &self.replayer)
+            .field("frame_dt", &self.frame_dt)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<I> Iterator for Frames<I>
+where
+    I: Iterator<Item = Result<Event, CastError>>,
+{
+    type Item = Result<(f64, Screen), CastError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            let event = match self.events.next() {
+                Some(Ok(event)) => event,
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+                None => {
+                    self.done = true;
+                    let start = match self.batch.take() {
+                        Some(start) => start,
+                        // Nothing was shown: the blank terminal is the animation.
+                        None if self.last.is_none() => 0.0,
+                        None => return None,
+                    };
+                    if let Some(frame) = self.take(start) {
+                        return Some(Ok(frame));
+                    }
+                    return None;
+                }
+            };
+            let mut frame = None;
+            if let Some(start) = self.batch {
+                if event.time >= start + self.frame_dt {
+                    self.batch = None;
+                    frame = self.take(start);
+                }
+            }
+            let changes = matches!(event.data, EventData::Output(_) | EventData::Resize(_));
+            if changes && self.batch.is_none() {
+                if self.last.is_none() && event.time >= self.frame_dt {
+                    frame = self.take(0.0);
+                }
+                // The first frame is shown from the start.
+                self.batch = Some(if self.last.is_none() { 0.0 } else { event.time });
+            }
+            self.replayer.apply(&event);
+            if frame.is_some() {
+                return frame.map(Ok);
+            }
+        }
+        None
+    }
+}
+
+impl<I> Frames<I> {
+    /// The screen now as a frame from `time`, or `None` when it is the one shown already.
+    fn take(&mut self, time: f64) -> Option<(f64, Screen)> {
+        let screen = self.replayer.screen();
+        if self.last.as_ref() == Some(&screen) {
+            return None;
+        }
+        self.last = Some(screen.clone());
+        Some((time, screen))
+    }
+}
+
+/// The largest terminal size of a cast: its header's size grown by every resize event. An
+/// animation as large as this holds every frame.
+pub fn largest_size<R: BufRead>(reader: CastReader<R>) -> Result<Size, CastError> {
+    let mut size = reader.header().term.size;
+    for event in reader.skim() {
+        if let EventData::Resize(s) = event?.data {
+            size.cols = size.cols.max(s.cols);
+            size.rows = size.rows.max(s.rows);
+        }
+    }
+    Ok(size)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(cols: u16, rows: u16) -> Header {
+        let mut h = Header::default();
+        h.term.size = Size { cols, rows };
+        h
+    }
+
+    fn ev(time: f64, data: EventData) -> Result<Event, CastError> {
+        Ok(Event {
+            time,
+            line: 0,
+            data,
+        })
+    }
+
+    fn out(time: f64, text: &str) -> Result<Event, CastError> {
+        ev(time, EventData::Output(text.into()))
+    }
+
+    /// The frames as (time, first row's text).
+    fn run(events: Vec<Result<Event, CastError>>, fps: u32) -> Vec<(f64, String)> {
+        frames(&header(8, 1), events.into_iter(), EngineKind::Avt, fps)
+            .map(|f| {
+                let (t, s) = f.unwrap();
+                (t, s.row_text(0).trim_end().to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn output_within_a_frame_interval_is_one_frame() {
+        let f = run(
+            vec![out(0.0, "a"), out(0.05, "b"), out(0.2, "c"), out(0.25, "d")],
+            10,
+        );
+        assert_eq!(f, [(0.0, "ab".into()), (0.2, "abcd".into())]);
+    }
+
+    #[test]
+    fn late_output_starts_on_the_blank_terminal() {
+        let f = run(vec![out(0.5, "a"), out(1.0, "b")], 10);
+        assert_eq!(
+            f,
+            [(0.0, String::new()), (0.5, "a".into()), (1.0, "ab".into())]
+        );
+        let f = run(vec![out(0.05, "a")], 10);
+        assert_eq!(f, [(0.0, "a".into())], "early output is the first frame");
+    }
+
+    #[test]
+    fn unchanged_screens_and_quiet_casts() {
+        // Writing the same text again changes nothing: no new frame.
+        let f = run(vec![out(0.0, "a"), out(1.0, "\ra"), out(2.0, "b")], 10);
+        assert_eq!(f, [(0.0, "a".into()), (2.0, "ab".into())]);
+        let f = run(vec![ev(1.0, EventData::Marker("m".into()))], 10);
+        assert_eq!(f, [(0.0, String::new())], "the blank terminal");
+        assert_eq!(run(Vec::new(), 0), [(0.0, String::new())]);
+    }
+
+    #[test]
+    fn an_error_ends_the_frames() {
+        let bad = CastError::new(crate::cast::CastErrorKind::Event, 3, 1, "bad");
+        let mut f = frames(
+            &header(8, 1),
+            vec![out(0.0, "a"), Err(bad), out(1.0, "b")].into_iter(),
+            EngineKind::Avt,
+            10,
+        );
+        assert!(f.next().unwrap().is_err());
+        assert!(f.next().is_none());
+    }
+}
