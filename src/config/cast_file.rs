@@ -129,7 +129,8 @@ impl CastFile {
                 &self.path,
                 0,
                 0,
-                "a scenario needs command = [\"program\", \"args\"] or shell = \"script\"",
+                "a scenario needs bin = \"NAME\" (the package's binary), \
+                 command = [\"program\", \"args\"] or shell = \"script\"",
             )
         })
     }
@@ -180,37 +181,85 @@ impl Places<'_> {
     }
 }
 
-/// The recording keys checked into a [`Scenario`]; `None` without `command` and `shell`.
+/// The recording keys checked into a [`Scenario`]; `None` without `bin`, `command` and
+/// `shell`. Relative paths (a `command` program with a `/`, `cwd`) are taken from the file's
+/// folder, made absolute, so they mean the same from any working directory; `${VAR}` in
+/// `command`, `args`, `cwd` and `env` values is tuicast's environment variable `VAR`.
 fn recording(at: &Places<'_>, r: &FileToml) -> Result<Option<Scenario>, ConfigError> {
-    let program = match (&r.command, &r.shell) {
-        (None, None) => return Ok(None),
-        (Some(_), Some(s)) => {
-            return Err(at.error(s.span(), "give either command or shell, not both"));
-        }
-        (Some(c), None) if c.get_ref().is_empty() => {
-            return Err(at.error(
-                c.span(),
-                "a scenario needs command = [\"program\", \"args\"] or shell = \"script\"",
-            ));
-        }
-        (Some(c), None) => Program::Argv(c.get_ref().clone()),
-        (None, Some(s)) => Program::Shell(s.get_ref().clone()),
+    let expand_all = |v: &Spanned<Vec<String>>| -> Result<Vec<String>, ConfigError> {
+        v.get_ref()
+            .iter()
+            .map(|a| expand_vars(a).map_err(|e| at.error(v.span(), e)))
+            .collect()
     };
-    let dir = at
-        .path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut scenario = Scenario::new(program, dir);
+    let dir = absolute(
+        at.path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new(".")),
+    );
+    let needs = "a scenario needs bin = \"NAME\" (the package's binary), \
+                 command = [\"program\", \"args\"] or shell = \"script\"";
+    let program = match (&r.bin, &r.command, &r.shell) {
+        (None, None, None) => {
+            if let Some(a) = &r.args {
+                return Err(at.error(a.span(), "args go with bin = \"NAME\""));
+            }
+            return Ok(None);
+        }
+        (Some(b), None, None) => Program::Bin {
+            name: b.get_ref().clone(),
+            args: r
+                .args
+                .as_ref()
+                .map(&expand_all)
+                .transpose()?
+                .unwrap_or_default(),
+            from: dir.clone(),
+        },
+        (None, Some(c), None) if c.get_ref().is_empty() => return Err(at.error(c.span(), needs)),
+        (None, Some(c), None) => {
+            let mut argv = expand_all(c)?;
+            // `../target/debug/app` is relative to this file, not to wherever tuicast runs.
+            if argv[0].contains('/') {
+                argv[0] = dir.join(&argv[0]).to_string_lossy().into_owned();
+            }
+            Program::Argv(argv)
+        }
+        (None, None, Some(s)) => Program::Shell(s.get_ref().clone()),
+        (b, c, s) => {
+            let span = [
+                b.as_ref().map(|x| x.span()),
+                c.as_ref().map(|x| x.span()),
+                s.as_ref().map(|x| x.span()),
+            ]
+            .into_iter()
+            .flatten()
+            .max_by_key(|sp| sp.start)
+            .unwrap_or(0..0);
+            return Err(at.error(span, "give one of bin, command or shell, not several"));
+        }
+    };
+    if r.args.is_some() && r.bin.is_none() {
+        let a = r.args.as_ref().map(|a| a.span()).unwrap_or(0..0);
+        return Err(at.error(a, "args go with bin = \"NAME\" (a command lists its own)"));
+    }
+    let mut scenario = Scenario::new(program, &dir);
     scenario.source = Some(at.path.to_path_buf());
     if let Some(c) = &r.cwd {
-        scenario.cwd = dir.join(c);
+        let expanded =
+            expand_vars(c.get_ref()).map_err(|e| at.error(c.span(), format!("cwd: {e}")))?;
+        scenario.cwd = dir.join(expanded);
     }
     if let Some(size) = &r.size {
         let parsed = size.get_ref().parse::<Size>();
         scenario.size = Some(parsed.map_err(|e| at.error(size.span(), format!("size: {e}")))?);
     }
-    scenario.env = r.env.clone();
+    for (name, value) in &r.env {
+        let expanded = expand_vars(value.get_ref())
+            .map_err(|e| at.error(value.span(), format!("env.{name}: {e}")))?;
+        scenario.env.insert(name.clone(), expanded);
+    }
     scenario.inherit_env = r.inherit_env.clone();
     if let Some(t) = &r.timeout {
         let parsed = parse_duration(t.get_ref());
@@ -241,6 +290,44 @@ fn recording(at: &Places<'_>, r: &FileToml) -> Result<Option<Scenario>, ConfigEr
         });
     }
     Ok(Some(scenario))
+}
+
+/// `${VAR}` replaced by tuicast's environment variable `VAR` (an unset one is an error, not
+/// an empty string); `$$` is a `$`; any other `$` stays as it is.
+fn expand_vars(text: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        if let Some(more) = after.strip_prefix('$') {
+            out.push('$');
+            rest = more;
+        } else if let Some(body) = after.strip_prefix('{') {
+            let end = body.find('}').ok_or_else(|| {
+                format!("\"{}\" has an unclosed ${{", escape_for_terminal(text, 80))
+            })?;
+            let name = &body[..end];
+            let value = std::env::var(name).map_err(|_| {
+                format!(
+                    "${{{}}} is not set in tuicast's environment",
+                    escape_for_terminal(name, 60)
+                )
+            })?;
+            out.push_str(&value);
+            rest = &body[end + 1..];
+        } else {
+            out.push('$');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// `path` made absolute against the current folder (nothing resolved on disk).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 const STEP_KEYS: &str = "wait, press, type, snapshot, secret, resize, exit, sleep";
@@ -340,15 +427,19 @@ fn wait(t: &WaitTableToml) -> Result<Wait, String> {
 #[serde(deny_unknown_fields)]
 struct FileToml {
     #[serde(default)]
+    bin: Option<Spanned<String>>,
+    #[serde(default)]
+    args: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
     command: Option<Spanned<Vec<String>>>,
     #[serde(default)]
     shell: Option<Spanned<String>>,
     #[serde(default)]
-    cwd: Option<PathBuf>,
+    cwd: Option<Spanned<String>>,
     #[serde(default)]
     size: Option<Spanned<String>>,
     #[serde(default)]
-    env: BTreeMap<String, String>,
+    env: BTreeMap<String, Spanned<String>>,
     #[serde(default)]
     inherit_env: Vec<String>,
     #[serde(default)]
@@ -525,7 +616,8 @@ mod tests {
         .unwrap();
         let s = f.recording.as_ref().unwrap();
         assert_eq!(s.program, Program::Shell("echo hi".into()));
-        assert_eq!(s.cwd, Path::new("casts/sub"));
+        // Relative to the file's folder, made absolute: the same from any working folder.
+        assert_eq!(s.cwd, std::env::current_dir().unwrap().join("casts/sub"));
         assert_eq!(s.size, Some(Size { cols: 40, rows: 10 }));
         assert_eq!(s.timeout, Some(Duration::from_secs(2)));
         assert_eq!(s.steps.len(), 2);
@@ -626,11 +718,19 @@ mod tests {
             ),
             (
                 "command = [\"a\"]\nshell = \"b\"\n",
-                "casts/x.toml:2:9: give either command or shell",
+                "casts/x.toml:2:9: give one of bin, command or shell, not several",
+            ),
+            (
+                "shell = \"true\"\nargs = [\"-v\"]\n",
+                "casts/x.toml:2:8: args go with bin",
+            ),
+            (
+                "command = [\"${TUICAST_SURELY_UNSET_VAR}/x\"]\n",
+                "casts/x.toml:1:11: ${TUICAST_SURELY_UNSET_VAR} is not set",
             ),
             (
                 "command = []\n",
-                "casts/x.toml:1:11: a scenario needs command",
+                "casts/x.toml:1:11: a scenario needs bin = \"NAME\"",
             ),
             (
                 "shell = \"true\"\nredact = [\"ok\", \"(\"]\n",
@@ -662,6 +762,34 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("casts/x.toml: a scenario needs"));
+    }
+
+    #[test]
+    fn bin_names_the_packages_binary_and_paths_resolve_against_the_file() {
+        let f = parse("bin = \"todoapp\"\nargs = [\"--demo\", \"$${HOME}\"]\n").unwrap();
+        let here = std::env::current_dir().unwrap().join("casts");
+        assert_eq!(
+            f.recording.unwrap().program,
+            Program::Bin {
+                name: "todoapp".into(),
+                args: vec!["--demo".into(), "${HOME}".into()],
+                from: here.clone(),
+            }
+        );
+        let f = parse("command = [\"../target/debug/app\", \"${HOME}\", \"$5\"]\n").unwrap();
+        let home = std::env::var("HOME").unwrap();
+        assert_eq!(
+            f.recording.unwrap().program,
+            Program::Argv(vec![
+                here.join("../target/debug/app")
+                    .to_string_lossy()
+                    .into_owned(),
+                home.clone(),
+                "$5".into()
+            ])
+        );
+        let f = parse("shell = \"true\"\nenv = { WHERE = \"${HOME}/x\" }\n").unwrap();
+        assert_eq!(f.recording.unwrap().env["WHERE"], format!("{home}/x"));
     }
 
     #[test]

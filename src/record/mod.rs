@@ -6,9 +6,12 @@
 //! - [`scenario`] and [`run`]: a [`Scenario`] (plain checked values: the program, its
 //!   environment, the steps) and running it. Cast TOML files are read by the config stage,
 //!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
+//! - [`cargo_bin`]: the package's own binary for `bin = "NAME"` (cargo's, beside the test, or
+//!   built).
 //! - [`keys`], [`query`], [`redact`], [`utf8`]: key names, terminal queries, secret redaction,
 //!   streaming UTF-8.
 
+pub mod cargo_bin;
 pub mod keys;
 pub mod pty;
 pub mod query;

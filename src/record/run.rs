@@ -36,7 +36,7 @@ pub fn record_scenario(
     cast: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Recorded, RecordError> {
-    let mut opts = SessionOptions::new(scenario.program.argv());
+    let mut opts = SessionOptions::new(scenario.program.argv().map_err(RecordError::Bin)?);
     opts.cwd = scenario.cwd.clone();
     if let Some(size) = scenario.size {
         opts.size = size;

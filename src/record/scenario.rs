@@ -39,20 +39,37 @@ pub struct Scenario {
 
 /// The program a scenario runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Program {
     /// An argv (never empty).
     Argv(Vec<String>),
     /// A script run by `bash -c`.
     Shell(String),
+    /// The cargo package's own binary (`bin = "todoapp"`), with arguments: found or built
+    /// when the recording starts (see [`cargo_bin`](super::cargo_bin)).
+    Bin {
+        /// The `[[bin]]` target's name.
+        name: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Where to look for the package: the scenario's folder.
+        from: PathBuf,
+    },
 }
 
 impl Program {
-    /// The argv that runs it.
-    pub fn argv(&self) -> Vec<String> {
-        match self {
+    /// The argv that runs it; a `bin` is located (or built) now.
+    pub fn argv(&self) -> Result<Vec<String>, super::cargo_bin::BinError> {
+        Ok(match self {
             Program::Argv(a) => a.clone(),
             Program::Shell(s) => vec!["bash".into(), "-c".into(), s.clone()],
-        }
+            Program::Bin { name, args, from } => {
+                let exe = super::cargo_bin::locate(name, from)?;
+                std::iter::once(exe.to_string_lossy().into_owned())
+                    .chain(args.iter().cloned())
+                    .collect()
+            }
+        })
     }
 }
 

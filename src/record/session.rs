@@ -133,6 +133,8 @@ pub enum RecordError {
     /// A secret step's environment variable (of tuicast) is not set (bad input, found
     /// before the program starts).
     MissingSecret(String),
+    /// The package's binary named by `bin =` was not found or did not build (bad input).
+    Bin(super::cargo_bin::BinError),
     /// An error at one step of a scenario file, with the step's place.
     AtStep {
         /// Where the step was written.
@@ -182,6 +184,7 @@ impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RecordError::Setup(m) => write!(f, "{m}"),
+            RecordError::Bin(e) => write!(f, "{e}"),
             RecordError::Io(e) => write!(f, "{e}"),
             RecordError::Timeout(r) => {
                 writeln!(
