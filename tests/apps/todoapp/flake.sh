@@ -13,7 +13,8 @@
 #
 # Columns: text = distinct screens as text; +style = text and colours/attributes; +cursor = also
 # the cursor (row, column, visible), the way a golden's header records it; shown = the cursor
-# only where it is visible. A checkpoint is deterministic when its column says 1.
+# only where it is visible. A checkpoint is deterministic when its column says 1. Rows and
+# cursors in "what differed" are 1-based, as in goldens; the most common screen is the reference.
 # TUICAST=path picks the tuicast binary (default: target/release/tuicast, built if missing).
 set -euo pipefail
 
@@ -90,6 +91,10 @@ def screen(cast, name):
             "cursor": (c["row"], c["col"], c["visible"]),
             "shown": (c["row"], c["col"]) if c["visible"] else None}
 
+def fmt(c):
+    """A cursor the way goldens show it: 1-based row:column."""
+    return f"{c[0] + 1}:{c[1] + 1}" + ("" if c[2] else " hidden")
+
 def describe(v, mode, prev):
     """How variant v differs from the most common screen `mode`."""
     if v["text"] == mode["text"]:
@@ -97,14 +102,14 @@ def describe(v, mode, prev):
             rows = [i for i, (a, b) in enumerate(zip(v["style"], mode["style"])) if a != b]
             return f"colours differ on rows {rows}"
         if v["shown"] != mode["shown"]:
-            return f"visible cursor {v['shown']} vs {mode['shown']}"
-        return f"hidden cursor at {v['cursor'][:2]} vs {mode['cursor'][:2]}"
+            return f"cursor {fmt(v['cursor'])} instead of {fmt(mode['cursor'])}"
+        return f"hidden cursor at {fmt(v['cursor'])} instead of {fmt(mode['cursor'])}"
     if prev is not None and v["text"] == prev["text"]:
         return "stale: the previous checkpoint's screen"
     blank = lambda t: sum(1 for r in t if not r.strip())
     rows = [i for i, (a, b) in enumerate(zip(v["text"], mode["text"])) if a != b]
     kind = "half-drawn" if blank(v["text"]) > blank(mode["text"]) else "content"
-    return f"{kind}: rows {rows} differ"
+    return f"{kind}: rows {[r + 1 for r in rows]} differ"
 
 print(f"{'checkpoint':<22} {'recs':>4} {'text':>5} {'+style':>7} {'+cursor':>8} {'shown':>6}  what differed")
 totals = collections.Counter()
@@ -135,7 +140,9 @@ for s in scenarios:
                 if key(sc, "text", "style", "cursor") != mode_key:
                     for i, (a, b) in enumerate(zip(sc["text"], mode["text"])):
                         if a != b:
-                            print(f"{'':<8}row {i:>2} got  |{a}|\n{'':<8}{'':>6} want |{b}|")
+                            print(f"{'':<8}row {i + 1:>2} got  |{a}|\n{'':<8}{'':>6} want |{b}|")
+                    if sc["cursor"] != mode["cursor"]:
+                        print(f"{'':<8}cursor got {fmt(sc['cursor'])}, want {fmt(mode['cursor'])}")
                     print(f"{'':<8}---")
         prev_mode = mode
 print(f"\n{totals['stable']} of {totals['checkpoints']} checkpoints identical in every recording "
