@@ -14,6 +14,13 @@ use crate::escape::escape_for_terminal;
 /// rejected as absurd.
 pub const MAX_DIMENSION: u64 = 10_000;
 
+/// Fewest columns a terminal has here. One column cannot hold a wide character (avt 0.17
+/// panics reflowing or printing one there), and no real terminal is that narrow: a scenario
+/// or a command line asking for 1 column is an error ([`Size::for_terminal`]), and an engine
+/// asked for 1 column by a cast (a header or resize event from a window narrowed by hand)
+/// takes 2 ([`Size::at_least_min`]), so replay stays total.
+pub const MIN_COLS: u16 = 2;
+
 /// A terminal size. Never a bare tuple: `cols` first, as asciicast writes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Size {
@@ -26,6 +33,28 @@ pub struct Size {
 impl Default for Size {
     fn default() -> Self {
         Size { cols: 80, rows: 24 }
+    }
+}
+
+impl Size {
+    /// This size with at least [`MIN_COLS`] columns and 1 row: what an engine takes when it is
+    /// asked for less.
+    pub fn at_least_min(self) -> Size {
+        Size {
+            cols: self.cols.max(MIN_COLS),
+            rows: self.rows.max(1),
+        }
+    }
+
+    /// This size, or an error when it is narrower than [`MIN_COLS`]: for sizes a person asks
+    /// for (a scenario's `size` or `resize`, `--size`).
+    pub fn for_terminal(self) -> Result<Size, SizeError> {
+        if self.cols < MIN_COLS {
+            return Err(SizeError(format!(
+                "size {self} is too narrow: a terminal has at least {MIN_COLS} columns"
+            )));
+        }
+        Ok(self)
     }
 }
 
@@ -72,6 +101,7 @@ impl FromStr for Size {
                 )));
             }
         }
+
         Ok(Size {
             cols: c as u16,
             rows: r as u16,
@@ -107,5 +137,15 @@ mod tests {
             "a size must be COLSxROWS (like 80x24), found \"80by\\e24\""
         );
         assert!("99999999999999999999999x1".parse::<Size>().is_err());
+        let narrow: Size = "1x5".parse().unwrap();
+        assert_eq!(
+            narrow.for_terminal().unwrap_err().to_string(),
+            "size 1x5 is too narrow: a terminal has at least 2 columns"
+        );
+        assert_eq!("2x1".parse::<Size>().unwrap(), Size { cols: 2, rows: 1 });
+        assert_eq!(
+            Size { cols: 1, rows: 0 }.at_least_min(),
+            Size { cols: 2, rows: 1 }
+        );
     }
 }

@@ -169,7 +169,10 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
         })
     };
     let size = match &args.size {
-        Some(s) => s.parse::<Size>().map_err(anyhow::Error::msg)?,
+        Some(s) => s
+            .parse::<Size>()
+            .and_then(Size::for_terminal)
+            .map_err(anyhow::Error::msg)?,
         None => real_size().unwrap_or_default(),
     };
     let mut opts = SessionOptions::new(args.command.clone());

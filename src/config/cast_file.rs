@@ -252,7 +252,7 @@ fn recording(at: &Places<'_>, r: &FileToml) -> Result<Option<Scenario>, ConfigEr
         scenario.cwd = dir.join(expanded);
     }
     if let Some(size) = &r.size {
-        let parsed = size.get_ref().parse::<Size>();
+        let parsed = size.get_ref().parse::<Size>().and_then(Size::for_terminal);
         scenario.size = Some(parsed.map_err(|e| at.error(size.span(), format!("size: {e}")))?);
     }
     for (name, value) in &r.env {
@@ -364,7 +364,9 @@ fn step(s: &StepToml) -> Result<(Action, Option<Duration>), String> {
     }
     if let Some(r) = &s.resize {
         actions.push(Action::Resize(
-            r.parse::<Size>().map_err(|e| format!("resize: {e}"))?,
+            r.parse::<Size>()
+                .and_then(Size::for_terminal)
+                .map_err(|e| format!("resize: {e}"))?,
         ));
     }
     if let Some(e) = &s.exit {

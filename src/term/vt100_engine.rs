@@ -40,6 +40,8 @@ fn nz(n: u16) -> NonZeroU16 {
 impl Vt100Engine {
     /// A blank vt100 terminal of `size`, keeping no scrollback.
     pub fn new(size: Size) -> Self {
+        // The same floor as the avt engine, so differential replay compares equal grids.
+        let size = size.at_least_min();
         Vt100Engine {
             parser: vt100::Parser::new_with_callbacks(
                 nz(size.rows),
@@ -58,7 +60,8 @@ impl Engine for Vt100Engine {
     }
 
     fn resize(&mut self, size: Size) {
-        if size == self.size || size.cols == 0 || size.rows == 0 {
+        let size = size.at_least_min();
+        if size == self.size {
             return;
         }
         self.parser.set_size(nz(size.rows), nz(size.cols));

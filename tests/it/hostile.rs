@@ -185,3 +185,53 @@ fn a_fifo_or_a_device_in_the_suite_is_an_error_not_a_hang() {
         "the path once: {out}"
     );
 }
+
+#[test]
+fn one_column_screens_replay_without_a_panic() {
+    let dir = Dir::new();
+    // avt 0.17 panics reflowing a wide character into 1 column, and printing one there with
+    // auto-wrap off: casts ask for 1 column, engines take 2.
+    dir.write(
+        "casts/header.cast",
+        v3_cast(1, 3, &["[0.1, \"o\", \"漢x\"]"]),
+    );
+    dir.write(
+        "casts/resize.cast",
+        v3_cast(
+            4,
+            3,
+            &[
+                "[0.1, \"o\", \"漢x\"]",
+                "[0.1, \"r\", \"1x3\"]",
+                "[0.1, \"o\", \"漢\"]",
+            ],
+        ),
+    );
+    dir.write(
+        "casts/nowrap.cast",
+        v3_cast(1, 3, &["[0.1, \"o\", \"\\u001b[?7l漢漢\"]"]),
+    );
+    dir.tuicast(["test", "--update"]).run().success();
+    let out = dir.tuicast(["test"]).run().success();
+    assert!(out.stdout().contains("3 passed, 0 failed"), "{out}");
+    for cast in ["header", "resize", "nowrap"] {
+        let out = dir.tuicast(["replay", &format!("casts/{cast}.cast"), "--format", "json"]);
+        let json = out.run().success().json();
+        assert_eq!(json["size"]["cols"], 2, "{cast}: {json}");
+    }
+    // A person asking for 1 column is told why not.
+    dir.write(
+        "casts/narrow.toml",
+        "shell = \"true\"\nsteps = [{ resize = \"1x5\" }]\n",
+    );
+    let out = dir
+        .tuicast(["record", "casts/narrow.toml"])
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stderr().contains(
+            "narrow.toml:2:10: resize: size 1x5 is too narrow: a terminal has at least 2 columns"
+        ),
+        "{out}"
+    );
+}

@@ -77,6 +77,7 @@ impl std::fmt::Debug for AvtEngine {
 impl AvtEngine {
     /// A blank avt terminal of `size`, keeping no scrollback.
     pub fn new(size: Size) -> Self {
+        let size = size.at_least_min();
         AvtEngine {
             parser: Parser::new(),
             terminal: Terminal::new((size.cols as usize, size.rows as usize), Some(0)),
@@ -444,7 +445,9 @@ impl Engine for AvtEngine {
     }
 
     fn resize(&mut self, size: Size) {
-        if size == self.size || size.cols == 0 || size.rows == 0 {
+        // Never narrower than MIN_COLS: avt panics reflowing a wide character into 1 column.
+        let size = size.at_least_min();
+        if size == self.size {
             return;
         }
         self.terminal.resize(size.cols as usize, size.rows as usize);
