@@ -94,11 +94,15 @@ impl Replayer {
 
 /// The one naming of checkpoints, for every reader of a cast (replay, discovery from skimmed
 /// casts, `tuicast info`): each marker with a non-empty label is a checkpoint named by it,
-/// made unique (the first `x` is `x`, the next `x-2`, then `x-3`), and the final screen is
-/// [`END`], made unique the same way, last.
+/// made unique (the first `x` is `x`, the next `x-2`, then `x-3`, skipping any name already
+/// given — labels `x`, `x`, `x-2` are `x`, `x-2`, `x-2-2`, never two `x-2` sharing one
+/// golden), and the final screen is [`END`], made unique the same way, last.
 #[derive(Debug, Default, Clone)]
 pub struct CheckpointNames {
-    seen: HashMap<String, u32>,
+    /// The last suffix tried for each label.
+    counters: HashMap<String, u32>,
+    /// Every name given so far.
+    given: std::collections::HashSet<String>,
 }
 
 impl CheckpointNames {
@@ -117,13 +121,14 @@ impl CheckpointNames {
 
     /// The unique name for the next checkpoint labelled `label`.
     pub fn next(&mut self, label: &str) -> String {
-        let n = self.seen.entry(label.to_string()).or_insert(0);
-        *n += 1;
-        if *n == 1 {
-            label.to_string()
-        } else {
-            format!("{label}-{n}")
+        let n = self.counters.entry(label.to_string()).or_insert(1);
+        let mut name = label.to_string();
+        while self.given.contains(&name) {
+            *n += 1;
+            name = format!("{label}-{n}");
         }
+        self.given.insert(name.clone());
+        name
     }
 }
 
@@ -295,6 +300,18 @@ pub(crate) mod tests {
         assert_eq!(names.event(&marker("x")).as_deref(), Some("x-2"));
         assert_eq!(names.event(&marker("end")).as_deref(), Some("end"));
         assert_eq!(names.end(), "end-2");
+    }
+
+    #[test]
+    fn a_label_that_looks_like_a_made_up_name_never_shares_it() {
+        // Found by a review: x, x, x-2 gave two checkpoints named x-2 sharing one golden.
+        let mut names = CheckpointNames::default();
+        let mut given: Vec<String> = ["x", "x", "x-2", "x", "end-2", "end"]
+            .iter()
+            .map(|l| names.next(l))
+            .collect();
+        given.push(names.end());
+        assert_eq!(given, ["x", "x-2", "x-2-2", "x-3", "end-2", "end", "end-3"]);
     }
 
     #[test]

@@ -235,3 +235,29 @@ fn one_column_screens_replay_without_a_panic() {
         "{out}"
     );
 }
+
+#[test]
+fn labels_that_look_like_made_up_names_get_goldens_of_their_own() {
+    let dir = Dir::new();
+    let cast = |third: &str| {
+        v3_cast(
+            10,
+            2,
+            &[
+                "[0.1, \"o\", \"one\"]",
+                "[0.1, \"m\", \"x\"]",
+                "[0.1, \"o\", \" two\"]",
+                "[0.1, \"m\", \"x\"]",
+                &format!("[0.1, \"o\", \"\\r\\n{third}\"]"),
+                "[0.1, \"m\", \"x-2\"]",
+            ],
+        )
+    };
+    dir.write("casts/c.cast", cast("three"));
+    dir.tuicast(["test", "--update"]).run().success();
+    // Only the third screen changes: its own golden must notice.
+    dir.write("casts/c.cast", cast("THREE"));
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    assert!(out.stdout().contains("test c::x-2-2 ... FAILED"), "{out}");
+    assert!(out.stdout().contains("test c::x-2 ... ok"), "{out}");
+}
