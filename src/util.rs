@@ -60,6 +60,25 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// `path` with its folder resolved (symlinks, `..`) and its own name kept: two spellings of
+/// one destination (`x.cast`, `./x.cast`, `sub/../x.cast`) give the same value, whether the
+/// file exists yet or not.
+pub fn resolved(path: &Path) -> std::path::PathBuf {
+    let name = path.file_name();
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), name) {
+        (Ok(d), Some(n)) => {
+            let joined = d.join(n);
+            // A file that exists and is a symlink is its target.
+            std::fs::canonicalize(&joined).unwrap_or(joined)
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
 /// `n` bytes as a person reads them: `64 MiB`, `1 GiB`, `512 bytes`.
 pub fn human_bytes(n: u64) -> String {
     const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];

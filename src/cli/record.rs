@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 
 use tuicast::config::{CastFile, ConfigError};
+use tuicast::escape::escape_for_terminal;
 use tuicast::record::{default_cast_path, record_scenario, RecordError, Session, SessionOptions};
 use tuicast::term::Size;
 
@@ -51,6 +52,31 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             "-o/--output takes one scenario; {} were given",
             args.scenarios.len()
         );
+    }
+    // Two recordings into one cast would interleave into an invalid file, and a cast written
+    // over its scenario destroys it: both refused before anything runs.
+    let mut outputs: std::collections::HashMap<PathBuf, &PathBuf> = Default::default();
+    for scenario in &args.scenarios {
+        let cast = args
+            .output
+            .clone()
+            .unwrap_or_else(|| default_cast_path(scenario));
+        let target = tuicast::util::resolved(&cast);
+        let shown = |p: &PathBuf| escape_for_terminal(&p.display().to_string(), 300);
+        if target == tuicast::util::resolved(scenario) {
+            bail!(
+                "refusing to write the cast over its scenario {}",
+                shown(scenario)
+            );
+        }
+        if let Some(other) = outputs.insert(target, scenario) {
+            bail!(
+                "{} and {} would both write {}: record them one at a time or give -o",
+                shown(other),
+                shown(scenario),
+                shown(&cast)
+            );
+        }
     }
     let live = std::io::stderr().is_terminal();
     let results: Vec<(PathBuf, Result<tuicast::record::Recorded, Failed>)> =

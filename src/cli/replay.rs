@@ -206,6 +206,19 @@ impl Format {
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     check_picture_args(&args)?;
+    if let Some(out) = args.output.as_ref().filter(|o| o.as_os_str() != "-") {
+        let target = tuicast::util::resolved(out);
+        if let Some(cast) = args
+            .casts
+            .iter()
+            .find(|c| tuicast::util::resolved(c) == target)
+        {
+            bail!(
+                "refusing to write the output over the input {}: give -o another file",
+                escape_for_terminal(&cast.display().to_string(), 300)
+            );
+        }
+    }
     if args.format == Format::Gif {
         return gif(&args);
     }

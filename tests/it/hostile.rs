@@ -261,3 +261,45 @@ fn labels_that_look_like_made_up_names_get_goldens_of_their_own() {
     assert!(out.stdout().contains("test c::x-2-2 ... FAILED"), "{out}");
     assert!(out.stdout().contains("test c::x-2 ... ok"), "{out}");
 }
+
+#[test]
+fn no_command_writes_over_its_own_input() {
+    let dir = project_with_goldens();
+    let before = std::fs::read(dir.join("casts/demo.cast")).unwrap();
+    let out = dir
+        .tuicast([
+            "replay",
+            "casts/demo.cast",
+            "-o",
+            "./casts/../casts/demo.cast",
+        ])
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stderr()
+            .contains("refusing to write the output over the input"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read(dir.join("casts/demo.cast")).unwrap(), before);
+
+    dir.write("s.toml", "shell = \"echo hi\"\nsteps = [{ exit = 0 }]\n");
+    let out = dir
+        .tuicast(["record", "s.toml", "-o", "s.toml"])
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stderr()
+            .contains("refusing to write the cast over its scenario"),
+        "{out}"
+    );
+    let out = dir
+        .tuicast(["record", "s.toml", "./s.toml"])
+        .run()
+        .fails_with(2);
+    assert!(out.stderr().contains("would both write"), "{out}");
+    assert!(!dir.join("s.cast").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("s.toml")).unwrap(),
+        "shell = \"echo hi\"\nsteps = [{ exit = 0 }]\n"
+    );
+}
