@@ -395,17 +395,18 @@ fn live_replay(
         case.formats.iter().all(|f| {
             let golden =
                 assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, f.extension());
-            assert::check_snapshot(
-                *f,
-                &golden,
-                &cast_label,
-                &cp.name,
-                &screen,
-                UpdateAction::WriteNothing,
-                false,
-                &config.png,
-            )
-            .is_ok_and(|(outcome, _)| outcome.passed())
+            let check = assert::Check {
+                format: *f,
+                golden: &golden,
+                cast: &cast_label,
+                checkpoint: &cp.name,
+                action: UpdateAction::WriteNothing,
+                color: false,
+                png: &config.png,
+            };
+            check
+                .check(&screen)
+                .is_ok_and(|(outcome, _)| outcome.passed())
         })
     });
     match (matches, update) {
@@ -472,16 +473,16 @@ fn check_checkpoint(
     for format in &case.formats {
         let path =
             assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, format.extension());
-        let checked = assert::check_snapshot(
-            *format,
-            &path,
-            &cast_label,
-            &cp.name,
-            &screen,
-            update,
+        let check = assert::Check {
+            format: *format,
+            golden: &path,
+            cast: &cast_label,
+            checkpoint: &cp.name,
+            action: update,
             color,
-            &config.png,
-        );
+            png: &config.png,
+        };
+        let checked = check.check(&screen);
         match checked {
             Ok((outcome, actual)) => snapshots.push(SnapshotResult {
                 name: assert::pending::relative_name(&config.snapshots, &path),
