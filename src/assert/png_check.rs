@@ -65,7 +65,7 @@ fn with_renderer<T>(
 }
 
 /// Draws `screen` as PNG and compares it, by decoded pixels, with the golden at `golden`.
-/// Files are written as `action` allows, like [`check_file`]; a mismatch with `WriteNew` also
+/// Files are written as `action` allows, like [`check_file`](super::check_file); a mismatch with `WriteNew` also
 /// writes [`diff_image_path`], the actual render with the changed cells outlined, and the
 /// difference's text names it. Stale `.new` and diff files beside a passing golden are removed.
 pub fn check_png(
