@@ -33,7 +33,7 @@
 //!
 //! `png` goldens are pictures of the screen ([`crate::render::png`]), compared by decoded
 //! pixels with a per-channel tolerance and a number of pixels allowed to differ (both 0 by
-//! default); see [`check_snapshot`](super::check_snapshot).
+//! default); see [`Check`](super::Check).
 
 use std::fmt::Write as _;
 
@@ -50,7 +50,7 @@ pub enum Format {
     #[serde(rename = "styled.txt", alias = "styled")]
     Styled,
     /// A picture of the screen (`.png`), compared by decoded pixels; see
-    /// [`check_snapshot`](super::check_snapshot).
+    /// [`Check`](super::Check).
     #[serde(rename = "png")]
     Png,
 }
@@ -98,7 +98,7 @@ pub const STYLES_MARK: &str = "--- styles";
 /// Writes `screen` in `format`. `cast` and `checkpoint` only label the file.
 ///
 /// [`Format::Png`] is binary: this gives its text (`txt`) render, which is what a PNG
-/// snapshot shows as text; the picture comes from [`check_snapshot`](super::check_snapshot).
+/// snapshot shows as text; the picture comes from [`Check`](super::Check).
 pub fn render(format: Format, cast: &str, checkpoint: &str, screen: &Screen) -> String {
     let mut out = header(cast, checkpoint, screen);
     out.push_str(&crate::render::text(screen));

@@ -10,7 +10,7 @@ use serde_json::json;
 use tuicast::assert::{self, Outcome, Place, UpdateAction};
 use tuicast::config::Config;
 use tuicast::escape::escape_for_terminal;
-use tuicast::harness::{self, CheckResult};
+use tuicast::harness::{self, CheckResult, Report};
 
 /// Check casts against their golden snapshots (the same checks as `cargo test`).
 #[derive(Debug, clap::Args)]
@@ -72,8 +72,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cases = harness::discover(&config, &paths);
     let mut out = std::io::stdout().lock();
     // Only failures are kept for the report at the end; passes are counted.
-    let mut failed: Vec<CheckResult> = Vec::new();
-    let mut passed = 0;
+    let mut report = Report::default();
     let opts = harness::Options {
         update,
         color,
@@ -84,11 +83,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.message_format == MessageFormat::Human {
         // As libtest does: how many checks will run.
         let total: usize = cases.iter().map(|c| selected(c, filter)).sum();
-        writeln!(
-            out,
-            "running {total} test{}",
-            if total == 1 { "" } else { "s" }
-        )?;
+        out.write_all(Report::title(total).as_bytes())?;
     }
     // Results are printed as they come, in the order of the cases: each case's lines as soon
     // as it and every case before it are done.
@@ -107,30 +102,21 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             if cases[i].checkpoints.is_err() {
                 bad_input |= !case_results.is_empty();
             }
-            for r in &case_results {
+            for r in case_results {
                 match args.message_format {
-                    MessageFormat::Human => {
-                        writeln!(out, "test {} ... {}", r.test, status_word(r))?
+                    MessageFormat::Human => out.write_all(report.add(r).as_bytes())?,
+                    MessageFormat::Json => {
+                        writeln!(out, "{}", result_json(&r))?;
+                        report.count(r);
                     }
-                    MessageFormat::Json => writeln!(out, "{}", result_json(r))?,
                 }
             }
             out.flush()?;
-            for r in case_results {
-                if r.passed() {
-                    passed += 1;
-                } else {
-                    failed.push(r);
-                }
-            }
             Ok(())
         },
     )?;
-    if args.message_format == MessageFormat::Human && !failed.is_empty() {
-        writeln!(out, "\nfailures:\n")?;
-        for r in &failed {
-            writeln!(out, "---- {} ----\n{}", r.test, r.message())?;
-        }
+    if args.message_format == MessageFormat::Human {
+        out.write_all(report.failures().as_bytes())?;
     }
     let orphans = if args.paths.is_empty() && args.filter.is_none() {
         harness::orphans(&config, &cases)?
@@ -195,17 +181,17 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     match args.message_format {
-        MessageFormat::Human => writeln!(out, "\n{passed} passed, {} failed", failed.len())?,
+        MessageFormat::Human => out.write_all(report.summary().as_bytes())?,
         MessageFormat::Json => writeln!(
             out,
             "{}",
-            json!({"summary": {"passed": passed, "failed": failed.len()}})
+            json!({"summary": {"passed": report.passed(), "failed": report.failed().len()}})
         )?,
     }
     out.flush()?;
     Ok(if bad_input {
         ExitCode::from(super::EXIT_BAD_INPUT)
-    } else if failed.is_empty() {
+    } else if report.failed().is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(super::EXIT_CHECK_FAILED)
@@ -226,21 +212,6 @@ fn selected(case: &harness::Case, filter: Option<&str>) -> usize {
             .filter(|cp| wanted(&harness::test_name(&case.stem, &cp.name), filter))
             .count(),
         Err(_) => usize::from(wanted(&case.stem, filter)),
-    }
-}
-
-/// The libtest-like status of a result: `ok`, `updated` (a golden was written) or `FAILED`.
-fn status_word(r: &CheckResult) -> &'static str {
-    if !r.passed() {
-        "FAILED"
-    } else if r
-        .snapshots
-        .iter()
-        .any(|s| matches!(s.outcome, Outcome::Updated))
-    {
-        "updated"
-    } else {
-        "ok"
     }
 }
 

@@ -1,0 +1,288 @@
+//! Checks: a case replayed once ([`replay_case`], or recorded anew in live mode), each of its
+//! checkpoints masked and compared with its goldens in every format of the case.
+
+use std::borrow::Cow;
+
+use super::discover::Case;
+use super::live::live_replay;
+use super::result::{CheckResult, SnapshotResult};
+use super::trials::test_name;
+use super::Options;
+use crate::assert::{self, Check, Mask};
+use crate::config::Config;
+use crate::replay::{self, Checkpoint};
+use crate::term::Screen;
+
+/// Replays a case once and checks every checkpoint. Results are in checkpoint order.
+pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResult> {
+    let infos = match &case.checkpoints {
+        Ok(i) => i,
+        Err(e) => return vec![broken(case, e)],
+    };
+    let replayed = replay_case(config, case, opts);
+    infos
+        .iter()
+        .map(|info| check_checkpoint(config, case, &replayed, &info.name, opts))
+        .collect()
+}
+
+/// A case's checkpoints, replayed, or why they could not be.
+pub(super) type Replayed = Result<Vec<Checkpoint>, String>;
+
+/// The checkpoints of a case: its cast replayed, or (live mode, with a scenario) a new
+/// recording of it.
+pub(super) fn replay_case(config: &Config, case: &Case, opts: &Options) -> Replayed {
+    if opts.live {
+        if let Some(scenario) = &case.scenario {
+            return live_replay(config, case, scenario, opts.update);
+        }
+    }
+    let reader = crate::cast::open(&case.cast).map_err(|e| e.to_string())?;
+    replay::checkpoints(reader, config.engine).map_err(|e| e.to_string())
+}
+
+/// Checks one checkpoint of a replayed case in every format of the case.
+pub(super) fn check_checkpoint(
+    config: &Config,
+    case: &Case,
+    replayed: &Replayed,
+    name: &str,
+    opts: &Options,
+) -> CheckResult {
+    let test = test_name(&case.stem, name);
+    let checkpoints = match replayed {
+        Ok(c) => c,
+        Err(e) => {
+            let mut r = broken(case, e);
+            r.test = test;
+            r.checkpoint = name.to_string();
+            return r;
+        }
+    };
+    let Some(cp) = checkpoints.iter().find(|c| c.name == name) else {
+        let mut r = broken(
+            case,
+            &format!("{}: no checkpoint named {name:?}", case.cast.display()),
+        );
+        r.test = test;
+        return r;
+    };
+    let screen = masked(&case.masks, &cp.screen);
+    let cast_label = assert::pending::relative_name(&config.root, &case.cast);
+    let mut snapshots = Vec::new();
+    let mut error = None;
+    for &format in &case.formats {
+        let path =
+            assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, format.extension());
+        let check = Check {
+            format,
+            golden: &path,
+            cast: &cast_label,
+            checkpoint: &cp.name,
+            action: opts.update,
+            color: opts.color,
+            png: &config.png,
+        };
+        match check.check(&screen) {
+            Ok((outcome, actual)) => snapshots.push(SnapshotResult {
+                name: assert::pending::relative_name(&config.snapshots, &path),
+                path,
+                outcome,
+                actual,
+            }),
+            Err(e) => {
+                error = Some(format!("{}: {e}", path.display()));
+                break;
+            }
+        }
+    }
+    CheckResult {
+        test,
+        cast: case.cast.clone(),
+        checkpoint: cp.name.clone(),
+        line: cp.line,
+        time: cp.time,
+        snapshots,
+        error,
+    }
+}
+
+/// The one result of a case that cannot be checked: named after the cast, carrying `error`.
+fn broken(case: &Case, error: &str) -> CheckResult {
+    CheckResult {
+        test: case.stem.clone(),
+        cast: case.cast.clone(),
+        checkpoint: String::new(),
+        line: 0,
+        time: 0.0,
+        snapshots: Vec::new(),
+        error: Some(error.to_string()),
+    }
+}
+
+/// The screen with the masks applied; borrowed as it is when there are none (no copy).
+pub(super) fn masked<'a>(masks: &[Mask], screen: &'a Screen) -> Cow<'a, Screen> {
+    if masks.is_empty() {
+        Cow::Borrowed(screen)
+    } else {
+        Cow::Owned(assert::apply_all(masks, screen))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assert::{Outcome, Place, UpdateAction, PLACEHOLDER};
+    use crate::harness::discover::tests::{project, TWO};
+    use crate::harness::discover::{discover, load_case};
+    use crate::harness::Status;
+
+    fn opts(update: UpdateAction) -> Options {
+        Options {
+            update,
+            ..Options::default()
+        }
+    }
+
+    fn statuses(results: &[CheckResult]) -> Vec<(String, Status)> {
+        results
+            .iter()
+            .map(|r| (r.test.clone(), r.status()))
+            .collect()
+    }
+
+    #[test]
+    fn two_checkpoints_with_a_mask_are_written_then_pass_when_only_masked_cells_change() {
+        let (_dir, config) = project(&[
+            ("casts/two.cast", TWO),
+            (
+                "casts/two.toml",
+                "[check]\nmask = [{ regex = \"\\\\d+\" }]\n",
+            ),
+        ]);
+        let case = &discover(&config, &[])[0];
+        let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
+        assert_eq!(
+            statuses(&results),
+            [
+                ("two::first".to_string(), Status::Updated),
+                ("two::end".to_string(), Status::Updated)
+            ]
+        );
+        assert_eq!((results[0].line, results[1].line), (3, 4));
+        assert!((results[1].time - 0.4).abs() < 1e-9, "{}", results[1].time);
+        let golden = std::fs::read_to_string(config.snapshots.join("two/end.txt")).unwrap();
+        let masked = format!("count {PLACEHOLDER}\ncount {PLACEHOLDER}{PLACEHOLDER}\n");
+        assert!(golden.ends_with(&masked), "{golden}");
+        assert!(
+            golden.contains("two.cast"),
+            "the header names the cast: {golden}"
+        );
+
+        // Other digits, same masked screens: both pass, and nothing is written.
+        std::fs::write(&case.cast, TWO.replace("count 1", "count 7")).unwrap();
+        let results = check_case(&config, case, &opts(UpdateAction::WriteNothing));
+        assert!(results.iter().all(|r| r.status() == Status::Ok));
+        assert!(results[0].message().is_empty());
+        assert_eq!(results[0].snapshots[0].name, "two/first.txt");
+
+        // Text the mask does not cover fails, with its place.
+        std::fs::write(&case.cast, TWO.replace("count 22", "Count 22")).unwrap();
+        let results = check_case(&config, case, &opts(UpdateAction::WriteNothing));
+        assert_eq!(results[0].status(), Status::Ok);
+        let end = &results[1];
+        assert_eq!(end.status(), Status::Failed);
+        let Outcome::Mismatch { difference, .. } = &end.snapshots[0].outcome else {
+            panic!("{:?}", end.snapshots[0].outcome)
+        };
+        assert_eq!(difference.place, Place::Cell { row: 2, column: 1 });
+        let message = end.message();
+        assert!(message.starts_with("snapshot mismatch: "), "{message}");
+        assert!(
+            message.contains("two/end.txt\n  checkpoint \"end\" of "),
+            "{message}"
+        );
+        assert!(message.contains("two.cast:4 at 0.400s\n"), "{message}");
+        assert!(
+            message.contains("first difference: row 2, column 1"),
+            "{message}"
+        );
+        assert!(message.contains("nothing was written"), "{message}");
+        assert!(
+            message.ends_with(
+                "to update: TUICAST_UPDATE=always cargo test, or tuicast test --update\n"
+            ),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_missing_golden_fails_and_says_what_was_written() {
+        let (_dir, config) = project(&[("casts/two.cast", TWO)]);
+        let case = load_case(&config, config.casts.join("two.cast"));
+        let results = check_case(&config, &case, &opts(UpdateAction::WriteNothing));
+        assert!(results.iter().all(|r| r.status() == Status::Failed));
+        assert!(matches!(
+            results[0].snapshots[0].outcome,
+            Outcome::Missing { pending: None }
+        ));
+        assert!(results[0].message().starts_with("snapshot missing: "));
+        assert!(!config.snapshots.exists(), "nothing was written");
+
+        let results = check_case(&config, &case, &opts(UpdateAction::WriteNew));
+        let message = results[1].message();
+        assert!(
+            message.contains("the actual screen was written to "),
+            "{message}"
+        );
+        assert!(
+            message.ends_with("to accept: tuicast accept two/end.txt\n"),
+            "{message}"
+        );
+        let new = config.snapshots.join("two/end.txt.new");
+        assert_eq!(
+            std::fs::read_to_string(new).unwrap(),
+            results[1].snapshots[0].actual
+        );
+        assert!(!config.snapshots.join("two/end.txt").exists());
+    }
+
+    #[test]
+    fn a_broken_cast_is_one_failing_result_named_after_the_cast() {
+        let (_dir, config) = project(&[(
+            "casts/bad.cast",
+            "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"o\"]\n",
+        )]);
+        let case = &discover(&config, &[])[0];
+        let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
+        assert_eq!(statuses(&results), [("bad".to_string(), Status::Failed)]);
+        let message = results[0].message();
+        assert!(
+            message.contains("bad.cast:2:1: an event must have 3 elements"),
+            "{message}"
+        );
+        assert!(!config.snapshots.exists());
+    }
+
+    #[test]
+    fn a_checkpoint_the_replay_lacks_or_a_failed_replay_fails_that_checkpoint() {
+        let (_dir, config) = project(&[("casts/two.cast", TWO)]);
+        let case = load_case(&config, config.casts.join("two.cast"));
+        let replayed = replay_case(&config, &case, &opts(UpdateAction::WriteNothing));
+        let opts = opts(UpdateAction::WriteNothing);
+        let r = check_checkpoint(&config, &case, &replayed, "later", &opts);
+        assert_eq!(r.test, "two::later");
+        assert!(
+            r.message().contains("no checkpoint named \"later\""),
+            "{}",
+            r.message()
+        );
+        let failed: Replayed = Err("the cast went away".into());
+        let r = check_checkpoint(&config, &case, &failed, "first", &opts);
+        assert_eq!(
+            (r.test.as_str(), r.checkpoint.as_str()),
+            ("two::first", "first")
+        );
+        assert_eq!(r.message(), "the cast went away\n");
+    }
+}

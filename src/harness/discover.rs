@@ -1,0 +1,321 @@
+//! Discovery: the casts to check, each a [`Case`] with its scenario's `[check]` and its
+//! checkpoint names, found by scanning markers of skimmed casts (no replay), on every core.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::assert::{self, Format, Mask};
+use crate::cast::CastError;
+use crate::config::{CastFile, Config};
+use crate::record::Scenario;
+use crate::replay::CheckpointNames;
+
+/// One cast to check: where it is, its checkpoints, and how to check them.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The cast file.
+    pub cast: PathBuf,
+    /// Its name in test names and snapshot paths: the path relative to `casts/`, no `.cast`.
+    pub stem: String,
+    /// Checkpoint names in order (`end` last), or why the cast or its scenario is unusable.
+    pub checkpoints: Result<Vec<CheckpointInfo>, String>,
+    /// Snapshot formats to check.
+    pub formats: Vec<Format>,
+    /// Masks applied before comparing.
+    pub masks: Vec<Mask>,
+    /// How to record this cast, when its TOML says (live mode).
+    pub scenario: Option<Scenario>,
+}
+
+/// A checkpoint found by scanning a cast's markers (no replay needed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckpointInfo {
+    /// The unique checkpoint name.
+    pub name: String,
+    /// The cast line of its marker (or of the last event, for `end`).
+    pub line: u64,
+}
+
+/// Finds the casts to check: every `*.cast` under the configured casts folder, or under the
+/// given paths (files or folders), sorted.
+pub fn discover(config: &Config, paths: &[PathBuf]) -> Vec<Case> {
+    let roots: Vec<PathBuf> = if paths.is_empty() {
+        vec![config.casts.clone()]
+    } else {
+        paths.to_vec()
+    };
+    let mut casts = Vec::new();
+    for root in roots {
+        if root.is_dir() {
+            collect_casts(&root, &mut casts);
+        } else {
+            casts.push(root);
+        }
+    }
+    casts.sort();
+    casts.dedup();
+    // Naming checkpoints reads every cast once: spread over the cores, order kept.
+    let mut cases = Vec::with_capacity(casts.len());
+    let loaded: Result<(), std::convert::Infallible> = crate::util::par_map_ordered(
+        &casts,
+        |cast| load_case(config, cast.clone()),
+        |_, case| {
+            cases.push(case);
+            Ok(())
+        },
+    );
+    let Ok(()) = loaded;
+    cases
+}
+
+/// Builds the [`Case`] of one cast: its scenario's `[check]`, and its checkpoint names.
+pub fn load_case(config: &Config, cast: PathBuf) -> Case {
+    let stem = assert::cast_stem(&config.casts, &cast);
+    let mut formats = config.formats.clone();
+    let mut masks = Vec::new();
+    let mut problem = None;
+    let mut scenario = None;
+    match CastFile::beside(&cast) {
+        Ok(Some(file)) => {
+            if let Some(f) = file.formats {
+                formats = f;
+            }
+            masks = file.masks;
+            scenario = file.recording;
+        }
+        Ok(None) => {}
+        Err(e) => problem = Some(e.to_string()),
+    }
+    let checkpoints = match problem {
+        Some(p) => Err(p),
+        None => scan_checkpoints(&cast).map_err(|e| e.to_string()),
+    };
+    Case {
+        cast,
+        stem,
+        checkpoints,
+        formats,
+        masks,
+        scenario,
+    }
+}
+
+/// The checkpoint names of a cast, from its markers (fast: no terminal engine involved).
+pub fn scan_checkpoints(cast: &Path) -> Result<Vec<CheckpointInfo>, CastError> {
+    let reader = crate::cast::open(cast)?.skim();
+    let mut names = CheckpointNames::default();
+    let mut out = Vec::new();
+    let mut last = 1;
+    for event in reader {
+        let event = event?;
+        last = event.line;
+        if let Some(name) = names.event(&event.data) {
+            out.push(CheckpointInfo {
+                name,
+                line: event.line,
+            });
+        }
+    }
+    out.push(CheckpointInfo {
+        name: names.end(),
+        line: last,
+    });
+    Ok(out)
+}
+
+/// The golden files a case produces (for finding orphans).
+pub fn expected_snapshots(config: &Config, case: &Case) -> Vec<PathBuf> {
+    let Ok(checkpoints) = &case.checkpoints else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for c in checkpoints {
+        for f in &case.formats {
+            out.push(assert::snapshot_path(
+                &config.snapshots,
+                &case.stem,
+                &c.name,
+                f.extension(),
+            ));
+        }
+    }
+    out
+}
+
+/// Goldens under the snapshots folder that none of `cases` produce. Only meaningful when
+/// `cases` is the whole suite.
+pub fn orphans(config: &Config, cases: &[Case]) -> std::io::Result<Vec<PathBuf>> {
+    if cases.iter().any(|c| c.checkpoints.is_err()) {
+        // A cast that did not parse may produce goldens we cannot name: report none.
+        return Ok(Vec::new());
+    }
+    let expected: HashSet<PathBuf> = cases
+        .iter()
+        .flat_map(|c| expected_snapshots(config, c))
+        .collect();
+    assert::pending::orphans(&config.snapshots, &expected)
+}
+
+fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_casts(&path, out);
+        } else if path.extension().is_some_and(|e| e == "cast") {
+            out.push(path);
+        }
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::replay;
+
+    /// A project in a temporary folder: `files` written under it (folders made), and its
+    /// default configuration (`casts/`, `snapshots/`, `txt` goldens).
+    pub(in crate::harness) fn project(files: &[(&str, &str)]) -> (tempfile::TempDir, Config) {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let config = Config::defaults(dir.path());
+        (dir, config)
+    }
+
+    /// Two checkpoints: `first` (line 3) and `end` (line 4), with digits that change.
+    pub(in crate::harness) const TWO: &str = r#"{"version": 3, "term": {"cols": 12, "rows": 2}}
+[0.1, "o", "count 1"]
+[0.1, "m", "first"]
+[0.2, "o", "\r\ncount 22"]
+"#;
+
+    fn names(case: &Case) -> Vec<(String, u64)> {
+        case.checkpoints
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|c| (c.name.clone(), c.line))
+            .collect()
+    }
+
+    #[test]
+    fn discovery_names_checkpoints_as_replay_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let cast = dir.path().join("names.cast");
+        std::fs::write(&cast, replay::tests::CAST).unwrap();
+        let scanned: Vec<(String, u64)> = scan_checkpoints(&cast)
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.name, c.line))
+            .collect();
+        let reader = crate::cast::open(&cast).unwrap();
+        let replayed: Vec<(String, u64)> =
+            replay::checkpoints(reader, crate::term::EngineKind::Avt)
+                .unwrap()
+                .into_iter()
+                .map(|c| (c.name, c.line))
+                .collect();
+        assert_eq!(scanned, replayed);
+        assert_eq!(scanned.len(), 4, "{scanned:?}");
+    }
+
+    #[test]
+    fn every_cast_under_the_casts_folder_is_a_case_with_its_check_table() {
+        let (_dir, config) = project(&[
+            ("casts/b.cast", TWO),
+            ("casts/sub/a.cast", TWO),
+            (
+                "casts/sub/a.toml",
+                "[check]\nformats = [\"styled.txt\", \"txt\"]\nmask = [{ regex = \"\\\\d\" }]\n",
+            ),
+            ("casts/notes.txt", "not a cast"),
+            ("casts/sub/a.cast.new", TWO),
+        ]);
+        let cases = discover(&config, &[]);
+        let stems: Vec<&str> = cases.iter().map(|c| c.stem.as_str()).collect();
+        assert_eq!(stems, ["b", "sub/a"], "sorted, only `.cast` files");
+        let first = [("first".to_string(), 3), ("end".to_string(), 4)];
+        assert_eq!(names(&cases[0]), first);
+        assert_eq!(names(&cases[1]), first);
+        assert_eq!(cases[0].formats, [Format::Txt], "the project's default");
+        assert!(cases[0].masks.is_empty() && cases[0].scenario.is_none());
+        assert_eq!(cases[1].formats, [Format::Styled, Format::Txt]);
+        assert_eq!(cases[1].masks.len(), 1);
+        assert!(
+            cases[1].scenario.is_none(),
+            "a `[check]` alone records nothing"
+        );
+
+        // Given paths: a file and a folder holding it are one case, not two.
+        let sub = config.casts.join("sub");
+        let cases = discover(&config, &[sub.join("a.cast"), sub.clone()]);
+        assert_eq!(cases.len(), 1);
+        assert_eq!(cases[0].stem, "sub/a");
+
+        let goldens = expected_snapshots(&config, &cases[0]);
+        let rel: Vec<String> = goldens
+            .iter()
+            .map(|g| assert::pending::relative_name(&config.snapshots, g))
+            .collect();
+        assert_eq!(
+            rel,
+            [
+                "sub/a/first.styled.txt",
+                "sub/a/first.txt",
+                "sub/a/end.styled.txt",
+                "sub/a/end.txt"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_broken_cast_or_scenario_is_a_case_that_says_why() {
+        let (_dir, config) = project(&[
+            (
+                "casts/bad.cast",
+                "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"o\"]\n",
+            ),
+            ("casts/good.cast", TWO),
+            ("casts/good.toml", "[check]\nmask = [{ regex = \"(\" }]\n"),
+        ]);
+        let cases = discover(&config, &[]);
+        let errors: Vec<&String> = cases
+            .iter()
+            .map(|c| c.checkpoints.as_ref().unwrap_err())
+            .collect();
+        assert!(
+            errors[0].contains("bad.cast:2:1: an event must have 3 elements"),
+            "{}",
+            errors[0]
+        );
+        assert!(errors[1].contains("good.toml:2:9:"), "{}", errors[1]);
+        assert!(expected_snapshots(&config, &cases[0]).is_empty());
+        // The goldens of a broken cast cannot be named: no orphans are reported.
+        std::fs::create_dir_all(config.snapshots.join("bad")).unwrap();
+        std::fs::write(config.snapshots.join("bad/end.txt"), "old\n").unwrap();
+        assert!(orphans(&config, &cases).unwrap().is_empty());
+    }
+
+    #[test]
+    fn goldens_no_checkpoint_produces_are_orphans() {
+        let (_dir, config) = project(&[
+            ("casts/two.cast", TWO),
+            ("snapshots/two/first.txt", "x\n"),
+            ("snapshots/two/gone.txt", "x\n"),
+            ("snapshots/gone/end.txt", "x\n"),
+        ]);
+        let cases = discover(&config, &[]);
+        let found: Vec<String> = orphans(&config, &cases)
+            .unwrap()
+            .iter()
+            .map(|o| assert::pending::relative_name(&config.snapshots, o))
+            .collect();
+        assert_eq!(found, ["gone/end.txt", "two/gone.txt"]);
+    }
+}

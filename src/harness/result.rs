@@ -1,0 +1,343 @@
+//! What a check found and how it is told: [`CheckResult`] and [`SnapshotResult`], the failure
+//! message of one checkpoint ([`CheckResult::message`], also the message of a failing trial
+//! under `cargo test`), and [`Report`], the libtest-shaped lines `tuicast test` prints.
+//!
+//! Under `cargo test` libtest-mimic prints the `running`, `test … ok` and summary lines
+//! itself (its printer is not public); `tuicast test` prints them with [`Report`], in the
+//! same shape, with an `updated` status that libtest has no word for and a shorter summary.
+
+use std::fmt::{self, Write as _};
+use std::path::PathBuf;
+
+use crate::assert::{self, Outcome, Place};
+
+/// The outcome of checking one checkpoint in every format.
+#[derive(Debug, Clone)]
+pub struct CheckResult {
+    /// `<cast>::<checkpoint>`.
+    pub test: String,
+    /// The cast file.
+    pub cast: PathBuf,
+    /// The checkpoint name.
+    pub checkpoint: String,
+    /// Cast line of the checkpoint's event (0 when the cast did not parse).
+    pub line: u64,
+    /// Time of the checkpoint.
+    pub time: f64,
+    /// One entry per format checked.
+    pub snapshots: Vec<SnapshotResult>,
+    /// Set when the checkpoint could not be checked at all (a malformed cast, a missing
+    /// checkpoint); the message says why.
+    pub error: Option<String>,
+}
+
+/// One golden file's outcome.
+#[derive(Debug, Clone)]
+pub struct SnapshotResult {
+    /// The golden file.
+    pub path: PathBuf,
+    /// The golden's name relative to the snapshots folder (what `tuicast accept` takes).
+    pub name: String,
+    /// Pass, updated, missing or mismatch.
+    pub outcome: Outcome,
+    /// The actual render.
+    pub actual: String,
+}
+
+/// A result in one word, as a test line shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Every golden matched.
+    Ok,
+    /// Every golden matched or was written now (`TUICAST_UPDATE=always`, `--update`).
+    Updated,
+    /// A golden is missing or differs, or the checkpoint could not be checked.
+    Failed,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Ok => "ok",
+            Status::Updated => "updated",
+            Status::Failed => "FAILED",
+        })
+    }
+}
+
+impl CheckResult {
+    /// True when every snapshot passed and nothing went wrong.
+    pub fn passed(&self) -> bool {
+        self.error.is_none() && self.snapshots.iter().all(|s| s.outcome.passed())
+    }
+
+    /// `ok`, `updated` (a golden was written) or `FAILED`.
+    pub fn status(&self) -> Status {
+        if !self.passed() {
+            Status::Failed
+        } else if self
+            .snapshots
+            .iter()
+            .any(|s| matches!(s.outcome, Outcome::Updated))
+        {
+            Status::Updated
+        } else {
+            Status::Ok
+        }
+    }
+
+    /// The failure report: short, escaped, ending with the command that accepts the change.
+    pub fn message(&self) -> String {
+        let mut out = String::new();
+        if let Some(e) = &self.error {
+            let _ = writeln!(out, "{e}");
+            return out;
+        }
+        let mut accept = Vec::new();
+        for s in &self.snapshots {
+            let pending = match &s.outcome {
+                Outcome::Pass | Outcome::Updated => continue,
+                Outcome::Missing { pending } => {
+                    let _ = writeln!(out, "snapshot missing: {}", assert::shown_path(&s.path));
+                    let _ = writeln!(out, "{}", self.place());
+                    pending
+                }
+                Outcome::Mismatch {
+                    difference,
+                    pending,
+                    ..
+                } => {
+                    let _ = writeln!(out, "snapshot mismatch: {}", assert::shown_path(&s.path));
+                    let _ = writeln!(out, "{}", self.place());
+                    match &difference.place {
+                        Place::Cell { row, column } => {
+                            let _ = writeln!(out, "  first difference: row {row}, column {column}");
+                        }
+                        Place::Header(field) => {
+                            let _ = writeln!(out, "  first difference: {field}");
+                        }
+                    }
+                    for change in &difference.style_changes {
+                        let _ = writeln!(out, "  style: {change}");
+                    }
+                    out.push_str(&difference.diff);
+                    pending
+                }
+            };
+            match pending {
+                Some(p) => {
+                    let _ = writeln!(
+                        out,
+                        "  the actual screen was written to {}",
+                        assert::shown_path(p)
+                    );
+                    accept.push(s.name.clone());
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "  nothing was written ({}=no; CI is set or asked for)",
+                        assert::UPDATE_ENV
+                    );
+                }
+            }
+        }
+        if !accept.is_empty() {
+            let _ = writeln!(out, "to accept: tuicast accept {}", accept.join(" "));
+        } else if !self.passed() {
+            let _ = writeln!(
+                out,
+                "to update: {}=always cargo test, or tuicast test --update",
+                assert::UPDATE_ENV
+            );
+        }
+        out
+    }
+
+    /// `  checkpoint "NAME" of CAST:LINE at TIMEs`: where a failing snapshot comes from.
+    fn place(&self) -> String {
+        format!(
+            "  checkpoint {:?} of {}:{} at {:.3}s",
+            crate::escape::escape_for_terminal(&self.checkpoint, 100),
+            assert::shown_path(&self.cast),
+            self.line,
+            self.time
+        )
+    }
+}
+
+/// The text report of a run of checks, in libtest's shape: a title, one line per result as
+/// it comes, then the failures with their messages and a summary. Results are counted as
+/// they are added; only failures are kept.
+///
+/// ```
+/// use tuicast::harness::{CheckResult, Report};
+///
+/// let ok = CheckResult {
+///     test: "demo::end".into(),
+///     cast: "casts/demo.cast".into(),
+///     checkpoint: "end".into(),
+///     line: 3,
+///     time: 0.5,
+///     snapshots: Vec::new(),
+///     error: None,
+/// };
+/// let mut report = Report::default();
+/// assert_eq!(Report::title(1), "running 1 test\n");
+/// assert_eq!(report.add(ok), "test demo::end ... ok\n");
+/// assert_eq!(report.failures(), "");
+/// assert_eq!(report.summary(), "\n1 passed, 0 failed\n");
+/// ```
+#[derive(Debug, Default)]
+pub struct Report {
+    passed: usize,
+    failed: Vec<CheckResult>,
+}
+
+impl Report {
+    /// `running N tests`: the first line, before any check runs.
+    pub fn title(total: usize) -> String {
+        format!(
+            "running {total} test{}\n",
+            if total == 1 { "" } else { "s" }
+        )
+    }
+
+    /// The line of one result, `test NAME ... ok|updated|FAILED`, as [`Report::line`]; the
+    /// result is counted, and kept for [`Report::failures`] when it failed.
+    pub fn add(&mut self, result: CheckResult) -> String {
+        let line = Report::line(&result);
+        self.count(result);
+        line
+    }
+
+    /// Counts a result without a line (for reports in another format).
+    pub fn count(&mut self, result: CheckResult) {
+        if result.passed() {
+            self.passed += 1;
+        } else {
+            self.failed.push(result);
+        }
+    }
+
+    /// `test NAME ... ok|updated|FAILED`.
+    pub fn line(result: &CheckResult) -> String {
+        format!("test {} ... {}\n", result.test, result.status())
+    }
+
+    /// How many results passed.
+    pub fn passed(&self) -> usize {
+        self.passed
+    }
+
+    /// The results that failed, in the order they were added.
+    pub fn failed(&self) -> &[CheckResult] {
+        &self.failed
+    }
+
+    /// The failures section: `failures:`, then `---- NAME ----` and the message of each
+    /// failed result. Empty when nothing failed.
+    pub fn failures(&self) -> String {
+        let mut out = String::new();
+        if self.failed.is_empty() {
+            return out;
+        }
+        out.push_str("\nfailures:\n\n");
+        for r in &self.failed {
+            let _ = writeln!(out, "---- {} ----\n{}", r.test, r.message());
+        }
+        out
+    }
+
+    /// The last line: `N passed, M failed`, after a blank line.
+    pub fn summary(&self) -> String {
+        format!("\n{} passed, {} failed\n", self.passed, self.failed.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(test: &str, outcome: Option<Outcome>, error: Option<&str>) -> CheckResult {
+        CheckResult {
+            test: test.into(),
+            cast: "casts/demo.cast".into(),
+            checkpoint: test.rsplit("::").next().unwrap().into(),
+            line: 7,
+            time: 1.25,
+            snapshots: outcome
+                .into_iter()
+                .map(|outcome| SnapshotResult {
+                    path: "snapshots/demo/end.txt".into(),
+                    name: "demo/end.txt".into(),
+                    outcome,
+                    actual: "actual\n".into(),
+                })
+                .collect(),
+            error: error.map(String::from),
+        }
+    }
+
+    #[test]
+    fn the_report_has_libtests_shape_with_an_updated_status() {
+        let mut report = Report::default();
+        let mut out = Report::title(4);
+        out += &report.add(result("demo::first", Some(Outcome::Pass), None));
+        out += &report.add(result("demo::end", Some(Outcome::Updated), None));
+        let missing = Outcome::Missing {
+            pending: Some("snapshots/demo/end.txt.new".into()),
+        };
+        out += &report.add(result("demo::gone", Some(missing), None));
+        out += &report.add(result("bad", None, Some("casts/bad.cast:2:1: no")));
+        out += &report.failures();
+        out += &report.summary();
+        assert_eq!(
+            out,
+            "running 4 tests\n\
+             test demo::first ... ok\n\
+             test demo::end ... updated\n\
+             test demo::gone ... FAILED\n\
+             test bad ... FAILED\n\
+             \n\
+             failures:\n\
+             \n\
+             ---- demo::gone ----\n\
+             snapshot missing: snapshots/demo/end.txt\n  \
+             checkpoint \"gone\" of casts/demo.cast:7 at 1.250s\n  \
+             the actual screen was written to snapshots/demo/end.txt.new\n\
+             to accept: tuicast accept demo/end.txt\n\
+             \n\
+             ---- bad ----\n\
+             casts/bad.cast:2:1: no\n\
+             \n\
+             \n\
+             2 passed, 2 failed\n"
+        );
+        assert_eq!(report.passed(), 2);
+        let failed: Vec<&str> = report.failed().iter().map(|r| r.test.as_str()).collect();
+        assert_eq!(failed, ["demo::gone", "bad"]);
+        assert_eq!(Report::title(1), "running 1 test\n");
+        assert_eq!(Report::title(0), "running 0 tests\n");
+    }
+
+    #[test]
+    fn results_counted_without_lines_still_make_the_summary() {
+        let mut report = Report::default();
+        report.count(result("demo::end", Some(Outcome::Pass), None));
+        report.count(result(
+            "demo::gone",
+            Some(Outcome::Missing { pending: None }),
+            None,
+        ));
+        assert_eq!(report.summary(), "\n1 passed, 1 failed\n");
+        let message = report.failed()[0].message();
+        assert!(
+            message.ends_with(
+                "  nothing was written (TUICAST_UPDATE=no; CI is set or asked for)\n\
+                 to update: TUICAST_UPDATE=always cargo test, or tuicast test --update\n"
+            ),
+            "{message}"
+        );
+    }
+}

@@ -1,0 +1,73 @@
+//! The libtest-mimic side: [`main`] for a `harness = false` test target, [`trials`] (one per
+//! checkpoint, one replay per cast shared by its trials), and the test names they carry.
+
+use std::sync::{Arc, OnceLock};
+
+use super::check::{check_checkpoint, replay_case, Replayed};
+use super::discover::discover;
+use super::live::live_from_env;
+use super::{use_color, Options};
+use crate::assert::UpdateAction;
+use crate::config::Config;
+
+/// The harness entry point for `tests/*.rs` with `harness = false`: reads `tuicast.toml`,
+/// makes one libtest trial per checkpoint and exits with libtest's status.
+pub fn main() -> ! {
+    let args = libtest_mimic::Arguments::from_args();
+    let trials = match trials() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(101);
+        }
+    };
+    libtest_mimic::run(&args, trials).exit()
+}
+
+/// The trials of the project's suite, one per checkpoint, sharing one replay per cast.
+pub fn trials() -> Result<Vec<libtest_mimic::Trial>, String> {
+    let config = Arc::new(Config::discover().map_err(|e| e.to_string())?);
+    let opts = Options {
+        update: UpdateAction::from_env()?,
+        color: use_color(std::io::IsTerminal::is_terminal(&std::io::stdout())),
+        live: live_from_env(),
+    };
+    let mut trials = Vec::new();
+    for case in discover(&config, &[]) {
+        let case = Arc::new(case);
+        let infos = match &case.checkpoints {
+            Ok(infos) => infos.clone(),
+            Err(e) => {
+                let e = e.clone();
+                trials.push(libtest_mimic::Trial::test(case.stem.clone(), move || {
+                    Err(e.into())
+                }));
+                continue;
+            }
+        };
+        let replayed: Arc<OnceLock<Replayed>> = Arc::new(OnceLock::new());
+        for info in infos {
+            let (config, case, replayed) = (config.clone(), case.clone(), replayed.clone());
+            let name = test_name(&case.stem, &info.name);
+            trials.push(libtest_mimic::Trial::test(name, move || {
+                let replayed = replayed.get_or_init(|| replay_case(&config, &case, &opts));
+                let result = check_checkpoint(&config, &case, replayed, &info.name, &opts);
+                if result.passed() {
+                    Ok(())
+                } else {
+                    Err(result.message().into())
+                }
+            }));
+        }
+    }
+    Ok(trials)
+}
+
+/// The test name of a checkpoint: `<cast stem>::<checkpoint>`, with anything from the cast
+/// escaped so that printing it is safe.
+pub fn test_name(stem: &str, checkpoint: &str) -> String {
+    format!(
+        "{stem}::{}",
+        crate::escape::escape_for_terminal(checkpoint, 100)
+    )
+}
