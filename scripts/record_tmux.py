@@ -1,48 +1,32 @@
 #!/usr/bin/env python3
-"""Record a real terminal program as an asciicast v3 file, driven through tmux.
+"""Records a real terminal program as an asciicast v3 file, driven through tmux (a library:
+scripts/conformance.py drives it from tuicast scenario files).
 
 The program runs inside a detached tmux session (a private server, ``tmux -L``) under
 util-linux ``script``, which logs every output byte (``--log-out``) and its timing
-(``--log-timing``, advanced format). The session is driven with ``tmux send-keys``; each step
-waits until the screen shows the expected text (``tmux capture-pane -p``) and then until the
-output has been idle for a while, so that recordings are deterministic.
+(``--log-timing``, advanced format). The `Recorder` gives tuicast's steps their tuicast meaning
+(src/record/session.rs), with tmux as the terminal:
 
-A checkpoint notes how many output bytes have been written so far; it becomes an ``m`` marker
-event placed exactly after those bytes. The screen tmux shows at that moment is kept as an
-oracle (plain text, one line per row), to check a replay against, and so is the raw
-``capture-pane -p -e -N`` output with the cursor (``Recorder.captures``: text and styles). A
-resize (``Recorder.resize``, ``tmux resize-window``) becomes an ``r`` event where script
-logged the SIGWINCH; ``Recorder.cut`` ends a recording at the current point with the program
-still running (scripts/conformance.py records its corpus that way).
-
-Library use::
-
-    from record_tmux import Recorder
-    with Recorder("casts/demo.cast", "bash --norc --noprofile", cols=80, rows=24) as rec:
-        rec.wait_text("$ ")
-        rec.type("echo hi")
-        rec.press("Enter")
-        rec.wait_text("hi\\n$ ")
-        rec.checkpoint("greeted")
-        rec.type("exit")
-        rec.press("Enter")
-        rec.wait_exit()
-    # rec.oracle == {"greeted": "...", "end": "..."}
-
-Command line (steps run in the order given)::
-
-    record_tmux.py record -o casts/demo.cast --size 80x24 --cmd 'bash --norc --noprofile' \\
-        --wait '$ ' --type 'echo hi' --press Enter --wait 'hi' --snapshot greeted \\
-        --type exit --press Enter --exit 0 [--oracle-dir DIR]
-    record_tmux.py convert OUT.raw OUT.tim -o demo.cast [--marker OFFSET:LABEL ...]
-    record_tmux.py check casts/demo.cast DIR [--tuicast PATH]
+- ``press``: key names as in src/record/keys.rs, sent as the bytes tuicast would send
+  (``tmux send-keys -H``; arrows, Home and End follow the pane's cursor-key mode);
+  ``type``: the text itself.
+- waits on the screen (text, regex, gone, cursor) are checked against ``tmux capture-pane``
+  again whenever output has come (and for a moment after, while tmux draws it); the screen's
+  text is tuicast's: each row cut after its last non-blank cell, rows ending in newlines.
+- ``idle``: no output for the given time. Unlike tuicast, the quiet is counted from the last
+  key sent as well, and after keys the program's answer is awaited first (up to
+  `ANSWER_TIMEOUT`): a checkpoint right after a key shows the program's answer.
+- ``snapshot`` (`checkpoint`): an ``m`` marker exactly after the output so far, with tmux's
+  screen then (``capture-pane -p -e -N``, the cursor) kept as the oracle; no wait of its own.
+- ``resize`` (``tmux resize-window``) becomes an ``r`` event where script logged the SIGWINCH;
+  ``exit`` waits for the program to end. `cut` ends a recording with the program still
+  running (no ``x`` event).
 
 Python 3.11, standard library only. Needs tmux and util-linux ``script``.
 """
 
 from __future__ import annotations
 
-import argparse
 import codecs
 import json
 import os
@@ -64,6 +48,10 @@ DEFAULT_MAX_INTERVAL = 1.0
 #: How long the output must be quiet before the screen counts as settled, in seconds.
 DEFAULT_IDLE = 0.3
 DEFAULT_TIMEOUT = 10.0
+#: How long an idle wait after keys waits for the program to start answering, in seconds.
+ANSWER_TIMEOUT = 5.0
+#: After output, how long waits keep looking at tmux's screen (tmux may still be drawing it).
+DRAW_LAG = 0.25
 POLL = 0.02
 
 
@@ -373,25 +361,69 @@ def plain_screen(captured: str) -> str:
 
 
 def base_env(home: str, extra: dict[str, str] | None = None) -> dict[str, str]:
-    """A clean, deterministic environment for the recorded program."""
+    """tuicast's clean base environment (src/record/session.rs `base_env`), its `HOME`, and
+    the scenario's `env` on top."""
     env = {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": home,
         "TERM": "xterm-256color",
         "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
         "TZ": "UTC",
+        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
         "SHELL": "/bin/bash",
-        "PS1": "$ ",
-        "PS2": "> ",
-        "HISTFILE": "/dev/null",
-        "LESSHISTFILE": "-",
-        "USER": "user",
-        "LOGNAME": "user",
+        "HOME": home,
     }
     if extra:
         env.update(extra)
     return env
+
+
+def key_bytes(name: str, app_cursor: bool) -> str:
+    """The bytes tuicast sends for key `name` (src/record/keys.rs, the same names)."""
+    if len(name) == 1:
+        return name
+    for prefix in ("C-M-", "M-C-"):
+        if name.startswith(prefix):
+            return "\x1b" + _ctrl_char(name, name[len(prefix) :])
+    if name.startswith("C-"):
+        return _ctrl_char(name, name[2:])
+    if name.startswith("M-"):
+        rest, metas = name, 0
+        while rest.startswith("M-"):
+            rest, metas = rest[2:], metas + 1
+        if metas > 4:
+            raise RecordError(f"key {name!r} has more than 4 M- prefixes")
+        return "\x1b" * metas + key_bytes(rest, app_cursor)
+    cursor = {"Up": "A", "Down": "B", "Right": "C", "Left": "D", "Home": "H", "End": "F"}
+    if name in cursor:
+        return ("\x1bO" if app_cursor else "\x1b[") + cursor[name]
+    for names, seq in _NAMED_KEYS:
+        if name in names:
+            return seq
+    raise RecordError(f"unknown key {name!r} (the names of src/record/keys.rs)")
+
+
+_NAMED_KEYS = [
+    (("Enter", "Return"), "\r"), (("Esc", "Escape"), "\x1b"), (("Tab",), "\t"),
+    (("BackTab", "S-Tab"), "\x1b[Z"), (("Backspace", "BS"), "\x7f"), (("Space",), " "),
+    (("Delete", "Del"), "\x1b[3~"), (("Insert", "Ins"), "\x1b[2~"),
+    (("PageUp", "PgUp"), "\x1b[5~"), (("PageDown", "PgDn"), "\x1b[6~"),
+    (("F1",), "\x1bOP"), (("F2",), "\x1bOQ"), (("F3",), "\x1bOR"), (("F4",), "\x1bOS"),
+    (("F5",), "\x1b[15~"), (("F6",), "\x1b[17~"), (("F7",), "\x1b[18~"),
+    (("F8",), "\x1b[19~"), (("F9",), "\x1b[20~"), (("F10",), "\x1b[21~"),
+    (("F11",), "\x1b[23~"), (("F12",), "\x1b[24~"),
+]  # fmt: skip
+_CTRL = {"@": "\0", " ": "\0", "2": "\0", "[": "\x1b", "3": "\x1b", "\\": "\x1c", "4": "\x1c",
+         "]": "\x1d", "5": "\x1d", "^": "\x1e", "6": "\x1e", "_": "\x1f", "7": "\x1f", "/": "\x1f",
+         "?": "\x7f", "8": "\x7f"}  # fmt: skip
+
+
+def _ctrl_char(name: str, key: str) -> str:
+    if key == "Space":
+        return "\0"
+    if len(key) == 1 and key.isascii() and key.isalpha():
+        return chr(ord(key.lower()) - ord("a") + 1)
+    if key in _CTRL:
+        return _CTRL[key]
+    raise RecordError(f"unknown key {name!r} (the names of src/record/keys.rs)")
 
 
 def _proc_table() -> dict[int, tuple[int, int]]:
@@ -471,7 +503,6 @@ class Recorder:
         timeout: float = DEFAULT_TIMEOUT,
         idle: float = DEFAULT_IDLE,
         max_interval: float | None = DEFAULT_MAX_INTERVAL,
-        oracle_dir: str | os.PathLike | None = None,
         header_env: dict[str, str] | None = None,
         verbose: bool = False,
     ):
@@ -484,7 +515,6 @@ class Recorder:
         self.timeout = timeout
         self.idle = idle
         self.max_interval = max_interval
-        self.oracle_dir = Path(oracle_dir) if oracle_dir is not None else None
         self.verbose = verbose
         self.markers: list[Marker] = []
         self.oracle: dict[str, str] = {}
@@ -502,6 +532,9 @@ class Recorder:
         self._finished = False
         self._last_size = -1
         self._last_change = time.monotonic()
+        # output bytes when keys were last sent and no answer has come yet (idle waits first
+        # wait for one), or None
+        self._awaiting: int | None = None
         env_for_header = {"SHELL": "/bin/bash", "LANG": "C.UTF-8", "TZ": "UTC"}
         self.header_env = header_env if header_env is not None else env_for_header
 
@@ -651,70 +684,137 @@ class Recorder:
                 raise RecordError(f"{self.out.name}: timed out waiting for {what}\n{screen}")
             time.sleep(POLL)
 
+    def _wait_screen(self, cond, what: str, timeout: float | None = None) -> None:
+        """Waits until `cond(screen text)` holds, looking at tmux's screen again whenever output
+        has come (and for `DRAW_LAG` after it, while tmux draws it), as tuicast re-checks its
+        waits on output."""
+        seen = None
+
+        def check() -> bool:
+            nonlocal seen
+            size = self._last_size
+            if size == seen and time.monotonic() - self._last_change > DRAW_LAG:
+                return False
+            seen = size
+            return cond(self.screen_text())
+
+        self._wait(check, what, timeout)
+
+    def screen_text(self) -> str:
+        """The screen as tuicast's `Screen::text` gives it: every row cut after its last
+        non-blank cell and ended by a newline."""
+        rows = self.screen().split("\n")
+        if rows and rows[-1] == "":
+            rows.pop()  # capture-pane ends every row with a newline
+        return "".join(row + "\n" for row in rows)
+
     def wait_text(self, text: str, timeout: float | None = None) -> None:
-        """Waits until the screen contains `text` (rows joined by newlines). tmux trims
-        trailing spaces from every row, so `text` is matched with them trimmed too."""
-        text = "\n".join(line.rstrip(" ") for line in text.split("\n"))
+        """Waits until the screen text contains `text`."""
         self._log(f"wait for {text!r}")
-        self._wait(lambda: text in self.screen(), f"text {text!r}", timeout)
+        self._wait_screen(lambda screen: text in screen, f"text {text!r}", timeout)
 
     def wait_regex(self, pattern: str, timeout: float | None = None) -> None:
-        rx = re.compile(pattern, re.M)
+        """Waits until `pattern` matches the screen text (not multi-line unless it says (?m),
+        like tuicast's regex)."""
+        rx = re.compile(pattern)
         self._log(f"wait for /{pattern}/")
-        self._wait(lambda: rx.search(self.screen()) is not None, f"/{pattern}/", timeout)
+        self._wait_screen(lambda screen: rx.search(screen) is not None, f"/{pattern}/", timeout)
 
     def wait_gone(self, text: str, timeout: float | None = None) -> None:
         """Waits until the screen no longer contains `text`."""
         self._log(f"wait until {text!r} is gone")
-        self._wait(lambda: text not in self.screen(), f"{text!r} to go", timeout)
+        self._wait_screen(lambda screen: text not in screen, f"{text!r} to go", timeout)
+
+    def wait_cursor(self, row: int, col: int, timeout: float | None = None) -> None:
+        """Waits until the cursor is at 0-based (`row`, `col`)."""
+        self._log(f"wait for the cursor at {row},{col}")
+        self._wait_screen(lambda _: self.cursor() == (row, col), f"cursor {row},{col}", timeout)
+
+    def cursor(self) -> tuple[int, int]:
+        cy, cx = self.tmux("display-message", "-p", "-t", self._session, "#{cursor_y} #{cursor_x}").split()
+        return int(cy), int(cx)
 
     def wait_idle(self, idle: float | None = None, timeout: float | None = None) -> None:
-        """Waits until no output byte has been written for `idle` seconds."""
+        """Waits until no output byte has been written for `idle` seconds, and none sent: the
+        quiet counts from the last key too, and after keys the program's answer (any output)
+        is awaited first, for up to `ANSWER_TIMEOUT`."""
         idle = self.idle if idle is None else idle
+        if self._awaiting is not None:
+            before, self._awaiting = self._awaiting, None
+            deadline = time.monotonic() + ANSWER_TIMEOUT
+            while self._poll_size() <= before and time.monotonic() < deadline:
+                time.sleep(POLL)
         self._poll_size()
         self._wait(
             lambda: time.monotonic() - self._last_change >= idle, f"{idle}s of quiet", timeout
         )
 
+    def sleep(self, secs: float) -> None:
+        """Lets time pass."""
+        until = time.monotonic() + secs
+        while time.monotonic() < until:
+            self._poll_size()
+            time.sleep(min(POLL, max(0.0, until - time.monotonic())))
+
     # -- driving -----------------------------------------------------------------------------
 
     def type(self, text: str) -> None:
-        """Types `text` literally."""
+        """Types `text`: the text itself (control characters too, as tuicast writes them)."""
         self._log(f"type {text!r}")
-        self.tmux("send-keys", "-t", self._session, "-l", text)
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
+            self._send_bytes(text)
+        else:
+            self.tmux("send-keys", "-t", self._session, "-l", text)
         self._sent()
 
     def press(self, *keys: str) -> None:
-        """Presses keys by tmux name: Enter, Escape, Up, Down, C-c, M-x, F5, BSpace, ..."""
+        """Presses keys by tuicast name (src/record/keys.rs: Enter, Esc, Up, C-c, M-x, F5,
+        Backspace, Space, ...): the bytes tuicast sends, in the pane's cursor-key mode."""
         self._log(f"press {' '.join(keys)}")
         for key in keys:
-            self.tmux("send-keys", "-t", self._session, key)
+            fmt = "#{keypad_cursor_flag}"
+            app_cursor = self.tmux("display-message", "-p", "-t", self._session, fmt).strip() == "1"
+            self._send_bytes(key_bytes(key, app_cursor))
         self._sent()
 
-    def _sent(self) -> None:
+    def _send_bytes(self, text: str) -> None:
+        if not text.isascii():
+            # tmux's -H takes ASCII only; text without control characters goes as it is
+            if any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
+                raise RecordError(f"cannot send {text!r}: control characters with non-ASCII")
+            self.tmux("send-keys", "-t", self._session, "-l", text)
+            return
+        self.tmux("send-keys", "-t", self._session, "-H", *(f"{ord(c):02x}" for c in text))
+
+    def _sent(self, answer: bool = True) -> None:
         # Quiet is measured from the last key too: a checkpoint right after a key press waits
         # for the program's answer instead of counting the quiet before the key.
-        self._poll_size()
+        size = self._poll_size()
         self._last_change = time.monotonic()
+        if answer:
+            self._awaiting = size
+
+    def _take(self, what: str) -> tuple[int, str, dict]:
+        """The output size, the screen and its capture, taken while no output came."""
+        for attempt in range(50):
+            size = self.output_size()
+            screen = self.screen()
+            captured = self.capture()
+            # nothing came meanwhile: the screen matches exactly `size` bytes of output
+            if self.output_size() == size:
+                return size, screen, captured
+            self._log(f"output changed while taking {what}; again")
+            time.sleep(POLL)
+        raise RecordError(f"output kept changing while taking {what}")
 
     def checkpoint(self, label: str) -> str:
-        """Waits for quiet, then marks a checkpoint after the output so far; returns (and
-        keeps) the screen tmux shows."""
+        """Marks a checkpoint after the output so far (no wait of its own: a scenario waits
+        for idle first); returns (and keeps) the screen tmux shows."""
         if label == "end":
             raise RecordError("`end` is the implicit final checkpoint")
         if label in self.oracle:
             raise RecordError(f"checkpoint {label!r} taken twice")
-        for attempt in range(5):
-            self.wait_idle()
-            size = self.output_size()
-            screen = self.screen()
-            captured = self.capture()
-            # everything is still quiet: the screen matches exactly `size` bytes of output
-            if self.output_size() == size:
-                break
-            self._log(f"output changed while taking checkpoint {label!r}; again")
-        else:
-            raise RecordError(f"output changed while taking checkpoint {label!r}")
+        size, screen, captured = self._take(f"checkpoint {label!r}")
         idle = time.monotonic() - self._last_change
         self.markers.append(Marker(size, label, idle, self.resizes))
         self.oracle[label] = screen
@@ -752,21 +852,13 @@ class Recorder:
             != [],
             "script to see the resize",
         )
-        self._sent()
+        self._sent(answer=False)
 
     def cut(self) -> None:
-        """Ends the recording here, with the program still running: waits for quiet, keeps
-        the screen as the `end` checkpoint and stops the cast after the output so far (no exit
-        event). `close` then kills the program's whole process tree."""
-        for attempt in range(5):
-            self.wait_idle()
-            size = self.output_size()
-            self.oracle["end"] = self.screen()
-            self.captures["end"] = self.capture()
-            if self.output_size() == size:
-                break
-        else:
-            raise RecordError("output changed while cutting the recording")
+        """Ends the recording here, with the program still running: keeps the screen as the
+        `end` checkpoint and stops the cast after the output so far (no exit event). `close`
+        then kills the program's whole process tree."""
+        size, self.oracle["end"], self.captures["end"] = self._take("the end")
         self._end_offset = size
         # stop the program now, so that the logs are complete when the cast is written
         if self._pane_pid is not None:
@@ -792,200 +884,10 @@ class Recorder:
         )
 
     def finish(self) -> None:
-        """Writes the cast (and the oracle screens, if an oracle folder was given)."""
+        """Writes the cast."""
         if self.exit_code is None and "end" not in self.oracle:
             self.wait_exit()
         self.out.parent.mkdir(parents=True, exist_ok=True)
         self.out.write_text(self.cast_text(), encoding="utf-8")
-        if self.oracle_dir is not None:
-            d = self.oracle_dir / self.out.stem
-            if d.exists():
-                shutil.rmtree(d)
-            d.mkdir(parents=True)
-            for label, text in self.oracle.items():
-                (d / f"{label}.txt").write_text(text, encoding="utf-8")
         self._finished = True
         self._log(f"wrote {self.out} ({self.out.stat().st_size} bytes)")
-
-
-# --------------------------------------------------------------------------------------------
-# Checking a cast against its oracle with tuicast
-# --------------------------------------------------------------------------------------------
-
-
-def normalize_screen(text: str) -> list[str]:
-    """Rows with trailing spaces trimmed, trailing blank rows dropped."""
-    rows = [line.rstrip(" ") for line in text.split("\n")]
-    while rows and rows[-1] == "":
-        rows.pop()
-    return rows
-
-
-def check_cast(cast: str | os.PathLike, oracle: dict[str, str], tuicast: str) -> list[str]:
-    """Replays each checkpoint with tuicast; returns a description of every difference."""
-    problems = []
-    for label, expected in oracle.items():
-        proc = subprocess.run(
-            [tuicast, "replay", str(cast), "--at", label], capture_output=True, text=True
-        )
-        if proc.returncode != 0:
-            problems.append(f"{Path(cast).name} @{label}: tuicast failed: {proc.stderr.strip()}")
-            continue
-        want, got = normalize_screen(expected), normalize_screen(proc.stdout)
-        for row in range(max(len(want), len(got))):
-            w = want[row] if row < len(want) else ""
-            g = got[row] if row < len(got) else ""
-            if w != g:
-                problems.append(
-                    f"{Path(cast).name} @{label} row {row}:\n    tmux:    {w!r}\n"
-                    f"    tuicast: {g!r}"
-                )
-    return problems
-
-
-def load_oracle(d: str | os.PathLike) -> dict[str, str]:
-    return {p.stem: p.read_text(encoding="utf-8") for p in sorted(Path(d).glob("*.txt"))}
-
-
-# --------------------------------------------------------------------------------------------
-# CLI
-# --------------------------------------------------------------------------------------------
-
-
-class _Step(argparse.Action):
-    """Collects steps in command-line order."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        steps = getattr(namespace, "steps", None) or []
-        steps.append((self.dest, values))
-        namespace.steps = steps
-
-
-def _size(text: str) -> tuple[int, int]:
-    m = re.fullmatch(r"(\d+)x(\d+)", text)
-    if not m:
-        raise argparse.ArgumentTypeError(f"size must be COLSxROWS, not {text!r}")
-    return int(m.group(1)), int(m.group(2))
-
-
-def _marker(text: str) -> Marker:
-    offset, _, label = text.partition(":")
-    if not offset.isdigit() or not label:
-        raise argparse.ArgumentTypeError(f"marker must be OFFSET:LABEL, not {text!r}")
-    return Marker(int(offset), label)
-
-
-def _env_pair(text: str) -> tuple[str, str]:
-    k, sep, v = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"env must be NAME=VALUE, not {text!r}")
-    return k, v
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-
-    rec = sub.add_parser("record", help="record a command, driven by steps in order")
-    rec.add_argument("-o", "--output", required=True, help="the cast to write")
-    rec.add_argument("--cmd", required=True, help="the command (run by script's shell)")
-    rec.add_argument("--size", type=_size, default=(80, 24), help="COLSxROWS (80x24)")
-    rec.add_argument("--cwd", help="working folder (default: a fresh temporary folder)")
-    rec.add_argument("--title", help="cast title (default: the cast's file stem)")
-    rec.add_argument("--env", type=_env_pair, action="append", default=[], help="NAME=VALUE")
-    rec.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per wait")
-    rec.add_argument("--idle", type=float, default=DEFAULT_IDLE, help="quiet seconds to settle")
-    rec.add_argument("--max-interval", type=float, default=DEFAULT_MAX_INTERVAL)
-    rec.add_argument("--oracle-dir", help="write tmux's screen at each checkpoint here")
-    rec.add_argument("-v", "--verbose", action="store_true")
-    steps = rec.add_argument_group("steps (run in the order given)")
-    steps.add_argument("--wait", action=_Step, metavar="TEXT", help="wait for text on screen")
-    steps.add_argument("--wait-regex", action=_Step, metavar="RE", help="wait for a match")
-    steps.add_argument("--wait-gone", action=_Step, metavar="TEXT", help="wait for text to go")
-    steps.add_argument("--idle-wait", action=_Step, type=float, metavar="SECS",
-                       help="wait for SECS of quiet output")  # fmt: skip
-    steps.add_argument("--type", action=_Step, metavar="TEXT", help="type text literally")
-    steps.add_argument("--press", action=_Step, nargs="+", metavar="KEY",
-                       help="press keys by tmux name (Enter, Escape, Down, C-c, ...)")  # fmt: skip
-    steps.add_argument("--snapshot", action=_Step, metavar="NAME", help="take a checkpoint")
-    steps.add_argument("--exit", action=_Step, metavar="STATUS",
-                       help="wait for the program to end; expect STATUS (or 'any')")  # fmt: skip
-
-    conv = sub.add_parser("convert", help="convert script's logs to asciicast v3")
-    conv.add_argument("raw", help="script --log-out file")
-    conv.add_argument("timing", help="script --log-timing file (advanced format)")
-    conv.add_argument("-o", "--output", required=True)
-    conv.add_argument("--size", type=_size, default=(80, 24))
-    conv.add_argument("--marker", type=_marker, action="append", default=[],
-                      help="OFFSET:LABEL, OFFSET in bytes of the raw log")  # fmt: skip
-    conv.add_argument("--command")
-    conv.add_argument("--title")
-    conv.add_argument("--max-interval", type=float, default=DEFAULT_MAX_INTERVAL)
-
-    chk = sub.add_parser("check", help="compare tuicast's replay with tmux's screens")
-    chk.add_argument("cast")
-    chk.add_argument("oracle", help="folder of CHECKPOINT.txt files")
-    chk.add_argument("--tuicast", default="target/release/tuicast")
-
-    args = ap.parse_args(argv)
-    try:
-        return _run(args)
-    except RecordError as e:
-        print(f"record_tmux: {e}", file=sys.stderr)
-        return 1
-
-
-def _run(args: argparse.Namespace) -> int:
-    if args.cmd == "convert":
-        cols, rows = args.size
-        text = convert_files(
-            args.raw, args.timing, args.marker, cols=cols, rows=rows, command=args.command,
-            title=args.title, max_interval=args.max_interval,
-        )  # fmt: skip
-        Path(args.output).write_text(text, encoding="utf-8")
-        return 0
-    if args.cmd == "check":
-        oracle = load_oracle(args.oracle)
-        if not oracle:
-            print(f"record_tmux: no CHECKPOINT.txt files in {args.oracle}", file=sys.stderr)
-            return 2
-        problems = check_cast(args.cast, oracle, args.tuicast)
-        for p in problems:
-            print(p)
-        return 1 if problems else 0
-
-    cols, rows = args.size
-    rec = Recorder(
-        args.output, args.cmd, cols=cols, rows=rows, cwd=args.cwd, env=dict(args.env),
-        title=args.title, timeout=args.timeout, idle=args.idle,
-        max_interval=args.max_interval, oracle_dir=args.oracle_dir, verbose=args.verbose,
-    )  # fmt: skip
-    try:
-        rec.start()
-        for kind, value in getattr(args, "steps", None) or []:
-            if kind == "wait":
-                rec.wait_text(value)
-            elif kind == "wait_regex":
-                rec.wait_regex(value)
-            elif kind == "wait_gone":
-                rec.wait_gone(value)
-            elif kind == "idle_wait":
-                rec.wait_idle(value)
-            elif kind == "type":
-                rec.type(value)
-            elif kind == "press":
-                rec.press(*value)
-            elif kind == "snapshot":
-                rec.checkpoint(value)
-            elif kind == "exit":
-                status = rec.wait_exit()
-                if value != "any" and status != int(value):
-                    raise RecordError(f"{args.output}: exit status {status}, expected {value}")
-        rec.finish()
-    finally:
-        rec.close()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

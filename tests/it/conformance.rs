@@ -1,6 +1,6 @@
 //! Terminal conformance: every checkpoint of the corpus in `tests/conformance/` (real programs
-//! recorded in tmux by `scripts/conformance.py`) replays with the default engine (avt) to the
-//! oracle's screen: the same character in every cell, and the same foreground, background,
+//! recorded in tmux by `scripts/conformance.py` from the tuicast scenarios in `scenarios/`)
+//! replays with the default engine (avt) to the oracle's screen: the same character in every cell, and the same foreground, background,
 //! bold, dim, italic, underline, inverse, blink, strikethrough and hidden (conceal, SGR 8).
 //!
 //! The oracle of a checkpoint is tmux's `capture-pane -p -e -N`, or @xterm/headless replaying
@@ -99,6 +99,125 @@ fn the_oracle_reader_reads_tmux_captures() {
     let o = parse_ans("a\x1b[8mb\x1b[0m\x1b[39m\x1b[49mc\x1b[8;28md", size);
     let hidden: Vec<bool> = o[0][..4].iter().map(|c| c.attrs.hidden).collect();
     assert_eq!(hidden, [false, true, false, false]);
+}
+
+/// The corpus is recorded from tuicast scenarios (`tests/conformance/scenarios/NAME.toml`,
+/// driven in tmux by `scripts/conformance.py`): each must be one tuicast's own parser accepts,
+/// with the script's `[conformance]` table last, and its checkpoints (its `snapshot` steps, then
+/// `end`) and their oracles must be the manifest's.
+#[test]
+fn every_scenario_is_a_tuicast_scenario_with_the_manifests_checkpoints() {
+    let manifest: Value = serde_json::from_str(
+        &fs::read_to_string(root().join("tests/conformance/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    let cases: BTreeMap<&str, &Value> = manifest["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap(), c))
+        .collect();
+    let dir = root().join("tests/conformance/scenarios");
+    let mut names = Vec::new();
+    for entry in fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let text = fs::read_to_string(&path).unwrap();
+        // tuicast rejects unknown keys: it reads the file up to the `[conformance]` table,
+        // so its places (line:column) are the file's own.
+        let cut = text
+            .find("\n[conformance]")
+            .unwrap_or_else(|| panic!("{name}: no [conformance] table"));
+        let (tuicast_part, conformance_part) = text.split_at(cut + 1);
+        let file = tuicast::config::CastFile::parse(&path, tuicast_part)
+            .unwrap_or_else(|e| panic!("tuicast does not accept {name}.toml: {e}"));
+        let err = tuicast::config::CastFile::parse(&path, &text).unwrap_err();
+        assert!(
+            err.to_string().contains("unknown field `conformance`"),
+            "{name}: {err}"
+        );
+        let rest: toml::Table = toml::from_str(conformance_part).unwrap();
+        assert_eq!(
+            rest.keys().collect::<Vec<_>>(),
+            ["conformance"],
+            "{name}: [conformance] must be the last table"
+        );
+        let conformance = rest["conformance"].as_table().unwrap();
+        let xterm = conformance.get("xterm").and_then(|x| x.as_table());
+        let scenario = file.scenario().unwrap();
+        let mut checkpoints: Vec<&str> = scenario
+            .steps
+            .iter()
+            .filter_map(|s| match &s.action {
+                tuicast::record::Action::Snapshot(n) => Some(n.as_str()),
+                _ => None,
+            })
+            .collect();
+        checkpoints.push("end");
+        let ends_with_exit = scenario
+            .steps
+            .last()
+            .is_some_and(|s| matches!(s.action, tuicast::record::Action::Exit(_)));
+        let cut_flag = conformance.get("cut").and_then(|c| c.as_bool()) == Some(true);
+        assert!(
+            cut_flag != ends_with_exit,
+            "{name}: the last step is `exit`, or [conformance] says cut = true"
+        );
+
+        let case = cases
+            .get(name.as_str())
+            .unwrap_or_else(|| panic!("{name}: not in manifest.json"));
+        let size = scenario.size.unwrap_or(Size { cols: 80, rows: 24 });
+        assert_eq!(
+            case["size"].as_str().unwrap(),
+            format!("{}x{}", size.cols, size.rows),
+            "{name}: size"
+        );
+        assert_eq!(
+            case["program"].as_str(),
+            conformance.get("program").and_then(|p| p.as_str()),
+            "{name}: program"
+        );
+        let recorded: Vec<(&str, &str, Option<&str>)> = case["checkpoints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap(),
+                    c["oracle"].as_str().unwrap(),
+                    c["why"].as_str(),
+                )
+            })
+            .collect();
+        let wanted: Vec<(&str, &str, Option<&str>)> = checkpoints
+            .iter()
+            .map(|&n| match xterm.and_then(|x| x.get(n)) {
+                Some(why) => (n, "xterm", why.as_str()),
+                None => (n, "tmux", None),
+            })
+            .collect();
+        assert_eq!(
+            wanted, recorded,
+            "{name}: the scenario's checkpoints and oracles are not the manifest's"
+        );
+        if let Some(x) = xterm {
+            for k in x.keys() {
+                assert!(
+                    checkpoints.contains(&k.as_str()),
+                    "{name}: [conformance.xterm] {k}"
+                );
+            }
+        }
+        names.push(name);
+    }
+    names.sort();
+    let mut in_manifest: Vec<&str> = cases.keys().copied().collect();
+    in_manifest.sort();
+    assert_eq!(names, in_manifest, "one scenario per case of manifest.json");
 }
 
 /// Casts whose output is re-split for the determinism tests: line drawing, charsets, colours,
