@@ -74,6 +74,13 @@ pub fn snapshot_path(
     path
 }
 
+/// The diff image written beside a PNG golden on mismatch: `<golden>.diff.png`.
+pub fn diff_image_path(golden: &Path) -> PathBuf {
+    let mut s = golden.as_os_str().to_owned();
+    s.push(".diff.png");
+    PathBuf::from(s)
+}
+
 /// The pending file written beside a golden on mismatch: `<golden>.new`.
 pub fn pending_path(golden: &Path) -> PathBuf {
     let mut s = golden.as_os_str().to_owned();

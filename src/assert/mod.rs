@@ -13,6 +13,10 @@ mod diff;
 mod layout;
 mod mask;
 pub mod pending;
+#[cfg(feature = "png")]
+mod png_check;
+#[cfg(not(feature = "png"))]
+#[path = "png_off.rs"]
 mod png_check;
 mod snapshot;
 mod update;
@@ -21,9 +25,9 @@ use std::path::Path;
 
 pub use check::{check_file, Check, Outcome, MAX_GOLDEN_BYTES};
 pub use diff::{compare, unified, Difference, Place, MAX_DIFF_LINES};
-pub use layout::{cast_stem, pending_path, sanitize, snapshot_path};
+pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_path};
 pub use mask::{apply_all, Mask, PLACEHOLDER};
-pub use png_check::{check_png, diff_image_path, PngCheck};
+pub use png_check::{check_png, PngCheck};
 pub use snapshot::{
     parse_styles, render, style_runs, Format, Style, StyleRun, HEADER_LINES, STYLES_MARK,
 };

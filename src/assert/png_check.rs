@@ -4,10 +4,11 @@
 
 use std::fmt::Write as _;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::check::{read_golden, remove_if_exists, settle, write_file, Outcome, Verdict};
 use super::diff::{Difference, Place};
+use super::layout::diff_image_path;
 use super::update::UpdateAction;
 use crate::render::png::{self as png_render, PngConfig, PngOptions, Renderer};
 use crate::term::Screen;
@@ -33,13 +34,6 @@ impl PngCheck {
         check.max_diff_pixels = config.max_diff_pixels.unwrap_or(0);
         Ok(check)
     }
-}
-
-/// The diff image written beside a PNG golden on mismatch: `<golden>.diff.png`.
-pub fn diff_image_path(golden: &Path) -> PathBuf {
-    let mut s = golden.as_os_str().to_owned();
-    s.push(".diff.png");
-    PathBuf::from(s)
 }
 
 thread_local! {

@@ -38,6 +38,7 @@ use super::{parse_toml, ConfigError};
 use crate::assert::{Format, Mask};
 use crate::escape::escape_for_terminal;
 use crate::record::{Action, Origin, Program, Scenario, Step, Wait};
+#[cfg(feature = "png")]
 use crate::render::png::AnnotationSpec;
 use crate::term::{CellSelection, Size};
 
@@ -53,14 +54,15 @@ pub struct CastFile {
     /// Masks applied before comparing (`[check] mask`).
     pub masks: Vec<Mask>,
     /// Named regions (`[regions]`), checked, each label defaulting to the region's name.
+    #[cfg(feature = "png")]
     pub regions: BTreeMap<String, AnnotationSpec>,
 }
 
 impl CastFile {
     /// Reads and checks the file at `path`.
     pub fn load(path: &Path) -> Result<CastFile, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ConfigError::new(path, 0, 0, e.to_string()))?;
+        let text =
+            super::read_toml_file(path).map_err(|e| ConfigError::new(path, 0, 0, e.to_string()))?;
         CastFile::parse(path, &text)
     }
 
@@ -91,10 +93,24 @@ impl CastFile {
                     .map_err(|e| at.error(spec.span(), format!("check.mask[{i}]: {e}")))
             })
             .collect::<Result<_, _>>()?;
+        #[cfg(feature = "png")]
         let mut regions = BTreeMap::new();
         for (name, spec) in &file.regions {
             let span = spec.span();
             let r = spec.get_ref();
+            #[cfg(not(feature = "png"))]
+            {
+                // Only the cells are checked: regions serve annotated pictures, which this
+                // build cannot draw.
+                CellSelection::new(range_text(&r.rows), range_text(&r.cols), r.regex.as_deref())
+                    .map_err(|e| {
+                        at.error(
+                            span,
+                            format!("regions.{}: {e}", escape_for_terminal(name, 60)),
+                        )
+                    })?;
+            }
+            #[cfg(feature = "png")]
             let region = AnnotationSpec {
                 region: None,
                 rows: r.rows.as_ref().map(|v| v.0.clone()),
@@ -104,13 +120,16 @@ impl CastFile {
                 color: r.color.clone(),
             };
             // Checked now, as masks and steps are, not when a screenshot needs the region.
-            region.build().map_err(|e| {
-                at.error(
-                    span,
-                    format!("regions.{}: {e}", escape_for_terminal(name, 60)),
-                )
-            })?;
-            regions.insert(name.clone(), region);
+            #[cfg(feature = "png")]
+            {
+                region.build().map_err(|e| {
+                    at.error(
+                        span,
+                        format!("regions.{}: {e}", escape_for_terminal(name, 60)),
+                    )
+                })?;
+                regions.insert(name.clone(), region);
+            }
         }
         let recording = recording(&at, &file)?;
         Ok(CastFile {
@@ -118,6 +137,7 @@ impl CastFile {
             recording,
             formats: file.check.formats.clone(),
             masks,
+            #[cfg(feature = "png")]
             regions,
         })
     }
@@ -481,6 +501,8 @@ struct CellsToml {
 
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
+// Without the `png` feature a region's label and colour are read and not used.
+#[cfg_attr(not(feature = "png"), allow(dead_code))]
 struct RegionToml {
     #[serde(default)]
     rows: Option<CellRange>,

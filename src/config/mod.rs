@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 use crate::assert::{Format, PngCheck};
 use crate::location::{line_column, write_place};
+#[cfg(feature = "png")]
 use crate::render::png::PngConfig;
 use crate::term::EngineKind;
 
@@ -46,6 +47,7 @@ pub struct Config {
     pub png: PngCheck,
     /// The `[png]` table as written (empty when there is none): `replay --format png|gif`
     /// applies it over the cast's own theme.
+    #[cfg(feature = "png")]
     pub png_table: PngConfig,
 }
 
@@ -56,7 +58,23 @@ struct ConfigFile {
     snapshots: Option<PathBuf>,
     formats: Option<Vec<Format>>,
     engine: Option<EngineKind>,
+    #[cfg(feature = "png")]
     png: Option<PngConfig>,
+    /// Without the `png` feature the table is accepted as it is and not used.
+    #[cfg(not(feature = "png"))]
+    #[allow(dead_code)]
+    png: Option<toml::Value>,
+}
+
+/// The largest TOML file read (`tuicast.toml`, a cast's TOML); a larger one is an error.
+pub const MAX_TOML_BYTES: u64 = 1 << 20;
+
+/// Reads a TOML file: a regular file (no FIFO or device, symlinks followed) of at most
+/// [`MAX_TOML_BYTES`], as UTF-8.
+pub(crate) fn read_toml_file(path: &Path) -> std::io::Result<String> {
+    let bytes = crate::util::read_regular(path, MAX_TOML_BYTES)?;
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "is not valid UTF-8"))
 }
 
 /// The name of the project configuration file.
@@ -72,6 +90,7 @@ impl Config {
             formats: vec![Format::Txt],
             engine: EngineKind::Avt,
             png: PngCheck::default(),
+            #[cfg(feature = "png")]
             png_table: PngConfig::default(),
         }
     }
@@ -80,7 +99,7 @@ impl Config {
     pub fn load(root: &Path) -> Result<Config, ConfigError> {
         let path = root.join(CONFIG_FILE);
         let mut config = Config::defaults(root);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match read_toml_file(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(config),
             Err(e) => return Err(ConfigError::new(&path, 0, 0, e.to_string())),
@@ -98,6 +117,7 @@ impl Config {
         if let Some(e) = file.engine {
             config.engine = e;
         }
+        #[cfg(feature = "png")]
         if let Some(p) = file.png {
             config.png =
                 PngCheck::from_config(&p, root).map_err(|e| ConfigError::new(&path, 0, 0, e))?;
@@ -193,6 +213,7 @@ mod tests {
         assert_eq!(c.engine, EngineKind::Vt100);
     }
 
+    #[cfg(feature = "png")]
     #[test]
     fn the_png_table_is_read() {
         let dir = tempfile::tempdir().unwrap();

@@ -4,12 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-use super::check::{masked, Replayed};
+use super::check::Replayed;
 use super::discover::Case;
-use crate::assert::{self, Check, UpdateAction};
+use crate::assert::{self, UpdateAction};
 use crate::config::Config;
 use crate::record::Scenario;
-use crate::replay;
+#[cfg(feature = "record")]
+use {super::check::masked, crate::assert::Check, crate::replay};
 
 /// The environment variable that turns on live mode.
 pub const LIVE_ENV: &str = "TUICAST_LIVE";
@@ -24,8 +25,20 @@ pub fn live_cast_path(cast: &Path) -> PathBuf {
     assert::pending_path(cast)
 }
 
+/// Live mode in a build without the `record` feature: an error saying so.
+#[cfg(not(feature = "record"))]
+pub(super) fn live_replay(
+    _config: &Config,
+    _case: &Case,
+    _scenario: &Scenario,
+    _update: UpdateAction,
+) -> Replayed {
+    Err("live mode records casts, which needs tuicast's `record` feature (this build leaves it out)".into())
+}
+
 /// Live mode: records the scenario again now, replays the new cast, and keeps it as
 /// `<cast>.new` when any checkpoint differs from its golden (`always` replaces the cast).
+#[cfg(feature = "record")]
 pub(super) fn live_replay(
     config: &Config,
     case: &Case,

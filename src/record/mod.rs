@@ -13,14 +13,19 @@
 
 pub mod cargo_bin;
 pub mod keys;
+#[cfg(feature = "record")]
 pub mod pty;
 pub mod query;
 pub mod redact;
+#[cfg(feature = "record")]
 pub mod run;
 pub mod scenario;
+#[cfg(feature = "record")]
 pub mod session;
 pub mod utf8;
 
+#[cfg(feature = "record")]
 pub use run::{default_cast_path, record_scenario, Recorded};
 pub use scenario::{Action, Origin, Program, Scenario, Step, Wait};
+#[cfg(feature = "record")]
 pub use session::{base_env, Finished, RecordError, Session, SessionOptions};

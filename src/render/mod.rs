@@ -31,6 +31,7 @@
 //!   concealed text, SGR 8; the text is still in `text`).
 //! - Keys appear in the order above; fields are only ever added, never renamed.
 
+#[cfg(feature = "png")]
 pub mod png;
 
 use serde_json::{json, Map, Value};

@@ -10,6 +10,7 @@ mod charsets;
 mod select;
 pub(crate) mod sequence;
 mod text;
+#[cfg(feature = "vt100")]
 mod vt100_engine;
 
 use std::fmt;
@@ -22,6 +23,7 @@ pub use self::avt::AvtEngine;
 pub use cell_text::CellText;
 pub use select::{CellRect, CellSelection};
 pub(crate) use text::safe_char;
+#[cfg(feature = "vt100")]
 pub use vt100_engine::Vt100Engine;
 
 pub use crate::size::Size;
@@ -301,18 +303,24 @@ pub enum EngineKind {
     /// asciinema's avt: the default and the most faithful.
     #[default]
     Avt,
-    /// The vt100 crate.
+    /// The vt100 crate (cargo feature `vt100`).
+    #[cfg(feature = "vt100")]
     Vt100,
 }
 
 impl EngineKind {
-    /// Every engine, default first.
+    /// Every engine of this build, default first.
+    #[cfg(feature = "vt100")]
     pub const ALL: [EngineKind; 2] = [EngineKind::Avt, EngineKind::Vt100];
+    /// Every engine of this build (only avt: the `vt100` feature is off).
+    #[cfg(not(feature = "vt100"))]
+    pub const ALL: [EngineKind; 1] = [EngineKind::Avt];
 
     /// Makes a fresh engine of this kind with a blank screen of `size`.
     pub fn create(self, size: Size) -> Box<dyn Engine + Send> {
         match self {
             EngineKind::Avt => Box::new(AvtEngine::new(size)),
+            #[cfg(feature = "vt100")]
             EngineKind::Vt100 => Box::new(Vt100Engine::new(size)),
         }
     }
@@ -321,6 +329,7 @@ impl EngineKind {
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Avt => "avt",
+            #[cfg(feature = "vt100")]
             EngineKind::Vt100 => "vt100",
         }
     }
@@ -338,7 +347,12 @@ impl FromStr for EngineKind {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "avt" => Ok(EngineKind::Avt),
+            #[cfg(feature = "vt100")]
             "vt100" => Ok(EngineKind::Vt100),
+            #[cfg(not(feature = "vt100"))]
+            "vt100" => {
+                Err("this build of tuicast has no vt100 engine (cargo feature `vt100`)".into())
+            }
             other => Err(format!("unknown engine {other:?}: expected avt or vt100")),
         }
     }
