@@ -1,4 +1,5 @@
-//! A temporary crate that depends on tuicast by path and runs its casts through
+//! A temporary crate that depends on tuicast by path, with `default-features = false` (the
+//! harness-only build: no rasterizer, recorder or CLI), and runs its casts through
 //! `tuicast::harness` — under `cargo test` and under cargo-nextest (with partitions).
 
 use std::fs;
@@ -18,7 +19,7 @@ impl Crate {
             "Cargo.toml",
             format!(
                 "[package]\nname = \"uses-tuicast\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
-                 [dev-dependencies]\ntuicast = {{ path = {:?} }}\n\n\
+                 [dev-dependencies]\ntuicast = {{ path = {:?}, default-features = false }}\n\n\
                  [[test]]\nname = \"casts\"\nharness = false\n",
                 root().display().to_string()
             ),
@@ -46,8 +47,9 @@ impl Crate {
         cmd.args(args)
             .env("CARGO_NET_OFFLINE", "true")
             .current_dir(self.dir.path())
-            // A target folder kept between runs: only the first run compiles tuicast.
-            .env("CARGO_TARGET_DIR", root().join("target/harness-crate"))
+            // A target folder kept between runs (only the first run compiles tuicast), inside
+            // the target folder this test was built in, wherever CARGO_TARGET_DIR put it.
+            .env("CARGO_TARGET_DIR", target_dir().join("harness-crate"))
             .env_remove("CI")
             .env_remove("TUICAST_UPDATE")
             .env_remove("CARGO_MANIFEST_DIR")
@@ -60,6 +62,15 @@ impl Crate {
 
     fn tuicast(&self, args: &[&str]) -> Run {
         self.dir.tuicast(args).run()
+    }
+}
+
+/// The target folder of this build: `CARGO_TARGET_DIR` when set (as cargo resolves it, relative
+/// to the workspace), else the repository's `target/`.
+fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(t) => root().join(t),
+        None => root().join("target"),
     }
 }
 
