@@ -3,6 +3,8 @@
 //!
 //! - [`pty`]: the program in a PTY (portable-pty), output and exit as events.
 //! - [`session`]: the live engine, waits on the screen, input, secrets, query answers, the cast.
+//!   Its parts are private files by concern, their public items shown in [`session`]: `wait.rs`,
+//!   `input.rs`, `report.rs` (what a timed-out wait saw), `error.rs`, `home.rs` (the fresh HOME).
 //! - [`scenario`] and [`run`]: a [`Scenario`] (plain checked values: the program, its
 //!   environment, the steps) and running it. Cast TOML files are read by the config stage,
 //!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
@@ -17,6 +19,13 @@ pub mod run;
 pub mod scenario;
 pub mod session;
 pub mod utf8;
+
+// `Session`'s parts by concern; `session` re-exports their public items.
+mod error;
+mod home;
+mod input;
+mod report;
+mod wait;
 
 pub use run::{default_cast_path, record_scenario, Recorded};
 pub use scenario::{Action, Origin, Program, Scenario, Step, Wait};
