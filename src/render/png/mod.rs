@@ -1,5 +1,5 @@
-//! Renders a [`Screen`] as a picture of a terminal: PNG screenshots, animated GIFs of timed
-//! screens, and pixel comparison for PNG goldens.
+//! Renders a [`Screen`](crate::term::Screen) as a picture of a terminal: PNG screenshots,
+//! animated GIFs of timed screens, and pixel comparison for PNG goldens.
 //!
 //! ```
 //! use tuicast::render::png::{self, PngOptions, Renderer};
