@@ -3,6 +3,8 @@
 //!
 //! - [`pty`]: the program in a PTY (portable-pty), output and exit as events.
 //! - [`session`]: the live engine, waits on the screen, input, secrets, query answers, the cast.
+//!   Its parts are private files by concern, their public items shown in [`session`]: `wait.rs`,
+//!   `input.rs`, `report.rs` (what a timed-out wait saw), `error.rs`, `home.rs` (the fresh HOME).
 //! - [`scenario`] and [`run`]: a [`Scenario`] (plain checked values: the program, its
 //!   environment, the steps) and running it. Cast TOML files are read by the config stage,
 //!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
@@ -23,6 +25,18 @@ pub mod scenario;
 #[cfg(feature = "record")]
 pub mod session;
 pub mod utf8;
+
+// `Session`'s parts by concern; `session` re-exports their public items.
+#[cfg(feature = "record")]
+mod error;
+#[cfg(feature = "record")]
+mod home;
+#[cfg(feature = "record")]
+mod input;
+#[cfg(feature = "record")]
+mod report;
+#[cfg(feature = "record")]
+mod wait;
 
 #[cfg(feature = "record")]
 pub use run::{default_cast_path, record_scenario, Recorded};

@@ -32,13 +32,14 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::Signal;
 use regex::Regex;
 
-use super::keys::key_bytes;
+pub use super::error::RecordError;
+use super::home::fresh_home;
 use super::pty::{Pty, PtyEvent};
 use super::query::{answer, AnswerColors, QueryScanner};
 use super::redact::Redactor;
+pub use super::report::{looks_like_prompt, TimeoutReport};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
-use crate::escape::escape_for_terminal;
 use crate::term::{Engine, EngineKind, Screen, Size};
 
 /// How to start a recording.
@@ -105,139 +106,6 @@ pub fn base_env() -> BTreeMap<String, String> {
     .collect()
 }
 
-/// Why a recording step failed.
-#[derive(Debug)]
-pub enum RecordError {
-    /// The program could not be started, or the scenario is not usable (bad input).
-    Setup(String),
-    /// Reading or writing failed.
-    Io(io::Error),
-    /// A wait did not see what it waited for in time.
-    Timeout(Box<TimeoutReport>),
-    /// The program exited while a step still needed it.
-    Exited {
-        /// What the step was doing.
-        what: String,
-        /// The program's exit status.
-        status: i32,
-        /// The screen at that moment, escaped.
-        screen: String,
-    },
-    /// The program's exit status was not the one the scenario expects.
-    ExitStatus {
-        /// Expected status.
-        expected: i32,
-        /// Actual status.
-        actual: i32,
-    },
-    /// A secret step's environment variable (of tuicast) is not set (bad input, found
-    /// before the program starts).
-    MissingSecret(String),
-    /// The package's binary named by `bin =` was not found or did not build (bad input).
-    Bin(super::cargo_bin::BinError),
-    /// An error at one step of a scenario file, with the step's place.
-    AtStep {
-        /// Where the step was written.
-        origin: super::scenario::Origin,
-        /// What went wrong.
-        error: Box<RecordError>,
-    },
-}
-
-/// What a timed-out wait saw: enough to tell why without re-running.
-#[derive(Debug)]
-pub struct TimeoutReport {
-    /// What was waited for.
-    pub what: String,
-    /// How long it waited.
-    pub waited: Duration,
-    /// The screen at that moment, rows escaped, trailing empty rows dropped.
-    pub screen: String,
-    /// Signs that the program is waiting for input.
-    pub hints: Vec<String>,
-}
-
-impl RecordError {
-    /// True for failures of a check (timeouts, exits, statuses) rather than bad input.
-    pub fn is_check_failure(&self) -> bool {
-        match self {
-            RecordError::AtStep { error, .. } => error.is_check_failure(),
-            other => matches!(
-                other,
-                RecordError::Timeout(_)
-                    | RecordError::Exited { .. }
-                    | RecordError::ExitStatus { .. }
-            ),
-        }
-    }
-
-    /// The place in a scenario file this error names, when it names one.
-    pub fn origin(&self) -> Option<&super::scenario::Origin> {
-        match self {
-            RecordError::AtStep { origin, .. } => Some(origin),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RecordError::Setup(m) => write!(f, "{m}"),
-            RecordError::Bin(e) => write!(f, "{e}"),
-            RecordError::Io(e) => write!(f, "{e}"),
-            RecordError::Timeout(r) => {
-                writeln!(
-                    f,
-                    "timed out after {:.1}s waiting for {}",
-                    r.waited.as_secs_f64(),
-                    r.what
-                )?;
-                if r.hints.is_empty() {
-                    writeln!(
-                        f,
-                        "  the program does not look like it is waiting for input"
-                    )?;
-                } else {
-                    writeln!(f, "  the program looks like it is waiting for input:")?;
-                    for h in &r.hints {
-                        writeln!(f, "    - {h}")?;
-                    }
-                }
-                write!(f, "  screen at that moment:\n{}", r.screen)
-            }
-            RecordError::Exited {
-                what,
-                status,
-                screen,
-            } => {
-                write!(f, "the program exited (status {status}) while {what}\n  screen at that moment:\n{screen}")
-            }
-            RecordError::ExitStatus { expected, actual } => {
-                write!(
-                    f,
-                    "the program exited with status {actual}, expected {expected}"
-                )
-            }
-            RecordError::MissingSecret(name) => write!(
-                f,
-                "the secret's environment variable {} is not set (it is read from tuicast's \
-                 environment)",
-                crate::escape::escape_for_terminal(name, 60)
-            ),
-            RecordError::AtStep { origin, error } => write!(f, "{origin}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for RecordError {}
-
-impl From<io::Error> for RecordError {
-    fn from(e: io::Error) -> Self {
-        RecordError::Io(e)
-    }
-}
-
 /// Where the cast goes.
 enum Sink {
     File(BufWriter<File>),
@@ -273,20 +141,20 @@ pub struct Finished {
 
 /// A program being recorded. See the module docs.
 pub struct Session {
-    pty: Pty,
-    engine: Box<dyn Engine + Send>,
+    pub(super) pty: Pty,
+    pub(super) engine: Box<dyn Engine + Send>,
     writer: Option<CastWriter<Sink>>,
     start: Instant,
     decoder: Utf8Decoder,
-    redactor: Redactor,
-    scanner: QueryScanner,
+    pub(super) redactor: Redactor,
+    pub(super) scanner: QueryScanner,
     colors: AnswerColors,
-    timeout: Duration,
-    last_output: Instant,
-    status: Option<i32>,
-    eof: bool,
+    pub(super) timeout: Duration,
+    pub(super) last_output: Instant,
+    pub(super) status: Option<i32>,
+    pub(super) eof: bool,
     home: Option<PathBuf>,
-    size: Size,
+    pub(super) size: Size,
     mirror: Option<Box<dyn Write + Send>>,
 }
 
@@ -415,202 +283,6 @@ impl Session {
         self.timeout = timeout;
     }
 
-    /// Waits until `text` is on the screen.
-    pub fn wait_text(&mut self, text: &str) -> Result<(), RecordError> {
-        let t = text.to_string();
-        self.wait_until(
-            &format!("text \"{}\"", escape_for_terminal(text, 80)),
-            None,
-            move |s| s.text().contains(t.as_str()),
-        )
-    }
-
-    /// Waits until `regex` matches the screen text (rows joined by newlines).
-    pub fn wait_regex(&mut self, regex: &Regex) -> Result<(), RecordError> {
-        let re = regex.clone();
-        self.wait_until(
-            &format!("regex /{}/", escape_for_terminal(regex.as_str(), 80)),
-            None,
-            move |s| re.is_match(&s.text()),
-        )
-    }
-
-    /// Waits until `text` is no longer on the screen.
-    pub fn wait_gone(&mut self, text: &str) -> Result<(), RecordError> {
-        let t = text.to_string();
-        self.wait_until(
-            &format!("text \"{}\" to disappear", escape_for_terminal(text, 80)),
-            None,
-            move |s| !s.text().contains(t.as_str()),
-        )
-    }
-
-    /// Waits until the cursor is at 0-based `(row, col)`.
-    pub fn wait_cursor(&mut self, row: u16, col: u16) -> Result<(), RecordError> {
-        self.wait_until(
-            &format!("the cursor at row {row}, column {col} (0-based)"),
-            None,
-            move |s| s.cursor.row == row && s.cursor.col == col,
-        )
-    }
-
-    /// Waits until the program has written nothing for `quiet`.
-    pub fn wait_idle(&mut self, quiet: Duration) -> Result<(), RecordError> {
-        let started = Instant::now();
-        let deadline = started + self.timeout.max(quiet * 2);
-        loop {
-            let since = self.last_output.elapsed();
-            if since >= quiet && !self.redactor.holding() {
-                return Ok(());
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(self
-                    .timeout_error(&format!("{} ms without output", quiet.as_millis()), started));
-            }
-            let until = (now + quiet.saturating_sub(since)).min(deadline);
-            if !self.pump(Some(until))? && self.eof && self.status.is_some() {
-                return Ok(());
-            }
-        }
-    }
-
-    /// Waits until the terminal stops echoing input (a program reading a password).
-    pub fn wait_echo_off(&mut self) -> Result<(), RecordError> {
-        self.wait_echo(false)
-    }
-
-    /// Waits until the terminal echoes input again.
-    pub fn wait_echo_on(&mut self) -> Result<(), RecordError> {
-        self.wait_echo(true)
-    }
-
-    fn wait_echo(&mut self, on: bool) -> Result<(), RecordError> {
-        let started = Instant::now();
-        let deadline = started + self.timeout;
-        let what = if on {
-            "echo to be turned on"
-        } else {
-            "echo to be turned off"
-        };
-        loop {
-            if self.pty.echo_enabled() == Some(on) {
-                // What the program wrote before it changed the mode (a prompt, `CSI ? 1 h`)
-                // may still be on its way from the reader thread: take it in first, so the
-                // next step sees the screen and key modes as the program left them.
-                self.take_in_flight()?;
-                return Ok(());
-            }
-            if Instant::now() >= deadline {
-                return Err(self.timeout_error(what, started));
-            }
-            if self.status.is_some() {
-                return Err(self.exited_error(&format!("waiting for {what}")));
-            }
-            // The terminal mode changes without output: look again every 5 ms.
-            self.pump(Some(
-                (Instant::now() + Duration::from_millis(5)).min(deadline),
-            ))?;
-        }
-    }
-
-    /// Waits until `check(screen)` holds, re-checking whenever output has come in (once per
-    /// burst: the chunks already waiting, up to 17, are taken in first).
-    pub fn wait_until(
-        &mut self,
-        what: &str,
-        timeout: Option<Duration>,
-        check: impl Fn(&Screen) -> bool,
-    ) -> Result<(), RecordError> {
-        let started = Instant::now();
-        let deadline = started + timeout.unwrap_or(self.timeout);
-        loop {
-            if check(&self.engine.screen()) {
-                return Ok(());
-            }
-            if self.eof && self.status.is_some() {
-                return Err(self.exited_error(&format!("waiting for {what}")));
-            }
-            if Instant::now() >= deadline {
-                return Err(self.timeout_error(what, started));
-            }
-            // Take in everything that has arrived before looking at the screen again: under
-            // heavy output one check per burst, not one per chunk.
-            if self.pump(Some(deadline))? {
-                // (At most 16 more, so a program that never pauses cannot starve the check.)
-                self.pump_while(Duration::ZERO, 16, None)?;
-            }
-        }
-    }
-
-    /// Presses one key by name (`Enter`, `C-c`, `Up`, `a`, …; see [`super::keys`]).
-    pub fn press(&mut self, key: &str) -> Result<(), RecordError> {
-        let bytes = key_bytes(key, self.scanner.app_cursor()).map_err(RecordError::Setup)?;
-        self.send(&bytes, &bytes)
-    }
-
-    /// Types text as if on a keyboard.
-    pub fn type_text(&mut self, text: &str) -> Result<(), RecordError> {
-        self.send(text, text)
-    }
-
-    /// Types a secret: the cast records a placeholder, and any echo of the value in the output
-    /// is replaced by `*`s before it is written.
-    pub fn type_secret(&mut self, name: &str, value: &str) -> Result<(), RecordError> {
-        self.redactor.add_secret(value);
-        self.send(value, &format!("<secret {name}>"))
-    }
-
-    fn send(&mut self, bytes: &str, recorded: &str) -> Result<(), RecordError> {
-        self.drain()?;
-        if self.status.is_some() {
-            return Err(self.exited_error("sending input"));
-        }
-        self.pty.write(bytes.as_bytes())?;
-        self.emit(EventData::Input(recorded.to_string()))
-    }
-
-    /// Marks a checkpoint: an `m` event labelled `label`.
-    pub fn snapshot(&mut self, label: &str) -> Result<(), RecordError> {
-        self.drain()?;
-        self.flush_held()?;
-        self.emit(EventData::Marker(label.to_string()))
-    }
-
-    /// Resizes the terminal: the program gets SIGWINCH, the cast an `r` event.
-    pub fn resize(&mut self, size: Size) -> Result<(), RecordError> {
-        self.drain()?;
-        self.pty.resize(size)?;
-        self.engine.resize(size);
-        self.size = size;
-        self.emit(EventData::Resize(size))
-    }
-
-    /// Lets time pass, recording output as it comes.
-    pub fn sleep(&mut self, d: Duration) -> Result<(), RecordError> {
-        let until = Instant::now() + d;
-        while Instant::now() < until {
-            if !self.pump(Some(until))? && self.eof && self.status.is_some() {
-                break;
-            }
-        }
-        Ok(())
-    }
-
-    /// Waits for the program to exit and returns its status.
-    pub fn wait_exit(&mut self, timeout: Option<Duration>) -> Result<i32, RecordError> {
-        let started = Instant::now();
-        let deadline = started + timeout.unwrap_or(self.timeout);
-        while self.status.is_none() {
-            if Instant::now() >= deadline {
-                return Err(self.timeout_error("the program to exit", started));
-            }
-            self.pump(Some(deadline))?;
-        }
-        self.settle()?;
-        Ok(self.status.unwrap_or(255))
-    }
-
     /// Ends the recording: a program still running is ended (SIGHUP, then SIGKILL), the last
     /// output and the `x` event are written, no process of the session is left.
     pub fn finish(mut self) -> Result<Finished, RecordError> {
@@ -652,7 +324,7 @@ impl Session {
 
     /// After the exit: collect the remaining output, then make sure no process of the session
     /// is left (a background job keeping the terminal open is killed).
-    fn settle(&mut self) -> Result<(), RecordError> {
+    pub(super) fn settle(&mut self) -> Result<(), RecordError> {
         let deadline = Instant::now() + Duration::from_millis(200);
         while !self.eof && Instant::now() < deadline {
             self.pump(Some(deadline))?;
@@ -671,7 +343,7 @@ impl Session {
     }
 
     /// Processes everything already received, without waiting.
-    fn drain(&mut self) -> Result<(), RecordError> {
+    pub(super) fn drain(&mut self) -> Result<(), RecordError> {
         self.pump_while(Duration::ZERO, usize::MAX, None)
     }
 
@@ -679,14 +351,14 @@ impl Session {
     /// wrote before a change that comes without output (a terminal mode) is then seen — as a
     /// person would see it after a moment. (Output still in the reader thread's hands after
     /// 5 ms of quiet, on a very loaded machine, is missed: the PTY gives no way to ask.)
-    fn take_in_flight(&mut self) -> Result<(), RecordError> {
+    pub(super) fn take_in_flight(&mut self) -> Result<(), RecordError> {
         let until = Instant::now() + Duration::from_millis(100);
         self.pump_while(Duration::from_millis(5), usize::MAX, Some(until))
     }
 
     /// Processes PTY events for as long as each comes within `quiet` of the one before: at
     /// most `max` of them, and not past `until`.
-    fn pump_while(
+    pub(super) fn pump_while(
         &mut self,
         quiet: Duration,
         max: usize,
@@ -706,7 +378,7 @@ impl Session {
     }
 
     /// Waits for one PTY event until `deadline` and processes it. Returns whether one came.
-    fn pump(&mut self, deadline: Option<Instant>) -> Result<bool, RecordError> {
+    pub(super) fn pump(&mut self, deadline: Option<Instant>) -> Result<bool, RecordError> {
         if self.eof && self.status.is_some() {
             return Ok(false);
         }
@@ -743,7 +415,7 @@ impl Session {
         }
     }
 
-    fn flush_held(&mut self) -> Result<(), RecordError> {
+    pub(super) fn flush_held(&mut self) -> Result<(), RecordError> {
         let held = self.redactor.flush();
         self.output(&held)
     }
@@ -784,7 +456,7 @@ impl Session {
         Ok(())
     }
 
-    fn emit(&mut self, data: EventData) -> Result<(), RecordError> {
+    pub(super) fn emit(&mut self, data: EventData) -> Result<(), RecordError> {
         let time = self.start.elapsed().as_secs_f64();
         if let Some(w) = &mut self.writer {
             w.write_event(&Event {
@@ -795,63 +467,6 @@ impl Session {
             w.flush()?;
         }
         Ok(())
-    }
-
-    fn screen_report(&self) -> String {
-        let screen = self.engine.screen();
-        let mut rows: Vec<String> = (0..screen.rows.len()).map(|r| screen.row_text(r)).collect();
-        while rows.last().is_some_and(|r| r.is_empty()) {
-            rows.pop();
-        }
-        let mut out = String::new();
-        for (i, r) in rows.iter().enumerate() {
-            out.push_str(&format!(
-                "  {:>3} | {}\n",
-                i + 1,
-                escape_for_terminal(r, 400)
-            ));
-        }
-        if rows.is_empty() {
-            out.push_str("  (the screen is empty)\n");
-        }
-        out
-    }
-
-    fn timeout_error(&self, what: &str, started: Instant) -> RecordError {
-        let mut hints = Vec::new();
-        let screen = self.engine.screen();
-        let last = (0..screen.rows.len())
-            .rev()
-            .map(|r| screen.row_text(r))
-            .find(|t| !t.trim().is_empty())
-            .unwrap_or_default();
-        if looks_like_prompt(&last) {
-            hints.push(format!(
-                "the last line ends like a prompt: \"{}\"",
-                escape_for_terminal(last.trim(), 80)
-            ));
-        }
-        let idle = self.last_output.elapsed();
-        if idle >= Duration::from_millis(500) {
-            hints.push(format!("no output for {:.1}s", idle.as_secs_f64()));
-        }
-        if self.pty.echo_enabled() == Some(false) {
-            hints.push("echo is off on the terminal (a password or key prompt)".into());
-        }
-        RecordError::Timeout(Box::new(TimeoutReport {
-            what: what.to_string(),
-            waited: started.elapsed(),
-            screen: self.screen_report(),
-            hints,
-        }))
-    }
-
-    fn exited_error(&self, what: &str) -> RecordError {
-        RecordError::Exited {
-            what: what.to_string(),
-            status: self.status.unwrap_or(255),
-            screen: self.screen_report(),
-        }
     }
 }
 
@@ -865,53 +480,6 @@ impl Drop for Session {
             let _ = std::fs::remove_dir_all(h);
         }
     }
-}
-
-/// Whether a line ends the way prompts do.
-pub fn looks_like_prompt(line: &str) -> bool {
-    let l = line.trim_end();
-    let endings = [
-        "[y/N]", "[Y/n]", "[y/n]", "(y/n)", "(yes/no)", "[yes/no]", "?", ":", "(END)", "--More--",
-        ">", "$", "#", "%", "]",
-    ];
-    endings.iter().any(|e| l.ends_with(e)) || l.to_lowercase().contains("password")
-}
-
-/// A new private HOME for the program: a random name in the temporary folder, created with
-/// mode 0700 by this call (an existing path is never reused: another user could have put a
-/// `.bashrc` there), so nobody else can read or plant files in it.
-fn fresh_home() -> Result<PathBuf, RecordError> {
-    use std::os::unix::fs::DirBuilderExt;
-    let base = std::env::temp_dir();
-    let mut last = None;
-    for _ in 0..16 {
-        let dir = base.join(format!("tuicast-home-{}", random_name()?));
-        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => {
-                return Err(RecordError::Setup(format!(
-                    "cannot create a private HOME in {}: {e}",
-                    base.display()
-                )))
-            }
-        }
-    }
-    Err(RecordError::Setup(format!(
-        "cannot create a private HOME in {}: {}",
-        base.display(),
-        last.map(|e| e.to_string()).unwrap_or_default()
-    )))
-}
-
-/// 16 random hex digits from the system's random source.
-fn random_name() -> Result<String, RecordError> {
-    use std::io::Read;
-    let mut bytes = [0u8; 8];
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut bytes))
-        .map_err(|e| RecordError::Setup(format!("cannot read /dev/urandom: {e}")))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// argv as one line a shell would read back the same way.

@@ -22,8 +22,10 @@
 
 use std::str::FromStr;
 
+use super::options::check_size;
 use super::raster::{rounded_rect_sdf, Canvas};
-use super::{fit_text, text_cells, PngError, Renderer};
+use super::text::{fit_text, text_cells};
+use super::{PngError, Renderer};
 use crate::rgb::Rgb;
 use crate::term::{CellRect, CellSelection, Screen};
 
@@ -217,7 +219,7 @@ pub(crate) fn draw(
     let mut canvas = if legend_h > 0 {
         // The legend makes the picture taller: within the limits, checked before drawing.
         let height = canvas.height as u64 + legend_h;
-        super::check_size(canvas.width as u64, height)?;
+        check_size(canvas.width as u64, height)?;
         let mut bigger = Canvas::new(canvas.width, height as u32, theme.bg, 255);
         bigger.draw_canvas(&canvas, 0, 0, None);
         bigger
@@ -291,7 +293,15 @@ pub(crate) fn draw(
             top + stroke
         };
         let x = x.min(canvas.width as i32 - bw).max(0);
-        badge(renderer, &mut canvas, &text, x, y, bw, bh, color);
+        let badge = Badge {
+            text: &text,
+            color,
+            x,
+            y,
+            w: bw,
+            h: bh,
+        };
+        badge.draw(renderer, &mut canvas);
     }
     if legend {
         let top = (canvas.height as u64 - legend_h) as i32;
@@ -301,16 +311,15 @@ pub(crate) fn draw(
             let y = top + n as i32 * line_h + (line_h - ch) / 2;
             let number = (n + 1).to_string();
             let bw = (text_cells(&number) as i32 + 1) * cw;
-            badge(
-                renderer,
-                &mut canvas,
-                &number,
-                pad,
-                y - 1,
-                bw,
-                ch + 2,
+            let badge = Badge {
+                text: &number,
                 color,
-            );
+                x: pad,
+                y: y - 1,
+                w: bw,
+                h: ch + 2,
+            };
+            badge.draw(renderer, &mut canvas);
             let max_cells = ((canvas.width as i32 - 2 * pad - bw) / cw - 1).max(1) as usize;
             let label = fit_text(a.label.as_deref().unwrap_or(""), max_cells);
             renderer.draw_text(&mut canvas, &label, pad + bw + cw, y, theme.fg, false);
@@ -319,30 +328,41 @@ pub(crate) fn draw(
     Ok(canvas)
 }
 
-/// A rounded badge in `color` with `text` in black or white, whichever reads better.
-#[allow(clippy::too_many_arguments)]
-fn badge(
-    renderer: &mut Renderer,
-    canvas: &mut Canvas,
-    text: &str,
+/// A label drawn as a rounded badge: its text, its colour, and its box in pixels (top-left
+/// corner, width, height).
+struct Badge<'a> {
+    text: &'a str,
+    color: Rgb,
     x: i32,
     y: i32,
     w: i32,
     h: i32,
-    color: Rgb,
-) {
-    let r = (h as f32 / 4.0).max(2.0);
-    let (fx, fy, fw, fh) = (x as f32, y as f32, w as f32, h as f32);
-    canvas.fill_sdf([x, y, w, h], color, 255, |px, py| {
-        rounded_rect_sdf(px, py, fx, fy, fw, fh, r)
-    });
-    let ink = if color.luma() > 150 {
-        Rgb(0, 0, 0)
-    } else {
-        Rgb(255, 255, 255)
-    };
-    let cw = renderer.metrics().cell_width as i32;
-    renderer.draw_text(canvas, text, x + cw / 2, y + 1, ink, true);
+}
+
+impl Badge<'_> {
+    /// Draws the badge in its colour with its text in black or white, whichever reads better.
+    fn draw(&self, renderer: &mut Renderer, canvas: &mut Canvas) {
+        let Badge {
+            text,
+            color,
+            x,
+            y,
+            w,
+            h,
+        } = *self;
+        let r = (h as f32 / 4.0).max(2.0);
+        let (fx, fy, fw, fh) = (x as f32, y as f32, w as f32, h as f32);
+        canvas.fill_sdf([x, y, w, h], color, 255, |px, py| {
+            rounded_rect_sdf(px, py, fx, fy, fw, fh, r)
+        });
+        let ink = if color.luma() > 150 {
+            Rgb(0, 0, 0)
+        } else {
+            Rgb(255, 255, 255)
+        };
+        let cw = renderer.metrics().cell_width as i32;
+        renderer.draw_text(canvas, text, x + cw / 2, y + 1, ink, true);
+    }
 }
 
 /// Splits a spec at the commas that start a new `key=` pair.

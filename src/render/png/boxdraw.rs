@@ -204,26 +204,45 @@ fn strokes(w: W, size: i32, m: &Metrics) -> Vec<(i32, i32)> {
     }
 }
 
-/// Where an arm stops (exclusive end for arms that come from the near edge): the arm's
-/// strokes must reach the perpendicular lines, and the right ones for double lines.
-///
-/// `perp` are the strokes of the perpendicular line (offsets across this arm's direction),
-/// `both` whether the perpendicular line goes both ways, `toward_second` whether its only
-/// arm is on the side of the second stroke of this arm. Returns, for stroke `i` of this arm,
-/// the place along the arm where it stops: the arm coming from the low edge ends there, the
-/// arm from the high edge starts there.
-#[allow(clippy::too_many_arguments)]
-fn stop(
-    arm: W,
-    i: usize,
-    perp_w: W,
-    perp: &[(i32, i32)],
-    both: bool,
-    toward_second: bool,
+/// One arm of a character as [`stop`] sees it: its weight, whether it comes from the low edge
+/// (the left or the top), and the cell's size along it.
+#[derive(Debug, Clone, Copy)]
+struct Arm {
+    w: W,
     from_low: bool,
     size: i32,
-    m: &Metrics,
-) -> i32 {
+}
+
+/// The line perpendicular to an arm, which the arm must meet.
+#[derive(Debug, Clone, Copy)]
+struct Crossing<'a> {
+    /// The line's weight (the heavier of its two arms).
+    w: W,
+    /// Its strokes (offsets across the arm's direction).
+    strokes: &'a [(i32, i32)],
+    /// Whether it goes both ways.
+    both: bool,
+    /// Whether its only arm is on the side of the arm's second stroke.
+    toward_second: bool,
+}
+
+/// Where an arm stops (exclusive end for arms that come from the near edge): the arm's
+/// strokes must reach the perpendicular line, and the right ones for double lines.
+///
+/// Returns, for stroke `i` of the arm, the place along the arm where it stops: the arm coming
+/// from the low edge ends there, the arm from the high edge starts there.
+fn stop(arm: Arm, i: usize, crossing: &Crossing<'_>, m: &Metrics) -> i32 {
+    let Arm {
+        w: arm,
+        from_low,
+        size,
+    } = arm;
+    let Crossing {
+        w: perp_w,
+        strokes: perp,
+        both,
+        toward_second,
+    } = *crossing;
     if perp.is_empty() {
         // Nothing to meet: run to the centre (past it by the line's own half).
         let own = strokes(arm, size, m);
@@ -272,22 +291,32 @@ fn lines(canvas: &mut Canvas, b: CellBox, a: Arms, fg: Rgb, m: &Metrics) {
     let horiz_w = a.l.max(a.r);
     let vcols = strokes(vert_w, b.w, m);
     let hrows = strokes(horiz_w, b.h, m);
-    let v_both = a.u != W::None && a.d != W::None;
-    let h_both = a.l != W::None && a.r != W::None;
+    // For a horizontal arm the second stroke is the lower one; the vertical line's only arm
+    // is "toward the second" when it goes down. For a vertical arm the second stroke is the
+    // right one.
+    let vertical = Crossing {
+        w: vert_w,
+        strokes: &vcols,
+        both: a.u != W::None && a.d != W::None,
+        toward_second: a.d != W::None,
+    };
+    let horizontal = Crossing {
+        w: horiz_w,
+        strokes: &hrows,
+        both: a.l != W::None && a.r != W::None,
+        toward_second: a.r != W::None,
+    };
     // Horizontal arms: strokes are rows; the perpendicular is the vertical line's columns.
     for (arm, from_low) in [(a.l, true), (a.r, false)] {
         for (i, (oy, t)) in strokes(arm, b.h, m).into_iter().enumerate() {
-            // For a horizontal arm the second stroke is the lower one; the vertical line's
-            // only arm is "toward the second" when it goes down.
             let s = stop(
-                arm,
+                Arm {
+                    w: arm,
+                    from_low,
+                    size: b.w,
+                },
                 i,
-                vert_w,
-                &vcols,
-                v_both,
-                a.d != W::None,
-                from_low,
-                b.w,
+                &vertical,
                 m,
             );
             let (x0, x1) = if from_low { (0, s) } else { (s, b.w) };
@@ -297,14 +326,13 @@ fn lines(canvas: &mut Canvas, b: CellBox, a: Arms, fg: Rgb, m: &Metrics) {
     for (arm, from_low) in [(a.u, true), (a.d, false)] {
         for (i, (ox, t)) in strokes(arm, b.w, m).into_iter().enumerate() {
             let s = stop(
-                arm,
+                Arm {
+                    w: arm,
+                    from_low,
+                    size: b.h,
+                },
                 i,
-                horiz_w,
-                &hrows,
-                h_both,
-                a.r != W::None,
-                from_low,
-                b.h,
+                &horizontal,
                 m,
             );
             let (y0, y1) = if from_low { (0, s) } else { (s, b.h) };

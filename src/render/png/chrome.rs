@@ -1,8 +1,10 @@
 //! The window frame (`--chrome`): a title bar with the three window buttons and the title,
 //! rounded corners, a soft shadow, and a transparent margin.
 
+use super::options::check_size;
 use super::raster::{rounded_rect_sdf, Canvas};
-use super::{check_size, fit_text, text_cells, PngError, Renderer};
+use super::text::{fit_text, text_cells};
+use super::{PngError, Renderer};
 use crate::rgb::Rgb;
 
 /// Wraps a render in a window frame.

@@ -3,7 +3,7 @@
 use image::RgbaImage;
 
 use super::raster::Canvas;
-use super::{Layout, PngError};
+use super::renderer::Layout;
 use crate::rgb::Rgb;
 
 /// How two renders differ.
@@ -103,13 +103,6 @@ pub fn diff_image(actual: &RgbaImage, diff: &PixelDiff, layout: &Layout) -> Rgba
     canvas.into_image()
 }
 
-/// Decodes PNG bytes into RGBA pixels.
-pub fn decode_png(bytes: &[u8]) -> Result<RgbaImage, PngError> {
-    image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
-        .map(|i| i.to_rgba8())
-        .map_err(|e| PngError::Image(format!("not a readable PNG: {e}")))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +136,5 @@ mod tests {
         assert!(!compare(&a, &small, 255, &layout()).passes(u64::MAX));
         let img = diff_image(&b, &d, &layout());
         assert_eq!(img.dimensions(), (8, 6));
-        assert!(decode_png(b"nope").is_err());
     }
 }

@@ -1,0 +1,126 @@
+//! [`RecordError`]: why a recording step failed.
+
+use std::fmt;
+use std::io;
+
+use super::report::TimeoutReport;
+
+/// Why a recording step failed.
+#[derive(Debug)]
+pub enum RecordError {
+    /// The program could not be started, or the scenario is not usable (bad input).
+    Setup(String),
+    /// Reading or writing failed.
+    Io(io::Error),
+    /// A wait did not see what it waited for in time.
+    Timeout(Box<TimeoutReport>),
+    /// The program exited while a step still needed it.
+    Exited {
+        /// What the step was doing.
+        what: String,
+        /// The program's exit status.
+        status: i32,
+        /// The screen at that moment, escaped.
+        screen: String,
+    },
+    /// The program's exit status was not the one the scenario expects.
+    ExitStatus {
+        /// Expected status.
+        expected: i32,
+        /// Actual status.
+        actual: i32,
+    },
+    /// A secret step's environment variable (of tuicast) is not set (bad input, found
+    /// before the program starts).
+    MissingSecret(String),
+    /// The package's binary named by `bin =` was not found or did not build (bad input).
+    Bin(super::cargo_bin::BinError),
+    /// An error at one step of a scenario file, with the step's place.
+    AtStep {
+        /// Where the step was written.
+        origin: super::scenario::Origin,
+        /// What went wrong.
+        error: Box<RecordError>,
+    },
+}
+
+impl RecordError {
+    /// True for failures of a check (timeouts, exits, statuses) rather than bad input.
+    pub fn is_check_failure(&self) -> bool {
+        match self {
+            RecordError::AtStep { error, .. } => error.is_check_failure(),
+            other => matches!(
+                other,
+                RecordError::Timeout(_)
+                    | RecordError::Exited { .. }
+                    | RecordError::ExitStatus { .. }
+            ),
+        }
+    }
+
+    /// The place in a scenario file this error names, when it names one.
+    pub fn origin(&self) -> Option<&super::scenario::Origin> {
+        match self {
+            RecordError::AtStep { origin, .. } => Some(origin),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Setup(m) => write!(f, "{m}"),
+            RecordError::Bin(e) => write!(f, "{e}"),
+            RecordError::Io(e) => write!(f, "{e}"),
+            RecordError::Timeout(r) => {
+                writeln!(
+                    f,
+                    "timed out after {:.1}s waiting for {}",
+                    r.waited.as_secs_f64(),
+                    r.what
+                )?;
+                if r.hints.is_empty() {
+                    writeln!(
+                        f,
+                        "  the program does not look like it is waiting for input"
+                    )?;
+                } else {
+                    writeln!(f, "  the program looks like it is waiting for input:")?;
+                    for h in &r.hints {
+                        writeln!(f, "    - {h}")?;
+                    }
+                }
+                write!(f, "  screen at that moment:\n{}", r.screen)
+            }
+            RecordError::Exited {
+                what,
+                status,
+                screen,
+            } => {
+                write!(f, "the program exited (status {status}) while {what}\n  screen at that moment:\n{screen}")
+            }
+            RecordError::ExitStatus { expected, actual } => {
+                write!(
+                    f,
+                    "the program exited with status {actual}, expected {expected}"
+                )
+            }
+            RecordError::MissingSecret(name) => write!(
+                f,
+                "the secret's environment variable {} is not set (it is read from tuicast's \
+                 environment)",
+                crate::escape::escape_for_terminal(name, 60)
+            ),
+            RecordError::AtStep { origin, error } => write!(f, "{origin}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl From<io::Error> for RecordError {
+    fn from(e: io::Error) -> Self {
+        RecordError::Io(e)
+    }
+}

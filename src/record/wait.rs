@@ -1,0 +1,166 @@
+//! Waits: on the screen (text, regex, gone, cursor, any check), on quiet output, on the
+//! terminal's echo mode, and on the program's exit. Each is re-checked as soon as output comes.
+
+use std::time::{Duration, Instant};
+
+use regex::Regex;
+
+use super::error::RecordError;
+use super::session::Session;
+use crate::escape::escape_for_terminal;
+use crate::term::Screen;
+
+impl Session {
+    /// Waits until `text` is on the screen.
+    pub fn wait_text(&mut self, text: &str) -> Result<(), RecordError> {
+        let t = text.to_string();
+        self.wait_until(
+            &format!("text \"{}\"", escape_for_terminal(text, 80)),
+            None,
+            move |s| s.text().contains(t.as_str()),
+        )
+    }
+
+    /// Waits until `regex` matches the screen text (rows joined by newlines).
+    pub fn wait_regex(&mut self, regex: &Regex) -> Result<(), RecordError> {
+        let re = regex.clone();
+        self.wait_until(
+            &format!("regex /{}/", escape_for_terminal(regex.as_str(), 80)),
+            None,
+            move |s| re.is_match(&s.text()),
+        )
+    }
+
+    /// Waits until `text` is no longer on the screen.
+    pub fn wait_gone(&mut self, text: &str) -> Result<(), RecordError> {
+        let t = text.to_string();
+        self.wait_until(
+            &format!("text \"{}\" to disappear", escape_for_terminal(text, 80)),
+            None,
+            move |s| !s.text().contains(t.as_str()),
+        )
+    }
+
+    /// Waits until the cursor is at 0-based `(row, col)`.
+    pub fn wait_cursor(&mut self, row: u16, col: u16) -> Result<(), RecordError> {
+        self.wait_until(
+            &format!("the cursor at row {row}, column {col} (0-based)"),
+            None,
+            move |s| s.cursor.row == row && s.cursor.col == col,
+        )
+    }
+
+    /// Waits until the program has written nothing for `quiet`.
+    pub fn wait_idle(&mut self, quiet: Duration) -> Result<(), RecordError> {
+        let started = Instant::now();
+        let deadline = started + self.timeout.max(quiet * 2);
+        loop {
+            let since = self.last_output.elapsed();
+            if since >= quiet && !self.redactor.holding() {
+                return Ok(());
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(self
+                    .timeout_error(&format!("{} ms without output", quiet.as_millis()), started));
+            }
+            let until = (now + quiet.saturating_sub(since)).min(deadline);
+            if !self.pump(Some(until))? && self.eof && self.status.is_some() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Waits until the terminal stops echoing input (a program reading a password).
+    pub fn wait_echo_off(&mut self) -> Result<(), RecordError> {
+        self.wait_echo(false)
+    }
+
+    /// Waits until the terminal echoes input again.
+    pub fn wait_echo_on(&mut self) -> Result<(), RecordError> {
+        self.wait_echo(true)
+    }
+
+    fn wait_echo(&mut self, on: bool) -> Result<(), RecordError> {
+        let started = Instant::now();
+        let deadline = started + self.timeout;
+        let what = if on {
+            "echo to be turned on"
+        } else {
+            "echo to be turned off"
+        };
+        loop {
+            if self.pty.echo_enabled() == Some(on) {
+                // What the program wrote before it changed the mode (a prompt, `CSI ? 1 h`)
+                // may still be on its way from the reader thread: take it in first, so the
+                // next step sees the screen and key modes as the program left them.
+                self.take_in_flight()?;
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(self.timeout_error(what, started));
+            }
+            if self.status.is_some() {
+                return Err(self.exited_error(&format!("waiting for {what}")));
+            }
+            // The terminal mode changes without output: look again every 5 ms.
+            self.pump(Some(
+                (Instant::now() + Duration::from_millis(5)).min(deadline),
+            ))?;
+        }
+    }
+
+    /// Waits until `check(screen)` holds, re-checking whenever output has come in (once per
+    /// burst: the chunks already waiting, up to 17, are taken in first).
+    pub fn wait_until(
+        &mut self,
+        what: &str,
+        timeout: Option<Duration>,
+        check: impl Fn(&Screen) -> bool,
+    ) -> Result<(), RecordError> {
+        let started = Instant::now();
+        let deadline = started + timeout.unwrap_or(self.timeout);
+        loop {
+            if check(&self.engine.screen()) {
+                return Ok(());
+            }
+            if self.eof && self.status.is_some() {
+                return Err(self.exited_error(&format!("waiting for {what}")));
+            }
+            if Instant::now() >= deadline {
+                return Err(self.timeout_error(what, started));
+            }
+            // Take in everything that has arrived before looking at the screen again: under
+            // heavy output one check per burst, not one per chunk.
+            if self.pump(Some(deadline))? {
+                // (At most 16 more, so a program that never pauses cannot starve the check.)
+                self.pump_while(Duration::ZERO, 16, None)?;
+            }
+        }
+    }
+
+    /// Waits for the program to exit and returns its status.
+    pub fn wait_exit(&mut self, timeout: Option<Duration>) -> Result<i32, RecordError> {
+        let started = Instant::now();
+        let deadline = started + timeout.unwrap_or(self.timeout);
+        while self.status.is_none() {
+            if Instant::now() >= deadline {
+                return Err(self.timeout_error("the program to exit", started));
+            }
+            self.pump(Some(deadline))?;
+        }
+        self.settle()?;
+        Ok(self.status.unwrap_or(255))
+    }
+
+    /// Lets time pass, recording output as it comes.
+    pub fn sleep(&mut self, d: Duration) -> Result<(), RecordError> {
+        let until = Instant::now() + d;
+        while Instant::now() < until {
+            if !self.pump(Some(until))? && self.eof && self.status.is_some() {
+                break;
+            }
+        }
+        Ok(())
+    }
+}

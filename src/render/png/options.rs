@@ -1,0 +1,72 @@
+//! What a render is drawn with: [`PngOptions`], [`Decorations`], and the limits options and
+//! images are checked against.
+
+use std::path::PathBuf;
+
+use super::annotate::Annotation;
+use super::error::PngError;
+use super::theme::Theme;
+use crate::term::CursorKind;
+
+/// Smallest and largest font size, in pixels per em.
+pub const FONT_SIZE_RANGE: (f32, f32) = (4.0, 256.0);
+/// Smallest and largest line height, in ems.
+pub const LINE_HEIGHT_RANGE: (f32, f32) = (0.6, 4.0);
+/// The largest image side, in pixels.
+pub const MAX_SIDE: u32 = 32_000;
+/// The largest image, in pixels.
+pub const MAX_PIXELS: u64 = 120_000_000;
+
+/// How a screen is drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PngOptions {
+    /// Colours.
+    pub theme: Theme,
+    /// Font size in pixels per em (default 16).
+    pub font_size: f32,
+    /// Cell height in ems (default 1.2).
+    pub line_height: f32,
+    /// Space around the grid, in pixels (default 12).
+    pub padding: u32,
+    /// Folders of fallback fonts for characters the bundled font lacks, searched in order.
+    /// Empty by default, so output depends on nothing but tuicast.
+    pub font_dirs: Vec<PathBuf>,
+    /// The cursor's shape, instead of the one the program set (DECSCUSR, default a block);
+    /// `None` (the default) draws the program's.
+    pub cursor: Option<CursorKind>,
+    /// Draw no cursor, even when the program shows it (default false).
+    pub hide_cursor: bool,
+}
+
+impl Default for PngOptions {
+    fn default() -> Self {
+        PngOptions {
+            theme: Theme::default(),
+            font_size: 16.0,
+            line_height: 1.2,
+            padding: 12,
+            font_dirs: Vec::new(),
+            cursor: None,
+            hide_cursor: false,
+        }
+    }
+}
+
+/// Extras drawn around and over the screen.
+#[derive(Debug, Clone, Default)]
+pub struct Decorations {
+    /// Boxes around cells or regex matches, with optional labels.
+    pub annotations: Vec<Annotation>,
+    /// Draw a window frame: title bar, rounded corners, shadow, transparent margin.
+    pub chrome: bool,
+    /// The title shown in the frame's title bar.
+    pub title: Option<String>,
+}
+
+/// Fails with [`PngError::TooLarge`] when an image of `width` × `height` would pass the limits.
+pub(crate) fn check_size(width: u64, height: u64) -> Result<(), PngError> {
+    if width > MAX_SIDE as u64 || height > MAX_SIDE as u64 || width * height > MAX_PIXELS {
+        return Err(PngError::TooLarge { width, height });
+    }
+    Ok(())
+}
