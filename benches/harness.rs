@@ -153,11 +153,7 @@ fn whole(
     renders: &[Render],
     insta_ok: bool,
 ) {
-    let opts = Options {
-        update: UpdateAction::WriteNothing,
-        color: false,
-        live: false,
-    };
+    let opts = Options::new(UpdateAction::WriteNothing);
     group.bench_function("library-check_case", |b| {
         b.iter(|| {
             cases
@@ -397,15 +393,8 @@ fn event_code(line: &str) -> Option<&str> {
 
 /// Writes every golden (`UpdateAction::Overwrite`) and checks that the suite then passes.
 fn make_goldens(config: &Config, cases: &[Case]) {
-    let always = Options {
-        update: UpdateAction::Overwrite,
-        color: false,
-        live: false,
-    };
-    let no = Options {
-        update: UpdateAction::WriteNothing,
-        ..always
-    };
+    let always = Options::new(UpdateAction::Overwrite);
+    let no = Options::new(UpdateAction::WriteNothing);
     for case in cases {
         let results = harness::check_case(config, case, &always);
         assert_eq!(results.len(), 2, "{}: two checkpoints", case.cast.display());

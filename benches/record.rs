@@ -254,6 +254,7 @@ fn pty_only() -> usize {
                 assert_eq!(status, 0);
                 exited = true;
             }
+            Ok(_) => {}
             Err(e) => panic!("pty: {e}"),
         }
     }

@@ -25,15 +25,43 @@
 //! # Ok::<(), tuicast::cast::CastError>(())
 //! ```
 //!
-//! # Stages
+//! # The public API
+//!
+//! One path per item: the stage modules below, in the order data flows (each uses only the
+//! ones before it; `tests/it/layers.rs` checks it). Enums and option structs are
+//! `#[non_exhaustive]`: new variants, fields and keys come without breaking callers (option
+//! structs are built with `Default` and their builder methods, such as
+//! [`render::png::PngOptions::font_size`] or [`harness::Options::new`]).
+//!
+//! - Leaves: [`escape`] (the one escaper for text in messages), [`location`]
+//!   (`path:line:column` from byte offsets), [`size`] ([`size::Size`], its parser and limits),
+//!   [`rgb`] (the one colour value).
 //! - [`cast`]: the asciicast model; v1, v2 and v3 reading (streaming), v3 writing.
-//! - [`term`]: the engine-independent [`term::Screen`] and the engines behind [`term::Engine`].
-//! - [`replay`]: events → engine → [`replay::Checkpoint`]s.
-//! - [`render`]: screens as text, JSON, PNG and GIF.
-//! - [`assert`](mod@assert): golden snapshots, diffs, update modes, masks, pending review.
-//! - [`harness`]: every checkpoint a `cargo test` trial (libtest-mimic).
+//! - [`term`]: the engine-independent [`term::Screen`] and the engines behind [`term::Engine`];
+//!   [`term::CellSelection`], how masks, annotations and regions pick cells.
+//! - [`replay`]: events → engine → [`replay::Checkpoint`]s; timed frames for animations.
 //! - [`record`]: programs run in a PTY, driven by a [`record::Scenario`], written as casts.
+//! - [`render`]: screens as text and JSON; PNG and GIF (`render::png`, feature `png`).
+//! - [`assert`](mod@assert): golden snapshots, diffs, update modes, masks, pending review.
 //! - [`config`]: `tuicast.toml` and a cast's TOML ([`config::CastFile`]), read and checked.
+//! - [`harness`]: every checkpoint a `cargo test` trial (libtest-mimic).
+//!
+//! `util` and `record::pty` are public for the `tuicast` binary and the benchmarks only
+//! (hidden from these docs, not a stable API). The command line is not part of the library:
+//! it lives in the binary (`src/main.rs`, `src/cli/`).
+//!
+//! # Cargo features
+//!
+//! | feature | what it adds | default |
+//! | --- | --- | --- |
+//! | `png` | PNG and GIF renders, `png` goldens (rasterizer, bundled fonts, image encoders) | yes, through `cli` |
+//! | `record` | recording in a pseudo-terminal: `tuicast record`, live mode | yes, through `cli` |
+//! | `vt100` | the vt100 crate as a second engine (`engine = "vt100"`, `tuicast engines`) | yes, through `cli` |
+//! | `cli` | the `tuicast` binary (clap, anyhow), with all of the above | yes |
+//!
+//! A crate that only checks committed casts under `cargo test` can depend on
+//! `tuicast = { version = "…", default-features = false }`: `harness::main()`, text and
+//! styled goldens, replay and the avt engine, in about half the dependencies.
 
 pub mod escape;
 pub mod location;
@@ -48,13 +76,10 @@ pub mod render;
 pub mod replay;
 pub mod rgb;
 pub mod term;
+#[doc(hidden)] // shared with the tuicast binary; not a stable API
 pub mod util;
 
 /// The README's code blocks, compiled and run as doctests so the synopsis stays true.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
-
-pub use cast::{CastError, CastReader, Event, EventData, Header};
-pub use replay::Checkpoint;
-pub use term::{Engine, EngineKind, Screen, Size};

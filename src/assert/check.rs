@@ -77,6 +77,7 @@ impl Check<'_> {
 
 /// The result of checking one render against its golden.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Outcome {
     /// The golden matches.
     Pass,

@@ -10,6 +10,7 @@ use crate::escape::escape_for_terminal;
 
 /// Where two snapshots first differ.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Place {
     /// In the header: the field that differs (`size`, `cursor`, …).
     Header(String),

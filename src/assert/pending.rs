@@ -160,6 +160,7 @@ pub fn remove_orphans(
 
 /// Why [`remove_orphans`] stopped.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum RemoveError {
     /// The snapshots folder is not one to remove files from.
     Unsafe(UnsafeSnapshotsFolder),

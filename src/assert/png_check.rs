@@ -15,6 +15,7 @@ use crate::term::Screen;
 
 /// How PNG goldens are drawn and compared.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct PngCheck {
     /// How the screen is drawn (theme, font size, ...). The default draws with the bundled
     /// fonts only, so goldens are the same on every machine.

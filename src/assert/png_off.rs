@@ -11,6 +11,7 @@ use crate::term::Screen;
 /// How PNG goldens are drawn and compared: nothing to set in a build without the `png`
 /// feature, where every `png` golden is an error.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct PngCheck {}
 
 /// A `png` golden in a build without the `png` feature: an error saying so.

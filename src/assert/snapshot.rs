@@ -42,6 +42,7 @@ use crate::term::{Attrs, Cell, Color, Screen};
 
 /// A snapshot format: the file extension and how a screen is written in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[non_exhaustive]
 pub enum Format {
     /// Plain text rows (`.txt`).
     #[serde(rename = "txt")]

@@ -8,6 +8,7 @@ use crate::location::write_place;
 
 /// What kind of problem a [`CastError`] reports, for callers that branch on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CastErrorKind {
     /// Reading the file failed (permissions, a vanished file, a disk error).
     Io,

@@ -118,6 +118,7 @@ pub struct Event {
 
 /// What an [`Event`] says happened.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum EventData {
     /// `o`: the program wrote this text to the terminal.
     Output(String),

@@ -525,10 +525,10 @@ fn gif(args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     let defaults = GifOptions::default();
-    let gif_options = GifOptions {
-        last_frame: p.last_frame.unwrap_or(defaults.last_frame),
-        repeat: !p.no_loop,
-    };
+    let gif_options = defaults
+        .clone()
+        .last_frame(p.last_frame.unwrap_or(defaults.last_frame))
+        .repeat(!p.no_loop);
     let header = tuicast::cast::open(cast)?.header().clone();
     let options = picture_options(args, &header)?;
     let mut renderer = Renderer::new(options)?;

@@ -73,11 +73,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     // Only failures are kept for the report at the end; passes are counted.
     let mut report = Report::default();
-    let opts = harness::Options {
-        update,
-        color,
-        live: args.live || harness::live_from_env(),
-    };
+    let opts = harness::Options::new(update)
+        .color(color)
+        .live(args.live || harness::live_from_env());
     let mut bad_input = false;
     let filter = args.filter.as_deref();
     if args.message_format == MessageFormat::Human {
@@ -238,11 +236,12 @@ fn result_json(r: &CheckResult) -> serde_json::Value {
                     pending.clone(),
                     difference.style_changes.clone(),
                 ),
+                _ => ("other", None, None, None, Vec::new()),
             };
             let (row, column, field) = match place {
                 Some(Place::Cell { row, column }) => (Some(row), Some(column), None),
                 Some(Place::Header(f)) => (None, None, Some(f)),
-                None => (None, None, None),
+                Some(_) | None => (None, None, None),
             };
             json!({
                 "path": s.path.display().to_string(),

@@ -40,6 +40,7 @@ use crate::assert::UpdateAction;
 
 /// How checks run.
 #[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct Options {
     /// What a mismatch writes (the `TUICAST_UPDATE` mode, resolved with CI).
     pub update: UpdateAction,
@@ -48,6 +49,27 @@ pub struct Options {
     /// Record casts that have a scenario again now, and check the new recording
     /// (`TUICAST_LIVE=1`, `tuicast test --live`).
     pub live: bool,
+}
+
+impl Options {
+    /// Checks that do `update` on a mismatch, without colour, replaying committed casts.
+    pub fn new(update: UpdateAction) -> Options {
+        Options {
+            update,
+            color: false,
+            live: false,
+        }
+    }
+
+    /// The same, with colour in diffs or not.
+    pub fn color(self, color: bool) -> Options {
+        Options { color, ..self }
+    }
+
+    /// The same, recording casts that have a scenario again (live mode) or not.
+    pub fn live(self, live: bool) -> Options {
+        Options { live, ..self }
+    }
 }
 
 /// Whether failure output may use colour: a terminal, and `NO_COLOR` unset.

@@ -46,6 +46,7 @@ pub struct SnapshotResult {
 
 /// A result in one word, as a test line shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Status {
     /// Every golden matched.
     Ok,

@@ -7,6 +7,7 @@ use super::report::TimeoutReport;
 
 /// Why a recording step failed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum RecordError {
     /// The program could not be started, or the scenario is not usable (bad input).
     Setup(String),

@@ -10,21 +10,25 @@
 //!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
 //! - [`cargo_bin`]: the package's own binary for `bin = "NAME"` (cargo's, beside the test, or
 //!   built).
-//! - [`keys`], [`query`], [`redact`], [`utf8`]: key names, terminal queries, secret redaction,
+//! - [`keys`]: key names; `query`, `redact`, `utf8` (internal): terminal queries, secret redaction,
 //!   streaming UTF-8.
 
 pub mod cargo_bin;
 pub mod keys;
 #[cfg(feature = "record")]
+#[doc(hidden)] // public for the recording benchmark only; not a stable API
 pub mod pty;
-pub mod query;
-pub mod redact;
+#[cfg(feature = "record")]
+pub(crate) mod query;
+#[cfg(feature = "record")]
+pub(crate) mod redact;
 #[cfg(feature = "record")]
 pub mod run;
 pub mod scenario;
 #[cfg(feature = "record")]
 pub mod session;
-pub mod utf8;
+#[cfg(feature = "record")]
+pub(crate) mod utf8;
 
 // `Session`'s parts by concern; `session` re-exports their public items.
 #[cfg(feature = "record")]

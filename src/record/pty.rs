@@ -26,6 +26,7 @@ use crate::term::Size;
 
 /// Something that happened on the PTY.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum PtyEvent {
     /// Bytes the program wrote.
     Output(Vec<u8>),

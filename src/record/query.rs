@@ -8,7 +8,8 @@ use crate::term::sequence::{DecModes, Sequence, SequenceTracker};
 
 /// A query found in program output.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Query {
+#[non_exhaustive]
+pub(crate) enum Query {
     /// `CSI c` / `CSI 0 c`: primary device attributes.
     PrimaryAttributes,
     /// `CSI > c`: secondary device attributes.
@@ -44,7 +45,7 @@ pub enum Query {
 /// It reads the output with the same escape-sequence tracker as the avt engine, so a query
 /// is whatever avt takes for one whole control sequence.
 #[derive(Debug)]
-pub struct QueryScanner {
+pub(crate) struct QueryScanner {
     seq: SequenceTracker,
     modes: DecModes,
 }
@@ -63,12 +64,12 @@ impl Default for QueryScanner {
 
 impl QueryScanner {
     /// A scanner in the ground state.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Scans `text`; returns each query with the byte offset just after it in `text`.
-    pub fn scan(&mut self, text: &str) -> Vec<(usize, Query)> {
+    pub(crate) fn scan(&mut self, text: &str) -> Vec<(usize, Query)> {
         let mut found = Vec::new();
         let mut i = 0;
         let bytes = text.as_bytes();
@@ -98,13 +99,13 @@ impl QueryScanner {
     }
 
     /// Whether the program enabled application cursor keys (DECCKM, `CSI ? 1 h`).
-    pub fn app_cursor(&self) -> bool {
+    pub(crate) fn app_cursor(&self) -> bool {
         self.modes.get(1).unwrap_or(false)
     }
 
     /// The state of DEC private mode `mode`: `Some(true)` set, `Some(false)` reset, `None`
     /// for modes this terminal does not know.
-    pub fn dec_mode(&self, mode: u16) -> Option<bool> {
+    pub(crate) fn dec_mode(&self, mode: u16) -> Option<bool> {
         if let Some(v) = self.modes.get(mode) {
             return Some(v);
         }
@@ -184,7 +185,7 @@ impl Default for AnswerColors {
 
 /// The answer a terminal gives to `query`, with the cursor at 0-based `(row, col)`; `None` for
 /// queries left unanswered (as a terminal without the feature does).
-pub fn answer(
+pub(crate) fn answer(
     query: &Query,
     scanner: &QueryScanner,
     cursor: (u16, u16),

@@ -9,7 +9,7 @@ use regex::Regex;
 
 /// Scrubs secrets and patterns from output text.
 #[derive(Debug, Default)]
-pub struct Redactor {
+pub(crate) struct Redactor {
     secrets: Vec<String>,
     patterns: Vec<Regex>,
     held: String,
@@ -17,7 +17,7 @@ pub struct Redactor {
 
 impl Redactor {
     /// A redactor for these regular expressions (and no secrets yet).
-    pub fn new(patterns: Vec<Regex>) -> Self {
+    pub(crate) fn new(patterns: Vec<Regex>) -> Self {
         Redactor {
             secrets: Vec::new(),
             patterns,
@@ -26,7 +26,7 @@ impl Redactor {
     }
 
     /// Adds a secret value to scrub (empty values are ignored).
-    pub fn add_secret(&mut self, value: &str) {
+    pub(crate) fn add_secret(&mut self, value: &str) {
         if !value.is_empty() && !self.secrets.iter().any(|s| s == value) {
             self.secrets.push(value.to_string());
             // Longest first, so a secret containing another is scrubbed whole.
@@ -35,13 +35,13 @@ impl Redactor {
     }
 
     /// True when there is nothing to scrub.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.secrets.is_empty() && self.patterns.is_empty()
     }
 
     /// Scrubs `text`; returns what can be released now (a possible secret prefix at the end
     /// is held back).
-    pub fn push(&mut self, text: &str) -> String {
+    pub(crate) fn push(&mut self, text: &str) -> String {
         if self.is_empty() {
             return text.to_string();
         }
@@ -56,12 +56,12 @@ impl Redactor {
     }
 
     /// Releases anything held back (at end of output, or when output goes idle).
-    pub fn flush(&mut self) -> String {
+    pub(crate) fn flush(&mut self) -> String {
         std::mem::take(&mut self.held)
     }
 
     /// Whether text is being held back.
-    pub fn holding(&self) -> bool {
+    pub(crate) fn holding(&self) -> bool {
         !self.held.is_empty()
     }
 

@@ -86,6 +86,7 @@ pub struct Step {
 
 /// What a step does.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Action {
     /// Wait for something on the screen.
     Wait(Wait),
@@ -108,6 +109,7 @@ pub enum Action {
 
 /// What a wait step waits for.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Wait {
     /// Text on the screen.
     Text(String),

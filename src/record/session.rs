@@ -44,6 +44,7 @@ use crate::term::{Engine, EngineKind, Screen, Size};
 
 /// How to start a recording.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct SessionOptions {
     /// The program and its arguments.
     pub command: Vec<String>,

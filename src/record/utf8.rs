@@ -3,18 +3,18 @@
 /// Decodes bytes that arrive in arbitrary chunks. Invalid bytes become U+FFFD; an incomplete
 /// character at the end of a chunk waits for the next one.
 #[derive(Debug, Default)]
-pub struct Utf8Decoder {
+pub(crate) struct Utf8Decoder {
     pending: Vec<u8>,
 }
 
 impl Utf8Decoder {
     /// A decoder with nothing pending.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Decodes `bytes`, keeping an incomplete trailing character for later.
-    pub fn decode(&mut self, bytes: &[u8]) -> String {
+    pub(crate) fn decode(&mut self, bytes: &[u8]) -> String {
         let mut buf = std::mem::take(&mut self.pending);
         buf.extend_from_slice(bytes);
         let mut out = String::with_capacity(buf.len());
@@ -46,7 +46,7 @@ impl Utf8Decoder {
     }
 
     /// Whatever is still pending, as replacement characters (at end of stream).
-    pub fn finish(&mut self) -> String {
+    pub(crate) fn finish(&mut self) -> String {
         if self.pending.is_empty() {
             String::new()
         } else {

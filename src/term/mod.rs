@@ -33,6 +33,7 @@ pub use crate::rgb::Rgb;
 
 /// A cell colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum Color {
     /// The terminal's default foreground or background.
     #[default]
@@ -163,6 +164,7 @@ pub struct CursorShape {
 /// The form of a cursor: block, underline or bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum CursorKind {
     /// The whole cell (the default).
     #[default]
@@ -299,6 +301,7 @@ pub trait Engine {
 /// Which terminal engine to replay with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum EngineKind {
     /// asciinema's avt: the default and the most faithful.
     #[default]

@@ -13,7 +13,7 @@ use serde_json::json;
 use tuicast::cast::{
     CastErrorKind, CastReader, CastWriter, Event, EventData, Header, Rgb, Term, Theme,
 };
-use tuicast::Size;
+use tuicast::term::Size;
 
 use crate::util::fixture;
 
@@ -556,7 +556,7 @@ proptest! {
 // The reader never panics
 
 /// Reads `bytes` to the end or the first error; a panic fails the property.
-fn read_anything(bytes: &[u8]) -> Result<usize, tuicast::CastError> {
+fn read_anything(bytes: &[u8]) -> Result<usize, tuicast::cast::CastError> {
     let reader = CastReader::new(Cursor::new(bytes))?;
     let mut n = 0;
     for event in reader {
@@ -567,7 +567,7 @@ fn read_anything(bytes: &[u8]) -> Result<usize, tuicast::CastError> {
 }
 
 /// Reads `bytes` (skimming or not) to the end or the first error.
-fn read_all(bytes: &[u8], skim: bool) -> Result<Vec<Event>, tuicast::CastError> {
+fn read_all(bytes: &[u8], skim: bool) -> Result<Vec<Event>, tuicast::cast::CastError> {
     let mut reader = CastReader::new(Cursor::new(bytes))?;
     if skim {
         reader = reader.skim();

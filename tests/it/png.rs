@@ -54,10 +54,7 @@ const SMALL: Size = Size { cols: 10, rows: 3 };
 fn a_red_cell_has_the_theme_red_and_colours_resolve() {
     for name in ["asciinema", "dracula", "solarized-light"] {
         let theme = Theme::builtin(name).unwrap();
-        let options = PngOptions {
-            theme: theme.clone(),
-            ..PngOptions::default()
-        };
+        let options = PngOptions::default().theme(theme.clone());
         let s = screen(
             SMALL,
             "\x1b[41m \x1b[0m\x1b[48;5;196m \x1b[0m\x1b[48;2;1;2;3m \x1b[0m\x1b[101m \x1b[0m",
@@ -165,10 +162,7 @@ fn the_cursor_cell_is_drawn_unless_hidden() {
 #[test]
 fn box_drawing_has_no_gaps_between_cells() {
     for size in [11.0, 16.0, 23.0, 40.0] {
-        let options = PngOptions {
-            font_size: size,
-            ..PngOptions::default()
-        };
+        let options = PngOptions::default().font_size(size);
         let s = screen(SMALL, "\x1b[?25l┌────┐ ═══\r\n│    │ ━━━\r\n└────┘ ▀▀▀");
         let (img, l) = render(&s, &options);
         let bg = Theme::default().bg;
@@ -232,10 +226,7 @@ fn a_wide_character_spans_two_cells() {
     // With a system CJK font, the real glyph is drawn instead of the box.
     let dir = std::path::Path::new("/usr/share/fonts/truetype/wqy");
     if dir.is_dir() {
-        let options = PngOptions {
-            font_dirs: vec![dir.to_path_buf()],
-            ..PngOptions::default()
-        };
+        let options = PngOptions::default().font_dirs(vec![dir.to_path_buf()]);
         let (real, _) = render(&s, &options);
         assert_ne!(real, img);
     }
@@ -248,11 +239,7 @@ fn the_image_is_the_grid_times_the_cell_plus_padding() {
         (Size { cols: 80, rows: 24 }, 14.0, 0),
         (Size { cols: 3, rows: 1 }, 30.0, 40),
     ] {
-        let options = PngOptions {
-            font_size: font,
-            padding: pad,
-            ..PngOptions::default()
-        };
+        let options = PngOptions::default().font_size(font).padding(pad);
         let r = Renderer::new(options.clone()).unwrap();
         let (cw, ch) = r.cell_size();
         let (img, _) = render(&screen(size, "x"), &options);
@@ -614,12 +601,7 @@ fn many_labels_get_numbers_and_a_legend() {
     let huge: Vec<png::Annotation> = (0..150)
         .map(|i| format!("rows=0,label=L{i}").parse().unwrap())
         .collect();
-    let mut big = Renderer::new(PngOptions {
-        font_size: 60.0,
-        line_height: 4.0,
-        ..PngOptions::default()
-    })
-    .unwrap();
+    let mut big = Renderer::new(PngOptions::default().font_size(60.0).line_height(4.0)).unwrap();
     let err = big
         .render_decorated(
             &s,
@@ -699,10 +681,7 @@ fn a_gif_is_made_from_screens_in_memory() {
     let big = Size { cols: 12, rows: 2 };
     shots.push((1.0, screen(big, "bigger\r\nscreen")));
     let mut r = Renderer::new(PngOptions::default()).unwrap();
-    let options = png::GifOptions {
-        last_frame: 2.0,
-        repeat: false,
-    };
+    let options = png::GifOptions::default().last_frame(2.0).repeat(false);
     let mut encoder = png::GifEncoder::new(&mut r, big, &options, Vec::new()).unwrap();
     for (t, s) in &shots {
         encoder.add_frame(*t, s).unwrap();
@@ -784,16 +763,10 @@ fn the_cursor_takes_the_shape_the_program_set_unless_overridden() {
     );
     assert_eq!(lit_columns(&img, &l), 0);
     // The option overrides the program's shape.
-    let block = PngOptions {
-        cursor: Some(tuicast::term::CursorKind::Block),
-        ..PngOptions::default()
-    };
+    let block = PngOptions::default().cursor(Some(tuicast::term::CursorKind::Block));
     let (img, l) = render(&screen(SMALL, "ab\x1b[6 q"), &block);
     assert_eq!(lit_columns(&img, &l), l.cell_width);
-    let hidden = PngOptions {
-        hide_cursor: true,
-        ..PngOptions::default()
-    };
+    let hidden = PngOptions::default().hide_cursor(true);
     let (img, l) = render(&screen(SMALL, "ab\x1b[6 q"), &hidden);
     assert!(cell_pixels(&img, &l, 0, 2).iter().all(|&p| p == t.bg));
 }

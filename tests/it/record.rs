@@ -440,7 +440,7 @@ fn the_rust_session_api_records_in_code() {
     use tuicast::record::{Session, SessionOptions};
     let mut opts = SessionOptions::new(["bash", "--norc", "--noprofile"]);
     opts.env.insert("PS1".into(), "$ ".into());
-    opts.size = tuicast::Size { cols: 40, rows: 5 };
+    opts.size = tuicast::term::Size { cols: 40, rows: 5 };
     let mut s = Session::spawn_in_memory(opts).unwrap();
     s.wait_text("$").unwrap();
     s.type_text("echo $((6*7))").unwrap();
@@ -453,8 +453,8 @@ fn the_rust_session_api_records_in_code() {
     let done = s.finish().unwrap();
     assert_eq!(done.status, 5);
     let cast = done.cast.unwrap();
-    let reader = tuicast::CastReader::new(cast.as_bytes()).unwrap();
-    let cps = tuicast::replay::checkpoints(reader, tuicast::EngineKind::Avt).unwrap();
+    let reader = tuicast::cast::CastReader::new(cast.as_bytes()).unwrap();
+    let cps = tuicast::replay::checkpoints(reader, tuicast::term::EngineKind::Avt).unwrap();
     assert_eq!(cps[0].name, "answered");
     assert_eq!(cps[0].screen.row_text(1), "42");
 }
@@ -512,7 +512,7 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
     );
     // The person's terminal is itself a PTY driven by tuicast's own recorder.
     let mut opts = SessionOptions::new(["bash", "-c", script.as_str()]);
-    opts.size = tuicast::Size { cols: 70, rows: 12 };
+    opts.size = tuicast::term::Size { cols: 70, rows: 12 };
     let mut outer = Session::spawn_in_memory(opts).unwrap();
     outer.wait_text("inner$").unwrap();
     outer.type_text("echo one\r").unwrap();
@@ -520,7 +520,9 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
         .wait_until("the output of echo", None, |s| s.text().contains("\none\n"))
         .unwrap();
     outer.type_text("\x1c").unwrap(); // Ctrl-\ drops a marker
-    outer.resize(tuicast::Size { cols: 90, rows: 14 }).unwrap();
+    outer
+        .resize(tuicast::term::Size { cols: 90, rows: 14 })
+        .unwrap();
     outer.type_text("echo two\r").unwrap();
     outer
         .wait_until("the output of echo two", None, |s| {

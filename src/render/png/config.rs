@@ -50,6 +50,7 @@ pub struct PngConfig {
 /// One font folder or several.
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum FontDirs {
     /// One folder.
     One(PathBuf),

@@ -10,6 +10,7 @@ use crate::term::Screen;
 
 /// How hard PNG encoding compresses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Compression {
     /// Smaller files (zlib level 6, adaptive filters): for files people keep, such as goldens
     /// and screenshots. The default.

@@ -7,6 +7,7 @@ use super::options::{MAX_PIXELS, MAX_SIDE};
 
 /// Why a picture could not be made.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum PngError {
     /// An option is out of range.
     Option(String),

@@ -22,11 +22,27 @@ pub const MAX_FPS: u32 = 50;
 
 /// How frames become an animation.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct GifOptions {
     /// How long the last frame is shown, in seconds.
     pub last_frame: f64,
     /// Loop forever (true) or play once.
     pub repeat: bool,
+}
+
+impl GifOptions {
+    /// These options with the last frame shown for `seconds`.
+    pub fn last_frame(self, seconds: f64) -> GifOptions {
+        GifOptions {
+            last_frame: seconds,
+            ..self
+        }
+    }
+
+    /// These options looping forever (`true`) or playing once.
+    pub fn repeat(self, repeat: bool) -> GifOptions {
+        GifOptions { repeat, ..self }
+    }
 }
 
 impl Default for GifOptions {

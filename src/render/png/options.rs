@@ -19,6 +19,7 @@ pub const MAX_PIXELS: u64 = 120_000_000;
 
 /// How a screen is drawn.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct PngOptions {
     /// Colours.
     pub theme: Theme,
@@ -36,6 +37,61 @@ pub struct PngOptions {
     pub cursor: Option<CursorKind>,
     /// Draw no cursor, even when the program shows it (default false).
     pub hide_cursor: bool,
+}
+
+impl PngOptions {
+    /// These options with the colours of `theme`.
+    pub fn theme(self, theme: Theme) -> PngOptions {
+        PngOptions { theme, ..self }
+    }
+
+    /// These options with a font of `pixels` per em.
+    pub fn font_size(self, pixels: f32) -> PngOptions {
+        PngOptions {
+            font_size: pixels,
+            ..self
+        }
+    }
+
+    /// These options with cells `ems` tall.
+    pub fn line_height(self, ems: f32) -> PngOptions {
+        PngOptions {
+            line_height: ems,
+            ..self
+        }
+    }
+
+    /// These options with `pixels` around the grid.
+    pub fn padding(self, pixels: u32) -> PngOptions {
+        PngOptions {
+            padding: pixels,
+            ..self
+        }
+    }
+
+    /// These options with fallback fonts from `dirs`, searched in order.
+    pub fn font_dirs(self, dirs: Vec<PathBuf>) -> PngOptions {
+        PngOptions {
+            font_dirs: dirs,
+            ..self
+        }
+    }
+
+    /// These options drawing the cursor as `kind` (`None`: the shape the program set).
+    pub fn cursor(self, kind: Option<CursorKind>) -> PngOptions {
+        PngOptions {
+            cursor: kind,
+            ..self
+        }
+    }
+
+    /// These options hiding the cursor even where the program shows it (or not).
+    pub fn hide_cursor(self, hide: bool) -> PngOptions {
+        PngOptions {
+            hide_cursor: hide,
+            ..self
+        }
+    }
 }
 
 impl Default for PngOptions {
