@@ -63,6 +63,38 @@
 //! `tuicast = { version = "…", default-features = false }`: `harness::main()`, text and
 //! styled goldens, replay and the avt engine, in about half the dependencies.
 
+/// Declares an error type that carries its message (text quoted from input already escaped),
+/// for a failure with nothing more to say than what is wrong: typed, so callers tell one
+/// kind of failure from another and `?` converts it, without a `String` error.
+macro_rules! message_error {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $name(pub(crate) String);
+
+        impl $name {
+            /// What is wrong, as a sentence for a message.
+            pub fn message(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl std::error::Error for $name {}
+
+        impl From<$name> for String {
+            fn from(e: $name) -> String {
+                e.0
+            }
+        }
+    };
+}
+
 pub mod escape;
 pub mod location;
 pub mod size;

@@ -31,7 +31,7 @@ pub use png_check::{check_png, PngCheck};
 pub use snapshot::{
     parse_styles, render, style_runs, Format, Style, StyleRun, HEADER_LINES, STYLES_MARK,
 };
-pub use update::{running_under_ci, UpdateAction, UpdateMode, UPDATE_ENV};
+pub use update::{running_under_ci, UpdateAction, UpdateMode, UpdateModeError, UPDATE_ENV};
 
 /// A path as people want to read it: relative to the current folder when inside it, escaped.
 pub(crate) fn shown_path(path: &Path) -> String {

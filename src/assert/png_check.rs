@@ -28,7 +28,10 @@ pub struct PngCheck {
 
 impl PngCheck {
     /// The check set by a `[png]` table; relative font folders are taken from `root`.
-    pub fn from_config(config: &PngConfig, root: &Path) -> Result<PngCheck, String> {
+    pub fn from_config(
+        config: &PngConfig,
+        root: &Path,
+    ) -> Result<PngCheck, crate::render::png::PngConfigError> {
         let mut check = PngCheck::default();
         config.apply(&mut check.options, root)?;
         check.tolerance = config.tolerance.unwrap_or(0);

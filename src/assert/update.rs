@@ -40,9 +40,14 @@ pub enum UpdateAction {
 /// The environment variable that sets the [`UpdateMode`].
 pub const UPDATE_ENV: &str = "TUICAST_UPDATE";
 
+message_error!(
+    /// Why a `TUICAST_UPDATE` value is not an update mode.
+    UpdateModeError
+);
+
 impl UpdateMode {
     /// The mode asked for by `TUICAST_UPDATE` (default `auto`).
-    pub fn from_env() -> Result<UpdateMode, String> {
+    pub fn from_env() -> Result<UpdateMode, UpdateModeError> {
         match std::env::var(UPDATE_ENV) {
             Ok(v) => v.parse(),
             Err(_) => Ok(UpdateMode::Auto),
@@ -69,7 +74,7 @@ impl UpdateMode {
 
 impl UpdateAction {
     /// The action `TUICAST_UPDATE` asks for in this process (see [`UpdateMode::resolve_here`]).
-    pub fn from_env() -> Result<UpdateAction, String> {
+    pub fn from_env() -> Result<UpdateAction, UpdateModeError> {
         Ok(UpdateMode::from_env()?.resolve_here())
     }
 }
@@ -81,7 +86,7 @@ pub fn running_under_ci() -> bool {
 }
 
 impl std::str::FromStr for UpdateMode {
-    type Err = String;
+    type Err = UpdateModeError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim() {
@@ -89,9 +94,10 @@ impl std::str::FromStr for UpdateMode {
             "new" => Ok(UpdateMode::New),
             "always" | "overwrite" => Ok(UpdateMode::Always),
             "no" | "none" => Ok(UpdateMode::No),
-            other => Err(format!(
-                "{UPDATE_ENV}={other:?} is not one of auto, new, always, no"
-            )),
+            other => Err(UpdateModeError(format!(
+                "{UPDATE_ENV}=\"{}\" is not one of auto, new, always, no",
+                crate::escape::escape_for_terminal(other, 40)
+            ))),
         }
     }
 }

@@ -76,33 +76,42 @@ pub struct Theme {
     pub palette: Vec<Rgb>,
 }
 
+message_error!(
+    /// Why a cast's `theme` object is not a theme (the reader keeps such a theme as written).
+    ThemeError
+);
+
 impl Theme {
     /// A theme from the JSON object a cast stores (`fg`, `bg`, and `palette`, colours joined
     /// by `:`), or why it is not one. The reader keeps a theme this refuses in
     /// [`Term::extra`]; this says why it was not used.
-    pub fn from_json(value: &serde_json::Value) -> Result<Theme, String> {
-        let field = |key: &str| match value.get(key) {
-            Some(serde_json::Value::String(s)) => Ok(s.as_str()),
-            None | Some(serde_json::Value::Null) => Err(format!("the theme has no \"{key}\"")),
-            Some(_) => Err(format!("the theme's \"{key}\" is not a string")),
-        };
-        let color =
-            |key: &str| Rgb::parse(field(key)?).map_err(|e| format!("the theme's \"{key}\": {e}"));
-        let (fg, bg) = (color("fg")?, color("bg")?);
-        let palette = field("palette")?
-            .split(':')
-            .filter(|c| !c.is_empty())
-            .map(Rgb::parse)
-            .collect::<Result<Vec<Rgb>, _>>()
-            .map_err(|e| format!("the theme's \"palette\": {e}"))?;
-        if palette.len() != 8 && palette.len() != 16 {
-            return Err(format!(
-                "the theme's palette has {} colours; expected 8 or 16",
-                palette.len()
-            ));
-        }
-        Ok(Theme { fg, bg, palette })
+    pub fn from_json(value: &serde_json::Value) -> Result<Theme, ThemeError> {
+        theme_from_json(value).map_err(ThemeError)
     }
+}
+
+fn theme_from_json(value: &serde_json::Value) -> Result<Theme, String> {
+    let field = |key: &str| match value.get(key) {
+        Some(serde_json::Value::String(s)) => Ok(s.as_str()),
+        None | Some(serde_json::Value::Null) => Err(format!("the theme has no \"{key}\"")),
+        Some(_) => Err(format!("the theme's \"{key}\" is not a string")),
+    };
+    let color =
+        |key: &str| Rgb::parse(field(key)?).map_err(|e| format!("the theme's \"{key}\": {e}"));
+    let (fg, bg) = (color("fg")?, color("bg")?);
+    let palette = field("palette")?
+        .split(':')
+        .filter(|c| !c.is_empty())
+        .map(Rgb::parse)
+        .collect::<Result<Vec<Rgb>, _>>()
+        .map_err(|e| format!("the theme's \"palette\": {e}"))?;
+    if palette.len() != 8 && palette.len() != 16 {
+        return Err(format!(
+            "the theme's palette has {} colours; expected 8 or 16",
+            palette.len()
+        ));
+    }
+    Ok(Theme { fg, bg, palette })
 }
 
 /// One event of a cast.

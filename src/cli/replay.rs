@@ -373,7 +373,7 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
         if let Err(e) = tuicast::cast::Theme::from_json(kept) {
             eprintln!(
                 "warning: the cast's theme is not used: {}",
-                escape_for_terminal(&e, 200)
+                escape_for_terminal(e.message(), 200)
             );
         }
     }

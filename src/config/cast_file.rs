@@ -156,8 +156,13 @@ impl CastFile {
     }
 }
 
+message_error!(
+    /// Why a text is not a duration (`300ms`, `10s`, `2m`).
+    DurationError
+);
+
 /// Parses a duration like `300ms`, `10s`, `1.5s` or `2m` (a bare number is seconds).
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
     let t = text.trim();
     let (num, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
         Some(i) => (&t[..i], &t[i..]),
@@ -165,16 +170,24 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     };
     let shown = escape_for_terminal(text, 60);
     let n: f64 = num.trim().parse().map_err(|_| {
-        format!("\"{shown}\" is not a duration: use a number with ms, s or m, like 300ms or 10s")
+        DurationError(format!(
+            "\"{shown}\" is not a duration: use a number with ms, s or m, like 300ms or 10s"
+        ))
     })?;
     let secs = match unit {
         "ms" => n / 1000.0,
         "s" => n,
         "m" | "min" => n * 60.0,
-        _ => return Err(format!("\"{shown}\" has an unknown unit: use ms, s or m")),
+        _ => {
+            return Err(DurationError(format!(
+                "\"{shown}\" has an unknown unit: use ms, s or m"
+            )))
+        }
     };
     if !(secs.is_finite() && (0.0..=86_400.0).contains(&secs)) {
-        return Err(format!("\"{shown}\" is out of range (0 to 24 hours)"));
+        return Err(DurationError(format!(
+            "\"{shown}\" is out of range (0 to 24 hours)"
+        )));
     }
     Ok(Duration::from_secs_f64(secs))
 }
@@ -824,6 +837,7 @@ mod tests {
         assert_eq!(parse_duration("3"), Ok(Duration::from_secs(3)));
         assert!(parse_duration("5 parsecs")
             .unwrap_err()
+            .message()
             .contains("unknown unit"));
         assert!(parse_duration("25h").is_err());
         assert!(parse_duration("-1s").is_err());

@@ -28,7 +28,7 @@ use crate::location::{line_column, write_place};
 use crate::render::png::PngConfig;
 use crate::term::EngineKind;
 
-pub use cast_file::{parse_duration, CastFile};
+pub use cast_file::{parse_duration, CastFile, DurationError};
 
 /// The project configuration, with defaults filled in and paths made absolute.
 #[derive(Debug, Clone)]
@@ -119,8 +119,8 @@ impl Config {
         }
         #[cfg(feature = "png")]
         if let Some(p) = file.png {
-            config.png =
-                PngCheck::from_config(&p, root).map_err(|e| ConfigError::new(&path, 0, 0, e))?;
+            config.png = PngCheck::from_config(&p, root)
+                .map_err(|e| ConfigError::new(&path, 0, 0, e.to_string()))?;
             config.png_table = p;
         }
         Ok(config)

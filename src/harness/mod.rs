@@ -34,7 +34,7 @@ pub use discover::{
 };
 pub use live::{live_cast_path, live_from_env, LIVE_ENV};
 pub use result::{CheckResult, Report, SnapshotResult, Status};
-pub use trials::{main, test_name, trials};
+pub use trials::{main, test_name, trials, HarnessError};
 
 use crate::assert::UpdateAction;
 

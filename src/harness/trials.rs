@@ -24,11 +24,32 @@ pub fn main() -> ! {
     libtest_mimic::run(&args, trials).exit()
 }
 
+/// Why the harness cannot start: the project's `tuicast.toml` or `TUICAST_UPDATE` is wrong.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum HarnessError {
+    /// `tuicast.toml` did not read.
+    Config(crate::config::ConfigError),
+    /// `TUICAST_UPDATE` is not an update mode.
+    Update(crate::assert::UpdateModeError),
+}
+
+impl std::fmt::Display for HarnessError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HarnessError::Config(e) => e.fmt(f),
+            HarnessError::Update(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for HarnessError {}
+
 /// The trials of the project's suite, one per checkpoint, sharing one replay per cast.
-pub fn trials() -> Result<Vec<libtest_mimic::Trial>, String> {
-    let config = Arc::new(Config::discover().map_err(|e| e.to_string())?);
+pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
+    let config = Arc::new(Config::discover().map_err(HarnessError::Config)?);
     let opts = Options {
-        update: UpdateAction::from_env()?,
+        update: UpdateAction::from_env().map_err(HarnessError::Update)?,
         color: use_color(std::io::IsTerminal::is_terminal(&std::io::stdout())),
         live: live_from_env(),
     };

@@ -10,7 +10,8 @@ use crate::term::Size;
 impl Session {
     /// Presses one key by name (`Enter`, `C-c`, `Up`, `a`, …; see [`super::keys`]).
     pub fn press(&mut self, key: &str) -> Result<(), RecordError> {
-        let bytes = key_bytes(key, self.scanner.app_cursor()).map_err(RecordError::Setup)?;
+        let bytes =
+            key_bytes(key, self.scanner.app_cursor()).map_err(|e| RecordError::Setup(e.into()))?;
         self.send(&bytes, &bytes)
     }
 

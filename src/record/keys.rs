@@ -9,9 +9,18 @@
 /// Most `M-` prefixes one key name may have (each sends one more ESC).
 const MAX_META: usize = 4;
 
+message_error!(
+    /// Why a key name is not a key (the message lists the names there are).
+    KeyError
+);
+
 /// The bytes for key `name`; `app_cursor` is whether the program enabled application cursor
 /// keys. Errors name what is wrong with the key name.
-pub fn key_bytes(name: &str, app_cursor: bool) -> Result<String, String> {
+pub fn key_bytes(name: &str, app_cursor: bool) -> Result<String, KeyError> {
+    key_bytes_or_message(name, app_cursor).map_err(KeyError)
+}
+
+fn key_bytes_or_message(name: &str, app_cursor: bool) -> Result<String, String> {
     if name.chars().count() == 1 {
         return Ok(name.to_string());
     }
@@ -43,7 +52,7 @@ pub fn key_bytes(name: &str, app_cursor: bool) -> Result<String, String> {
         return Ok(format!(
             "{}{}",
             "\x1b".repeat(metas),
-            key_bytes(rest, app_cursor)?
+            key_bytes_or_message(rest, app_cursor)?
         ));
     }
     let csi_or_ss3 = |c: char| {
@@ -137,7 +146,7 @@ mod tests {
         assert_eq!(k("M-M-x"), "\x1b\x1bx");
         let hostile = format!("{}x", "M-".repeat(20_000));
         let e = key_bytes(&hostile, false).unwrap_err();
-        assert!(e.contains("more than 4 M- prefixes"), "{e}");
+        assert!(e.message().contains("more than 4 M- prefixes"), "{e}");
         assert_eq!(k("Up"), "\x1b[A");
         assert_eq!(key_bytes("Up", true).unwrap(), "\x1bOA");
         assert_eq!(k("F1"), "\x1bOP");
@@ -148,6 +157,7 @@ mod tests {
         assert!(key_bytes("C-Enter", false).is_err());
         assert!(key_bytes("Hyper-x", false)
             .unwrap_err()
+            .message()
             .contains("unknown key"));
     }
 }

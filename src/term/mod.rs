@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::avt::AvtEngine;
 pub use cell_text::CellText;
-pub use select::{CellRect, CellSelection};
+pub use select::{CellRect, CellSelection, SelectionError};
 pub(crate) use text::safe_char;
 #[cfg(feature = "vt100")]
 pub use vt100_engine::Vt100Engine;
@@ -361,17 +361,22 @@ impl FromStr for EngineKind {
     }
 }
 
+message_error!(
+    /// Why a rows or columns range (`3`, `2..5`, …) is not one.
+    RangeError
+);
+
 /// Parses a 0-based range of rows or columns as masks, annotations and regions write them:
 /// `3`, `2..5`, `2..`, `..5` or `2..=4`. The range is never empty.
-pub fn parse_cell_range(text: &str) -> Result<Range<usize>, String> {
+pub fn parse_cell_range(text: &str) -> Result<Range<usize>, RangeError> {
     let text = text.trim();
     let bad = || {
-        format!(
+        RangeError(format!(
             "range \"{}\" must look like 3, 2..5, 2.., ..5 or 2..=4 (0-based)",
             crate::escape::escape_for_terminal(text, 40)
-        )
+        ))
     };
-    let num = |s: &str| -> Result<usize, String> { s.trim().parse().map_err(|_| bad()) };
+    let num = |s: &str| -> Result<usize, RangeError> { s.trim().parse().map_err(|_| bad()) };
     let start = |a: &str| if a.trim().is_empty() { Ok(0) } else { num(a) };
     let (start, end) = if let Some((a, b)) = text.split_once("..=") {
         (start(a)?, num(b)?.checked_add(1).ok_or_else(bad)?)
@@ -427,8 +432,8 @@ mod tests {
             "1..\u{1b}",
         ] {
             let e = parse_cell_range(bad).unwrap_err();
-            assert!(e.contains("must look like 3, 2..5"), "{e}");
-            assert!(!e.contains('\x1b'), "{e}");
+            assert!(e.message().contains("must look like 3, 2..5"), "{e}");
+            assert!(!e.message().contains('\x1b'), "{e}");
         }
     }
 

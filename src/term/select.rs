@@ -35,6 +35,17 @@ pub struct CellRect {
     pub col_end: usize,
 }
 
+message_error!(
+    /// Why rows, cols and regex do not make a [`CellSelection`].
+    SelectionError
+);
+
+impl From<super::RangeError> for SelectionError {
+    fn from(e: super::RangeError) -> SelectionError {
+        SelectionError(e.0)
+    }
+}
+
 impl CellSelection {
     /// Checks the ranges (as written: `"3"`, `"2..5"`, …) and compiles the regex; at least
     /// one of the three must be given, and a regex must not be empty.
@@ -42,17 +53,19 @@ impl CellSelection {
         rows: Option<&str>,
         cols: Option<&str>,
         regex: Option<&str>,
-    ) -> Result<CellSelection, String> {
+    ) -> Result<CellSelection, SelectionError> {
         if rows.is_none() && cols.is_none() && regex.is_none() {
-            return Err("say which cells with rows, cols or regex".into());
+            return Err(SelectionError(
+                "say which cells with rows, cols or regex".into(),
+            ));
         }
         let regex = match regex {
-            Some("") => return Err("the regex is empty".into()),
+            Some("") => return Err(SelectionError("the regex is empty".into())),
             Some(r) => Some(Regex::new(r).map_err(|e| {
-                format!(
+                SelectionError(format!(
                     "regex \"{}\" is not valid: {e}",
                     crate::escape::escape_for_terminal(r, 80)
-                )
+                ))
             })?),
             None => None,
         };
@@ -173,7 +186,7 @@ mod tests {
             (None, None, Some(""), "empty"),
         ] {
             let e = CellSelection::new(rows, cols, regex).unwrap_err();
-            assert!(e.contains(why), "{e}");
+            assert!(e.message().contains(why), "{e}");
         }
     }
 }

@@ -154,7 +154,7 @@ impl AnnotationSpec {
             self.cols.as_deref(),
             self.regex.as_deref(),
         )
-        .map_err(err)?;
+        .map_err(|e| err(e.to_string()))?;
         let color = self
             .color
             .as_deref()

@@ -58,16 +58,24 @@ pub enum FontDirs {
     Many(Vec<PathBuf>),
 }
 
+message_error!(
+    /// Why a `[png]` table (or the same settings as flags) does not apply; the message
+    /// names the key (`[png] theme: …`) or the flag (`--cursor: …`).
+    PngConfigError
+);
+
 impl PngConfig {
     /// Applies the table to `options`; relative font folders are taken from `root`.
-    pub fn apply(&self, options: &mut PngOptions, root: &Path) -> Result<(), String> {
+    pub fn apply(&self, options: &mut PngOptions, root: &Path) -> Result<(), PngConfigError> {
         self.apply_named(options, root, |key| format!("[png] {key}"))
+            .map_err(PngConfigError)
     }
 
     /// Applies the same settings given as command-line flags: errors name the flag
     /// (`--cursor: ...`).
-    pub fn apply_flags(&self, options: &mut PngOptions, root: &Path) -> Result<(), String> {
+    pub fn apply_flags(&self, options: &mut PngOptions, root: &Path) -> Result<(), PngConfigError> {
         self.apply_named(options, root, |key| format!("--{}", key.replace('_', "-")))
+            .map_err(PngConfigError)
     }
 
     /// [`apply`](Self::apply), with errors about `key` prefixed by `name(key)`.
@@ -138,7 +146,11 @@ mod tests {
             theme: Some("plaid".into()),
             ..PngConfig::default()
         };
-        assert!(bad.apply(&mut o, root).unwrap_err().contains("[png] theme"));
+        assert!(bad
+            .apply(&mut o, root)
+            .unwrap_err()
+            .message()
+            .contains("[png] theme"));
         let flag = PngConfig {
             line_height: Some(1.5),
             cursor: Some("ring".into()),
@@ -147,6 +159,7 @@ mod tests {
         assert!(flag
             .apply_flags(&mut o, root)
             .unwrap_err()
+            .message()
             .starts_with("--cursor: "));
     }
 }

@@ -54,7 +54,7 @@ mod theme;
 pub use crate::rgb::Rgb;
 pub use annotate::{Annotation, AnnotationSpec, Region};
 pub use compare::{compare, diff_image, PixelDiff};
-pub use config::{FontDirs, PngConfig};
+pub use config::{FontDirs, PngConfig, PngConfigError};
 pub use encode::{decode_png, encode_png, encode_png_with, render_png, Compression};
 pub use error::PngError;
 pub use gif::{render_gif, GifEncoder, GifOptions, GifStats, MAX_FPS};
@@ -62,4 +62,4 @@ pub use options::{
     Decorations, PngOptions, FONT_SIZE_RANGE, LINE_HEIGHT_RANGE, MAX_PIXELS, MAX_SIDE,
 };
 pub use renderer::{Layout, Renderer};
-pub use theme::{Theme, THEMES};
+pub use theme::{Theme, ThemeError, THEMES};

@@ -42,6 +42,11 @@ impl Default for Theme {
     }
 }
 
+message_error!(
+    /// Why a theme name or colour list is not a theme.
+    ThemeError
+);
+
 impl Theme {
     /// A built-in theme by name (see [`THEMES`]).
     pub fn builtin(name: &str) -> Option<Theme> {
@@ -67,17 +72,17 @@ impl Theme {
     /// A theme from a name (see [`THEMES`]) or a list of colours as agg takes it: the
     /// background, the foreground, then 8 or 16 palette colours, comma-separated hex
     /// (`#` optional). With 8 palette colours the bright ones repeat them.
-    pub fn parse(spec: &str) -> Result<Theme, String> {
+    pub fn parse(spec: &str) -> Result<Theme, ThemeError> {
         let spec = spec.trim();
         if spec.contains(',') {
-            return Theme::parse_list(spec);
+            return Theme::parse_list(spec).map_err(ThemeError);
         }
         Theme::builtin(spec).ok_or_else(|| {
-            format!(
+            ThemeError(format!(
                 "unknown theme {:?}: expected one of {}, or colours `BG,FG,C0,...,C7[,C8,...,C15]`",
                 crate::escape::escape_for_terminal(spec, 60),
                 THEMES.join(", ")
-            )
+            ))
         })
     }
 
@@ -180,8 +185,12 @@ mod tests {
         );
         assert!(Theme::parse("000000,ffffff")
             .unwrap_err()
+            .message()
             .contains("10 or 18"));
-        assert!(Theme::parse("nope").unwrap_err().contains("dracula"));
+        assert!(Theme::parse("nope")
+            .unwrap_err()
+            .message()
+            .contains("dracula"));
         assert!(Theme::parse("000000,fffffg,0,0,0,0,0,0,0,0").is_err());
         let cast = crate::cast::Theme {
             fg: Rgb(255, 255, 255),
