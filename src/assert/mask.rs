@@ -7,10 +7,10 @@
 //! ```toml
 //! [check]
 //! mask = [
-//!   { rows = "0", cols = "60..80" },          # a rectangle: 0-based, end exclusive
+//!   { rows = "1", cols = "61..=80" },         # a rectangle: counted from 1, like messages
 //!   { regex = "\\d\\d:\\d\\d:\\d\\d" },       # every match, in every row
 //!   { rows = "2..", regex = "pid \\d+" },     # matches in some rows only
-//!   { rows = 0 },                             # a number is a single row or column
+//!   { rows = 1 },                             # a number is a single row or column
 //! ]
 //! ```
 
@@ -94,12 +94,12 @@ mod tests {
         let s = screen("time 12:34:56 ok\r\npid 4242 \x1b[31mred\x1b[0m");
         let m = apply_all(&[mask(None, None, Some(r"\d\d:\d\d:\d\d"))], &s);
         assert_eq!(m.row_text(0), "time ▒▒▒▒▒▒▒▒ ok");
-        let m = apply_all(&[mask(Some("1"), Some("4..8"), None)], &s);
+        let m = apply_all(&[mask(Some("2"), Some("5..9"), None)], &s);
         assert_eq!(m.row_text(1), "pid ▒▒▒▒ red");
-        let m = apply_all(&[mask(Some("1"), Some("9.."), None)], &s);
+        let m = apply_all(&[mask(Some("2"), Some("10.."), None)], &s);
         assert_eq!(m.row_text(1), "pid 4242 ▒▒▒▒▒▒▒▒▒▒▒");
         assert_eq!(m.rows[1][9].fg, crate::term::Color::Default);
-        let m = apply_all(&[mask(Some("0"), None, Some(r"\d+"))], &s);
+        let m = apply_all(&[mask(Some("1"), None, Some(r"\d+"))], &s);
         assert_eq!(
             m.row_text(1),
             "pid 4242 red",
@@ -110,7 +110,7 @@ mod tests {
     #[test]
     fn wide_characters_are_masked_whole() {
         let s = screen("a日本b");
-        let m = apply_all(&[mask(None, Some("2"), None)], &s);
+        let m = apply_all(&[mask(None, Some("3"), None)], &s);
         assert_eq!(m.row_text(0), "a▒▒本b");
         let m = apply_all(&[mask(None, None, Some("本"))], &s);
         assert_eq!(m.row_text(0), "a日▒▒b");

@@ -477,7 +477,7 @@ fn find_region(
         bail!(
             "--annotate region={shown}: there is no scenario file {} beside {} to take the \
              region from; add one with a [regions] table, like\n  [regions]\n  \
-             {shown} = {{ rows = \"0\", label = \"title\" }}",
+             {shown} = {{ rows = \"1\", label = \"title\" }}",
             path.display(),
             cast.display()
         );

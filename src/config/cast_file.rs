@@ -445,7 +445,13 @@ fn wait(t: &WaitTableToml) -> Result<Wait, String> {
         found.push(Wait::Gone(g.clone()));
     }
     if let Some([r, c]) = t.cursor {
-        found.push(Wait::Cursor(r, c));
+        // Written counted from 1, as messages and goldens show the cursor; kept 0-based.
+        if r == 0 || c == 0 {
+            return Err(format!(
+                "cursor [{r}, {c}] has a 0: rows and columns count from 1 (the top-left cell is [1, 1])"
+            ));
+        }
+        found.push(Wait::Cursor(r - 1, c - 1));
     }
     if let Some(e) = t.echo {
         found.push(Wait::Echo(e));
@@ -647,8 +653,8 @@ mod tests {
         let f = parse(
             "shell = \"echo hi\"\nsize = \"40x10\"\ntimeout = \"2s\"\ncwd = \"sub\"\n\
              steps = [\n  { wait = \"hi\" },\n  { press = [\"C-c\"], timeout = \"1s\" },\n]\n\
-             [check]\nformats = [\"styled.txt\"]\nmask = [{ rows = 0 }, { regex = \"\\\\d\" }]\n\
-             [regions]\nstatus = { rows = \"9\", colour = \"#ff8800\" }\n",
+             [check]\nformats = [\"styled.txt\"]\nmask = [{ rows = 1 }, { regex = \"\\\\d\" }]\n\
+             [regions]\nstatus = { rows = \"10\", colour = \"#ff8800\" }\n",
         )
         .unwrap();
         let s = f.recording.as_ref().unwrap();
@@ -679,8 +685,8 @@ mod tests {
     #[test]
     fn rows_and_cols_are_numbers_or_strings_in_masks_and_regions_alike() {
         let f = parse(
-            "[check]\nmask = [{ rows = 0 }, { rows = \"0\", cols = 3 }]\n\
-             [regions]\nx = { rows = 0 }\ny = { rows = \"0\", cols = 3 }\n",
+            "[check]\nmask = [{ rows = 1 }, { rows = \"1\", cols = 4 }]\n\
+             [regions]\nx = { rows = 1 }\ny = { rows = \"1\", cols = 4 }\n",
         )
         .unwrap();
         let screen = crate::term::test_screen(Size { cols: 8, rows: 2 }, "abcdefgh");
@@ -689,7 +695,7 @@ mod tests {
             assert_eq!(mask.cells().rects(&screen), annotation.regions(&screen));
             assert!(!annotation.regions(&screen).is_empty());
         }
-        for bad in ["rows = -1", "rows = 1.5", "cols = true"] {
+        for bad in ["rows = -1", "rows = 2.5", "cols = true"] {
             for table in [
                 format!("[check]\nmask = [{{ {bad} }}]\n"),
                 format!("[regions]\nx = {{ {bad} }}\n"),
@@ -706,15 +712,15 @@ mod tests {
     #[test]
     fn a_bad_mask_names_its_line_and_column() {
         let e = error(
-            "[check]\nformats = [\"txt\"]\nmask = [\n  { rows = 1 },\n  { regex = \"(\" },\n]\n",
+            "[check]\nformats = [\"txt\"]\nmask = [\n  { rows = 2 },\n  { regex = \"(\" },\n]\n",
         );
         assert!(
             e.starts_with("casts/x.toml:5:3: check.mask[1]: regex \"(\" is not valid"),
             "{e}"
         );
-        let e = error("[check]\nmask = [{ rows = \"5..2\" }]\n");
+        let e = error("[check]\nmask = [{ rows = \"6..3\" }]\n");
         assert!(
-            e.starts_with("casts/x.toml:2:9: check.mask[0]: range \"5..2\""),
+            e.starts_with("casts/x.toml:2:9: check.mask[0]: range \"6..3\""),
             "{e}"
         );
         let e = error("[check]\nmask = [{}]\n");
@@ -727,17 +733,17 @@ mod tests {
     #[test]
     fn a_bad_region_names_its_line_and_column() {
         let e =
-            error("shell = \"true\"\n\n[regions]\nok = { rows = 1 }\nmenu = { regex = \"(\" }\n");
+            error("shell = \"true\"\n\n[regions]\nok = { rows = 2 }\nmenu = { regex = \"(\" }\n");
         assert!(
             e.starts_with("casts/x.toml:5:8: regions.menu: annotation: regex \"(\" is not valid"),
             "{e}"
         );
-        let e = error("[regions]\nbad = { rows = 1, color = \"red\" }\n");
+        let e = error("[regions]\nbad = { rows = 2, color = \"red\" }\n");
         assert!(
             e.starts_with("casts/x.toml:2:7: regions.bad: annotation:"),
             "{e}"
         );
-        let e = error("[regions]\nbad = { rows = 1, size = 3 }\n");
+        let e = error("[regions]\nbad = { rows = 2, size = 3 }\n");
         assert!(e.starts_with("casts/x.toml:2:"), "{e}");
         assert!(e.contains("unknown field `size`"), "{e}");
     }

@@ -178,7 +178,9 @@ impl Step {
             Action::Wait(Wait::Regex(r)) => format!("wait for /{}/", shown(r.as_str())),
             Action::Wait(Wait::Idle(d)) => format!("wait {} ms idle", d.as_millis()),
             Action::Wait(Wait::Gone(t)) => format!("wait for \"{}\" to go", shown(t)),
-            Action::Wait(Wait::Cursor(r, c)) => format!("wait for the cursor at {r},{c}"),
+            Action::Wait(Wait::Cursor(r, c)) => {
+                format!("wait for the cursor at row {}, column {}", r + 1, c + 1)
+            }
             Action::Wait(Wait::Echo(false)) => "wait for echo off".into(),
             Action::Wait(Wait::Echo(true)) => "wait for echo on".into(),
             Action::Press(k) => format!("press {}", shown(&k.join(" "))),

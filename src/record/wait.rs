@@ -44,7 +44,7 @@ impl Session {
     /// Waits until the cursor is at 0-based `(row, col)`.
     pub fn wait_cursor(&mut self, row: u16, col: u16) -> Result<(), RecordError> {
         self.wait_until(
-            &format!("the cursor at row {row}, column {col} (0-based)"),
+            &format!("the cursor at row {}, column {}", row + 1, col + 1),
             None,
             move |s| s.cursor.row == row && s.cursor.col == col,
         )

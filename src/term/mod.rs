@@ -366,17 +366,28 @@ message_error!(
     RangeError
 );
 
-/// Parses a 0-based range of rows or columns as masks, annotations and regions write them:
-/// `3`, `2..5`, `2..`, `..5` or `2..=4`. The range is never empty.
+/// Parses a range of rows or columns as masks, annotations and regions write them, counted
+/// from 1 as messages and goldens show positions (the top row and the first column are 1):
+/// `3`, `2..5` (2, 3 and 4: `..` stops before its end, as in Rust), `2..=4` (2 to 4), `2..`
+/// and `..5`. Gives 0-based indices (`"3"` is `2..3`); the range is never empty, and 0 is an
+/// error that says positions count from 1.
 pub fn parse_cell_range(text: &str) -> Result<Range<usize>, RangeError> {
     let text = text.trim();
+    let shown = crate::escape::escape_for_terminal(text, 40);
     let bad = || {
         RangeError(format!(
-            "range \"{}\" must look like 3, 2..5, 2.., ..5 or 2..=4 (0-based)",
-            crate::escape::escape_for_terminal(text, 40)
+            "range \"{shown}\" must look like 3, 2..5, 2.., ..5 or 2..=4 (rows and columns count from 1)"
         ))
     };
-    let num = |s: &str| -> Result<usize, RangeError> { s.trim().parse().map_err(|_| bad()) };
+    let num = |s: &str| -> Result<usize, RangeError> {
+        match s.trim().parse::<usize>() {
+            Ok(0) => Err(RangeError(format!(
+                "range \"{shown}\" has a 0: rows and columns count from 1 (the top row is 1)"
+            ))),
+            Ok(n) => Ok(n - 1),
+            Err(_) => Err(bad()),
+        }
+    };
     let start = |a: &str| if a.trim().is_empty() { Ok(0) } else { num(a) };
     let (start, end) = if let Some((a, b)) = text.split_once("..=") {
         (start(a)?, num(b)?.checked_add(1).ok_or_else(bad)?)
@@ -412,23 +423,30 @@ mod tests {
 
     #[test]
     fn cell_ranges_parse_and_bad_ones_say_what_is_expected() {
+        // Counted from 1, as people read positions; indices come out 0-based.
         for (text, range) in [
-            ("3", 3..4),
-            (" 2..5 ", 2..5),
-            ("2..", 2..usize::MAX),
-            ("..5", 0..5),
-            ("2..=4", 2..5),
-            ("..=0", 0..1),
+            ("3", 2..3),
+            (" 2..5 ", 1..4),
+            ("2..", 1..usize::MAX),
+            ("..5", 0..4),
+            ("2..=4", 1..4),
+            ("..=1", 0..1),
+            ("1", 0..1),
         ] {
             assert_eq!(parse_cell_range(text), Ok(range), "{text}");
+        }
+        for zero in ["0", "0..3", "..=0", "2..=0"] {
+            let e = parse_cell_range(zero).unwrap_err();
+            assert!(e.message().contains("count from 1"), "{zero}: {e}");
         }
         for bad in [
             "",
             "x",
             "5..2",
             "3..3",
-            "..=18446744073709551615",
-            "18446744073709551615",
+            "..1",
+            "..=18446744073709551616",
+            "18446744073709551616",
             "1..\u{1b}",
         ] {
             let e = parse_cell_range(bad).unwrap_err();

@@ -1,7 +1,7 @@
 //! Cell selections: which cells of a [`Screen`] a mask hides, an annotation boxes, or a named
 //! region of a cast's TOML means. One type and one grammar for all of them:
 //!
-//! - `rows`, `cols`: 0-based ranges as [`parse_cell_range`](super::parse_cell_range) reads
+//! - `rows`, `cols`: ranges counted from 1 as [`parse_cell_range`](super::parse_cell_range) reads
 //!   them (`3`, `2..5`, `2..`, `..5`, `2..=4`); a missing one means every row or column.
 //! - `regex`: every match in each row's text, within `rows` and `cols`
 //!   ([`Screen::find_cells`]).
@@ -161,26 +161,26 @@ mod tests {
             vec![rect(1, 2, 3, 7)]
         );
         assert_eq!(
-            sel(Some("1"), Some("10.."), Some("error: two")).rects(&s),
+            sel(Some("2"), Some("11.."), Some("error: two")).rects(&s),
             vec![rect(1, 2, 10, 18)]
         );
         assert_eq!(
-            sel(Some("1.."), Some("15.."), None).rects(&s),
+            sel(Some("2.."), Some("16.."), None).rects(&s),
             vec![rect(1, 3, 15, 20)]
         );
         assert_eq!(
-            sel(Some("0"), None, None).rects(&s),
+            sel(Some("1"), None, None).rects(&s),
             vec![rect(0, 1, 0, 20)]
         );
-        assert!(sel(Some("10"), None, None).rects(&s).is_empty());
-        assert!(sel(Some("1"), None, Some("one")).rects(&s).is_empty());
+        assert!(sel(Some("11"), None, None).rects(&s).is_empty());
+        assert!(sel(Some("2"), None, Some("one")).rects(&s).is_empty());
     }
 
     #[test]
     fn bad_selections_say_why() {
         for (rows, cols, regex, why) in [
             (None, None, None, "rows, cols or regex"),
-            (Some("5..2"), None, None, "must look like 3, 2..5"),
+            (Some("6..3"), None, None, "must look like 3, 2..5"),
             (None, Some("x"), None, "must look like 3, 2..5"),
             (None, None, Some("("), "is not valid"),
             (None, None, Some(""), "empty"),

@@ -357,7 +357,7 @@ fn cli_picture_options_are_checked() {
             "font size",
         ),
         (
-            &["--format", "png", "-o", "x.png", "--annotate", "rows=9..2"],
+            &["--format", "png", "-o", "x.png", "--annotate", "rows=10..3"],
             "range",
         ),
         (
@@ -599,7 +599,7 @@ fn many_labels_get_numbers_and_a_legend() {
     );
     // A legend past the size limit is refused before anything is drawn.
     let huge: Vec<png::Annotation> = (0..150)
-        .map(|i| format!("rows=0,label=L{i}").parse().unwrap())
+        .map(|i| format!("rows=1,label=L{i}").parse().unwrap())
         .collect();
     let mut big = Renderer::new(PngOptions::default().font_size(60.0).line_height(4.0)).unwrap();
     let err = big
@@ -866,7 +866,7 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
     fs::write(
         &scenario,
         "command = [\"true\"]\n\n[regions]\n\
-         status = { rows = \"3\", cols = \"0..10\", label = \"status line\", color = \"#ff8800\" }\n\
+         status = { rows = \"4\", cols = \"1..11\", label = \"status line\", color = \"#ff8800\" }\n\
          menu = { regex = \"apple|banana\" }\n",
     )
     .unwrap();
@@ -892,7 +892,7 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
         "{stderr}"
     );
     // A bad region is reported with its name and file.
-    fs::write(&scenario, "[regions]\nbroken = { rows = \"9..2\" }\n").unwrap();
+    fs::write(&scenario, "[regions]\nbroken = { rows = \"10..3\" }\n").unwrap();
     let out = run(&["region=broken"]).fails_with(2);
     let stderr = out.stderr();
     assert!(

@@ -370,7 +370,7 @@ fn scenario_mistakes_are_bad_input_with_their_place() {
         ),
         (
             "regionkey",
-            "shell = \"true\"\n[regions]\nmenu = { rows = \"1\", colour = \"#ff0000\", size = 3 }\n",
+            "shell = \"true\"\n[regions]\nmenu = { rows = \"2\", colour = \"#ff0000\", size = 3 }\n",
             "regionkey.toml:3:",
         ),
     ];
@@ -571,7 +571,7 @@ steps = [
   { wait = { echo = false } },
   { press = "Up" },
   { wait = "key=" },
-  { wait = { cursor = [4, 13] } },
+  { wait = { cursor = [5, 14] } },
   { wait = { idle = "150ms" } },
   { snapshot = "idle" },
   { sleep = "50ms" },
@@ -642,13 +642,13 @@ fn a_bad_mask_or_region_stops_a_recording_with_its_place_printed_once() {
     for (name, toml, place) in [
         (
             "badmask",
-            "shell = \"true\"\n\n[check]\nmask = [{ rows = 0 }, { regex = \"(\" }]\n",
+            "shell = \"true\"\n\n[check]\nmask = [{ rows = 1 }, { regex = \"(\" }]\n",
             "badmask.toml:4:23: check.mask[1]: regex \"(\" is not valid",
         ),
         (
             "badregion",
-            "shell = \"true\"\n\n[regions]\nmenu = { rows = \"9..2\" }\n",
-            "badregion.toml:4:8: regions.menu: annotation: range \"9..2\"",
+            "shell = \"true\"\n\n[regions]\nmenu = { rows = \"10..3\" }\n",
+            "badregion.toml:4:8: regions.menu: annotation: range \"10..3\"",
         ),
         (
             "badstep",
@@ -672,7 +672,7 @@ fn a_bad_mask_or_region_stops_a_recording_with_its_place_printed_once() {
     let (out, _) = record(
         &dir,
         "rowzero",
-        "shell = \"true\"\n\n[check]\nmask = [{ rows = 0 }]\n\n[regions]\ntop = { rows = 0 }\n",
+        "shell = \"true\"\n\n[check]\nmask = [{ rows = 1 }]\n\n[regions]\ntop = { rows = 1 }\n",
         &[],
     );
     out.success();

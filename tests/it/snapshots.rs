@@ -196,7 +196,7 @@ fn masks_hide_changing_cells() {
     let p = Project::new(&["shell.cast"]);
     fs::write(
         p.path("casts/shell.toml"),
-        "[check]\nmask = [{ regex = \"\\\\d\" }, { rows = \"0\", cols = \"0..2\" }]\n",
+        "[check]\nmask = [{ regex = \"\\\\d\" }, { rows = \"1\", cols = \"1..3\" }]\n",
     )
     .unwrap();
     p.run(&["test", "--update"], &[]);
@@ -316,5 +316,42 @@ fn json_messages_carry_the_fields_tools_need() {
     assert_eq!(
         lines.last().unwrap()["summary"],
         serde_json::json!({"passed": 3, "failed": 1})
+    );
+}
+
+#[test]
+fn positions_count_from_1_wherever_a_person_writes_or_reads_them() {
+    let dir = Dir::new();
+    dir.write(
+        "casts/grid.cast",
+        v3_cast(6, 3, &[r#"[0.1, "o", "abcdef\r\nghijkl\r\nmnopqr"]"#]),
+    );
+    // Row 1 is the top row, column 2 the second: what goldens and messages call them.
+    dir.write(
+        "casts/grid.toml",
+        "[check]\nmask = [{ rows = 1, cols = \"2..=3\" }]\n",
+    );
+    dir.tuicast(["test", "--update"]).run().success();
+    let golden = std::fs::read_to_string(dir.join("snapshots/grid/end.txt")).unwrap();
+    assert!(golden.contains("\na▒▒def\nghijkl\n"), "{golden}");
+    // A 0 is a mistake that says why, with its place.
+    dir.write("casts/grid.toml", "[check]\nmask = [{ rows = 0 }]\n");
+    let out = dir.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stdout().contains("casts/grid.toml:2:9: check.mask[0]: range \"0\" has a 0: rows and columns count from 1"),
+        "{out}"
+    );
+    dir.write(
+        "casts/grid.toml",
+        "shell = \"true\"\nsteps = [{ wait = { cursor = [0, 1] } }]\n",
+    );
+    let out = dir
+        .tuicast(["record", "casts/grid.toml"])
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stderr()
+            .contains("count from 1 (the top-left cell is [1, 1])"),
+        "{out}"
     );
 }

@@ -9,7 +9,7 @@
 //! rows=0,label=Title bar
 //! ```
 //!
-//! - `rows`, `cols`: 0-based cell ranges as in masks: `3`, `2..5`, `2..`, `..5`, `2..=4`
+//! - `rows`, `cols`: cell ranges as in masks, counted from 1: `3`, `2..5`, `2..`, `..5`, `2..=4`
 //!   (end exclusive unless `..=`). A missing one means every row or column.
 //! - `regex`: boxes every match in every row's text (within `rows` and `cols` if given).
 //! - `label`: text of the badge. `color`: `#rrggbb` (default: a colour per annotation).
@@ -396,7 +396,7 @@ mod tests {
 
     #[test]
     fn specs_parse() {
-        let a: Annotation = "rows=2..5,cols=0..40,label=Menu, with comma,color=#ff0000"
+        let a: Annotation = "rows=3..6,cols=1..41,label=Menu, with comma,color=#ff0000"
             .parse()
             .unwrap();
         assert_eq!(a.label.as_deref(), Some("Menu, with comma"));
@@ -406,14 +406,14 @@ mod tests {
             (Some(&(2..5)), Some(&(0..40)), true)
         );
         // The `colour` spelling splits pairs like `color` does, wherever it stands.
-        let a: Annotation = "rows=0,label=x,colour=#00ff00".parse().unwrap();
+        let a: Annotation = "rows=1,label=x,colour=#00ff00".parse().unwrap();
         assert_eq!(
             (a.label.as_deref(), a.color),
             (Some("x"), Some(Rgb(0, 255, 0)))
         );
         let a: Annotation = "regex=a{1,3},label=As".parse().unwrap();
         assert_eq!(a.target.regex().map(|r| r.as_str()), Some("a{1,3}"));
-        let a: Annotation = "rows=0".parse().unwrap();
+        let a: Annotation = "rows=1".parse().unwrap();
         assert!(a.label.is_none());
     }
 
@@ -421,11 +421,11 @@ mod tests {
     fn bad_specs_say_why() {
         for (spec, why) in [
             ("label=x", "rows, cols or regex"),
-            ("rows=5..2", "range"),
+            ("rows=6..3", "range"),
             ("regex=(", "not valid"),
-            ("rows=1,rows=2", "twice"),
+            ("rows=2,rows=3", "twice"),
             ("size=3", "unknown key"),
-            ("rows=1,color=red", "colour"),
+            ("rows=2,color=red", "colour"),
             ("nonsense", "key=value"),
             ("region=status", "scenario file"),
             ("regex=", "empty"),
@@ -441,7 +441,7 @@ mod tests {
         assert_eq!(spec.region.as_deref(), Some("status"));
         assert_eq!(spec.label.as_deref(), Some("Mine, with comma"));
         let region = AnnotationSpec {
-            rows: Some("23".into()),
+            rows: Some("24".into()),
             label: Some("status line".into()),
             color: Some("#ff8800".into()),
             ..AnnotationSpec::default()
@@ -486,7 +486,7 @@ mod tests {
         );
         let a: Annotation = "regex=日本".parse().unwrap();
         assert_eq!(a.regions(&s)[0].col..a.regions(&s)[0].col_end, 3..7);
-        let a: Annotation = "rows=1..,cols=15..".parse().unwrap();
+        let a: Annotation = "rows=2..,cols=16..".parse().unwrap();
         assert_eq!(
             a.regions(&s),
             vec![Region {
@@ -496,7 +496,7 @@ mod tests {
                 col_end: 20
             }]
         );
-        let a: Annotation = "rows=10".parse().unwrap();
+        let a: Annotation = "rows=11".parse().unwrap();
         assert!(a.regions(&s).is_empty());
         let a: Annotation = "regex=nothing here".parse().unwrap();
         assert!(a.regions(&s).is_empty());
