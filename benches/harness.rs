@@ -316,7 +316,7 @@ fn up_to(config: &Config, case: &Case, stage: Stage) -> usize {
     let label = assert::pending::relative_name(&config.root, &case.cast);
     checkpoints
         .iter()
-        .map(|cp| assert::render(Format::Txt, &label, &cp.name, &cp.screen).len())
+        .map(|cp| assert::render(Format::Text, &label, &cp.name, &cp.screen).len())
         .sum()
 }
 
@@ -427,7 +427,7 @@ fn renders(config: &Config, cases: &[Case]) -> Vec<Render> {
                 golden: assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, "txt"),
                 stem: case.stem.clone(),
                 checkpoint: cp.name.clone(),
-                actual: assert::render(Format::Txt, &label, &cp.name, &cp.screen),
+                actual: assert::render(Format::Text, &label, &cp.name, &cp.screen),
             });
         }
     }

@@ -1,5 +1,5 @@
 //! One golden check: [`Check`] renders a screen in a format and compares it with its golden
-//! file (text here, with [`check_file`]; pictures in [`check_png`]); `settle` writes what the
+//! file (text here, with [`check_file`]; pictures in [`check_png`]); `write_as_allowed` writes what the
 //! [`UpdateAction`] allows, the same rules for every format.
 
 use std::io;
@@ -27,7 +27,7 @@ use crate::term::Screen;
 /// let dir = tempfile::tempdir()?;
 /// let golden = dir.path().join("demo/end.txt");
 /// let check = Check {
-///     format: Format::Txt,
+///     format: Format::Text,
 ///     golden: &golden,
 ///     cast: "demo.cast",
 ///     checkpoint: "end",
@@ -140,7 +140,7 @@ pub fn check_file(
             }
         }
     };
-    settle(golden, action, verdict, |path| {
+    write_as_allowed(golden, action, verdict, |path| {
         write_file(path, actual.as_bytes())
     })
 }
@@ -159,7 +159,7 @@ pub(super) enum Verdict {
 /// actual render to a path. The rules of every format: a pass removes a stale `.new` (unless
 /// nothing may be written); `Overwrite` replaces the golden; `WriteNew` writes
 /// `<golden>.new`; `WriteNothing` writes nothing.
-pub(super) fn settle(
+pub(super) fn write_as_allowed(
     golden: &Path,
     action: UpdateAction,
     verdict: Verdict,

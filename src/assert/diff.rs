@@ -282,13 +282,13 @@ mod tests {
             input.push_str(&format!("line {i}\r\n"));
         }
         let a = render(
-            Format::Txt,
+            Format::Text,
             "c",
             "end",
             &crate::term::test_screen(size, &input),
         );
         let b = render(
-            Format::Txt,
+            Format::Text,
             "c",
             "end",
             &crate::term::test_screen(size, &input.replace("line 120", "line 12X")),
@@ -326,13 +326,13 @@ mod tests {
     fn header_changes_name_the_field() {
         let size = Size { cols: 10, rows: 2 };
         let a = render(
-            Format::Txt,
+            Format::Text,
             "c",
             "end",
             &crate::term::test_screen(size, "ab"),
         );
         let b = render(
-            Format::Txt,
+            Format::Text,
             "c",
             "end",
             &crate::term::test_screen(size, "ab\x1b[D"),

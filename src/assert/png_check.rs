@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::io;
 use std::path::Path;
 
-use super::check::{read_golden, remove_if_exists, settle, write_file, Outcome, Verdict};
+use super::check::{read_golden, remove_if_exists, write_as_allowed, write_file, Outcome, Verdict};
 use super::diff::{Difference, Place};
 use super::layout::diff_image_path;
 use super::update::UpdateAction;
@@ -122,7 +122,7 @@ pub fn check_png(
         remove_if_exists(&diff_path)?;
     }
     // Encoded only when written: a passing check decodes the golden and compares pixels.
-    settle(golden, action, verdict, |path| {
+    write_as_allowed(golden, action, verdict, |path| {
         write_file(
             path,
             &png_render::encode_png(&image).map_err(io::Error::other)?,

@@ -44,9 +44,9 @@ use crate::term::{Attrs, Cell, Color, Screen};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
 #[non_exhaustive]
 pub enum Format {
-    /// Plain text rows (`.txt`).
-    #[serde(rename = "txt")]
-    Txt,
+    /// Plain text rows (`.txt`); written `txt` or `text`.
+    #[serde(rename = "txt", alias = "text")]
+    Text,
     /// Rows plus style runs (`.styled.txt`).
     #[serde(rename = "styled.txt", alias = "styled")]
     Styled,
@@ -60,7 +60,7 @@ impl Format {
     /// The file extension, without the leading dot.
     pub fn extension(self) -> &'static str {
         match self {
-            Format::Txt => "txt",
+            Format::Text => "txt",
             Format::Styled => "styled.txt",
             Format::Png => "png",
         }
@@ -72,20 +72,26 @@ impl Format {
     }
 
     /// Every format, in the order they are checked.
-    pub const ALL: [Format; 3] = [Format::Txt, Format::Styled, Format::Png];
+    pub const ALL: [Format; 3] = [Format::Text, Format::Styled, Format::Png];
 }
 
+message_error!(
+    /// Why a name is not a snapshot format.
+    FormatError
+);
+
 impl std::str::FromStr for Format {
-    type Err = String;
+    type Err = FormatError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
-            "txt" | "text" => Ok(Format::Txt),
+            "txt" | "text" => Ok(Format::Text),
             "styled.txt" | "styled" => Ok(Format::Styled),
             "png" => Ok(Format::Png),
-            other => Err(format!(
-                "unknown snapshot format {other:?}: expected txt, styled.txt or png"
-            )),
+            other => Err(FormatError(format!(
+                "unknown snapshot format \"{}\": expected txt (or text), styled.txt or png",
+                escape_for_terminal(other, 40)
+            ))),
         }
     }
 }
@@ -304,7 +310,7 @@ mod tests {
     #[test]
     fn txt_has_a_header_and_every_row() {
         let s = screen("hello\r\n\x1b[?25l");
-        let text = render(Format::Txt, "demo.cast", "end", &s);
+        let text = render(Format::Text, "demo.cast", "end", &s);
         assert_eq!(text, "---\ncast: demo.cast\ncheckpoint: end\nsize: 12x3\ncursor: 2:1 hidden\n---\nhello\n\n\n");
     }
 
@@ -337,7 +343,7 @@ mod tests {
     #[test]
     fn the_cursor_shape_is_in_the_header_only_when_not_the_default() {
         let header = |input: &str| {
-            let text = render(Format::Txt, "c", "end", &screen(input));
+            let text = render(Format::Text, "c", "end", &screen(input));
             text.lines().nth(4).unwrap().to_string()
         };
         assert_eq!(header("ab"), "cursor: 1:3");

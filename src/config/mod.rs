@@ -87,7 +87,7 @@ impl Config {
             root: root.to_path_buf(),
             casts: root.join("casts"),
             snapshots: root.join("snapshots"),
-            formats: vec![Format::Txt],
+            formats: vec![Format::Text],
             engine: EngineKind::Avt,
             png: PngCheck::default(),
             #[cfg(feature = "png")]
@@ -200,7 +200,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let c = Config::load(dir.path()).unwrap();
         assert_eq!(c.casts, dir.path().join("casts"));
-        assert_eq!(c.formats, vec![Format::Txt]);
+        assert_eq!(c.formats, vec![Format::Text]);
         std::fs::write(
             dir.path().join(CONFIG_FILE),
             "casts = \"rec\"\nformats = [\"txt\", \"styled.txt\"]\nengine = \"vt100\"\n",
@@ -209,7 +209,7 @@ mod tests {
         let c = Config::load(dir.path()).unwrap();
         assert_eq!(c.casts, dir.path().join("rec"));
         assert_eq!(c.snapshots, dir.path().join("snapshots"));
-        assert_eq!(c.formats, vec![Format::Txt, Format::Styled]);
+        assert_eq!(c.formats, vec![Format::Text, Format::Styled]);
         assert_eq!(c.engine, EngineKind::Vt100);
     }
 

@@ -243,9 +243,9 @@ pub(super) mod tests {
         let first = [("first".to_string(), 3), ("end".to_string(), 4)];
         assert_eq!(names(&cases[0]), first);
         assert_eq!(names(&cases[1]), first);
-        assert_eq!(cases[0].formats, [Format::Txt], "the project's default");
+        assert_eq!(cases[0].formats, [Format::Text], "the project's default");
         assert!(cases[0].masks.is_empty() && cases[0].scenario.is_none());
-        assert_eq!(cases[1].formats, [Format::Styled, Format::Txt]);
+        assert_eq!(cases[1].formats, [Format::Styled, Format::Text]);
         assert_eq!(cases[1].masks.len(), 1);
         assert!(
             cases[1].scenario.is_none(),

@@ -301,7 +301,7 @@ impl Session {
                 }
             }
         }
-        self.settle()?;
+        self.reap_after_exit()?;
         let status = self.status.unwrap_or(255);
         self.emit(EventData::Exit(status))?;
         let duration = self.start.elapsed().as_secs_f64();
@@ -325,7 +325,7 @@ impl Session {
 
     /// After the exit: collect the remaining output, then make sure no process of the session
     /// is left (a background job keeping the terminal open is killed).
-    pub(super) fn settle(&mut self) -> Result<(), RecordError> {
+    pub(super) fn reap_after_exit(&mut self) -> Result<(), RecordError> {
         let deadline = Instant::now() + Duration::from_millis(200);
         while !self.eof && Instant::now() < deadline {
             self.pump(Some(deadline))?;

@@ -149,7 +149,7 @@ impl Session {
             }
             self.pump(Some(deadline))?;
         }
-        self.settle()?;
+        self.reap_after_exit()?;
         Ok(self.status.unwrap_or(255))
     }
 

@@ -60,9 +60,6 @@ pub struct Annotation {
     pub color: Option<Rgb>,
 }
 
-/// A boxed rectangle of cells: rows and columns, 0-based, end exclusive.
-pub type Region = CellRect;
-
 /// An annotation spec as written (`rows=2..5,label=Menu`, `region=status`, or a region of a
 /// cast's TOML, `[regions]`): its keys, not yet checked. [`AnnotationSpec::build`] makes the
 /// [`Annotation`].
@@ -188,7 +185,7 @@ impl FromStr for Annotation {
 impl Annotation {
     /// The rectangles this annotation boxes on `screen` (clipped to it; none when it matches
     /// nothing).
-    pub fn regions(&self, screen: &Screen) -> Vec<Region> {
+    pub fn regions(&self, screen: &Screen) -> Vec<CellRect> {
         self.target.rects(screen)
     }
 }
@@ -470,13 +467,13 @@ mod tests {
         assert_eq!(
             r,
             vec![
-                Region {
+                CellRect {
                     row: 0,
                     row_end: 1,
                     col: 0,
                     col_end: 10
                 },
-                Region {
+                CellRect {
                     row: 1,
                     row_end: 2,
                     col: 8,
@@ -489,7 +486,7 @@ mod tests {
         let a: Annotation = "rows=2..,cols=16..".parse().unwrap();
         assert_eq!(
             a.regions(&s),
-            vec![Region {
+            vec![CellRect {
                 row: 1,
                 row_end: 3,
                 col: 15,

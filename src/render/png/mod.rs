@@ -52,7 +52,7 @@ mod text;
 mod theme;
 
 pub use crate::rgb::Rgb;
-pub use annotate::{Annotation, AnnotationSpec, Region};
+pub use annotate::{Annotation, AnnotationSpec};
 pub use compare::{compare, diff_image, PixelDiff};
 pub use config::{FontDirs, PngConfig, PngConfigError};
 pub use encode::{decode_png, encode_png, encode_png_with, render_png, Compression};
