@@ -2,14 +2,15 @@
 //! what to check in it, and named regions of its screens. One schema, read whole and checked
 //! at once into typed values ([`CastFile`]); every error names its `file:line:column`.
 //!
-//! The recording keys and steps are in DESIGN.md (`command` or `shell`, `cwd`, `size`, `env`,
-//! `inherit_env`, `timeout`, `title`, `redact`, `steps`); they become a
+//! The recording keys and steps are in `docs/scenarios.md` (`bin`, `command` or `shell`,
+//! `args`, `cwd`, `size`, `env`, `inherit_env`, `timeout`, `title`, `redact`, `steps`); they
+//! become a
 //! [`record::Scenario`](crate::record::Scenario). The `[check]` table:
 //!
 //! ```toml
 //! [check]
 //! formats = ["txt", "styled.txt"]      # snapshot formats for this cast
-//! mask = [{ rows = "0", cols = "60..80" }, { regex = "\\d\\d:\\d\\d" }, { rows = 1 }]
+//! mask = [{ rows = "1", cols = "61..=80" }, { regex = "\\d\\d:\\d\\d" }, { rows = 2 }]
 //! ```
 //!
 //! The `[regions]` table names parts of the screen for annotated screenshots

@@ -621,7 +621,7 @@ mod tests {
         for kind in EngineKind::ALL {
             let s = screen(kind, SMALL, "\x1b(0lqk\x1b(B");
             if kind == EngineKind::Vt100 {
-                continue; // vt100 lacks DEC special graphics (measured in DESIGN.md)
+                continue; // vt100 lacks DEC special graphics (docs/conformance.md: its failing cases)
             }
             assert_eq!(s.row_text(0), "┌─┐", "{kind}");
         }
