@@ -65,12 +65,71 @@ pub fn discover(config: &Config, paths: &[PathBuf]) -> Vec<Case> {
         },
     );
     let Ok(()) = loaded;
+    refuse_shared_goldens(config, &mut cases);
     cases
+}
+
+/// Two checkpoints (of one cast or two) whose names sanitize to the same golden would share
+/// it, and one screen would pass for the other: the later case fails, naming both.
+fn refuse_shared_goldens(config: &Config, cases: &mut [Case]) {
+    let mut owners: std::collections::HashMap<PathBuf, (PathBuf, String)> = Default::default();
+    for case in cases.iter_mut() {
+        let Ok(infos) = &case.checkpoints else {
+            continue;
+        };
+        let mut clash = None;
+        for info in infos {
+            let golden = assert::snapshot_path(&config.snapshots, &case.stem, &info.name, "txt");
+            match owners.get(&golden) {
+                Some((cast, name)) => {
+                    clash = Some(format!(
+                        "{}: checkpoint \"{}\" and checkpoint \"{}\" of {} would share the golden {}: rename one",
+                        assert::shown_path(&case.cast),
+                        crate::escape::escape_for_terminal(&info.name, 100),
+                        crate::escape::escape_for_terminal(name, 100),
+                        assert::shown_path(cast),
+                        assert::shown_path(&golden.with_extension("")),
+                    ));
+                    break;
+                }
+                None => {
+                    owners.insert(golden, (case.cast.clone(), info.name.clone()));
+                }
+            }
+        }
+        if let Some(message) = clash {
+            case.checkpoints = Err(message);
+        }
+    }
+}
+
+/// The snapshot stem of `cast`: its path under the casts folder; for a cast given from
+/// elsewhere, under the project folder, or else its file name alone — never a path of the
+/// machine it runs on (`tuicast test /abs/y.cast`, `../y.cast`).
+fn stem_of(config: &Config, cast: &Path) -> String {
+    let plain = !cast
+        .components()
+        .any(|c| matches!(c, std::path::Component::ParentDir));
+    if plain && cast.starts_with(&config.casts) {
+        // The common case, found by discovery: no file system look-up needed.
+        return assert::cast_stem(&config.casts, cast);
+    }
+    let cast = crate::util::resolved(cast);
+    let casts = crate::util::resolved(&config.casts);
+    let root = crate::util::resolved(&config.root);
+    if cast.starts_with(&casts) {
+        assert::cast_stem(&casts, &cast)
+    } else if cast.starts_with(&root) {
+        assert::cast_stem(&root, &cast)
+    } else {
+        let dir = cast.parent().unwrap_or(Path::new(""));
+        assert::cast_stem(dir, &cast)
+    }
 }
 
 /// Builds the [`Case`] of one cast: its scenario's `[check]`, and its checkpoint names.
 pub fn load_case(config: &Config, cast: PathBuf) -> Case {
-    let stem = assert::cast_stem(&config.casts, &cast);
+    let stem = stem_of(config, &cast);
     let mut formats = config.formats.clone();
     let mut masks = Vec::new();
     let mut problem = None;

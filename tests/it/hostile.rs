@@ -303,3 +303,57 @@ fn no_command_writes_over_its_own_input() {
         "shell = \"echo hi\"\nsteps = [{ exit = 0 }]\n"
     );
 }
+
+#[test]
+fn names_that_sanitize_alike_never_share_a_golden_and_stems_hold_no_machine_paths() {
+    let dir = Dir::new();
+    // "a b" sanitizes to "a_b-<hash of "a b">"; a label spelled as that result collides.
+    let hashed = {
+        dir.write(
+            "casts/probe.cast",
+            v3_cast(10, 2, &[r#"[0.1, "m", "a b"]"#]),
+        );
+        dir.tuicast(["test", "--update"]).run().success();
+        let files = dir.files();
+        let golden = files
+            .iter()
+            .find(|f| f.starts_with("snapshots/probe/a_b-"))
+            .unwrap()
+            .clone();
+        std::fs::remove_dir_all(dir.join("snapshots")).unwrap();
+        std::fs::remove_file(dir.join("casts/probe.cast")).unwrap();
+        golden
+            .trim_start_matches("snapshots/probe/")
+            .trim_end_matches(".txt")
+            .to_string()
+    };
+    dir.write(
+        "casts/c.cast",
+        v3_cast(
+            10,
+            2,
+            &[
+                r#"[0.1, "m", "a b"]"#,
+                &format!(r#"[0.1, "m", "{hashed}"]"#),
+            ],
+        ),
+    );
+    let out = dir.tuicast(["test", "--update"]).run().fails_with(2);
+    assert!(out.stdout().contains("would share the golden"), "{out}");
+    assert!(
+        !dir.files().iter().any(|f| f.starts_with("snapshots/")),
+        "nothing written"
+    );
+
+    // A cast given from outside the project is named by its file name, not its path.
+    let outside = Dir::new();
+    outside.write("y.cast", v3_cast(10, 2, &[r#"[0.1, "o", "y"]"#]));
+    let path = outside.join("y.cast").display().to_string();
+    let out = dir.tuicast(["test", "--update", &path]).run().success();
+    assert!(out.stdout().contains("test y::end ... updated"), "{out}");
+    assert!(
+        dir.files().contains(&"snapshots/y/end.txt".to_string()),
+        "{:?}",
+        dir.files()
+    );
+}
