@@ -60,6 +60,22 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// The temporary file [`write_atomic_with`] fills before renaming it over `name`:
+/// `.NAME.tmpPID`.
+pub fn temporary_name(name: &str, pid: u32) -> String {
+    format!(".{name}.tmp{pid}")
+}
+
+/// The process id in a name [`temporary_name`] made, when the name is one.
+pub fn temporary_pid(file_name: &str) -> Option<u32> {
+    let rest = file_name.strip_prefix('.')?;
+    let (_, pid) = rest.rsplit_once(".tmp")?;
+    if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
 /// `path` with its folder resolved (symlinks, `..`) and its own name kept: two spellings of
 /// one destination (`x.cast`, `./x.cast`, `sub/../x.cast`) give the same value, whether the
 /// file exists yet or not.
@@ -111,7 +127,7 @@ pub fn write_atomic_with<T, E: From<io::Error>>(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    let tmp = dir.join(temporary_name(&name, std::process::id()));
     let result = (|| {
         let file = std::fs::File::create(&tmp)?;
         let mut w = io::BufWriter::new(file);

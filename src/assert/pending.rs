@@ -78,6 +78,23 @@ pub fn orphans(snapshots: &Path, expected: &HashSet<PathBuf>) -> io::Result<Vec<
     Ok(out)
 }
 
+/// Temporary files of atomic writes left under `snapshots` by a process that no longer runs
+/// (killed while writing a golden): `.NAME.tmpPID`, sorted. Never a golden themselves.
+pub fn stale_temporaries(snapshots: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut out: Vec<PathBuf> = hidden_files(snapshots)?
+        .into_iter()
+        .filter(|f| {
+            let pid = f
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(crate::util::temporary_pid);
+            pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists())
+        })
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
 /// Why orphans are not removed from a snapshots folder: it is the project itself, holds the
 /// casts, or lies outside the project. A `tuicast.toml` from a cloned repository chooses the
 /// folder, so removal never trusts it.
@@ -212,6 +229,17 @@ pub fn relative_name(base: &Path, path: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// Every regular file under `dir` whose name starts with `.`, recursively.
+fn hidden_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    Ok(files(dir)?
+        .into_iter()
+        .filter(|f| {
+            f.file_name()
+                .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."))
+        })
+        .collect())
 }
 
 /// Every regular file under `dir`, recursively (none when `dir` does not exist).

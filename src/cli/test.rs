@@ -116,6 +116,36 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.message_format == MessageFormat::Human {
         out.write_all(report.failures().as_bytes())?;
     }
+    // Left by a tuicast killed while writing a golden (SIGKILL during --update): listed, and
+    // removed with the orphans.
+    let stale = assert::pending::stale_temporaries(&config.snapshots)?;
+    if !stale.is_empty() {
+        let shown = |p: &PathBuf| escape_for_terminal(&p.display().to_string(), 300);
+        if args.remove_orphans {
+            assert::pending::check_removable(&config.root, &config.casts, &config.snapshots)?;
+            for f in &stale {
+                std::fs::remove_file(f)?;
+            }
+        }
+        if args.message_format == MessageFormat::Human {
+            let verb = if args.remove_orphans {
+                "removed"
+            } else {
+                "found"
+            };
+            writeln!(
+                out,
+                "{} temporary file(s) of an interrupted write {verb}:",
+                stale.len()
+            )?;
+            for f in &stale {
+                writeln!(out, "  {}", shown(f))?;
+            }
+            if !args.remove_orphans {
+                writeln!(out, "remove them with: tuicast test --remove-orphans")?;
+            }
+        }
+    }
     let orphans = if args.paths.is_empty() && args.filter.is_none() {
         harness::orphans(&config, &cases)?
     } else {

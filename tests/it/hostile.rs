@@ -357,3 +357,32 @@ fn names_that_sanitize_alike_never_share_a_golden_and_stems_hold_no_machine_path
         dir.files()
     );
 }
+
+#[test]
+fn temporary_files_of_an_interrupted_write_are_listed_and_removable() {
+    let dir = project_with_goldens();
+    // What a tuicast killed during --update leaves: a hidden temporary of a dead process.
+    let dead = {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    };
+    dir.write(
+        format!("snapshots/demo/.end.txt.tmp{dead}"),
+        "half a golden",
+    );
+    let out = dir.tuicast(["test"]).run().success();
+    assert!(
+        out.stdout()
+            .contains("1 temporary file(s) of an interrupted write found"),
+        "{out}"
+    );
+    let out = dir.tuicast(["test", "--remove-orphans"]).run().success();
+    assert!(out.stdout().contains("removed"), "{out}");
+    assert!(
+        !dir.files().iter().any(|f| f.contains(".tmp")),
+        "{:?}",
+        dir.files()
+    );
+}
