@@ -120,7 +120,6 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     // removed with the orphans.
     let stale = assert::pending::stale_temporaries(&config.snapshots)?;
     if !stale.is_empty() {
-        let shown = |p: &PathBuf| escape_for_terminal(&p.display().to_string(), 300);
         if args.remove_orphans {
             assert::pending::check_removable(&config.root, &config.casts, &config.snapshots)?;
             for f in &stale {
@@ -133,14 +132,11 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             } else {
                 "found"
             };
-            writeln!(
-                out,
+            let heading = format!(
                 "{} temporary file(s) of an interrupted write {verb}:",
                 stale.len()
-            )?;
-            for f in &stale {
-                writeln!(out, "  {}", shown(f))?;
-            }
+            );
+            list_files(&mut out, &heading, &stale)?;
             if !args.remove_orphans {
                 writeln!(out, "remove them with: tuicast test --remove-orphans")?;
             }
@@ -165,27 +161,20 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             (Vec::new(), orphans.clone())
         };
-        let shown = |p: &PathBuf| escape_for_terminal(&p.display().to_string(), 300);
         if args.message_format == MessageFormat::Human {
             if !removed.is_empty() {
-                writeln!(
-                    out,
+                let heading = format!(
                     "{} orphaned snapshot(s) removed (no cast checkpoint produces them):",
                     removed.len()
-                )?;
-                for o in &removed {
-                    writeln!(out, "  {}", shown(o))?;
-                }
+                );
+                list_files(&mut out, &heading, &removed)?;
             }
             if !kept.is_empty() {
-                writeln!(
-                    out,
+                let heading = format!(
                     "{} orphaned snapshot(s) found (no cast checkpoint produces them):",
                     kept.len()
-                )?;
-                for o in &kept {
-                    writeln!(out, "  {}", shown(o))?;
-                }
+                );
+                list_files(&mut out, &heading, &kept)?;
                 if args.remove_orphans {
                     writeln!(
                         out,
@@ -241,6 +230,19 @@ fn selected(case: &harness::Case, filter: Option<&str>) -> usize {
             .count(),
         Err(_) => usize::from(wanted(&case.stem, filter)),
     }
+}
+
+/// A heading, then one file per line, indented and escaped.
+fn list_files(out: &mut impl Write, heading: &str, files: &[PathBuf]) -> std::io::Result<()> {
+    writeln!(out, "{heading}")?;
+    for f in files {
+        writeln!(
+            out,
+            "  {}",
+            escape_for_terminal(&f.display().to_string(), 300)
+        )?;
+    }
+    Ok(())
 }
 
 /// One result as JSON: path, checkpoint, cast line, row, column, expected, actual, pending.
