@@ -54,9 +54,40 @@ pub struct CastFile {
     pub formats: Option<Vec<Format>>,
     /// Masks applied before comparing (`[check] mask`).
     pub masks: Vec<Mask>,
+    /// Which checkpoints are checked (`[check] checkpoints` and `end`).
+    pub checked: Checked,
     /// Named regions (`[regions]`), checked, each label defaulting to the region's name.
     #[cfg(feature = "png")]
     pub regions: BTreeMap<String, AnnotationSpec>,
+}
+
+/// Which of a cast's checkpoints are checked: all of them (the default), all but the final
+/// screen (`[check] end = false`, for programs whose last screen is noise, such as a
+/// full-screen app after it exits), or the ones named (`[check] checkpoints = ["a", "b"]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Only these names, when given.
+    pub only: Option<Vec<String>>,
+    /// Whether the final checkpoint (`end`) is checked when `only` does not say.
+    pub end: bool,
+}
+
+impl Checked {
+    /// All checkpoints.
+    pub fn all() -> Checked {
+        Checked {
+            only: None,
+            end: true,
+        }
+    }
+
+    /// Whether the checkpoint `name` is checked (`is_end`: it is the final screen).
+    pub fn includes(&self, name: &str, is_end: bool) -> bool {
+        match &self.only {
+            Some(names) => names.iter().any(|n| n == name),
+            None => self.end || !is_end,
+        }
+    }
 }
 
 impl CastFile {
@@ -138,6 +169,10 @@ impl CastFile {
             recording,
             formats: file.check.formats.clone(),
             masks,
+            checked: Checked {
+                only: file.check.checkpoints.clone(),
+                end: file.check.end.unwrap_or(true),
+            },
             #[cfg(feature = "png")]
             regions,
         })
@@ -503,6 +538,10 @@ struct FileToml {
 struct CheckToml {
     #[serde(default)]
     formats: Option<Vec<Format>>,
+    #[serde(default)]
+    end: Option<bool>,
+    #[serde(default)]
+    checkpoints: Option<Vec<String>>,
     #[serde(default)]
     mask: Vec<Spanned<CellsToml>>,
 }

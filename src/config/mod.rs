@@ -28,7 +28,7 @@ use crate::location::{line_column, write_place};
 use crate::render::png::PngConfig;
 use crate::term::EngineKind;
 
-pub use cast_file::{parse_duration, CastFile, DurationError};
+pub use cast_file::{parse_duration, CastFile, Checked, DurationError};
 
 /// The project configuration, with defaults filled in and paths made absolute.
 #[derive(Debug, Clone)]

@@ -134,6 +134,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
     let mut masks = Vec::new();
     let mut problem = None;
     let mut scenario = None;
+    let mut checked = crate::config::Checked::all();
     match CastFile::beside(&cast) {
         Ok(Some(file)) => {
             if let Some(f) = file.formats {
@@ -141,13 +142,16 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
             }
             masks = file.masks;
             scenario = file.recording;
+            checked = file.checked;
         }
         Ok(None) => {}
         Err(e) => problem = Some(e.to_string()),
     }
     let checkpoints = match problem {
         Some(p) => Err(p),
-        None => scan_checkpoints(&cast).map_err(|e| e.to_string()),
+        None => scan_checkpoints(&cast)
+            .map_err(|e| e.to_string())
+            .and_then(|all| choose(&cast, all, &checked)),
     };
     Case {
         cast,
@@ -157,6 +161,43 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
         masks,
         scenario,
     }
+}
+
+/// The checkpoints of `all` that `checked` selects; a name it asks for that the cast lacks,
+/// or nothing left to check, is an error.
+fn choose(
+    cast: &Path,
+    all: Vec<CheckpointInfo>,
+    checked: &crate::config::Checked,
+) -> Result<Vec<CheckpointInfo>, String> {
+    let last = all.len().saturating_sub(1);
+    if let Some(names) = &checked.only {
+        if let Some(missing) = names.iter().find(|n| !all.iter().any(|c| &c.name == *n)) {
+            let have: Vec<String> = all
+                .iter()
+                .map(|c| crate::escape::escape_for_terminal(&c.name, 60))
+                .collect();
+            return Err(format!(
+                "{}: [check] checkpoints names \"{}\", which the cast does not have (it has {})",
+                assert::shown_path(&cast.with_extension("toml")),
+                crate::escape::escape_for_terminal(missing, 60),
+                have.join(", ")
+            ));
+        }
+    }
+    let chosen: Vec<CheckpointInfo> = all
+        .into_iter()
+        .enumerate()
+        .filter(|(i, c)| checked.includes(&c.name, *i == last))
+        .map(|(_, c)| c)
+        .collect();
+    if chosen.is_empty() {
+        return Err(format!(
+            "{}: [check] leaves no checkpoint to check",
+            assert::shown_path(&cast.with_extension("toml"))
+        ));
+    }
+    Ok(chosen)
 }
 
 /// The checkpoint names of a cast, from its markers (fast: no terminal engine involved).

@@ -355,3 +355,39 @@ fn positions_count_from_1_wherever_a_person_writes_or_reads_them() {
         "{out}"
     );
 }
+
+#[test]
+fn check_chooses_the_checkpoints_that_mean_something() {
+    let dir = Dir::new();
+    let cast = v3_cast(
+        10,
+        2,
+        &[
+            r#"[0.1, "o", "menu"]"#,
+            r#"[0.1, "m", "menu"]"#,
+            r#"[0.1, "o", "\r\nnoise 1"]"#,
+        ],
+    );
+    dir.write("casts/app.cast", &cast);
+    dir.write("casts/app.toml", "[check]\nend = false\n");
+    let out = dir.tuicast(["test", "--update"]).run().success();
+    assert!(out.stdout().starts_with("running 1 test\n"), "{out}");
+    assert!(
+        dir.join("snapshots/app/menu.txt").exists() && !dir.join("snapshots/app/end.txt").exists()
+    );
+    // The noise at the end changes: nothing fails.
+    dir.write("casts/app.cast", cast.replace("noise 1", "noise 2"));
+    dir.tuicast(["test"]).run().success();
+    // A list names the checkpoints; a name the cast lacks says which it has.
+    dir.write(
+        "casts/app.toml",
+        "[check]\ncheckpoints = [\"menu\", \"gone\"]\n",
+    );
+    let out = dir.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stdout().contains(
+            "[check] checkpoints names \"gone\", which the cast does not have (it has menu, end)"
+        ),
+        "{out}"
+    );
+}
