@@ -30,13 +30,15 @@ pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>),
         line: text,
         line_no: first_line,
     };
-    let cols = fields.dimension(map.remove("width"), &["width"])?;
-    let rows = fields.dimension(map.remove("height"), &["height"])?;
+    let size = fields.size(
+        (map.remove("width"), &["width"]),
+        (map.remove("height"), &["height"]),
+    )?;
     let stdout = map.remove("stdout");
     let mut header = Header {
         version: 1,
         term: Term {
-            size: Size { cols, rows },
+            size,
             ..Term::default()
         },
         ..Header::default()
