@@ -11,7 +11,6 @@ use super::reader::{describe, json_error, json_type_name};
 use super::v3::Fields;
 use super::{CastError, CastErrorKind, Event, EventData, Header, Term};
 use crate::location::LineCursor;
-use crate::size::Size;
 
 pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>), CastError> {
     let mut map: Map<String, Value> = serde_json::from_str(text)

@@ -7,7 +7,6 @@ use serde_json::{Map, Value};
 
 use super::v3::Fields;
 use super::{CastError, Header, Term};
-use crate::size::Size;
 
 pub(super) fn header(
     line: &str,

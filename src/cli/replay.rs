@@ -263,6 +263,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// Most checkpoint names listed when `--at` names none of them.
+const MAX_NAMES_SHOWN: usize = 20;
+
 fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
     let reader = tuicast::cast::open(cast)?;
     let header = reader.header().clone();
@@ -288,7 +291,14 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
         (Some(name), None) => match replay::find(reader, engine, name)? {
             Found::Checkpoint(c) => *c,
             Found::Missing(names) => {
-                let list: Vec<String> = names.iter().map(|n| escape_for_terminal(n, 80)).collect();
+                let mut list: Vec<String> = names
+                    .iter()
+                    .take(MAX_NAMES_SHOWN)
+                    .map(|n| escape_for_terminal(n, 80))
+                    .collect();
+                if names.len() > MAX_NAMES_SHOWN {
+                    list.push(format!("… and {} more", names.len() - MAX_NAMES_SHOWN));
+                }
                 bail!(
                     "{}: no checkpoint named \"{}\"; the checkpoints are: {}",
                     cast.display(),

@@ -109,7 +109,7 @@ pub fn scan_checkpoints(cast: &Path) -> Result<Vec<CheckpointInfo>, CastError> {
     for event in reader {
         let event = event?;
         last = event.line;
-        if let Some(name) = names.event(&event.data) {
+        if let Some(name) = names.checked(&event).map_err(|e| e.with_path(cast))? {
             out.push(CheckpointInfo {
                 name,
                 line: event.line,
