@@ -107,7 +107,11 @@ impl Fields<'_> {
         let cols = self.dimension(cols, cols_path)?;
         let rows = self.dimension(rows, rows_path)?;
         Size::within_limits(cols, rows).map_err(|e| {
-            let path = if cols > MAX_COLS { cols_path } else { rows_path };
+            let path = if cols > MAX_COLS {
+                cols_path
+            } else {
+                rows_path
+            };
             self.error(field_column_path(self.line, path), e.to_string())
         })
     }

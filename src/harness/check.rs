@@ -302,7 +302,9 @@ mod tests {
             infos[0].name = "later".into();
         }
         let results = check_case(&config, &case, &opts);
-        assert!(results[0].message().contains("no checkpoint named \"later\""));
+        assert!(results[0]
+            .message()
+            .contains("no checkpoint named \"later\""));
         let r = failed(&case, "the cast went away", "first");
         assert_eq!(
             (r.test.as_str(), r.checkpoint.as_str()),

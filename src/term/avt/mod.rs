@@ -683,7 +683,11 @@ mod tests {
                 capped.feed(&format!("{setup}ab{ch}\x1b[{n}b"));
                 let mut every = AvtEngine::new(size);
                 every.feed(&format!("{setup}ab{}", ch.repeat(usize::from(n) + 1)));
-                assert_eq!(capped.screen(), every.screen(), "{size} {ch:?} {setup:?} {n}");
+                assert_eq!(
+                    capped.screen(),
+                    every.screen(),
+                    "{size} {ch:?} {setup:?} {n}"
+                );
             }
         }
         let size = Size { cols: 80, rows: 24 };
