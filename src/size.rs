@@ -10,9 +10,21 @@ use serde::{Deserialize, Serialize};
 
 use crate::escape::escape_for_terminal;
 
-/// Largest number of columns or rows a cast or a scenario may declare; larger sizes are
-/// rejected as absurd.
-pub const MAX_DIMENSION: u64 = 10_000;
+/// Most columns a screen may have (a cast's header or resize, a scenario, `--size`).
+///
+/// The three screen limits come from memory: a cell costs about 48 bytes in avt's grid (its
+/// two buffers), 40 in a [`term::Screen`](crate::term) and a few more in its renders, and
+/// `tuicast test` holds the engine, one screen, its masked copy and two renders at once:
+/// about 150 bytes a cell. [`MAX_CELLS`] keeps that under 1 GB; the sides are the largest a
+/// real terminal reaches (an 8K display with a 6-pixel font is about 1300x360) with room to
+/// spare. `docs/limits.md` has the measurements.
+pub const MAX_COLS: u64 = 4_000;
+
+/// Most rows a screen may have; see [`MAX_COLS`].
+pub const MAX_ROWS: u64 = 2_000;
+
+/// Most cells (columns × rows) a screen may have; see [`MAX_COLS`].
+pub const MAX_CELLS: u64 = 4_000_000;
 
 /// Fewest columns a terminal has here. One column cannot hold a wide character (avt 0.17
 /// panics reflowing or printing one there), and no real terminal is that narrow: a scenario
@@ -58,6 +70,43 @@ impl Size {
     }
 }
 
+impl Size {
+    /// The size `cols`x`rows`, or an error naming the limit it passes: each side at least 1
+    /// and at most [`MAX_COLS`] and [`MAX_ROWS`], and at most [`MAX_CELLS`] in all.
+    pub fn within_limits(cols: u64, rows: u64) -> Result<Size, SizeError> {
+        for (what, n) in [("columns", cols), ("rows", rows)] {
+            if n == 0 {
+                return Err(SizeError(format!("size {cols}x{rows} has zero {what}")));
+            }
+        }
+        if cols > MAX_COLS {
+            return Err(SizeError(format!(
+                "size {cols}x{rows} is too large: more than {MAX_COLS} columns"
+            )));
+        }
+        if rows > MAX_ROWS {
+            return Err(SizeError(format!(
+                "size {cols}x{rows} is too large: more than {MAX_ROWS} rows"
+            )));
+        }
+        if cols * rows > MAX_CELLS {
+            return Err(SizeError(format!(
+                "size {cols}x{rows} is too large: {} cells, more than {MAX_CELLS}",
+                cols * rows
+            )));
+        }
+        Ok(Size {
+            cols: cols as u16,
+            rows: rows as u16,
+        })
+    }
+
+    /// The number of cells, columns × rows.
+    pub fn cells(self) -> u64 {
+        u64::from(self.cols) * u64::from(self.rows)
+    }
+}
+
 impl fmt::Display for Size {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}x{}", self.cols, self.rows)
@@ -79,8 +128,8 @@ impl std::error::Error for SizeError {}
 impl FromStr for Size {
     type Err = SizeError;
 
-    /// Parses `COLSxROWS`, such as `80x24` (or `80X24`, spaces around the numbers allowed);
-    /// each side must be 1..=[`MAX_DIMENSION`].
+    /// Parses `COLSxROWS`, such as `80x24` (or `80X24`, spaces around the numbers allowed),
+    /// within the limits of [`Size::within_limits`].
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let bad = || {
             SizeError(format!(
@@ -91,21 +140,7 @@ impl FromStr for Size {
         let (c, r) = text.split_once(['x', 'X']).ok_or_else(bad)?;
         let c: u64 = c.trim().parse().map_err(|_| bad())?;
         let r: u64 = r.trim().parse().map_err(|_| bad())?;
-        for (what, n) in [("columns", c), ("rows", r)] {
-            if n == 0 {
-                return Err(SizeError(format!("size {c}x{r} has zero {what}")));
-            }
-            if n > MAX_DIMENSION {
-                return Err(SizeError(format!(
-                    "size {c}x{r} is absurd: {what} above {MAX_DIMENSION}"
-                )));
-            }
-        }
-
-        Ok(Size {
-            cols: c as u16,
-            rows: r as u16,
-        })
+        Size::within_limits(c, r)
     }
 }
 
@@ -127,11 +162,20 @@ mod tests {
             "0x3".parse::<Size>().unwrap_err().to_string(),
             "size 0x3 has zero columns"
         );
-        assert!("20000x3"
-            .parse::<Size>()
-            .unwrap_err()
-            .to_string()
-            .contains("absurd"));
+        let err = |s: &str| s.parse::<Size>().unwrap_err().to_string();
+        assert_eq!(
+            err("4001x3"),
+            "size 4001x3 is too large: more than 4000 columns"
+        );
+        assert_eq!(
+            err("80x2001"),
+            "size 80x2001 is too large: more than 2000 rows"
+        );
+        assert_eq!(
+            err("2001x2000"),
+            "size 2001x2000 is too large: 4002000 cells, more than 4000000"
+        );
+        assert_eq!("4000x1000".parse::<Size>().unwrap().cells(), MAX_CELLS);
         assert_eq!(
             "80by\x1b24".parse::<Size>().unwrap_err().to_string(),
             "a size must be COLSxROWS (like 80x24), found \"80by\\e24\""

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use similar::{ChangeTag, TextDiff};
 
-use super::snapshot::{parse_styles, Style, HEADER_LINES, STYLES_MARK};
+use super::snapshot::{parse_styles, parse_styles_in, Style, HEADER_LINES, STYLES_MARK};
 use crate::escape::escape_for_terminal;
 
 /// Where two snapshots first differ.
@@ -100,7 +100,16 @@ fn first_place(expected: &str, actual: &str, styles: &[StyleChange]) -> Place {
 
 /// Cells whose style differs, grouped in runs per row: `row 2, cols 1-3: fg 4 → 2, bold removed`.
 fn style_changes(expected: &str, actual: &str) -> Vec<StyleChange> {
-    let (e, a) = (parse_styles(expected), parse_styles(actual));
+    // Both bounded by the actual screen's size (tuicast wrote that header), not by whatever
+    // size a golden claims.
+    let a = parse_styles(actual);
+    let size = actual
+        .lines()
+        .take(HEADER_LINES)
+        .find_map(|l| l.strip_prefix("size: "))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_default();
+    let e = parse_styles_in(expected, size);
     if e == a {
         return Vec::new();
     }
@@ -189,6 +198,33 @@ fn describe_change(before: &Style, after: &Style) -> String {
 /// A unified diff of two texts, control characters escaped; changed characters highlighted in
 /// colour when `color` is set.
 pub fn unified(expected: &str, actual: &str, color: bool) -> String {
+    // The diff is quadratic in the worst case: a golden of 80 000 lines against a 2-row screen
+    // took 5.7 s. Only the first MAX_DIFF_INPUT_LINES lines of each side are compared (a
+    // screen has at most 2000 rows); the rest is counted.
+    let (expected, cut_e) = first_lines(expected, MAX_DIFF_INPUT_LINES);
+    let (actual, cut_a) = first_lines(actual, MAX_DIFF_INPUT_LINES);
+    let mut out = unified_full(expected, actual, color);
+    if cut_e + cut_a > 0 {
+        let _ = writeln!(
+            out,
+            "… {cut_e} more expected and {cut_a} more actual lines not compared (past line {MAX_DIFF_INPUT_LINES})"
+        );
+    }
+    out
+}
+
+/// Lines of each side a diff compares; see [`unified`].
+const MAX_DIFF_INPUT_LINES: usize = 5_000;
+
+/// The first `n` lines of `text`, and how many lines were left out.
+fn first_lines(text: &str, n: usize) -> (&str, usize) {
+    match text.match_indices('\n').nth(n.saturating_sub(1)) {
+        Some((i, _)) if i + 1 < text.len() => (&text[..i + 1], text[i + 1..].lines().count()),
+        _ => (text, 0),
+    }
+}
+
+fn unified_full(expected: &str, actual: &str, color: bool) -> String {
     let diff = TextDiff::from_lines(expected, actual);
     let mut out = String::new();
     let mut lines = 0;
@@ -270,6 +306,20 @@ mod tests {
     use super::*;
     use crate::assert::snapshot::{render, Format};
     use crate::term::Size;
+
+    #[test]
+    fn a_huge_golden_against_a_small_screen_is_diffed_quickly() {
+        let golden: String = (0..80_000).map(|i| format!("line {i}\n")).collect();
+        let start = std::time::Instant::now();
+        let d = compare(&golden, "a\nb\n", false).unwrap();
+        assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
+        assert!(
+            d.diff
+                .contains("75000 more expected and 0 more actual lines not compared"),
+            "{}",
+            d.diff
+        );
+    }
 
     #[test]
     fn one_changed_cell_in_a_tall_screen_gives_a_short_message() {

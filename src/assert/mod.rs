@@ -29,8 +29,8 @@ pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_pa
 pub use mask::{apply_all, Mask, PLACEHOLDER};
 pub use png_check::{check_png, PngCheck};
 pub use snapshot::{
-    parse_styles, render, style_runs, Format, FormatError, Style, StyleRun, HEADER_LINES,
-    STYLES_MARK,
+    parse_styles, parse_styles_in, render, style_runs, Format, FormatError, Style, StyleRun,
+    HEADER_LINES, STYLES_MARK,
 };
 pub use update::{running_under_ci, UpdateAction, UpdateMode, UpdateModeError, UPDATE_ENV};
 

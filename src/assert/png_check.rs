@@ -82,14 +82,28 @@ pub fn check_png(
     let verdict = match read_golden(golden)? {
         None => Verdict::Missing,
         Some(bytes) => {
-            let (diff, expected) = match png_render::decode_png(&bytes) {
-                Ok(golden_image) => {
+            let declared = png_render::png_dimensions(&bytes);
+            let decoded = match declared {
+                // A golden of another size is a mismatch without decoding it (a 470 KB file
+                // can decode to 22000x22000 pixels, 2 GB).
+                Some(size) if size != image.dimensions() => Err(size),
+                _ => Ok(png_render::decode_png(&bytes)),
+            };
+            let (diff, expected) = match decoded {
+                Err((w, h)) => {
+                    let d = png_render::PixelDiff {
+                        size: Some(((w, h), image.dimensions())),
+                        ..Default::default()
+                    };
+                    (Some(d), format!("PNG {w}x{h}"))
+                }
+                Ok(Ok(golden_image)) => {
                     let d = png_render::compare(&golden_image, &image, check.tolerance, &layout);
                     let described =
                         format!("PNG {}x{}", golden_image.width(), golden_image.height());
                     (Some(d), described)
                 }
-                Err(_) => (None, "a file that is not a readable PNG".to_string()),
+                Ok(Err(_)) => (None, "a file that is not a readable PNG".to_string()),
             };
             match diff {
                 Some(d) if d.passes(check.max_diff_pixels) => Verdict::Pass,

@@ -231,23 +231,42 @@ pub fn style_runs(row: &[Cell]) -> Vec<StyleRun> {
 /// `(row, col) → style`, 0-based, for non-default cells. Lines that do not parse are skipped
 /// (a hand-edited golden still compares as text).
 pub fn parse_styles(text: &str) -> std::collections::BTreeMap<(usize, usize), Style> {
+    let size = text
+        .lines()
+        .take(HEADER_LINES)
+        .find_map(|l| l.strip_prefix("size: "))
+        .and_then(|s| s.parse::<crate::term::Size>().ok())
+        .unwrap_or_default();
+    parse_styles_in(text, size)
+}
+
+/// [`parse_styles`] for a screen of `size`: cells outside it are skipped and ranges cut at
+/// its edge, and parsing stops once as many cells as the screen has were read (a golden lists
+/// each cell at most once), so a hand-made golden of `1:1-10001 bold` lines costs no more
+/// than one screen of styles.
+pub fn parse_styles_in(
+    text: &str,
+    size: crate::term::Size,
+) -> std::collections::BTreeMap<(usize, usize), Style> {
     let mut out = std::collections::BTreeMap::new();
     let Some(start) = text.find(&format!("\n{STYLES_MARK}\n")) else {
         return out;
     };
+    let (rows, cols) = (usize::from(size.rows), usize::from(size.cols));
+    let mut budget = rows * cols;
     for line in text[start + STYLES_MARK.len() + 2..].lines() {
         let Some((place, desc)) = line.split_once(' ') else {
             continue;
         };
-        let Some((row, cols)) = place.split_once(':') else {
+        let Some((row, range)) = place.split_once(':') else {
             continue;
         };
         let Ok(row) = row.parse::<usize>() else {
             continue;
         };
-        let (first, last) = match cols.split_once('-') {
+        let (first, last) = match range.split_once('-') {
             Some((a, b)) => (a.parse::<usize>(), b.parse::<usize>()),
-            None => (cols.parse::<usize>(), cols.parse::<usize>()),
+            None => (range.parse::<usize>(), range.parse::<usize>()),
         };
         let (Ok(first), Ok(last)) = (first, last) else {
             continue;
@@ -255,9 +274,14 @@ pub fn parse_styles(text: &str) -> std::collections::BTreeMap<(usize, usize), St
         let Some(style) = parse_style(desc) else {
             continue;
         };
-        if row == 0 || first == 0 || last < first || last - first > 10_000 {
+        if row == 0 || row > rows || first == 0 || first > cols || last < first {
             continue;
         }
+        let last = last.min(cols);
+        if last - first + 1 > budget {
+            break;
+        }
+        budget -= last - first + 1;
         for col in first..=last {
             out.insert((row - 1, col - 1), style);
         }
@@ -326,6 +350,18 @@ mod tests {
         assert_eq!(styles.len(), 4);
         assert_eq!(styles[&(0, 5)].bg, Color::Rgb(crate::rgb::Rgb(1, 2, 3)));
         assert!(styles[&(1, 0)].attrs.inverse);
+    }
+
+    #[test]
+    fn style_ranges_are_bounded_by_the_screen() {
+        let mut text = render(Format::Styled, "demo.cast", "end", &screen("x"));
+        for _ in 0..1000 {
+            text.push_str("1:1-10001 bold\n2:5-99 dim\n9:1 bold\n");
+        }
+        let styles = parse_styles(&text);
+        assert!(styles.len() <= 12 * 3, "{}", styles.len());
+        assert!(styles[&(0, 11)].attrs.bold && !styles.contains_key(&(0, 12)));
+        assert!(styles[&(1, 4)].attrs.dim);
     }
 
     #[test]

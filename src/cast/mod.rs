@@ -17,7 +17,7 @@ mod writer;
 use std::collections::BTreeMap;
 
 pub use error::{CastError, CastErrorKind};
-pub use reader::{open, CastReader};
+pub use reader::{open, CastReader, MAX_LINE_BYTES};
 pub use writer::{CastWriter, DEFAULT_PRECISION};
 
 pub use crate::rgb::Rgb;

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use serde_json::value::RawValue;
@@ -32,6 +32,24 @@ pub fn open(path: impl AsRef<Path>) -> Result<CastReader<BufReader<File>>, CastE
     let mut reader = CastReader::with_path(BufReader::with_capacity(1 << 16, file), path)?;
     reader.size_hint = len;
     Ok(reader)
+}
+
+/// The longest line of a cast read (16 MiB), and the largest v1 cast (a v1 cast is one JSON
+/// document, read whole). A recorder writes what a program printed between two reads, which
+/// is kilobytes; a longer line is an error at its line, so a blank line of a gigabyte is not
+/// buffered whole.
+pub const MAX_LINE_BYTES: u64 = 16 << 20;
+
+fn too_long(line: u64, what: &str) -> CastError {
+    CastError::new(
+        CastErrorKind::Syntax,
+        line,
+        1,
+        format!(
+            "the {what} is longer than {} MiB ({MAX_LINE_BYTES} bytes), the most tuicast reads",
+            MAX_LINE_BYTES >> 20
+        ),
+    )
 }
 
 /// A lazy iterator over the events of a cast, holding one line in memory at a time.
@@ -123,17 +141,23 @@ impl<R: BufRead> CastReader<R> {
     }
 
     /// Reads the next line into `buf` without its line ending. Returns false at end of file.
+    /// A line longer than [`MAX_LINE_BYTES`] is an error at its line, read no further.
     fn read_line(&mut self) -> Result<bool, CastError> {
         self.buf.clear();
         let n = loop {
-            match self.src.read_until(b'\n', &mut self.buf) {
-                Ok(n) => break n,
+            let mut src = (&mut self.src).take(MAX_LINE_BYTES + 1 - self.buf.len() as u64);
+            match src.read_until(b'\n', &mut self.buf) {
+                Ok(_) => break self.buf.len(),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(CastError::io(self.line_no + 1, e)),
             }
         };
         if n == 0 {
             return Ok(false);
+        }
+        if n as u64 > MAX_LINE_BYTES && self.buf.last() != Some(&b'\n') {
+            self.buf = Vec::new();
+            return Err(too_long(self.line_no + 1, "line"));
         }
         self.line_no += 1;
         self.terminated = self.buf.last() == Some(&b'\n');
@@ -213,9 +237,13 @@ impl<R: BufRead> CastReader<R> {
                 // A header spread over several lines: only v1 casts are one JSON document.
                 let mut text = line.to_string();
                 text.push('\n');
-                self.src
+                (&mut self.src)
+                    .take(MAX_LINE_BYTES + 1 - text.len() as u64)
                     .read_to_string(&mut text)
                     .map_err(|e| CastError::io(self.line_no + 1, e))?;
+                if text.len() as u64 > MAX_LINE_BYTES {
+                    return Err(too_long(line_no, "v1 cast (one JSON document)"));
+                }
                 self.read_v1(text, line_no)
             }
             Err(e) => Err(json_error(

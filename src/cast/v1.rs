@@ -11,7 +11,6 @@ use super::reader::{describe, json_error, json_type_name};
 use super::v3::Fields;
 use super::{CastError, CastErrorKind, Event, EventData, Header, Term};
 use crate::location::LineCursor;
-use crate::size::Size;
 
 pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>), CastError> {
     let mut map: Map<String, Value> = serde_json::from_str(text)
@@ -30,13 +29,15 @@ pub(super) fn parse(text: &str, first_line: u64) -> Result<(Header, Vec<Event>),
         line: text,
         line_no: first_line,
     };
-    let cols = fields.dimension(map.remove("width"), &["width"])?;
-    let rows = fields.dimension(map.remove("height"), &["height"])?;
+    let size = fields.size(
+        (map.remove("width"), &["width"]),
+        (map.remove("height"), &["height"]),
+    )?;
     let stdout = map.remove("stdout");
     let mut header = Header {
         version: 1,
         term: Term {
-            size: Size { cols, rows },
+            size,
             ..Term::default()
         },
         ..Header::default()

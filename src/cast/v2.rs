@@ -7,7 +7,6 @@ use serde_json::{Map, Value};
 
 use super::v3::Fields;
 use super::{CastError, Header, Term};
-use crate::size::Size;
 
 pub(super) fn header(
     line: &str,
@@ -16,13 +15,15 @@ pub(super) fn header(
 ) -> Result<Header, CastError> {
     map.remove("version");
     let fields = Fields { line, line_no };
-    let cols = fields.dimension(map.remove("width"), &["width"])?;
-    let rows = fields.dimension(map.remove("height"), &["height"])?;
+    let size = fields.size(
+        (map.remove("width"), &["width"]),
+        (map.remove("height"), &["height"]),
+    )?;
     let theme = fields.theme(map.remove("theme"), &["theme"])?;
     let mut header = Header {
         version: 2,
         term: Term {
-            size: Size { cols, rows },
+            size,
             ..Term::default()
         },
         ..Header::default()

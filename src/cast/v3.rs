@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::reader::{describe, field_column, field_column_path, json_type_name};
 use super::{CastError, CastErrorKind, Header, Term, Theme};
-use crate::size::{Size, MAX_DIMENSION};
+use crate::size::{Size, MAX_COLS};
 
 pub(super) fn header(
     line: &str,
@@ -78,13 +78,15 @@ impl Fields<'_> {
     }
 
     fn term(&self, mut t: Map<String, Value>) -> Result<Term, CastError> {
-        let cols = self.dimension(t.remove("cols"), &["term", "cols"])?;
-        let rows = self.dimension(t.remove("rows"), &["term", "rows"])?;
+        let size = self.size(
+            (t.remove("cols"), &["term", "cols"]),
+            (t.remove("rows"), &["term", "rows"]),
+        )?;
         let term_type = self.opt_string(t.remove("type"), &["term", "type"])?;
         let version = self.opt_string(t.remove("version"), &["term", "version"])?;
         let theme = self.theme(t.remove("theme"), &["term", "theme"])?;
         let mut term = Term {
-            size: Size { cols, rows },
+            size,
             term_type,
             version,
             theme: None,
@@ -94,8 +96,28 @@ impl Fields<'_> {
         Ok(term)
     }
 
-    /// A terminal dimension: present, an integer, 1..=10000.
-    pub(super) fn dimension(&self, v: Option<Value>, path: &[&str]) -> Result<u16, CastError> {
+    /// The terminal size from its two fields (each a value and its path): present, positive
+    /// integers, within the limits of [`Size::within_limits`] (the error at the field that
+    /// passes one).
+    pub(super) fn size(
+        &self,
+        (cols, cols_path): (Option<Value>, &[&str]),
+        (rows, rows_path): (Option<Value>, &[&str]),
+    ) -> Result<Size, CastError> {
+        let cols = self.dimension(cols, cols_path)?;
+        let rows = self.dimension(rows, rows_path)?;
+        Size::within_limits(cols, rows).map_err(|e| {
+            let path = if cols > MAX_COLS {
+                cols_path
+            } else {
+                rows_path
+            };
+            self.error(field_column_path(self.line, path), e.to_string())
+        })
+    }
+
+    /// A terminal dimension: present, a positive integer.
+    fn dimension(&self, v: Option<Value>, path: &[&str]) -> Result<u64, CastError> {
         let name = path.join(".");
         let col = || field_column_path(self.line, path);
         match v {
@@ -108,11 +130,7 @@ impl Fields<'_> {
                     col(),
                     format!("\"{name}\" is 0: the terminal size must be at least 1x1"),
                 )),
-                Some(n) if n > MAX_DIMENSION => Err(self.error(
-                    col(),
-                    format!("\"{name}\" is {n}, an absurd size (more than {MAX_DIMENSION})"),
-                )),
-                Some(n) => Ok(n as u16),
+                Some(n) => Ok(n),
                 None => Err(self.error(
                     col(),
                     format!(

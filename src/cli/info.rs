@@ -43,7 +43,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         *counts.entry(event.data.code().to_string()).or_default() += 1;
         duration = event.time;
         last_line = event.line;
-        if let Some(name) = names.event(&event.data) {
+        if let Some(name) = names.checked(&event).map_err(|e| e.with_path(&args.cast))? {
             marks.push(Mark {
                 name,
                 line: event.line,

@@ -263,10 +263,24 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// Most checkpoint names listed when `--at` names none of them.
+const MAX_NAMES_SHOWN: usize = 20;
+
 fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
     let reader = tuicast::cast::open(cast)?;
     let header = reader.header().clone();
     let engine = args.engine.engine;
+    // A picture too large to draw is refused before the replay, from the header's size.
+    let renderer = match args.format {
+        Format::Png => {
+            let renderer = Renderer::new(picture_options(args, &header)?)?;
+            renderer
+                .layout(header.term.size.at_least_min())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", cast.display()))?;
+            Some(renderer)
+        }
+        _ => None,
+    };
     let checkpoint: Checkpoint = match (&args.at, args.time) {
         (_, Some(t)) => {
             if !(t.is_finite() && t >= 0.0) {
@@ -277,7 +291,14 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
         (Some(name), None) => match replay::find(reader, engine, name)? {
             Found::Checkpoint(c) => *c,
             Found::Missing(names) => {
-                let list: Vec<String> = names.iter().map(|n| escape_for_terminal(n, 80)).collect();
+                let mut list: Vec<String> = names
+                    .iter()
+                    .take(MAX_NAMES_SHOWN)
+                    .map(|n| escape_for_terminal(n, 80))
+                    .collect();
+                if names.len() > MAX_NAMES_SHOWN {
+                    list.push(format!("… and {} more", names.len() - MAX_NAMES_SHOWN));
+                }
                 bail!(
                     "{}: no checkpoint named \"{}\"; the checkpoints are: {}",
                     cast.display(),
@@ -307,7 +328,7 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
             }
             tuicast::render::json_lines(&value).into_bytes()
         }
-        Format::Png => picture(args, cast, &header, &checkpoint)?,
+        Format::Png => picture(renderer, args, cast, &header, &checkpoint)?,
         // (`run` renders a GIF from the whole cast before it gets here.)
         Format::Gif => bail!("--format gif is rendered from the whole cast"),
     };
@@ -400,12 +421,12 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
 
 /// A PNG of the checkpoint's screen.
 fn picture(
+    renderer: Option<Renderer>,
     args: &Args,
     cast: &Path,
     header: &Header,
     checkpoint: &Checkpoint,
 ) -> anyhow::Result<Vec<u8>> {
-    let options = picture_options(args, header)?;
     let annotations = annotations(&args.picture.png.annotate, cast, &checkpoint.screen)?;
     let title = args
         .picture
@@ -420,7 +441,10 @@ fn picture(
         chrome: args.picture.png.chrome,
         title,
     };
-    let mut renderer = Renderer::new(options)?;
+    let mut renderer = match renderer {
+        Some(r) => r,
+        None => Renderer::new(picture_options(args, header)?)?,
+    };
     let image = renderer.render_decorated(&checkpoint.screen, &decorations)?;
     Ok(png::encode_png(&image)?)
 }

@@ -2,6 +2,7 @@
 //! checkpoints masked and compared with its goldens in every format of the case.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use super::discover::Case;
 use super::live::live_replay;
@@ -13,60 +14,84 @@ use crate::config::Config;
 use crate::replay::{self, Checkpoint};
 use crate::term::Screen;
 
-/// Replays a case once and checks every checkpoint. Results are in checkpoint order.
+/// Replays a case once and checks every checkpoint as the replay reaches it, holding one
+/// screen at a time. Results are in the order of the case's checkpoints (from discovery).
 pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResult> {
     let infos = match &case.checkpoints {
         Ok(i) => i,
         Err(e) => return vec![broken(case, e)],
     };
-    let replayed = replay_case(config, case, opts);
+    let mut checked = check_replay(config, case, opts);
     infos
         .iter()
-        .map(|info| check_checkpoint(config, case, &replayed, &info.name, opts))
+        .map(|info| match &mut checked {
+            Ok(results) => results
+                .remove(&info.name)
+                .unwrap_or_else(|| missing(case, &info.name)),
+            Err(e) => failed(case, e, &info.name),
+        })
         .collect()
 }
 
-/// A case's checkpoints, replayed, or why they could not be.
-pub(super) type Replayed = Result<Vec<Checkpoint>, String>;
+/// The results of a case's checkpoints by name: its cast replayed once, each checkpoint
+/// checked when it is reached and its screen dropped (or, live mode with a scenario, a new
+/// recording of it); or why the replay failed.
+pub(super) type Checked = Result<HashMap<String, CheckResult>, String>;
 
-/// The checkpoints of a case: its cast replayed, or (live mode, with a scenario) a new
-/// recording of it.
-pub(super) fn replay_case(config: &Config, case: &Case, opts: &Options) -> Replayed {
+/// Replays (or, live, records) a case and checks each checkpoint: see [`Checked`].
+pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Checked {
+    let mut results = HashMap::new();
+    // Only the checkpoints the case checks (`[check] end`, `checkpoints`) are compared.
+    let wanted = |name: &str| case.checks(name);
     if opts.live {
         if let Some(scenario) = &case.scenario {
-            return live_replay(config, case, scenario, opts.update);
+            for cp in live_replay(config, case, scenario, opts.update)? {
+                if wanted(&cp.name) {
+                    results.insert(cp.name.clone(), check_checkpoint(config, case, &cp, opts));
+                }
+            }
+            return Ok(results);
         }
     }
     let reader = crate::cast::open(&case.cast).map_err(|e| e.to_string())?;
-    replay::checkpoints(reader, config.engine).map_err(|e| e.to_string())
+    replay::each_checkpoint(reader, config.engine, |cp| {
+        if wanted(&cp.name) {
+            results.insert(cp.name.clone(), check_checkpoint(config, case, &cp, opts));
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    Ok(results)
+}
+
+/// The checkpoints of a live recording, replayed, or why they could not be.
+pub(super) type Replayed = Result<Vec<Checkpoint>, String>;
+
+/// The result of a checkpoint the replay did not reach.
+pub(super) fn missing(case: &Case, name: &str) -> CheckResult {
+    let mut r = broken(
+        case,
+        &format!("{}: no checkpoint named {name:?}", case.cast.display()),
+    );
+    r.test = test_name(&case.stem, name);
+    r
+}
+
+/// The result of a checkpoint of a case whose replay failed with `error`.
+pub(super) fn failed(case: &Case, error: &str, name: &str) -> CheckResult {
+    let mut r = broken(case, error);
+    r.test = test_name(&case.stem, name);
+    r.checkpoint = name.to_string();
+    r
 }
 
 /// Checks one checkpoint of a replayed case in every format of the case.
 pub(super) fn check_checkpoint(
     config: &Config,
     case: &Case,
-    replayed: &Replayed,
-    name: &str,
+    cp: &Checkpoint,
     opts: &Options,
 ) -> CheckResult {
-    let test = test_name(&case.stem, name);
-    let checkpoints = match replayed {
-        Ok(c) => c,
-        Err(e) => {
-            let mut r = broken(case, e);
-            r.test = test;
-            r.checkpoint = name.to_string();
-            return r;
-        }
-    };
-    let Some(cp) = checkpoints.iter().find(|c| c.name == name) else {
-        let mut r = broken(
-            case,
-            &format!("{}: no checkpoint named {name:?}", case.cast.display()),
-        );
-        r.test = test;
-        return r;
-    };
+    let test = test_name(&case.stem, &cp.name);
     let screen = masked(&case.masks, &cp.screen);
     let cast_label = assert::pending::relative_name(&config.root, &case.cast);
     let mut snapshots = Vec::new();
@@ -267,18 +292,26 @@ mod tests {
     #[test]
     fn a_checkpoint_the_replay_lacks_or_a_failed_replay_fails_that_checkpoint() {
         let (_dir, config) = project(&[("casts/two.cast", TWO)]);
-        let case = load_case(&config, config.casts.join("two.cast"));
-        let replayed = replay_case(&config, &case, &opts(UpdateAction::WriteNothing));
+        let mut case = load_case(&config, config.casts.join("two.cast"));
         let opts = opts(UpdateAction::WriteNothing);
-        let r = check_checkpoint(&config, &case, &replayed, "later", &opts);
+        let checked = check_replay(&config, &case, &opts).unwrap();
+        assert_eq!(checked.len(), 2, "first and end");
+        let r = missing(&case, "later");
         assert_eq!(r.test, "two::later");
         assert!(
             r.message().contains("no checkpoint named \"later\""),
             "{}",
             r.message()
         );
-        let failed: Replayed = Err("the cast went away".into());
-        let r = check_checkpoint(&config, &case, &failed, "first", &opts);
+        // Discovery saw a checkpoint the replay does not reach.
+        if let Ok(infos) = &mut case.checkpoints {
+            infos[0].name = "later".into();
+        }
+        let results = check_case(&config, &case, &opts);
+        assert!(results[0]
+            .message()
+            .contains("no checkpoint named \"later\""));
+        let r = failed(&case, "the cast went away", "first");
         assert_eq!(
             (r.test.as_str(), r.checkpoint.as_str()),
             ("two::first", "first")

@@ -36,6 +36,16 @@ pub struct CheckpointInfo {
     pub line: u64,
 }
 
+impl Case {
+    /// Whether the checkpoint `name` is one this case checks (see `[check] end` and
+    /// `checkpoints`).
+    pub fn checks(&self, name: &str) -> bool {
+        self.checkpoints
+            .as_ref()
+            .is_ok_and(|infos| infos.iter().any(|i| i.name == name))
+    }
+}
+
 /// Finds the casts to check: every `*.cast` under the configured casts folder, or under the
 /// given paths (files or folders), sorted.
 pub fn discover(config: &Config, paths: &[PathBuf]) -> Vec<Case> {
@@ -209,7 +219,7 @@ pub fn scan_checkpoints(cast: &Path) -> Result<Vec<CheckpointInfo>, CastError> {
     for event in reader {
         let event = event?;
         last = event.line;
-        if let Some(name) = names.event(&event.data) {
+        if let Some(name) = names.checked(&event).map_err(|e| e.with_path(cast))? {
             out.push(CheckpointInfo {
                 name,
                 line: event.line,

@@ -69,30 +69,28 @@ pub(super) fn live_replay(
     // Does the new recording match every golden it is checked against? Compare without
     // writing anything.
     let cast_label = assert::pending::relative_name(&config.root, &case.cast);
-    let checked = |name: &str| {
-        case.checkpoints
-            .as_ref()
-            .is_ok_and(|infos| infos.iter().any(|i| i.name == name))
-    };
-    let matches = checkpoints.iter().filter(|cp| checked(&cp.name)).all(|cp| {
-        let screen = masked(&case.masks, &cp.screen);
-        case.formats.iter().all(|f| {
-            let golden =
-                assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, f.extension());
-            let check = Check {
-                format: *f,
-                golden: &golden,
-                cast: &cast_label,
-                checkpoint: &cp.name,
-                action: UpdateAction::WriteNothing,
-                color: false,
-                png: &config.png,
-            };
-            check
-                .check(&screen)
-                .is_ok_and(|(outcome, _)| outcome.passed())
-        })
-    });
+    let matches = checkpoints
+        .iter()
+        .filter(|cp| case.checks(&cp.name))
+        .all(|cp| {
+            let screen = masked(&case.masks, &cp.screen);
+            case.formats.iter().all(|f| {
+                let golden =
+                    assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, f.extension());
+                let check = Check {
+                    format: *f,
+                    golden: &golden,
+                    cast: &cast_label,
+                    checkpoint: &cp.name,
+                    action: UpdateAction::WriteNothing,
+                    color: false,
+                    png: &config.png,
+                };
+                check
+                    .check(&screen)
+                    .is_ok_and(|(outcome, _)| outcome.passed())
+            })
+        });
     match (matches, update) {
         // A differing recording replaces the cast, or waits beside it for review.
         (false, UpdateAction::Overwrite) => {

@@ -1,9 +1,10 @@
 //! The libtest-mimic side: [`main`] for a `harness = false` test target, [`trials`] (one per
 //! checkpoint, one replay per cast shared by its trials), and the test names they carry.
 
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use super::check::{check_checkpoint, replay_case, Replayed};
+use super::check::{check_replay, failed, missing};
 use super::discover::discover;
 use super::live::live_from_env;
 use super::{use_color, Options};
@@ -66,23 +67,41 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
                 continue;
             }
         };
-        let replayed: Arc<OnceLock<Replayed>> = Arc::new(OnceLock::new());
+        // The first trial of a cast to run checks all of its checkpoints in one replay (one
+        // screen in memory at a time); the others find their outcome here. Only outcomes are
+        // kept (pass, or the failure message), never screens or renders.
+        let outcomes: Arc<OnceLock<Outcomes>> = Arc::new(OnceLock::new());
         for info in infos {
-            let (config, case, replayed) = (config.clone(), case.clone(), replayed.clone());
+            let (config, case, outcomes) = (config.clone(), case.clone(), outcomes.clone());
             let name = test_name(&case.stem, &info.name);
             trials.push(libtest_mimic::Trial::test(name, move || {
-                let replayed = replayed.get_or_init(|| replay_case(&config, &case, &opts));
-                let result = check_checkpoint(&config, &case, replayed, &info.name, &opts);
-                if result.passed() {
-                    Ok(())
-                } else {
-                    Err(result.message().into())
-                }
+                let outcomes = outcomes.get_or_init(|| {
+                    check_replay(&config, &case, &opts).map(|results| {
+                        results
+                            .into_iter()
+                            .map(|(name, r)| {
+                                let outcome = if r.passed() { Ok(()) } else { Err(r.message()) };
+                                (name, outcome)
+                            })
+                            .collect()
+                    })
+                });
+                let outcome = match outcomes {
+                    Ok(map) => map.get(&info.name).cloned(),
+                    Err(e) => Some(Err(failed(&case, e, &info.name).message())),
+                };
+                outcome
+                    .unwrap_or_else(|| Err(missing(&case, &info.name).message()))
+                    .map_err(Into::into)
             }));
         }
     }
     Ok(trials)
 }
+
+/// What each checkpoint of a cast came to, by name: passed, or the failure message; or why
+/// the cast could not be replayed.
+type Outcomes = Result<HashMap<String, Result<(), String>>, String>;
 
 /// The test name of a checkpoint: `<cast stem>::<checkpoint>`, with anything from the cast
 /// escaped so that printing it is safe.

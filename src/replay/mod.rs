@@ -14,13 +14,18 @@ mod frames;
 use std::collections::HashMap;
 use std::io::BufRead;
 
-use crate::cast::{CastError, CastReader, Event, EventData, Header};
+use crate::cast::{CastError, CastErrorKind, CastReader, Event, EventData, Header};
 use crate::term::{Engine, EngineKind, Screen};
 
 pub use frames::{frames, largest_size, Frames};
 
 /// The name of the checkpoint taken after the last event.
 pub const END: &str = "end";
+
+/// Most checkpoints (labelled markers) a cast may have; a marker past it is an error at its
+/// line. Replay holds one screen at a time, so the cost of a checkpoint is its goldens and
+/// its test: 10 000 of them are already more than a person reviews.
+pub const MAX_CHECKPOINTS: usize = 10_000;
 
 /// The screen at one checkpoint of a cast.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,6 +80,14 @@ impl Replayer {
         self.names.event(&event.data)
     }
 
+    /// [`Replayer::apply`], failing at a marker past [`MAX_CHECKPOINTS`].
+    pub fn step(&mut self, event: &Event) -> Result<Option<String>, CastError> {
+        if self.names.count() >= MAX_CHECKPOINTS && is_checkpoint(&event.data) {
+            return Err(CheckpointNames::too_many(event.line));
+        }
+        Ok(self.apply(event))
+    }
+
     /// The screen as it is now.
     pub fn screen(&self) -> Screen {
         self.engine.screen()
@@ -105,6 +118,10 @@ pub struct CheckpointNames {
     given: std::collections::HashSet<String>,
 }
 
+fn is_checkpoint(data: &EventData) -> bool {
+    matches!(data, EventData::Marker(label) if !label.is_empty())
+}
+
 impl CheckpointNames {
     /// The name of the checkpoint `event` makes, if it makes one (a marker with a label).
     pub fn event(&mut self, event: &EventData) -> Option<String> {
@@ -112,6 +129,32 @@ impl CheckpointNames {
             EventData::Marker(label) if !label.is_empty() => Some(self.next(label)),
             _ => None,
         }
+    }
+
+    /// [`CheckpointNames::event`], failing at a marker past [`MAX_CHECKPOINTS`] (an error at
+    /// the event's line, without a path: the caller's reader knows it).
+    pub fn checked(&mut self, event: &Event) -> Result<Option<String>, CastError> {
+        if self.count() >= MAX_CHECKPOINTS && is_checkpoint(&event.data) {
+            return Err(Self::too_many(event.line));
+        }
+        Ok(self.event(&event.data))
+    }
+
+    /// How many names were given.
+    pub fn count(&self) -> usize {
+        self.given.len()
+    }
+
+    fn too_many(line: u64) -> CastError {
+        CastError::new(
+            CastErrorKind::Event,
+            line,
+            1,
+            format!(
+                "more than {MAX_CHECKPOINTS} checkpoints (labelled markers) in one cast; \
+                 tuicast checks at most {MAX_CHECKPOINTS}"
+            ),
+        )
     }
 
     /// The name of the final checkpoint, after every event: `end`, made unique.
@@ -132,18 +175,36 @@ impl CheckpointNames {
     }
 }
 
-/// Replays a whole cast and returns every checkpoint in order, `end` last.
+/// Replays a whole cast and returns every checkpoint in order, `end` last. This holds every
+/// checkpoint's screen; [`each_checkpoint`] holds one at a time.
 pub fn checkpoints<R: BufRead + Send>(
     reader: CastReader<R>,
     kind: EngineKind,
 ) -> Result<Vec<Checkpoint>, CastError> {
+    let mut out = Vec::new();
+    each_checkpoint(reader, kind, |c| out.push(c))?;
+    Ok(out)
+}
+
+/// Replays a whole cast and hands each checkpoint to `f` as it is reached, in order, `end`
+/// last: one screen in memory at a time. A marker past [`MAX_CHECKPOINTS`] is an error at
+/// its line (after `f` saw the checkpoints before it).
+pub fn each_checkpoint<R: BufRead + Send>(
+    reader: CastReader<R>,
+    kind: EngineKind,
+    mut f: impl FnMut(Checkpoint),
+) -> Result<(), CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
+    let path = reader.path().map(std::path::Path::to_path_buf);
+    let tag = |e: CastError| match &path {
+        Some(p) if e.path.is_none() => e.with_path(p),
+        _ => e,
+    };
     with_events(reader, |events| {
-        let mut out = Vec::new();
         for event in events {
             let event = event?;
-            if let Some(name) = replayer.apply(&event) {
-                out.push(Checkpoint {
+            if let Some(name) = replayer.step(&event).map_err(tag)? {
+                f(Checkpoint {
                     name,
                     line: event.line,
                     time: event.time,
@@ -151,8 +212,8 @@ pub fn checkpoints<R: BufRead + Send>(
                 });
             }
         }
-        out.push(replayer.finish());
-        Ok(out)
+        f(replayer.finish());
+        Ok(())
     })
 }
 
@@ -246,11 +307,16 @@ pub fn find<R: BufRead + Send>(
     name: &str,
 ) -> Result<Found, CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
+    let path = reader.path().map(std::path::Path::to_path_buf);
+    let tag = |e: CastError| match &path {
+        Some(p) if e.path.is_none() => e.with_path(p),
+        _ => e,
+    };
     let mut names = Vec::new();
     let found = with_events(reader, |events| {
         for event in events {
             let event = event?;
-            if let Some(found) = replayer.apply(&event) {
+            if let Some(found) = replayer.step(&event).map_err(tag)? {
                 if found == name {
                     return Ok(Some(Checkpoint {
                         name: found,

@@ -471,7 +471,7 @@ fn event_data() -> impl Strategy<Value = EventData> {
         text().prop_map(EventData::Output),
         text().prop_map(EventData::Input),
         text().prop_map(EventData::Marker),
-        (1u16..=10_000, 1u16..=10_000).prop_map(|(c, r)| EventData::Resize(size(c, r))),
+        (1u16..=2_000, 1u16..=2_000).prop_map(|(c, r)| EventData::Resize(size(c, r))),
         any::<i32>().prop_map(EventData::Exit),
         (other_code, text()).prop_map(|(code, data)| EventData::Other { code, data }),
     ]

@@ -10,6 +10,7 @@
 //! - `png`: PNG and GIF renders checked by decoded pixels, determinism, the picture CLI.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 //! - `hostile`: hostile repositories and careless users: nothing deleted, leaked or crashed.
+//! - `limits`: docs/limits.md's limits: worst small inputs under a 1 GiB address-space limit.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
@@ -23,6 +24,7 @@ mod examples;
 mod harness;
 mod hostile;
 mod layers;
+mod limits;
 mod live;
 mod malformed;
 mod png;

@@ -56,6 +56,17 @@ pub fn encode_png_with(image: &RgbaImage, compression: Compression) -> Result<Ve
     Ok(out)
 }
 
+/// The width and height a PNG declares in its header (IHDR), read without decoding: a small
+/// file may decode to gigabytes of pixels, so a size is compared before anything is decoded.
+pub fn png_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if bytes.len() < 24 || !bytes.starts_with(SIGNATURE) || &bytes[12..16] != b"IHDR" {
+        return None;
+    }
+    let word = |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    Some((word(16), word(20)))
+}
+
 /// Decodes PNG bytes into RGBA pixels.
 pub fn decode_png(bytes: &[u8]) -> Result<RgbaImage, PngError> {
     image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
@@ -88,5 +99,8 @@ mod tests {
         image.put_pixel(1, 1, image::Rgba([9, 8, 7, 100]));
         assert_eq!(decode_png(&encode_png(&image).unwrap()).unwrap(), image);
         assert!(decode_png(b"nope").is_err());
+        let bytes = encode_png(&image).unwrap();
+        assert_eq!(png_dimensions(&bytes), Some(image.dimensions()));
+        assert_eq!(png_dimensions(b"nope"), None);
     }
 }

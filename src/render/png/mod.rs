@@ -55,7 +55,9 @@ pub use crate::rgb::Rgb;
 pub use annotate::{Annotation, AnnotationSpec};
 pub use compare::{compare, diff_image, PixelDiff};
 pub use config::{FontDirs, PngConfig, PngConfigError};
-pub use encode::{decode_png, encode_png, encode_png_with, render_png, Compression};
+pub use encode::{
+    decode_png, encode_png, encode_png_with, png_dimensions, render_png, Compression,
+};
 pub use error::PngError;
 pub use gif::{render_gif, GifEncoder, GifOptions, GifStats, MAX_FPS};
 pub use options::{

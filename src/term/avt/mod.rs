@@ -42,6 +42,13 @@ use standins::StandIns;
 /// Longest control sequence text collected; longer ones are read from their start.
 const SEQ_MAX: usize = 64;
 
+/// Bytes of an output event fed between two collections of the lines scrolled off the top.
+/// avt keeps every scrolled-off line until `gc` runs; a line feed or scroll collects at once
+/// (see [`AvtEngine::feed_char`]), so what is left to bound is printing that wraps and
+/// scrolls: at most one line of cells per cell printed, so a chunk holds at most this many
+/// cells of old lines.
+pub(crate) const FEED_CHUNK: usize = 4096;
+
 /// The avt engine. See the module docs for what this layer adds to avt.
 pub struct AvtEngine {
     parser: Parser,
@@ -171,6 +178,10 @@ impl AvtEngine {
         }
         if let Some(f) = f {
             self.execute(f);
+            // A line feed, a scroll or a REP may have scrolled lines off the top, which avt
+            // keeps until `gc`: drop them now, so that one event of a million line feeds holds
+            // one screen, not a million lines. (Cheap when nothing scrolled: a flag.)
+            self.terminal.gc().for_each(drop);
         }
         if let Some(wide) = deccolm {
             self.deccolm(wide);
@@ -285,7 +296,8 @@ impl AvtEngine {
 
     /// REP: the character before the cursor again, `n` times (at least once), drawn with the
     /// current pen as avt draws it (avt alone would copy a concealed character's stand-in,
-    /// and so its concealment).
+    /// and so its concealment). The count is capped by [`rep_count`]: past a screenful the
+    /// screen looks the same with fewer repeats.
     fn repeat(&mut self, n: u16) {
         let cursor = self.terminal.cursor();
         if cursor.col == 0 {
@@ -300,7 +312,8 @@ impl AvtEngine {
             return;
         };
         let ch = self.stand_ins.decode(raw).0;
-        for _ in 0..n.max(1) {
+        let width = if ch.width() == Some(2) { 2 } else { 1 };
+        for _ in 0..rep_count(n, self.size, width) {
             self.put(ch);
         }
     }
@@ -401,6 +414,22 @@ impl AvtEngine {
     }
 }
 
+/// How many times REP prints: `n` (at least 1), or, when that is more than a screenful
+/// (`cols × rows` prints, enough to overwrite every cell the repeats can reach), a screenful
+/// plus the same remainder of a line, so that the cursor ends where `n` repeats leave it. A
+/// line holds `cols / width` repeats once wrapping, so counts that agree past a screenful and
+/// modulo that are the same screen. `x` then a thousand `CSI 65535 b` (13 KB) printed 65
+/// million characters; at 80x24 it prints two million.
+pub(crate) fn rep_count(n: u16, size: Size, width: usize) -> usize {
+    let n = usize::from(n.max(1));
+    let per_line = (usize::from(size.cols) / width).max(1);
+    let screenful = usize::from(size.cols) * usize::from(size.rows);
+    if n <= screenful {
+        return n;
+    }
+    screenful + (n - screenful) % per_line
+}
+
 fn is_alt_screen(m: &DecMode) -> bool {
     matches!(
         m,
@@ -431,7 +460,13 @@ impl Engine for AvtEngine {
     fn feed(&mut self, text: &str) {
         let bytes = text.as_bytes();
         let mut i = 0;
+        let mut next_gc = FEED_CHUNK;
         while i < bytes.len() {
+            if i >= next_gc {
+                // Wrapping prints scroll too: collect once a chunk (see FEED_CHUNK).
+                self.terminal.gc().for_each(drop);
+                next_gc = i + FEED_CHUNK;
+            }
             if let Some(n) = self.ascii_run(&bytes[i..]) {
                 i += n;
                 continue;
@@ -632,6 +667,49 @@ mod tests {
             (s.row_text(1).as_str(), s.row_text(2).as_str()),
             (" b", "a")
         );
+    }
+
+    #[test]
+    fn a_capped_rep_leaves_the_screen_that_every_repeat_would() {
+        let cases = [
+            (Size { cols: 10, rows: 4 }, "x", ""),
+            (Size { cols: 9, rows: 3 }, "é", ""),
+            (Size { cols: 8, rows: 5 }, "y", "\x1b[2;4r\x1b[3;5H"),
+            (Size { cols: 8, rows: 3 }, "z", "\x1b[?7l"),
+        ];
+        for (size, ch, setup) in cases {
+            for n in [1u16, 7, 39, 40, 41, 57, 100, 1001, 65535] {
+                let mut capped = AvtEngine::new(size);
+                capped.feed(&format!("{setup}ab{ch}\x1b[{n}b"));
+                let mut every = AvtEngine::new(size);
+                every.feed(&format!("{setup}ab{}", ch.repeat(usize::from(n) + 1)));
+                assert_eq!(
+                    capped.screen(),
+                    every.screen(),
+                    "{size} {ch:?} {setup:?} {n}"
+                );
+            }
+        }
+        let size = Size { cols: 80, rows: 24 };
+        assert_eq!(rep_count(65535, size, 1), 1920 + (65535 - 1920) % 80);
+        assert_eq!(rep_count(0, size, 1), 1);
+    }
+
+    #[test]
+    fn lines_scrolled_off_in_one_event_are_dropped_as_they_go() {
+        // avt keeps scrolled-off lines until gc; one event of many line feeds (or wrapping
+        // prints) must not keep them all.
+        let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });
+        e.feed(&"\n".repeat(100_000));
+        assert!(e.terminal.lines().count() <= 4, "line feeds");
+        e.feed(&"x".repeat(FEED_CHUNK * 3));
+        assert!(
+            e.terminal.lines().count() <= 4 + FEED_CHUNK / 10 + 1,
+            "wrapping prints"
+        );
+        e.feed("\x1b[1000S\x1b[1000S\n\x1b[Hend");
+        assert_eq!(e.terminal.lines().count(), 4);
+        assert_eq!(e.screen().row_text(0), "end");
     }
 
     #[test]
