@@ -98,7 +98,7 @@ fn first_place(expected: &str, actual: &str, styles: &[StyleChange]) -> Place {
     }
 }
 
-/// Cells whose style differs, grouped in runs per row: `row 2, cols 1-3: fg 4 → 2, bold removed`.
+/// Cells whose style differs, grouped in runs per row: `row 2, cols 1-3: fg 4 (blue) → 2 (green), bold removed`.
 fn style_changes(expected: &str, actual: &str) -> Vec<StyleChange> {
     // Both bounded by the actual screen's size (tuicast wrote that header), not by whatever
     // size a golden claims.
@@ -176,10 +176,18 @@ fn push_change(
 fn describe_change(before: &Style, after: &Style) -> String {
     let mut parts = Vec::new();
     if before.fg != after.fg {
-        parts.push(format!("fg {} → {}", before.fg, after.fg));
+        parts.push(format!(
+            "fg {} → {}",
+            before.fg.describe(),
+            after.fg.describe()
+        ));
     }
     if before.bg != after.bg {
-        parts.push(format!("bg {} → {}", before.bg, after.bg));
+        parts.push(format!(
+            "bg {} → {}",
+            before.bg.describe(),
+            after.bg.describe()
+        ));
     }
     let (b, a) = (before.attrs.names(), after.attrs.names());
     for name in &a {
@@ -367,7 +375,7 @@ mod tests {
         let d = compare(&a, &b, false).unwrap();
         assert_eq!(
             d.style_changes,
-            vec!["row 1, cols 1-2: fg 1 → 2, bold removed"]
+            vec!["row 1, cols 1-2: fg 1 (red) → 2 (green), bold removed"]
         );
         assert_eq!(d.place, Place::Cell { row: 1, column: 1 });
     }

@@ -70,6 +70,13 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let cases = harness::discover(&config, &paths);
+    if cases.is_empty() {
+        eprintln!(
+            "no casts under {}: record one with `tuicast record SCENARIO.toml` or \
+             `tuicast record -o casts/NAME.cast -- PROGRAM`",
+            escape_for_terminal(&config.casts.display().to_string(), 300)
+        );
+    }
     let mut out = std::io::stdout().lock();
     // Only failures are kept for the report at the end; passes are counted.
     let mut report = Report::default();

@@ -44,6 +44,21 @@ pub enum Color {
     Rgb(Rgb),
 }
 
+impl Color {
+    /// The colour as a person reads it in a message: `default`, `4 (blue)`, `9 (bright red)`,
+    /// `208` (beyond the 16 named colours), or `#rrggbb`.
+    pub fn describe(&self) -> String {
+        const NAMES: [&str; 8] = [
+            "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
+        ];
+        match self {
+            Color::Indexed(i @ 0..=7) => format!("{i} ({})", NAMES[*i as usize]),
+            Color::Indexed(i @ 8..=15) => format!("{i} (bright {})", NAMES[*i as usize - 8]),
+            other => other.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Color {
     /// `default`, a palette index like `1`, or `#rrggbb`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -181,11 +181,13 @@ fn styled_snapshots_explain_style_only_changes() {
         "{text}"
     );
     assert!(
-        text.contains("style: row 9, col 28: bg 4 → 7, bold removed"),
+        text.contains("style: row 9, col 28: bg 4 (blue) → 7 (white), bold removed"),
         "{text}"
     );
     assert!(
-        text.contains("style: row 10, cols 29-33: fg 4 → 3, bg 7 → 4"),
+        text.contains(
+            "style: row 10, cols 29-33: fg 4 (blue) → 3 (yellow), bg 7 (white) → 4 (blue)"
+        ),
         "{text}"
     );
     assert!(down != menu);
