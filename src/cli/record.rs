@@ -249,7 +249,7 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
                     }
                     if marker {
                         markers += 1;
-                        session.snapshot(&format!("mark-{markers}"))?;
+                        session.mark(&format!("mark-{markers}"))?;
                     }
                 }
             }

@@ -3,8 +3,8 @@
 //! at once into typed values ([`CastFile`]); every error names its `file:line:column`.
 //!
 //! The recording keys and steps are in `docs/scenarios.md` (`bin`, `command` or `shell`,
-//! `args`, `cwd`, `size`, `env`, `inherit_env`, `timeout`, `title`, `redact`, `steps`); they
-//! become a
+//! `args`, `cwd`, `size`, `env`, `inherit_env`, `timeout`, `settle`, `title`, `redact`,
+//! `steps`; a snapshot step may carry its own `settle`); they become a
 //! [`record::Scenario`](crate::record::Scenario). The `[check]` table:
 //!
 //! ```toml
@@ -334,6 +334,10 @@ fn recording(at: &Places<'_>, r: &FileToml) -> Result<Option<Scenario>, ConfigEr
         let parsed = parse_duration(t.get_ref());
         scenario.timeout = Some(parsed.map_err(|e| at.error(t.span(), format!("timeout: {e}")))?);
     }
+    if let Some(t) = &r.settle {
+        let parsed = parse_duration(t.get_ref());
+        scenario.settle = Some(parsed.map_err(|e| at.error(t.span(), format!("settle: {e}")))?);
+    }
     scenario.title = r.title.clone();
     scenario.redact = r
         .redact
@@ -351,10 +355,12 @@ fn recording(at: &Places<'_>, r: &FileToml) -> Result<Option<Scenario>, ConfigEr
     // Every step is checked before anything runs: a typo should not cost a recording.
     for spanned in &r.steps {
         let origin = at.origin(spanned.span());
-        let (action, timeout) = step(spanned.get_ref()).map_err(|m| at.error(spanned.span(), m))?;
+        let (action, timeout, settle) =
+            step(spanned.get_ref()).map_err(|m| at.error(spanned.span(), m))?;
         scenario.steps.push(Step {
             action,
             timeout,
+            settle,
             origin: Some(origin),
         });
     }
@@ -401,7 +407,10 @@ fn absolute(path: &Path) -> PathBuf {
 
 const STEP_KEYS: &str = "wait, press, type, snapshot, secret, resize, exit, sleep";
 
-fn step(s: &StepToml) -> Result<(Action, Option<Duration>), String> {
+/// A step's action, its timeout and (a snapshot's) settle period.
+type StepParts = (Action, Option<Duration>, Option<Duration>);
+
+fn step(s: &StepToml) -> Result<StepParts, String> {
     let mut actions = Vec::new();
     if let Some(w) = &s.wait {
         actions.push(Action::Wait(match w {
@@ -454,8 +463,20 @@ fn step(s: &StepToml) -> Result<(Action, Option<Duration>), String> {
         actions.push(Action::Sleep(parse_duration(d)?));
     }
     let timeout = s.timeout.as_deref().map(parse_duration).transpose()?;
+    let settle = s
+        .settle
+        .as_deref()
+        .map(|d| parse_duration(d).map_err(|e| format!("settle: {e}")))
+        .transpose()?;
+    if settle.is_some() && s.snapshot.is_none() {
+        return Err(
+            "settle goes with a snapshot step ({ snapshot = \"name\", settle = \"200ms\" }) \
+                    or with the whole scenario (settle = \"200ms\" at the top)"
+                .into(),
+        );
+    }
     match (actions.pop(), actions.is_empty()) {
-        (Some(action), true) => Ok((action, timeout)),
+        (Some(action), true) => Ok((action, timeout, settle)),
         (None, _) => Err(format!("a step needs one of {STEP_KEYS}")),
         (Some(_), false) => Err(format!("a step takes exactly one of {STEP_KEYS}")),
     }
@@ -521,6 +542,8 @@ struct FileToml {
     inherit_env: Vec<String>,
     #[serde(default)]
     timeout: Option<Spanned<String>>,
+    #[serde(default)]
+    settle: Option<Spanned<String>>,
     #[serde(default)]
     title: Option<String>,
     #[serde(default)]
@@ -630,6 +653,8 @@ struct StepToml {
     sleep: Option<String>,
     #[serde(default)]
     timeout: Option<String>,
+    #[serde(default)]
+    settle: Option<String>,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -873,6 +898,26 @@ mod tests {
         );
         let f = parse("shell = \"true\"\nenv = { WHERE = \"${HOME}/x\" }\n").unwrap();
         assert_eq!(f.recording.unwrap().env["WHERE"], format!("{home}/x"));
+    }
+
+    #[test]
+    fn settle_is_a_scenario_key_and_a_snapshot_steps_key() {
+        let f = parse(
+            "shell = \"true\"\nsettle = \"150ms\"\nsteps = [\n  { snapshot = \"a\" },\n  \
+             { snapshot = \"b\", settle = \"0ms\" },\n]\n",
+        )
+        .unwrap();
+        let s = f.recording.unwrap();
+        assert_eq!(s.settle, Some(Duration::from_millis(150)));
+        assert_eq!(s.steps[0].settle, None);
+        assert_eq!(s.steps[1].settle, Some(Duration::ZERO));
+        let e = error("shell = \"true\"\nsteps = [{ press = \"a\", settle = \"1s\" }]\n");
+        assert!(
+            e.starts_with("casts/x.toml:2:10: settle goes with a snapshot step"),
+            "{e}"
+        );
+        let e = error("shell = \"true\"\nsettle = \"soon\"\n");
+        assert!(e.starts_with("casts/x.toml:2:10: settle: "), "{e}");
     }
 
     #[test]

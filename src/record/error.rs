@@ -4,6 +4,7 @@ use std::fmt;
 use std::io;
 
 use super::report::TimeoutReport;
+use super::settle::UnsettledReport;
 
 /// Why a recording step failed.
 #[derive(Debug)]
@@ -15,6 +16,9 @@ pub enum RecordError {
     Io(io::Error),
     /// A wait did not see what it waited for in time.
     Timeout(Box<TimeoutReport>),
+    /// The screen kept changing: a checkpoint or an idle wait never saw it still for its
+    /// period in time.
+    Unsettled(Box<UnsettledReport>),
     /// The program exited while a step still needed it.
     Exited {
         /// What the step was doing.
@@ -53,6 +57,7 @@ impl RecordError {
             other => matches!(
                 other,
                 RecordError::Timeout(_)
+                    | RecordError::Unsettled(_)
                     | RecordError::Exited { .. }
                     | RecordError::ExitStatus { .. }
             ),
@@ -94,6 +99,7 @@ impl fmt::Display for RecordError {
                 }
                 write!(f, "  screen at that moment:\n{}", r.screen)
             }
+            RecordError::Unsettled(r) => write!(f, "{r}"),
             RecordError::Exited {
                 what,
                 status,

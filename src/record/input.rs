@@ -1,6 +1,8 @@
 //! What a session sends the program: keys by name, text, secrets (recorded as placeholders),
 //! resizes; and the markers it writes to the cast.
 
+use std::time::Duration;
+
 use super::error::RecordError;
 use super::keys::key_bytes;
 use super::session::Session;
@@ -32,12 +34,33 @@ impl Session {
         if self.status.is_some() {
             return Err(self.exited_error("sending input"));
         }
+        self.note_input();
         self.pty.write(bytes.as_bytes())?;
         self.emit(EventData::Input(recorded.to_string()))
     }
 
-    /// Marks a checkpoint: an `m` event labelled `label`.
+    /// Marks a checkpoint on a settled screen: waits as [`Session::wait_settled`] does with
+    /// the session's settle period, then writes an `m` event labelled `label` (after the
+    /// output that made the settled screen, at the moment it was seen settled).
     pub fn snapshot(&mut self, label: &str) -> Result<(), RecordError> {
+        self.snapshot_with(label, self.settle()).map(|_| ())
+    }
+
+    /// [`Session::snapshot`] with its own settle period (zero: at once, as [`Session::mark`]);
+    /// returns how long it waited for the screen to settle.
+    pub fn snapshot_with(
+        &mut self,
+        label: &str,
+        settle: Duration,
+    ) -> Result<Duration, RecordError> {
+        let waited = self.wait_settled(settle)?;
+        self.mark(label)?;
+        Ok(waited)
+    }
+
+    /// Marks a checkpoint now, on the screen as it is (a person recording by hand chose the
+    /// moment): an `m` event labelled `label` after the output that has arrived.
+    pub fn mark(&mut self, label: &str) -> Result<(), RecordError> {
         self.drain()?;
         self.flush_held()?;
         self.emit(EventData::Marker(label.to_string()))
@@ -49,6 +72,7 @@ impl Session {
         self.pty.resize(size)?;
         self.engine.resize(size);
         self.size = size;
+        self.note_resize();
         self.emit(EventData::Resize(size))
     }
 }

@@ -4,7 +4,8 @@
 //! - [`pty`]: the program in a PTY (portable-pty), output and exit as events.
 //! - [`session`]: the live engine, waits on the screen, input, secrets, query answers, the cast.
 //!   Its parts are private files by concern, their public items shown in [`session`]: `wait.rs`,
-//!   `input.rs`, `report.rs` (what a timed-out wait saw), `error.rs`, `home.rs` (the fresh HOME).
+//!   `input.rs`, `settle.rs` (checkpoints on a settled screen, idle waits), `report.rs` (what a
+//!   timed-out wait saw), `error.rs`, `home.rs` (the fresh HOME).
 //! - [`scenario`] and [`run`]: a [`Scenario`] (plain checked values: the program, its
 //!   environment, the steps) and running it. Cast TOML files are read by the config stage,
 //!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
@@ -39,6 +40,8 @@ mod home;
 mod input;
 #[cfg(feature = "record")]
 mod report;
+#[cfg(feature = "record")]
+mod settle;
 #[cfg(feature = "record")]
 mod wait;
 

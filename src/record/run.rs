@@ -1,6 +1,7 @@
 //! Running a scenario: start the program, perform the steps, write the cast.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::scenario::{Action, Scenario, Step, Wait};
 use super::session::{base_env, Finished, RecordError, Session, SessionOptions};
@@ -52,6 +53,9 @@ pub fn record_scenario(
     if let Some(t) = scenario.timeout {
         opts.timeout = t;
     }
+    if let Some(settle) = scenario.settle {
+        opts.settle = settle;
+    }
     opts.title = scenario.title.clone();
     opts.redact = scenario.redact.clone();
 
@@ -76,7 +80,21 @@ pub fn record_scenario(
             Some(origin) => progress(&format!("{origin}: {}", step.describe())),
             None => progress(&step.describe()),
         }
-        run_step(step, secret.as_deref(), &mut session).map_err(|e| at_step(step, e))?;
+        let settled =
+            run_step(step, secret.as_deref(), &mut session).map_err(|e| at_step(step, e))?;
+        if let Some(waited) = settled {
+            progress(&format!("  settled after {} ms", waited.as_millis()));
+        }
+    }
+    // The final checkpoint (`end`) of a program still running is taken on a settled screen
+    // too: the program is ended right after.
+    if session.status().is_none() {
+        session.wait_settled(session.settle()).map_err(|mut e| {
+            if let RecordError::Unsettled(r) = &mut e {
+                r.what = format!("{} for the last checkpoint (end)", r.what);
+            }
+            e
+        })?;
     }
     let finished = session.finish()?;
     std::fs::rename(&partial, cast)?;
@@ -97,8 +115,13 @@ fn at_step(step: &Step, error: RecordError) -> RecordError {
     }
 }
 
-/// Runs one step; `secret` is the value of a secret step.
-fn run_step(step: &Step, secret: Option<&str>, s: &mut Session) -> Result<(), RecordError> {
+/// Runs one step; `secret` is the value of a secret step. A snapshot step returns how long
+/// it waited for the screen to settle.
+fn run_step(
+    step: &Step,
+    secret: Option<&str>,
+    s: &mut Session,
+) -> Result<Option<Duration>, RecordError> {
     let with_timeout = |s: &mut Session, f: &dyn Fn(&mut Session) -> Result<(), RecordError>| {
         let saved = s.timeout();
         if let Some(t) = step.timeout {
@@ -108,6 +131,16 @@ fn run_step(step: &Step, secret: Option<&str>, s: &mut Session) -> Result<(), Re
         s.set_timeout(saved);
         r
     };
+    if let Action::Snapshot(label) = &step.action {
+        let settle = step.settle.unwrap_or(s.settle());
+        let saved = s.timeout();
+        if let Some(t) = step.timeout {
+            s.set_timeout(t);
+        }
+        let r = s.snapshot_with(label, settle);
+        s.set_timeout(saved);
+        return r.map(Some);
+    }
     match &step.action {
         Action::Wait(w) => match w {
             Wait::Text(t) => with_timeout(s, &|s| s.wait_text(t)),
@@ -120,7 +153,7 @@ fn run_step(step: &Step, secret: Option<&str>, s: &mut Session) -> Result<(), Re
         },
         Action::Press(keys) => keys.iter().try_for_each(|k| s.press(k)),
         Action::Type(t) => s.type_text(t),
-        Action::Snapshot(label) => s.snapshot(label),
+        Action::Snapshot(_) => Ok(()), // above
         Action::Secret(name) => s.type_secret(name, secret.unwrap_or_default()),
         Action::Resize(size) => s.resize(*size),
         Action::Sleep(d) => s.sleep(*d),
@@ -135,4 +168,5 @@ fn run_step(step: &Step, secret: Option<&str>, s: &mut Session) -> Result<(), Re
             }
         }
     }
+    .map(|()| None)
 }

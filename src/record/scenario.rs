@@ -29,6 +29,9 @@ pub struct Scenario {
     pub inherit_env: Vec<String>,
     /// Default timeout of every wait (`None`: the session's default).
     pub timeout: Option<Duration>,
+    /// How long the screen must stay unchanged before a checkpoint is marked (`None`: the
+    /// session's default, `session::DEFAULT_SETTLE`; zero: at once).
+    pub settle: Option<Duration>,
     /// A title for the cast.
     pub title: Option<String>,
     /// Patterns whose matches in output are scrubbed.
@@ -80,6 +83,8 @@ pub struct Step {
     pub action: Action,
     /// The timeout of this step's wait or exit, overriding the scenario's.
     pub timeout: Option<Duration>,
+    /// The settle period of this snapshot step, overriding the scenario's.
+    pub settle: Option<Duration>,
     /// Where the step was written (`None`: built in code).
     pub origin: Option<Origin>,
 }
@@ -94,7 +99,8 @@ pub enum Action {
     Press(Vec<String>),
     /// Type text.
     Type(String),
-    /// Mark a checkpoint with this (non-empty) name.
+    /// Mark a checkpoint with this (non-empty) name, once the screen has settled (see
+    /// `Session::wait_settled`).
     Snapshot(String),
     /// Type the secret held by this environment variable of tuicast (read when the
     /// recording starts, never written to the cast).
@@ -115,7 +121,8 @@ pub enum Wait {
     Text(String),
     /// A match of a regex in the screen text.
     Regex(Regex),
-    /// No output for this long.
+    /// No change of the screen for this long, counted from the later of the last input and
+    /// the last change (output that changes nothing does not count).
     Idle(Duration),
     /// Text no longer on the screen.
     Gone(String),
@@ -153,6 +160,7 @@ impl Scenario {
             env: BTreeMap::new(),
             inherit_env: Vec::new(),
             timeout: None,
+            settle: None,
             title: None,
             redact: Vec::new(),
             steps: Vec::new(),
@@ -166,6 +174,7 @@ impl Step {
         Step {
             action,
             timeout: None,
+            settle: None,
             origin: None,
         }
     }
@@ -176,7 +185,9 @@ impl Step {
         match &self.action {
             Action::Wait(Wait::Text(t)) => format!("wait for \"{}\"", shown(t)),
             Action::Wait(Wait::Regex(r)) => format!("wait for /{}/", shown(r.as_str())),
-            Action::Wait(Wait::Idle(d)) => format!("wait {} ms idle", d.as_millis()),
+            Action::Wait(Wait::Idle(d)) => {
+                format!("wait for {} ms without a screen change", d.as_millis())
+            }
             Action::Wait(Wait::Gone(t)) => format!("wait for \"{}\" to go", shown(t)),
             Action::Wait(Wait::Cursor(r, c)) => {
                 format!("wait for the cursor at row {}, column {}", r + 1, c + 1)

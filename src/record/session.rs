@@ -38,6 +38,8 @@ use super::pty::{Pty, PtyEvent};
 use super::query::{answer, AnswerColors, QueryScanner};
 use super::redact::Redactor;
 pub use super::report::{looks_like_prompt, TimeoutReport};
+use super::settle::ScreenWatch;
+pub use super::settle::{UnsettledReport, DEFAULT_SETTLE};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
 use crate::term::{Engine, EngineKind, Screen, Size};
@@ -64,6 +66,9 @@ pub struct SessionOptions {
     pub colors: AnswerColors,
     /// A fresh, empty HOME is made for the program (and removed after) when true.
     pub fresh_home: bool,
+    /// How long the screen must stay unchanged before [`Session::snapshot`] marks a
+    /// checkpoint (see [`DEFAULT_SETTLE`]); zero marks at once.
+    pub settle: Duration,
 }
 
 impl SessionOptions {
@@ -84,6 +89,7 @@ impl SessionOptions {
             redact: Vec::new(),
             colors: AnswerColors::default(),
             fresh_home: true,
+            settle: DEFAULT_SETTLE,
         }
     }
 }
@@ -157,6 +163,9 @@ pub struct Session {
     home: Option<PathBuf>,
     pub(super) size: Size,
     mirror: Option<Box<dyn Write + Send>>,
+    /// Screen changes and inputs, for settling and idle waits.
+    pub(super) watch: ScreenWatch,
+    pub(super) settle_period: Duration,
 }
 
 impl fmt::Debug for Session {
@@ -224,9 +233,11 @@ impl Session {
             }
         };
         let now = Instant::now();
+        let engine = EngineKind::Avt.create(opts.size);
+        let watch = ScreenWatch::new(engine.screen(), now);
         Ok(Session {
             pty,
-            engine: EngineKind::Avt.create(opts.size),
+            engine,
             writer: Some(writer),
             start: now,
             decoder: Utf8Decoder::new(),
@@ -240,6 +251,8 @@ impl Session {
             home,
             size: opts.size,
             mirror: None,
+            watch,
+            settle_period: opts.settle,
         })
     }
 
@@ -282,6 +295,16 @@ impl Session {
     /// Changes the default timeout of waits.
     pub fn set_timeout(&mut self, timeout: Duration) {
         self.timeout = timeout;
+    }
+
+    /// How long the screen must stay unchanged before [`Session::snapshot`] marks a checkpoint.
+    pub fn settle(&self) -> Duration {
+        self.settle_period
+    }
+
+    /// Changes the settle period of [`Session::snapshot`] (zero: mark at once).
+    pub fn set_settle(&mut self, settle: Duration) {
+        self.settle_period = settle;
     }
 
     /// Ends the recording: a program still running is ended (SIGHUP, then SIGKILL), the last
@@ -427,6 +450,7 @@ impl Session {
             return Ok(());
         }
         self.last_output = Instant::now();
+        self.watch.output_came();
         let queries = self.scanner.scan(text);
         let mut answers = Vec::new();
         let mut pos = 0;

@@ -1,5 +1,6 @@
-//! Waits: on the screen (text, regex, gone, cursor, any check), on quiet output, on the
-//! terminal's echo mode, and on the program's exit. Each is re-checked as soon as output comes.
+//! Waits: on the screen (text, regex, gone, cursor, any check), on the terminal's echo mode,
+//! and on the program's exit. Each is re-checked as soon as output comes. (Waits for a still
+//! screen, `wait_idle` and `wait_settled`, are in `settle.rs`.)
 
 use std::time::{Duration, Instant};
 
@@ -48,27 +49,6 @@ impl Session {
             None,
             move |s| s.cursor.row == row && s.cursor.col == col,
         )
-    }
-
-    /// Waits until the program has written nothing for `quiet`.
-    pub fn wait_idle(&mut self, quiet: Duration) -> Result<(), RecordError> {
-        let started = Instant::now();
-        let deadline = started + self.timeout.max(quiet * 2);
-        loop {
-            let since = self.last_output.elapsed();
-            if since >= quiet && !self.redactor.holding() {
-                return Ok(());
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(self
-                    .timeout_error(&format!("{} ms without output", quiet.as_millis()), started));
-            }
-            let until = (now + quiet.saturating_sub(since)).min(deadline);
-            if !self.pump(Some(until))? && self.eof && self.status.is_some() {
-                return Ok(());
-            }
-        }
     }
 
     /// Waits until the terminal stops echoing input (a program reading a password).
@@ -135,6 +115,7 @@ impl Session {
             if self.pump(Some(deadline))? {
                 // (At most 16 more, so a program that never pauses cannot starve the check.)
                 self.pump_while(Duration::ZERO, 16, None)?;
+                self.observe();
             }
         }
     }
@@ -157,7 +138,9 @@ impl Session {
     pub fn sleep(&mut self, d: Duration) -> Result<(), RecordError> {
         let until = Instant::now() + d;
         while Instant::now() < until {
-            if !self.pump(Some(until))? && self.eof && self.status.is_some() {
+            if self.pump(Some(until))? {
+                self.observe();
+            } else if self.eof && self.status.is_some() {
                 break;
             }
         }

@@ -77,3 +77,247 @@ fn relative_commands_and_cwd_resolve_against_the_scenario_from_any_folder() {
         );
     }
 }
+
+/// Writes `DIR/NAME.toml` and records it with `tuicast record`; gives the run and the cast.
+fn record(dir: &Dir, name: &str, toml: &str) -> (crate::util::Run, std::path::PathBuf) {
+    let path = dir.write(format!("{name}.toml"), toml);
+    let out = Tuicast::new().arg("record").arg(&path).run();
+    (out, dir.join(format!("{name}.cast")))
+}
+
+/// The screen at checkpoint `at` of `cast`.
+fn screen_at(cast: &std::path::Path, at: &str) -> String {
+    let out = Tuicast::new()
+        .arg("replay")
+        .arg(cast)
+        .args(["--at", at])
+        .run()
+        .success();
+    out.stdout().to_string()
+}
+
+/// The cast's events after the header, as `[time, code, data]`, times made absolute.
+fn events(cast: &std::path::Path) -> Vec<(f64, String, String)> {
+    let text = std::fs::read_to_string(cast).unwrap();
+    let mut t = 0.0;
+    text.lines()
+        .skip(1)
+        .filter(|l| l.starts_with('['))
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            t += v[0].as_f64().unwrap();
+            let s = |i: usize| v[i].as_str().unwrap_or_default().to_string();
+            (t, s(1), s(2))
+        })
+        .collect()
+}
+
+#[test]
+fn a_frame_drawn_in_several_writes_is_checkpointed_whole() {
+    let dir = Dir::new();
+    // The way ratatui's first frame arrives: the top, then (10 ms later) the middle, then the
+    // status bar, then nothing until a key.
+    let (out, cast) = record(
+        &dir,
+        "frame",
+        r#"shell = '''
+printf '\e[?25l\e[1;1H+- Todos -+'; sleep 0.01
+printf '\e[2;1H| one    |\e[3;1H| two    |'; sleep 0.01
+printf '\e[6;1H\e[7m 2 todos  q quit \e[0m'
+read -rsn1 key
+'''
+size = "30x6"
+settle = "200ms"   # far above the 10 ms pauses, even with every test running at once
+steps = [
+  { wait = "Todos" },
+  { snapshot = "first" },
+  { press = "q" },
+  { exit = 0 },
+]
+"#,
+    );
+    out.success();
+    let first = screen_at(&cast, "first");
+    assert_eq!(
+        first, "+- Todos -+\n| one    |\n| two    |\n\n\n 2 todos  q quit\n",
+        "the whole frame, status bar included"
+    );
+    // The marker comes after the output that made the settled screen, at least a settle
+    // period after it.
+    let ev = events(&cast);
+    let marker = ev.iter().position(|e| e.1 == "m").unwrap();
+    let last_output = ev[..marker].iter().rposition(|e| e.1 == "o").unwrap();
+    assert!(ev[last_output].2.contains("q quit"), "{ev:?}");
+    assert!(ev[marker].0 - ev[last_output].0 >= 0.199, "{ev:?}");
+}
+
+#[test]
+fn a_key_is_answered_before_the_checkpoint_without_a_wait() {
+    let dir = Dir::new();
+    // The answer takes 10 ms and comes in two writes; `press` then `snapshot`, no wait.
+    let (out, cast) = record(
+        &dir,
+        "key",
+        r#"shell = '''
+printf 'press a key'
+read -rsn1 key; sleep 0.01; printf '\r\e[Kgot '; sleep 0.01; printf '%s' "$key"
+read -rsn1 key
+'''
+size = "20x3"
+settle = "200ms"
+steps = [
+  { wait = "press" },
+  { press = "j" },
+  { snapshot = "answered" },
+  { press = "q" },
+  { exit = 0 },
+]
+"#,
+    );
+    out.success();
+    assert_eq!(screen_at(&cast, "answered"), "got j\n\n\n");
+}
+
+#[test]
+fn output_that_changes_nothing_lets_the_screen_settle_and_idle() {
+    let dir = Dir::new();
+    // A TUI's tick: every 50 ms pen resets, a cursor hide (the cursor is hidden already), and
+    // a move of the hidden cursor. The screen never changes, so idle and snapshots fire.
+    let (out, cast) = record(
+        &dir,
+        "tick",
+        r#"shell = '''
+printf '\e[?25l\e[2;3Hready'
+while true; do printf '\e[39m\e[49m\e[59m\e[0m\e[?25l\e[%d;1H' $((RANDOM % 3 + 1)); sleep 0.05; done
+'''
+size = "20x3"
+timeout = "3s"
+steps = [
+  { wait = "ready" },
+  { wait = { idle = "300ms" } },
+  { snapshot = "quiet" },
+]
+"#,
+    );
+    out.success();
+    assert_eq!(screen_at(&cast, "quiet"), "\n  ready\n\n");
+    // The program kept writing all along.
+    let ev = events(&cast);
+    let outputs = ev.iter().filter(|e| e.1 == "o").count();
+    assert!(outputs >= 3, "{ev:?}");
+}
+
+#[test]
+fn a_checkpoint_never_falls_inside_a_synchronized_update() {
+    let dir = Dir::new();
+    // Begin a synchronized update, draw the top, pause 300 ms (longer than the settle period
+    // of 50 ms), draw the bottom and end the update.
+    let (out, cast) = record(
+        &dir,
+        "sync",
+        r#"shell = '''
+printf '\e[?2026h\e[1;1Htop'; sleep 0.3
+printf '\e[3;1Hbottom\e[?2026l'
+read -rsn1 key
+'''
+size = "20x3"
+settle = "50ms"
+steps = [
+  { wait = "top" },
+  { snapshot = "frame" },
+  { press = "q" },
+  { exit = 0 },
+]
+"#,
+    );
+    out.success();
+    assert_eq!(screen_at(&cast, "frame"), "top\n\nbottom\n");
+}
+
+#[test]
+fn settle_0ms_marks_at_once_and_a_step_may_choose_its_own_period() {
+    let dir = Dir::new();
+    let (out, cast) = record(
+        &dir,
+        "now",
+        r#"shell = '''
+printf 'a'; sleep 0.3; printf 'b'; sleep 0.3; printf 'c'
+read -rsn1 key
+'''
+size = "20x3"
+steps = [
+  { wait = "a" },
+  { snapshot = "now", settle = "0ms" },
+  { wait = "b" },
+  { snapshot = "late", settle = "500ms" },
+  { press = "q" },
+  { exit = 0 },
+]
+"#,
+    );
+    out.success();
+    assert_eq!(screen_at(&cast, "now"), "a\n\n\n");
+    assert_eq!(screen_at(&cast, "late"), "abc\n\n\n");
+}
+
+#[test]
+fn the_last_checkpoint_of_a_program_still_running_is_settled_too() {
+    let dir = Dir::new();
+    // No exit step: the program is still running when the steps end.
+    let (out, cast) = record(
+        &dir,
+        "running",
+        r#"shell = '''
+printf 'one'; sleep 0.01; printf ' two'; sleep 0.01; printf ' three'; sleep 30
+'''
+size = "20x3"
+settle = "200ms"
+steps = [{ wait = "one" }]
+"#,
+    );
+    out.success();
+    assert_eq!(screen_at(&cast, "end"), "one two three\n\n\n");
+}
+
+#[test]
+fn a_screen_that_never_settles_fails_with_the_cells_that_kept_changing() {
+    let dir = Dir::new();
+    // A spinner at row 3, column 5 (1-based) that never stops, changing every ~20 ms: far
+    // inside this scenario's settle period of 300 ms, even on a loaded machine.
+    let (out, _) = record(
+        &dir,
+        "spinner",
+        r#"shell = '''
+printf 'working'
+i=0; while true; do printf '\e[3;5H%d' $((i++ % 10)); sleep 0.02; done
+'''
+size = "20x4"
+timeout = "1s"
+settle = "300ms"
+steps = [
+  { wait = "working" },
+  { snapshot = "done" },
+]
+"#,
+    );
+    let out = out.fails_with(1);
+    let err = out.stderr();
+    assert!(
+        err.contains("spinner.toml:10:3: "),
+        "the step's place: {out}"
+    );
+    assert!(
+        err.contains("the screen never stayed the same for 300 ms"),
+        "{out}"
+    );
+    assert!(
+        err.contains("cells that kept changing (row:column, 1-based): 3:5\n"),
+        "{out}"
+    );
+    assert!(
+        err.contains("[check] mask = [{ rows = 3, cols = \"5..=5\" }])"),
+        "{out}"
+    );
+    assert!(err.contains("or wait for something specific"), "{out}");
+    assert!(err.contains("working"), "the screen: {out}");
+}

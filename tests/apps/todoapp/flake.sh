@@ -12,8 +12,9 @@
 #   SCENARIO names in casts/ (default: every casts/*.toml), or paths to other .toml files
 #
 # Columns: text = distinct screens as text; +style = text and colours/attributes; +cursor = also
-# the cursor (row, column, visible), the way a golden's header records it; shown = the cursor
-# only where it is visible. A checkpoint is deterministic when its column says 1. Rows and
+# the cursor the way a golden's header records it (row and column where it is shown, else only
+# "hidden"); +hidden@ = also a hidden cursor's position (not part of a golden: informational).
+# A checkpoint is deterministic when its +cursor column says 1. Rows and
 # cursors in "what differed" are 1-based, as in goldens; the most common screen is the reference.
 # TUICAST=path picks the tuicast binary (default: target/release/tuicast, built if missing).
 set -euo pipefail
@@ -88,11 +89,13 @@ def screen(cast, name):
     style = tuple(json.dumps(r["runs"]) for r in s["rows"])
     c = s["cursor"]
     return {"text": text, "style": style,
-            "cursor": (c["row"], c["col"], c["visible"]),
-            "shown": (c["row"], c["col"]) if c["visible"] else None}
+            "cursor": (c["row"], c["col"], True) if c["visible"] else (None, None, False),
+            "raw": (c["row"], c["col"], c["visible"])}
 
 def fmt(c):
-    """A cursor the way goldens show it: 1-based row:column."""
+    """A cursor the way goldens show it: 1-based row:column, or just hidden."""
+    if c[0] is None:
+        return "hidden"
     return f"{c[0] + 1}:{c[1] + 1}" + ("" if c[2] else " hidden")
 
 def describe(v, mode, prev):
@@ -101,9 +104,7 @@ def describe(v, mode, prev):
         if v["style"] != mode["style"]:
             rows = [i for i, (a, b) in enumerate(zip(v["style"], mode["style"])) if a != b]
             return f"colours differ on rows {rows}"
-        if v["shown"] != mode["shown"]:
-            return f"cursor {fmt(v['cursor'])} instead of {fmt(mode['cursor'])}"
-        return f"hidden cursor at {fmt(v['cursor'])} instead of {fmt(mode['cursor'])}"
+        return f"cursor {fmt(v['cursor'])} instead of {fmt(mode['cursor'])}"
     if prev is not None and v["text"] == prev["text"]:
         return "stale: the previous checkpoint's screen"
     blank = lambda t: sum(1 for r in t if not r.strip())
@@ -111,7 +112,7 @@ def describe(v, mode, prev):
     kind = "half-drawn" if blank(v["text"]) > blank(mode["text"]) else "content"
     return f"{kind}: rows {[r + 1 for r in rows]} differ"
 
-print(f"{'checkpoint':<22} {'recs':>4} {'text':>5} {'+style':>7} {'+cursor':>8} {'shown':>6}  what differed")
+print(f"{'checkpoint':<22} {'recs':>4} {'text':>5} {'+style':>7} {'+cursor':>8} {'+hidden@':>8}  what differed")
 totals = collections.Counter()
 for s in scenarios:
     casts = [f"{out}/{s}.{i}.cast" for i in range(1, n + 1) if os.path.exists(f"{out}/{s}.{i}.cast")]
@@ -131,10 +132,10 @@ for s in scenarios:
                                     if key(sc, "text", "style", "cursor") != mode_key)
         what = "; ".join(f"{c}x {w}" for w, c in whats.most_common()) or "-"
         row = (count("text"), count("text", "style"), count("text", "style", "cursor"),
-               count("text", "style", "shown"))
+               count("text", "style", "raw"))
         totals["checkpoints"] += 1
         totals["stable"] += row[2] == 1
-        print(f"{s + '::' + name:<22} {len(casts):>4} {row[0]:>5} {row[1]:>7} {row[2]:>8} {row[3]:>6}  {what}")
+        print(f"{s + '::' + name:<22} {len(casts):>4} {row[0]:>5} {row[1]:>7} {row[2]:>8} {row[3]:>8}  {what}")
         if verbose:
             for sc in screens:
                 if key(sc, "text", "style", "cursor") != mode_key:

@@ -1,0 +1,377 @@
+//! Settling: checkpoints and idle waits look at the rendered screen, not at the byte stream.
+//!
+//! A program draws a frame in several writes (ratatui's first frame comes in chunks; crossterm
+//! shows the cursor in one write and moves it in the next), and a TUI with a clock re-sends pen
+//! resets and cursor hides on every tick, which change nothing. So a checkpoint waits until the
+//! screen as replay will show it — every cell's text and style, and the cursor's position and
+//! shape where it is shown, and whether it is shown (a hidden cursor's position does not count)
+//! — has stayed the same for a settle period, counted from the later of the last input and the
+//! last change: a key the program has not answered yet holds the checkpoint back for a period
+//! too. It never fires while a synchronized update (DEC private mode 2026, `CSI ? 2026 h` …
+//! `l`) is open: the frame in it is not finished. `{ wait = { idle = … } }` is the same rule
+//! with its own period.
+//!
+//! The screen is compared once per burst of output the session takes in while no settling
+//! wait runs (the chunks that have arrived, as the other waits read them), and after every
+//! chunk while one runs; a change is dated by the output that made it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use super::error::RecordError;
+use super::session::Session;
+use crate::term::Screen;
+
+/// The settle period of checkpoints when a scenario does not choose one: twice the smallest
+/// period measured that gave identical checkpoints in 50 of 50 recordings of every scenario
+/// of the todoapp test app (ratatui + crossterm, a 250 ms clock tick), alone and with 4 or 8
+/// recordings at once on 2 cores (25 ms; 10 ms caught a half-drawn first frame once in 50
+/// there). The margin is for CI machines busier than that one.
+pub const DEFAULT_SETTLE: Duration = Duration::from_millis(50);
+
+/// The DEC private mode of synchronized updates.
+const SYNC_MODE: u16 = 2026;
+
+/// What a settle or idle wait that ran out of time saw.
+#[derive(Debug, Clone)]
+pub struct UnsettledReport {
+    /// What was waited for (`a settled screen (100 ms without a change)`).
+    pub what: String,
+    /// How long the screen had to stay unchanged.
+    pub period: Duration,
+    /// How long it waited.
+    pub waited: Duration,
+    /// The cells that kept changing while it waited: `(row, first column, last column)`,
+    /// 0-based, inclusive, in reading order.
+    pub cells: Vec<(u16, u16, u16)>,
+    /// Whether the shown cursor kept moving (or appearing and disappearing).
+    pub cursor: bool,
+    /// Whether a synchronized update (DEC mode 2026) was still open at the end.
+    pub sync_open: bool,
+    /// The screen at that moment, rows escaped, trailing empty rows dropped.
+    pub screen: String,
+}
+
+impl fmt::Display for UnsettledReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "timed out after {:.1}s waiting for {}: the screen never stayed the same for {} ms",
+            self.waited.as_secs_f64(),
+            self.what,
+            self.period.as_millis()
+        )?;
+        if self.sync_open {
+            writeln!(
+                f,
+                "  a synchronized update (DEC mode 2026, CSI ? 2026 h) was still open: the \
+                 program began a frame and did not end it with CSI ? 2026 l"
+            )?;
+        }
+        if !self.cells.is_empty() {
+            const SHOWN: usize = 8;
+            let runs: Vec<String> = self
+                .cells
+                .iter()
+                .take(SHOWN)
+                .map(|&(r, a, b)| {
+                    if a == b {
+                        format!("{}:{}", r + 1, a + 1)
+                    } else {
+                        format!("{}:{}-{}", r + 1, a + 1, b + 1)
+                    }
+                })
+                .collect();
+            let more = match self.cells.len().saturating_sub(SHOWN) {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
+            writeln!(
+                f,
+                "  cells that kept changing (row:column, 1-based): {}{more}",
+                runs.join(", ")
+            )?;
+        }
+        if self.cursor {
+            writeln!(f, "  the cursor kept moving")?;
+        }
+        if !self.cells.is_empty() || self.cursor {
+            let masks: Vec<String> = self
+                .cells
+                .iter()
+                .take(3)
+                // Counted from 1, as masks are written: cols "A..=B" (inclusive).
+                .map(|&(r, a, b)| {
+                    format!("{{ rows = {}, cols = \"{}..={}\" }}", r + 1, a + 1, b + 1)
+                })
+                .collect();
+            let mask = if masks.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (in the cast's TOML: [check] mask = [{}])",
+                    masks.join(", ")
+                )
+            };
+            writeln!(
+                f,
+                "  hint: mask what changes by itself{mask}, or wait for something specific \
+                 before the checkpoint ({{ wait = \"text\" }}, {{ wait = {{ gone = \"...\" }} }})"
+            )?;
+        }
+        write!(f, "  screen at that moment:\n{}", self.screen)
+    }
+}
+
+/// When the screen last changed, and when input was last sent.
+#[derive(Debug)]
+pub(super) struct ScreenWatch {
+    /// The screen as last compared.
+    seen: Screen,
+    last_change: Instant,
+    last_input: Option<Instant>,
+    /// Output has come since `seen` was taken.
+    unobserved: bool,
+    /// The changes seen while a settling wait runs.
+    changes: Option<Changes>,
+}
+
+/// How often each cell (and the shown cursor) changed.
+#[derive(Debug, Default)]
+struct Changes {
+    cells: BTreeMap<(u16, u16), u32>,
+    cursor: u32,
+}
+
+impl ScreenWatch {
+    pub(super) fn new(screen: Screen, now: Instant) -> ScreenWatch {
+        ScreenWatch {
+            seen: screen,
+            last_change: now,
+            last_input: None,
+            unobserved: false,
+            changes: None,
+        }
+    }
+
+    /// Output came: the screen may have changed.
+    pub(super) fn output_came(&mut self) {
+        self.unobserved = true;
+    }
+
+    /// Input was sent to the program (keys, text, a resize).
+    pub(super) fn input_sent(&mut self, at: Instant) {
+        self.last_input = Some(at);
+    }
+
+    /// The later of the last input and the last change of the screen.
+    fn quiet_since(&self) -> Instant {
+        self.last_input
+            .map_or(self.last_change, |i| i.max(self.last_change))
+    }
+
+    /// Compares `screen` with the one seen before; a difference is a change at `at`.
+    fn observe(&mut self, screen: Screen, at: Instant) {
+        self.unobserved = false;
+        let cursor = |s: &Screen| {
+            s.cursor
+                .visible
+                .then_some((s.cursor.row, s.cursor.col, s.cursor.shape))
+        };
+        let cursor_changed = cursor(&screen) != cursor(&self.seen);
+        if screen.rows == self.seen.rows && !cursor_changed {
+            return;
+        }
+        if let Some(ch) = &mut self.changes {
+            if screen.size == self.seen.size {
+                for (r, (new, old)) in screen.rows.iter().zip(&self.seen.rows).enumerate() {
+                    for (c, (a, b)) in new.iter().zip(old).enumerate() {
+                        if a != b {
+                            *ch.cells.entry((r as u16, c as u16)).or_default() += 1;
+                        }
+                    }
+                }
+            }
+            ch.cursor += u32::from(cursor_changed);
+        }
+        self.last_change = at;
+        self.seen = screen;
+    }
+}
+
+impl Changes {
+    /// The cells that changed more than once (the first change is usually the program's
+    /// answer to the last input), else every cell that changed, as runs per row.
+    fn runs(&self) -> Vec<(u16, u16, u16)> {
+        let again = self.cells.values().any(|&n| n > 1);
+        let mut runs: Vec<(u16, u16, u16)> = Vec::new();
+        for (&(r, c), &n) in &self.cells {
+            if again && n < 2 {
+                continue;
+            }
+            match runs.last_mut() {
+                Some((row, _, last)) if *row == r && *last + 1 == c => *last = c,
+                _ => runs.push((r, c, c)),
+            }
+        }
+        runs
+    }
+}
+
+impl Session {
+    /// Waits until the screen has settled: it has not changed for `period`, counted from the
+    /// later of the last input and the last change, and no synchronized update (DEC mode
+    /// 2026) is open; bounded by the session's timeout. Returns how long it waited. A zero
+    /// `period` takes in the output that has arrived and returns at once. See the module docs
+    /// of `settle.rs` for what counts as a change.
+    pub fn wait_settled(&mut self, period: Duration) -> Result<Duration, RecordError> {
+        let started = Instant::now();
+        if period.is_zero() {
+            self.drain()?;
+            self.flush_held()?;
+            self.observe();
+            return Ok(Duration::ZERO);
+        }
+        let what = format!(
+            "a settled screen ({} ms without a change)",
+            period.as_millis()
+        );
+        self.wait_still(period, started + self.timeout, &what)?;
+        Ok(started.elapsed())
+    }
+
+    /// Waits until the screen has not changed for `quiet` (the rule of [`Session::wait_settled`]),
+    /// for at most the session's timeout (and at least twice `quiet`).
+    pub fn wait_idle(&mut self, quiet: Duration) -> Result<(), RecordError> {
+        let deadline = Instant::now() + self.timeout.max(quiet * 2);
+        let what = format!("{} ms without a screen change", quiet.as_millis());
+        self.wait_still(quiet, deadline, &what)
+    }
+
+    /// Compares the screen with the one seen last, if output has come since.
+    pub(super) fn observe(&mut self) {
+        if self.watch.unobserved {
+            let screen = self.engine.screen();
+            self.watch.observe(screen, self.last_output);
+        }
+    }
+
+    /// Input is about to be sent: the screen it answers is the one seen now.
+    pub(super) fn note_input(&mut self) {
+        self.observe();
+        self.watch.input_sent(Instant::now());
+    }
+
+    /// A change that comes without output (a resize): the screen is compared now.
+    pub(super) fn note_resize(&mut self) {
+        let screen = self.engine.screen();
+        let now = Instant::now();
+        self.watch.observe(screen, now);
+        self.watch.input_sent(now);
+    }
+
+    /// Whether the program has begun a synchronized update and not yet ended it.
+    fn sync_open(&self) -> bool {
+        self.scanner.dec_mode(SYNC_MODE) == Some(true)
+    }
+
+    fn wait_still(
+        &mut self,
+        period: Duration,
+        deadline: Instant,
+        what: &str,
+    ) -> Result<(), RecordError> {
+        let started = Instant::now();
+        self.watch.changes = Some(Changes::default());
+        let result = self.wait_still_loop(period, deadline);
+        let changes = self.watch.changes.take().unwrap_or_default();
+        match result {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(RecordError::Unsettled(Box::new(UnsettledReport {
+                what: what.to_string(),
+                period,
+                waited: started.elapsed(),
+                cells: changes.runs(),
+                cursor: changes.cursor > 1,
+                sync_open: self.sync_open(),
+                screen: self.screen_report(),
+            }))),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `Ok(true)` once still, `Ok(false)` at the deadline.
+    fn wait_still_loop(
+        &mut self,
+        period: Duration,
+        deadline: Instant,
+    ) -> Result<bool, RecordError> {
+        loop {
+            // Take in everything that has arrived, dating each change by its own chunk.
+            while Instant::now() < deadline && self.pump(Some(Instant::now()))? {
+                self.observe();
+            }
+            self.observe();
+            let now = Instant::now();
+            let ready = self.watch.quiet_since() + period;
+            let busy = self.sync_open() || self.redactor.holding();
+            if now >= ready && !busy {
+                return Ok(true);
+            }
+            if self.is_done() {
+                // The program has ended and its output with it: the screen is final.
+                self.flush_held()?;
+                self.observe();
+                return Ok(true);
+            }
+            if now >= deadline {
+                return Ok(false);
+            }
+            // Until the period is up, or (an update open, a secret held) until output comes.
+            let until = if now < ready { ready } else { deadline };
+            if self.pump(Some(until.min(deadline)))? {
+                self.observe();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::Size;
+
+    fn screen(input: &str) -> Screen {
+        crate::term::test_screen(Size { cols: 10, rows: 2 }, input)
+    }
+
+    #[test]
+    fn only_changes_of_what_a_golden_shows_count() {
+        let t0 = Instant::now();
+        let mut w = ScreenWatch::new(screen("ab\x1b[?25l"), t0);
+        w.changes = Some(Changes::default());
+        let t1 = t0 + Duration::from_millis(10);
+        // Pen resets, a hidden cursor moving: the same screen.
+        w.observe(screen("ab\x1b[?25l\x1b[0m\x1b[39m\x1b[2;5H"), t1);
+        assert_eq!(w.last_change, t0);
+        // A shown cursor, then it moves: changes.
+        w.observe(screen("ab"), t1);
+        assert_eq!(w.last_change, t1);
+        let t2 = t1 + Duration::from_millis(10);
+        w.observe(screen("ab\x1b[2;5H"), t2);
+        assert_eq!(w.last_change, t2);
+        // A colour is a change of the cell.
+        w.observe(screen("a\x1b[31mb\x1b[2;5H"), t2);
+        w.observe(screen("a\x1b[32mb\x1b[2;5H"), t2);
+        let ch = w.changes.take().unwrap();
+        assert_eq!(
+            ch.runs(),
+            vec![(0, 1, 1)],
+            "changed twice: the cell that keeps changing"
+        );
+        assert_eq!(ch.cursor, 2);
+        w.input_sent(t2 + Duration::from_millis(5));
+        assert_eq!(w.quiet_since(), t2 + Duration::from_millis(5));
+    }
+}
