@@ -4,7 +4,7 @@
 //!
 //! The recording keys and steps are in `docs/scenarios.md` (`bin`, `command` or `shell`,
 //! `args`, `cwd`, `size`, `env`, `inherit_env`, `timeout`, `settle`, `title`, `redact`,
-//! `steps`; a snapshot step may carry its own `settle`); they become a
+//! `steps`; a checkpoint step may carry its own `settle`); they become a
 //! [`record::Scenario`](crate::record::Scenario). The `[check]` table:
 //!
 //! ```toml
@@ -405,7 +405,7 @@ fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-const STEP_KEYS: &str = "wait, press, type, snapshot, secret, resize, exit, sleep";
+const STEP_KEYS: &str = "wait, press, type, checkpoint (or snapshot), secret, resize, exit, sleep";
 
 /// A step's action, its timeout and (a snapshot's) settle period.
 type StepParts = (Action, Option<Duration>, Option<Duration>);
@@ -431,9 +431,9 @@ fn step(s: &StepToml) -> Result<StepParts, String> {
     if let Some(t) = &s.type_text {
         actions.push(Action::Type(t.clone()));
     }
-    if let Some(name) = &s.snapshot {
+    if let Some(name) = &s.checkpoint {
         if name.is_empty() {
-            return Err("a snapshot needs a name".into());
+            return Err("a checkpoint needs a name".into());
         }
         actions.push(Action::Snapshot(name.clone()));
     }
@@ -468,9 +468,9 @@ fn step(s: &StepToml) -> Result<StepParts, String> {
         .as_deref()
         .map(|d| parse_duration(d).map_err(|e| format!("settle: {e}")))
         .transpose()?;
-    if settle.is_some() && s.snapshot.is_none() {
+    if settle.is_some() && s.checkpoint.is_none() {
         return Err(
-            "settle goes with a snapshot step ({ snapshot = \"name\", settle = \"200ms\" }) \
+            "settle goes with a checkpoint step ({ checkpoint = \"name\", settle = \"200ms\" }) \
                     or with the whole scenario (settle = \"200ms\" at the top)"
                 .into(),
         );
@@ -641,8 +641,9 @@ struct StepToml {
     press: Option<KeysToml>,
     #[serde(default, rename = "type")]
     type_text: Option<String>,
-    #[serde(default)]
-    snapshot: Option<String>,
+    /// `checkpoint` (`snapshot` is its older name): a marker, checked against a golden.
+    #[serde(default, rename = "checkpoint", alias = "snapshot")]
+    checkpoint: Option<String>,
     #[serde(default)]
     secret: Option<SecretToml>,
     #[serde(default)]
@@ -913,11 +914,28 @@ mod tests {
         assert_eq!(s.steps[1].settle, Some(Duration::ZERO));
         let e = error("shell = \"true\"\nsteps = [{ press = \"a\", settle = \"1s\" }]\n");
         assert!(
-            e.starts_with("casts/x.toml:2:10: settle goes with a snapshot step"),
+            e.starts_with("casts/x.toml:2:10: settle goes with a checkpoint step"),
             "{e}"
         );
         let e = error("shell = \"true\"\nsettle = \"soon\"\n");
         assert!(e.starts_with("casts/x.toml:2:10: settle: "), "{e}");
+    }
+
+    #[test]
+    fn a_checkpoint_step_is_also_written_snapshot() {
+        for key in ["checkpoint", "snapshot"] {
+            let f = parse(&format!(
+                "shell = \"true\"\nsteps = [{{ {key} = \"here\" }}]\n"
+            ))
+            .unwrap();
+            let steps = &f.recording.unwrap().steps;
+            assert!(
+                matches!(&steps[0].action, Action::Snapshot(n) if n == "here"),
+                "{key}"
+            );
+        }
+        let e = error("shell = \"true\"\nsteps = [{ checkpoint = \"a\", snapshot = \"b\" }]\n");
+        assert!(e.contains("duplicate field"), "{e}");
     }
 
     #[test]
