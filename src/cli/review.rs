@@ -1,6 +1,6 @@
 //! `tuicast review`, `accept`, `reject`, `pending`: deal with `.new` snapshots.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use tuicast::assert::pending::{self, Pending};
@@ -137,7 +137,7 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
             print!("a accept, r reject, s skip, q quit > ");
             std::io::stdout().flush()?;
             let mut answer = String::new();
-            if input.read_line(&mut answer)? == 0 {
+            if read_answer(&mut input, &mut answer)? == 0 {
                 println!();
                 println!(
                     "{accepted} accepted, {rejected} rejected, {} skipped",
@@ -169,6 +169,38 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
     }
     println!("{accepted} accepted, {rejected} rejected, {skipped} skipped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reads one answer: a single key, without Enter, when standard input is a terminal (the
+/// terminal is put in non-canonical mode for that one read, and restored); a line otherwise
+/// (scripts, tests). Gives the bytes read, 0 at the end of input.
+fn read_answer(input: &mut impl std::io::BufRead, answer: &mut String) -> std::io::Result<usize> {
+    use nix::sys::termios::{self, LocalFlags, SetArg};
+    let stdin = std::io::stdin();
+    let Ok(saved) = termios::tcgetattr(&stdin) else {
+        return input.read_line(answer);
+    };
+    let mut raw = saved.clone();
+    raw.local_flags
+        .remove(LocalFlags::ICANON | LocalFlags::ECHO);
+    termios::tcsetattr(&stdin, SetArg::TCSANOW, &raw).map_err(std::io::Error::from)?;
+    let mut key = [0u8; 1];
+    let read = input.read(&mut key);
+    let _ = termios::tcsetattr(&stdin, SetArg::TCSANOW, &saved);
+    let n = read?;
+    if n == 1 {
+        answer.push(key[0] as char);
+        // Echo the key and end the prompt's line, as Enter would have.
+        println!(
+            "{}",
+            if key[0].is_ascii_graphic() {
+                key[0] as char
+            } else {
+                ' '
+            }
+        );
+    }
+    Ok(n)
 }
 
 /// The golden's and the pending file's text, when a golden exists and is not empty.
