@@ -9,6 +9,7 @@ use super::live::live_from_env;
 use super::{use_color, Options};
 use crate::assert::UpdateAction;
 use crate::config::Config;
+use crate::report::ReportDir;
 
 /// The harness entry point for `tests/*.rs` with `harness = false`: reads `tuicast.toml`,
 /// makes one libtest trial per checkpoint and exits with libtest's status.
@@ -21,7 +22,20 @@ pub fn main() -> ! {
             std::process::exit(101);
         }
     };
-    libtest_mimic::run(&args, trials).exit()
+    let conclusion = libtest_mimic::run(&args, trials);
+    // Each process (one per test under nextest) adds its results, then the page is made
+    // again from all of them (`TUICAST_REPORT`).
+    if let Some(report) = ReportDir::from_env() {
+        if !args.list {
+            if let Err(e) = report.regenerate() {
+                eprintln!(
+                    "warning: cannot write the report in {}: {e}",
+                    report.path().display()
+                );
+            }
+        }
+    }
+    conclusion.exit()
 }
 
 /// Why the harness cannot start: the project's `tuicast.toml` or `TUICAST_UPDATE` is wrong.
@@ -53,6 +67,7 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
         color: use_color(std::io::IsTerminal::is_terminal(&std::io::stdout())),
         live: live_from_env(),
     };
+    let report = ReportDir::from_env().map(Arc::new);
     let mut trials = Vec::new();
     for case in discover(&config, &[]) {
         let case = Arc::new(case);
@@ -60,7 +75,32 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
             Ok(infos) => infos.clone(),
             Err(e) => {
                 let e = e.clone();
+                let (config, case, report) = (config.clone(), case.clone(), report.clone());
                 trials.push(libtest_mimic::Trial::test(case.stem.clone(), move || {
+                    if let Some(report) = &report {
+                        let result = super::CheckResult {
+                            test: case.stem.clone(),
+                            cast: case.cast.clone(),
+                            checkpoint: String::new(),
+                            line: 0,
+                            time: 0.0,
+                            snapshots: Vec::new(),
+                            error: Some(e.clone()),
+                        };
+                        let results = std::slice::from_ref(&result);
+                        let key = case.stem.clone();
+                        let done = super::add_to_report(
+                            report,
+                            &config,
+                            &case,
+                            &key,
+                            results,
+                            std::time::Duration::ZERO,
+                        );
+                        if let Err(e) = done {
+                            eprintln!("warning: report: {e}");
+                        }
+                    }
                     Err(e.into())
                 }));
                 continue;
@@ -69,10 +109,26 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
         let replayed: Arc<OnceLock<Replayed>> = Arc::new(OnceLock::new());
         for info in infos {
             let (config, case, replayed) = (config.clone(), case.clone(), replayed.clone());
+            let report = report.clone();
             let name = test_name(&case.stem, &info.name);
-            trials.push(libtest_mimic::Trial::test(name, move || {
+            trials.push(libtest_mimic::Trial::test(name.clone(), move || {
+                let started = std::time::Instant::now();
                 let replayed = replayed.get_or_init(|| replay_case(&config, &case, &opts));
                 let result = check_checkpoint(&config, &case, replayed, &info.name, &opts);
+                if let Some(report) = &report {
+                    let results = std::slice::from_ref(&result);
+                    let done = super::add_to_report(
+                        report,
+                        &config,
+                        &case,
+                        &name,
+                        results,
+                        started.elapsed(),
+                    );
+                    if let Err(e) = done {
+                        eprintln!("warning: report: {e}");
+                    }
+                }
                 if result.passed() {
                     Ok(())
                 } else {
