@@ -12,6 +12,7 @@
 //! - `hostile`: hostile repositories and careless users: nothing deleted, leaked or crashed.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
+//! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
@@ -28,5 +29,6 @@ mod malformed;
 mod png;
 mod readme;
 mod record;
+mod report;
 mod snapshots;
 mod util;
