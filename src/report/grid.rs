@@ -5,7 +5,7 @@
 use unicode_width::UnicodeWidthChar;
 
 use crate::assert::{parse_styles, Style, HEADER_LINES, STYLES_MARK};
-use crate::term::{Color, Screen};
+use crate::term::Color;
 
 /// One cell: its text (empty for a wide character's tail), width and style.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,29 +113,6 @@ impl Grid {
             ))
         });
         Grid { cols, rows, cursor }
-    }
-
-    /// The cells of a screen, with control characters made visible as the text render does.
-    pub(super) fn from_screen(screen: &Screen) -> Grid {
-        let rows = screen
-            .rows
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|cell| GridCell {
-                        text: cell.text.chars().map(crate::term::safe_char).collect(),
-                        width: cell.width,
-                        style: Style::of(cell),
-                    })
-                    .collect()
-            })
-            .collect();
-        let c = screen.cursor;
-        Grid {
-            cols: screen.size.cols as usize,
-            rows,
-            cursor: c.visible.then_some((c.row as usize, c.col as usize)),
-        }
     }
 
     /// The cells of `self` that differ from `other` (text, and style when `styles`), as

@@ -107,7 +107,7 @@ impl ReportDir {
             let player_file = data.join(format!("p-{}.json", short_hash(case.stem)));
             if !player_file.exists() {
                 let p = player(case.stem, case.cast, config.engine);
-                crate::util::write_atomic(&player_file, &serde_json::to_vec(&p)?)?;
+                write_replacing(&player_file, &serde_json::to_vec(&p)?)?;
             }
         }
         let cast = CastData {
@@ -121,7 +121,7 @@ impl ReportDir {
             results,
         };
         let file = data.join(format!("r-{}.json", short_hash(key)));
-        crate::util::write_atomic(&file, &serde_json::to_vec(&cast)?)
+        write_replacing(&file, &serde_json::to_vec(&cast)?)
     }
 
     /// Writes `index.html` from every data file, under the folder's lock. When another
@@ -182,7 +182,7 @@ impl ReportDir {
             players: &players,
             nonce: short_hash(&format!("{:?}{}", SystemTime::now(), std::process::id())),
         };
-        crate::util::write_atomic(&self.index(), page.render().as_bytes())?;
+        write_replacing(&self.index(), page.render().as_bytes())?;
         Ok(html::counts(&casts))
     }
 
@@ -255,6 +255,23 @@ impl ReportDir {
         crate::util::write_atomic(&files.join(&name), &bytes)?;
         Ok(Some(name))
     }
+}
+
+/// Writes `path` whole through a temporary file renamed over it: readers see the old file or
+/// the new one, never a part. Not synced to disk (a report is remade by running again), which
+/// keeps a suite of a thousand casts from waiting on a thousand syncs.
+fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(
+        crate::util::temporary_name(&name, std::process::id())
+            + &format!(".{:?}", std::thread::current().id()).replace(['(', ')'], ""),
+    );
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
 
 /// The command line of this process, as one shell-like line (arguments with spaces quoted).

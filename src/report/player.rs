@@ -7,10 +7,12 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::grid::{css, Grid, GridCell};
+use super::grid::css;
+use crate::assert::Style;
 use crate::cast::EventData;
 use crate::replay::Replayer;
 use crate::term::EngineKind;
+use crate::term::{Attrs, Cell, Color, Screen};
 
 /// Output closer together than this makes one frame (a checkpoint always ends one).
 const FRAME_SECONDS: f64 = 1.0 / 30.0;
@@ -44,6 +46,9 @@ pub struct Frame {
     pub size: Option<(usize, usize)>,
     /// The rows that changed: `(row, runs)`; a run is `(text, style index, wide)`.
     pub rows: Vec<(usize, Vec<Run>)>,
+    /// Rows that are a row of the frame before (scrolling): `(row, row before)`.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub moved: Vec<(usize, usize)>,
     /// The cursor `(row, col)`, `None` when hidden.
     pub cursor: Option<(usize, usize)>,
 }
@@ -81,7 +86,7 @@ pub fn player(stem: &str, cast: &Path, engine: EngineKind) -> Player {
     };
     let mut builder = Builder::default();
     let mut replayer = Replayer::new(reader.header(), engine);
-    builder.push(&mut p, 0.0, &Grid::from_screen(&replayer.screen()));
+    builder.push(&mut p, 0.0, &&replayer.screen());
     let mut pending: Option<f64> = None;
     let mut last_time = 0.0;
     for event in reader {
@@ -94,7 +99,7 @@ pub fn player(stem: &str, cast: &Path, engine: EngineKind) -> Player {
         };
         if let Some(start) = pending {
             if event.time >= start + FRAME_SECONDS {
-                builder.push(&mut p, start, &Grid::from_screen(&replayer.screen()));
+                builder.push(&mut p, start, &&replayer.screen());
                 pending = None;
             }
         }
@@ -105,7 +110,7 @@ pub fn player(stem: &str, cast: &Path, engine: EngineKind) -> Player {
         }
         if let Some(name) = replayer.apply(&event) {
             let start = pending.take().unwrap_or(event.time);
-            builder.push(&mut p, start, &Grid::from_screen(&replayer.screen()));
+            builder.push(&mut p, start, &&replayer.screen());
             p.markers.push(Marker {
                 name,
                 frame: p.frames.len() - 1,
@@ -115,7 +120,7 @@ pub fn player(stem: &str, cast: &Path, engine: EngineKind) -> Player {
         }
     }
     if let Some(start) = pending {
-        builder.push(&mut p, start, &Grid::from_screen(&replayer.screen()));
+        builder.push(&mut p, start, &&replayer.screen());
     }
     if p.error.is_none() {
         let end = replayer.finish();
@@ -133,53 +138,88 @@ pub fn player(stem: &str, cast: &Path, engine: EngineKind) -> Player {
 /// Turns screens into frames of changed rows, sharing one style table.
 #[derive(Default)]
 struct Builder {
-    last: Option<Grid>,
+    /// The last frame's screen and the runs of each of its rows.
+    last: Option<(Screen, Vec<Vec<Run>>)>,
     styles: HashMap<String, usize>,
+    by_style: HashMap<(Color, Color, Attrs), usize>,
 }
 
 impl Builder {
-    fn push(&mut self, p: &mut Player, t: f64, grid: &Grid) {
-        let size = (grid.cols, grid.rows.len());
-        let resized = self
-            .last
-            .as_ref()
-            .is_none_or(|l| (l.cols, l.rows.len()) != size);
+    fn push(&mut self, p: &mut Player, t: f64, screen: &Screen) {
+        let size = (screen.size.cols as usize, screen.size.rows as usize);
+        let last = self.last.take();
+        let resized = last.as_ref().is_none_or(|(l, _)| l.size != screen.size);
+        let cursor = screen.cursor;
+        let cursor = cursor
+            .visible
+            .then_some((cursor.row as usize, cursor.col as usize));
         let mut rows = Vec::new();
-        for (r, row) in grid.rows.iter().enumerate() {
-            let same = !resized && self.last.as_ref().and_then(|l| l.rows.get(r)) == Some(row);
-            if !same {
-                rows.push((r, self.runs(p, row)));
+        let mut moved = Vec::new();
+        let mut all_runs = Vec::with_capacity(screen.rows.len());
+        {
+            let before: HashMap<&Vec<Run>, usize> = match (&last, resized) {
+                (Some((_, runs)), false) => runs.iter().enumerate().map(|(i, r)| (r, i)).collect(),
+                _ => HashMap::new(),
+            };
+            for (r, row) in screen.rows.iter().enumerate() {
+                if let (Some((l, runs)), false) = (&last, resized) {
+                    if l.rows.get(r) == Some(row) {
+                        all_runs.push(runs[r].clone());
+                        continue;
+                    }
+                }
+                let runs = self.runs(p, row);
+                match before.get(&runs) {
+                    Some(_) if last.as_ref().is_some_and(|(_, l)| l[r] == runs) => {}
+                    Some(&k) => moved.push((r, k)),
+                    None => rows.push((r, runs.clone())),
+                }
+                all_runs.push(runs);
             }
         }
-        if !resized && rows.is_empty() && self.last.as_ref().map(|l| l.cursor) == Some(grid.cursor)
-        {
+        let last_cursor = last.as_ref().map(|(l, _)| {
+            let c = l.cursor;
+            c.visible.then_some((c.row as usize, c.col as usize))
+        });
+        if !resized && rows.is_empty() && moved.is_empty() && last_cursor == Some(cursor) {
+            self.last = last;
             return; // the same screen: no frame
         }
         p.frames.push(Frame {
             t,
             size: resized.then_some(size),
             rows,
-            cursor: grid.cursor,
+            moved,
+            cursor,
         });
-        self.last = Some(grid.clone());
+        self.last = Some((screen.clone(), all_runs));
     }
 
-    fn runs(&mut self, p: &mut Player, row: &[GridCell]) -> Vec<Run> {
+    fn runs(&mut self, p: &mut Player, row: &[Cell]) -> Vec<Run> {
         let mut out: Vec<Run> = Vec::new();
         for cell in row {
             if cell.width == 0 {
                 continue;
             }
-            let css = css(&cell.style);
-            let next = self.styles.len();
-            let style = *self.styles.entry(css.clone()).or_insert_with(|| {
-                p.styles.push(css);
-                next
-            });
+            let key = (cell.fg, cell.bg, cell.attrs);
+            let style = match self.by_style.get(&key) {
+                Some(&i) => i,
+                None => {
+                    let css = css(&Style::of(cell));
+                    let next = self.styles.len();
+                    let i = *self.styles.entry(css.clone()).or_insert_with(|| {
+                        p.styles.push(css);
+                        next
+                    });
+                    self.by_style.insert(key, i);
+                    i
+                }
+            };
             let wide = cell.width > 1;
+            let text = cell.text.chars().map(crate::term::safe_char);
             match out.last_mut() {
-                Some((text, s, false)) if *s == style && !wide => text.push_str(&cell.text),
-                _ => out.push((cell.text.clone(), style, wide)),
+                Some((t, s, false)) if *s == style && !wide => t.extend(text),
+                _ => out.push((text.collect(), style, wide)),
             }
         }
         // Trailing default blanks are drawn by the row's width.

@@ -63,6 +63,10 @@
       this.rows = [];
       for (var r = 0; r < f.size[1]; r++) this.rows.push([]);
     }
+    if (f.moved) {
+      var before = this.rows.slice();
+      for (var m = 0; m < f.moved.length; m++) this.rows[f.moved[m][0]] = before[f.moved[m][1]];
+    }
     for (var i = 0; i < f.rows.length; i++) this.rows[f.rows[i][0]] = f.rows[i][1];
     this.cursor = f.cursor;
   };
