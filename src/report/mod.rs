@@ -322,7 +322,7 @@ impl Lock {
                         .and_then(|m| m.elapsed().ok())
                         .is_some_and(|age| age > Duration::from_secs(600));
                     // Written but not yet holding a pid: a process between create and write.
-                    if (holder.is_empty() && !old) || (alive && !old) {
+                    if !old && (holder.is_empty() || alive) {
                         return Ok(None);
                     }
                     let _ = std::fs::remove_file(path);

@@ -86,7 +86,7 @@ pub fn player(stem: &str, cast: &Path, engine: EngineKind) -> Player {
     };
     let mut builder = Builder::default();
     let mut replayer = Replayer::new(reader.header(), engine);
-    builder.push(&mut p, 0.0, &&replayer.screen());
+    builder.push(&mut p, 0.0, &replayer.screen());
     let mut pending: Option<f64> = None;
     let mut last_time = 0.0;
     for event in reader {
@@ -99,7 +99,7 @@ pub fn player(stem: &str, cast: &Path, engine: EngineKind) -> Player {
         };
         if let Some(start) = pending {
             if event.time >= start + FRAME_SECONDS {
-                builder.push(&mut p, start, &&replayer.screen());
+                builder.push(&mut p, start, &replayer.screen());
                 pending = None;
             }
         }
@@ -110,7 +110,7 @@ pub fn player(stem: &str, cast: &Path, engine: EngineKind) -> Player {
         }
         if let Some(name) = replayer.apply(&event) {
             let start = pending.take().unwrap_or(event.time);
-            builder.push(&mut p, start, &&replayer.screen());
+            builder.push(&mut p, start, &replayer.screen());
             p.markers.push(Marker {
                 name,
                 frame: p.frames.len() - 1,
@@ -120,7 +120,7 @@ pub fn player(stem: &str, cast: &Path, engine: EngineKind) -> Player {
         }
     }
     if let Some(start) = pending {
-        builder.push(&mut p, start, &&replayer.screen());
+        builder.push(&mut p, start, &replayer.screen());
     }
     if p.error.is_none() {
         let end = replayer.finish();
