@@ -44,6 +44,8 @@
 //! - [`render`]: screens as text and JSON; PNG and GIF (`render::png`, feature `png`).
 //! - [`assert`](mod@assert): golden snapshots, diffs, update modes, masks, pending review.
 //! - [`config`]: `tuicast.toml` and a cast's TOML ([`config::CastFile`]), read and checked.
+//! - [`report`]: the HTML test report (`tuicast test --report DIR`, `TUICAST_REPORT`), its
+//!   cast player's frames, and `accept --from` of the changes a CI run left in it.
 //! - [`harness`]: every checkpoint a `cargo test` trial (libtest-mimic).
 //!
 //! `util` and `record::pty` are public for the `tuicast` binary and the benchmarks only
@@ -106,6 +108,7 @@ pub mod harness;
 pub mod record;
 pub mod render;
 pub mod replay;
+pub mod report;
 pub mod rgb;
 pub mod term;
 #[doc(hidden)] // shared with the tuicast binary; not a stable API

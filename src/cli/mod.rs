@@ -7,6 +7,7 @@ mod engines;
 mod info;
 mod record;
 mod replay;
+mod report;
 mod review;
 mod screenshot;
 mod test;
@@ -40,6 +41,8 @@ pub(crate) const EXIT_CHECK_FAILED: u8 = 1;
         tuicast screenshot casts/demo.cast -o demo.png a PNG of the final screen\n  \
         tuicast test                                   check every cast against snapshots/\n  \
         tuicast review                                 accept or reject changed snapshots\n  \
+        tuicast test --report report                   also write report/index.html\n  \
+        tuicast accept --from report                   apply the changes a CI report holds\n  \
         tuicast engines casts/demo.cast                where the avt and vt100 engines disagree\n  \
         tuicast info casts/demo.cast                   size, duration, events, checkpoints\n  \
         tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n\n\
@@ -57,12 +60,13 @@ enum Command {
     Screenshot(screenshot::Args),
     Test(test::Args),
     Review(review::ReviewArgs),
-    /// Replace goldens with their pending `.new` files.
-    Accept(review::FilterArgs),
+    /// Replace goldens with their pending `.new` files, or with a report's changes (--from).
+    Accept(review::AcceptArgs),
     /// Delete pending `.new` files.
     Reject(review::FilterArgs),
     /// List pending `.new` files, one per line (for scripts and agents).
     Pending(review::FilterArgs),
+    Report(report::Args),
     Engines(engines::Args),
     Info(info::Args),
     Convert(convert::Args),
@@ -126,6 +130,7 @@ where
         Command::Accept(args) => review::accept(args),
         Command::Reject(args) => review::reject(args),
         Command::Pending(args) => review::pending(args),
+        Command::Report(args) => report::run(args),
         Command::Engines(args) => engines::run(args),
         Command::Info(args) => info::run(args),
         Command::Convert(args) => convert::run(args),

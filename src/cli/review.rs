@@ -60,9 +60,61 @@ pub(super) fn pending(filter: FilterArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `tuicast accept [FILTER...]`.
-pub(super) fn accept(filter: FilterArgs) -> anyhow::Result<ExitCode> {
-    apply(filter, true)
+/// Replace goldens with their pending `.new` files, or with the changes a CI run left in a
+/// report folder (`--from DIR`).
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    tuicast accept                    every pending .new file\n  \
+    tuicast accept vim/               those under snapshots/vim/\n  \
+    tuicast accept --from report/     the changes of a CI report (downloaded artifact)")]
+pub(super) struct AcceptArgs {
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// A report folder (`tuicast test --report DIR`, TUICAST_REPORT): apply its changes,
+    /// refusing any whose local golden changed since the report compared it.
+    #[arg(long, value_name = "DIR")]
+    from: Option<std::path::PathBuf>,
+}
+
+/// `tuicast accept [FILTER...] [--from DIR]`.
+pub(super) fn accept(args: AcceptArgs) -> anyhow::Result<ExitCode> {
+    let Some(dir) = args.from else {
+        return apply(args.filter, true);
+    };
+    let config = Config::load(&std::env::current_dir()?)?;
+    if !dir.join("data").is_dir() {
+        anyhow::bail!(
+            "{}: not a tuicast report folder (no data/ in it)",
+            tuicast::escape::escape_for_terminal(&dir.display().to_string(), 300)
+        );
+    }
+    match tuicast::report::accept_from(&dir, &config.snapshots, &args.filter.filters) {
+        Ok(done) if done.is_empty() => {
+            eprintln!(
+                "no changes in the report{}",
+                if args.filter.filters.is_empty() {
+                    ""
+                } else {
+                    " match"
+                }
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(done) => {
+            for a in &done {
+                println!(
+                    "accepted {} ({})",
+                    tuicast::escape::escape_for_terminal(&a.name, 300),
+                    if a.created { "new" } else { "changed" }
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(super::EXIT_CHECK_FAILED))
+        }
+    }
 }
 
 /// `tuicast reject [FILTER...]`.

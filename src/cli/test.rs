@@ -11,6 +11,7 @@ use tuicast::assert::{self, Outcome, Place, UpdateAction};
 use tuicast::config::Config;
 use tuicast::escape::escape_for_terminal;
 use tuicast::harness::{self, CheckResult, Report};
+use tuicast::report::ReportDir;
 
 /// Check casts against their golden snapshots (the same checks as `cargo test`).
 #[derive(Debug, clap::Args)]
@@ -20,7 +21,8 @@ use tuicast::harness::{self, CheckResult, Report};
     tuicast test --update                 write every mismatch as the new golden\n  \
     tuicast test --live                   re-record casts from their scenarios, then check\n  \
     TUICAST_UPDATE=no tuicast test        check only, write nothing\n  \
-    tuicast test --message-format json    one JSON object per checkpoint, for tools")]
+    tuicast test --message-format json    one JSON object per checkpoint, for tools\n  \
+    tuicast test --report report          also write report/index.html (TUICAST_REPORT=report)")]
 pub(super) struct Args {
     /// Casts or folders of casts; default: the casts folder of tuicast.toml (`casts/`).
     paths: Vec<PathBuf>,
@@ -40,6 +42,11 @@ pub(super) struct Args {
     /// (TUICAST_LIVE=1); a differing recording is kept as CAST.new for review.
     #[arg(long)]
     live: bool,
+    /// Write an HTML report of the run to DIR/index.html (also TUICAST_REPORT=DIR): failing
+    /// screens side by side, a player for each failing cast, the changes for
+    /// `tuicast accept --from DIR`.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -77,9 +84,19 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             escape_for_terminal(&config.casts.display().to_string(), 300)
         );
     }
+    let report = args
+        .report
+        .as_ref()
+        .map(|d| ReportDir::new(root.join(d)))
+        .or_else(ReportDir::from_env);
+    if let (Some(r), Some(_)) = (&report, &args.report) {
+        // A folder named on the command line is this run's report alone.
+        r.clear()
+            .map_err(|e| anyhow::anyhow!("cannot clear {}: {e}", r.path().display()))?;
+    }
     let mut out = std::io::stdout().lock();
     // Only failures are kept for the report at the end; passes are counted.
-    let mut report = Report::default();
+    let mut report_summary = Report::default();
     let opts = harness::Options::new(update)
         .color(color)
         .live(args.live || harness::live_from_env());
@@ -98,10 +115,26 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             if selected(case, filter) == 0 {
                 return Vec::new();
             }
-            harness::check_case(&config, case, &opts)
+            let started = std::time::Instant::now();
+            let results: Vec<CheckResult> = harness::check_case(&config, case, &opts)
                 .into_iter()
                 .filter(|r| wanted(&r.test, filter))
-                .collect()
+                .collect();
+            if let Some(report) = &report {
+                let key = format!("cast {}", case.stem);
+                let done = harness::add_to_report(
+                    report,
+                    &config,
+                    case,
+                    &key,
+                    &results,
+                    started.elapsed(),
+                );
+                if let Err(e) = done {
+                    eprintln!("warning: report: {e}");
+                }
+            }
+            results
         },
         |i, case_results| -> anyhow::Result<()> {
             if cases[i].checkpoints.is_err() {
@@ -109,10 +142,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             for r in case_results {
                 match args.message_format {
-                    MessageFormat::Human => out.write_all(report.add(r).as_bytes())?,
+                    MessageFormat::Human => out.write_all(report_summary.add(r).as_bytes())?,
                     MessageFormat::Json => {
                         writeln!(out, "{}", result_json(&r))?;
-                        report.count(r);
+                        report_summary.count(r);
                     }
                 }
             }
@@ -121,7 +154,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     )?;
     if args.message_format == MessageFormat::Human {
-        out.write_all(report.failures().as_bytes())?;
+        out.write_all(report_summary.failures().as_bytes())?;
     }
     // Left by a tuicast killed while writing a golden (SIGKILL during --update): listed, and
     // removed with the orphans.
@@ -204,18 +237,21 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    if let Some(dir) = &report {
+        write_report(dir, &mut out, args.message_format == MessageFormat::Human)?;
+    }
     match args.message_format {
-        MessageFormat::Human => out.write_all(report.summary().as_bytes())?,
+        MessageFormat::Human => out.write_all(report_summary.summary().as_bytes())?,
         MessageFormat::Json => writeln!(
             out,
             "{}",
-            json!({"summary": {"passed": report.passed(), "failed": report.failed().len()}})
+            json!({"summary": {"passed": report_summary.passed(), "failed": report_summary.failed().len()}})
         )?,
     }
     out.flush()?;
     Ok(if bad_input {
         ExitCode::from(super::EXIT_BAD_INPUT)
-    } else if report.failed().is_empty() {
+    } else if report_summary.failed().is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(super::EXIT_CHECK_FAILED)
@@ -306,4 +342,30 @@ fn result_json(r: &CheckResult) -> serde_json::Value {
         "error": r.error,
         "snapshots": snapshots,
     })
+}
+
+/// Writes the report's page and, under GitHub Actions, appends its summary to
+/// `GITHUB_STEP_SUMMARY`; says where the page is.
+pub(super) fn write_report(dir: &ReportDir, out: &mut impl Write, say: bool) -> anyhow::Result<()> {
+    dir.regenerate()
+        .map_err(|e| anyhow::anyhow!("cannot write the report in {}: {e}", dir.path().display()))?;
+    let index = dir.index();
+    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) {
+        let casts = dir.read()?;
+        let text = tuicast::report::markdown_summary(&casts, &index.display().to_string());
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&summary)
+            .map_err(|e| anyhow::anyhow!("cannot append to GITHUB_STEP_SUMMARY: {e}"))?;
+        f.write_all(text.as_bytes())?;
+    }
+    if say {
+        writeln!(
+            out,
+            "report: {}",
+            escape_for_terminal(&index.display().to_string(), 300)
+        )?;
+    }
+    Ok(())
 }

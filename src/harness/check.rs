@@ -133,7 +133,7 @@ pub(super) fn check_checkpoint(
 }
 
 /// The one result of a case that cannot be checked: named after the cast, carrying `error`.
-fn broken(case: &Case, error: &str) -> CheckResult {
+pub(super) fn broken(case: &Case, error: &str) -> CheckResult {
     CheckResult {
         test: case.stem.clone(),
         cast: case.cast.clone(),

@@ -25,6 +25,7 @@
 mod check;
 mod discover;
 mod live;
+mod report;
 mod result;
 mod trials;
 
@@ -33,6 +34,7 @@ pub use discover::{
     discover, expected_snapshots, load_case, orphans, scan_checkpoints, Case, CheckpointInfo,
 };
 pub use live::{live_cast_path, live_from_env, LIVE_ENV};
+pub use report::add_to_report;
 pub use result::{CheckResult, Report, SnapshotResult, Status};
 pub use trials::{main, test_name, trials, HarnessError};
 

@@ -3,13 +3,15 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use super::check::{check_replay, failed, missing};
 use super::discover::discover;
 use super::live::live_from_env;
-use super::{use_color, Options};
+use super::{use_color, CheckResult, Options};
 use crate::assert::UpdateAction;
 use crate::config::Config;
+use crate::report::ReportDir;
 
 /// The harness entry point for `tests/*.rs` with `harness = false`: reads `tuicast.toml`,
 /// makes one libtest trial per checkpoint and exits with libtest's status.
@@ -22,7 +24,20 @@ pub fn main() -> ! {
             std::process::exit(101);
         }
     };
-    libtest_mimic::run(&args, trials).exit()
+    let conclusion = libtest_mimic::run(&args, trials);
+    // Each process (one per test under nextest) adds its results, then the page is made
+    // again from all of them (`TUICAST_REPORT`).
+    if let Some(report) = ReportDir::from_env() {
+        if !args.list {
+            if let Err(e) = report.regenerate() {
+                eprintln!(
+                    "warning: cannot write the report in {}: {e}",
+                    report.path().display()
+                );
+            }
+        }
+    }
+    conclusion.exit()
 }
 
 /// Why the harness cannot start: the project's `tuicast.toml` or `TUICAST_UPDATE` is wrong.
@@ -54,6 +69,7 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
         color: use_color(std::io::IsTerminal::is_terminal(&std::io::stdout())),
         live: live_from_env(),
     };
+    let report = ReportDir::from_env().map(Arc::new);
     let mut trials = Vec::new();
     for case in discover(&config, &[]) {
         let case = Arc::new(case);
@@ -61,7 +77,12 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
             Ok(infos) => infos.clone(),
             Err(e) => {
                 let e = e.clone();
+                let (config, case, report) = (config.clone(), case.clone(), report.clone());
                 trials.push(libtest_mimic::Trial::test(case.stem.clone(), move || {
+                    if let Some(report) = &report {
+                        let result = super::check::broken(&case, &e);
+                        to_report(report, &config, &case, &[result], Duration::ZERO);
+                    }
                     Err(e.into())
                 }));
                 continue;
@@ -73,10 +94,19 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
         let outcomes: Arc<OnceLock<Outcomes>> = Arc::new(OnceLock::new());
         for info in infos {
             let (config, case, outcomes) = (config.clone(), case.clone(), outcomes.clone());
+            let report = report.clone();
             let name = test_name(&case.stem, &info.name);
             trials.push(libtest_mimic::Trial::test(name, move || {
                 let outcomes = outcomes.get_or_init(|| {
-                    check_replay(&config, &case, &opts).map(|results| {
+                    let started = Instant::now();
+                    let checked = check_replay(&config, &case, &opts);
+                    // The whole cast goes into the report once, by the trial that checked it.
+                    if let (Some(report), Ok(results)) = (&report, &checked) {
+                        let mut all: Vec<CheckResult> = results.values().cloned().collect();
+                        all.sort_by_key(|r| r.line);
+                        to_report(report, &config, &case, &all, started.elapsed());
+                    }
+                    checked.map(|results| {
                         results
                             .into_iter()
                             .map(|(name, r)| {
@@ -97,6 +127,20 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
         }
     }
     Ok(trials)
+}
+
+/// Adds a case's results to the report in `TUICAST_REPORT` (a warning when that fails: the
+/// tests themselves do not fail for it).
+fn to_report(
+    report: &ReportDir,
+    config: &Config,
+    case: &super::Case,
+    results: &[CheckResult],
+    duration: Duration,
+) {
+    if let Err(e) = super::add_to_report(report, config, case, &case.stem, results, duration) {
+        eprintln!("warning: report: {e}");
+    }
 }
 
 /// What each checkpoint of a cast came to, by name: passed, or the failure message; or why

@@ -13,6 +13,7 @@
 //! - `limits`: docs/limits.md's limits: worst small inputs under a 1 GiB address-space limit.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
+//! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
@@ -30,5 +31,6 @@ mod malformed;
 mod png;
 mod readme;
 mod record;
+mod report;
 mod snapshots;
 mod util;

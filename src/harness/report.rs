@@ -1,0 +1,105 @@
+//! The hook between checks and the HTML report: a [`CheckResult`] as the report keeps it
+//! ([`report_data`]), and [`add_to_report`], which the CLI and the libtest trials call.
+
+use std::time::Duration;
+
+use super::discover::Case;
+use super::result::{CheckResult, Status};
+use crate::assert::{self, Outcome, Place};
+use crate::config::Config;
+use crate::report::{
+    content_hash, format_of, CaseInfo, Images, ReportDir, ResultData, SnapshotData,
+};
+
+/// Adds the results of `case` to `report` under `key` (the cast's stem, or a test name when
+/// each checkpoint writes its own file). Errors are the caller's to print: a report that
+/// cannot be written never fails a check.
+pub fn add_to_report(
+    report: &ReportDir,
+    config: &Config,
+    case: &Case,
+    key: &str,
+    results: &[CheckResult],
+    duration: Duration,
+) -> std::io::Result<()> {
+    let info = CaseInfo {
+        stem: &case.stem,
+        cast: &case.cast,
+        masks: &case.masks,
+    };
+    let data: Vec<ResultData> = results.iter().map(report_data).collect();
+    report.add(config, &info, key, data, duration)
+}
+
+/// The result of a check, with the failing goldens' texts (the golden is read again for
+/// its hash).
+pub(crate) fn report_data(r: &CheckResult) -> ResultData {
+    let status = match r.status() {
+        Status::Ok => "ok",
+        Status::Updated => "updated",
+        _ => "failed",
+    };
+    let snapshots = r
+        .snapshots
+        .iter()
+        .filter(|s| !s.outcome.passed())
+        .map(|s| {
+            let format = format_of(&s.name);
+            let golden = std::fs::read(&s.path).ok();
+            let golden_hash = golden.as_deref().map(content_hash);
+            let (missing, expected, place, row, style_changes) = match &s.outcome {
+                Outcome::Mismatch { difference, .. } => {
+                    let expected = if format.is_binary() {
+                        None
+                    } else {
+                        golden
+                            .as_deref()
+                            .map(|b| String::from_utf8_lossy(b).into_owned())
+                    };
+                    let (place, row) = match &difference.place {
+                        Place::Cell { row, column } => {
+                            (format!("row {row}, column {column}"), Some(*row))
+                        }
+                        Place::Header(field) => (field.clone(), None),
+                        #[allow(unreachable_patterns)]
+                        _ => (String::new(), None),
+                    };
+                    (
+                        false,
+                        expected,
+                        Some(place),
+                        row,
+                        difference.style_changes.clone(),
+                    )
+                }
+                _ => (true, None, None, None, Vec::new()),
+            };
+            let diff = match &expected {
+                Some(e) => assert::unified(e, &s.actual, false),
+                None => String::new(),
+            };
+            SnapshotData {
+                name: s.name.clone(),
+                format,
+                missing,
+                expected,
+                actual: s.actual.clone(),
+                golden_hash,
+                diff,
+                place,
+                row,
+                style_changes,
+                images: Images::default(),
+            }
+        })
+        .collect();
+    ResultData {
+        test: r.test.clone(),
+        checkpoint: r.checkpoint.clone(),
+        line: r.line,
+        time: r.time,
+        status: status.to_string(),
+        error: r.error.clone(),
+        snapshots,
+    }
+}

@@ -1,0 +1,143 @@
+//! What a report folder keeps between processes: one JSON file per cast (or per checkpoint
+//! under `cargo test`) in `DIR/data/`, written atomically, read back when `index.html` is
+//! generated and by `tuicast accept --from`.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::assert::Format;
+
+/// The results of one process for one cast (or one checkpoint): a `DIR/data/r-*.json` file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CastData {
+    /// The cast's name: its path relative to the project (or its file name).
+    pub cast: String,
+    /// The cast's stem, as in test names.
+    pub stem: String,
+    /// The command line of the process that checked it.
+    pub command: String,
+    /// Seconds the checks took (replay included).
+    pub duration: f64,
+    /// Seconds since the Unix epoch when the checks ended.
+    pub finished: f64,
+    /// One per checkpoint checked.
+    pub results: Vec<ResultData>,
+}
+
+/// One checkpoint's result.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ResultData {
+    /// `<cast>::<checkpoint>`.
+    pub test: String,
+    /// The checkpoint (empty for a cast that did not read).
+    pub checkpoint: String,
+    /// The cast line of the checkpoint.
+    pub line: u64,
+    /// Its time in the cast.
+    pub time: f64,
+    /// `ok`, `updated` or `failed`.
+    pub status: String,
+    /// Why the checkpoint could not be checked.
+    pub error: Option<String>,
+    /// The failing goldens only.
+    pub snapshots: Vec<SnapshotData>,
+}
+
+/// A golden that failed: what it held, what the run saw, and what would replace it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct SnapshotData {
+    /// The golden's name under the snapshots folder (`vim/saved.txt`).
+    pub name: String,
+    /// Its format.
+    pub format: Format,
+    /// The golden did not exist.
+    pub missing: bool,
+    /// The golden's text (text formats with a golden).
+    pub expected: Option<String>,
+    /// The actual render (for PNG, its text render; the picture is `images.actual`).
+    pub actual: String,
+    /// [`content_hash`] of the golden the actual was compared with; `None` when it was missing.
+    pub golden_hash: Option<String>,
+    /// The unified diff, without colour.
+    pub diff: String,
+    /// The first difference: `row:column` (1-based) or a header field.
+    pub place: Option<String>,
+    /// The 1-based row of the first difference, when it is a cell.
+    pub row: Option<usize>,
+    /// Cells whose style changed, one line per run.
+    pub style_changes: Vec<String>,
+    /// Files in `DIR/files/` (PNG goldens): the golden, the actual picture, the changes.
+    pub images: Images,
+}
+
+/// Pictures of a PNG golden's failure, as file names in `DIR/files/`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Images {
+    /// The golden.
+    pub expected: Option<String>,
+    /// The actual picture (what `accept --from` writes).
+    pub actual: Option<String>,
+    /// The actual picture with the changed cells outlined.
+    pub diff: Option<String>,
+}
+
+impl ResultData {
+    /// Whether the checkpoint failed.
+    pub fn failed(&self) -> bool {
+        self.status == "failed"
+    }
+}
+
+/// The format of a golden from its name.
+pub fn format_of(name: &str) -> Format {
+    if name.ends_with(".styled.txt") {
+        Format::Styled
+    } else if name.ends_with(".png") {
+        Format::Png
+    } else {
+        Format::Text
+    }
+}
+
+/// A short, stable hash of a golden's bytes (64-bit FNV-1a and the length, in hex): enough to
+/// tell that a golden changed since a report was made. Not a defence against forgery: a
+/// report is trusted as much as the CI run that made it.
+pub fn content_hash(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}-{}", bytes.len())
+}
+
+/// Reads every `r-*.json` in `data`, oldest first, skipping files that do not read (a
+/// process killed mid-write leaves only its temporary file, which is not named so).
+pub(super) fn read_all(data: &Path) -> std::io::Result<Vec<CastData>> {
+    let mut files = Vec::new();
+    let entries = match std::fs::read_dir(data) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("r-") && name.ends_with(".json") {
+            files.push(entry.path());
+        }
+    }
+    files.sort();
+    let mut out: Vec<CastData> = files
+        .iter()
+        .filter_map(|p| crate::util::read_regular(p, super::MAX_DATA_BYTES).ok())
+        .filter_map(|b| serde_json::from_slice(&b).ok())
+        .collect();
+    out.sort_by(|a: &CastData, b| a.finished.total_cmp(&b.finished));
+    Ok(out)
+}

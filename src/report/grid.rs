@@ -1,0 +1,228 @@
+//! Screens as the report draws them: a snapshot's text read back into cells ([`Grid`]), the
+//! cells that differ between two of them, and the CSS of a cell's style (the asciinema theme,
+//! the default of PNG renders).
+
+use unicode_width::UnicodeWidthChar;
+
+use crate::assert::{parse_styles, Style, HEADER_LINES, STYLES_MARK};
+use crate::term::Color;
+
+/// One cell: its text (empty for a wide character's tail), width and style.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct GridCell {
+    pub(super) text: String,
+    pub(super) width: u8,
+    pub(super) style: Style,
+}
+
+impl Default for GridCell {
+    fn default() -> Self {
+        GridCell {
+            text: " ".into(),
+            width: 1,
+            style: Style::default(),
+        }
+    }
+}
+
+/// A screen read from a snapshot's text or taken from a [`Screen`].
+#[derive(Debug, Clone, Default)]
+pub(super) struct Grid {
+    pub(super) cols: usize,
+    pub(super) rows: Vec<Vec<GridCell>>,
+    /// 0-based row and column, when the cursor is shown.
+    pub(super) cursor: Option<(usize, usize)>,
+}
+
+/// Largest grid drawn from a snapshot (a hand-edited golden may say anything).
+const MAX_SIDE: usize = 1000;
+
+impl Grid {
+    /// Reads a `txt` or `styled.txt` snapshot: the header's size and cursor, the rows, and
+    /// the styles when there are any.
+    pub(super) fn from_snapshot(text: &str) -> Grid {
+        let lines: Vec<&str> = text.lines().collect();
+        let field = |name: &str| {
+            lines
+                .iter()
+                .take(HEADER_LINES)
+                .find_map(|l| l.strip_prefix(name).map(str::trim))
+        };
+        let (mut cols, mut nrows) = field("size:")
+            .and_then(|s| s.parse::<crate::size::Size>().ok())
+            .map_or((0, 0), |s| (s.cols as usize, s.rows as usize));
+        let body: Vec<&str> = lines
+            .iter()
+            .skip(HEADER_LINES)
+            .take_while(|l| **l != STYLES_MARK)
+            .copied()
+            .collect();
+        if nrows == 0 {
+            nrows = body.len();
+        }
+        nrows = nrows.min(MAX_SIDE);
+        let styles = parse_styles(text);
+        let mut rows = Vec::with_capacity(nrows);
+        for r in 0..nrows {
+            let mut row: Vec<GridCell> = Vec::new();
+            for ch in body.get(r).copied().unwrap_or("").chars() {
+                let w = ch.width().unwrap_or(0);
+                if w == 0 {
+                    if let Some(last) = row.iter_mut().rev().find(|c| c.width > 0) {
+                        last.text.push(ch);
+                        continue;
+                    }
+                }
+                let w = w.clamp(1, 2) as u8;
+                row.push(GridCell {
+                    text: ch.to_string(),
+                    width: w,
+                    style: Style::default(),
+                });
+                if w == 2 {
+                    row.push(GridCell {
+                        text: String::new(),
+                        width: 0,
+                        style: Style::default(),
+                    });
+                }
+                if row.len() >= MAX_SIDE {
+                    break;
+                }
+            }
+            cols = cols.max(row.len()).min(MAX_SIDE);
+            rows.push(row);
+        }
+        for row in &mut rows {
+            row.resize(cols, GridCell::default());
+        }
+        for ((r, c), style) in styles {
+            if let Some(cell) = rows.get_mut(r).and_then(|row| row.get_mut(c)) {
+                cell.style = style;
+            }
+        }
+        let cursor = field("cursor:").and_then(|c| {
+            if c.contains("hidden") {
+                return None;
+            }
+            let place = c.split_whitespace().next()?;
+            let (r, c) = place.split_once(':')?;
+            Some((
+                r.parse::<usize>().ok()?.checked_sub(1)?,
+                c.parse::<usize>().ok()?.checked_sub(1)?,
+            ))
+        });
+        Grid { cols, rows, cursor }
+    }
+
+    /// The cells of `self` that differ from `other` (text, and style when `styles`), as
+    /// `changed[row][col]`; every cell outside `other` differs.
+    pub(super) fn changed(&self, other: &Grid, styles: bool) -> Vec<Vec<bool>> {
+        self.rows
+            .iter()
+            .enumerate()
+            .map(|(r, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(c, cell)| match other.rows.get(r).and_then(|o| o.get(c)) {
+                        None => true,
+                        Some(o) => o.text != cell.text || (styles && o.style != cell.style),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// Default background and foreground, then palette colours 0–15: asciinema's theme.
+const THEME: [u32; 18] = [
+    0x121314, 0xcccccc, 0x000000, 0xdd3c69, 0x4ebf22, 0xddaf3c, 0x26b0d7, 0xb954e1, 0x54e1b9,
+    0xd9d9d9, 0x4d4d4d, 0xdd3c69, 0x4ebf22, 0xddaf3c, 0x26b0d7, 0xb954e1, 0x54e1b9, 0xffffff,
+];
+
+/// The theme's default background, as CSS.
+pub(super) const DEFAULT_BG: &str = "#121314";
+/// The theme's default foreground, as CSS.
+pub(super) const DEFAULT_FG: &str = "#cccccc";
+
+fn rgb(color: Color, default: u32, bold: bool) -> u32 {
+    match color {
+        Color::Default => default,
+        // Bold brightens the first eight colours, as asciinema's player does.
+        Color::Indexed(i) if i < 8 && bold => THEME[2 + i as usize + 8],
+        Color::Indexed(i) if i < 16 => THEME[2 + i as usize],
+        Color::Indexed(i) if i < 232 => {
+            let i = i - 16;
+            let level = |v: u8| if v == 0 { 0 } else { 55 + 40 * v as u32 };
+            (level(i / 36) << 16) | (level((i / 6) % 6) << 8) | level(i % 6)
+        }
+        Color::Indexed(i) => {
+            let g = 8 + 10 * (i as u32 - 232);
+            (g << 16) | (g << 8) | g
+        }
+        Color::Rgb(c) => ((c.0 as u32) << 16) | ((c.1 as u32) << 8) | c.2 as u32,
+        #[allow(unreachable_patterns)]
+        _ => default,
+    }
+}
+
+/// The CSS declarations of a style (empty for the default style): colours resolved through
+/// the theme, inverse swapped, attributes as font and decoration. Made from typed values
+/// only, never from text of a cast.
+pub(super) fn css(style: &Style) -> String {
+    if *style == Style::default() {
+        return String::new();
+    }
+    let a = style.attrs;
+    let mut fg = rgb(style.fg, THEME[1], a.bold);
+    let mut bg = rgb(style.bg, THEME[0], false);
+    if a.inverse {
+        std::mem::swap(&mut fg, &mut bg);
+    }
+    let mut out = String::new();
+    if fg != THEME[1] || a.inverse {
+        out.push_str(&format!("color:#{fg:06x};"));
+    }
+    if bg != THEME[0] || a.inverse {
+        out.push_str(&format!("background:#{bg:06x};"));
+    }
+    if a.bold {
+        out.push_str("font-weight:bold;");
+    }
+    if a.italic {
+        out.push_str("font-style:italic;");
+    }
+    if a.dim {
+        out.push_str("opacity:.6;");
+    }
+    match (a.underline, a.strikethrough) {
+        (true, true) => out.push_str("text-decoration:underline line-through;"),
+        (true, false) => out.push_str("text-decoration:underline;"),
+        (false, true) => out.push_str("text-decoration:line-through;"),
+        _ => {}
+    }
+    if a.hidden {
+        out.push_str("color:transparent;");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_styled_snapshot_reads_back_with_wide_cells_styles_and_cursor() {
+        let text = "---\ncast: a\ncheckpoint: b\nsize: 6x2\ncursor: 2:3\n---\n日x\nab\n--- styles\n1:3 fg=1 bold\n";
+        let g = Grid::from_snapshot(text);
+        assert_eq!((g.cols, g.rows.len(), g.cursor), (6, 2, Some((1, 2))));
+        assert_eq!((g.rows[0][0].width, g.rows[0][1].width), (2, 0));
+        assert_eq!(g.rows[0][2].text, "x");
+        assert!(g.rows[0][2].style.attrs.bold);
+        assert_eq!(css(&g.rows[0][2].style), "color:#dd3c69;font-weight:bold;");
+        let other = Grid::from_snapshot(&text.replace("ab", "aB"));
+        let changed = g.changed(&other, true);
+        assert_eq!(changed[1], [false, true, false, false, false, false]);
+        assert!(!changed[0].iter().any(|c| *c));
+    }
+}

@@ -1,0 +1,425 @@
+//! `index.html`: one self-contained page (styles and script inline, no request) made from the
+//! data files of a report folder. Every text from a cast, a golden or a file name is escaped
+//! here ([`escape`]) or handed to the script as JSON that cannot end its `<script>` element
+//! ([`json_for_script`]); the script writes text only with `textContent`.
+
+use std::fmt::Write as _;
+
+use super::data::{CastData, ResultData, SnapshotData};
+use super::grid::{css, Grid, DEFAULT_BG, DEFAULT_FG};
+use super::player::Player;
+
+const STYLE: &str = include_str!("report.css");
+const SCRIPT: &str = include_str!("report.js");
+
+/// What the page shows: every cast's results, and players for the casts that failed.
+pub(super) struct Page<'a> {
+    pub(super) casts: &'a [CastData],
+    pub(super) players: &'a [Player],
+    /// A per-page secret for the Content-Security-Policy nonce of the page's own script.
+    pub(super) nonce: String,
+}
+
+/// Counts shown in the summary.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Checkpoints that matched.
+    pub passed: usize,
+    /// Checkpoints whose golden was written now.
+    pub updated: usize,
+    /// Checkpoints that failed.
+    pub failed: usize,
+    /// Failing goldens with a change `tuicast accept --from` can apply.
+    pub pending: usize,
+}
+
+pub(super) fn counts(casts: &[CastData]) -> Counts {
+    let mut c = Counts::default();
+    for r in casts.iter().flat_map(|c| &c.results) {
+        match r.status.as_str() {
+            "ok" => c.passed += 1,
+            "updated" => c.updated += 1,
+            _ => c.failed += 1,
+        }
+        c.pending += r.snapshots.len();
+    }
+    c
+}
+
+impl Page<'_> {
+    pub(super) fn render(&self) -> String {
+        let counts = counts(self.casts);
+        let mut out = String::with_capacity(64 * 1024);
+        let _ = write!(
+            out,
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n\
+             <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+             img-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'nonce-{nonce}'\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <title>tuicast report: {} failed, {} passed</title>\n<style>{STYLE}\
+             .screen{{background:{DEFAULT_BG};color:{DEFAULT_FG}}}</style></head>\n<body>\n",
+            counts.failed,
+            counts.passed + counts.updated,
+            nonce = self.nonce,
+        );
+        self.summary(&mut out, counts);
+        let failed: Vec<(&CastData, &ResultData)> = self
+            .casts
+            .iter()
+            .flat_map(|c| c.results.iter().map(move |r| (c, r)))
+            .filter(|(_, r)| r.failed())
+            .collect();
+        if !failed.is_empty() {
+            out.push_str("<nav id=\"failures\"><h2>Failures</h2><ol>\n");
+            for (i, (_, r)) in failed.iter().enumerate() {
+                let _ = writeln!(out, "<li><a href=\"#f{i}\">{}</a></li>", escape(&r.test));
+            }
+            out.push_str(
+                "</ol><p class=\"keys\">j / k: next / previous failure</p></nav>\n<main>\n",
+            );
+            for (i, (cast, r)) in failed.iter().enumerate() {
+                self.failure(&mut out, i, cast, r);
+            }
+            out.push_str("</main>\n");
+        }
+        if !self.players.is_empty() {
+            out.push_str("<section id=\"players\"><h2>Casts</h2>\n");
+            for (i, p) in self.players.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "<div class=\"player\" id=\"p{i}\" data-index=\"{i}\" data-stem=\"{stem}\">\
+                     <h3>{stem}</h3><div class=\"controls\">\
+                     <button class=\"play\" type=\"button\">play</button>\
+                     <button class=\"prev\" type=\"button\">&#9664; step</button>\
+                     <button class=\"next\" type=\"button\">step &#9654;</button>\
+                     <input class=\"seek\" type=\"range\" min=\"0\" max=\"{max}\" value=\"0\" aria-label=\"frame\">\
+                     <span class=\"clock\"></span></div>\
+                     <div class=\"timeline\"></div><div class=\"marks\"></div>\
+                     <div class=\"screen live\"></div>{error}</div>",
+                    stem = escape(&p.stem),
+                    max = p.frames.len().saturating_sub(1),
+                    error = p
+                        .error
+                        .as_deref()
+                        .map(|e| format!("<p class=\"error\">replay stopped: {}</p>", escape(e)))
+                        .unwrap_or_default(),
+                );
+            }
+            out.push_str("</section>\n");
+        }
+        let data = serde_json::json!({ "players": self.players });
+        let _ = write!(
+            out,
+            "<script type=\"application/json\" id=\"tuicast-data\">{}</script>\n\
+             <script nonce=\"{}\">{SCRIPT}</script>\n</body></html>\n",
+            json_for_script(&data),
+            self.nonce
+        );
+        out
+    }
+
+    fn summary(&self, out: &mut String, c: Counts) {
+        let duration: f64 = self.casts.iter().map(|c| c.duration).sum();
+        let mut commands: Vec<&str> = self.casts.iter().map(|c| c.command.as_str()).collect();
+        commands.sort_unstable();
+        commands.dedup();
+        let slowest = self
+            .casts
+            .iter()
+            .max_by(|a, b| a.duration.total_cmp(&b.duration));
+        let _ = write!(
+            out,
+            "<header id=\"summary\"><h1>tuicast report</h1>\
+             <p class=\"counts\"><span class=\"passed\">{} passed</span> \
+             <span class=\"failed\">{} failed</span> <span class=\"updated\">{} updated</span> \
+             <span class=\"pending\">{} pending</span> in {} cast(s)</p>\
+             <p>checks took {:.3}s in all",
+            c.passed,
+            c.failed,
+            c.updated,
+            c.pending,
+            self.casts.len(),
+            duration
+        );
+        if let Some(s) = slowest {
+            let _ = write!(
+                out,
+                "; slowest cast {} ({:.3}s)",
+                escape(&s.cast),
+                s.duration
+            );
+        }
+        out.push_str("</p>");
+        for cmd in commands {
+            let _ = write!(out, "<p>command: <code>{}</code></p>", escape(cmd));
+        }
+        if c.pending > 0 {
+            out.push_str(
+                "<p>apply the changes in your checkout: <code>tuicast accept --from DIR</code> \
+                 (DIR: this folder)</p>",
+            );
+        }
+        out.push_str("</header>\n");
+    }
+
+    fn failure(&self, out: &mut String, i: usize, cast: &CastData, r: &ResultData) {
+        let player = self
+            .players
+            .iter()
+            .position(|p| p.stem == cast.stem && !p.markers.is_empty());
+        let _ = write!(
+            out,
+            "<section class=\"failure\" id=\"f{i}\" data-test=\"{}\" tabindex=\"-1\">\
+             <h2>{}</h2><p class=\"place\">checkpoint <b>{}</b> of {}:{} at {:.3}s",
+            escape(&r.test),
+            escape(&r.test),
+            escape(&r.checkpoint),
+            escape(&cast.cast),
+            r.line,
+            r.time
+        );
+        if let Some(p) = player {
+            let _ = write!(
+                out,
+                " · <a class=\"jump\" href=\"#cast={}&amp;checkpoint={}\" data-player=\"{p}\">play the cast to here</a>",
+                escape(&fragment(&cast.stem)),
+                escape(&fragment(&r.checkpoint))
+            );
+        }
+        out.push_str("</p>\n");
+        if let Some(e) = &r.error {
+            let _ = writeln!(out, "<pre class=\"error\">{}</pre>", escape(e));
+        }
+        for s in &r.snapshots {
+            snapshot(out, s);
+        }
+        out.push_str("</section>\n");
+    }
+}
+
+fn snapshot(out: &mut String, s: &SnapshotData) {
+    let what = if s.missing { "missing" } else { "mismatch" };
+    let _ = write!(
+        out,
+        "<div class=\"snap\" data-golden=\"{}\"><h3>{what}: {}</h3>",
+        escape(&s.name),
+        escape(&s.name)
+    );
+    if let Some(place) = &s.place {
+        let _ = write!(out, "<p>first difference: {}</p>", escape(place));
+    }
+    if !s.format.is_binary() {
+        let actual = Grid::from_snapshot(&s.actual);
+        let expected = s.expected.as_deref().map(Grid::from_snapshot);
+        let styles = s.format == crate::assert::Format::Styled;
+        let empty = Grid::default();
+        let changed_actual = match &expected {
+            Some(e) => actual.changed(e, styles),
+            None => actual.changed(&actual, styles),
+        };
+        out.push_str(
+            "<label class=\"only\"><input type=\"checkbox\" class=\"only-d\"> differences only</label>\
+             <div class=\"sides\">",
+        );
+        match &expected {
+            Some(e) => {
+                let changed = e.changed(&actual, styles);
+                screen(out, "expected", e, &changed);
+            }
+            None => {
+                let _ = write!(
+                    out,
+                    "<figure class=\"expected\"><figcaption>expected</figcaption>\
+                     <p class=\"none\">no golden yet</p></figure>"
+                );
+                let _ = &empty;
+            }
+        }
+        screen(out, "actual", &actual, &changed_actual);
+        out.push_str("</div>");
+    } else {
+        out.push_str("<div class=\"sides images\">");
+        for (label, file) in [
+            ("expected", &s.images.expected),
+            ("actual", &s.images.actual),
+            ("changes", &s.images.diff),
+        ] {
+            if let Some(f) = file {
+                let _ = write!(
+                    out,
+                    "<figure class=\"{label}\"><figcaption>{label}</figcaption>\
+                     <img src=\"files/{}\" alt=\"{label}\"></figure>",
+                    escape(&fragment(f))
+                );
+            }
+        }
+        out.push_str("</div>");
+    }
+    if !s.style_changes.is_empty() {
+        out.push_str("<ul class=\"style-changes\">");
+        for c in &s.style_changes {
+            let _ = write!(out, "<li>{}</li>", escape(c));
+        }
+        out.push_str("</ul>");
+    }
+    if !s.diff.is_empty() {
+        let _ = write!(
+            out,
+            "<details open><summary>text diff</summary><pre class=\"diff\">"
+        );
+        for line in s.diff.lines() {
+            let class = match line.chars().next() {
+                Some('+') => "add",
+                Some('-') => "del",
+                Some('@') => "hunk",
+                _ => "ctx",
+            };
+            let _ = write!(out, "<span class=\"{class}\">{}</span>", escape(line));
+        }
+        out.push_str("</pre></details>");
+    }
+    out.push_str("</div>\n");
+}
+
+/// A screen as rows of spans: runs of one style, each changed cell its own `span.d` with its
+/// 1-based `data-col`, wide characters in `span.w`, the cursor cell `span.cur`.
+fn screen(out: &mut String, label: &str, grid: &Grid, changed: &[Vec<bool>]) {
+    let _ = write!(
+        out,
+        "<figure class=\"{label}\"><figcaption>{label}</figcaption><div class=\"screen\" style=\"width:{}ch\">",
+        grid.cols
+    );
+    for (r, row) in grid.rows.iter().enumerate() {
+        let any = changed.get(r).is_some_and(|c| c.iter().any(|x| *x));
+        let _ = write!(
+            out,
+            "<div class=\"row{}\" data-row=\"{}\">",
+            if any { " has-d" } else { "" },
+            r + 1
+        );
+        let mut c = 0;
+        while c < row.len() {
+            let cell = &row[c];
+            if cell.width == 0 {
+                c += 1;
+                continue;
+            }
+            let is_changed = |c: usize| {
+                changed
+                    .get(r)
+                    .and_then(|x| x.get(c))
+                    .copied()
+                    .unwrap_or(false)
+            };
+            let is_cursor = |c: usize| grid.cursor == Some((r, c));
+            let single = cell.width > 1 || is_changed(c) || is_cursor(c);
+            let mut end = c + 1;
+            if !single {
+                while end < row.len()
+                    && row[end].width == 1
+                    && row[end].style == cell.style
+                    && !is_changed(end)
+                    && !is_cursor(end)
+                {
+                    end += 1;
+                }
+            }
+            let text: String = row[c..end].iter().map(|x| x.text.as_str()).collect();
+            let mut classes = Vec::new();
+            if cell.width > 1 {
+                classes.push("w");
+            }
+            if is_changed(c) {
+                classes.push("d");
+            }
+            if is_cursor(c) {
+                classes.push("cur");
+            }
+            out.push_str("<span");
+            if !classes.is_empty() {
+                let _ = write!(out, " class=\"{}\"", classes.join(" "));
+            }
+            if is_changed(c) {
+                let _ = write!(out, " data-col=\"{}\"", c + 1);
+            }
+            let style = css(&cell.style);
+            if !style.is_empty() {
+                let _ = write!(out, " style=\"{style}\"");
+            }
+            let _ = write!(out, ">{}</span>", escape(&text));
+            c = end;
+        }
+        out.push_str("</div>");
+    }
+    out.push_str("</div></figure>");
+}
+
+/// Text as HTML: `& < > " '` as entities, control characters (which a cast may carry) as
+/// U+FFFD, so nothing from a cast is markup.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\n' | '\t' => out.push(ch),
+            c if c.is_control() => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON that is safe inside `<script type="application/json">`: `<`, `>` and `&` written as
+/// `\u` escapes, so no text can close the element or open a comment.
+pub(super) fn json_for_script(value: &serde_json::Value) -> String {
+    let text = value.to_string();
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A value for a URL fragment or file name in an attribute: percent-encoded but for
+/// letters, digits and `-._~`.
+pub(super) fn fragment(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_json_cannot_become_markup() {
+        assert_eq!(
+            escape("</script><img src=x onerror='a()'>\u{1b}[31m&"),
+            "&lt;/script&gt;&lt;img src=x onerror=&#39;a()&#39;&gt;\u{fffd}[31m&amp;"
+        );
+        let v = serde_json::json!({"t": "</script><!--"});
+        assert_eq!(
+            json_for_script(&v),
+            r#"{"t":"\u003c/script\u003e\u003c!--"}"#
+        );
+        assert_eq!(fragment("a b/ü"), "a%20b%2F%C3%BC");
+    }
+}

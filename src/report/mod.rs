@@ -1,0 +1,344 @@
+//! The HTML test report: `tuicast test --report DIR`, or `TUICAST_REPORT=DIR` under
+//! `cargo test` and cargo-nextest.
+//!
+//! Each process writes its results as JSON files in `DIR/data/` (one per cast, or one per
+//! checkpoint under the harness; each written atomically, so a reader sees whole files only),
+//! then regenerates `DIR/index.html` from all of them under a lock file: many processes
+//! adding to one folder make one page. The page is self-contained (styles, script and frames
+//! inline; PNG pictures as files in `DIR/files/`) and makes no request.
+//!
+//! A failing golden keeps the actual render and a hash of the golden it was compared with,
+//! so [`accept_from`] can apply the change in another checkout (`tuicast accept --from DIR`)
+//! and refuse it when that golden changed since.
+
+mod accept;
+mod data;
+mod grid;
+mod html;
+mod player;
+mod summary;
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+pub use accept::{accept_from, AcceptError, Accepted};
+pub use data::{content_hash, format_of, CastData, Images, ResultData, SnapshotData};
+pub use html::{escape, Counts};
+pub use player::{player, Frame, Marker, Player, Run};
+pub use summary::markdown_summary;
+
+use crate::assert::Mask;
+use crate::config::Config;
+
+/// What the report needs to know of a checked cast besides its results.
+#[derive(Debug, Clone, Copy)]
+pub struct CaseInfo<'a> {
+    /// The cast's stem (its name in test names).
+    pub stem: &'a str,
+    /// The cast file (replayed again for the player of a failing cast).
+    pub cast: &'a Path,
+    /// The masks of its checks (applied to pictures drawn for the report).
+    pub masks: &'a [Mask],
+}
+
+/// The environment variable that names a report folder for `cargo test` / nextest runs.
+pub const REPORT_ENV: &str = "TUICAST_REPORT";
+
+/// The largest data file read back (a hostile or broken folder cannot exhaust memory).
+pub(crate) const MAX_DATA_BYTES: u64 = 256 * 1024 * 1024;
+
+/// A report folder that checks add their results to.
+#[derive(Debug, Clone)]
+pub struct ReportDir {
+    dir: PathBuf,
+}
+
+impl ReportDir {
+    /// The folder `dir` (made when results are first added).
+    pub fn new(dir: impl Into<PathBuf>) -> ReportDir {
+        ReportDir { dir: dir.into() }
+    }
+
+    /// The folder of `TUICAST_REPORT`, when it is set and not empty.
+    pub fn from_env() -> Option<ReportDir> {
+        std::env::var_os(REPORT_ENV)
+            .filter(|v| !v.is_empty())
+            .map(ReportDir::new)
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The page: `DIR/index.html`.
+    pub fn index(&self) -> PathBuf {
+        self.dir.join("index.html")
+    }
+
+    /// Removes the data of earlier runs (`tuicast test --report` starts a report afresh).
+    pub fn clear(&self) -> io::Result<()> {
+        for sub in ["data", "files"] {
+            match std::fs::remove_dir_all(self.dir.join(sub)) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the results of one case (`key` names its data file: the cast, or one checkpoint):
+    /// the failing goldens' texts, PNG pictures, and the cast's frames when something failed.
+    pub fn add(
+        &self,
+        config: &Config,
+        case: &CaseInfo<'_>,
+        key: &str,
+        mut results: Vec<ResultData>,
+        duration: Duration,
+    ) -> io::Result<()> {
+        let data = self.dir.join("data");
+        std::fs::create_dir_all(&data)?;
+        let failed = results.iter().any(ResultData::failed);
+        if failed {
+            self.pictures(config, case, &mut results)?;
+            let player_file = data.join(format!("p-{}.json", short_hash(case.stem)));
+            if !player_file.exists() {
+                let p = player(case.stem, case.cast, config.engine);
+                write_replacing(&player_file, &serde_json::to_vec(&p)?)?;
+            }
+        }
+        let cast = CastData {
+            cast: crate::assert::pending::relative_name(&config.root, case.cast),
+            stem: case.stem.to_string(),
+            command: command_line(),
+            duration: duration.as_secs_f64(),
+            finished: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64()),
+            results,
+        };
+        let file = data.join(format!("r-{}.json", short_hash(key)));
+        write_replacing(&file, &serde_json::to_vec(&cast)?)
+    }
+
+    /// Writes `index.html` from every data file, under the folder's lock. When another
+    /// process holds the lock, this leaves a mark that makes it generate once more, so the
+    /// page always ends with every result, and no process waits for another.
+    pub fn regenerate(&self) -> io::Result<()> {
+        static IN_PROCESS: Mutex<()> = Mutex::new(());
+        std::fs::create_dir_all(&self.dir)?;
+        let dirty = self.dir.join(".dirty");
+        std::fs::write(&dirty, b"")?;
+        let _guard = IN_PROCESS.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let Some(lock) = Lock::try_take(&self.dir.join(".lock"))? else {
+                return Ok(()); // the holder sees `.dirty` and generates again
+            };
+            while dirty.exists() {
+                std::fs::remove_file(&dirty)?;
+                self.generate()?;
+            }
+            drop(lock);
+            // Marked between the last look and the release: nobody else saw the lock free.
+            if !dirty.exists() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Writes `index.html` from every data file now (no lock: see [`ReportDir::regenerate`]).
+    pub fn generate(&self) -> io::Result<Counts> {
+        let data = self.dir.join("data");
+        let mut casts = data::read_all(&data)?;
+        // A cast checked again (another run in the same folder) shows its latest results.
+        let mut seen = std::collections::HashSet::new();
+        casts.reverse();
+        for c in &mut casts {
+            c.results.retain(|r| seen.insert(r.test.clone()));
+        }
+        casts.retain(|c| !c.results.is_empty());
+        casts.reverse();
+        casts.sort_by(|a, b| a.stem.cmp(&b.stem));
+        let mut players = Vec::new();
+        let mut stems: Vec<&str> = casts
+            .iter()
+            .filter(|c| c.results.iter().any(ResultData::failed))
+            .map(|c| c.stem.as_str())
+            .collect();
+        stems.dedup();
+        for stem in stems {
+            let file = data.join(format!("p-{}.json", short_hash(stem)));
+            if let Ok(bytes) = crate::util::read_regular(&file, MAX_DATA_BYTES) {
+                if let Ok(p) = serde_json::from_slice::<Player>(&bytes) {
+                    players.push(p);
+                }
+            }
+        }
+        let page = html::Page {
+            casts: &casts,
+            players: &players,
+            nonce: short_hash(&format!("{:?}{}", SystemTime::now(), std::process::id())),
+        };
+        write_replacing(&self.index(), page.render().as_bytes())?;
+        Ok(html::counts(&casts))
+    }
+
+    /// Every result in the folder, latest first for each test.
+    pub fn read(&self) -> io::Result<Vec<CastData>> {
+        data::read_all(&self.dir.join("data"))
+    }
+
+    /// PNG goldens: the golden, the actual picture and the changes, as files in `DIR/files/`.
+    fn pictures(
+        &self,
+        config: &Config,
+        case: &CaseInfo<'_>,
+        results: &mut [ResultData],
+    ) -> io::Result<()> {
+        // Without PNG drawing only the pictures a run wrote are copied.
+        #[cfg(not(feature = "png"))]
+        let _ = case;
+        let files = self.dir.join("files");
+        for r in results.iter_mut() {
+            for s in r.snapshots.iter_mut().filter(|s| s.format.is_binary()) {
+                std::fs::create_dir_all(&files)?;
+                let golden = config.snapshots.join(&s.name);
+                let base = short_hash(&s.name);
+                let copy = |from: &Path, suffix: &str| -> io::Result<Option<String>> {
+                    if !from.is_file() {
+                        return Ok(None);
+                    }
+                    let name = format!("{base}-{suffix}.png");
+                    std::fs::copy(from, files.join(&name))?;
+                    Ok(Some(name))
+                };
+                s.images.expected = copy(&golden, "expected")?;
+                s.images.actual = copy(&crate::assert::pending_path(&golden), "actual")?;
+                s.images.diff = copy(&crate::assert::diff_image_path(&golden), "changes")?;
+                #[cfg(feature = "png")]
+                if s.images.actual.is_none() {
+                    s.images.actual =
+                        self.draw_actual(config, case, &r.checkpoint, &files, &base)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Draws a checkpoint's actual picture when the run wrote none (CI writes nothing).
+    #[cfg(feature = "png")]
+    fn draw_actual(
+        &self,
+        config: &Config,
+        case: &CaseInfo<'_>,
+        checkpoint: &str,
+        files: &Path,
+        base: &str,
+    ) -> io::Result<Option<String>> {
+        let Ok(reader) = crate::cast::open(case.cast) else {
+            return Ok(None);
+        };
+        let Ok(cps) = crate::replay::checkpoints(reader, config.engine) else {
+            return Ok(None);
+        };
+        let Some(cp) = cps.iter().find(|c| c.name == checkpoint) else {
+            return Ok(None);
+        };
+        let screen = crate::assert::apply_all(case.masks, &cp.screen);
+        let bytes = crate::render::png::render_png(
+            &screen,
+            &config.png.options,
+            &crate::render::png::Decorations::default(),
+        )
+        .map_err(io::Error::other)?;
+        let name = format!("{base}-actual.png");
+        crate::util::write_atomic(&files.join(&name), &bytes)?;
+        Ok(Some(name))
+    }
+}
+
+/// Writes `path` whole through a temporary file renamed over it: readers see the old file or
+/// the new one, never a part. Not synced to disk (a report is remade by running again), which
+/// keeps a suite of a thousand casts from waiting on a thousand syncs.
+fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(
+        crate::util::temporary_name(&name, std::process::id())
+            + &format!(".{:?}", std::thread::current().id()).replace(['(', ')'], ""),
+    );
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// The command line of this process, as one shell-like line (arguments with spaces quoted).
+fn command_line() -> String {
+    std::env::args()
+        .map(|a| {
+            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || c == '\'') {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            } else {
+                a
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// 16 hex digits naming a data file for `key`.
+fn short_hash(key: &str) -> String {
+    content_hash(key.as_bytes())[..16].to_string()
+}
+
+/// A lock file held by one process: `create_new`, with this process id in it. A lock whose
+/// process is gone (killed mid-generation) is taken over.
+struct Lock(PathBuf);
+
+impl Lock {
+    fn try_take(path: &Path) -> io::Result<Option<Lock>> {
+        for _ in 0..2 {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+            {
+                Ok(mut f) => {
+                    use std::io::Write;
+                    write!(f, "{}", std::process::id())?;
+                    return Ok(Some(Lock(path.to_path_buf())));
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    let holder = std::fs::read_to_string(path).unwrap_or_default();
+                    let alive = holder
+                        .trim()
+                        .parse::<u32>()
+                        .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+                    let old = std::fs::metadata(path)
+                        .and_then(|m| m.modified())
+                        .ok()
+                        .and_then(|m| m.elapsed().ok())
+                        .is_some_and(|age| age > Duration::from_secs(600));
+                    // Written but not yet holding a pid: a process between create and write.
+                    if !old && (holder.is_empty() || alive) {
+                        return Ok(None);
+                    }
+                    let _ = std::fs::remove_file(path);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}

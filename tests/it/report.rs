@@ -1,0 +1,352 @@
+//! The HTML report (`tuicast test --report DIR`, `TUICAST_REPORT`), opened in real headless
+//! Chromium; `tuicast accept --from DIR` round trips; the GitHub step summary.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{have, root, Dir};
+
+const TEXT: &str = r#"{"version": 3, "term": {"cols": 20, "rows": 4}}
+[0.1, "o", "$ echo hi\r\nhi\r\n"]
+[0.2, "m", "greeted"]
+[0.3, "o", "$ \u001b[1;31mred\u001b[0m 日本\r\n"]
+"#;
+const STYLE: &str = r#"{"version": 3, "term": {"cols": 16, "rows": 3}}
+[0.1, "o", "\u001b[32mgreen\u001b[0m \u001b[4mline\u001b[0m \u001b[7minv\u001b[0m"]
+"#;
+const MISSING: &str = r#"{"version": 3, "term": {"cols": 10, "rows": 2}}
+[0.1, "o", "new"]
+"#;
+const BROKEN: &str = "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"o\"]\n";
+const HOSTILE: &str = r#"{"version": 3, "term": {"cols": 40, "rows": 3}}
+[0.1, "o", "</script><script>alert(1)</script>\r\n<img src=x onerror=alert(2)>\u001b]0;</title><b>t\u0007"]
+[0.1, "m", "<img src=x onerror=alert(3)>"]
+[0.1, "o", "\u001b[2J\u001b[H&amp; \u001b[31m<!-- \u001b[5n"]
+"#;
+
+/// A project with failures of each kind: text, style only, missing golden, unparsable cast,
+/// and a hostile cast whose text and labels are HTML.
+fn failing_project() -> Dir {
+    let dir = Dir::new();
+    dir.write("casts/text.cast", TEXT);
+    dir.write("casts/style.cast", STYLE);
+    dir.write(
+        "casts/style.toml",
+        "[check]\nformats = [\"txt\", \"styled.txt\"]\n",
+    );
+    dir.write("casts/missing.cast", MISSING);
+    dir.write("casts/hostile.cast", HOSTILE);
+    dir.tuicast(["test"])
+        .env("TUICAST_UPDATE", "always")
+        .run()
+        .success();
+    std::fs::remove_file(dir.join("snapshots/missing/end.txt")).unwrap();
+    edit(&dir.join("snapshots/text/greeted.txt"), "\nhi\n", "\nho\n");
+    edit(&dir.join("snapshots/style/end.styled.txt"), "fg=2", "fg=3");
+    edit(
+        &dir.join("snapshots/hostile/end.txt"),
+        "&amp; <!--",
+        "&amp; x",
+    );
+    dir.write("casts/broken.cast", BROKEN);
+    dir
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{}: {text}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn every_kind_of_failure_is_in_the_report_and_chromium_shows_it() {
+    let dir = failing_project();
+    let run = dir
+        .tuicast(["test", "--report", "rep"])
+        .env("TUICAST_UPDATE", "no")
+        .run();
+    assert_eq!(run.code(), Some(2), "a broken cast is bad input:\n{run}");
+    assert!(run.stdout().contains("report: "), "{run}");
+    let html = std::fs::read_to_string(dir.join("rep/index.html")).unwrap();
+
+    // Self-contained, and nothing from a cast is markup.
+    for url in ["http://", "https://", "src=\"//", "<link"] {
+        assert!(!html.contains(url), "the page has {url}");
+    }
+    assert_eq!(
+        html.matches("<script").count(),
+        2,
+        "only the page's own two scripts"
+    );
+    assert!(
+        !html.contains("<img"),
+        "no image element (no PNG golden here)"
+    );
+    assert!(!html.contains("</script><script>alert"));
+    assert!(
+        html.contains("\\u003cimg src=x onerror=alert(3)\\u003e"),
+        "the label, escaped in JSON"
+    );
+    assert!(
+        html.contains("\\u003c/script\\u003e\\u003cscript\\u003ealert(1)"),
+        "output, in JSON"
+    );
+    assert!(
+        html.contains("&amp;amp; </span><span class=\"d\" data-col=\"7\">&lt;</span>"),
+        "cells, escaped"
+    );
+    for test in [
+        "broken",
+        "hostile::end",
+        "missing::end",
+        "style::end",
+        "text::greeted",
+    ] {
+        assert!(
+            html.contains(&format!("data-test=\"{test}\"")),
+            "{test} listed"
+        );
+    }
+    assert!(
+        !html.contains("data-test=\"text::end\""),
+        "passing checkpoints are not failures"
+    );
+
+    if !have("chromium") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have chromium (.ci/run installs it)"
+        );
+        eprintln!("skipped: no chromium");
+        return;
+    }
+    let url = format!(
+        "file://{}#cast=text&checkpoint=greeted",
+        dir.join("rep/index.html").display()
+    );
+    let (dom, log) = chromium(&dir, &["--dump-dom", &url]);
+    // The page logs nothing: any console message (an uncaught error, a refused request) fails.
+    let lower = log.to_lowercase();
+    assert!(
+        !lower.contains("uncaught") && !lower.contains("console"),
+        "{log}"
+    );
+    assert_eq!(dom.matches("<script").count(), 2, "no script was added");
+    assert!(!dom.contains("<img"), "no element from the hostile cast");
+    assert!(
+        dom.contains(">&lt;img src=x onerror=alert(3)&gt;</button>"),
+        "the marker, as text"
+    );
+
+    // Changed cells: text::greeted's row 2 column 2 (`ho` → `hi`), on both sides.
+    let section = between(&dom, "data-test=\"text::greeted\"", "</section>");
+    let row2: Vec<&str> = section
+        .match_indices("data-row=\"2\"")
+        .map(|(i, _)| &section[i..])
+        .collect();
+    assert_eq!(row2.len(), 2, "expected and actual");
+    for r in &row2 {
+        let row = &r[..r.find("</div>").unwrap()];
+        assert!(row.contains("class=\"d\" data-col=\"2\""), "{row}");
+        assert_eq!(row.matches("class=\"d\"").count(), 1, "{row}");
+    }
+    // The style-only failure highlights the green cells 1–5 of row 1.
+    let style = between(&dom, "data-test=\"style::end\"", "</section>");
+    for col in 1..=5 {
+        assert!(
+            style.contains(&format!("class=\"d\" data-col=\"{col}\"")),
+            "col {col}"
+        );
+    }
+    assert!(
+        !style.contains("data-col=\"7\""),
+        "underlined cells did not change"
+    );
+
+    // The player, sent to the checkpoint by the URL, shows what `tuicast replay --at` shows.
+    let player = between(&dom, "data-stem=\"text\"", "</section>");
+    assert!(player.contains("data-checkpoint=\"greeted\""), "{player}");
+    let replay = dir
+        .tuicast(["replay", "casts/text.cast", "--at", "greeted"])
+        .run()
+        .success();
+    assert_eq!(screen_text(player), replay.stdout());
+    let (dom, _) = chromium(
+        &dir,
+        &[
+            "--dump-dom",
+            &url.replace("checkpoint=greeted", "checkpoint=end"),
+        ],
+    );
+    let player = between(&dom, "data-stem=\"text\"", "</section>");
+    let end = dir.tuicast(["replay", "casts/text.cast"]).run().success();
+    assert_eq!(screen_text(player), end.stdout());
+    assert!(end.stdout().contains("red 日本"), "a wide character");
+
+    // A picture for people: kept as a test artifact.
+    let shot = root().join("target/report-screenshot.png");
+    let page = format!("file://{}", dir.join("rep/index.html").display());
+    chromium(
+        &dir,
+        &[
+            "--screenshot=".to_string() + &shot.display().to_string(),
+            "--window-size=1200,900".into(),
+            page,
+        ]
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>(),
+    );
+    assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
+}
+
+#[test]
+fn accept_from_applies_a_reports_changes_and_refuses_a_golden_changed_since() {
+    let dir = failing_project();
+    std::fs::remove_file(dir.join("casts/broken.cast")).unwrap();
+    std::fs::remove_file(dir.join("casts/hostile.cast")).unwrap();
+    let summary = dir.join("summary.md");
+    dir.tuicast(["test", "--report", "rep"])
+        .env("TUICAST_UPDATE", "no")
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .run()
+        .fails_with(1);
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(md.starts_with("### tuicast: 1 passed, 3 failed"), "{md}");
+    assert!(
+        md.contains("| text::greeted | text/greeted.txt | row 2: expected `ho`, actual `hi` |"),
+        "{md}"
+    );
+    assert!(md.contains("golden missing"), "{md}");
+    assert!(md.contains("rep/index.html"), "{md}");
+
+    // A stale golden: changed here since CI compared it. Nothing is written.
+    let greeted = dir.join("snapshots/text/greeted.txt");
+    let before_style = std::fs::read(dir.join("snapshots/style/end.styled.txt")).unwrap();
+    edit(&greeted, "\nho\n", "\nhu\n");
+    let run = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(1);
+    assert!(
+        run.stderr()
+            .contains("snapshots/text/greeted.txt (the golden changed since)"),
+        "{run}"
+    );
+    assert!(std::fs::read_to_string(&greeted)
+        .unwrap()
+        .contains("\nhu\n"));
+    assert_eq!(
+        std::fs::read(dir.join("snapshots/style/end.styled.txt")).unwrap(),
+        before_style
+    );
+    assert!(!dir.join("snapshots/missing/end.txt").exists());
+
+    // Back as CI saw it: every change applies, and the suite passes.
+    edit(&greeted, "\nhu\n", "\nho\n");
+    let run = dir.tuicast(["accept", "--from", "rep"]).run().success();
+    assert!(
+        run.stdout().contains("accepted missing/end.txt (new)"),
+        "{run}"
+    );
+    assert!(
+        run.stdout().contains("accepted text/greeted.txt (changed)"),
+        "{run}"
+    );
+    dir.tuicast(["test"])
+        .env("TUICAST_UPDATE", "no")
+        .run()
+        .success();
+
+    // A golden written since a report saw it missing is refused too.
+    let run = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(1);
+    assert!(run.stderr().contains("changed since"), "{run}");
+}
+
+#[test]
+fn processes_sharing_a_report_folder_make_one_page() {
+    let dir = failing_project();
+    std::fs::remove_file(dir.join("casts/broken.cast")).unwrap();
+    let rep = dir.join("shared");
+    let spawned: Vec<_> = [
+        "casts/text.cast",
+        "casts/style.cast",
+        "casts/missing.cast",
+        "casts/hostile.cast",
+    ]
+    .iter()
+    .map(|cast| {
+        dir.tuicast(["test", cast])
+            .env("TUICAST_UPDATE", "no")
+            .env("TUICAST_REPORT", &rep)
+            .spawn()
+    })
+    .collect();
+    for s in spawned {
+        s.wait().fails_with(1);
+    }
+    let html = std::fs::read_to_string(rep.join("index.html")).unwrap();
+    assert!(
+        html.contains("2 passed</span> <span class=\"failed\">4 failed"),
+        "{}",
+        between(&html, "<header", "</header>")
+    );
+    assert!(!rep.join(".lock").exists() && !rep.join(".dirty").exists());
+    // `tuicast report DIR` makes the same page again (after gathering CI jobs' data).
+    let run = dir.tuicast(["report", "shared"]).run().fails_with(1);
+    assert!(run.stdout().contains("report: "), "{run}");
+}
+
+/// Runs headless Chromium with a fresh profile; gives stdout and stderr.
+fn chromium(dir: &Dir, args: &[&str]) -> (String, String) {
+    let profile = tempfile::tempdir_in(dir.path()).unwrap();
+    let out = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+        ])
+        .args(["--no-first-run", "--enable-logging=stderr", "--v=0"])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(args)
+        .output()
+        .expect("chromium runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The text from `start` to the next `end` after it.
+fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+    let i = text.find(start).unwrap_or_else(|| panic!("no {start}"));
+    let rest = &text[i..];
+    &rest[..rest.find(end).unwrap_or(rest.len())]
+}
+
+/// A player's screen as `tuicast replay` prints it: each row's text, trailing spaces trimmed.
+fn screen_text(player: &str) -> String {
+    let screen = between(player, "class=\"screen live\"", "class=\"cursor\"");
+    let mut out = String::new();
+    for row in screen.split("<div class=\"row\"").skip(1) {
+        let body = &row[row.find('>').unwrap() + 1..];
+        let body = &body[..body.find("</div>").unwrap_or(body.len())];
+        let mut text = String::new();
+        let mut in_tag = false;
+        for ch in body.chars() {
+            match ch {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                c if !in_tag => text.push(c),
+                _ => {}
+            }
+        }
+        let text = text
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&nbsp;", "\u{a0}")
+            .replace("&amp;", "&");
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    out
+}
