@@ -5,6 +5,7 @@
 mod convert;
 mod engines;
 mod info;
+mod inspect;
 mod record;
 mod replay;
 mod review;
@@ -42,6 +43,7 @@ pub(crate) const EXIT_CHECK_FAILED: u8 = 1;
         tuicast review                                 accept or reject changed snapshots\n  \
         tuicast engines casts/demo.cast                where the avt and vt100 engines disagree\n  \
         tuicast info casts/demo.cast                   size, duration, events, checkpoints\n  \
+        tuicast inspect casts/demo.cast --json         boxes, selected row, status bar as data\n  \
         tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n\n\
         Exit status: 0 success, 1 a check failed, 2 bad input or usage."
 )]
@@ -65,6 +67,7 @@ enum Command {
     Pending(review::FilterArgs),
     Engines(engines::Args),
     Info(info::Args),
+    Inspect(inspect::Args),
     Convert(convert::Args),
 }
 
@@ -128,6 +131,7 @@ where
         Command::Pending(args) => review::pending(args),
         Command::Engines(args) => engines::run(args),
         Command::Info(args) => info::run(args),
+        Command::Inspect(args) => inspect::run(args),
         Command::Convert(args) => convert::run(args),
     };
     match result {

@@ -11,6 +11,7 @@
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 //! - `hostile`: hostile repositories and careless users: nothing deleted, leaked or crashed.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
+//! - `inspect`: `tuicast inspect` and `tuicast::inspect` on real screens: outline, prompts, tables.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
@@ -22,6 +23,7 @@ mod conformance;
 mod examples;
 mod harness;
 mod hostile;
+mod inspect;
 mod layers;
 mod live;
 mod malformed;
