@@ -23,7 +23,9 @@
 //!   "status": {"row": 24, "text": "4 todos │ a add · d delete", "styled": true},
 //!   "header": null,
 //!   "blocks": [{"box": "box(\"Todos\")", "rows": [2, 5], "cols": [2, 26],
-//!               "lines": ["> Buy milk", "  Write the release notes"]}]
+//!               "lines": ["> Buy milk", "  Write the release notes"]}],
+//!   "prompt": {"kind": "select", "confidence": 0.8, "evidence": "> Review pull request #42",
+//!              "row": 4, "options": ["> Buy milk", "Write the release notes"], "selected": 0}
 //! }
 //! ```
 //!
@@ -37,13 +39,22 @@
 //! - `status` and `header`: the last and first rows when they are bars (the rules are in
 //!   [`crate::term::Outline`]), else `null`.
 //! - `blocks`: consecutive non-blank rows of one box (or of the bare screen, `box: null`).
+//! - `prompt`: what the program waits for ([`prompt`]: the kinds and the rules); `kind` is
+//!   `yesno`, `select`, `password`, `text`, `pager`, `confirm`, `shell` or `unknown`,
+//!   `confidence` 0 to 1, `evidence` the text it saw and `row` its row (or `null`); a `yesno`
+//!   has `default` (`"yes"`, `"no"` or `null`), a `select` its `options` and the index of
+//!   the `selected` one (counted from 0: an index in `options`, not a position on screen).
 //! - Text is the screen's text with control characters replaced (U+FFFD). Keys appear in the
 //!   order above; fields are only ever added, never renamed.
+
+pub mod prompt;
 
 use serde_json::{json, Value};
 
 use crate::escape::escape_for_terminal;
 use crate::term::{Color, Highlight, Outline, Screen};
+
+pub use prompt::{classify, Prompt, PromptKind};
 
 /// The version of the JSON schema [`Inspection::json`] writes.
 pub const JSON_SCHEMA: u32 = 1;
@@ -54,15 +65,19 @@ pub const JSON_SCHEMA: u32 = 1;
 pub struct Inspection {
     /// Boxes, blocks, highlights, bars and the cursor.
     pub outline: Outline,
+    /// What the program seems to wait for ([`classify`]).
+    pub prompt: Prompt,
     size: crate::size::Size,
     alternate: bool,
     title: Option<String>,
 }
 
-/// Inspects a screen: its outline.
+/// Inspects a screen: its outline and its prompt (the echo flag unknown, as in replay).
 pub fn inspect(screen: &Screen) -> Inspection {
+    let outline = screen.outline();
     Inspection {
-        outline: screen.outline(),
+        prompt: classify(screen, &outline, None),
+        outline,
         size: screen.size,
         alternate: screen.alternate,
         title: screen.title.clone(),
@@ -119,7 +134,26 @@ impl Inspection {
                 "cols": [b.rect.col + 1, b.rect.col_end],
                 "lines": b.lines.iter().map(|l| safe(l)).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
+            "prompt": self.prompt_json(),
         })
+    }
+
+    fn prompt_json(&self) -> Value {
+        let p = &self.prompt;
+        let mut v = json!({
+            "kind": p.kind.name(),
+            "confidence": (p.confidence * 100.0).round() / 100.0,
+            "evidence": safe(&p.evidence),
+            "row": p.row.map(|r| r + 1),
+        });
+        if p.kind == PromptKind::YesNo {
+            v["default"] = json!(p.default);
+        }
+        if p.kind == PromptKind::Select {
+            v["options"] = json!(p.options.iter().map(|o| safe(o)).collect::<Vec<_>>());
+            v["selected"] = json!(p.selected);
+        }
+        v
     }
 
     /// The inspection for people: one line per part, positions counted from 1, text from
@@ -190,6 +224,15 @@ impl Inspection {
                 let _ = writeln!(out, "{name:<10} row {}: {}", b.row + 1, q(&b.text));
             }
         }
+        let p = &self.prompt;
+        let _ = write!(out, "prompt     {} ({:.2})", p.kind.name(), p.confidence);
+        if let Some(r) = p.row {
+            let _ = write!(out, " row {}: {}", r + 1, q(&p.evidence));
+        }
+        if let Some(d) = &p.default {
+            let _ = write!(out, ", default {d}");
+        }
+        out.push('\n');
         for b in &o.blocks {
             let first = b.lines.iter().find(|l| !l.trim().is_empty());
             let _ = write!(

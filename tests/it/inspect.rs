@@ -151,3 +151,169 @@ fn the_cli_prints_the_outline_and_json_counting_from_1() {
         "{out}"
     );
 }
+
+/// The prompt of a screen drawn from `output` on a `cols`×`rows` terminal.
+fn prompt_of(cols: u16, rows: u16, output: &str) -> tuicast::inspect::Prompt {
+    let mut e = EngineKind::Avt.create(tuicast::size::Size { cols, rows });
+    e.feed(output);
+    inspect(&e.screen()).prompt
+}
+
+#[test]
+fn prompts_of_real_programs_are_classified_with_evidence() {
+    use tuicast::inspect::PromptKind::*;
+    for (cast, at, kind, evidence) in [
+        (
+            "tests/conformance/cases/whiptail.cast",
+            "yesno",
+            YesNo,
+            "<Yes>",
+        ),
+        (
+            "tests/conformance/cases/dialog-menu.cast",
+            "third",
+            Select,
+            "emacs  Extensible",
+        ),
+        (
+            "tests/conformance/cases/whiptail.cast",
+            "menu",
+            Select,
+            "eth0  Wired",
+        ),
+        (
+            "tests/conformance/cases/less.cast",
+            "bottom",
+            Pager,
+            "(END)",
+        ),
+        ("tests/conformance/cases/less.cast", "search", Pager, ":"),
+        (
+            "tests/conformance/cases/man.cast",
+            "top",
+            Pager,
+            "Manual page ls(1) line 1",
+        ),
+        (
+            "tests/conformance/cases/nano.cast",
+            "save-prompt",
+            YesNo,
+            "Save modified buffer?",
+        ),
+        (
+            "tests/conformance/cases/htop.cast",
+            "help",
+            Confirm,
+            "Press any key to return.",
+        ),
+        (
+            "tests/conformance/cases/vttest-2-screen-features.cast",
+            "tabs",
+            Confirm,
+            "Push <RETURN>",
+        ),
+        (
+            "tests/conformance/cases/vttest-2-screen-features.cast",
+            "menu",
+            Text,
+            "Enter choice number (0 - 12):",
+        ),
+        (
+            "tests/conformance/cases/bash-line-editing.cast",
+            "output",
+            Shell,
+            "$",
+        ),
+        (
+            "tests/conformance/cases/python-repl.cast",
+            "unicode",
+            Shell,
+            ">>>",
+        ),
+        (
+            "tests/apps/todoapp/casts/navigate.cast",
+            "down",
+            Select,
+            "> Review pull request #42",
+        ),
+        (
+            "tests/apps/todoapp/casts/popup.cast",
+            "open",
+            Text,
+            "New todo",
+        ),
+        (
+            "tests/conformance/cases/mc.cast",
+            "mkdir-dialog",
+            Text,
+            "Create a new Directory",
+        ),
+        (
+            "tests/conformance/cases/vim-editing.cast",
+            "insert",
+            Unknown,
+            "",
+        ),
+        (
+            "tests/conformance/cases/progress-bar.cast",
+            "half",
+            Unknown,
+            "",
+        ),
+    ] {
+        let p = inspected(cast, at).prompt;
+        assert_eq!(p.kind, kind, "{cast} at {at}: {p:?}");
+        assert!(p.evidence.contains(evidence), "{cast} at {at}: {p:?}");
+        assert_eq!(
+            p.confidence == 0.0,
+            kind == Unknown,
+            "{cast} at {at}: {p:?}"
+        );
+    }
+    let p = inspected("tests/conformance/cases/whiptail.cast", "yesno").prompt;
+    assert_eq!(p.default.as_deref(), Some("yes"), "the highlighted button");
+    let p = inspected("tests/conformance/cases/dialog-menu.cast", "third").prompt;
+    assert_eq!(
+        p.options,
+        [
+            "vim    Vi IMproved",
+            "nano   Small and friendly",
+            "emacs  Extensible",
+            "ed     The standard",
+            "mc     Midnight Commander"
+        ]
+    );
+    assert_eq!(p.selected, Some(2));
+}
+
+#[test]
+fn shell_prompts_yes_no_defaults_and_passwords() {
+    use tuicast::inspect::PromptKind::*;
+    let p = prompt_of(60, 4, "$ apt install x\r\nDo you want to continue? [Y/n] ");
+    assert_eq!((p.kind, p.default.as_deref()), (YesNo, Some("yes")));
+    let p = prompt_of(60, 4, "$ read -p 'Overwrite? [y/N] '\r\nOverwrite? [y/N] ");
+    assert_eq!((p.kind, p.default.as_deref()), (YesNo, Some("no")));
+    let p = prompt_of(60, 4, "Continue (yes/no)? ");
+    assert_eq!((p.kind, p.default), (YesNo, None));
+    let p = prompt_of(60, 4, "$ sudo true\r\n[sudo] password for me: ");
+    assert_eq!(p.kind, Password);
+    let mut e = EngineKind::Avt.create(tuicast::size::Size { cols: 40, rows: 3 });
+    e.feed("Secret key: ");
+    let s = e.screen();
+    let o = s.outline();
+    assert_eq!(
+        tuicast::inspect::classify(&s, &o, Some(false)).kind,
+        Password,
+        "echo off"
+    );
+    assert_eq!(
+        tuicast::inspect::classify(&s, &o, None).kind,
+        Text,
+        "echo unknown"
+    );
+    let p = prompt_of(60, 4, "root@vm:~# ");
+    assert_eq!(p.kind, Shell);
+    assert_eq!(prompt_of(60, 4, "a\r\nb\x1b[4H--More--(40%)").kind, Pager);
+    let p = prompt_of(60, 4, "compiling...\r\n  50%");
+    assert_eq!((p.kind, p.confidence), (Unknown, 0.0), "{p:?}");
+}
