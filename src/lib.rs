@@ -105,6 +105,7 @@ pub mod assert;
 pub mod cast;
 pub mod config;
 pub mod harness;
+pub mod inspect;
 pub mod record;
 pub mod render;
 pub mod replay;

@@ -5,6 +5,7 @@
 mod convert;
 mod engines;
 mod info;
+mod inspect;
 mod record;
 mod replay;
 mod report;
@@ -45,6 +46,7 @@ pub(crate) const EXIT_CHECK_FAILED: u8 = 1;
         tuicast accept --from report                   apply the changes a CI report holds\n  \
         tuicast engines casts/demo.cast                where the avt and vt100 engines disagree\n  \
         tuicast info casts/demo.cast                   size, duration, events, checkpoints\n  \
+        tuicast inspect casts/demo.cast --json         boxes, selected row, status bar as data\n  \
         tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n\n\
         Exit status: 0 success, 1 a check failed, 2 bad input or usage."
 )]
@@ -69,6 +71,7 @@ enum Command {
     Report(report::Args),
     Engines(engines::Args),
     Info(info::Args),
+    Inspect(inspect::Args),
     Convert(convert::Args),
 }
 
@@ -133,6 +136,7 @@ where
         Command::Report(args) => report::run(args),
         Command::Engines(args) => engines::run(args),
         Command::Info(args) => info::run(args),
+        Command::Inspect(args) => inspect::run(args),
         Command::Convert(args) => convert::run(args),
     };
     match result {

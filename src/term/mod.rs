@@ -7,6 +7,7 @@
 mod avt;
 mod cell_text;
 mod charsets;
+mod outline;
 mod select;
 pub(crate) mod sequence;
 mod text;
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::avt::AvtEngine;
 pub use cell_text::CellText;
+pub use outline::{Bar, BoxPart, CursorRow, Highlight, HighlightKind, Outline, TextBlock};
 pub use select::{CellRect, CellSelection, SelectionError};
 pub(crate) use text::safe_char;
 #[cfg(feature = "vt100")]

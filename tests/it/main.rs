@@ -12,6 +12,7 @@
 //! - `hostile`: hostile repositories and careless users: nothing deleted, leaked or crashed.
 //! - `limits`: docs/limits.md's limits: worst small inputs under a 1 GiB address-space limit.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
+//! - `inspect`: `tuicast inspect` and `tuicast::inspect` on real screens: outline, prompts, tables.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
@@ -24,6 +25,7 @@ mod conformance;
 mod examples;
 mod harness;
 mod hostile;
+mod inspect;
 mod layers;
 mod limits;
 mod live;

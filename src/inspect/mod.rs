@@ -1,0 +1,270 @@
+//! Screens as data: the outline of a screen ([`Screen::outline`]: boxes, titles, text blocks,
+//! highlighted rows, bars, the cursor) as a person or an agent reads it, for any program.
+//! `tuicast inspect CAST [--at NAME] [--json]` prints it.
+//!
+//! # JSON (schema 1)
+//!
+//! Every row and column in this document counts from 1, as regions and masks write them
+//! (`rows = "2..=23"`); a span `[first, last]` includes both ends.
+//!
+//! ```json
+//! {
+//!   "schema": 1,
+//!   "size": {"cols": 80, "rows": 24},
+//!   "alternate": true,
+//!   "title": null,
+//!   "cursor": {"row": 4, "col": 80, "visible": false, "text": "│> Review pull request #42"},
+//!   "boxes": [{"name": "box(\"Todos\")", "title": "Todos", "footer": null,
+//!              "rows": [1, 23], "cols": [1, 80], "style": "rounded", "parent": null,
+//!              "separators": []}],
+//!   "selected": {"row": 4, "cols": [2, 79], "kind": "background", "color": 3,
+//!                "box": "box(\"Todos\")", "text": "> Review pull request #42"},
+//!   "highlights": [ …the same shape as "selected", every highlighted row… ],
+//!   "status": {"row": 24, "text": "4 todos │ a add · d delete", "styled": true},
+//!   "header": null,
+//!   "blocks": [{"box": "box(\"Todos\")", "rows": [2, 5], "cols": [2, 26],
+//!               "lines": ["> Buy milk", "  Write the release notes"]}],
+//!   "prompt": {"kind": "select", "confidence": 0.8, "evidence": "> Review pull request #42",
+//!              "row": 4, "options": ["> Buy milk", "Write the release notes"], "selected": 0}
+//! }
+//! ```
+//!
+//! - `boxes`: in reading order; `name` is the stable name (`box("Title")`, `box("Title", 2)`
+//!   for a second box with the same title, `box(N)` for the N-th untitled box); `parent` is
+//!   the name of the innermost box around it; `style` is `single`, `heavy`, `double`,
+//!   `rounded` or `ascii`; `separators` are rows of `├───┤` lines inside it.
+//! - `selected`: the one highlighted row that stands out in a list, or `null` when none does
+//!   (or several do). `kind` is `inverse`, `background` or `bold`; `color` is `null` (the
+//!   default colour), a palette index, or `"#rrggbb"`; `box` is `null` on the bare screen.
+//! - `status` and `header`: the last and first rows when they are bars (the rules are in
+//!   [`crate::term::Outline`]), else `null`.
+//! - `blocks`: consecutive non-blank rows of one box (or of the bare screen, `box: null`).
+//! - `prompt`: what the program waits for ([`prompt`]: the kinds and the rules); `kind` is
+//!   `yesno`, `select`, `password`, `text`, `pager`, `confirm`, `shell` or `unknown`,
+//!   `confidence` 0 to 1, `evidence` the text it saw and `row` its row (or `null`); a `yesno`
+//!   has `default` (`"yes"`, `"no"` or `null`), a `select` its `options` and the index of
+//!   the `selected` one (counted from 0: an index in `options`, not a position on screen).
+//! - Text is the screen's text with control characters replaced (U+FFFD). Keys appear in the
+//!   order above; fields are only ever added, never renamed.
+
+pub mod prompt;
+
+use serde_json::{json, Value};
+
+use crate::escape::escape_for_terminal;
+use crate::term::{Color, Highlight, Outline, Screen};
+
+pub use prompt::{classify, Prompt, PromptKind};
+
+/// The version of the JSON schema [`Inspection::json`] writes.
+pub const JSON_SCHEMA: u32 = 1;
+
+/// What [`inspect`] finds on one screen.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Inspection {
+    /// Boxes, blocks, highlights, bars and the cursor.
+    pub outline: Outline,
+    /// What the program seems to wait for ([`classify`]).
+    pub prompt: Prompt,
+    size: crate::size::Size,
+    alternate: bool,
+    title: Option<String>,
+}
+
+/// Inspects a screen: its outline and its prompt (the echo flag unknown, as in replay).
+pub fn inspect(screen: &Screen) -> Inspection {
+    let outline = screen.outline();
+    Inspection {
+        prompt: classify(screen, &outline, None),
+        outline,
+        size: screen.size,
+        alternate: screen.alternate,
+        title: screen.title.clone(),
+    }
+}
+
+impl Inspection {
+    /// The inspection as JSON (schema in the module docs).
+    pub fn json(&self) -> Value {
+        let o = &self.outline;
+        let box_name = |i: Option<usize>| i.map(|i| o.boxes[i].name.clone());
+        let highlight = |h: &Highlight| {
+            json!({
+                "row": h.row + 1,
+                "cols": [h.cols.start + 1, h.cols.end],
+                "kind": h.kind.name(),
+                "color": color_json(h.color),
+                "box": box_name(h.container),
+                "text": safe(&h.text),
+            })
+        };
+        let bar = |b: &Option<crate::term::Bar>| match b {
+            Some(b) => json!({"row": b.row + 1, "text": safe(&b.text), "styled": b.styled}),
+            None => Value::Null,
+        };
+        json!({
+            "schema": JSON_SCHEMA,
+            "size": {"cols": self.size.cols, "rows": self.size.rows},
+            "alternate": self.alternate,
+            "title": self.title.as_deref().map(safe),
+            "cursor": {
+                "row": o.cursor.row + 1,
+                "col": o.cursor.col + 1,
+                "visible": o.cursor.visible,
+                "text": safe(&o.cursor.text),
+            },
+            "boxes": o.boxes.iter().map(|b| json!({
+                "name": safe(&b.name),
+                "title": b.title.as_deref().map(safe),
+                "footer": b.footer.as_deref().map(safe),
+                "rows": [b.rect.row + 1, b.rect.row_end],
+                "cols": [b.rect.col + 1, b.rect.col_end],
+                "style": b.style,
+                "parent": box_name(b.parent).as_deref().map(safe),
+                "separators": b.separators.iter().map(|r| r + 1).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "selected": o.selected_row().map_or(Value::Null, highlight),
+            "highlights": o.highlights.iter().map(highlight).collect::<Vec<_>>(),
+            "status": bar(&o.status),
+            "header": bar(&o.header),
+            "blocks": o.blocks.iter().map(|b| json!({
+                "box": box_name(b.container).as_deref().map(safe),
+                "rows": [b.rect.row + 1, b.rect.row_end],
+                "cols": [b.rect.col + 1, b.rect.col_end],
+                "lines": b.lines.iter().map(|l| safe(l)).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "prompt": self.prompt_json(),
+        })
+    }
+
+    fn prompt_json(&self) -> Value {
+        let p = &self.prompt;
+        let mut v = json!({
+            "kind": p.kind.name(),
+            "confidence": (p.confidence * 100.0).round() / 100.0,
+            "evidence": safe(&p.evidence),
+            "row": p.row.map(|r| r + 1),
+        });
+        if p.kind == PromptKind::YesNo {
+            v["default"] = json!(p.default);
+        }
+        if p.kind == PromptKind::Select {
+            v["options"] = json!(p.options.iter().map(|o| safe(o)).collect::<Vec<_>>());
+            v["selected"] = json!(p.selected);
+        }
+        v
+    }
+
+    /// The inspection for people: one line per part, positions counted from 1, text from
+    /// the screen escaped.
+    pub fn text(&self) -> String {
+        use std::fmt::Write as _;
+        let o = &self.outline;
+        let q = |s: &str| format!("\"{}\"", escape_for_terminal(s, 120));
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "screen     {}{}, cursor row {} col {}{}",
+            self.size,
+            if self.alternate {
+                " (alternate screen)"
+            } else {
+                ""
+            },
+            o.cursor.row + 1,
+            o.cursor.col + 1,
+            if o.cursor.visible { "" } else { " (hidden)" }
+        );
+        for b in &o.boxes {
+            let depth = std::iter::successors(b.parent, |&p| o.boxes[p].parent).count();
+            let _ = write!(
+                out,
+                "{:indent$}{}  rows {}..={} cols {}..={} {}",
+                "",
+                escape_for_terminal(&b.name, 120),
+                b.rect.row + 1,
+                b.rect.row_end,
+                b.rect.col + 1,
+                b.rect.col_end,
+                b.style,
+                indent = 2 * depth
+            );
+            if let Some(f) = &b.footer {
+                let _ = write!(out, ", footer {}", q(f));
+            }
+            out.push('\n');
+        }
+        let place = |h: &Highlight| {
+            let inside = h.container.map_or(String::new(), |i| {
+                format!(" in {}", escape_for_terminal(&o.boxes[i].name, 120))
+            });
+            format!(
+                "row {} cols {}..={}: {} ({} {}{inside})",
+                h.row + 1,
+                h.cols.start + 1,
+                h.cols.end,
+                q(&h.text),
+                h.kind.name(),
+                h.color
+            )
+        };
+        match o.selected_row() {
+            Some(h) => {
+                let _ = writeln!(out, "selected   {}", place(h));
+            }
+            None => {
+                for h in &o.highlights {
+                    let _ = writeln!(out, "highlight  {}", place(h));
+                }
+            }
+        }
+        for (name, bar) in [("header", &o.header), ("status", &o.status)] {
+            if let Some(b) = bar {
+                let _ = writeln!(out, "{name:<10} row {}: {}", b.row + 1, q(&b.text));
+            }
+        }
+        let p = &self.prompt;
+        let _ = write!(out, "prompt     {} ({:.2})", p.kind.name(), p.confidence);
+        if let Some(r) = p.row {
+            let _ = write!(out, " row {}: {}", r + 1, q(&p.evidence));
+        }
+        if let Some(d) = &p.default {
+            let _ = write!(out, ", default {d}");
+        }
+        out.push('\n');
+        for b in &o.blocks {
+            let first = b.lines.iter().find(|l| !l.trim().is_empty());
+            let _ = write!(
+                out,
+                "block      rows {}..={} cols {}..={}: {}",
+                b.rect.row + 1,
+                b.rect.row_end,
+                b.rect.col + 1,
+                b.rect.col_end,
+                q(first.map_or("", |l| l.trim()))
+            );
+            if b.lines.len() > 1 {
+                let _ = write!(out, " (+{} rows)", b.lines.len() - 1);
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// A colour as the JSON screen schema writes it: `null`, a palette index, or `"#rrggbb"`.
+fn color_json(c: Color) -> Value {
+    match c {
+        Color::Indexed(i) => json!(i),
+        Color::Rgb(rgb) => json!(rgb.to_string()),
+        _ => Value::Null,
+    }
+}
+
+/// Screen text with control characters replaced, for JSON.
+fn safe(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
+}

@@ -1,0 +1,303 @@
+//! What a program waits for: a classifier over the screen (and, where known, the terminal's
+//! echo flag). Each rule looks at one thing a person would look at — the cursor's line, the
+//! last row, the buttons of a dialog, the selected row of a list — and says how sure it is.
+//! When nothing fits it says `unknown` rather than guess.
+//!
+//! | kind | found from | confidence |
+//! | --- | --- | --- |
+//! | `pager` | the last row is `(END)`, `--More--`, `:`, `lines 1-20/300`, `Manual page … line N` | 0.9 (`:` 0.7) |
+//! | `password` | echo off with the cursor after a `:`; else `Password:`/`passphrase`/`PIN` on the cursor's line | 0.95 / 0.8 |
+//! | `yesno` | `[Y/n]`, `(y/n)`, `(yes/no)` on the cursor's line (the default is the capital); `<Yes>` and `<No>` buttons in a box (the default is the highlighted one); a question with `Y Yes` and `N No` keys | 0.9 / 0.85 / 0.8 |
+//! | `confirm` | `press any key`, `press Enter`, `push <RETURN>` on the screen; a dialog with only an OK button and the cursor in it | 0.8 / 0.7 |
+//! | `select` | the outline's `selected` row in a list (its options: the rows of its block) | 0.8 |
+//! | `text` | the visible cursor in a dialog that holds no list (a popup, an input field); a line ending in `:` or `?` with the cursor after it | 0.7 / 0.6 |
+//! | `shell` | the cursor after `$`, `#`, `%`, `>` or `>>>` at the end of the last non-blank line | 0.7 |
+//! | `unknown` | nothing above | 0 |
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::term::{Outline, Screen};
+
+/// What kind of input a program waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PromptKind {
+    /// A yes/no question.
+    YesNo,
+    /// A choice among listed options.
+    Select,
+    /// A password or other secret (echo off).
+    Password,
+    /// A line of text.
+    Text,
+    /// A pager waiting for a key (`less`, `more`, `man`).
+    Pager,
+    /// "Press any key" or Enter to go on.
+    Confirm,
+    /// A shell or REPL prompt.
+    Shell,
+    /// Nothing recognised.
+    Unknown,
+}
+
+impl PromptKind {
+    /// `yesno`, `select`, `password`, `text`, `pager`, `confirm`, `shell` or `unknown`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PromptKind::YesNo => "yesno",
+            PromptKind::Select => "select",
+            PromptKind::Password => "password",
+            PromptKind::Text => "text",
+            PromptKind::Pager => "pager",
+            PromptKind::Confirm => "confirm",
+            PromptKind::Shell => "shell",
+            PromptKind::Unknown => "unknown",
+        }
+    }
+
+    /// The kind a [`name`](Self::name) gives.
+    pub fn from_name(name: &str) -> Option<PromptKind> {
+        use PromptKind::*;
+        [
+            YesNo, Select, Password, Text, Pager, Confirm, Shell, Unknown,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
+}
+
+/// A classified prompt with its evidence.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Prompt {
+    /// What the program waits for.
+    pub kind: PromptKind,
+    /// How sure the classifier is, 0 to 1.
+    pub confidence: f32,
+    /// What it saw: the line, the buttons, the flag.
+    pub evidence: String,
+    /// The row of the evidence (0-based), if it is one row.
+    pub row: Option<usize>,
+    /// For `yesno`: the answer Enter gives, when the screen shows it (`yes` or `no`).
+    pub default: Option<String>,
+    /// For `select`: the options, top to bottom.
+    pub options: Vec<String>,
+    /// For `select`: the index in `options` of the highlighted one.
+    pub selected: Option<usize>,
+}
+
+impl Prompt {
+    fn new(
+        kind: PromptKind,
+        confidence: f32,
+        evidence: impl Into<String>,
+        row: Option<usize>,
+    ) -> Prompt {
+        Prompt {
+            kind,
+            confidence,
+            evidence: evidence.into(),
+            row,
+            default: None,
+            options: Vec::new(),
+            selected: None,
+        }
+    }
+}
+
+/// Classifies the prompt of `screen` (with its `outline`). `echo` is the terminal's echo
+/// flag where it is known (a live session), `None` in replay.
+pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Prompt {
+    let rows = screen.rows.len();
+    let texts: Vec<String> = (0..rows).map(|r| screen.row_text(r)).collect();
+    let last = (0..rows).rev().find(|&r| !texts[r].trim().is_empty());
+    let cur = outline.cursor.row.min(rows.saturating_sub(1));
+    let cur_text = texts.get(cur).cloned().unwrap_or_default();
+    // The cursor sits right after the line's text (a space or two allowed).
+    let at_end = outline.cursor.visible
+        && outline.cursor.col >= cur_text.chars().count()
+        && outline.cursor.col <= cur_text.chars().count() + 2;
+
+    // Pagers: the last row.
+    if let Some(r) = last.filter(|&r| r + 1 == rows) {
+        let t = texts[r].trim();
+        if re(
+            &PAGER,
+            r"^(\(END\)|--More--.*|.*\(END\)|lines \d+-\d+/\d+.*|Manual page .* line \d+.*)$",
+        )
+        .is_match(t)
+        {
+            return Prompt::new(PromptKind::Pager, 0.9, t, Some(r));
+        }
+        if t == ":" && cur == r {
+            return Prompt::new(PromptKind::Pager, 0.7, t, Some(r));
+        }
+    }
+    // Passwords.
+    if echo == Some(false) && cur_text.trim_end().ends_with(':') {
+        return Prompt::new(
+            PromptKind::Password,
+            0.95,
+            format!("echo off; {}", cur_text.trim()),
+            Some(cur),
+        );
+    }
+    if re(&PASSWORD, r"(?i)(password|passphrase|\bpin\b)[^:]*:\s*$").is_match(&cur_text) {
+        return Prompt::new(PromptKind::Password, 0.8, cur_text.trim(), Some(cur));
+    }
+    // Yes/no on the cursor's line.
+    if let Some(m) = re(&YESNO, r"(?i)[\[(](y/n|yes/no)[\])]").find(&cur_text) {
+        let mut p = Prompt::new(PromptKind::YesNo, 0.9, cur_text.trim(), Some(cur));
+        let choice = m.as_str();
+        p.default = if choice.contains('Y') && !choice.contains('N') {
+            Some("yes".into())
+        } else if choice.contains('N') && !choice.contains('Y') {
+            Some("no".into())
+        } else {
+            None
+        };
+        return p;
+    }
+    // Yes/no buttons in a dialog.
+    let buttons = re(&BUTTONS, r"<\s*(Yes|No)\s*>|\[\s*(Yes|No)\s*\]");
+    for b in &outline.boxes {
+        let inner = b.inner();
+        let found: Vec<(usize, String)> = (inner.row..inner.row_end)
+            .flat_map(|r| {
+                buttons
+                    .find_iter(&texts[r])
+                    .map(move |m| (r, m.as_str().to_string()))
+            })
+            .collect();
+        let yes = found.iter().any(|(_, t)| t.contains("Yes"));
+        let no = found.iter().any(|(_, t)| t.contains("No"));
+        if yes && no {
+            let row = found[0].0;
+            let mut p = Prompt::new(PromptKind::YesNo, 0.85, texts[row].trim(), Some(row));
+            p.default = outline
+                .highlights
+                .iter()
+                .find(|h| h.row == row)
+                .and_then(|h| {
+                    if h.text.contains("Yes") {
+                        Some("yes".to_string())
+                    } else if h.text.contains("No") {
+                        Some("no".to_string())
+                    } else {
+                        None
+                    }
+                });
+            return p;
+        }
+    }
+    // A question with Y and N keys offered (nano).
+    if cur_text.trim_end().ends_with('?')
+        && texts
+            .iter()
+            .any(|t| re(&YKEY, r"(^|\s)Y Yes\b").is_match(t))
+        && texts.iter().any(|t| re(&NKEY, r"(^|\s)N No\b").is_match(t))
+    {
+        return Prompt::new(PromptKind::YesNo, 0.8, cur_text.trim(), Some(cur));
+    }
+    // Press any key.
+    let confirm = re(
+        &CONFIRM,
+        r"(?i)\b(press|hit|push) (any key|enter|return|<return>|<enter>)",
+    );
+    if let Some(r) = (0..rows).rev().find(|&r| confirm.is_match(&texts[r])) {
+        return Prompt::new(PromptKind::Confirm, 0.8, texts[r].trim(), Some(r));
+    }
+    // A dialog with the visible cursor in it and no list: a field to type in. A dialog with
+    // one OK button and nothing to type: a message to acknowledge.
+    let c = &outline.cursor;
+    let selected_box = outline.selected_row().and_then(|h| h.container);
+    let innermost = outline
+        .boxes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| {
+            let i = b.inner();
+            (i.row..i.row_end).contains(&c.row) && (i.col..i.col_end).contains(&c.col)
+        })
+        .max_by_key(|(i, _)| std::iter::successors(Some(*i), |&p| outline.boxes[p].parent).count());
+    if let Some((i, b)) = innermost {
+        let inner = b.inner();
+        let ok = re(&OK, r"<\s*OK\s*>|\[\s*OK\s*\]|\[<\s*OK\s*>\]");
+        let ok_only = (inner.row..inner.row_end).any(|r| ok.is_match(&texts[r]))
+            && !(inner.row..inner.row_end).any(|r| re(&CANCEL, r"(?i)cancel").is_match(&texts[r]));
+        // A highlighted field under the cursor that is not a button (`<  OK  >`, `[ OK ]`).
+        let fields = outline.highlights.iter().any(|h| {
+            h.container == Some(i)
+                && h.row == c.row
+                && h.cols.contains(&c.col)
+                && !re(&BUTTON, r"^[<\[].*[>\]]$").is_match(&h.text)
+        });
+        let here = b.title.clone().unwrap_or_else(|| b.name.clone());
+        if ok_only && !fields {
+            return Prompt::new(PromptKind::Confirm, 0.7, here, Some(b.rect.row));
+        }
+        // The list of a dialog is in the dialog or in a box inside it.
+        let holds_list = selected_box.is_some_and(|s| {
+            std::iter::successors(Some(s), |&p| outline.boxes[p].parent).any(|p| p == i)
+        });
+        if c.visible && !holds_list {
+            return Prompt::new(PromptKind::Text, 0.7, here, Some(c.row));
+        }
+    }
+    // A selected row in a list.
+    if let Some(h) = outline.selected_row() {
+        let block = outline
+            .blocks
+            .iter()
+            .find(|b| b.container == h.container && (b.rect.row..b.rect.row_end).contains(&h.row));
+        if let Some(block) = block {
+            let mut p = Prompt::new(PromptKind::Select, 0.8, h.text.clone(), Some(h.row));
+            for (i, line) in block.lines.iter().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                if block.rect.row + i == h.row {
+                    p.selected = Some(p.options.len());
+                }
+                p.options.push(line.trim().to_string());
+            }
+            return p;
+        }
+    }
+    // An input field.
+    if let Some(h) = outline
+        .highlights
+        .iter()
+        .find(|h| c.visible && h.row == c.row && h.cols.contains(&c.col) && h.container.is_some())
+    {
+        return Prompt::new(PromptKind::Text, 0.7, h.text.clone(), Some(h.row));
+    }
+    if at_end && Some(cur) == last {
+        let t = cur_text.trim_end();
+        if re(&SHELL, r"((^|\s)([$#%>]|>>>)|[\w~/)\]][$#])$").is_match(t) {
+            return Prompt::new(PromptKind::Shell, 0.7, t.trim_start(), Some(cur));
+        }
+        if t.ends_with(':') || t.ends_with('?') {
+            return Prompt::new(PromptKind::Text, 0.6, t.trim_start(), Some(cur));
+        }
+    }
+    Prompt::new(PromptKind::Unknown, 0.0, "", None)
+}
+
+static PAGER: OnceLock<Regex> = OnceLock::new();
+static PASSWORD: OnceLock<Regex> = OnceLock::new();
+static YESNO: OnceLock<Regex> = OnceLock::new();
+static BUTTONS: OnceLock<Regex> = OnceLock::new();
+static YKEY: OnceLock<Regex> = OnceLock::new();
+static NKEY: OnceLock<Regex> = OnceLock::new();
+static CONFIRM: OnceLock<Regex> = OnceLock::new();
+static SHELL: OnceLock<Regex> = OnceLock::new();
+static OK: OnceLock<Regex> = OnceLock::new();
+static CANCEL: OnceLock<Regex> = OnceLock::new();
+static BUTTON: OnceLock<Regex> = OnceLock::new();
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).expect("a valid pattern"))
+}

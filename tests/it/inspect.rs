@@ -1,0 +1,319 @@
+//! `tuicast inspect` and `tuicast::inspect` on real programs' screens: boxes and their titles,
+//! the selected row, bars (from the conformance corpus, the example casts and the todoapp).
+
+use tuicast::inspect::{inspect, Inspection};
+use tuicast::replay::{self, Found};
+use tuicast::term::{EngineKind, Screen};
+
+use crate::util::{root, tuicast};
+
+/// The screen of `cast` (relative to the repository) at checkpoint `at`.
+pub(crate) fn screen(cast: &str, at: &str) -> Screen {
+    let reader = tuicast::cast::open(root().join(cast)).unwrap();
+    match replay::find(reader, EngineKind::Avt, at).unwrap() {
+        Found::Checkpoint(c) => c.screen,
+        Found::Missing(names) => panic!("{cast}: no {at}, only {names:?}"),
+    }
+}
+
+fn inspected(cast: &str, at: &str) -> Inspection {
+    inspect(&screen(cast, at))
+}
+
+fn box_names(i: &Inspection) -> Vec<&str> {
+    i.outline.boxes.iter().map(|b| b.name.as_str()).collect()
+}
+
+fn selected_text(i: &Inspection) -> Option<&str> {
+    i.outline.selected_row().map(|h| h.text.as_str())
+}
+
+#[test]
+fn the_todoapp_list_its_selection_status_bar_and_popup() {
+    let i = inspected("tests/apps/todoapp/casts/navigate.cast", "down");
+    assert_eq!(box_names(&i), ["box(\"Todos\")"]);
+    let sel = i.outline.selected_row().unwrap();
+    assert_eq!(sel.text, "> Review pull request #42");
+    assert_eq!(sel.row, 3, "0-based in the library");
+    assert_eq!(sel.container, Some(0));
+    let status = i.outline.status.as_ref().unwrap();
+    assert!(status.text.starts_with("4 todos │ a add"), "{status:?}");
+    assert!(status.styled);
+
+    let i = inspected("tests/apps/todoapp/casts/popup.cast", "open");
+    assert_eq!(box_names(&i), ["box(\"Todos\")", "box(\"New todo\")"]);
+    let popup = i.outline.find_box("New todo").unwrap();
+    assert_eq!(popup.parent, Some(0));
+    assert_eq!((popup.rect.row, popup.rect.row_end), (10, 13));
+    assert_eq!(popup.style, "single");
+    assert_eq!(i.outline.boxes[0].style, "rounded");
+}
+
+#[test]
+fn dialog_and_whiptail_boxes_with_titles_and_the_highlighted_item() {
+    let i = inspected("tests/conformance/cases/dialog-menu.cast", "third");
+    assert_eq!(box_names(&i), ["box(\"Editor\")", "box(1)"]);
+    assert_eq!(i.outline.boxes[1].parent, Some(0));
+    assert_eq!(selected_text(&i), Some("emacs  Extensible"));
+    assert_eq!(i.outline.boxes[0].separators, [15]);
+
+    let i = inspected("tests/conformance/cases/whiptail.cast", "yesno");
+    assert_eq!(box_names(&i), ["box(\"Confirm\")"], "the title between ┤ ├");
+    assert_eq!(
+        selected_text(&i),
+        None,
+        "a highlighted button is no list item"
+    );
+    assert_eq!(i.outline.highlights[0].text, "<Yes>");
+
+    let i = inspected("tests/conformance/cases/whiptail.cast", "focus-ok");
+    assert_eq!(selected_text(&i), Some("wlan0 Wireless"));
+    let i = inspected("tests/conformance/cases/dialog-checklist.cast", "toggled");
+    assert_eq!(box_names(&i), ["box(\"Toppings\")", "box(1)"]);
+    assert_eq!(selected_text(&i), Some("[*] basil      Fresh basil"));
+}
+
+#[test]
+fn mc_has_two_panels_a_menu_bar_and_a_key_bar() {
+    let i = inspected("tests/conformance/cases/mc.cast", "panels");
+    let panel = "box(\"/tmp/tuicast-conformance/mc/tree\")";
+    let second = "box(\"/tmp/tuicast-conformance/mc/tree\", 2)";
+    assert_eq!(box_names(&i), [panel, second]);
+    assert_eq!(
+        i.outline.boxes[0].footer.as_deref(),
+        Some("235G / 252G (93%)")
+    );
+    assert!(selected_text(&i).unwrap().starts_with("/.."));
+    assert_eq!(i.outline.selected_row().unwrap().container, Some(0));
+    assert!(i.outline.header.as_ref().unwrap().text.starts_with("Left"));
+    assert!(i.outline.status.as_ref().unwrap().text.starts_with("1Help"));
+    // The mkdir dialog hides part of the panels: they are not boxes any more (nothing rather
+    // than a wrong box), and the dialog's input field (the cursor is in it) is no selection.
+    let i = inspected("tests/conformance/cases/mc.cast", "mkdir-dialog");
+    assert_eq!(box_names(&i), ["box(\"Create a new Directory\")"]);
+    assert!(selected_text(&i).unwrap().starts_with("/beta"));
+}
+
+#[test]
+fn vim_and_htop_have_bars_and_no_invented_boxes() {
+    let i = inspected("tests/conformance/cases/vim-editing.cast", "insert");
+    assert!(i.outline.boxes.is_empty());
+    assert!(i
+        .outline
+        .status
+        .as_ref()
+        .unwrap()
+        .text
+        .starts_with("-- INSERT --"));
+    assert_eq!(i.outline.cursor.row, 1);
+    let i = inspected("tests/conformance/cases/htop.cast", "main");
+    assert!(i.outline.boxes.is_empty());
+    assert_eq!(selected_text(&i), None);
+    assert!(i
+        .outline
+        .highlights
+        .iter()
+        .any(|h| h.text.starts_with("PID USER")));
+    // Colour swatches are not selections.
+    let i = inspected("tests/conformance/cases/palette-256.cast", "256-bg");
+    assert_eq!(selected_text(&i), None);
+}
+
+#[test]
+fn the_cli_prints_the_outline_and_json_counting_from_1() {
+    let cast = "tests/apps/todoapp/casts/navigate.cast";
+    let out = tuicast(["inspect", cast, "--at", "down"]).success();
+    assert!(
+        out.stdout()
+            .contains("box(\"Todos\")  rows 1..=23 cols 1..=80 rounded"),
+        "{out}"
+    );
+    assert!(
+        out.stdout()
+            .contains("selected   row 4 cols 2..=79: \"> Review pull request #42\""),
+        "{out}"
+    );
+    let out = tuicast(["inspect", cast, "--at", "down", "--json"]).success();
+    let doc = out.json();
+    assert_eq!(doc["schema"], 1);
+    assert_eq!(doc["boxes"][0]["name"], "box(\"Todos\")");
+    assert_eq!(doc["boxes"][0]["rows"], serde_json::json!([1, 23]));
+    assert_eq!(doc["selected"]["row"], 4);
+    assert_eq!(doc["selected"]["color"], 3);
+    assert_eq!(doc["status"]["row"], 24);
+    assert_eq!(doc["checkpoint"]["name"], "down");
+    // Compact: a typical screen is a few hundred tokens, not a render of every cell.
+    assert!(out.stdout().len() < 2000, "{} bytes", out.stdout().len());
+    let out = tuicast(["inspect", cast, "--at", "nope"]).fails_with(2);
+    assert!(
+        out.stderr()
+            .contains("no checkpoint named \"nope\"; the checkpoints are: down, up, deleted, end"),
+        "{out}"
+    );
+}
+
+/// The prompt of a screen drawn from `output` on a `cols`×`rows` terminal.
+fn prompt_of(cols: u16, rows: u16, output: &str) -> tuicast::inspect::Prompt {
+    let mut e = EngineKind::Avt.create(tuicast::size::Size { cols, rows });
+    e.feed(output);
+    inspect(&e.screen()).prompt
+}
+
+#[test]
+fn prompts_of_real_programs_are_classified_with_evidence() {
+    use tuicast::inspect::PromptKind::*;
+    for (cast, at, kind, evidence) in [
+        (
+            "tests/conformance/cases/whiptail.cast",
+            "yesno",
+            YesNo,
+            "<Yes>",
+        ),
+        (
+            "tests/conformance/cases/dialog-menu.cast",
+            "third",
+            Select,
+            "emacs  Extensible",
+        ),
+        (
+            "tests/conformance/cases/whiptail.cast",
+            "menu",
+            Select,
+            "eth0  Wired",
+        ),
+        (
+            "tests/conformance/cases/less.cast",
+            "bottom",
+            Pager,
+            "(END)",
+        ),
+        ("tests/conformance/cases/less.cast", "search", Pager, ":"),
+        (
+            "tests/conformance/cases/man.cast",
+            "top",
+            Pager,
+            "Manual page ls(1) line 1",
+        ),
+        (
+            "tests/conformance/cases/nano.cast",
+            "save-prompt",
+            YesNo,
+            "Save modified buffer?",
+        ),
+        (
+            "tests/conformance/cases/htop.cast",
+            "help",
+            Confirm,
+            "Press any key to return.",
+        ),
+        (
+            "tests/conformance/cases/vttest-2-screen-features.cast",
+            "tabs",
+            Confirm,
+            "Push <RETURN>",
+        ),
+        (
+            "tests/conformance/cases/vttest-2-screen-features.cast",
+            "menu",
+            Text,
+            "Enter choice number (0 - 12):",
+        ),
+        (
+            "tests/conformance/cases/bash-line-editing.cast",
+            "output",
+            Shell,
+            "$",
+        ),
+        (
+            "tests/conformance/cases/python-repl.cast",
+            "unicode",
+            Shell,
+            ">>>",
+        ),
+        (
+            "tests/apps/todoapp/casts/navigate.cast",
+            "down",
+            Select,
+            "> Review pull request #42",
+        ),
+        (
+            "tests/apps/todoapp/casts/popup.cast",
+            "open",
+            Text,
+            "New todo",
+        ),
+        (
+            "tests/conformance/cases/mc.cast",
+            "mkdir-dialog",
+            Text,
+            "Create a new Directory",
+        ),
+        (
+            "tests/conformance/cases/vim-editing.cast",
+            "insert",
+            Unknown,
+            "",
+        ),
+        (
+            "tests/conformance/cases/progress-bar.cast",
+            "half",
+            Unknown,
+            "",
+        ),
+    ] {
+        let p = inspected(cast, at).prompt;
+        assert_eq!(p.kind, kind, "{cast} at {at}: {p:?}");
+        assert!(p.evidence.contains(evidence), "{cast} at {at}: {p:?}");
+        assert_eq!(
+            p.confidence == 0.0,
+            kind == Unknown,
+            "{cast} at {at}: {p:?}"
+        );
+    }
+    let p = inspected("tests/conformance/cases/whiptail.cast", "yesno").prompt;
+    assert_eq!(p.default.as_deref(), Some("yes"), "the highlighted button");
+    let p = inspected("tests/conformance/cases/dialog-menu.cast", "third").prompt;
+    assert_eq!(
+        p.options,
+        [
+            "vim    Vi IMproved",
+            "nano   Small and friendly",
+            "emacs  Extensible",
+            "ed     The standard",
+            "mc     Midnight Commander"
+        ]
+    );
+    assert_eq!(p.selected, Some(2));
+}
+
+#[test]
+fn shell_prompts_yes_no_defaults_and_passwords() {
+    use tuicast::inspect::PromptKind::*;
+    let p = prompt_of(60, 4, "$ apt install x\r\nDo you want to continue? [Y/n] ");
+    assert_eq!((p.kind, p.default.as_deref()), (YesNo, Some("yes")));
+    let p = prompt_of(60, 4, "$ read -p 'Overwrite? [y/N] '\r\nOverwrite? [y/N] ");
+    assert_eq!((p.kind, p.default.as_deref()), (YesNo, Some("no")));
+    let p = prompt_of(60, 4, "Continue (yes/no)? ");
+    assert_eq!((p.kind, p.default), (YesNo, None));
+    let p = prompt_of(60, 4, "$ sudo true\r\n[sudo] password for me: ");
+    assert_eq!(p.kind, Password);
+    let mut e = EngineKind::Avt.create(tuicast::size::Size { cols: 40, rows: 3 });
+    e.feed("Secret key: ");
+    let s = e.screen();
+    let o = s.outline();
+    assert_eq!(
+        tuicast::inspect::classify(&s, &o, Some(false)).kind,
+        Password,
+        "echo off"
+    );
+    assert_eq!(
+        tuicast::inspect::classify(&s, &o, None).kind,
+        Text,
+        "echo unknown"
+    );
+    let p = prompt_of(60, 4, "root@vm:~# ");
+    assert_eq!(p.kind, Shell);
+    assert_eq!(prompt_of(60, 4, "a\r\nb\x1b[4H--More--(40%)").kind, Pager);
+    let p = prompt_of(60, 4, "compiling...\r\n  50%");
+    assert_eq!((p.kind, p.confidence), (Unknown, 0.0), "{p:?}");
+}
