@@ -11,6 +11,7 @@
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 //! - `hostile`: hostile repositories and careless users: nothing deleted, leaked or crashed.
 //! - `limits`: docs/limits.md's limits: worst small inputs under a 1 GiB address-space limit.
+//! - `cursor`: the cursor in goldens: hidden (no position), `[check] cursor = false`, masked.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
@@ -20,6 +21,7 @@ mod asciinema;
 mod cli;
 mod codec;
 mod conformance;
+mod cursor;
 mod examples;
 mod harness;
 mod hostile;
