@@ -40,6 +40,10 @@ pub(super) struct Args {
     /// (TUICAST_LIVE=1); a differing recording is kept as CAST.new for review.
     #[arg(long)]
     live: bool,
+    /// With --live: record each scenario N times first and fail, before anything is accepted
+    /// or written, when its checkpoints differ between the recordings (the flake guard).
+    #[arg(long, value_name = "N", requires = "live", value_parser = clap::value_parser!(u16).range(1..=100))]
+    repeat: Option<u16>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -98,7 +102,8 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             if selected(case, filter) == 0 {
                 return Vec::new();
             }
-            harness::check_case(&config, case, &opts)
+            let repeat = args.repeat.map_or(1, usize::from);
+            harness::repeat::check_case_repeated(&config, case, &opts, repeat)
                 .into_iter()
                 .filter(|r| wanted(&r.test, filter))
                 .collect()

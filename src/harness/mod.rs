@@ -25,6 +25,8 @@
 mod check;
 mod discover;
 mod live;
+#[cfg(feature = "record")]
+pub mod repeat;
 mod result;
 mod trials;
 

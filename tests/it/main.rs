@@ -13,6 +13,7 @@
 //! - `limits`: docs/limits.md's limits: worst small inputs under a 1 GiB address-space limit.
 //! - `cursor`: the cursor in goldens: hidden (no position), `[check] cursor = false`, masked.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
+//! - `repeat`: the flake guard, `--repeat N`: changing and steady programs recorded N times.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
@@ -32,5 +33,6 @@ mod malformed;
 mod png;
 mod readme;
 mod record;
+mod repeat;
 mod snapshots;
 mod util;
