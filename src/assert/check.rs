@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::diff::{compare, Difference};
 use super::layout::pending_path;
 use super::png_check::{check_png, PngCheck};
-use super::snapshot::{render, Format};
+use super::snapshot::{render_with, CursorView, Format};
 use super::update::UpdateAction;
 use crate::term::Screen;
 
@@ -65,9 +65,22 @@ impl Check<'_> {
     /// PNG with [`check_png`]. Returns the outcome and the actual render as text (for PNG the
     /// text render too, which is what a person reads in a failure report).
     pub fn check(&self, screen: &Screen) -> io::Result<(Outcome, String)> {
-        let actual = render(self.format, self.cast, self.checkpoint, screen);
+        self.check_with(screen, CursorView::Shown)
+    }
+
+    /// [`Check::check`] with the cursor shown as `cursor` says: a masked or omitted cursor
+    /// (see [`mask::cursor_view`](super::mask::cursor_view)) has no position in a text golden
+    /// and is not drawn in a picture.
+    pub fn check_with(&self, screen: &Screen, cursor: CursorView) -> io::Result<(Outcome, String)> {
+        let actual = render_with(self.format, self.cast, self.checkpoint, screen, cursor);
         let outcome = if self.format.is_binary() {
-            check_png(self.golden, screen, self.png, self.action)?
+            if cursor != CursorView::Shown && screen.cursor.visible {
+                let mut hidden = screen.clone();
+                hidden.cursor.visible = false;
+                check_png(self.golden, &hidden, self.png, self.action)?
+            } else {
+                check_png(self.golden, screen, self.png, self.action)?
+            }
         } else {
             check_file(self.golden, &actual, self.action, self.color)?
         };

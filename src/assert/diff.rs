@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 
 use similar::{ChangeTag, TextDiff};
 
-use super::snapshot::{parse_styles, parse_styles_in, Style, HEADER_LINES, STYLES_MARK};
+use super::snapshot::{
+    header_len, parse_styles, parse_styles_in, upgrade_golden, Style, HEADER_LINES, STYLES_MARK,
+};
 use crate::escape::escape_for_terminal;
 
 /// Where two snapshots first differ.
@@ -41,7 +43,16 @@ pub const MAX_DIFF_LINES: usize = 40;
 const MAX_STYLE_LINES: usize = 10;
 
 /// Compares two snapshot texts. `None` when they are equal.
+///
+/// A golden from before hidden cursors lost their position (`cursor: 24:80 hidden`) is read
+/// as today's form (`cursor: hidden`, see [`upgrade_golden`]): equal when only that differs,
+/// and left out of the diff otherwise.
 pub fn compare(expected: &str, actual: &str, color: bool) -> Option<Difference> {
+    if expected == actual {
+        return None;
+    }
+    let upgraded = upgrade_golden(expected);
+    let expected = upgraded.as_deref().unwrap_or(expected);
     if expected == actual {
         return None;
     }
@@ -73,8 +84,14 @@ fn first_place(expected: &str, actual: &str, styles: &[StyleChange]) -> Place {
     let Some(i) = (0..exp.len().max(act.len())).find(|&i| exp.get(i) != act.get(i)) else {
         return Place::Header("content".into());
     };
-    if i < HEADER_LINES {
-        let line = exp.get(i).or(act.get(i)).copied().unwrap_or("");
+    // Headers differ in length when one has no `cursor` line (`[check] cursor = false`).
+    let (exp_head, act_head) = (header_len(expected), header_len(actual));
+    if i < exp_head.max(act_head) {
+        let line = match (exp.get(i), act.get(i)) {
+            (Some(&e), _) if e != "---" => e,
+            (_, Some(&a)) => a,
+            (e, None) => e.copied().unwrap_or(""),
+        };
         let field = line.split(':').next().unwrap_or("header").trim();
         return Place::Header(field.to_string());
     }
@@ -85,7 +102,7 @@ fn first_place(expected: &str, actual: &str, styles: &[StyleChange]) -> Place {
         );
         let column = e.chars().zip(a.chars()).take_while(|(x, y)| x == y).count() + 1;
         return Place::Cell {
-            row: i - HEADER_LINES + 1,
+            row: i - act_head + 1,
             column,
         };
     }
@@ -397,6 +414,62 @@ mod tests {
         );
         assert_eq!(
             compare(&a, &b, false).unwrap().place,
+            Place::Header("cursor".into())
+        );
+    }
+
+    #[test]
+    fn an_old_golden_with_a_hidden_cursor_position_equals_the_new_form() {
+        let size = Size { cols: 10, rows: 2 };
+        let new = render(
+            Format::Styled,
+            "c",
+            "end",
+            &crate::term::test_screen(size, "\x1b[1mab\x1b[?25l"),
+        );
+        assert!(new.contains("\ncursor: hidden\n"), "{new}");
+        let old = new.replace("cursor: hidden", "cursor: 24:80 hidden");
+        assert!(compare(&old, &new, false).is_none());
+        // Another difference is reported without the cursor line in the diff.
+        let changed = new.replace("\nab\n", "\nax\n");
+        let d = compare(&old, &changed, false).unwrap();
+        assert_eq!(d.place, Place::Cell { row: 1, column: 2 });
+        assert!(!d.diff.contains("24:80"), "{}", d.diff);
+        // A shown cursor's position still counts.
+        let shown = new.replace("cursor: hidden", "cursor: 1:3");
+        let moved = new.replace("cursor: hidden", "cursor: 2:1");
+        assert_eq!(
+            compare(&shown, &moved, false).unwrap().place,
+            Place::Header("cursor".into())
+        );
+    }
+
+    #[test]
+    fn a_golden_without_a_cursor_line_counts_rows_from_its_own_header() {
+        let size = Size { cols: 10, rows: 2 };
+        let at = |input: &str| {
+            crate::assert::render_with(
+                Format::Text,
+                "c",
+                "end",
+                &crate::term::test_screen(size, input),
+                crate::assert::CursorView::Omitted,
+            )
+        };
+        let d = compare(&at("ab\r\ncd"), &at("ab\r\nce"), false).unwrap();
+        assert_eq!(d.place, Place::Cell { row: 2, column: 2 });
+        let with = render(
+            Format::Text,
+            "c",
+            "end",
+            &crate::term::test_screen(size, "ab\r\ncd"),
+        );
+        assert_eq!(
+            compare(&with, &at("ab\r\ncd"), false).unwrap().place,
+            Place::Header("cursor".into())
+        );
+        assert_eq!(
+            compare(&at("ab\r\ncd"), &with, false).unwrap().place,
             Place::Header("cursor".into())
         );
     }

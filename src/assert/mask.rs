@@ -14,6 +14,7 @@
 //! ]
 //! ```
 
+use super::snapshot::CursorView;
 use crate::term::{Cell, CellSelection, Screen};
 
 /// The character drawn in masked cells.
@@ -37,6 +38,23 @@ impl Mask {
         &self.cells
     }
 
+    /// Whether this mask hides the cell at 0-based `row`, `col` of `screen` (a wide
+    /// character is hidden whole, so either of its halves counts).
+    pub fn covers(&self, screen: &Screen, row: usize, col: usize) -> bool {
+        let line = screen.rows.get(row).map(Vec::as_slice).unwrap_or(&[]);
+        let wide_start = |c: usize| line.get(c).is_some_and(|cell| cell.width == 2);
+        let mut cols = vec![col];
+        if col > 0 && wide_start(col - 1) {
+            cols.push(col - 1);
+        }
+        if wide_start(col) {
+            cols.push(col + 1);
+        }
+        self.cells.rects(screen).iter().any(|r| {
+            (r.row..r.row_end).contains(&row) && cols.iter().any(|c| (r.col..r.col_end).contains(c))
+        })
+    }
+
     /// Replaces the covered cells of `screen` with [`PLACEHOLDER`] in the default style.
     pub fn apply(&self, screen: &mut Screen) {
         for rect in self.cells.rects(screen) {
@@ -57,6 +75,24 @@ pub fn apply_all(masks: &[Mask], screen: &Screen) -> Screen {
         m.apply(&mut s);
     }
     s
+}
+
+/// How a golden of `screen` shows its cursor: not at all when the case does not check it
+/// (`check` false, `[check] cursor = false`), `masked` when a shown cursor is in a cell one
+/// of `masks` hides, else its position (a hidden cursor never has one).
+pub fn cursor_view(masks: &[Mask], screen: &Screen, check: bool) -> CursorView {
+    let c = screen.cursor;
+    if !check {
+        CursorView::Omitted
+    } else if c.visible
+        && masks
+            .iter()
+            .any(|m| m.covers(screen, c.row as usize, c.col as usize))
+    {
+        CursorView::Masked
+    } else {
+        CursorView::Shown
+    }
 }
 
 /// Masks cell `c` of `row`; a wide character half covered is masked whole.
@@ -104,6 +140,32 @@ mod tests {
             m.row_text(1),
             "pid 4242 red",
             "row 1 is outside the mask's rows"
+        );
+    }
+
+    #[test]
+    fn a_cursor_in_a_masked_cell_is_masked() {
+        let s = screen("time 12:34:56\x1b[1;9H");
+        let clock = [mask(None, None, Some(r"\d\d:\d\d:\d\d"))];
+        assert_eq!(cursor_view(&clock, &s, true), CursorView::Masked);
+        assert_eq!(cursor_view(&clock, &s, false), CursorView::Omitted);
+        assert_eq!(cursor_view(&[], &s, true), CursorView::Shown);
+        let left = screen("time 12:34:56\x1b[1;2H");
+        assert_eq!(cursor_view(&clock, &left, true), CursorView::Shown);
+        let rect = [mask(Some("2"), Some("3..=5"), None)];
+        assert_eq!(
+            cursor_view(&rect, &screen("\x1b[2;5H"), true),
+            CursorView::Masked
+        );
+        assert_eq!(
+            cursor_view(&rect, &screen("\x1b[2;6H"), true),
+            CursorView::Shown
+        );
+        let wide = screen("a日本b\x1b[1;3H");
+        assert_eq!(
+            cursor_view(&[mask(None, Some("2"), None)], &wide, true),
+            CursorView::Masked,
+            "the second half of a masked wide character"
         );
     }
 

@@ -26,11 +26,11 @@ use std::path::Path;
 pub use check::{check_file, Check, Outcome, MAX_GOLDEN_BYTES};
 pub use diff::{compare, unified, Difference, Place, MAX_DIFF_LINES};
 pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_path};
-pub use mask::{apply_all, Mask, PLACEHOLDER};
+pub use mask::{apply_all, cursor_view, Mask, PLACEHOLDER};
 pub use png_check::{check_png, PngCheck};
 pub use snapshot::{
-    parse_styles, parse_styles_in, render, style_runs, Format, FormatError, Style, StyleRun,
-    HEADER_LINES, STYLES_MARK,
+    header_len, parse_styles, parse_styles_in, render, render_with, style_runs, upgrade_golden,
+    CursorView, Format, FormatError, Style, StyleRun, HEADER_LINES, STYLES_MARK,
 };
 pub use update::{running_under_ci, UpdateAction, UpdateMode, UpdateModeError, UPDATE_ENV};
 

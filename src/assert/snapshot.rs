@@ -15,7 +15,12 @@
 //!
 //! `cursor` is `row:col`, 1-based; then the shape when a program chose one other than the
 //! default steady block (DECSCUSR): ` bar`, ` underline`, ` blinking block`, ` blinking bar`,
-//! ...; then ` hidden` when the cursor is not shown (`cursor: 3:5 bar hidden`). Every row of
+//! .... A hidden cursor has no position in a golden (where a program leaves a cursor it hides
+//! is noise): `cursor: hidden`, `cursor: bar hidden`. A shown cursor inside a masked cell is
+//! `cursor: masked` (its position is as variable as the cells it is in), and a case that does
+//! not check the cursor (`[check] cursor = false`, [`CursorView::Omitted`]) has no `cursor`
+//! line at all. Goldens written before hidden cursors lost their position
+//! (`cursor: 24:80 hidden`) compare equal to the new form ([`upgrade_golden`]). Every row of
 //! the screen follows, trailing spaces trimmed (so the row count is the screen height).
 //!
 //! `styled.txt` adds, after the rows, only the styles that differ from the default, one run
@@ -96,8 +101,68 @@ impl std::str::FromStr for Format {
     }
 }
 
-/// Number of lines before the first row: `---`, four fields, `---`.
+/// Number of lines before the first row: `---`, four fields, `---` (one fewer without the
+/// `cursor` line, [`CursorView::Omitted`]; [`header_len`] reads it from a text).
 pub const HEADER_LINES: usize = 6;
+
+/// How the `cursor` line of a golden shows the cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum CursorView {
+    /// The position of a shown cursor, its shape, and `hidden` (without a position) for a
+    /// hidden one.
+    #[default]
+    Shown,
+    /// The cursor is in a masked cell: `cursor: masked` (with its shape), whatever its
+    /// position; a hidden cursor is still `cursor: hidden`.
+    Masked,
+    /// No `cursor` line (`[check] cursor = false`).
+    Omitted,
+}
+
+/// The number of header lines of a snapshot text: up to and including the second `---`
+/// (at most [`HEADER_LINES`]).
+pub fn header_len(text: &str) -> usize {
+    let mut lines = text.lines();
+    if lines.next() != Some("---") {
+        return HEADER_LINES;
+    }
+    lines
+        .take(HEADER_LINES - 1)
+        .position(|l| l == "---")
+        .map_or(HEADER_LINES, |i| i + 2)
+}
+
+/// A golden written before hidden cursors lost their position (`cursor: 24:80 hidden`,
+/// `cursor: 3:5 bar hidden`) in today's form (`cursor: hidden`, `cursor: bar hidden`);
+/// `None` when it has no such line (nothing to upgrade).
+pub fn upgrade_golden(text: &str) -> Option<String> {
+    let n = header_len(text);
+    let mut offset = 0;
+    for line in text.split_inclusive('\n').take(n) {
+        let body = line.trim_end_matches('\n');
+        if let Some(rest) = body.strip_prefix("cursor: ") {
+            let (pos, tail) = rest.split_once(' ')?;
+            let is_position = pos.split_once(':').is_some_and(|(r, c)| {
+                !r.is_empty()
+                    && !c.is_empty()
+                    && r.bytes().all(|b| b.is_ascii_digit())
+                    && c.bytes().all(|b| b.is_ascii_digit())
+            });
+            if !is_position || !(tail == "hidden" || tail.ends_with(" hidden")) {
+                return None;
+            }
+            let start = offset + "cursor: ".len();
+            let mut out = String::with_capacity(text.len());
+            out.push_str(&text[..start]);
+            out.push_str(tail);
+            out.push_str(&text[offset + body.len()..]);
+            return Some(out);
+        }
+        offset += line.len();
+    }
+    None
+}
 
 /// The line that starts the styles section of a `styled.txt` snapshot.
 pub const STYLES_MARK: &str = "--- styles";
@@ -107,7 +172,18 @@ pub const STYLES_MARK: &str = "--- styles";
 /// [`Format::Png`] is binary: this gives its text (`txt`) render, which is what a PNG
 /// snapshot shows as text; the picture comes from [`Check`](super::Check).
 pub fn render(format: Format, cast: &str, checkpoint: &str, screen: &Screen) -> String {
-    let mut out = header(cast, checkpoint, screen);
+    render_with(format, cast, checkpoint, screen, CursorView::Shown)
+}
+
+/// [`render`] with the cursor shown as `cursor` says (masked, or no `cursor` line).
+pub fn render_with(
+    format: Format,
+    cast: &str,
+    checkpoint: &str,
+    screen: &Screen,
+    cursor: CursorView,
+) -> String {
+    let mut out = header(cast, checkpoint, screen, cursor);
     out.push_str(&crate::render::text(screen));
     if format == Format::Styled {
         out.push_str(STYLES_MARK);
@@ -121,21 +197,25 @@ pub fn render(format: Format, cast: &str, checkpoint: &str, screen: &Screen) -> 
     out
 }
 
-fn header(cast: &str, checkpoint: &str, screen: &Screen) -> String {
+fn header(cast: &str, checkpoint: &str, screen: &Screen, view: CursorView) -> String {
     let c = screen.cursor;
     let shape = if c.shape.is_default() {
         String::new()
     } else {
         format!(" {}", c.shape)
     };
+    let cursor = match view {
+        CursorView::Omitted => String::new(),
+        _ if !c.visible && c.shape.is_default() => "cursor: hidden\n".to_string(),
+        _ if !c.visible => format!("cursor: {} hidden\n", c.shape),
+        CursorView::Masked => format!("cursor: masked{shape}\n"),
+        CursorView::Shown => format!("cursor: {}:{}{shape}\n", c.row + 1, c.col + 1),
+    };
     format!(
-        "---\ncast: {}\ncheckpoint: {}\nsize: {}\ncursor: {}:{}{shape}{}\n---\n",
+        "---\ncast: {}\ncheckpoint: {}\nsize: {}\n{cursor}---\n",
         escape_for_terminal(cast, 200),
         escape_for_terminal(checkpoint, 200),
         screen.size,
-        c.row + 1,
-        c.col + 1,
-        if c.visible { "" } else { " hidden" }
     )
 }
 
@@ -335,7 +415,10 @@ mod tests {
     fn txt_has_a_header_and_every_row() {
         let s = screen("hello\r\n\x1b[?25l");
         let text = render(Format::Text, "demo.cast", "end", &s);
-        assert_eq!(text, "---\ncast: demo.cast\ncheckpoint: end\nsize: 12x3\ncursor: 2:1 hidden\n---\nhello\n\n\n");
+        assert_eq!(
+            text,
+            "---\ncast: demo.cast\ncheckpoint: end\nsize: 12x3\ncursor: hidden\n---\nhello\n\n\n"
+        );
     }
 
     #[test]
@@ -392,7 +475,52 @@ mod tests {
         assert_eq!(header("ab\x1b[3 q"), "cursor: 1:3 blinking underline");
         assert_eq!(
             header("ab\x1b[1 q\x1b[?25l"),
-            "cursor: 1:3 blinking block hidden"
+            "cursor: blinking block hidden",
+            "a hidden cursor has a shape but no position"
         );
+    }
+
+    #[test]
+    fn a_hidden_cursor_has_no_position_wherever_it_is() {
+        let a = render(Format::Text, "c", "end", &screen("ab\x1b[?25l"));
+        let b = render(Format::Text, "c", "end", &screen("ab\x1b[3;7H\x1b[?25l"));
+        assert_eq!(a, b);
+        assert!(a.contains("\ncursor: hidden\n"), "{a}");
+    }
+
+    #[test]
+    fn a_masked_cursor_shows_no_position_and_an_omitted_one_no_line() {
+        let at = |input: &str, view| render_with(Format::Styled, "c", "end", &screen(input), view);
+        let a = at("ab\x1b[6 q", CursorView::Masked);
+        assert!(a.contains("\ncursor: masked bar\n---\n"), "{a}");
+        assert_eq!(a, at("ab\x1b[6 q\x1b[2;5H", CursorView::Masked));
+        assert!(at("ab\x1b[?25l", CursorView::Masked).contains("\ncursor: hidden\n"));
+        let o = at("ab", CursorView::Omitted);
+        assert_eq!(
+            o,
+            "---\ncast: c\ncheckpoint: end\nsize: 12x3\n---\nab\n\n\n--- styles\n"
+        );
+        assert_eq!(header_len(&o), 5);
+        assert_eq!(header_len(&a), HEADER_LINES);
+        assert_eq!(o, at("ab\x1b[3;9H\x1b[?25l", CursorView::Omitted));
+    }
+
+    #[test]
+    fn old_goldens_with_a_hidden_cursor_position_are_upgraded() {
+        let old = "---\ncast: c\ncheckpoint: end\nsize: 12x3\ncursor: 24:80 hidden\n---\nx\n";
+        assert_eq!(
+            upgrade_golden(old).unwrap(),
+            "---\ncast: c\ncheckpoint: end\nsize: 12x3\ncursor: hidden\n---\nx\n"
+        );
+        let shaped = old.replace("24:80 hidden", "3:5 blinking bar hidden");
+        assert!(upgrade_golden(&shaped)
+            .unwrap()
+            .contains("\ncursor: blinking bar hidden\n"));
+        assert_eq!(upgrade_golden(&old.replace("24:80 hidden", "24:80")), None);
+        assert_eq!(upgrade_golden(&old.replace("24:80 hidden", "hidden")), None);
+        assert_eq!(upgrade_golden(&old.replace("24:80 hidden", "masked")), None);
+        // A row that looks like a cursor line is not the header's.
+        let row = "---\ncast: c\ncheckpoint: end\nsize: 12x3\n---\ncursor: 1:1 hidden\n";
+        assert_eq!(upgrade_golden(row), None);
     }
 }

@@ -32,6 +32,11 @@ pub(super) struct Args {
     /// Terminal size for a command recorded by hand (default: this terminal's size).
     #[arg(long, value_name = "COLSxROWS")]
     size: Option<String>,
+    /// Record each scenario N times and write its cast only when every checkpoint is the
+    /// same in all of them (as its goldens see it: masked); otherwise list the cells that
+    /// varied and the masks that would hide them (the flake guard).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=100))]
+    repeat: Option<u16>,
     /// The command to record by hand, after `--`.
     #[arg(last = true, value_name = "CMD")]
     command: Vec<String>,
@@ -41,6 +46,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.command.is_empty() {
         if !args.scenarios.is_empty() {
             bail!("give either scenario files or a command after --, not both");
+        }
+        if args.repeat.is_some() {
+            bail!("--repeat records scenario files again; a command recorded by hand runs once");
         }
         return by_hand(&args);
     }
@@ -95,9 +103,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                                 eprintln!("  {line}");
                             }
                         };
+                        let repeat = args.repeat.map_or(1, usize::from);
                         (
                             scenario.clone(),
-                            record_file(scenario, &cast, &mut progress),
+                            record_file(scenario, &cast, repeat, &mut progress),
                         )
                     })
                 })
@@ -132,6 +141,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     Failed::Config(e) => eprintln!("error: {e}"),
                     Failed::Record(e) if e.origin().is_some() => eprintln!("error: {e}"),
                     Failed::Record(e) => eprintln!("error: {}: {e}", scenario.display()),
+                    Failed::Varied(e) => eprint!("error: {e}"),
                 }
                 if partial.exists() {
                     eprintln!(
@@ -157,11 +167,14 @@ enum Failed {
     Config(ConfigError),
     /// The recording failed.
     Record(RecordError),
+    /// `--repeat`: checkpoints differ between the recordings (the message lists the cells).
+    Varied(String),
 }
 
 impl Failed {
     fn is_check_failure(&self) -> bool {
         matches!(self, Failed::Record(e) if e.is_check_failure())
+            || matches!(self, Failed::Varied(_))
     }
 }
 
@@ -170,11 +183,58 @@ impl Failed {
 fn record_file(
     path: &std::path::Path,
     cast: &std::path::Path,
+    repeat: usize,
     progress: &mut dyn FnMut(&str),
 ) -> Result<tuicast::record::Recorded, Failed> {
     let file = CastFile::load(path).map_err(Failed::Config)?;
     let scenario = file.scenario().map_err(Failed::Config)?;
+    if repeat > 1 {
+        return record_repeated(path, &file, scenario, cast, repeat, progress);
+    }
     record_scenario(scenario, cast, progress).map_err(Failed::Record)
+}
+
+/// `--repeat N`: the scenario recorded N times beside the cast; the cast is written (the
+/// first recording) only when all of them have the same checkpoints as goldens see them.
+fn record_repeated(
+    path: &std::path::Path,
+    file: &CastFile,
+    scenario: &tuicast::record::Scenario,
+    cast: &std::path::Path,
+    repeat: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<tuicast::record::Recorded, Failed> {
+    use tuicast::harness::repeat::{record_repeatedly, Compared};
+    let engine = std::env::current_dir()
+        .ok()
+        .and_then(|d| tuicast::config::Config::load(&d).ok())
+        .map(|c| c.engine)
+        .unwrap_or_default();
+    let formats = file.formats.clone().unwrap_or_default();
+    let how = Compared {
+        engine,
+        masks: &file.masks,
+        cursor: file.cursor,
+        styles: formats.iter().any(|f| *f != tuicast::assert::Format::Text),
+    };
+    progress(&format!("recording {repeat} times"));
+    let shown = escape_for_terminal(&path.display().to_string(), 300);
+    let checked = &file.checked;
+    let mut first = record_repeatedly(
+        scenario,
+        cast,
+        repeat,
+        how,
+        &|name| checked.includes(name, name == "end"),
+        &shown,
+    )
+    .map_err(Failed::Varied)?;
+    std::fs::rename(&first.cast, cast).map_err(|e| {
+        let _ = std::fs::remove_file(&first.cast);
+        Failed::Varied(format!("cannot write {}: {e}\n", cast.display()))
+    })?;
+    first.cast = cast.to_path_buf();
+    Ok(first)
 }
 
 /// Ctrl-\ : drops a marker instead of reaching the program.

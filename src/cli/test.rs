@@ -47,6 +47,10 @@ pub(super) struct Args {
     /// `tuicast accept --from DIR`.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
+    /// With --live: record each scenario N times first and fail, before anything is accepted
+    /// or written, when its checkpoints differ between the recordings (the flake guard).
+    #[arg(long, value_name = "N", requires = "live", value_parser = clap::value_parser!(u16).range(1..=100))]
+    repeat: Option<u16>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -116,10 +120,12 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 return Vec::new();
             }
             let started = std::time::Instant::now();
-            let results: Vec<CheckResult> = harness::check_case(&config, case, &opts)
-                .into_iter()
-                .filter(|r| wanted(&r.test, filter))
-                .collect();
+            let repeat = args.repeat.map_or(1, usize::from);
+            let results: Vec<CheckResult> =
+                harness::repeat::check_case_repeated(&config, case, &opts, repeat)
+                    .into_iter()
+                    .filter(|r| wanted(&r.test, filter))
+                    .collect();
             if let Some(report) = &report {
                 let key = format!("cast {}", case.stem);
                 let done = harness::add_to_report(

@@ -56,6 +56,8 @@ pub struct CastFile {
     pub masks: Vec<Mask>,
     /// Which checkpoints are checked (`[check] checkpoints` and `end`).
     pub checked: Checked,
+    /// Whether goldens record the cursor (`[check] cursor`, default true).
+    pub cursor: bool,
     /// Named regions (`[regions]`), checked, each label defaulting to the region's name.
     #[cfg(feature = "png")]
     pub regions: BTreeMap<String, AnnotationSpec>,
@@ -173,6 +175,7 @@ impl CastFile {
                 only: file.check.checkpoints.clone(),
                 end: file.check.end.unwrap_or(true),
             },
+            cursor: file.check.cursor.unwrap_or(true),
             #[cfg(feature = "png")]
             regions,
         })
@@ -565,6 +568,8 @@ struct CheckToml {
     end: Option<bool>,
     #[serde(default)]
     checkpoints: Option<Vec<String>>,
+    #[serde(default)]
+    cursor: Option<bool>,
     #[serde(default)]
     mask: Vec<Spanned<CellsToml>>,
 }

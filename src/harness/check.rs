@@ -93,6 +93,7 @@ pub(super) fn check_checkpoint(
 ) -> CheckResult {
     let test = test_name(&case.stem, &cp.name);
     let screen = masked(&case.masks, &cp.screen);
+    let cursor = assert::cursor_view(&case.masks, &cp.screen, case.cursor);
     let cast_label = assert::pending::relative_name(&config.root, &case.cast);
     let mut snapshots = Vec::new();
     let mut error = None;
@@ -108,7 +109,7 @@ pub(super) fn check_checkpoint(
             color: opts.color,
             png: &config.png,
         };
-        match check.check(&screen) {
+        match check.check_with(&screen, cursor) {
             Ok((outcome, actual)) => snapshots.push(SnapshotResult {
                 name: assert::pending::relative_name(&config.snapshots, &path),
                 path,

@@ -23,6 +23,8 @@ pub struct Case {
     pub formats: Vec<Format>,
     /// Masks applied before comparing.
     pub masks: Vec<Mask>,
+    /// Whether goldens record the cursor (`[check] cursor`).
+    pub cursor: bool,
     /// How to record this cast, when its TOML says (live mode).
     pub scenario: Option<Scenario>,
 }
@@ -146,6 +148,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
     let stem = stem_of(config, &cast);
     let mut formats = config.formats.clone();
     let mut masks = Vec::new();
+    let mut cursor = true;
     let mut problem = None;
     let mut scenario = None;
     let mut checked = crate::config::Checked::all();
@@ -155,6 +158,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
                 formats = f;
             }
             masks = file.masks;
+            cursor = file.cursor;
             scenario = file.recording;
             checked = file.checked;
         }
@@ -173,6 +177,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
         checkpoints,
         formats,
         masks,
+        cursor,
         scenario,
     }
 }

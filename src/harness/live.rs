@@ -74,6 +74,7 @@ pub(super) fn live_replay(
         .filter(|cp| case.checks(&cp.name))
         .all(|cp| {
             let screen = masked(&case.masks, &cp.screen);
+            let cursor = assert::cursor_view(&case.masks, &cp.screen, case.cursor);
             case.formats.iter().all(|f| {
                 let golden =
                     assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, f.extension());
@@ -87,7 +88,7 @@ pub(super) fn live_replay(
                     png: &config.png,
                 };
                 check
-                    .check(&screen)
+                    .check_with(&screen, cursor)
                     .is_ok_and(|(outcome, _)| outcome.passed())
             })
         });

@@ -25,6 +25,8 @@
 mod check;
 mod discover;
 mod live;
+#[cfg(feature = "record")]
+pub mod repeat;
 mod report;
 mod result;
 mod trials;

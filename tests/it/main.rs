@@ -11,8 +11,10 @@
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 //! - `hostile`: hostile repositories and careless users: nothing deleted, leaked or crashed.
 //! - `limits`: docs/limits.md's limits: worst small inputs under a 1 GiB address-space limit.
+//! - `cursor`: the cursor in goldens: hidden (no position), `[check] cursor = false`, masked.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
 //! - `inspect`: `tuicast inspect` and `tuicast::inspect` on real screens: outline, prompts, tables.
+//! - `repeat`: the flake guard, `--repeat N`: changing and steady programs recorded N times.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
@@ -22,6 +24,7 @@ mod asciinema;
 mod cli;
 mod codec;
 mod conformance;
+mod cursor;
 mod examples;
 mod harness;
 mod hostile;
@@ -33,6 +36,7 @@ mod malformed;
 mod png;
 mod readme;
 mod record;
+mod repeat;
 mod report;
 mod snapshots;
 mod util;

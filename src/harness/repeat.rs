@@ -1,0 +1,451 @@
+//! The flake guard (`tuicast test --live --repeat N`, `tuicast record --repeat N`): a scenario
+//! recorded N times, its checkpoints compared between the recordings as goldens would see them
+//! (masked, the cursor as the case records it), and a failure — before anything is accepted or
+//! written — that lists the cells that varied and the masks that would hide them.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::check::failed;
+use super::discover::Case;
+use super::result::CheckResult;
+use super::Options;
+use crate::assert::{self, CursorView, Format, Mask, Style};
+use crate::config::Config;
+use crate::escape::escape_for_terminal;
+use crate::record::{Recorded, Scenario};
+use crate::replay::{self, Checkpoint};
+use crate::term::{EngineKind, Screen};
+
+/// Most recordings one guard makes.
+pub const MAX_REPEAT: usize = 100;
+
+/// Most suggested masks listed.
+const MAX_MASKS: usize = 12;
+
+/// What the guard compares of each checkpoint: what the case's goldens hold.
+#[derive(Debug, Clone, Copy)]
+pub struct Compared<'a> {
+    /// The engine that replays the recordings.
+    pub engine: EngineKind,
+    /// The case's masks, applied before comparing.
+    pub masks: &'a [Mask],
+    /// Whether goldens record the cursor (`[check] cursor`).
+    pub cursor: bool,
+    /// Whether goldens record styles (a `styled.txt` or `png` format).
+    pub styles: bool,
+}
+
+impl<'a> Compared<'a> {
+    /// What the goldens of `case` hold, replayed with `engine`.
+    pub fn of(case: &'a Case, engine: EngineKind) -> Compared<'a> {
+        Compared {
+            engine,
+            masks: &case.masks,
+            cursor: case.cursor,
+            styles: case.formats.iter().any(|f| *f != Format::Text),
+        }
+    }
+}
+
+/// The path of recording `k` (from 1) of a guard of `cast`: `<cast>.repeat-K`.
+pub fn repeat_path(cast: &Path, k: usize) -> PathBuf {
+    let mut name = cast.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".repeat-{k}"));
+    cast.with_file_name(name)
+}
+
+/// Records `scenario` `n` times (`<cast>.repeat-K`, never the cast itself) and compares the
+/// checkpoints `wanted` selects. On success the first recording is returned (kept at
+/// `<cast>.repeat-1`; the others are removed); on failure every recording is removed and the message says which
+/// cells varied and which masks would hide them (`shown` names the scenario in it).
+pub fn record_repeatedly(
+    scenario: &Scenario,
+    cast: &Path,
+    n: usize,
+    how: Compared<'_>,
+    wanted: &dyn Fn(&str) -> bool,
+    shown: &str,
+) -> Result<Recorded, String> {
+    let n = n.clamp(1, MAX_REPEAT);
+    let paths: Vec<PathBuf> = (1..=n).map(|k| repeat_path(cast, k)).collect();
+    let remove_all = |paths: &[PathBuf]| {
+        for p in paths {
+            let _ = std::fs::remove_file(p);
+            let _ = std::fs::remove_file(crate::record::run::partial_path(p));
+        }
+    };
+    let mut recordings = Vec::with_capacity(n);
+    let mut first = None;
+    for (k, path) in paths.iter().enumerate() {
+        let replayed = crate::record::record_scenario(scenario, path, &mut |_| {})
+            .map_err(|e| format!("recording {} of {n} failed: {e}\n", k + 1))
+            .and_then(|r| {
+                first.get_or_insert(r);
+                let reader = crate::cast::open(path).map_err(|e| e.to_string())?;
+                replay::checkpoints(reader, how.engine).map_err(|e| e.to_string())
+            });
+        match replayed {
+            Ok(cps) => recordings.push(
+                cps.into_iter()
+                    .filter(|cp| wanted(&cp.name))
+                    .map(|cp| Seen::of(&cp, how))
+                    .collect::<Vec<_>>(),
+            ),
+            Err(e) => {
+                remove_all(&paths);
+                return Err(e);
+            }
+        }
+    }
+    match differences(&recordings) {
+        None => {
+            remove_all(&paths[1..]);
+            first.ok_or_else(|| "nothing was recorded".to_string())
+        }
+        Some(report) => {
+            remove_all(&paths);
+            Err(report.message(n, shown))
+        }
+    }
+}
+
+/// [`check_case`](super::check_case) after a flake guard of `repeat` recordings (live mode, a
+/// case with a scenario, `repeat` > 1): when the recordings differ, every checkpoint of the
+/// case fails with the guard's message and nothing is recorded, accepted or written.
+pub fn check_case_repeated(
+    config: &Config,
+    case: &Case,
+    opts: &Options,
+    repeat: usize,
+) -> Vec<CheckResult> {
+    if let (true, true, Some(scenario), Ok(infos)) =
+        (opts.live, repeat > 1, &case.scenario, &case.checkpoints)
+    {
+        let shown = scenario_label(config, case, scenario);
+        let guarded = record_repeatedly(
+            scenario,
+            &case.cast,
+            repeat,
+            Compared::of(case, config.engine),
+            &|name| case.checks(name),
+            &shown,
+        );
+        match guarded {
+            Ok(first) => {
+                let _ = std::fs::remove_file(first.cast);
+            }
+            Err(e) => {
+                return infos
+                    .iter()
+                    .map(|info| failed(case, &e, &info.name))
+                    .collect()
+            }
+        }
+    }
+    super::check_case(config, case, opts)
+}
+
+fn scenario_label(config: &Config, case: &Case, scenario: &Scenario) -> String {
+    let file = scenario
+        .source
+        .clone()
+        .unwrap_or_else(|| case.cast.with_extension("toml"));
+    assert::pending::relative_name(&config.root, &file)
+}
+
+/// One checkpoint as its goldens see it.
+struct Seen {
+    name: String,
+    screen: Screen,
+    cursor: String,
+    styles: bool,
+}
+
+impl Seen {
+    fn of(cp: &Checkpoint, how: Compared<'_>) -> Seen {
+        let view = assert::cursor_view(how.masks, &cp.screen, how.cursor);
+        let screen = assert::apply_all(how.masks, &cp.screen);
+        let cursor = match view {
+            CursorView::Omitted => String::new(),
+            _ => assert::render_with(Format::Text, "", "", &screen, view)
+                .lines()
+                .find_map(|l| l.strip_prefix("cursor: ").map(str::to_string))
+                .unwrap_or_default(),
+        };
+        Seen {
+            name: cp.name.clone(),
+            screen,
+            cursor,
+            styles: how.styles,
+        }
+    }
+
+    fn cell_differs(&self, other: &Seen, row: usize, col: usize) -> bool {
+        let (a, b) = (&self.screen.rows[row][col], &other.screen.rows[row][col]);
+        a.text != b.text || (self.styles && Style::of(a) != Style::of(b))
+    }
+}
+
+/// What varied between the recordings.
+#[derive(Default)]
+struct Report {
+    /// Checkpoint names of a recording that differ from the first's: (recording, names).
+    names: Option<(usize, Vec<String>, Vec<String>)>,
+    /// Per checkpoint: the cells that varied (0-based), size and cursor changes.
+    checkpoints: Vec<Varied>,
+}
+
+struct Varied {
+    name: String,
+    cells: BTreeSet<(usize, usize)>,
+    sizes: BTreeSet<String>,
+    cursors: BTreeSet<String>,
+}
+
+fn differences(recordings: &[Vec<Seen>]) -> Option<Report> {
+    let first = recordings.first()?;
+    let mut report = Report::default();
+    let names = |r: &[Seen]| r.iter().map(|s| s.name.clone()).collect::<Vec<_>>();
+    for (k, other) in recordings.iter().enumerate().skip(1) {
+        if names(other) != names(first) {
+            report.names = Some((k + 1, names(first), names(other)));
+            return Some(report);
+        }
+    }
+    for (i, base) in first.iter().enumerate() {
+        let mut v = Varied {
+            name: base.name.clone(),
+            cells: BTreeSet::new(),
+            sizes: BTreeSet::new(),
+            cursors: BTreeSet::new(),
+        };
+        for other in recordings.iter().skip(1).map(|r| &r[i]) {
+            if other.screen.size != base.screen.size {
+                v.sizes.insert(base.screen.size.to_string());
+                v.sizes.insert(other.screen.size.to_string());
+                continue;
+            }
+            if other.cursor != base.cursor {
+                v.cursors.insert(base.cursor.clone());
+                v.cursors.insert(other.cursor.clone());
+            }
+            let rows = base.screen.rows.len().min(other.screen.rows.len());
+            for row in 0..rows {
+                let cols = base.screen.rows[row]
+                    .len()
+                    .min(other.screen.rows[row].len());
+                for col in 0..cols {
+                    if base.cell_differs(other, row, col) {
+                        v.cells.insert((row, col));
+                    }
+                }
+            }
+        }
+        if !(v.cells.is_empty() && v.sizes.is_empty() && v.cursors.is_empty()) {
+            report.checkpoints.push(v);
+        }
+    }
+    (report.names.is_some() || !report.checkpoints.is_empty()).then_some(report)
+}
+
+impl Report {
+    fn message(&self, n: usize, shown: &str) -> String {
+        let mut out = format!("checkpoints differ between {n} recordings of {shown}:\n");
+        if let Some((k, first, other)) = &self.names {
+            let _ = writeln!(
+                out,
+                "  recording 1 has checkpoints {}, recording {k} {}",
+                list(first),
+                list(other)
+            );
+            return out;
+        }
+        let mut all_cells = BTreeSet::new();
+        let mut cursor = false;
+        for v in &self.checkpoints {
+            let name = escape_for_terminal(&v.name, 80);
+            if !v.sizes.is_empty() {
+                let sizes: Vec<&str> = v.sizes.iter().map(String::as_str).collect();
+                let _ = writeln!(out, "  {name}: the size varied: {}", sizes.join(", "));
+            }
+            if !v.cursors.is_empty() {
+                cursor = true;
+                let c: Vec<&str> = v.cursors.iter().map(String::as_str).collect();
+                let _ = writeln!(out, "  {name}: the cursor varied: {}", c.join(", "));
+            }
+            if !v.cells.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "  {name}: {} {} varied: {}",
+                    v.cells.len(),
+                    if v.cells.len() == 1 { "cell" } else { "cells" },
+                    describe_cells(&v.cells)
+                );
+            }
+            all_cells.extend(v.cells.iter().copied());
+        }
+        let masks = suggest_masks(&all_cells);
+        if !masks.is_empty() {
+            let _ = writeln!(
+                out,
+                "hint: if they may vary, mask them in {shown} (counted from 1):\n  [check]\n  mask = [{}]",
+                masks.join(", ")
+            );
+        }
+        if cursor {
+            let _ = writeln!(
+                out,
+                "hint: if the cursor may move, mask its cells or add `cursor = false` to [check]"
+            );
+        }
+        out
+    }
+}
+
+fn list(names: &[String]) -> String {
+    let names: Vec<String> = names
+        .iter()
+        .map(|n| format!("\"{}\"", escape_for_terminal(n, 60)))
+        .collect();
+    format!("[{}]", names.join(", "))
+}
+
+/// Runs of cells on one row: (row, first col, last col), 0-based, in order.
+fn row_runs(cells: &BTreeSet<(usize, usize)>) -> Vec<(usize, usize, usize)> {
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for &(row, col) in cells {
+        match runs.last_mut() {
+            Some((r, _, last)) if *r == row && *last + 1 == col => *last = col,
+            _ => runs.push((row, col, col)),
+        }
+    }
+    runs
+}
+
+/// `1:7-12, 3:1` (row:column, counted from 1), at most 10 runs.
+fn describe_cells(cells: &BTreeSet<(usize, usize)>) -> String {
+    let runs = row_runs(cells);
+    let mut parts: Vec<String> = runs
+        .iter()
+        .take(10)
+        .map(|&(r, a, b)| {
+            if a == b {
+                format!("{}:{}", r + 1, a + 1)
+            } else {
+                format!("{}:{}-{}", r + 1, a + 1, b + 1)
+            }
+        })
+        .collect();
+    if runs.len() > 10 {
+        parts.push(format!("… and {} more runs", runs.len() - 10));
+    }
+    parts.join(", ")
+}
+
+/// Masks that hide `cells` (0-based), written as in a cast's TOML (counted from 1): one
+/// rectangle per run of columns, consecutive rows with the same columns merged.
+fn suggest_masks(cells: &BTreeSet<(usize, usize)>) -> Vec<String> {
+    let mut rects: Vec<(usize, usize, usize, usize)> = Vec::new(); // rows first..=last, cols
+    let mut runs = row_runs(cells);
+    runs.sort_by_key(|&(r, a, b)| (a, b, r));
+    for (row, a, b) in runs {
+        match rects.last_mut() {
+            Some((_, last, ca, cb)) if *ca == a && *cb == b && *last + 1 == row => *last = row,
+            _ => rects.push((row, row, a, b)),
+        }
+    }
+    rects.sort();
+    let total = rects.len();
+    let mut out: Vec<String> = rects
+        .into_iter()
+        .take(MAX_MASKS)
+        .map(|(r1, r2, a, b)| {
+            let rows = if r1 == r2 {
+                format!("{}", r1 + 1)
+            } else {
+                format!("\"{}..={}\"", r1 + 1, r2 + 1)
+            };
+            let cols = if a == b {
+                format!("{}", a + 1)
+            } else {
+                format!("\"{}..={}\"", a + 1, b + 1)
+            };
+            format!("{{ rows = {rows}, cols = {cols} }}")
+        })
+        .collect();
+    if total > MAX_MASKS {
+        out.push(format!("… {} more", total - MAX_MASKS));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::Size;
+
+    fn seen(input: &str, styles: bool) -> Seen {
+        let cp = Checkpoint {
+            name: "end".into(),
+            line: 1,
+            time: 0.0,
+            screen: crate::term::test_screen(Size { cols: 20, rows: 4 }, input),
+        };
+        Seen::of(
+            &cp,
+            Compared {
+                engine: EngineKind::Avt,
+                masks: &[],
+                cursor: true,
+                styles,
+            },
+        )
+    }
+
+    #[test]
+    fn equal_recordings_have_no_differences() {
+        let r = || vec![seen("hello\x1b[?25l", true)];
+        assert!(differences(&[r(), r(), r()]).is_none());
+        // A hidden cursor elsewhere is no difference.
+        assert!(differences(&[r(), vec![seen("hello\x1b[3;3H\x1b[?25l", true)]]).is_none());
+    }
+
+    #[test]
+    fn varied_cells_are_listed_from_1_with_masks_to_copy() {
+        let a = vec![seen("t 123456\r\n\r\nx 12\r\ny 34", false)];
+        let b = vec![seen("t 123999\r\n\r\nx 99\r\ny 99\x1b[1;1H", false)];
+        let report = differences(&[a, b]).unwrap();
+        let msg = report.message(2, "casts/clock.toml");
+        assert!(
+            msg.contains("end: 7 cells varied: 1:6-8, 3:3-4, 4:3-4"),
+            "{msg}"
+        );
+        assert!(msg.contains("end: the cursor varied: 1:1, 4:5"), "{msg}");
+        assert!(
+            msg.contains(
+                "mask = [{ rows = 1, cols = \"6..=8\" }, { rows = \"3..=4\", cols = \"3..=4\" }]"
+            ),
+            "{msg}"
+        );
+        assert!(msg.contains("cursor = false"), "{msg}");
+    }
+
+    #[test]
+    fn styles_count_only_when_goldens_have_them() {
+        let plain = |s| vec![seen("\x1b[31mab\x1b[0m", s)];
+        let other = |s| vec![seen("\x1b[32mab\x1b[0m", s)];
+        assert!(differences(&[plain(false), other(false)]).is_none());
+        let report = differences(&[plain(true), other(true)]).unwrap();
+        assert!(report.message(2, "x").contains("2 cells varied: 1:1-2"));
+    }
+
+    #[test]
+    fn the_repeat_path_is_beside_the_cast() {
+        assert_eq!(
+            repeat_path(Path::new("casts/a.cast"), 2),
+            Path::new("casts/a.cast.repeat-2")
+        );
+    }
+}
