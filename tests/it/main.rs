@@ -12,6 +12,7 @@
 //! - `hostile`: hostile repositories and careless users: nothing deleted, leaked or crashed.
 //! - `limits`: docs/limits.md's limits: worst small inputs under a 1 GiB address-space limit.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
+//! - `live_runs`: which casts are recorded live, one recording per cast under nextest, one accept.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
@@ -26,6 +27,7 @@ mod hostile;
 mod layers;
 mod limits;
 mod live;
+mod live_runs;
 mod malformed;
 mod png;
 mod readme;
