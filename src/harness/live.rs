@@ -452,4 +452,26 @@ mod tests {
         assert!(dir.parent().unwrap().ends_with("tuicast-live"), "{dir:?}");
         assert_eq!(run_dir(), dir, "one folder for the whole run");
     }
+
+    #[cfg(feature = "record")]
+    #[test]
+    fn a_lock_is_stale_when_its_process_is_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("x.lock");
+        std::fs::write(&lock, std::process::id().to_string()).unwrap();
+        assert!(!lock_is_stale(&lock), "this process holds it");
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        std::fs::write(&lock, gone.to_string()).unwrap();
+        assert!(lock_is_stale(&lock), "process {gone} is gone");
+        std::fs::write(&lock, "").unwrap();
+        assert!(!lock_is_stale(&lock), "a lock being written is given time");
+        assert!(!lock_is_stale(&dir.path().join("none.lock")));
+        std::fs::write(dir.path().join("x.done"), "error\nit broke").unwrap();
+        assert_eq!(
+            read_done(&dir.path().join("x.done")),
+            Some(Err("it broke".to_string()))
+        );
+    }
 }
