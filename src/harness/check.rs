@@ -68,7 +68,8 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
 
 /// A case checked whole that passed leaves no pending file of its own behind (a `.new` of a
 /// checkpoint renamed or no longer checked, a half-drawn screen of an earlier run); a run
-/// that may write nothing (`TUICAST_UPDATE=no`, CI) removes nothing either.
+/// that may write nothing (`TUICAST_UPDATE=no`, CI) removes nothing either, and neither does
+/// a replay while a live recording (`<cast>.new`) waits for review with its snapshots.
 fn remove_stale(
     config: &Config,
     case: &Case,
@@ -81,6 +82,7 @@ fn remove_stale(
         .is_ok_and(|infos| infos.iter().all(|i| results.contains_key(&i.name)));
     if whole
         && opts.update != assert::UpdateAction::WriteNothing
+        && !super::live::live_cast_path(&case.cast).exists()
         && results.values().all(CheckResult::passed)
     {
         for f in super::discover::pending_files(config, case) {
