@@ -43,6 +43,89 @@ impl Pending {
     }
 }
 
+/// One change to take or leave whole: a live recording (`casts/NAME.cast.new`) with the
+/// `.new` snapshots of that cast, or a `.new` snapshot of its own. Accepting any part of a
+/// recording's change accepts all of it: a golden taken from a new recording without the
+/// recording itself fails the next replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The live recording, when there is one.
+    pub cast: Option<Pending>,
+    /// Its `.new` snapshots (or the one snapshot of a change without a recording).
+    pub snapshots: Vec<Pending>,
+}
+
+impl Change {
+    /// Its name: the recording's (`casts/NAME.cast`), else the snapshot's.
+    pub fn name(&self) -> &str {
+        match (&self.cast, self.snapshots.first()) {
+            (Some(c), _) => &c.name,
+            (None, Some(s)) => &s.name,
+            (None, None) => "",
+        }
+    }
+
+    /// Every pending file of the change: the snapshots, then the recording.
+    pub fn items(&self) -> impl Iterator<Item = &Pending> {
+        self.snapshots.iter().chain(self.cast.iter())
+    }
+
+    /// Whether `filter` selects any part of the change (no filter selects all).
+    pub fn matches(&self, filter: Option<&str>) -> bool {
+        self.items().any(|p| p.matches(filter))
+    }
+
+    /// Accepts every part: the snapshots first, the recording last (an interrupted accept
+    /// leaves the recording pending, to be accepted again).
+    pub fn accept(&self) -> io::Result<()> {
+        self.items().try_for_each(Pending::accept)
+    }
+
+    /// Rejects every part.
+    pub fn reject(&self) -> io::Result<()> {
+        self.items().try_for_each(Pending::reject)
+    }
+}
+
+/// Groups pending files into [`Change`]s: each recording of `recordings` (pending files whose
+/// golden is `<casts>/STEM.cast`) takes the snapshots of `snapshots` under `<snapshots
+/// folder>/STEM/`; the other snapshots are a change each. Sorted by name.
+pub fn group(
+    snapshots_dir: &Path,
+    snapshots: Vec<Pending>,
+    casts_dir: &Path,
+    recordings: Vec<Pending>,
+) -> Vec<Change> {
+    let mut changes: Vec<Change> = recordings
+        .into_iter()
+        .map(|cast| Change {
+            cast: Some(cast),
+            snapshots: Vec::new(),
+        })
+        .collect();
+    let stem_of_cast = |c: &Change| {
+        c.cast.as_ref().map(|p| {
+            let rel = relative_name(casts_dir, &p.golden);
+            rel.strip_suffix(".cast").unwrap_or(&rel).to_string()
+        })
+    };
+    let stems: Vec<Option<String>> = changes.iter().map(stem_of_cast).collect();
+    let mut alone = Vec::new();
+    for s in snapshots {
+        let stem = golden_stem(snapshots_dir, &s.golden);
+        match stems.iter().position(|c| c.is_some() && *c == stem) {
+            Some(i) => changes[i].snapshots.push(s),
+            None => alone.push(Change {
+                cast: None,
+                snapshots: vec![s],
+            }),
+        }
+    }
+    changes.extend(alone);
+    changes.sort_by(|a, b| a.name().cmp(b.name()));
+    changes
+}
+
 /// Every `.new` file under `snapshots`, sorted by name.
 pub fn list(snapshots: &Path) -> io::Result<Vec<Pending>> {
     let mut out = Vec::new();
@@ -263,4 +346,54 @@ fn files(dir: &Path) -> io::Result<Vec<PathBuf>> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recording_and_the_snapshots_of_its_cast_are_one_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let (casts, snaps) = (dir.path().join("casts"), dir.path().join("snapshots"));
+        for f in [
+            "casts/sub/a.cast.new",
+            "snapshots/sub/a/one.txt.new",
+            "snapshots/sub/a/end.styled.txt.new",
+            "snapshots/b/end.txt.new",
+        ] {
+            let p = dir.path().join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x").unwrap();
+        }
+        std::fs::write(snaps.join("sub/a/one.txt"), "old").unwrap();
+        let mut recordings = list(&casts).unwrap();
+        for r in &mut recordings {
+            r.name = format!("casts/{}", r.name);
+        }
+        let changes = group(&snaps, list(&snaps).unwrap(), &casts, recordings);
+        let names: Vec<Vec<&str>> = changes
+            .iter()
+            .map(|c| c.items().map(|p| p.name.as_str()).collect())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                vec!["b/end.txt"],
+                vec!["sub/a/end.styled.txt", "sub/a/one.txt", "casts/sub/a.cast"]
+            ]
+        );
+        assert!(
+            changes[1].matches(Some("a/one.txt")),
+            "a snapshot selects its recording"
+        );
+        changes[1].accept().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(snaps.join("sub/a/one.txt")).unwrap(),
+            "x"
+        );
+        assert!(casts.join("sub/a.cast").exists() && !casts.join("sub/a.cast.new").exists());
+        changes[0].reject().unwrap();
+        assert!(list(&snaps).unwrap().is_empty());
+    }
 }

@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use tuicast::assert::pending::{self, Pending};
+use tuicast::assert::pending::{self, Change, Pending};
 use tuicast::config::Config;
 
 /// Filter shared by the review commands.
@@ -27,28 +27,32 @@ pub(super) struct ReviewArgs {
     list: bool,
 }
 
-fn load(filter: &FilterArgs) -> anyhow::Result<(Config, Vec<Pending>)> {
+/// The pending changes the filters select: each live recording (`casts/NAME.cast.new`) with
+/// the `.new` snapshots of its cast, every other `.new` snapshot alone. A filter that selects
+/// any part of a change selects all of it.
+fn load(filter: &FilterArgs) -> anyhow::Result<(Config, Vec<Change>)> {
     let config = Config::load(&std::env::current_dir()?)?;
-    let mut all = pending::list(&config.snapshots)?;
+    let snapshots = pending::list(&config.snapshots)?;
     // Live recordings that differed from their goldens: casts/NAME.cast.new.
+    let mut recordings = Vec::new();
     for mut p in pending::list(&config.casts)? {
         if p.golden.extension().is_some_and(|e| e == "cast") {
             p.name = format!("casts/{}", p.name);
-            all.push(p);
+            recordings.push(p);
         }
     }
-    let selected = all
+    let selected = pending::group(&config.snapshots, snapshots, &config.casts, recordings)
         .into_iter()
-        .filter(|p| filter.filters.is_empty() || filter.filters.iter().any(|f| p.matches(Some(f))))
+        .filter(|c| filter.filters.is_empty() || filter.filters.iter().any(|f| c.matches(Some(f))))
         .collect();
     Ok((config, selected))
 }
 
 /// `tuicast pending`: one pending snapshot per line (golden name, then the `.new` path).
 pub(super) fn pending(filter: FilterArgs) -> anyhow::Result<ExitCode> {
-    let (_, items) = load(&filter)?;
+    let (_, changes) = load(&filter)?;
     let mut out = std::io::stdout().lock();
-    for p in &items {
+    for p in changes.iter().flat_map(Change::items) {
         let state = if p.golden.exists() { "changed" } else { "new" };
         writeln!(
             out,
@@ -135,13 +139,15 @@ fn apply(filter: FilterArgs, accept: bool) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    for p in &items {
-        if accept {
-            p.accept()?;
-            println!("accepted {}", p.shown_name());
-        } else {
-            p.reject()?;
-            println!("rejected {}", p.shown_name());
+    for change in &items {
+        for p in change.items() {
+            if accept {
+                p.accept()?;
+                println!("accepted {}", p.shown_name());
+            } else {
+                p.reject()?;
+                println!("rejected {}", p.shown_name());
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -152,7 +158,7 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
     if args.list {
         return pending(args.filter);
     }
-    let (_, items) = load(&args.filter)?;
+    let (config, items) = load(&args.filter)?;
     if items.is_empty() {
         println!("no pending snapshots");
         return Ok(ExitCode::SUCCESS);
@@ -161,29 +167,19 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let (mut accepted, mut rejected, mut skipped) = (0, 0, 0);
-    for (i, p) in items.iter().enumerate() {
-        println!("[{}/{}] {}", i + 1, items.len(), p.shown_name());
-        if p.golden.extension().is_some_and(|e| e == "png") {
-            // A picture: point at the files to look at.
-            let shown = |path: &std::path::Path| {
-                tuicast::escape::escape_for_terminal(&path.display().to_string(), 300)
-            };
-            println!("  new picture:  {}", shown(&p.new));
-            if p.golden.exists() {
-                println!("  golden:       {}", shown(&p.golden));
+    for (i, change) in items.iter().enumerate() {
+        let shown_name = tuicast::escape::escape_for_terminal(change.name(), 300);
+        println!("[{}/{}] {shown_name}", i + 1, items.len());
+        if let Some(cast) = &change.cast {
+            show_recording(&config, cast, color)?;
+            if !change.snapshots.is_empty() {
+                println!("  with the snapshots it changes (taken or left together):");
+                for s in &change.snapshots {
+                    println!("    {}", s.shown_name());
+                }
             }
-            let diff = tuicast::assert::diff_image_path(&p.golden);
-            if diff.exists() {
-                println!("  changed cells: {}", shown(&diff));
-            }
-        } else if let Some((old, new)) = text_pair(p)? {
-            print!("{}", tuicast::assert::unified(&old, &new, color));
         } else {
-            let new = std::fs::read_to_string(&p.new)?;
-            println!("  new snapshot:");
-            for line in new.lines() {
-                println!("  +{}", tuicast::escape::escape_for_terminal(line, 500));
-            }
+            show_snapshot(&change.snapshots[0], color)?;
         }
         loop {
             print!("a accept, r reject, s skip, q quit > ");
@@ -199,11 +195,11 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
             }
             match answer.trim() {
                 "a" => {
-                    p.accept()?;
+                    change.accept()?;
                     accepted += 1;
                 }
                 "r" => {
-                    p.reject()?;
+                    change.reject()?;
                     rejected += 1;
                 }
                 "s" | "" => skipped += 1,
@@ -253,6 +249,90 @@ fn read_answer(input: &mut impl std::io::BufRead, answer: &mut String) -> std::i
         );
     }
     Ok(n)
+}
+
+/// One pending snapshot: the diff of a text golden, the new text, or the files of a picture.
+fn show_snapshot(p: &Pending, color: bool) -> anyhow::Result<()> {
+    if p.golden.extension().is_some_and(|e| e == "png") {
+        // A picture: point at the files to look at.
+        let shown = |path: &std::path::Path| {
+            tuicast::escape::escape_for_terminal(&path.display().to_string(), 300)
+        };
+        println!("  new picture:  {}", shown(&p.new));
+        if p.golden.exists() {
+            println!("  golden:       {}", shown(&p.golden));
+        }
+        let diff = tuicast::assert::diff_image_path(&p.golden);
+        if diff.exists() {
+            println!("  changed cells: {}", shown(&diff));
+        }
+    } else if let Some((old, new)) = text_pair(p)? {
+        print!("{}", tuicast::assert::unified(&old, &new, color));
+    } else {
+        let new = std::fs::read_to_string(&p.new)?;
+        println!("  new snapshot:");
+        for line in new.lines() {
+            println!("  +{}", tuicast::escape::escape_for_terminal(line, 500));
+        }
+    }
+    Ok(())
+}
+
+/// A live recording against the cast it would replace: each checkpoint's screen (the cast's
+/// masks applied), its text diff, then its style changes; never the cast's JSON lines.
+fn show_recording(config: &Config, p: &Pending, color: bool) -> anyhow::Result<()> {
+    use tuicast::assert::{self, Format};
+    let case = tuicast::harness::load_case(config, p.golden.clone());
+    let screens = |path: &std::path::Path| -> anyhow::Result<Vec<tuicast::replay::Checkpoint>> {
+        let reader = tuicast::cast::open(path)?;
+        Ok(tuicast::replay::checkpoints(reader, config.engine)?)
+    };
+    let old = if p.golden.exists() {
+        screens(&p.golden)?
+    } else {
+        Vec::new()
+    };
+    let new = screens(&p.new)?;
+    let masked = |s: &tuicast::term::Screen| assert::apply_all(&case.masks, s);
+    let esc = |t: &str| tuicast::escape::escape_for_terminal(t, 100);
+    println!("  the new recording {}:", esc(&p.new.display().to_string()));
+    for cp in &new {
+        let screen = masked(&cp.screen);
+        let Some(before) = old.iter().find(|o| o.name == cp.name) else {
+            println!("  checkpoint \"{}\": new", esc(&cp.name));
+            for line in tuicast::render::text(&screen).lines() {
+                println!("  +{}", tuicast::escape::escape_for_terminal(line, 500));
+            }
+            continue;
+        };
+        let before = masked(&before.screen);
+        let (old_text, new_text) = (
+            tuicast::render::text(&before),
+            tuicast::render::text(&screen),
+        );
+        let styled = |s: &tuicast::term::Screen| assert::render(Format::Styled, "", &cp.name, s);
+        let styles = assert::compare(&styled(&before), &styled(&screen), false)
+            .map(|d| d.style_changes)
+            .unwrap_or_default();
+        if old_text == new_text && styles.is_empty() {
+            println!("  checkpoint \"{}\": unchanged", esc(&cp.name));
+            continue;
+        }
+        println!("  checkpoint \"{}\":", esc(&cp.name));
+        if old_text != new_text {
+            print!("{}", assert::unified(&old_text, &new_text, color));
+        }
+        for change in &styles {
+            println!("  style: {change}");
+        }
+    }
+    for cp in old.iter().filter(|o| !new.iter().any(|n| n.name == o.name)) {
+        println!(
+            "  checkpoint \"{}\": gone from the new recording",
+            esc(&cp.name)
+        );
+    }
+    Ok(())
 }
 
 /// The golden's and the pending file's text, when a golden exists and is not empty.

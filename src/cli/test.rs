@@ -10,7 +10,7 @@ use serde_json::json;
 use tuicast::assert::{self, Outcome, Place, UpdateAction};
 use tuicast::config::Config;
 use tuicast::escape::escape_for_terminal;
-use tuicast::harness::{self, CheckResult, Report};
+use tuicast::harness::{self, CheckResult, LiveMode, Report};
 use tuicast::report::ReportDir;
 
 /// Check casts against their golden snapshots (the same checks as `cargo test`).
@@ -19,7 +19,8 @@ use tuicast::report::ReportDir;
     tuicast test                          every cast under casts/\n  \
     tuicast test casts/vim.cast           one cast\n  \
     tuicast test --update                 write every mismatch as the new golden\n  \
-    tuicast test --live                   re-record casts from their scenarios, then check\n  \
+    tuicast test --live                   re-record every cast that has a scenario, then check\n  \
+    tuicast test --replay                 replay every cast, even those of `bin =` scenarios\n  \
     TUICAST_UPDATE=no tuicast test        check only, write nothing\n  \
     tuicast test --message-format json    one JSON object per checkpoint, for tools\n  \
     tuicast test --report report          also write report/index.html (TUICAST_REPORT=report)")]
@@ -39,8 +40,9 @@ pub(super) struct Args {
     #[arg(long)]
     remove_orphans: bool,
     /// Record every cast that has a scenario again now and check the new recording
-    /// (TUICAST_LIVE=1); a differing recording is kept as CAST.new for review.
-    #[arg(long)]
+    /// (TUICAST_LIVE=1); a differing recording is kept as CAST.new for review. By default only
+    /// casts whose scenario runs the package's own binary (`bin =`) are recorded live.
+    #[arg(long, conflicts_with = "replay")]
     live: bool,
     /// Write an HTML report of the run to DIR/index.html (also TUICAST_REPORT=DIR): failing
     /// screens side by side, a player for each failing cast, the changes for
@@ -51,6 +53,9 @@ pub(super) struct Args {
     /// or written, when its checkpoints differ between the recordings (the flake guard).
     #[arg(long, value_name = "N", requires = "live", value_parser = clap::value_parser!(u16).range(1..=100))]
     repeat: Option<u16>,
+    /// Replay every cast as committed, even those of `bin =` scenarios (TUICAST_LIVE=0).
+    #[arg(long)]
+    replay: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -100,10 +105,15 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::stdout().lock();
     // Only failures are kept for the report at the end; passes are counted.
-    let mut report_summary = Report::default();
-    let opts = harness::Options::new(update)
-        .color(color)
-        .live(args.live || harness::live_from_env());
+    let live = if args.live {
+        LiveMode::Always
+    } else if args.replay {
+        LiveMode::Never
+    } else {
+        LiveMode::from_env()?
+    };
+    let opts = harness::Options::new(update).color(color).live(live);
+    let mut report_summary = Report::default().live(live);
     let mut bad_input = false;
     let filter = args.filter.as_deref();
     if args.message_format == MessageFormat::Human {
@@ -161,6 +171,22 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     if args.message_format == MessageFormat::Human {
         out.write_all(report_summary.failures().as_bytes())?;
+    }
+    if live == LiveMode::Always {
+        // Asked to record live, these could not be: say so rather than pass quietly.
+        let replayed: Vec<String> = cases
+            .iter()
+            .filter(|c| c.scenario.is_none() && selected(c, filter) > 0)
+            .map(|c| escape_for_terminal(&c.stem, 200))
+            .collect();
+        if !replayed.is_empty() {
+            eprintln!(
+                "note: --live replayed {} cast(s) that have no scenario to record them from: {} \
+                 (a scenario is CAST.toml beside the cast; see docs/scenarios.md)",
+                replayed.len(),
+                replayed.join(", ")
+            );
+        }
     }
     // Left by a tuicast killed while writing a golden (SIGKILL during --update): listed, and
     // removed with the orphans.

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::discover::Case;
-use super::live::live_replay;
+use super::live::{live_replay, older_than_binary, warn_once};
 use super::result::{CheckResult, SnapshotResult};
 use super::trials::test_name;
 use super::Options;
@@ -43,15 +43,17 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
     let mut results = HashMap::new();
     // Only the checkpoints the case checks (`[check] end`, `checkpoints`) are compared.
     let wanted = |name: &str| case.checks(name);
-    if opts.live {
-        if let Some(scenario) = &case.scenario {
-            for cp in live_replay(config, case, scenario, opts.update)? {
-                if wanted(&cp.name) {
-                    results.insert(cp.name.clone(), check_checkpoint(config, case, &cp, opts));
-                }
+    if let (true, Some(scenario)) = (opts.live.records(case), &case.scenario) {
+        for cp in live_replay(config, case, scenario, opts.update)? {
+            if wanted(&cp.name) {
+                results.insert(cp.name.clone(), check_checkpoint(config, case, &cp, opts));
             }
-            return Ok(results);
         }
+        remove_stale(config, case, opts, &results);
+        return Ok(results);
+    }
+    if let Some(warning) = older_than_binary(case) {
+        warn_once("older-than-binary", &warning);
     }
     let reader = crate::cast::open(&case.cast).map_err(|e| e.to_string())?;
     replay::each_checkpoint(reader, config.engine, |cp| {
@@ -60,7 +62,33 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
         }
     })
     .map_err(|e| e.to_string())?;
+    remove_stale(config, case, opts, &results);
     Ok(results)
+}
+
+/// A case checked whole that passed leaves no pending file of its own behind (a `.new` of a
+/// checkpoint renamed or no longer checked, a half-drawn screen of an earlier run); a run
+/// that may write nothing (`TUICAST_UPDATE=no`, CI) removes nothing either, and neither does
+/// a replay while a live recording (`<cast>.new`) waits for review with its snapshots.
+fn remove_stale(
+    config: &Config,
+    case: &Case,
+    opts: &Options,
+    results: &HashMap<String, CheckResult>,
+) {
+    let whole = case
+        .checkpoints
+        .as_ref()
+        .is_ok_and(|infos| infos.iter().all(|i| results.contains_key(&i.name)));
+    if whole
+        && opts.update != assert::UpdateAction::WriteNothing
+        && !super::live::live_cast_path(&case.cast).exists()
+        && results.values().all(CheckResult::passed)
+    {
+        for f in super::discover::pending_files(config, case) {
+            let _ = std::fs::remove_file(f);
+        }
+    }
 }
 
 /// The checkpoints of a live recording, replayed, or why they could not be.

@@ -261,6 +261,27 @@ pub fn expected_snapshots(config: &Config, case: &Case) -> Vec<PathBuf> {
     out
 }
 
+/// The `.new` files (and `.diff.png` images) in a case's own snapshots folder
+/// (`snapshots/<stem>/`, not the folders of other casts below it): what a run that checked
+/// the whole case and passed removes, as stale.
+pub(super) fn pending_files(config: &Config, case: &Case) -> Vec<PathBuf> {
+    let dir = config.snapshots.join(&case.stem);
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for e in entries.flatten() {
+            let path = e.path();
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let pending = name.ends_with(".new") || name.ends_with(".diff.png");
+            if pending && e.file_type().is_ok_and(|t| t.is_file()) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Goldens under the snapshots folder that none of `cases` produce. Only meaningful when
 /// `cases` is the whole suite.
 pub fn orphans(config: &Config, cases: &[Case]) -> std::io::Result<Vec<PathBuf>> {

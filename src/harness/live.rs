@@ -1,28 +1,226 @@
-//! Live mode (`TUICAST_LIVE=1`, `tuicast test --live`): a case with a scenario is recorded
-//! again now and the new recording checked; a recording that differs from the goldens is kept
-//! as `<cast>.new` for review, or replaces the cast with `always`.
+//! Live mode: a case with a scenario is recorded again now and the new recording checked; a
+//! recording that differs from the goldens is kept as `<cast>.new` for review, or replaces the
+//! cast with `always`.
+//!
+//! When ([`LiveMode`]): by default a cast whose scenario runs the package's own binary
+//! (`bin =`) is recorded live — replaying last month's cast of today's program tests nothing —
+//! and every other cast replays; `TUICAST_LIVE=1|0` (`tuicast test --live` / `--replay`)
+//! forces one or the other.
+//!
+//! Once per run ([`run_dir`]): under cargo-nextest every trial is its own process, so the
+//! recording of a cast is shared through a per-run folder under the target folder, keyed by
+//! `NEXTEST_RUN_ID` (else this process). The first trial of a cast to take its lock (a file
+//! made with `create_new`) records it and decides its `.cast.new` once; the others wait for its
+//! result (a lock whose process is gone is taken over) and replay the same recording.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use super::check::Replayed;
 use super::discover::Case;
 use crate::assert::{self, UpdateAction};
 use crate::config::Config;
-use crate::record::Scenario;
+use crate::record::{Program, Scenario};
 #[cfg(feature = "record")]
 use {super::check::masked, crate::assert::Check, crate::replay};
 
-/// The environment variable that turns on live mode.
+/// The environment variable that forces live mode on (`1`) or off (`0`).
 pub const LIVE_ENV: &str = "TUICAST_LIVE";
 
-/// Whether `TUICAST_LIVE` asks for live mode (`1`, `true`, `yes`).
-pub fn live_from_env() -> bool {
-    std::env::var(LIVE_ENV).is_ok_and(|v| matches!(v.trim(), "1" | "true" | "yes"))
+/// Which casts are recorded again now instead of replayed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum LiveMode {
+    /// Casts whose scenario uses `bin =` (the package's own program) are recorded live; the
+    /// others replay. The default.
+    #[default]
+    Auto,
+    /// Every cast that has a scenario is recorded live (`TUICAST_LIVE=1`, `--live`); casts
+    /// without one replay, and `tuicast test` says so.
+    Always,
+    /// Every cast replays (`TUICAST_LIVE=0`, `--replay`).
+    Never,
+}
+
+/// `TUICAST_LIVE` holds something other than `1`/`0` (or `true`/`false`, `yes`/`no`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveModeError(pub String);
+
+impl std::fmt::Display for LiveModeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{LIVE_ENV}={}: expected 1 (record every cast with a scenario live) or 0 (replay \
+             every cast); unset, casts of `bin =` scenarios are recorded live",
+            crate::escape::escape_for_terminal(&self.0, 60)
+        )
+    }
+}
+
+impl std::error::Error for LiveModeError {}
+
+impl LiveMode {
+    /// The mode `TUICAST_LIVE` asks for: `1`/`true`/`yes` is [`LiveMode::Always`],
+    /// `0`/`false`/`no` [`LiveMode::Never`], unset or empty [`LiveMode::Auto`].
+    pub fn from_env() -> Result<LiveMode, LiveModeError> {
+        match std::env::var(LIVE_ENV) {
+            Err(_) => Ok(LiveMode::Auto),
+            Ok(v) => LiveMode::parse(&v).ok_or(LiveModeError(v)),
+        }
+    }
+
+    /// `1`/`true`/`yes`, `0`/`false`/`no`, or empty (auto).
+    pub fn parse(value: &str) -> Option<LiveMode> {
+        match value.trim() {
+            "" => Some(LiveMode::Auto),
+            "1" | "true" | "yes" => Some(LiveMode::Always),
+            "0" | "false" | "no" => Some(LiveMode::Never),
+            _ => None,
+        }
+    }
+
+    /// What a command line must add to run in this mode: `(environment, tuicast test flag)`,
+    /// `("TUICAST_LIVE=1 ", "--live ")`, `("TUICAST_LIVE=0 ", "--replay ")` or nothing for the
+    /// default. Hints use it, so that the command they give is the run's own.
+    pub fn command_parts(self) -> (&'static str, &'static str) {
+        match self {
+            LiveMode::Auto => ("", ""),
+            LiveMode::Always => ("TUICAST_LIVE=1 ", "--live "),
+            LiveMode::Never => ("TUICAST_LIVE=0 ", "--replay "),
+        }
+    }
+
+    /// Whether this mode records `case` live (it needs a scenario, and a build that records).
+    pub fn records(self, case: &Case) -> bool {
+        let Some(scenario) = &case.scenario else {
+            return false;
+        };
+        match self {
+            LiveMode::Always => true,
+            LiveMode::Never => false,
+            LiveMode::Auto => {
+                cfg!(feature = "record") && matches!(scenario.program, Program::Bin { .. })
+            }
+        }
+    }
 }
 
 /// The file a live recording is kept in when it differs from the goldens: `<cast>.new`.
 pub fn live_cast_path(cast: &Path) -> PathBuf {
     assert::pending_path(cast)
+}
+
+/// The folder this run's live recordings are shared in: `<target>/tuicast-live/<run>/`, the
+/// target folder being the one the running test binary is in (`<target>/<profile>/deps/`),
+/// else `CARGO_TARGET_DIR`, else the temporary folder; `<run>` is `NEXTEST_RUN_ID`, else this
+/// process.
+pub fn run_dir() -> PathBuf {
+    let base = target_dir()
+        .unwrap_or_else(std::env::temp_dir)
+        .join("tuicast-live");
+    base.join(run_id())
+}
+
+fn target_dir() -> Option<PathBuf> {
+    let from_exe = std::env::current_exe().ok().and_then(|exe| {
+        let deps = exe.parent()?;
+        (deps.file_name()? == "deps").then(|| deps.parent()?.parent().map(Path::to_path_buf))?
+    });
+    from_exe.or_else(|| std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from))
+}
+
+fn run_id() -> String {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| match std::env::var("NEXTEST_RUN_ID") {
+        Ok(id) if !id.is_empty() => format!("nextest-{}", file_safe(&id)),
+        _ => {
+            let nanos = SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            format!("process-{}-{nanos}", std::process::id())
+        }
+    })
+    .clone()
+}
+
+/// `name` as one file name: letters, digits, `-` and `_` kept, anything else as `.XX` hex.
+fn file_safe(name: &str) -> String {
+    let mut out = String::new();
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!(".{b:02x}"));
+        }
+    }
+    out
+}
+
+/// The run folder, made, with run folders of earlier runs older than a day removed.
+fn make_run_dir() -> std::io::Result<PathBuf> {
+    let dir = run_dir();
+    if !dir.is_dir() {
+        std::fs::create_dir_all(&dir)?;
+        if let Some(Ok(entries)) = dir.parent().map(std::fs::read_dir) {
+            let day = Duration::from_secs(24 * 3600);
+            for e in entries.flatten() {
+                let old = e
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age > day);
+                if old && e.path() != dir {
+                    let _ = std::fs::remove_dir_all(e.path());
+                }
+            }
+        }
+    }
+    Ok(dir)
+}
+
+/// Prints `message` to stderr once per run (under nextest, once across its processes).
+pub(super) fn warn_once(key: &str, message: &str) {
+    static SHOWN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut shown = SHOWN.lock().unwrap_or_else(|e| e.into_inner());
+    if shown.iter().any(|k| k == key) {
+        return;
+    }
+    shown.push(key.to_string());
+    let first_in_run = make_run_dir()
+        .and_then(|d| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(d.join(format!("{}.warned", file_safe(key))))
+        })
+        .map(|_| true)
+        .or_else(|e| Ok::<bool, ()>(e.kind() != std::io::ErrorKind::AlreadyExists))
+        .unwrap_or(true);
+    if first_in_run {
+        eprintln!("{message}");
+    }
+}
+
+/// In replay mode: a warning when `case`'s scenario names the package's binary and the cast is
+/// older than that binary as built now (`None` when it is not, or either cannot be found).
+pub(super) fn older_than_binary(case: &Case) -> Option<String> {
+    let Program::Bin { name, from, .. } = &case.scenario.as_ref()?.program else {
+        return None;
+    };
+    let exe = crate::record::cargo_bin::existing(name, from)?;
+    let built = std::fs::metadata(&exe).ok()?.modified().ok()?;
+    let recorded = std::fs::metadata(&case.cast).ok()?.modified().ok()?;
+    (built > recorded).then(|| {
+        format!(
+            "warning: {} is older than the binary {} its scenario runs ({}): replaying it tests \
+             the program as it was; record it live with `tuicast test --live` or \
+             `{LIVE_ENV}=1 cargo test`",
+            assert::shown_path(&case.cast),
+            crate::escape::escape_for_terminal(name, 60),
+            assert::shown_path(&exe),
+        )
+    })
 }
 
 /// Live mode in a build without the `record` feature: an error saying so.
@@ -36,8 +234,13 @@ pub(super) fn live_replay(
     Err("live mode records casts, which needs tuicast's `record` feature (this build leaves it out)".into())
 }
 
-/// Live mode: records the scenario again now, replays the new cast, and keeps it as
-/// `<cast>.new` when any checkpoint differs from its golden (`always` replaces the cast).
+/// How long a trial waits for another process's recording of the same cast.
+#[cfg(feature = "record")]
+const WAIT_FOR_RECORDING: Duration = Duration::from_secs(600);
+
+/// Live mode: the scenario recorded once per run (see the module docs), the recording
+/// replayed, and kept as `<cast>.new` when any checkpoint differs from its golden (`always`
+/// replaces the cast).
 #[cfg(feature = "record")]
 pub(super) fn live_replay(
     config: &Config,
@@ -45,11 +248,126 @@ pub(super) fn live_replay(
     scenario: &Scenario,
     update: UpdateAction,
 ) -> Replayed {
-    let new_cast = live_cast_path(&case.cast);
-    let recorded = crate::record::record_scenario(scenario, &new_cast, &mut |_| {});
-    if let Err(e) = recorded {
-        let partial = crate::record::run::partial_path(&new_cast);
-        let _ = std::fs::remove_file(&partial);
+    let dir = make_run_dir().map_err(|e| {
+        format!(
+            "cannot make the folder for live recordings {}: {e}",
+            assert::shown_path(&run_dir())
+        )
+    })?;
+    let key = file_safe(&crate::util::resolved(&case.cast).display().to_string());
+    let recorded = dir.join(format!("{key}.cast"));
+    let done = dir.join(format!("{key}.done"));
+    let lock = dir.join(format!("{key}.lock"));
+    let deadline = std::time::Instant::now() + WAIT_FOR_RECORDING;
+    let mut won = false;
+    loop {
+        if let Some(result) = read_done(&done) {
+            result?;
+            break;
+        }
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&lock)
+        {
+            Ok(mut f) => {
+                use std::io::Write as _;
+                let _ = write!(f, "{}", std::process::id());
+                drop(f);
+                if let Some(result) = read_done(&done) {
+                    // Finished between our look and our lock.
+                    let _ = std::fs::remove_file(&lock);
+                    result?;
+                    break;
+                }
+                won = true;
+                let result = record_and_decide(config, case, scenario, update, &recorded);
+                let text = match &result {
+                    Ok(()) => "ok\n".to_string(),
+                    Err(e) => format!("error\n{e}"),
+                };
+                if result.is_ok() || shared_between_processes() {
+                    let _ = crate::util::write_atomic(&done, text.as_bytes());
+                }
+                let _ = std::fs::remove_file(&lock);
+                result?;
+                break;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                if lock_is_stale(&lock) {
+                    let _ = std::fs::remove_file(&lock);
+                    continue;
+                }
+                if std::time::Instant::now() > deadline {
+                    return Err(format!(
+                        "live recording of {}: waited {}s for the process recording it (lock {})",
+                        assert::shown_path(&case.cast),
+                        WAIT_FOR_RECORDING.as_secs(),
+                        assert::shown_path(&lock)
+                    ));
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => return Err(format!("cannot lock {}: {e}", assert::shown_path(&lock))),
+        }
+    }
+    let replayed = crate::cast::open(&recorded)
+        .map_err(|e| e.to_string())
+        .and_then(|r| replay::checkpoints(r, config.engine).map_err(|e| e.to_string()));
+    if won && !shared_between_processes() {
+        // The trials of this process share their cast's outcome already; a later check in the
+        // same process (a library caller checking again) records again.
+        let _ = std::fs::remove_file(&done);
+        let _ = std::fs::remove_file(&recorded);
+    }
+    replayed
+}
+
+/// Whether trials of this run are separate processes (cargo-nextest).
+#[cfg(feature = "record")]
+fn shared_between_processes() -> bool {
+    std::env::var_os("NEXTEST_RUN_ID").is_some_and(|v| !v.is_empty())
+}
+
+/// The result a finished recording left: `Some(Ok)`, `Some(Err(message))`, or `None` (not yet).
+#[cfg(feature = "record")]
+fn read_done(done: &Path) -> Option<Result<(), String>> {
+    let text = std::fs::read_to_string(done).ok()?;
+    Some(match text.strip_prefix("error\n") {
+        Some(message) => Err(message.to_string()),
+        None => Ok(()),
+    })
+}
+
+/// A lock whose process is gone (or that names none, after a moment to write it).
+#[cfg(feature = "record")]
+fn lock_is_stale(lock: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(lock) else {
+        return false;
+    };
+    match text.trim().parse::<u32>() {
+        Ok(pid) => !Path::new(&format!("/proc/{pid}")).exists(),
+        Err(_) => std::fs::metadata(lock)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > Duration::from_secs(5)),
+    }
+}
+
+/// Records the scenario into `recorded` and decides, once, what becomes of it beside the cast:
+/// matching every golden, an old `<cast>.new` goes; differing, it is kept as `<cast>.new`
+/// (`new`) or replaces the cast (`always`); `no` writes nothing.
+#[cfg(feature = "record")]
+fn record_and_decide(
+    config: &Config,
+    case: &Case,
+    scenario: &Scenario,
+    update: UpdateAction,
+    recorded: &Path,
+) -> Result<(), String> {
+    if let Err(e) = crate::record::record_scenario(scenario, recorded, &mut |_| {}) {
+        let _ = std::fs::remove_file(crate::record::run::partial_path(recorded));
         let file = scenario
             .source
             .clone()
@@ -59,13 +377,9 @@ pub(super) fn live_replay(
             assert::shown_path(&file)
         ));
     }
-    let replayed = crate::cast::open(&new_cast)
+    let checkpoints = crate::cast::open(recorded)
         .map_err(|e| e.to_string())
-        .and_then(|r| replay::checkpoints(r, config.engine).map_err(|e| e.to_string()));
-    let Ok(checkpoints) = &replayed else {
-        let _ = std::fs::remove_file(&new_cast);
-        return replayed;
-    };
+        .and_then(|r| replay::checkpoints(r, config.engine).map_err(|e| e.to_string()))?;
     // Does the new recording match every golden it is checked against? Compare without
     // writing anything.
     let cast_label = assert::pending::relative_name(&config.root, &case.cast);
@@ -92,20 +406,73 @@ pub(super) fn live_replay(
                     .is_ok_and(|(outcome, _)| outcome.passed())
             })
         });
+    let new_cast = live_cast_path(&case.cast);
+    let copy = |to: &Path| {
+        std::fs::read(recorded)
+            .and_then(|bytes| crate::util::write_atomic(to, &bytes))
+            .map_err(|e| format!("cannot write {}: {e}", assert::shown_path(to)))
+    };
     match (matches, update) {
-        // A differing recording replaces the cast, or waits beside it for review.
-        (false, UpdateAction::Overwrite) => {
-            if let Err(e) = std::fs::rename(&new_cast, &case.cast) {
-                return Err(format!(
-                    "cannot replace {}: {e}",
-                    assert::shown_path(&case.cast)
-                ));
+        (true, _) => {
+            // What this run checked passed: a `.cast.new` left by an earlier run is stale.
+            if update != UpdateAction::WriteNothing {
+                let _ = std::fs::remove_file(&new_cast);
             }
         }
-        (false, UpdateAction::WriteNew) => {}
-        _ => {
+        (false, UpdateAction::Overwrite) => {
+            copy(&case.cast)?;
             let _ = std::fs::remove_file(&new_cast);
         }
+        (false, UpdateAction::WriteNew) => copy(&new_cast)?,
+        (false, _) => {}
     }
-    replayed
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_live_switch_reads_one_zero_or_nothing() {
+        assert_eq!(LiveMode::parse("1"), Some(LiveMode::Always));
+        assert_eq!(LiveMode::parse(" yes "), Some(LiveMode::Always));
+        assert_eq!(LiveMode::parse("0"), Some(LiveMode::Never));
+        assert_eq!(LiveMode::parse("false"), Some(LiveMode::Never));
+        assert_eq!(LiveMode::parse(""), Some(LiveMode::Auto));
+        assert_eq!(LiveMode::parse("sometimes"), None);
+        let e = LiveModeError("sometimes".into()).to_string();
+        assert!(e.starts_with("TUICAST_LIVE=sometimes: expected 1"), "{e}");
+    }
+
+    #[test]
+    fn run_folders_are_one_file_name_per_cast_and_live_under_the_target_folder() {
+        assert_eq!(file_safe("a/b c"), "a.2fb.20c");
+        let dir = run_dir();
+        // Unit tests run from target/<profile>/deps/.
+        assert!(dir.parent().unwrap().ends_with("tuicast-live"), "{dir:?}");
+        assert_eq!(run_dir(), dir, "one folder for the whole run");
+    }
+
+    #[cfg(feature = "record")]
+    #[test]
+    fn a_lock_is_stale_when_its_process_is_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("x.lock");
+        std::fs::write(&lock, std::process::id().to_string()).unwrap();
+        assert!(!lock_is_stale(&lock), "this process holds it");
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        std::fs::write(&lock, gone.to_string()).unwrap();
+        assert!(lock_is_stale(&lock), "process {gone} is gone");
+        std::fs::write(&lock, "").unwrap();
+        assert!(!lock_is_stale(&lock), "a lock being written is given time");
+        assert!(!lock_is_stale(&dir.path().join("none.lock")));
+        std::fs::write(dir.path().join("x.done"), "error\nit broke").unwrap();
+        assert_eq!(
+            read_done(&dir.path().join("x.done")),
+            Some(Err("it broke".to_string()))
+        );
+    }
 }

@@ -35,7 +35,7 @@ pub use check::check_case;
 pub use discover::{
     discover, expected_snapshots, load_case, orphans, scan_checkpoints, Case, CheckpointInfo,
 };
-pub use live::{live_cast_path, live_from_env, LIVE_ENV};
+pub use live::{live_cast_path, run_dir, LiveMode, LiveModeError, LIVE_ENV};
 pub use report::add_to_report;
 pub use result::{CheckResult, Report, SnapshotResult, Status};
 pub use trials::{main, test_name, trials, HarnessError};
@@ -50,18 +50,20 @@ pub struct Options {
     pub update: UpdateAction,
     /// Colour in diffs.
     pub color: bool,
-    /// Record casts that have a scenario again now, and check the new recording
-    /// (`TUICAST_LIVE=1`, `tuicast test --live`).
-    pub live: bool,
+    /// Which casts are recorded again now and the new recording checked: by default those
+    /// whose scenario runs the package's own binary (`bin =`); `TUICAST_LIVE=1|0`,
+    /// `tuicast test --live` / `--replay` force it.
+    pub live: LiveMode,
 }
 
 impl Options {
-    /// Checks that do `update` on a mismatch, without colour, replaying committed casts.
+    /// Checks that do `update` on a mismatch, without colour, recording live the casts of
+    /// `bin =` scenarios and replaying the others ([`LiveMode::Auto`]).
     pub fn new(update: UpdateAction) -> Options {
         Options {
             update,
             color: false,
-            live: false,
+            live: LiveMode::Auto,
         }
     }
 
@@ -70,8 +72,8 @@ impl Options {
         Options { color, ..self }
     }
 
-    /// The same, recording casts that have a scenario again (live mode) or not.
-    pub fn live(self, live: bool) -> Options {
+    /// The same, with casts recorded live as `live` says.
+    pub fn live(self, live: LiveMode) -> Options {
         Options { live, ..self }
     }
 }

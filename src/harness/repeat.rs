@@ -120,9 +120,12 @@ pub fn check_case_repeated(
     opts: &Options,
     repeat: usize,
 ) -> Vec<CheckResult> {
-    if let (true, true, Some(scenario), Ok(infos)) =
-        (opts.live, repeat > 1, &case.scenario, &case.checkpoints)
-    {
+    if let (true, true, Some(scenario), Ok(infos)) = (
+        opts.live.records(case),
+        repeat > 1,
+        &case.scenario,
+        &case.checkpoints,
+    ) {
         let shown = scenario_label(config, case, scenario);
         let guarded = record_repeatedly(
             scenario,

@@ -9,6 +9,7 @@
 use std::fmt::{self, Write as _};
 use std::path::PathBuf;
 
+use super::LiveMode;
 use crate::assert::{self, Outcome, Place};
 
 /// The outcome of checking one checkpoint in every format.
@@ -89,6 +90,13 @@ impl CheckResult {
 
     /// The failure report: short, escaped, ending with the command that accepts the change.
     pub fn message(&self) -> String {
+        self.message_in(LiveMode::Auto)
+    }
+
+    /// [`CheckResult::message`] for a run in the live mode `live`: a command it suggests runs
+    /// in the same mode (`TUICAST_LIVE=1 …`, `tuicast test --live …`).
+    pub fn message_in(&self, live: LiveMode) -> String {
+        let (env, flag) = live.command_parts();
         let mut out = String::new();
         if let Some(e) = &self.error {
             let _ = writeln!(out, "{e}");
@@ -148,7 +156,7 @@ impl CheckResult {
         } else if !self.passed() {
             let _ = writeln!(
                 out,
-                "to update: {}=always cargo test, or tuicast test --update",
+                "to update: {}=always {env}cargo test, or tuicast test {flag}--update",
                 assert::UPDATE_ENV
             );
         }
@@ -193,6 +201,7 @@ impl CheckResult {
 pub struct Report {
     passed: usize,
     failed: Vec<CheckResult>,
+    live: LiveMode,
 }
 
 impl Report {
@@ -202,6 +211,11 @@ impl Report {
             "running {total} test{}\n",
             if total == 1 { "" } else { "s" }
         )
+    }
+
+    /// The same report for a run in the live mode `live` (the commands its messages suggest).
+    pub fn live(self, live: LiveMode) -> Report {
+        Report { live, ..self }
     }
 
     /// The line of one result, `test NAME ... ok|updated|FAILED`, as [`Report::line`]; the
@@ -245,7 +259,7 @@ impl Report {
         }
         out.push_str("\nfailures:\n\n");
         for r in &self.failed {
-            let _ = writeln!(out, "---- {} ----\n{}", r.test, r.message());
+            let _ = writeln!(out, "---- {} ----\n{}", r.test, r.message_in(self.live));
         }
         out
     }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::check::{check_replay, failed, missing};
 use super::discover::discover;
-use super::live::live_from_env;
+use super::live::{LiveMode, LiveModeError};
 use super::{use_color, CheckResult, Options};
 use crate::assert::UpdateAction;
 use crate::config::Config;
@@ -48,6 +48,8 @@ pub enum HarnessError {
     Config(crate::config::ConfigError),
     /// `TUICAST_UPDATE` is not an update mode.
     Update(crate::assert::UpdateModeError),
+    /// `TUICAST_LIVE` is neither `1` nor `0`.
+    Live(LiveModeError),
 }
 
 impl std::fmt::Display for HarnessError {
@@ -55,6 +57,7 @@ impl std::fmt::Display for HarnessError {
         match self {
             HarnessError::Config(e) => e.fmt(f),
             HarnessError::Update(e) => e.fmt(f),
+            HarnessError::Live(e) => e.fmt(f),
         }
     }
 }
@@ -67,11 +70,30 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
     let opts = Options {
         update: UpdateAction::from_env().map_err(HarnessError::Update)?,
         color: use_color(std::io::IsTerminal::is_terminal(&std::io::stdout())),
-        live: live_from_env(),
+        live: LiveMode::from_env().map_err(HarnessError::Live)?,
     };
     let report = ReportDir::from_env().map(Arc::new);
     let mut trials = Vec::new();
-    for case in discover(&config, &[]) {
+    let cases = discover(&config, &[]);
+    if opts.live == LiveMode::Always {
+        let replayed: Vec<&str> = cases
+            .iter()
+            .filter(|c| c.scenario.is_none())
+            .map(|c| c.stem.as_str())
+            .collect();
+        if !replayed.is_empty() {
+            super::live::warn_once(
+                "replayed-without-scenario",
+                &format!(
+                    "note: {}=1 replays {} cast(s) that have no scenario to record them from: {}",
+                    super::LIVE_ENV,
+                    replayed.len(),
+                    crate::escape::escape_for_terminal(&replayed.join(", "), 600)
+                ),
+            );
+        }
+    }
+    for case in cases {
         let case = Arc::new(case);
         let infos = match &case.checkpoints {
             Ok(infos) => infos.clone(),
@@ -110,7 +132,11 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
                         results
                             .into_iter()
                             .map(|(name, r)| {
-                                let outcome = if r.passed() { Ok(()) } else { Err(r.message()) };
+                                let outcome = if r.passed() {
+                                    Ok(())
+                                } else {
+                                    Err(r.message_in(opts.live))
+                                };
                                 (name, outcome)
                             })
                             .collect()
@@ -118,10 +144,10 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
                 });
                 let outcome = match outcomes {
                     Ok(map) => map.get(&info.name).cloned(),
-                    Err(e) => Some(Err(failed(&case, e, &info.name).message())),
+                    Err(e) => Some(Err(failed(&case, e, &info.name).message_in(opts.live))),
                 };
                 outcome
-                    .unwrap_or_else(|| Err(missing(&case, &info.name).message()))
+                    .unwrap_or_else(|| Err(missing(&case, &info.name).message_in(opts.live)))
                     .map_err(Into::into)
             }));
         }

@@ -8,18 +8,21 @@ use std::process::{Command, Output};
 
 use crate::util::{have, root, Dir, Run, Tuicast};
 
-struct Crate {
-    dir: Dir,
+/// A temporary cargo package using `tuicast::harness` as its `casts` test.
+pub(crate) struct Crate {
+    pub(crate) dir: Dir,
 }
 
 impl Crate {
-    fn new() -> Crate {
+    /// The package, depending on tuicast with `features` (`""`: the harness-only build), and no
+    /// casts yet.
+    pub(crate) fn empty(features: &str) -> Crate {
         let dir = Dir::new();
         dir.write(
             "Cargo.toml",
             format!(
                 "[package]\nname = \"uses-tuicast\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
-                 [dev-dependencies]\ntuicast = {{ path = {:?}, default-features = false }}\n\n\
+                 [dev-dependencies]\ntuicast = {{ path = {:?}, default-features = false, features = [{features}] }}\n\n\
                  [[test]]\nname = \"casts\"\nharness = false\n",
                 root().display().to_string()
             ),
@@ -29,20 +32,26 @@ impl Crate {
             "tests/casts.rs",
             "fn main() {\n    tuicast::harness::main()\n}\n",
         );
-        dir.copy_from_repo("casts/progress.cast", "casts/progress.cast");
-        dir.copy_from_repo("casts/shell.cast", "casts/sub/shell.cast");
         // The same dependency versions as tuicast itself, so no network is needed.
         dir.copy_from_repo("Cargo.lock", "Cargo.lock");
-        let c = Crate { dir };
+        Crate { dir }
+    }
+
+    fn new() -> Crate {
+        let c = Crate::empty("");
+        let dir = &c.dir;
+        dir.copy_from_repo("casts/progress.cast", "casts/progress.cast");
+        dir.copy_from_repo("casts/shell.cast", "casts/sub/shell.cast");
         c.tuicast(&["test", "--update"]).success();
         c
     }
 
-    fn path(&self, rel: &str) -> PathBuf {
+    pub(crate) fn path(&self, rel: &str) -> PathBuf {
         self.dir.join(rel)
     }
 
-    fn cargo(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+    /// `cargo ARGS` in the package, offline, with a target folder shared between tests.
+    pub(crate) fn cargo(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
         cmd.args(args)
             .env("CARGO_NET_OFFLINE", "true")
@@ -52,6 +61,8 @@ impl Crate {
             .env("CARGO_TARGET_DIR", target_dir().join("harness-crate"))
             .env_remove("CI")
             .env_remove("TUICAST_UPDATE")
+            .env_remove("TUICAST_LIVE")
+            .env_remove("NEXTEST_RUN_ID")
             .env_remove("CARGO_MANIFEST_DIR")
             .env("NO_COLOR", "1");
         for (k, v) in env {
@@ -60,7 +71,7 @@ impl Crate {
         cmd.output().unwrap()
     }
 
-    fn tuicast(&self, args: &[&str]) -> Run {
+    pub(crate) fn tuicast(&self, args: &[&str]) -> Run {
         self.dir.tuicast(args).run()
     }
 }
@@ -75,7 +86,7 @@ fn target_dir() -> PathBuf {
 }
 
 /// stdout and stderr of a cargo run, together.
-fn text(o: &Output) -> String {
+pub(crate) fn text(o: &Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&o.stdout),

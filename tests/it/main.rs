@@ -15,6 +15,7 @@
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
 //! - `inspect`: `tuicast inspect` and `tuicast::inspect` on real screens: outline, prompts, tables.
 //! - `repeat`: the flake guard, `--repeat N`: changing and steady programs recorded N times.
+//! - `live_runs`: which casts are recorded live, one recording per cast under nextest, one accept.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
@@ -32,6 +33,7 @@ mod inspect;
 mod layers;
 mod limits;
 mod live;
+mod live_runs;
 mod malformed;
 mod png;
 mod readme;
