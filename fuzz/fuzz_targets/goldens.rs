@@ -31,7 +31,13 @@ fuzz_target!(|data: &[u8]| {
     for (r, row) in screen.rows.iter().enumerate() {
         for (c, cell) in row.iter().enumerate() {
             let parsed = styles.get(&(r, c)).copied().unwrap_or_default();
-            assert_eq!(parsed, Style::of(cell), "cell {}:{} of\n{golden}", r + 1, c + 1);
+            assert_eq!(
+                parsed,
+                Style::of(cell),
+                "cell {}:{} of\n{golden}",
+                r + 1,
+                c + 1
+            );
         }
     }
 });

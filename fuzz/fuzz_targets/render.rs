@@ -76,7 +76,8 @@ fuzz_target!(|data: &[u8]| {
                 });
             }
             engine.feed(&chunk.iter().collect::<String>());
-            gif.add_frame(i as f64 * step, &engine.screen()).expect("a frame");
+            gif.add_frame(i as f64 * step, &engine.screen())
+                .expect("a frame");
         }
         let (stats, bytes) = gif.finish().expect("the GIF ends");
         assert!(stats.frames >= 1);

@@ -70,12 +70,27 @@ fn size(c: u8, r: u8) -> Size {
 fn check(kind: EngineKind, engine: &dyn Engine, asked: Size) {
     let want = asked.at_least_min();
     let screen = engine.screen();
-    assert_eq!(engine.size(), want, "{kind:?}: engine size after asking {asked:?}");
-    assert_eq!(screen.size, want, "{kind:?}: screen size after asking {asked:?}");
+    assert_eq!(
+        engine.size(),
+        want,
+        "{kind:?}: engine size after asking {asked:?}"
+    );
+    assert_eq!(
+        screen.size, want,
+        "{kind:?}: screen size after asking {asked:?}"
+    );
     assert_eq!(screen.rows.len(), want.rows as usize, "{kind:?}: rows");
     for row in &screen.rows {
         assert_eq!(row.len(), want.cols as usize, "{kind:?}: cells in a row");
     }
-    assert!(screen.cursor.row < want.rows, "{kind:?}: cursor row {:?} on {want:?}", screen.cursor);
-    assert!(screen.cursor.col <= want.cols, "{kind:?}: cursor col {:?} on {want:?}", screen.cursor);
+    assert!(
+        screen.cursor.row < want.rows,
+        "{kind:?}: cursor row {:?} on {want:?}",
+        screen.cursor
+    );
+    assert!(
+        screen.cursor.col <= want.cols,
+        "{kind:?}: cursor col {:?} on {want:?}",
+        screen.cursor
+    );
 }
