@@ -9,7 +9,11 @@ fuzz_target!(|data: &[u8]| {
     for kind in EngineKind::ALL {
         let mut engine = kind.create(Size { cols: 20, rows: 5 });
         // Split in two so chunk boundaries are exercised too.
-        let cut = text.char_indices().nth(text.chars().count() / 2).map(|(i, _)| i).unwrap_or(0);
+        let cut = text
+            .char_indices()
+            .nth(text.chars().count() / 2)
+            .map(|(i, _)| i)
+            .unwrap_or(0);
         engine.feed(&text[..cut]);
         engine.feed(&text[cut..]);
         let _ = tuicast::render::text(&engine.screen());

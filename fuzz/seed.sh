@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Seeds each fuzz target's corpus (fuzz/corpus/TARGET/, not committed) from the repository's
+# own files, in the input layout each target decodes (see the comment at the top of each
+# fuzz_targets/*.rs):
+#   cast_reader  every cast (example suite, conformance, todoapp, valid and malformed fixtures)
+#   replay       the output of each cast
+#   resize       a cast's size, then its output with its resizes as NUL COLS ROWS
+#   render       a size and flags, then the start of a cast's output
+#   cast_toml    every scenario and tuicast.toml
+#   goldens      every text and styled golden and small PNGs; outputs for the round trip
+# Outputs are cut (replay/resize 16 KiB, render 2 KiB, goldens 4 KiB) to keep executions fast.
+# Usage: fuzz/seed.sh [CORPUS_DIR]   (default fuzz/corpus). Needs python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec python3 - "${1:-fuzz/corpus}" <<'PY'
+import hashlib, json, pathlib, struct, sys, zlib
+
+out = pathlib.Path(sys.argv[1])
+root = pathlib.Path(".")
+casts = sorted(
+    p for d in ["casts", "tests/conformance/cases", "tests/apps/todoapp/casts",
+                "tests/fixtures/valid", "tests/fixtures/malformed"]
+    for p in (root / d).glob("*.cast"))
+tomls = sorted(
+    p for d in ["casts", "tests/conformance/scenarios", "tests/apps/todoapp/casts",
+                "tests/apps/todoapp", "."]
+    for p in (root / d).glob("*.toml")
+    if p.name != "Cargo.toml")
+goldens = sorted(
+    p for d in ["snapshots", "tests/apps/todoapp/snapshots", "tests/fixtures/examples-oracle"]
+    for p in (root / d).rglob("*.txt"))
+counts = {}
+
+def put(target, data):
+    d = out / target
+    d.mkdir(parents=True, exist_ok=True)
+    # Named by content, like libFuzzer's own corpus files: seeding twice adds nothing.
+    name = hashlib.sha1(data).hexdigest()
+    (d / name).write_bytes(data)
+    counts.setdefault(target, set()).add(name)
+
+def events(path):
+    """(size, [(code, data)]) of a v2 or v3 cast; None for v1 or an unreadable cast."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        header = json.loads(lines[0].lstrip("\ufeff"))
+        term = header.get("term", header)
+        size = (int(term.get("cols", term.get("width"))), int(term.get("rows", term.get("height"))))
+    except Exception:
+        return None
+    evs = []
+    for line in lines[1:]:
+        try:
+            e = json.loads(line)
+            evs.append((e[1], e[2]))
+        except Exception:
+            continue
+    return size, evs
+
+def size_bytes(cols, rows, mod_cols, mod_rows):
+    """Two size bytes: the cast's size where the target can give it, a small one otherwise."""
+    return bytes([cols % mod_cols, rows % mod_rows])
+
+def png(width, height, color_type, depth, rows):
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    ihdr = struct.pack(">IIBBBBB", width, height, depth, color_type, 0, 0, 0)
+    raw = b"".join(b"\0" + r for r in rows)
+    extra = chunk(b"PLTE", b"\0\0\0\xff\xff\xff") if color_type == 3 else b""
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + extra
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+for path in casts:
+    data = path.read_bytes()
+    put("cast_reader", data)
+    read = events(path)
+    if read is None:
+        continue
+    (cols, rows), evs = read
+    output = "".join(d for c, d in evs if c == "o" and isinstance(d, str)).encode("utf-8", "replace")
+    if not output:
+        continue
+    put("replay", output[:16384])
+    resized = bytearray(size_bytes(cols, rows, 41, 13))
+    for code, d in evs:
+        if code == "o" and isinstance(d, str):
+            resized += d.encode("utf-8", "replace").replace(b"\0", b"")
+        elif code == "r" and isinstance(d, str) and "x" in d:
+            try:
+                c, r = (int(v) for v in d.split("x"))
+                resized += b"\0" + size_bytes(c, r, 41, 13)
+            except ValueError:
+                pass
+        if len(resized) > 16384:
+            break
+    put("resize", bytes(resized))
+    for flags in (0, 7, 8 | (5 << 4)):
+        put("render", size_bytes(cols, rows, 20, 8) + bytes([flags]) + output[:2048])
+    put("goldens", b"\x01" + output[:4096])
+
+for path in tomls:
+    put("cast_toml", path.read_bytes())
+for path in goldens:
+    put("goldens", b"\x00" + path.read_bytes())
+# PNG goldens: small pictures of each colour type tuicast may meet (RGB, RGBA, grey, palette).
+put("goldens", b"\x00" + png(1, 1, 2, 8, [b"\x10\x20\x30"]))
+put("goldens", b"\x00" + png(3, 2, 6, 8, [b"\x00\x00\x00\xff" * 3, b"\xff\xff\xff\x80" * 3]))
+put("goldens", b"\x00" + png(2, 2, 0, 8, [b"\x00\xff", b"\xff\x00"]))
+put("goldens", b"\x00" + png(4, 1, 3, 1, [b"\xa0"]))
+
+for target in sorted(counts):
+    print(f"seeded {target}: {len(counts[target])} inputs in {out / target}")
+PY
