@@ -119,6 +119,30 @@ fn refuse_shared_goldens(config: &Config, cases: &mut [Case]) {
     }
 }
 
+/// Why goldens of `stem` may not be written: a folder on the way from the snapshots folder to
+/// `snapshots/<stem>/` that is a symlink to somewhere outside it.
+fn leaves_snapshots(config: &Config, stem: &str) -> Option<String> {
+    let mut dir = config.snapshots.clone();
+    let mut root = None;
+    for part in stem.split('/') {
+        dir.push(part);
+        let Ok(meta) = std::fs::symlink_metadata(&dir) else {
+            return None; // not made yet: tuicast makes it a real folder
+        };
+        if meta.file_type().is_symlink() {
+            let root = root.get_or_insert_with(|| crate::util::resolved(&config.snapshots));
+            let target = std::fs::canonicalize(&dir).unwrap_or_default();
+            if !target.starts_with(&*root) {
+                return Some(format!(
+                    "{} is a symlink out of the snapshots folder: goldens are not written through it",
+                    assert::shown_path(&dir)
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The snapshot stem of `cast`: its path under the casts folder; for a cast given from
 /// elsewhere, under the project folder, or else its file name alone — never a path of the
 /// machine it runs on (`tuicast test /abs/y.cast`, `../y.cast`).
@@ -152,6 +176,11 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
     let mut problem = None;
     let mut scenario = None;
     let mut checked = crate::config::Checked::all();
+    // Goldens are written under snapshots/<stem>/: never through a symlink that leads out of
+    // the snapshots folder (a cloned repository can hold one pointing anywhere).
+    if let Some(p) = leaves_snapshots(config, &stem) {
+        problem = Some(p);
+    }
     match CastFile::beside(&cast) {
         Ok(Some(file)) => {
             if let Some(f) = file.formats {

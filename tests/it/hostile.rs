@@ -386,3 +386,23 @@ fn temporary_files_of_an_interrupted_write_are_listed_and_removable() {
         dir.files()
     );
 }
+
+#[test]
+fn goldens_are_never_written_through_a_symlink_out_of_the_snapshots_folder() {
+    let dir = Dir::new();
+    dir.write("casts/demo.cast", v3_cast(10, 2, &[r#"[0.1, "o", "hi"]"#]));
+    let outside = Dir::new();
+    std::fs::create_dir_all(dir.join("snapshots")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.join("snapshots/demo")).unwrap();
+    let out = dir.tuicast(["test", "--update"]).run().fails_with(2);
+    assert!(
+        out.stdout()
+            .contains("is a symlink out of the snapshots folder"),
+        "{out}"
+    );
+    assert!(
+        outside.files().is_empty(),
+        "nothing written outside: {:?}",
+        outside.files()
+    );
+}

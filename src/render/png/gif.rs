@@ -256,7 +256,14 @@ impl<W: Write> FrameWriter<W> {
     fn write(&mut self, frame: &Shown, until: f64) -> Result<(), PngError> {
         // Delays from rounded absolute times, so rounding never accumulates.
         let cs = |t: f64| (t * 100.0).round();
-        let delay = (cs(until) - cs(frame.time)).clamp(2.0, u16::MAX as f64) as u16;
+        let span = cs(until) - cs(frame.time);
+        // A NaN (inf - inf from an endless last frame) would cast to 0: the shortest delay.
+        let span = if span.is_nan() {
+            f64::from(u16::MAX)
+        } else {
+            span
+        };
+        let delay = span.clamp(2.0, u16::MAX as f64) as u16;
         let (x, y, w, h) = frame.rect;
         let mut rgba: Vec<u8> = Vec::with_capacity((w * h * 4) as usize);
         let stride = self.width as usize * 4;
