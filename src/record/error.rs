@@ -40,6 +40,9 @@ pub enum RecordError {
     MissingSecret(String),
     /// The package's binary named by `bin =` was not found or did not build (bad input).
     Bin(super::cargo_bin::BinError),
+    /// A signal (SIGINT, SIGTERM, SIGHUP: its number) asked the recording to stop; the
+    /// program's session was ended and the cast so far kept (see [`super::interrupt`]).
+    Interrupted(i32),
     /// An error at one step of a scenario file, with the step's place.
     AtStep {
         /// Where the step was written.
@@ -61,6 +64,15 @@ impl RecordError {
                     | RecordError::Exited { .. }
                     | RecordError::ExitStatus { .. }
             ),
+        }
+    }
+
+    /// The signal number of an interrupted recording.
+    pub fn interrupted(&self) -> Option<i32> {
+        match self {
+            RecordError::AtStep { error, .. } => error.interrupted(),
+            RecordError::Interrupted(s) => Some(*s),
+            _ => None,
         }
     }
 
@@ -118,6 +130,11 @@ impl fmt::Display for RecordError {
                 "the secret's environment variable {} is not set (it is read from tuicast's \
                  environment)",
                 crate::escape::escape_for_terminal(name, 60)
+            ),
+            RecordError::Interrupted(s) => write!(
+                f,
+                "interrupted by {}: the program was ended",
+                super::interrupt::signal_name(*s)
             ),
             RecordError::AtStep { origin, error } => write!(f, "{origin}: {error}"),
         }

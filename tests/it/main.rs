@@ -6,6 +6,7 @@
 //! - `examples`: the bundled example suite in `casts/` replays to what tmux showed.
 //! - `snapshots`: goldens, update modes, review commands, masks, orphans (real binary).
 //! - `record`: the recorder with real programs in real PTYs.
+//! - `signals`: SIGINT/SIGTERM/SIGHUP/SIGKILL to `tuicast record`, daemons: nothing survives.
 //! - `conformance`: the conformance corpus replays (avt) to what tmux or xterm showed; docs table.
 //! - `png`: PNG and GIF renders checked by decoded pixels, determinism, the picture CLI.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
@@ -30,5 +31,6 @@ mod malformed;
 mod png;
 mod readme;
 mod record;
+mod signals;
 mod snapshots;
 mod util;
