@@ -40,6 +40,10 @@ pub enum RecordError {
     MissingSecret(String),
     /// The package's binary named by `bin =` was not found or did not build (bad input).
     Bin(super::cargo_bin::BinError),
+    /// The value of the secret of this name (its environment variable) reached the screen
+    /// drawn in pieces that could not be replaced (separate writes); the recording was
+    /// stopped and its cast deleted. The value is never shown.
+    SecretOnScreen(String),
     /// A signal (SIGINT, SIGTERM, SIGHUP: its number) asked the recording to stop; the
     /// program's session was ended and the cast so far kept (see [`super::interrupt`]).
     Interrupted(i32),
@@ -63,6 +67,7 @@ impl RecordError {
                     | RecordError::Unsettled(_)
                     | RecordError::Exited { .. }
                     | RecordError::ExitStatus { .. }
+                    | RecordError::SecretOnScreen(_)
             ),
         }
     }
@@ -129,6 +134,13 @@ impl fmt::Display for RecordError {
                 f,
                 "the secret's environment variable {} is not set (it is read from tuicast's \
                  environment)",
+                crate::escape::escape_for_terminal(name, 60)
+            ),
+            RecordError::SecretOnScreen(name) => write!(
+                f,
+                "the secret {} appeared on the screen, drawn in separate writes that could not \
+                 be replaced by *; the recording was stopped and its cast deleted so that it \
+                 keeps no part of the secret (print the secret in one write, or not at all)",
                 crate::escape::escape_for_terminal(name, 60)
             ),
             RecordError::Interrupted(s) => write!(

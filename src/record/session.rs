@@ -170,6 +170,10 @@ pub struct Session {
     /// Screen changes and inputs, for settling and idle waits.
     pub(super) watch: ScreenWatch,
     pub(super) settle_period: Duration,
+    /// The secrets typed so far, by name: looked for on the screen after every output.
+    pub(super) secrets: Vec<(String, String)>,
+    /// The cast file, removed when a secret reaches the screen.
+    cast_path: Option<PathBuf>,
 }
 
 impl fmt::Debug for Session {
@@ -202,10 +206,16 @@ impl Session {
                 .map_err(|e| RecordError::Setup(format!("cannot create {}: {e}", path.display())))
         };
         let started = Self::start(opts, Sink::File(BufWriter::new(file)), &commit);
-        if started.is_err() {
-            let _ = std::fs::remove_file(&tmp);
+        match started {
+            Ok(mut s) => {
+                s.cast_path = Some(path.to_path_buf());
+                Ok(s)
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                Err(e)
+            }
         }
-        started
     }
 
     /// Starts recording into memory; [`Session::finish`] returns the cast text.
@@ -292,6 +302,8 @@ impl Session {
             mirror: None,
             watch,
             settle_period: opts.settle,
+            secrets: Vec::new(),
+            cast_path: None,
         })
     }
 
@@ -525,6 +537,16 @@ impl Session {
             }
         }
         self.engine.feed(&text[pos..]);
+        if let Some(name) = self.secret_on_screen() {
+            // Drawn in pieces the redactor could not see whole (separate writes): this
+            // output never reaches the cast, and what the cast holds of the secret already
+            // (its first pieces) is deleted with it.
+            self.writer = None;
+            if let Some(p) = &self.cast_path {
+                let _ = std::fs::remove_file(p);
+            }
+            return Err(RecordError::SecretOnScreen(name));
+        }
         if let Some(m) = &mut self.mirror {
             let _ = m.write_all(text.as_bytes()).and_then(|_| m.flush());
         }
@@ -536,6 +558,19 @@ impl Session {
             self.emit(EventData::Input(a))?;
         }
         Ok(())
+    }
+
+    /// The name of a secret whose value the live screen shows (on one row).
+    fn secret_on_screen(&self) -> Option<String> {
+        if self.secrets.is_empty() {
+            return None;
+        }
+        let screen = self.engine.screen();
+        let rows: Vec<String> = (0..screen.rows.len()).map(|r| screen.row_text(r)).collect();
+        self.secrets
+            .iter()
+            .find(|(_, value)| rows.iter().any(|row| row.contains(value.as_str())))
+            .map(|(name, _)| name.clone())
     }
 
     pub(super) fn emit(&mut self, data: EventData) -> Result<(), RecordError> {
