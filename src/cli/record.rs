@@ -163,6 +163,12 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     // An interruption that came after the last recording ended still counts.
+    if let (None, Some(signal)) = (interrupted, tuicast::record::interrupt::requested()) {
+        eprintln!(
+            "interrupted by {} after the recordings ended",
+            tuicast::record::interrupt::signal_name(signal)
+        );
+    }
     if let Some(signal) = interrupted.or_else(tuicast::record::interrupt::requested) {
         return Ok(ExitCode::from(
             tuicast::record::interrupt::exit_status(signal) as u8,

@@ -263,6 +263,8 @@ fn sigkill_and_sigint_at_random_moments_leave_nothing_once_the_next_recording_sw
     let (mut kills, mut ints) = (0, 0);
     // What each SIGKILL left at once (before the next recording swept it).
     let (mut killed_left, mut killed_homes) = (0, 0);
+    // SIGINT outcomes: 130, killed before handling was set up, done before it came.
+    let (mut int_130, mut int_early, mut int_late) = (0, 0, 0);
     for round in 0..20 {
         let marker = format!("{}-r{round}-", s.marker);
         let path = s.dir.write(
@@ -270,7 +272,7 @@ fn sigkill_and_sigint_at_random_moments_leave_nothing_once_the_next_recording_sw
             format!("{}{steps}", hostile_shell(&marker)),
         );
         let sigkill = rng.below(2) == 0;
-        let delay = Duration::from_millis(rng.below(1600));
+        let delay = Duration::from_millis(rng.below(1200));
         let mut child = Tuicast::new()
             .arg("record")
             .arg(&path)
@@ -314,6 +316,11 @@ fn sigkill_and_sigint_at_random_moments_leave_nothing_once_the_next_recording_sw
                 matches!(out.code(), None | Some(130) | Some(0)),
                 "round {round} (SIGINT after {delay:?}):\n{out}"
             );
+            match out.code() {
+                Some(130) => int_130 += 1,
+                None => int_early += 1,
+                _ => int_late += 1,
+            }
             if out.code() == Some(130) {
                 assert!(out.stderr().contains("interrupted by SIGINT"), "{out}");
             }
@@ -335,6 +342,10 @@ fn sigkill_and_sigint_at_random_moments_leave_nothing_once_the_next_recording_sw
         .into_iter()
         .filter(|f| f.contains(".tmp"))
         .collect();
+    eprintln!(
+        "SIGINTs: {int_130} exited 130, {int_early} came before the handling was set up, \
+         {int_late} after tuicast had exited"
+    );
     eprintln!(
         "{kills} SIGKILLs left {killed_left} marked processes and {killed_homes} HOME folders \
          at once (in all, each swept by the next recording)"
