@@ -560,16 +560,20 @@ impl Session {
         Ok(())
     }
 
-    /// The name of a secret whose value the live screen shows (on one row).
+    /// The name of a secret whose value the live screen shows: on one row, or running from
+    /// the end of a row into the next (wrapped).
     fn secret_on_screen(&self) -> Option<String> {
         if self.secrets.is_empty() {
             return None;
         }
         let screen = self.engine.screen();
         let rows: Vec<String> = (0..screen.rows.len()).map(|r| screen.row_text(r)).collect();
+        let joined = rows.concat();
         self.secrets
             .iter()
-            .find(|(_, value)| rows.iter().any(|row| row.contains(value.as_str())))
+            .find(|(_, value)| {
+                joined.contains(value.as_str()) || rows.iter().any(|r| r.contains(value.as_str()))
+            })
             .map(|(name, _)| name.clone())
     }
 

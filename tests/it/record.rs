@@ -777,3 +777,14 @@ fn a_secret_drawn_one_character_per_write_with_cursor_moves_fails_the_recording(
     );
     refused(out, &dir, "chars");
 }
+
+#[test]
+fn a_secret_wrapped_from_one_row_into_the_next_in_two_writes_fails_the_recording() {
+    let dir = Dir::new();
+    let (out, _) = draw_secret(
+        &dir,
+        "wrap",
+        r#"printf '\033[3;36H%s' "${s:0:5}"; sleep 0.3; printf '\033[4;1H%s' "${s:5}""#,
+    );
+    refused(out, &dir, "wrap");
+}
