@@ -43,6 +43,10 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // Before any other thread: SIGINT/SIGTERM/SIGHUP then end each recording cleanly (its
+    // program's whole session killed, its HOME removed, its `.partial` kept) and exit with
+    // the shell's status (130/143/129).
+    tuicast::record::interrupt::install().context("cannot set up signal handling")?;
     if !args.command.is_empty() {
         if !args.scenarios.is_empty() {
             bail!("give either scenario files or a command after --, not both");
@@ -117,14 +121,30 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect()
         });
     let (mut checks_failed, mut bad_input) = (false, false);
+    let mut interrupted = None;
     for (scenario, result) in results {
         match result {
             Ok(r) => eprintln!(
-                "recorded {} ({:.1}s, exit status {})",
+                "recorded {} ({:.1}s, {})",
                 r.cast.display(),
                 r.finished.duration,
-                r.finished.status
+                how_it_ended(&r.finished)
             ),
+            Err(Failed::Record(e)) if e.interrupted().is_some() => {
+                interrupted = e.interrupted();
+                let cast = args
+                    .output
+                    .clone()
+                    .unwrap_or_else(|| default_cast_path(&scenario));
+                let partial = tuicast::record::run::partial_path(&cast);
+                eprintln!("error: {}: {e}", scenario.display());
+                if partial.exists() {
+                    eprintln!(
+                        "  the recording so far is in {} (a valid cast)",
+                        partial.display()
+                    );
+                }
+            }
             Err(e) => {
                 if e.is_check_failure() {
                     checks_failed = true;
@@ -152,6 +172,18 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    // An interruption that came after the last recording ended still counts.
+    if let (None, Some(signal)) = (interrupted, tuicast::record::interrupt::requested()) {
+        eprintln!(
+            "interrupted by {} after the recordings ended",
+            tuicast::record::interrupt::signal_name(signal)
+        );
+    }
+    if let Some(signal) = interrupted.or_else(tuicast::record::interrupt::requested) {
+        return Ok(ExitCode::from(
+            tuicast::record::interrupt::exit_status(signal) as u8,
+        ));
+    }
     Ok(if bad_input {
         ExitCode::from(super::EXIT_BAD_INPUT)
     } else if checks_failed {
@@ -159,6 +191,19 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The exit status, and for a program still running at the end what ended it: "exit status
+/// 0", or "still running at the end: ended with SIGHUP (status 129)".
+fn how_it_ended(f: &tuicast::record::Finished) -> String {
+    match f.ended_by {
+        Some(signal) => format!(
+            "still running at the end: ended with {} (status {})",
+            signal.as_str(),
+            f.status
+        ),
+        None => format!("exit status {}", f.status),
+    }
 }
 
 /// Why a scenario file was not recorded.
@@ -325,16 +370,27 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
     })();
     let finished = session.finish();
     drop(guard);
+    if let Some(signal) = tuicast::record::interrupt::requested() {
+        drop(finished);
+        eprintln!(
+            "interrupted by {}: the recording so far is in {} (a valid cast)",
+            tuicast::record::interrupt::signal_name(signal),
+            partial.display()
+        );
+        return Ok(ExitCode::from(
+            tuicast::record::interrupt::exit_status(signal) as u8,
+        ));
+    }
     result?;
     let finished = finished?;
     std::fs::rename(&partial, cast)
         .with_context(|| format!("cannot rename {} to {}", partial.display(), cast.display()))?;
     let _ = std::io::stdout().flush();
     eprintln!(
-        "recorded {} ({:.1}s, exit status {}, {markers} marker(s))",
+        "recorded {} ({:.1}s, {}, {markers} marker(s))",
         cast.display(),
         finished.duration,
-        finished.status
+        how_it_ended(&finished)
     );
     Ok(ExitCode::SUCCESS)
 }

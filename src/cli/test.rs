@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context as _;
 use serde_json::json;
 
 use tuicast::assert::{self, Outcome, Place, UpdateAction};
@@ -113,6 +114,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         LiveMode::from_env()?
     };
     let opts = harness::Options::new(update).color(color).live(live);
+    // A run that records ends its recordings cleanly on SIGINT/SIGTERM/SIGHUP.
+    if cases.iter().any(|c| live.records(c)) {
+        tuicast::record::interrupt::install().context("cannot set up signal handling")?;
+    }
     let mut report_summary = Report::default().live(live);
     let mut bad_input = false;
     let filter = args.filter.as_deref();
@@ -281,6 +286,15 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?,
     }
     out.flush()?;
+    if let Some(signal) = tuicast::record::interrupt::requested() {
+        eprintln!(
+            "interrupted by {}: the recordings were ended",
+            tuicast::record::interrupt::signal_name(signal)
+        );
+        return Ok(ExitCode::from(
+            tuicast::record::interrupt::exit_status(signal) as u8,
+        ));
+    }
     Ok(if bad_input {
         ExitCode::from(super::EXIT_BAD_INPUT)
     } else if report_summary.failed().is_empty() {

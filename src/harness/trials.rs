@@ -16,6 +16,13 @@ use crate::report::ReportDir;
 /// The harness entry point for `tests/*.rs` with `harness = false`: reads `tuicast.toml`,
 /// makes one libtest trial per checkpoint and exits with libtest's status.
 pub fn main() -> ! {
+    // Before any thread exists: a signal during a live recording ends it cleanly (its
+    // program's whole session, its temporary HOME); with no recording alive it ends the
+    // process at once, as without this.
+    #[cfg(feature = "record")]
+    if let Err(e) = crate::record::interrupt::install() {
+        eprintln!("warning: cannot set up signal handling: {e}");
+    }
     let args = libtest_mimic::Arguments::from_args();
     let trials = match trials() {
         Ok(t) => t,
@@ -36,6 +43,14 @@ pub fn main() -> ! {
                 );
             }
         }
+    }
+    #[cfg(feature = "record")]
+    if let Some(signal) = crate::record::interrupt::requested() {
+        eprintln!(
+            "interrupted by {}: the recordings were ended",
+            crate::record::interrupt::signal_name(signal)
+        );
+        std::process::exit(crate::record::interrupt::exit_status(signal));
     }
     conclusion.exit()
 }

@@ -40,6 +40,13 @@ pub enum RecordError {
     MissingSecret(String),
     /// The package's binary named by `bin =` was not found or did not build (bad input).
     Bin(super::cargo_bin::BinError),
+    /// The value of the secret of this name (its environment variable) reached the screen
+    /// drawn in pieces that could not be replaced (separate writes); the recording was
+    /// stopped and its cast deleted. The value is never shown.
+    SecretOnScreen(String),
+    /// A signal (SIGINT, SIGTERM, SIGHUP: its number) asked the recording to stop; the
+    /// program's session was ended and the cast so far kept (see [`super::interrupt`]).
+    Interrupted(i32),
     /// An error at one step of a scenario file, with the step's place.
     AtStep {
         /// Where the step was written.
@@ -60,7 +67,17 @@ impl RecordError {
                     | RecordError::Unsettled(_)
                     | RecordError::Exited { .. }
                     | RecordError::ExitStatus { .. }
+                    | RecordError::SecretOnScreen(_)
             ),
+        }
+    }
+
+    /// The signal number of an interrupted recording.
+    pub fn interrupted(&self) -> Option<i32> {
+        match self {
+            RecordError::AtStep { error, .. } => error.interrupted(),
+            RecordError::Interrupted(s) => Some(*s),
+            _ => None,
         }
     }
 
@@ -118,6 +135,18 @@ impl fmt::Display for RecordError {
                 "the secret's environment variable {} is not set (it is read from tuicast's \
                  environment)",
                 crate::escape::escape_for_terminal(name, 60)
+            ),
+            RecordError::SecretOnScreen(name) => write!(
+                f,
+                "the secret {} appeared on the screen, drawn in separate writes that could not \
+                 be replaced by *; the recording was stopped and its cast deleted so that it \
+                 keeps no part of the secret (print the secret in one write, or not at all)",
+                crate::escape::escape_for_terminal(name, 60)
+            ),
+            RecordError::Interrupted(s) => write!(
+                f,
+                "interrupted by {}: the program was ended",
+                super::interrupt::signal_name(*s)
             ),
             RecordError::AtStep { origin, error } => write!(f, "{origin}: {error}"),
         }

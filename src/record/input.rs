@@ -26,6 +26,9 @@ impl Session {
     /// is replaced by `*`s before it is written.
     pub fn type_secret(&mut self, name: &str, value: &str) -> Result<(), RecordError> {
         self.redactor.add_secret(value);
+        if !value.is_empty() && !self.secrets.iter().any(|(_, v)| v == value) {
+            self.secrets.push((name.to_string(), value.to_string()));
+        }
         self.send(value, &format!("<secret {name}>"))
     }
 

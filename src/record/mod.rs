@@ -11,10 +11,13 @@
 //!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
 //! - [`cargo_bin`]: the package's own binary for `bin = "NAME"` (cargo's, beside the test, or
 //!   built).
+//! - [`interrupt`]: SIGINT/SIGTERM/SIGHUP end recordings cleanly.
 //! - [`keys`]: key names; `query`, `redact`, `utf8` (internal): terminal queries, secret redaction,
 //!   streaming UTF-8.
 
 pub mod cargo_bin;
+#[cfg(feature = "record")]
+pub mod interrupt;
 pub mod keys;
 #[cfg(feature = "record")]
 #[doc(hidden)] // public for the recording benchmark only; not a stable API

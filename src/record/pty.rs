@@ -6,9 +6,12 @@
 //! writes happen on a thread of their own, so typing more than the PTY buffers while the
 //! program answers with output (which waits for the recorder) cannot deadlock; `cwd` and
 //! `TERM` are always set; reads are retried on EINTR; the child is always reaped, in its own
-//! thread, with the real signal number of a killed child; and the whole session of the
-//! program (its process group, and background jobs that moved to groups of their own) is
-//! killed at the end, so no process outlives a recording.
+//! thread, with the real signal number of a killed child; and everything the program started
+//! is killed at the end, so no process outlives a recording: its process group, its session
+//! (background jobs in groups of their own), its descendants by parent links, and — for
+//! daemons that called `setsid` and whose parent exited, so that neither session nor parent
+//! links lead to them — every process whose environment holds the session's marker (its
+//! private `HOME=…`, see [`Pty::set_marker`]), killed again until none is left.
 
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
@@ -45,6 +48,8 @@ pub struct Pty {
     write_failed: Arc<Mutex<Option<(io::ErrorKind, String)>>>,
     pid: u32,
     rx: Receiver<PtyEvent>,
+    /// An environment entry (`HOME=/tmp/tuicast-home-…`) only this session's processes have.
+    marker: Option<Vec<u8>>,
 }
 
 /// Output chunks (of up to 64 KiB) that may wait in the channel.
@@ -165,7 +170,14 @@ impl Pty {
             write_failed,
             pid,
             rx,
+            marker: None,
         })
+    }
+
+    /// Names an environment entry (`NAME=value`) that only this session's processes have, so
+    /// that [`Pty::signal_all`] finds daemons that left the session and lost their parent.
+    pub fn set_marker(&mut self, entry: &str) {
+        self.marker = Some(entry.as_bytes().to_vec());
     }
 
     /// The program's process id (also its process group and session id).
@@ -205,28 +217,44 @@ impl Pty {
             .map(|t| t.local_flags.contains(nix::sys::termios::LocalFlags::ECHO))
     }
 
-    /// Sends `signal` to the program's whole session: its process group and any process that
-    /// moved to another group of the same session (background jobs of a shell).
+    /// Sends `signal` to everything the program started (see the module docs): its process
+    /// group, its session, its descendants and the processes with its marker.
     pub fn signal_all(&self, signal: Signal) {
         if self.pid == 0 {
             return;
         }
-        let pid = Pid::from_raw(self.pid as i32);
-        let _ = killpg(pid, signal);
-        for p in session_members(self.pid) {
+        let _ = killpg(Pid::from_raw(self.pid as i32), signal);
+        for p in tree(Some(self.pid), self.marker.as_deref()) {
             let _ = kill(Pid::from_raw(p as i32), signal);
+        }
+    }
+
+    /// SIGKILLs everything the program started until nothing of it is left (at most a
+    /// second).
+    pub fn kill_all(&self) {
+        if self.pid != 0 {
+            kill_until_gone(Some(self.pid), self.marker.as_deref());
         }
     }
 }
 
 impl Drop for Pty {
     fn drop(&mut self) {
-        self.signal_all(Signal::SIGKILL);
+        self.kill_all();
     }
 }
 
-/// Processes whose session id is `sid`, from /proc.
-pub fn session_members(sid: u32) -> Vec<u32> {
+/// One live (not zombie) process, from `/proc/PID/stat`.
+#[derive(Debug, Clone, Copy)]
+struct ProcStat {
+    pid: u32,
+    ppid: u32,
+    pgrp: u32,
+    session: u32,
+}
+
+/// Every live process that `/proc` shows.
+fn processes() -> Vec<ProcStat> {
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return out;
@@ -247,13 +275,94 @@ pub fn session_members(sid: u32) -> Vec<u32> {
             continue;
         };
         let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.get(3).and_then(|s| s.parse::<u32>().ok()) == Some(sid)
-            && fields.first() != Some(&"Z")
-        {
-            out.push(pid);
+        let num = |i: usize| fields.get(i).and_then(|s| s.parse::<u32>().ok());
+        if matches!(fields.first(), Some(&"Z") | Some(&"X") | None) {
+            continue;
+        }
+        if let (Some(ppid), Some(pgrp), Some(session)) = (num(1), num(2), num(3)) {
+            out.push(ProcStat {
+                pid,
+                ppid,
+                pgrp,
+                session,
+            });
         }
     }
     out
+}
+
+/// Whether process `pid`'s environment holds the entry `marker` exactly.
+pub(crate) fn has_env_entry(pid: u32, marker: &[u8]) -> bool {
+    std::fs::read(format!("/proc/{pid}/environ"))
+        .is_ok_and(|env| env.split(|b| *b == 0).any(|e| e == marker))
+}
+
+/// The live processes the program `root` started: its group and session, its descendants,
+/// and (with a marker) every process whose environment holds it. Never this process.
+fn tree(root: Option<u32>, marker: Option<&[u8]>) -> Vec<u32> {
+    let all = processes();
+    let me = std::process::id();
+    let mut found: std::collections::BTreeSet<u32> = all
+        .iter()
+        .filter(|p| root.is_some_and(|r| p.pid == r || p.session == r || p.pgrp == r))
+        .map(|p| p.pid)
+        .collect();
+    if let Some(m) = marker {
+        found.extend(
+            all.iter()
+                .filter(|p| p.pid != me && has_env_entry(p.pid, m))
+                .map(|p| p.pid),
+        );
+    }
+    // Descendants of anything found, by parent links.
+    loop {
+        let before = found.len();
+        for p in &all {
+            if found.contains(&p.ppid) {
+                found.insert(p.pid);
+            }
+        }
+        if found.len() == before {
+            break;
+        }
+    }
+    found.remove(&me);
+    found.into_iter().collect()
+}
+
+/// Processes whose session id is `sid`, from /proc.
+pub fn session_members(sid: u32) -> Vec<u32> {
+    processes()
+        .into_iter()
+        .filter(|p| p.session == sid)
+        .map(|p| p.pid)
+        .collect()
+}
+
+/// SIGKILLs, until none is left, every process of this user whose environment holds
+/// `marker` (with their descendants): what a recording killed by SIGKILL left running.
+pub(crate) fn kill_marked(marker: &[u8]) {
+    kill_until_gone(None, Some(marker));
+}
+
+/// SIGKILLs [`tree`] again and again until a look at `/proc` finds nothing left (a process
+/// that forks while it is being killed has a child the next round finds), for at most a
+/// second.
+fn kill_until_gone(root: Option<u32>, marker: Option<&[u8]>) {
+    let until = std::time::Instant::now() + Duration::from_secs(1);
+    loop {
+        if let Some(r) = root {
+            let _ = killpg(Pid::from_raw(r as i32), Signal::SIGKILL);
+        }
+        let left = tree(root, marker);
+        if left.is_empty() || std::time::Instant::now() >= until {
+            return;
+        }
+        for p in left {
+            let _ = kill(Pid::from_raw(p as i32), Signal::SIGKILL);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
 }
 
 fn pty_size(size: Size) -> PtySize {

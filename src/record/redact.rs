@@ -47,7 +47,7 @@ impl Redactor {
         }
         let mut all = std::mem::take(&mut self.held);
         all.push_str(text);
-        let mut out = self.scrub(&all);
+        let mut out = self.scrub_drawn(&self.scrub(&all));
         let hold = self.longest_secret_prefix_suffix(&out);
         if hold > 0 {
             self.held = out.split_off(out.len() - hold);
@@ -82,6 +82,40 @@ impl Redactor {
         s
     }
 
+    /// Replaces each secret drawn with escape sequences or control characters between its
+    /// characters (`hun ESC[0m ter2`, one character at a time with cursor moves in between):
+    /// the printed characters are matched, and the ones of a match become `*` where they are,
+    /// the sequences between them kept.
+    fn scrub_drawn(&self, text: &str) -> String {
+        if self.secrets.is_empty() || !text.contains(|c: char| c.is_control()) {
+            return text.to_string();
+        }
+        // The printed characters, and where each byte of them is in `text`.
+        let mut printed = String::new();
+        let mut at = Vec::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if c == '\x1b' {
+                skip_escape(&mut chars);
+            } else if !c.is_control() {
+                printed.push(c);
+                at.extend(std::iter::repeat_n(i, c.len_utf8()));
+            }
+        }
+        let mut starred = std::collections::BTreeSet::new();
+        for secret in &self.secrets {
+            for (start, m) in printed.match_indices(secret.as_str()) {
+                starred.extend((start..start + m.len()).map(|b| at[b]));
+            }
+        }
+        if starred.is_empty() {
+            return text.to_string();
+        }
+        text.char_indices()
+            .map(|(i, c)| if starred.contains(&i) { '*' } else { c })
+            .collect()
+    }
+
     /// Length in bytes of the longest suffix of `text` that is a proper prefix of a secret.
     fn longest_secret_prefix_suffix(&self, text: &str) -> usize {
         let mut best = 0;
@@ -94,6 +128,42 @@ impl Redactor {
             }
         }
         best
+    }
+}
+
+/// Skips the rest of an escape sequence whose ESC was just taken: CSI (parameters,
+/// intermediates, a final byte), OSC/DCS/SOS/PM/APC strings (to BEL or ST), or ESC with
+/// intermediates and a final byte.
+fn skip_escape(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>) {
+    let Some(&(_, first)) = chars.peek() else {
+        return;
+    };
+    chars.next();
+    match first {
+        '[' => {
+            for (_, c) in chars.by_ref() {
+                if ('\x40'..='\x7e').contains(&c) {
+                    break;
+                }
+            }
+        }
+        ']' | 'P' | 'X' | '^' | '_' => {
+            let mut esc = false;
+            for (_, c) in chars.by_ref() {
+                if c == '\x07' || (esc && c == '\\') {
+                    break;
+                }
+                esc = c == '\x1b';
+            }
+        }
+        c if ('\x20'..='\x2f').contains(&c) => {
+            for (_, c) in chars.by_ref() {
+                if !('\x20'..='\x2f').contains(&c) {
+                    break;
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -112,6 +182,20 @@ mod tests {
         assert_eq!(out, "x ******* y");
         assert_eq!(r.push("hu"), "");
         assert_eq!(r.flush(), "hu");
+    }
+
+    #[test]
+    fn secrets_drawn_with_sequences_between_their_characters_are_starred() {
+        let mut r = Redactor::new(Vec::new());
+        r.add_secret("hunter2");
+        assert_eq!(r.push("pw hun\x1b[0mter2!"), "pw ***\x1b[0m****!");
+        let drawn = "\x1b[2;1Hh\x1b[2;2Hu\x1b[2;3Hn\x1b[2;4Ht\x1b[2;5He\x1b[2;6Hr\x1b[2;7H2";
+        let out = r.push(drawn);
+        assert!(
+            !out.contains('h') && out.matches('*').count() == 7,
+            "{out:?}"
+        );
+        assert_eq!(r.push("\x1b]0;hun\x07ter"), "\x1b]0;hun\x07ter");
     }
 
     #[test]

@@ -33,7 +33,8 @@ use nix::sys::signal::Signal;
 use regex::Regex;
 
 pub use super::error::RecordError;
-use super::home::fresh_home;
+use super::home::{fresh_home, sweep_stale};
+use super::interrupt;
 use super::pty::{Pty, PtyEvent};
 use super::query::{answer, AnswerColors, QueryScanner};
 use super::redact::Redactor;
@@ -144,6 +145,9 @@ pub struct Finished {
     pub duration: f64,
     /// The cast text, for sessions recorded in memory.
     pub cast: Option<String>,
+    /// The signal tuicast sent to end a program that was still running at the end (SIGHUP,
+    /// or SIGKILL when it outlived SIGHUP by 500 ms); `None` when it exited by itself.
+    pub ended_by: Option<Signal>,
 }
 
 /// A program being recorded. See the module docs.
@@ -166,6 +170,12 @@ pub struct Session {
     /// Screen changes and inputs, for settling and idle waits.
     pub(super) watch: ScreenWatch,
     pub(super) settle_period: Duration,
+    /// The secrets typed so far, by name: looked for on the screen after every output.
+    pub(super) secrets: Vec<(String, String)>,
+    /// The cast file, removed when a secret reaches the screen.
+    cast_path: Option<PathBuf>,
+    /// Counts this session as alive for signal handling.
+    _active: super::interrupt::Active,
 }
 
 impl fmt::Debug for Session {
@@ -181,26 +191,46 @@ const HOLD: Duration = Duration::from_millis(50);
 
 impl Session {
     /// Starts recording into the cast file `path` (written as it goes, flushed after every
-    /// event, so an interrupted recording still leaves a valid cast).
+    /// event, so an interrupted recording still leaves a valid cast). `path` appears with
+    /// its header already written: the header goes to a hidden file beside it first, renamed
+    /// to `path` before the program starts, so even a SIGKILL never leaves an empty cast.
     pub fn spawn(opts: SessionOptions, path: &Path) -> Result<Session, RecordError> {
-        let file = File::create(path)
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
+        remove_stale_headers(path, &name);
+        let file = File::create(&tmp)
             .map_err(|e| RecordError::Setup(format!("cannot create {}: {e}", path.display())))?;
-        Self::start(opts, Sink::File(BufWriter::new(file)))
+        let commit = || {
+            std::fs::rename(&tmp, path)
+                .map_err(|e| RecordError::Setup(format!("cannot create {}: {e}", path.display())))
+        };
+        let started = Self::start(opts, Sink::File(BufWriter::new(file)), &commit);
+        match started {
+            Ok(mut s) => {
+                s.cast_path = Some(path.to_path_buf());
+                Ok(s)
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                Err(e)
+            }
+        }
     }
 
     /// Starts recording into memory; [`Session::finish`] returns the cast text.
     pub fn spawn_in_memory(opts: SessionOptions) -> Result<Session, RecordError> {
-        Self::start(opts, Sink::Memory(Vec::new()))
+        Self::start(opts, Sink::Memory(Vec::new()), &|| Ok(()))
     }
 
-    fn start(mut opts: SessionOptions, sink: Sink) -> Result<Session, RecordError> {
-        let home = if opts.fresh_home && !opts.env.contains_key("HOME") {
-            let dir = fresh_home()?;
-            opts.env.insert("HOME".into(), dir.display().to_string());
-            Some(dir)
-        } else {
-            None
-        };
+    /// Writes the header, calls `commit` (the cast file gets its name), starts the program.
+    fn start(
+        mut opts: SessionOptions,
+        sink: Sink,
+        commit: &dyn Fn() -> Result<(), RecordError>,
+    ) -> Result<Session, RecordError> {
         let header = Header {
             version: 3,
             term: Term {
@@ -222,9 +252,30 @@ impl Session {
                 .collect(),
             ..Header::default()
         };
-        let writer = CastWriter::new(sink, &header)?;
+        // The header first, and the cast under its name, so that a SIGKILL from here on
+        // leaves a valid cast.
+        let writer = CastWriter::new(sink, &header)
+            .and_then(|mut w| w.flush().map(|()| w))
+            .map_err(RecordError::from)
+            .and_then(|w| commit().map(|()| w))?;
+        // What recordings killed by SIGKILL left, swept before this one makes its HOME.
+        let home = if opts.fresh_home && !opts.env.contains_key("HOME") {
+            sweep_stale();
+            let dir = fresh_home()?;
+            opts.env.insert("HOME".into(), dir.display().to_string());
+            Some(dir)
+        } else {
+            None
+        };
         let pty = match Pty::spawn(&opts.command, &opts.cwd, &opts.env, opts.size) {
-            Ok(p) => p,
+            Ok(mut p) => {
+                // The private HOME is the session's marker: a daemon that left the session
+                // and lost its parent still has it in its environment.
+                if let Some(h) = &home {
+                    p.set_marker(&format!("HOME={}", h.display()));
+                }
+                p
+            }
             Err(e) => {
                 if let Some(h) = &home {
                     let _ = std::fs::remove_dir_all(h);
@@ -236,6 +287,7 @@ impl Session {
         let engine = EngineKind::Avt.create(opts.size);
         let watch = ScreenWatch::new(engine.screen(), now);
         Ok(Session {
+            _active: super::interrupt::Active::new(),
             pty,
             engine,
             writer: Some(writer),
@@ -253,6 +305,8 @@ impl Session {
             mirror: None,
             watch,
             settle_period: opts.settle,
+            secrets: Vec::new(),
+            cast_path: None,
         })
     }
 
@@ -310,15 +364,18 @@ impl Session {
     /// Ends the recording: a program still running is ended (SIGHUP, then SIGKILL), the last
     /// output and the `x` event are written, no process of the session is left.
     pub fn finish(mut self) -> Result<Finished, RecordError> {
+        let mut ended_by = None;
         if self.status.is_none() {
             self.drain()?;
+            ended_by = Some(Signal::SIGHUP);
             self.pty.signal_all(Signal::SIGHUP);
             let deadline = Instant::now() + Duration::from_millis(500);
             while self.status.is_none() && Instant::now() < deadline {
                 self.pump(Some(deadline))?;
             }
             if self.status.is_none() {
-                self.pty.signal_all(Signal::SIGKILL);
+                ended_by = Some(Signal::SIGKILL);
+                self.pty.kill_all();
                 while self.status.is_none() {
                     self.pump(Some(Instant::now() + Duration::from_secs(5)))?;
                 }
@@ -343,6 +400,7 @@ impl Session {
             status,
             duration,
             cast,
+            ended_by,
         })
     }
 
@@ -354,13 +412,14 @@ impl Session {
             self.pump(Some(deadline))?;
         }
         if !self.eof {
-            self.pty.signal_all(Signal::SIGKILL);
+            self.pty.kill_all();
             let deadline = Instant::now() + Duration::from_secs(2);
             while !self.eof && Instant::now() < deadline {
                 self.pump(Some(deadline))?;
             }
         }
-        self.pty.signal_all(Signal::SIGKILL);
+        // Daemons that closed the terminal (so EOF came) are ended too.
+        self.pty.kill_all();
         let rest = self.decoder.finish();
         self.output(&rest)?;
         self.flush_held()
@@ -410,7 +469,20 @@ impl Session {
         if self.redactor.holding() {
             wait = Some(wait.map_or(HOLD, |w| w.min(HOLD)));
         }
-        match self.pty.recv(wait) {
+        let until = wait.map(|w| Instant::now() + w);
+        // Waits in slices, looking for an interruption (SIGINT, ...) between them.
+        let received = loop {
+            if let Some(signal) = interrupt::requested() {
+                return Err(RecordError::Interrupted(signal));
+            }
+            let left = until.map(|u| u.saturating_duration_since(Instant::now()));
+            let slice = left.map_or(interrupt::SLICE, |l| l.min(interrupt::SLICE));
+            match self.pty.recv(Some(slice)) {
+                Err(RecvTimeoutError::Timeout) if left.is_none_or(|l| l > slice) => continue,
+                other => break other,
+            }
+        };
+        match received {
             Ok(PtyEvent::Output(bytes)) => {
                 let text = self.decoder.decode(&bytes);
                 let released = self.redactor.push(&text);
@@ -468,6 +540,16 @@ impl Session {
             }
         }
         self.engine.feed(&text[pos..]);
+        if let Some(name) = self.secret_on_screen() {
+            // Drawn in pieces the redactor could not see whole (separate writes): this
+            // output never reaches the cast, and what the cast holds of the secret already
+            // (its first pieces) is deleted with it.
+            self.writer = None;
+            if let Some(p) = &self.cast_path {
+                let _ = std::fs::remove_file(p);
+            }
+            return Err(RecordError::SecretOnScreen(name));
+        }
         if let Some(m) = &mut self.mirror {
             let _ = m.write_all(text.as_bytes()).and_then(|_| m.flush());
         }
@@ -479,6 +561,23 @@ impl Session {
             self.emit(EventData::Input(a))?;
         }
         Ok(())
+    }
+
+    /// The name of a secret whose value the live screen shows: on one row, or running from
+    /// the end of a row into the next (wrapped).
+    fn secret_on_screen(&self) -> Option<String> {
+        if self.secrets.is_empty() {
+            return None;
+        }
+        let screen = self.engine.screen();
+        let rows: Vec<String> = (0..screen.rows.len()).map(|r| screen.row_text(r)).collect();
+        let joined = rows.concat();
+        self.secrets
+            .iter()
+            .find(|(_, value)| {
+                joined.contains(value.as_str()) || rows.iter().any(|r| r.contains(value.as_str()))
+            })
+            .map(|(name, _)| name.clone())
     }
 
     pub(super) fn emit(&mut self, data: EventData) -> Result<(), RecordError> {
@@ -497,12 +596,41 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        self.pty.signal_all(Signal::SIGKILL);
+        self.pty.kill_all();
         if let Some(w) = &mut self.writer {
             let _ = w.flush();
         }
         if let Some(h) = &self.home {
             let _ = std::fs::remove_dir_all(h);
+        }
+    }
+}
+
+/// Removes the hidden header files `.NAME.tmpPID` beside `path` that recordings of this cast
+/// killed by SIGKILL (in the moment between creating and renaming them) left: those whose
+/// process `PID` is gone.
+fn remove_stale_headers(path: &Path, name: &str) {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let prefix = format!(".{name}.tmp");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = file
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !Path::new(&format!("/proc/{pid}")).exists()
+            && entry.file_type().is_ok_and(|t| t.is_file())
+        {
+            let _ = std::fs::remove_file(entry.path());
         }
     }
 }

@@ -113,10 +113,14 @@ fn the_programs_home_is_private_random_and_removed() {
             .unwrap()
             .to_string_lossy()
             .into_owned();
-        let digits = name.strip_prefix("tuicast-home-").unwrap();
-        assert_eq!(
-            digits.len(),
-            16,
+        // tuicast-home-<pid of the recorder>-<16 random hex digits>: the pid tells the next
+        // recording whether the folder's recorder is gone (SIGKILL), the random part makes
+        // it unguessable.
+        let rest = name.strip_prefix("tuicast-home-").unwrap();
+        let (pid, digits) = rest.split_once('-').unwrap();
+        assert!(pid.parse::<u32>().is_ok(), "{name}");
+        assert!(
+            digits.len() == 16 && digits.chars().all(|c| c.is_ascii_hexdigit()),
             "{name}: a random name, not a pid and a counter"
         );
         assert!(

@@ -6,6 +6,7 @@
 //! - `examples`: the bundled example suite in `casts/` replays to what tmux showed.
 //! - `snapshots`: goldens, update modes, review commands, masks, orphans (real binary).
 //! - `record`: the recorder with real programs in real PTYs.
+//! - `signals`: SIGINT/SIGTERM/SIGHUP/SIGKILL to `tuicast record`, daemons: nothing survives.
 //! - `conformance`: the conformance corpus replays (avt) to what tmux or xterm showed; docs table.
 //! - `png`: PNG and GIF renders checked by decoded pixels, determinism, the picture CLI.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
@@ -40,5 +41,6 @@ mod readme;
 mod record;
 mod repeat;
 mod report;
+mod signals;
 mod snapshots;
 mod util;

@@ -677,3 +677,114 @@ fn a_bad_mask_or_region_stops_a_recording_with_its_place_printed_once() {
     );
     out.success();
 }
+
+/// A program that reads a secret without echo, then draws it with `draw` (bash, the value in
+/// `$s`); the recording's run and the cast's path.
+fn draw_secret(dir: &Dir, name: &str, draw: &str) -> (Run, PathBuf) {
+    let toml = format!(
+        r#"shell = '''read -rs -p 'Secret: ' s; echo; {draw}; echo; echo done'''
+size = "40x6"
+steps = [
+  {{ wait = "Secret:" }},
+  {{ wait = {{ echo = false }} }},
+  {{ secret = {{ env = "TUICAST_TEST_SECRET" }} }},
+  {{ press = "Enter" }},
+  {{ wait = "done" }},
+  {{ exit = 0 }},
+]
+"#
+    );
+    record(dir, name, &toml, &[("TUICAST_TEST_SECRET", SECRET)])
+}
+
+const SECRET: &str = "Zq7hunter2";
+
+/// The recording succeeded and neither the cast nor the replayed screen shows the secret.
+fn starred(out: Run, cast: &Path) {
+    let out = out.success();
+    let body = fs::read_to_string(cast).unwrap();
+    assert!(!body.contains("hunter2"), "the secret leaked:\n{body}");
+    let screen = replay(cast, "end");
+    assert!(screen.contains("**********"), "{screen}\n{out}");
+    assert!(!screen.contains("hunter2"), "{screen}");
+}
+
+/// The recording failed naming the step (the wait during which the last piece came: line 8) and the secret's name, never its value, and left
+/// no cast.
+fn refused(out: Run, dir: &Dir, name: &str) {
+    let out = out.fails_with(1);
+    assert!(
+        out.stderr().contains(&format!("{name}.toml:8:3:")),
+        "names the step:\n{out}"
+    );
+    assert!(
+        out.stderr()
+            .contains("the secret TUICAST_TEST_SECRET appeared on the screen"),
+        "{out}"
+    );
+    assert!(!out.stderr().contains("hunter2") && !out.stdout().contains("hunter2"));
+    for f in dir.files() {
+        let body = fs::read(dir.join(&f)).unwrap();
+        assert!(
+            !String::from_utf8_lossy(&body).contains("Zq7") || f.ends_with(".toml"),
+            "{f} keeps a part of the secret"
+        );
+    }
+    assert!(!dir.join(format!("{name}.cast")).exists());
+    assert!(!dir.join(format!("{name}.cast.partial")).exists());
+}
+
+#[test]
+fn a_secret_split_by_a_style_change_is_starred() {
+    let dir = Dir::new();
+    let (out, cast) = draw_secret(
+        &dir,
+        "style",
+        r#"printf 'A:%s\033[1m%s\033[0m' "${s:0:3}" "${s:3}""#,
+    );
+    starred(out, &cast);
+}
+
+#[test]
+fn a_secret_drawn_one_character_at_a_time_in_one_write_is_starred() {
+    let dir = Dir::new();
+    let (out, cast) = draw_secret(
+        &dir,
+        "cursor",
+        r#"o=''; for i in $(seq 0 $((${#s}-1))); do o="$o\033[3;$((i+1))H${s:i:1}"; done; printf "$o""#,
+    );
+    starred(out, &cast);
+}
+
+#[test]
+fn a_secret_drawn_in_two_writes_fails_the_recording_without_showing_it() {
+    let dir = Dir::new();
+    let (out, _) = draw_secret(
+        &dir,
+        "two",
+        r#"printf '%s' "${s:0:3}"; sleep 0.3; printf '%s' "${s:3}""#,
+    );
+    refused(out, &dir, "two");
+}
+
+#[test]
+fn a_secret_drawn_one_character_per_write_with_cursor_moves_fails_the_recording() {
+    let dir = Dir::new();
+    let (out, _) = draw_secret(
+        &dir,
+        "chars",
+        r#"for i in $(seq 0 $((${#s}-1))); do printf '\033[3;%dH%s' $((i+1)) "${s:i:1}"; sleep 0.1; done"#,
+    );
+    refused(out, &dir, "chars");
+}
+
+#[test]
+fn a_secret_wrapped_from_one_row_into_the_next_in_two_writes_fails_the_recording() {
+    let dir = Dir::new();
+    let (out, _) = draw_secret(
+        &dir,
+        "wrap",
+        r#"printf '\033[3;36H%s' "${s:0:5}"; sleep 0.3; printf '\033[4;1H%s' "${s:5}""#,
+    );
+    refused(out, &dir, "wrap");
+}
