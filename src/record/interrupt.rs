@@ -5,8 +5,8 @@
 //! signals in the calling thread — so in every thread started after it, and never in the
 //! recorded programs: portable-pty empties the signal mask before `exec` — and starts one
 //! thread that takes them with `sigwait` (no signal handler, no `unsafe`). The first signal is
-//! stored (with no session alive the process exits at once); every session checks it at least every [`SLICE`] while it waits for its program
-//! and fails with [`RecordError::Interrupted`](super::session::RecordError::Interrupted), which
+//! stored (with no session alive the process exits at once); every session checks it at
+//! least every 20 ms while it waits for its program and fails with [`RecordError::Interrupted`](super::session::RecordError::Interrupted), which
 //! ends the program's whole session, removes its temporary HOME and leaves the `.partial`
 //! cast as written (whole lines only). A second signal exits at once with the shell's status
 //! (the next recording sweeps what that left: see `home.rs`).
