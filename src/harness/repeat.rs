@@ -16,7 +16,7 @@ use crate::config::Config;
 use crate::escape::escape_for_terminal;
 use crate::record::{Recorded, Scenario};
 use crate::replay::{self, Checkpoint};
-use crate::term::{EngineKind, Screen};
+use crate::term::{describe_runs, row_runs, EngineKind, Screen};
 
 /// Most recordings one guard makes.
 pub const MAX_REPEAT: usize = 100;
@@ -315,73 +315,14 @@ fn list(names: &[String]) -> String {
     format!("[{}]", names.join(", "))
 }
 
-/// Runs of cells on one row: (row, first col, last col), 0-based, in order.
-fn row_runs(cells: &BTreeSet<(usize, usize)>) -> Vec<(usize, usize, usize)> {
-    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
-    for &(row, col) in cells {
-        match runs.last_mut() {
-            Some((r, _, last)) if *r == row && *last + 1 == col => *last = col,
-            _ => runs.push((row, col, col)),
-        }
-    }
-    runs
-}
-
 /// `1:7-12, 3:1` (row:column, counted from 1), at most 10 runs.
 fn describe_cells(cells: &BTreeSet<(usize, usize)>) -> String {
-    let runs = row_runs(cells);
-    let mut parts: Vec<String> = runs
-        .iter()
-        .take(10)
-        .map(|&(r, a, b)| {
-            if a == b {
-                format!("{}:{}", r + 1, a + 1)
-            } else {
-                format!("{}:{}-{}", r + 1, a + 1, b + 1)
-            }
-        })
-        .collect();
-    if runs.len() > 10 {
-        parts.push(format!("… and {} more runs", runs.len() - 10));
-    }
-    parts.join(", ")
+    describe_runs(&row_runs(cells.iter().copied()), 10)
 }
 
-/// Masks that hide `cells` (0-based), written as in a cast's TOML (counted from 1): one
-/// rectangle per run of columns, consecutive rows with the same columns merged.
+/// Masks that hide `cells` (0-based), written as in a cast's TOML (counted from 1).
 fn suggest_masks(cells: &BTreeSet<(usize, usize)>) -> Vec<String> {
-    let mut rects: Vec<(usize, usize, usize, usize)> = Vec::new(); // rows first..=last, cols
-    let mut runs = row_runs(cells);
-    runs.sort_by_key(|&(r, a, b)| (a, b, r));
-    for (row, a, b) in runs {
-        match rects.last_mut() {
-            Some((_, last, ca, cb)) if *ca == a && *cb == b && *last + 1 == row => *last = row,
-            _ => rects.push((row, row, a, b)),
-        }
-    }
-    rects.sort();
-    let total = rects.len();
-    let mut out: Vec<String> = rects
-        .into_iter()
-        .take(MAX_MASKS)
-        .map(|(r1, r2, a, b)| {
-            let rows = if r1 == r2 {
-                format!("{}", r1 + 1)
-            } else {
-                format!("\"{}..={}\"", r1 + 1, r2 + 1)
-            };
-            let cols = if a == b {
-                format!("{}", a + 1)
-            } else {
-                format!("\"{}..={}\"", a + 1, b + 1)
-            };
-            format!("{{ rows = {rows}, cols = {cols} }}")
-        })
-        .collect();
-    if total > MAX_MASKS {
-        out.push(format!("… {} more", total - MAX_MASKS));
-    }
-    out
+    crate::term::suggest_masks(&row_runs(cells.iter().copied()), MAX_MASKS)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use super::error::RecordError;
 use super::session::Session;
-use crate::term::Screen;
+use crate::term::{describe_runs, row_runs, suggest_masks, CellRun, Screen};
 
 /// The settle period of checkpoints when a scenario does not choose one: twice the smallest
 /// period measured that gave identical checkpoints in 50 of 50 recordings of every scenario
@@ -42,9 +42,9 @@ pub struct UnsettledReport {
     pub period: Duration,
     /// How long it waited.
     pub waited: Duration,
-    /// The cells that kept changing while it waited: `(row, first column, last column)`,
+    /// The cells that kept changing while it waited, as runs per row
     /// 0-based, inclusive, in reading order.
-    pub cells: Vec<(u16, u16, u16)>,
+    pub cells: Vec<CellRun>,
     /// Whether the shown cursor kept moving (or appearing and disappearing).
     pub cursor: bool,
     /// Whether a synchronized update (DEC mode 2026) was still open at the end.
@@ -70,42 +70,17 @@ impl fmt::Display for UnsettledReport {
             )?;
         }
         if !self.cells.is_empty() {
-            const SHOWN: usize = 8;
-            let runs: Vec<String> = self
-                .cells
-                .iter()
-                .take(SHOWN)
-                .map(|&(r, a, b)| {
-                    if a == b {
-                        format!("{}:{}", r + 1, a + 1)
-                    } else {
-                        format!("{}:{}-{}", r + 1, a + 1, b + 1)
-                    }
-                })
-                .collect();
-            let more = match self.cells.len().saturating_sub(SHOWN) {
-                0 => String::new(),
-                n => format!(" and {n} more"),
-            };
             writeln!(
                 f,
-                "  cells that kept changing (row:column, 1-based): {}{more}",
-                runs.join(", ")
+                "  cells that kept changing (row:column, 1-based): {}",
+                describe_runs(&self.cells, 8)
             )?;
         }
         if self.cursor {
             writeln!(f, "  the cursor kept moving")?;
         }
         if !self.cells.is_empty() || self.cursor {
-            let masks: Vec<String> = self
-                .cells
-                .iter()
-                .take(3)
-                // Counted from 1, as masks are written: cols "A..=B" (inclusive).
-                .map(|&(r, a, b)| {
-                    format!("{{ rows = {}, cols = \"{}..={}\" }}", r + 1, a + 1, b + 1)
-                })
-                .collect();
+            let masks = suggest_masks(&self.cells, 3);
             let mask = if masks.is_empty() {
                 String::new()
             } else {
@@ -203,19 +178,14 @@ impl ScreenWatch {
 impl Changes {
     /// The cells that changed more than once (the first change is usually the program's
     /// answer to the last input), else every cell that changed, as runs per row.
-    fn runs(&self) -> Vec<(u16, u16, u16)> {
+    fn runs(&self) -> Vec<CellRun> {
         let again = self.cells.values().any(|&n| n > 1);
-        let mut runs: Vec<(u16, u16, u16)> = Vec::new();
-        for (&(r, c), &n) in &self.cells {
-            if again && n < 2 {
-                continue;
-            }
-            match runs.last_mut() {
-                Some((row, _, last)) if *row == r && *last + 1 == c => *last = c,
-                _ => runs.push((r, c, c)),
-            }
-        }
-        runs
+        row_runs(
+            self.cells
+                .iter()
+                .filter(|&(_, &n)| !again || n > 1)
+                .map(|(&(r, c), _)| (usize::from(r), usize::from(c))),
+        )
     }
 }
 
@@ -367,7 +337,11 @@ mod tests {
         let ch = w.changes.take().unwrap();
         assert_eq!(
             ch.runs(),
-            vec![(0, 1, 1)],
+            vec![CellRun {
+                row: 0,
+                first: 1,
+                last: 1
+            }],
             "changed twice: the cell that keeps changing"
         );
         assert_eq!(ch.cursor, 2);

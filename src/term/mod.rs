@@ -8,6 +8,7 @@ mod avt;
 mod cell_text;
 mod charsets;
 mod outline;
+mod runs;
 mod select;
 pub(crate) mod sequence;
 mod text;
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 pub use self::avt::AvtEngine;
 pub use cell_text::CellText;
 pub use outline::{Bar, BoxPart, CursorRow, Highlight, HighlightKind, Outline, TextBlock};
+pub use runs::{describe_runs, row_runs, suggest_masks, CellRun};
 pub use select::{CellRect, CellSelection, SelectionError};
 pub(crate) use text::safe_char;
 #[cfg(feature = "vt100")]
