@@ -1,7 +1,7 @@
 //! Live regression of the user's own program (issue 10): scenarios that name the package's
 //! binary, paths that mean the same from any folder, checkpoints on a settled screen.
 
-use crate::util::{Dir, Tuicast};
+use crate::util::{record_scenario, screen_at, Dir, Tuicast};
 
 #[test]
 fn bin_names_the_packages_binary_and_says_where_it_looked_when_missing() {
@@ -78,36 +78,18 @@ fn relative_commands_and_cwd_resolve_against_the_scenario_from_any_folder() {
     }
 }
 
-/// Writes `DIR/NAME.toml` and records it with `tuicast record`; gives the run and the cast.
-fn record(dir: &Dir, name: &str, toml: &str) -> (crate::util::Run, std::path::PathBuf) {
-    let path = dir.write(format!("{name}.toml"), toml);
-    let out = Tuicast::new().arg("record").arg(&path).run();
-    (out, dir.join(format!("{name}.cast")))
-}
-
-/// The screen at checkpoint `at` of `cast`.
-fn screen_at(cast: &std::path::Path, at: &str) -> String {
-    let out = Tuicast::new()
-        .arg("replay")
-        .arg(cast)
-        .args(["--at", at])
-        .run()
-        .success();
-    out.stdout().to_string()
-}
-
-/// The cast's events after the header, as `[time, code, data]`, times made absolute.
+/// The cast's events as `(time, code, data)`, times absolute, read by tuicast's own reader.
 fn events(cast: &std::path::Path) -> Vec<(f64, String, String)> {
-    let text = std::fs::read_to_string(cast).unwrap();
-    let mut t = 0.0;
-    text.lines()
-        .skip(1)
-        .filter(|l| l.starts_with('['))
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            t += v[0].as_f64().unwrap();
-            let s = |i: usize| v[i].as_str().unwrap_or_default().to_string();
-            (t, s(1), s(2))
+    use tuicast::cast::EventData;
+    tuicast::cast::open(cast)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let data = match &e.data {
+                EventData::Output(d) | EventData::Input(d) | EventData::Marker(d) => d.clone(),
+                other => format!("{other:?}"),
+            };
+            (e.time, e.data.code().to_string(), data)
         })
         .collect()
 }
@@ -117,7 +99,7 @@ fn a_frame_drawn_in_several_writes_is_checkpointed_whole() {
     let dir = Dir::new();
     // The way ratatui's first frame arrives: the top, then (10 ms later) the middle, then the
     // status bar, then nothing until a key.
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "frame",
         r#"shell = '''
@@ -135,6 +117,7 @@ steps = [
   { exit = 0 },
 ]
 "#,
+        &[],
     );
     out.success();
     let first = screen_at(&cast, "first");
@@ -155,7 +138,7 @@ steps = [
 fn a_key_is_answered_before_the_checkpoint_without_a_wait() {
     let dir = Dir::new();
     // The answer takes 10 ms and comes in two writes; `press` then `snapshot`, no wait.
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "key",
         r#"shell = '''
@@ -173,6 +156,7 @@ steps = [
   { exit = 0 },
 ]
 "#,
+        &[],
     );
     out.success();
     assert_eq!(screen_at(&cast, "answered"), "got j\n\n\n");
@@ -183,7 +167,7 @@ fn output_that_changes_nothing_lets_the_screen_settle_and_idle() {
     let dir = Dir::new();
     // A TUI's tick: every 50 ms pen resets, a cursor hide (the cursor is hidden already), and
     // a move of the hidden cursor. The screen never changes, so idle and snapshots fire.
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "tick",
         r#"shell = '''
@@ -198,6 +182,7 @@ steps = [
   { snapshot = "quiet" },
 ]
 "#,
+        &[],
     );
     out.success();
     assert_eq!(screen_at(&cast, "quiet"), "\n  ready\n\n");
@@ -212,7 +197,7 @@ fn a_checkpoint_never_falls_inside_a_synchronized_update() {
     let dir = Dir::new();
     // Begin a synchronized update, draw the top, pause 300 ms (longer than the settle period
     // of 50 ms), draw the bottom and end the update.
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "sync",
         r#"shell = '''
@@ -229,6 +214,7 @@ steps = [
   { exit = 0 },
 ]
 "#,
+        &[],
     );
     out.success();
     assert_eq!(screen_at(&cast, "frame"), "top\n\nbottom\n");
@@ -237,7 +223,7 @@ steps = [
 #[test]
 fn settle_0ms_marks_at_once_and_a_step_may_choose_its_own_period() {
     let dir = Dir::new();
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "now",
         r#"shell = '''
@@ -254,6 +240,7 @@ steps = [
   { exit = 0 },
 ]
 "#,
+        &[],
     );
     out.success();
     assert_eq!(screen_at(&cast, "now"), "a\n\n\n");
@@ -264,7 +251,7 @@ steps = [
 fn the_last_checkpoint_of_a_program_still_running_is_settled_too() {
     let dir = Dir::new();
     // No exit step: the program is still running when the steps end.
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "running",
         r#"shell = '''
@@ -274,6 +261,7 @@ size = "20x3"
 settle = "200ms"
 steps = [{ wait = "one" }]
 "#,
+        &[],
     );
     out.success();
     assert_eq!(screen_at(&cast, "end"), "one two three\n\n\n");
@@ -284,7 +272,7 @@ fn a_screen_that_never_settles_fails_with_the_cells_that_kept_changing() {
     let dir = Dir::new();
     // A spinner at row 3, column 5 (1-based) that never stops, changing every ~20 ms: far
     // inside this scenario's settle period of 300 ms, even on a loaded machine.
-    let (out, _) = record(
+    let (out, _) = record_scenario(
         &dir,
         "spinner",
         r#"shell = '''
@@ -299,6 +287,7 @@ steps = [
   { snapshot = "done" },
 ]
 "#,
+        &[],
     );
     let out = out.fails_with(1);
     let err = out.stderr();

@@ -5,25 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{have, Dir, Run, Tuicast, BIN};
-
-/// Writes `DIR/SCENARIO.toml` and runs `tuicast record` on it; gives the run and the cast's path.
-fn record(dir: &Dir, scenario: &str, toml: &str, env: &[(&str, &str)]) -> (Run, PathBuf) {
-    let path = dir.write(format!("{scenario}.toml"), toml);
-    let out = Tuicast::new().arg("record").arg(&path).envs(env).run();
-    (out, dir.join(format!("{scenario}.cast")))
-}
-
-/// The screen at checkpoint `at` (`tuicast replay CAST --at AT`, which must succeed).
-fn replay(cast: &Path, at: &str) -> String {
-    let out = Tuicast::new()
-        .arg("replay")
-        .arg(cast)
-        .args(["--at", at])
-        .run()
-        .success();
-    out.stdout().to_string()
-}
+use crate::util::{have, record_scenario, screen_at, Dir, Run, Tuicast, BIN};
 
 /// Every cast tuicast writes must convert cleanly with asciinema 3 (when it is installed;
 /// `.ci/run` installs it).
@@ -65,7 +47,7 @@ fn events(cast: &Path) -> Vec<serde_json::Value> {
 #[test]
 fn a_prompt_is_answered_and_the_exit_status_recorded() {
     let dir = Dir::new();
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "yn",
         r#"shell = "read -p 'Delete everything? [y/N] ' a; echo \"answer: $a\"; exit 3"
@@ -83,10 +65,10 @@ steps = [
     let out = out.success();
     assert!(out.stderr().contains("exit status 3"), "{out}");
     assert_eq!(
-        replay(&cast, "asked"),
+        screen_at(&cast, "asked"),
         "Delete everything? [y/N]\n\n\n\n\n\n"
     );
-    assert!(replay(&cast, "end").starts_with("Delete everything? [y/N] n\nanswer: n\n"));
+    assert!(screen_at(&cast, "end").starts_with("Delete everything? [y/N] n\nanswer: n\n"));
     let ev = events(&cast);
     assert_eq!(ev.last().unwrap()[1], "x");
     assert_eq!(ev.last().unwrap()[2], "3");
@@ -107,7 +89,7 @@ fn vim_edits_and_saves_a_file() {
     }
     let dir = Dir::new();
     fs::write(dir.path().join("notes.txt"), "first line\n").unwrap();
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "vim",
         r#"command = ["vim", "-u", "NONE", "-N", "-i", "NONE", "notes.txt"]
@@ -131,7 +113,7 @@ steps = [
         fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
         "first line\nadded by tuicast\n"
     );
-    let screen = replay(&cast, "edited");
+    let screen = screen_at(&cast, "edited");
     assert!(
         screen.starts_with("first line\nadded by tuicast\n~"),
         "{screen}"
@@ -143,7 +125,7 @@ steps = [
 fn secrets_never_reach_the_cast() {
     let dir = Dir::new();
     let secret = "s3cr3t-Hunter2-ÿ";
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "pw",
         r#"shell = "read -rs -p 'Password: ' pw; echo; echo \"you typed: $pw\"; echo \"length ${#pw}\""
@@ -167,7 +149,7 @@ steps = [
         "the secret leaked into the cast:\n{body}"
     );
     assert!(!body.contains("Hunter2"));
-    let screen = replay(&cast, "end");
+    let screen = screen_at(&cast, "end");
     assert!(screen.contains("you typed: ****************\n"), "{screen}");
     assert!(screen.contains("length 16"), "{screen}");
     assert!(events(&cast)
@@ -175,7 +157,7 @@ steps = [
         .any(|e| e[1] == "i" && e[2] == "<secret TUICAST_TEST_PASSWORD>"));
 
     // A missing secret variable is bad input, caught before anything runs.
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "missing",
         "shell = \"true\"\nsteps = [{ secret = { env = \"NOPE_NOT_SET\" } }]\n",
@@ -194,7 +176,7 @@ steps = [
 #[test]
 fn terminal_queries_are_answered_and_recorded() {
     let dir = Dir::new();
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "queries",
         r#"shell = '''
@@ -209,7 +191,7 @@ steps = [{ wait = "bg=" }, { exit = 0 }]
         &[],
     );
     out.success();
-    let screen = replay(&cast, "end");
+    let screen = screen_at(&cast, "end");
     assert!(screen.contains("abccpr=1;4\n"), "{screen}");
     assert!(screen.contains("da=?62;22\n"), "{screen}");
     assert!(screen.contains("bg=rgb:1212/1313/1414\n"), "{screen}");
@@ -232,7 +214,7 @@ steps = [{ wait = "bg=" }, { exit = 0 }]
 #[test]
 fn a_timed_out_wait_says_the_program_waits_for_input() {
     let dir = Dir::new();
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "stuck",
         "shell = \"read -p 'Overwrite file? [y/N] ' a\"\ntimeout = \"1s\"\nsteps = [{ wait = \"Done\" }]\n",
@@ -264,7 +246,7 @@ fn a_timed_out_wait_says_the_program_waits_for_input() {
 fn no_process_is_left_behind() {
     let dir = Dir::new();
     let marker = format!("tuicast-bg-{}", std::process::id());
-    let (out, _cast) = record(
+    let (out, _cast) = record_scenario(
         &dir,
         "bg",
         &format!(
@@ -286,7 +268,7 @@ fn no_process_is_left_behind() {
 #[test]
 fn multibyte_characters_written_one_byte_at_a_time_survive() {
     let dir = Dir::new();
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "bytes",
         r#"shell = "for b in 63 61 66 c3 a9 20 e6 97 a5 e6 9c ac 20 f0 9f 98 80 0a; do printf \"\\x$b\"; sleep 0.005; done"
@@ -295,7 +277,7 @@ steps = [{ wait = "😀" }, { exit = 0 }]
         &[],
     );
     out.success();
-    assert!(replay(&cast, "end").starts_with("café 日本 😀\n"));
+    assert!(screen_at(&cast, "end").starts_with("café 日本 😀\n"));
     let body = fs::read_to_string(&cast).unwrap();
     assert!(
         !body.contains("\\ufffd") && !body.contains('\u{fffd}'),
@@ -306,7 +288,7 @@ steps = [{ wait = "😀" }, { exit = 0 }]
 #[test]
 fn a_resize_reaches_the_program_and_replays() {
     let dir = Dir::new();
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "resize",
         r#"shell = "trap 'echo \"now $(tput cols)x$(tput lines)\"' WINCH; echo ready; while :; do sleep 0.05; done"
@@ -324,8 +306,8 @@ steps = [
     out.success();
     let ev = events(&cast);
     assert!(ev.iter().any(|e| e[1] == "r" && e[2] == "60x10"));
-    assert_eq!(replay(&cast, "small").lines().count(), 8);
-    let big = replay(&cast, "big");
+    assert_eq!(screen_at(&cast, "small").lines().count(), 8);
+    let big = screen_at(&cast, "big");
     assert_eq!(big.lines().count(), 10);
     assert!(big.contains("now 60x10"), "{big}");
     // The program was still running at the end: it is ended and its status recorded.
@@ -375,7 +357,7 @@ fn scenario_mistakes_are_bad_input_with_their_place() {
         ),
     ];
     for (name, toml, expected) in cases {
-        let (out, cast) = record(&dir, name, toml, &[]);
+        let (out, cast) = record_scenario(&dir, name, toml, &[]);
         let out = out.fails_with(2);
         let err = out.stderr();
         assert!(
@@ -412,7 +394,9 @@ fn several_scenarios_record_in_parallel_and_are_each_reported() {
             )),
             "{out}"
         );
-        assert!(replay(&dir.path().join(format!("p{i}.cast")), "end").contains(&format!("job {i}")));
+        assert!(
+            screen_at(&dir.path().join(format!("p{i}.cast")), "end").contains(&format!("job {i}"))
+        );
     }
 }
 
@@ -495,7 +479,7 @@ fn live_mode_records_again_and_keeps_a_differing_cast_for_review() {
 
     run(&["accept"], &[]).success();
     assert!(!casts.join("greet.cast.new").exists());
-    assert!(replay(&casts.join("greet.cast"), "greeted").starts_with("hello there"));
+    assert!(screen_at(&casts.join("greet.cast"), "greeted").starts_with("hello there"));
     run(&["test"], &[]).success();
     run(&["test", "--live"], &[]).success();
 }
@@ -546,7 +530,7 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
         .iter()
         .any(|e| e[1] == "i" && e[2].as_str().unwrap().contains("echo two")));
     assert_eq!(ev.last().unwrap()[2], "4");
-    let at_mark = replay(&cast, "mark-1");
+    let at_mark = screen_at(&cast, "mark-1");
     assert!(at_mark.contains("one\ninner$"), "{at_mark}");
     assert!(!at_mark.contains("two"), "{at_mark}");
     asciinema_accepts(&cast);
@@ -555,7 +539,7 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
 #[test]
 fn every_kind_of_wait_and_a_signal_exit_status() {
     let dir = Dir::new();
-    let (out, cast) = record(
+    let (out, cast) = record_scenario(
         &dir,
         "waits",
         r#"shell = '''
@@ -581,7 +565,7 @@ steps = [
         &[],
     );
     out.success();
-    let idle = replay(&cast, "idle");
+    let idle = screen_at(&cast, "idle");
     assert!(idle.contains("Ready 42\n"), "{idle}");
     // Application cursor mode was on: Up is sent as ESC O A.
     assert!(idle.contains("key=$'\\EOA'"), "{idle}");
@@ -595,7 +579,7 @@ steps = [
     );
 
     // A wrong expected status is a failed check (exit 1), and names both statuses.
-    let (out, _) = record(
+    let (out, _) = record_scenario(
         &dir,
         "status",
         "shell = \"exit 7\"\nsteps = [{ exit = 0 }]\n",
@@ -632,7 +616,7 @@ fn typing_more_than_the_terminal_buffers_does_not_deadlock() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     child.wait().success();
-    let end = replay(&dir.path().join("big.cast"), "end");
+    let end = screen_at(&dir.path().join("big.cast"), "end");
     assert!(end.contains("0499 xxxx"), "{end}");
 }
 
@@ -656,7 +640,7 @@ fn a_bad_mask_or_region_stops_a_recording_with_its_place_printed_once() {
             "badstep.toml:4:3: unknown key",
         ),
     ] {
-        let (out, cast) = record(&dir, name, toml, &[]);
+        let (out, cast) = record_scenario(&dir, name, toml, &[]);
         let out = out.fails_with(2);
         let err = out.stderr();
         assert!(err.contains(place), "{name}: expected {place:?} in:\n{err}");
@@ -669,7 +653,7 @@ fn a_bad_mask_or_region_stops_a_recording_with_its_place_printed_once() {
         assert!(!cast.exists());
     }
     // Rows written as a number are a mask and a region alike.
-    let (out, _) = record(
+    let (out, _) = record_scenario(
         &dir,
         "rowzero",
         "shell = \"true\"\n\n[check]\nmask = [{ rows = 1 }]\n\n[regions]\ntop = { rows = 1 }\n",
@@ -694,7 +678,7 @@ steps = [
 ]
 "#
     );
-    record(dir, name, &toml, &[("TUICAST_TEST_SECRET", SECRET)])
+    record_scenario(dir, name, &toml, &[("TUICAST_TEST_SECRET", SECRET)])
 }
 
 const SECRET: &str = "Zq7hunter2";
@@ -704,7 +688,7 @@ fn starred(out: Run, cast: &Path) {
     let out = out.success();
     let body = fs::read_to_string(cast).unwrap();
     assert!(!body.contains("hunter2"), "the secret leaked:\n{body}");
-    let screen = replay(cast, "end");
+    let screen = screen_at(cast, "end");
     assert!(screen.contains("**********"), "{screen}\n{out}");
     assert!(!screen.contains("hunter2"), "{screen}");
 }

@@ -120,6 +120,30 @@ impl Dir {
     }
 }
 
+/// Writes `DIR/NAME.toml` and runs `tuicast record` on it (with `env`); gives the run and the
+/// cast's path.
+pub(crate) fn record_scenario(
+    dir: &Dir,
+    name: &str,
+    toml: &str,
+    env: &[(&str, &str)],
+) -> (Run, PathBuf) {
+    let path = dir.write(format!("{name}.toml"), toml);
+    let out = Tuicast::new().arg("record").arg(&path).envs(env).run();
+    (out, dir.join(format!("{name}.cast")))
+}
+
+/// The screen at checkpoint `at` of `cast` (`tuicast replay CAST --at AT`, which must succeed).
+pub(crate) fn screen_at(cast: &Path, at: &str) -> String {
+    let out = Tuicast::new()
+        .arg("replay")
+        .arg(cast)
+        .args(["--at", at])
+        .run()
+        .success();
+    out.stdout().to_string()
+}
+
 /// Runs `tuicast ARGS...` (with `NO_COLOR=1`, nothing on stdin) and waits for it.
 pub(crate) fn tuicast<I, S>(args: I) -> Run
 where
