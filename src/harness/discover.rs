@@ -39,12 +39,14 @@ pub struct CheckpointInfo {
 }
 
 impl Case {
-    /// Whether the checkpoint `name` is one this case checks (see `[check] end` and
-    /// `checkpoints`).
-    pub fn checks(&self, name: &str) -> bool {
-        self.checkpoints
-            .as_ref()
-            .is_ok_and(|infos| infos.iter().any(|i| i.name == name))
+    /// The names of the checkpoints this case checks (see `[check] end` and
+    /// `checkpoints`), to look each replayed checkpoint up in once per case: a cast may
+    /// hold thousands.
+    pub fn checked(&self) -> std::collections::HashSet<&str> {
+        match &self.checkpoints {
+            Ok(infos) => infos.iter().map(|i| i.name.as_str()).collect(),
+            Err(_) => Default::default(),
+        }
     }
 }
 

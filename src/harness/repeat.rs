@@ -127,12 +127,13 @@ pub fn check_case_repeated(
         &case.checkpoints,
     ) {
         let shown = scenario_label(config, case, scenario);
+        let checked = case.checked();
         let guarded = record_repeatedly(
             scenario,
             &case.cast,
             repeat,
             Compared::of(case, config.engine),
-            &|name| case.checks(name),
+            &|name| checked.contains(name),
             &shown,
         );
         match guarded {
