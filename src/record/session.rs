@@ -570,13 +570,11 @@ impl Session {
             return None;
         }
         let screen = self.engine.screen();
-        let rows: Vec<String> = (0..screen.rows.len()).map(|r| screen.row_text(r)).collect();
-        let joined = rows.concat();
+        // The rows joined: a value on one row is in it, and so is one that wraps.
+        let joined: String = (0..screen.rows.len()).map(|r| screen.row_text(r)).collect();
         self.secrets
             .iter()
-            .find(|(_, value)| {
-                joined.contains(value.as_str()) || rows.iter().any(|r| r.contains(value.as_str()))
-            })
+            .find(|(_, value)| joined.contains(value.as_str()))
             .map(|(name, _)| name.clone())
     }
 
