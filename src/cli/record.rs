@@ -18,6 +18,7 @@ use tuicast::term::Size;
 #[command(after_help = "Examples:\n  \
     tuicast record casts/vim.toml                  run a scenario, write casts/vim.cast\n  \
     tuicast record casts/*.toml                    several scenarios, in parallel\n  \
+    tuicast record --repeat 5 casts/vim.toml       5 recordings; the cast only if they agree\n  \
     tuicast record -o demo.cast -- bash            record by hand; Ctrl-\\ drops a marker\n  \
     tuicast record -o top.cast --size 100x30 -- top\n\n\
     A recording is written to CAST.partial as it runs (a valid cast at every moment) and\n\

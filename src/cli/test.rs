@@ -22,6 +22,7 @@ use tuicast::report::ReportDir;
     tuicast test --update                 write every mismatch as the new golden\n  \
     tuicast test --live                   re-record every cast that has a scenario, then check\n  \
     tuicast test --replay                 replay every cast, even those of `bin =` scenarios\n  \
+    tuicast test --live --repeat 5        record each scenario 5 times first: fail if they differ\n  \
     TUICAST_UPDATE=no tuicast test        check only, write nothing\n  \
     tuicast test --message-format json    one JSON object per checkpoint, for tools\n  \
     tuicast test --report report          also write report/index.html (TUICAST_REPORT=report)")]
