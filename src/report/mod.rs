@@ -1,8 +1,8 @@
 //! The HTML test report: `tuicast test --report DIR`, or `TUICAST_REPORT=DIR` under
 //! `cargo test` and cargo-nextest.
 //!
-//! Each process writes its results as JSON files in `DIR/data/` (one per cast, or one per
-//! checkpoint under the harness; each written atomically, so a reader sees whole files only),
+//! Each process writes its results as JSON files in `DIR/data/` (one per cast, by the trial
+//! or check that replayed it; each written atomically, so a reader sees whole files only),
 //! then regenerates `DIR/index.html` from all of them under a lock file: many processes
 //! adding to one folder make one page. The page is self-contained (styles, script and frames
 //! inline; PNG pictures as files in `DIR/files/`) and makes no request.
