@@ -8,6 +8,7 @@
 mod error;
 mod line;
 mod reader;
+mod theme;
 pub mod transform;
 mod v1;
 mod v2;
@@ -18,6 +19,7 @@ use std::collections::BTreeMap;
 
 pub use error::{CastError, CastErrorKind};
 pub use reader::{open, CastReader, MAX_LINE_BYTES};
+pub use theme::{Theme, ThemeError, THEMES};
 pub use writer::{CastWriter, DEFAULT_PRECISION};
 
 pub use crate::rgb::Rgb;
@@ -60,58 +62,6 @@ pub struct Term {
     pub theme: Option<Theme>,
     /// Unknown fields of the `term` object, kept as they were.
     pub extra: serde_json::Map<String, serde_json::Value>,
-}
-
-/// Terminal colours of a cast, typed when read (CSS-style `#rrggbb` in the file).
-///
-/// A theme whose colours cannot be read (not `#rrggbb`, or a palette of other than 8 or 16)
-/// does not fail the cast: it stays in [`Term::extra`] as it was, and is written back so.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Theme {
-    /// Default foreground colour.
-    pub fg: Rgb,
-    /// Default background colour.
-    pub bg: Rgb,
-    /// The 8 or 16 palette colours.
-    pub palette: Vec<Rgb>,
-}
-
-message_error!(
-    /// Why a cast's `theme` object is not a theme (the reader keeps such a theme as written).
-    ThemeError
-);
-
-impl Theme {
-    /// A theme from the JSON object a cast stores (`fg`, `bg`, and `palette`, colours joined
-    /// by `:`), or why it is not one. The reader keeps a theme this refuses in
-    /// [`Term::extra`]; this says why it was not used.
-    pub fn from_json(value: &serde_json::Value) -> Result<Theme, ThemeError> {
-        theme_from_json(value).map_err(ThemeError)
-    }
-}
-
-fn theme_from_json(value: &serde_json::Value) -> Result<Theme, String> {
-    let field = |key: &str| match value.get(key) {
-        Some(serde_json::Value::String(s)) => Ok(s.as_str()),
-        None | Some(serde_json::Value::Null) => Err(format!("the theme has no \"{key}\"")),
-        Some(_) => Err(format!("the theme's \"{key}\" is not a string")),
-    };
-    let color =
-        |key: &str| Rgb::parse(field(key)?).map_err(|e| format!("the theme's \"{key}\": {e}"));
-    let (fg, bg) = (color("fg")?, color("bg")?);
-    let palette = field("palette")?
-        .split(':')
-        .filter(|c| !c.is_empty())
-        .map(Rgb::parse)
-        .collect::<Result<Vec<Rgb>, _>>()
-        .map_err(|e| format!("the theme's \"palette\": {e}"))?;
-    if palette.len() != 8 && palette.len() != 16 {
-        return Err(format!(
-            "the theme's palette has {} colours; expected 8 or 16",
-            palette.len()
-        ));
-    }
-    Ok(Theme { fg, bg, palette })
 }
 
 /// One event of a cast.

@@ -12,7 +12,7 @@ use tuicast::config::CastFile;
 use tuicast::escape::escape_for_terminal;
 use tuicast::render::png::{
     self, Annotation, AnnotationSpec, Decorations, FontDirs, GifEncoder, GifOptions, PngConfig,
-    PngOptions, Renderer, Theme,
+    PngOptions, Renderer,
 };
 use tuicast::replay::{self, Checkpoint, Found, END};
 use tuicast::term::Screen;
@@ -388,7 +388,7 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
 fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
     let mut options = PngOptions::default();
     if let Some(t) = &header.term.theme {
-        options.theme = Theme::from_cast(t);
+        options.theme = t.clone();
     } else if let Some(kept) = header.term.extra.get("theme") {
         // The reader keeps a theme whose colours it cannot read, as it was.
         if let Err(e) = tuicast::cast::Theme::from_json(kept) {
@@ -400,7 +400,7 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
     }
     let root = std::env::current_dir()?;
     tuicast::config::Config::load(&root)?
-        .png_table
+        .png
         .apply(&mut options, &root)
         .map_err(anyhow::Error::msg)?;
     let p = &args.picture.png;

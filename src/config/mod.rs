@@ -43,12 +43,12 @@ pub struct Config {
     pub formats: Vec<Format>,
     /// The engine to replay with.
     pub engine: EngineKind,
-    /// How `png` goldens are drawn and compared (`[png]`).
-    pub png: PngCheck,
-    /// The `[png]` table as written (empty when there is none): `replay --format png|gif`
-    /// applies it over the cast's own theme.
+    /// The `[png]` table as written (empty when there is none): how `png` goldens are
+    /// drawn and compared ([`png_check`](Self::png_check) makes the check of a run from it),
+    /// and what `replay --format png|gif` applies over the cast's own theme. It was checked
+    /// when the file was read.
     #[cfg(feature = "png")]
-    pub png_table: PngConfig,
+    pub png: PngConfig,
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -89,9 +89,8 @@ impl Config {
             snapshots: root.join("snapshots"),
             formats: vec![Format::Text],
             engine: EngineKind::Avt,
-            png: PngCheck::default(),
             #[cfg(feature = "png")]
-            png_table: PngConfig::default(),
+            png: PngConfig::default(),
         }
     }
 
@@ -119,11 +118,27 @@ impl Config {
         }
         #[cfg(feature = "png")]
         if let Some(p) = file.png {
-            config.png = PngCheck::from_config(&p, root)
+            config.png = p;
+            // Checked now, so that a bad table is an error of the file, before any test.
+            config
+                .png_check()
                 .map_err(|e| ConfigError::new(&path, 0, 0, e.to_string()))?;
-            config.png_table = p;
         }
         Ok(config)
+    }
+
+    /// How `png` goldens are drawn and compared in a run: the `[png]` table applied over
+    /// the defaults (font folders relative to [`root`](Self::root)).
+    #[cfg(feature = "png")]
+    pub fn png_check(&self) -> Result<PngCheck, crate::render::png::PngConfigError> {
+        PngCheck::from_config(&self.png, &self.root)
+    }
+
+    /// How `png` goldens are drawn and compared in a run: without the `png` feature there
+    /// are none, and nothing can go wrong.
+    #[cfg(not(feature = "png"))]
+    pub fn png_check(&self) -> Result<PngCheck, std::convert::Infallible> {
+        Ok(PngCheck::default())
     }
 
     /// The configuration of the project being tested: the folder of `CARGO_MANIFEST_DIR`
@@ -218,13 +233,13 @@ mod tests {
     fn the_png_table_is_read() {
         let dir = tempfile::tempdir().unwrap();
         let c = Config::load(dir.path()).unwrap();
-        assert_eq!(c.png_table, PngConfig::default());
+        assert_eq!(c.png, PngConfig::default());
         std::fs::write(
             dir.path().join(CONFIG_FILE),
             "casts = \"c\"\n[png]\ntheme = \"nord\"\nfont_size = 20\nfont_dir = [\"a\", \"b\"]\ntolerance = 2\n",
         )
         .unwrap();
-        let c = Config::load(dir.path()).unwrap().png_table;
+        let c = Config::load(dir.path()).unwrap().png;
         assert_eq!(c.tolerance, Some(2));
         assert_eq!(c.theme.as_deref(), Some("nord"));
         assert_eq!(c.font_size, Some(20.0));

@@ -44,10 +44,15 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
     // Only the checkpoints the case checks (`[check] end`, `checkpoints`) are compared.
     let checked = case.checked();
     let wanted = |name: &str| checked.contains(name);
+    // How PNG goldens are drawn, made once for the case from the `[png]` table.
+    let png = config.png_check().map_err(|e| e.to_string())?;
     if let (true, Some(scenario)) = (opts.live.records(case), &case.scenario) {
-        for cp in live_replay(config, case, scenario, opts.update)? {
+        for cp in live_replay(config, case, scenario, opts.update, &png)? {
             if wanted(&cp.name) {
-                results.insert(cp.name.clone(), check_checkpoint(config, case, &cp, opts));
+                results.insert(
+                    cp.name.clone(),
+                    check_checkpoint(config, case, &cp, opts, &png),
+                );
             }
         }
         remove_stale(config, case, opts, &results);
@@ -59,7 +64,10 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
     let reader = crate::cast::open(&case.cast).map_err(|e| e.to_string())?;
     replay::each_checkpoint(reader, config.engine, |cp| {
         if wanted(&cp.name) {
-            results.insert(cp.name.clone(), check_checkpoint(config, case, &cp, opts));
+            results.insert(
+                cp.name.clone(),
+                check_checkpoint(config, case, &cp, opts, &png),
+            );
         }
     })
     .map_err(|e| e.to_string())?;
@@ -119,6 +127,7 @@ pub(super) fn check_checkpoint(
     case: &Case,
     cp: &Checkpoint,
     opts: &Options,
+    png: &assert::PngCheck,
 ) -> CheckResult {
     let test = test_name(&case.stem, &cp.name);
     let screen = masked(&case.masks, &cp.screen);
@@ -136,7 +145,7 @@ pub(super) fn check_checkpoint(
             checkpoint: &cp.name,
             action: opts.update,
             color: opts.color,
-            png: &config.png,
+            png,
         };
         match check.check_with(&screen, cursor) {
             Ok((outcome, actual)) => snapshots.push(SnapshotResult {

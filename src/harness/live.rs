@@ -230,6 +230,7 @@ pub(super) fn live_replay(
     _case: &Case,
     _scenario: &Scenario,
     _update: UpdateAction,
+    _png: &assert::PngCheck,
 ) -> Replayed {
     Err("live mode records casts, which needs tuicast's `record` feature (this build leaves it out)".into())
 }
@@ -247,6 +248,7 @@ pub(super) fn live_replay(
     case: &Case,
     scenario: &Scenario,
     update: UpdateAction,
+    png: &assert::PngCheck,
 ) -> Replayed {
     let dir = make_run_dir().map_err(|e| {
         format!(
@@ -281,7 +283,7 @@ pub(super) fn live_replay(
                     break;
                 }
                 won = true;
-                let result = record_and_decide(config, case, scenario, update, &recorded);
+                let result = record_and_decide(config, case, scenario, update, &recorded, png);
                 let text = match &result {
                     Ok(()) => "ok\n".to_string(),
                     Err(e) => format!("error\n{e}"),
@@ -365,6 +367,7 @@ fn record_and_decide(
     scenario: &Scenario,
     update: UpdateAction,
     recorded: &Path,
+    png: &assert::PngCheck,
 ) -> Result<(), String> {
     if let Err(e) = crate::record::record_scenario(scenario, recorded, &mut |_| {}) {
         let _ = std::fs::remove_file(crate::record::run::partial_path(recorded));
@@ -400,7 +403,7 @@ fn record_and_decide(
                     checkpoint: &cp.name,
                     action: UpdateAction::WriteNothing,
                     color: false,
-                    png: &config.png,
+                    png,
                 };
                 check
                     .check_with(&screen, cursor)

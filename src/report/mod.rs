@@ -248,9 +248,10 @@ impl ReportDir {
             return Ok(None);
         };
         let screen = crate::assert::apply_all(case.masks, &cp.screen);
+        let png = config.png_check().map_err(io::Error::other)?;
         let bytes = crate::render::png::render_png(
             &screen,
-            &config.png.options,
+            &png.options,
             &crate::render::png::Decorations::default(),
         )
         .map_err(io::Error::other)?;

@@ -6,9 +6,8 @@
 use std::fs;
 
 use image::RgbaImage;
-use tuicast::render::png::{
-    self, decode_png, Decorations, Layout, PngOptions, Renderer, Rgb, Theme,
-};
+use tuicast::cast::Theme;
+use tuicast::render::png::{self, decode_png, Decorations, Layout, PngOptions, Renderer, Rgb};
 use tuicast::replay;
 use tuicast::term::{EngineKind, Screen, Size};
 

@@ -14,7 +14,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{PngOptions, Theme};
+use super::PngOptions;
+use crate::cast::Theme;
 use crate::term::CursorKind;
 
 /// The `[png]` table of `tuicast.toml`. Every key is optional.
@@ -87,6 +88,7 @@ impl PngConfig {
     ) -> Result<(), String> {
         if let Some(t) = &self.theme {
             options.theme = Theme::parse(t).map_err(|e| format!("{}: {e}", name("theme")))?;
+            options.bold_is_bright = super::theme::bold_is_bright(t);
         }
         if let Some(s) = self.font_size {
             options.font_size = s;
@@ -140,6 +142,7 @@ mod tests {
         table.apply(&mut o, root).unwrap();
         assert_eq!(o.font_size, 20.0);
         assert_eq!(o.theme, Theme::builtin("nord").unwrap());
+        assert!(!o.bold_is_bright, "nord draws bold in the normal colours");
         assert_eq!(o.cursor, Some(crate::term::CursorKind::Bar));
         assert_eq!(o.font_dirs, vec![root.join("a"), root.join("b")]);
         let bad = PngConfig {

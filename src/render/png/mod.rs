@@ -64,4 +64,3 @@ pub use options::{
     Decorations, PngOptions, FONT_SIZE_RANGE, LINE_HEIGHT_RANGE, MAX_PIXELS, MAX_SIDE,
 };
 pub use renderer::{Layout, Renderer};
-pub use theme::{Theme, ThemeError, THEMES};

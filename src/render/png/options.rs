@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::annotate::Annotation;
 use super::error::PngError;
-use super::theme::Theme;
+use crate::cast::Theme;
 use crate::term::CursorKind;
 
 /// Smallest and largest font size, in pixels per em.
@@ -21,8 +21,12 @@ pub const MAX_PIXELS: u64 = 120_000_000;
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PngOptions {
-    /// Colours.
+    /// Colours (default asciinema's).
     pub theme: Theme,
+    /// Whether bold text in palette colours 0–7 is drawn in the bright colour (8–15), as
+    /// xterm and asciinema's player do (default true; a built-in theme other than asciinema's
+    /// named in `[png] theme` or `--theme` turns it off).
+    pub bold_is_bright: bool,
     /// Font size in pixels per em (default 16).
     pub font_size: f32,
     /// Cell height in ems (default 1.2).
@@ -98,6 +102,7 @@ impl Default for PngOptions {
     fn default() -> Self {
         PngOptions {
             theme: Theme::default(),
+            bold_is_bright: true,
             font_size: 16.0,
             line_height: 1.2,
             padding: 12,

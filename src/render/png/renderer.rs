@@ -11,7 +11,8 @@ use super::font::{Fonts, Metrics, Pixels, Style};
 use super::options::{check_size, Decorations, PngOptions, FONT_SIZE_RANGE, LINE_HEIGHT_RANGE};
 use super::raster::Canvas;
 use super::text::char_cells;
-use super::theme::Theme;
+use super::theme::resolve;
+use crate::cast::Theme;
 use crate::rgb::Rgb;
 use crate::term::{Cell, Color, CursorKind, Screen, Size};
 
@@ -161,15 +162,15 @@ impl Renderer {
     fn colors(&self, cell: &Cell, cursor: bool) -> (Rgb, Rgb) {
         let theme = &self.options.theme;
         let mut fg_color = cell.fg;
-        if cell.attrs.bold && theme.bold_is_bright {
+        if cell.attrs.bold && self.options.bold_is_bright {
             if let Color::Indexed(n) = fg_color {
                 if n < 8 {
                     fg_color = Color::Indexed(n + 8);
                 }
             }
         }
-        let mut fg = theme.resolve(fg_color, theme.fg);
-        let mut bg = theme.resolve(cell.bg, theme.bg);
+        let mut fg = resolve(theme, fg_color, theme.fg);
+        let mut bg = resolve(theme, cell.bg, theme.bg);
         if cell.attrs.inverse != cursor {
             std::mem::swap(&mut fg, &mut bg);
         }
@@ -459,6 +460,16 @@ mod tests {
         assert_eq!(r.colors(&cells[1], true), (t.fg, t.bg), "cursor on inverse");
         assert_eq!(r.colors(&cells[2], false).0, t.fg.mix(t.bg, 110), "dim");
         assert_eq!(r.colors(&cells[3], false).0, Rgb(1, 2, 3));
+        let plain = Renderer::new(PngOptions {
+            bold_is_bright: false,
+            ..PngOptions::default()
+        })
+        .unwrap();
+        assert_eq!(
+            plain.colors(&cells[0], false).0,
+            t.palette[1],
+            "bold, not bright"
+        );
     }
 
     #[test]
