@@ -16,6 +16,9 @@ oracle the agreement test believes, and why when it is not tmux.
     scripts/conformance.py record [NAME...]   record cases (default: all), then run xterm
     scripts/conformance.py xterm [NAME...]    replay the committed casts with @xterm/headless
     scripts/conformance.py list               the cases and their programs
+    scripts/conformance.py oracle SCENARIO DIR  tmux's screens at the checkpoints of any
+                                              scenario (the bundled suite's casts/NAME.toml),
+                                              as DIR/CHECKPOINT.txt (scripts/record-examples.sh)
 
 The `[conformance]` table (tuicast's parser rejects unknown keys, so it comes last in the
 file; tests/it/conformance.rs hands tuicast everything before it):
@@ -243,6 +246,44 @@ def record(c: Case, verbose: bool = False) -> dict:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def oracle(path: Path, out: Path, verbose: bool = False) -> list[str]:
+    """Runs the scenario at `path` (a cast's TOML: its `[check]` and `[regions]` are not
+    recording keys and are left alone) under tmux and writes tmux's text at each checkpoint
+    and at the end to `out/LABEL.txt`. Returns the labels."""
+    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise RecordError(f"{where}: {e}") from None
+    unknown = set(doc) - (KEYS | {"check", "regions", "title"})
+    if unknown:
+        raise RecordError(f"{where}: keys the tmux recorder does not use: {sorted(unknown)}")
+    if ("command" in doc) == ("shell" in doc):
+        raise RecordError(f"{where}: give either command or shell")
+    argv = doc["command"] if "command" in doc else ["bash", "-c", doc["shell"]]
+    cols, rows = parse_size(doc.get("size", "80x24"))
+    with tempfile.TemporaryDirectory(prefix="tuicast-oracle-") as tmp:
+        rec = Recorder(
+            Path(tmp) / "oracle.cast", shlex.join(argv), cols=cols, rows=rows, cwd=tmp,
+            env=dict(doc.get("env", {})), timeout=parse_duration(doc.get("timeout", "10s")),
+            verbose=verbose,
+        )  # fmt: skip
+        try:
+            rec.start()
+            for i, step in enumerate(doc.get("steps", [])):
+                try:
+                    run_step(rec, {"snapshot" if k == "checkpoint" else k: v for k, v in step.items()})
+                except RecordError as e:
+                    raise RecordError(f"{where}: step {i + 1} {step}: {e}") from None
+            rec.finish()
+        finally:
+            rec.close()
+    out.mkdir(parents=True, exist_ok=True)
+    for label, screen in rec.oracle.items():
+        (out / f"{label}.txt").write_text(screen, encoding="utf-8")
+    return list(rec.oracle)
+
+
 def xterm(name: str, entry: dict) -> None:
     if not (XTERM_DIR / "node_modules" / "@xterm" / "headless").exists():
         subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=XTERM_DIR,
@@ -297,7 +338,19 @@ def main(argv: list[str] | None = None) -> int:
     xt = sub.add_parser("xterm", help="replay committed casts with @xterm/headless")
     xt.add_argument("names", nargs="*")
     sub.add_parser("list", help="list the cases")
+    orc = sub.add_parser("oracle", help="tmux's screens at a scenario's checkpoints")
+    orc.add_argument("scenario", type=Path)
+    orc.add_argument("out", type=Path)
+    orc.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
+    if args.cmd == "oracle":
+        try:
+            labels = oracle(args.scenario.resolve(), args.out, args.verbose)
+        except RecordError as e:
+            print(f"conformance: {e}", file=sys.stderr)
+            return 1
+        print(f"{args.scenario}: tmux's screens at {', '.join(labels)} in {args.out}")
+        return 0
 
     try:
         known = load_cases()

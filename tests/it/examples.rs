@@ -7,7 +7,7 @@ use std::fs;
 use tuicast::replay;
 use tuicast::term::EngineKind;
 
-use crate::util::{root, tuicast};
+use crate::util::{root, tuicast, Dir};
 
 #[test]
 fn every_example_checkpoint_matches_the_tmux_oracle() {
@@ -66,4 +66,65 @@ fn the_readme_main_command_replays_the_whole_suite() {
         );
     }
     assert!(stdout.contains("picked: banana"), "{stdout}");
+}
+
+/// The bundled suite is recorded by tuicast from the scenarios beside its casts, so `tuicast
+/// test --live` records every cast again: the copy of the suite passes as it is, and a changed
+/// scenario fails live at the checkpoint it changes while the replay of the old cast passes.
+#[test]
+fn the_bundled_suite_records_again_from_its_scenarios() {
+    let dir = Dir::new();
+    let mut names = Vec::new();
+    for sub in ["casts", "snapshots"] {
+        for entry in walk(&root().join(sub)) {
+            let rel = entry.strip_prefix(root()).unwrap().display().to_string();
+            if rel.ends_with(".new") || rel.ends_with(".partial") {
+                continue;
+            }
+            if rel.ends_with(".cast") {
+                names.push(rel.clone());
+            }
+            dir.copy_from_repo(&rel, &rel);
+        }
+    }
+    assert_eq!(names.len(), 5, "{names:?}");
+    for cast in &names {
+        let toml = cast.replace(".cast", ".toml");
+        assert!(dir.join(&toml).exists(), "{cast} has no scenario {toml}");
+    }
+    let live = dir.tuicast(["test", "--live"]).run().success();
+    assert!(live.stdout().contains("16 passed, 0 failed"), "{live}");
+    assert!(
+        !live.stderr().contains("replayed"),
+        "every cast has a scenario: {live}"
+    );
+
+    let shell = dir.join("casts/shell.toml");
+    let changed = fs::read_to_string(&shell)
+        .unwrap()
+        .replace("naïve", "naive");
+    fs::write(&shell, changed).unwrap();
+    let failed = dir.tuicast(["test", "--live"]).run().fails_with(1);
+    assert!(
+        failed.stdout().contains("shell::unicode ... FAILED"),
+        "{failed}"
+    );
+    assert!(
+        failed.stdout().contains("14 passed, 2 failed"),
+        "the changed checkpoint and the final screen: {failed}"
+    );
+    dir.tuicast(["test", "--replay"]).run().success();
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
 }
