@@ -217,6 +217,15 @@ impl Pty {
             .map(|t| t.local_flags.contains(nix::sys::termios::LocalFlags::ECHO))
     }
 
+    /// Whether the terminal reads whole lines (canonical mode, `ICANON`): false while a
+    /// full-screen program reads keys one at a time (raw mode).
+    pub fn canonical(&self) -> Option<bool> {
+        self.master.get_termios().map(|t| {
+            t.local_flags
+                .contains(nix::sys::termios::LocalFlags::ICANON)
+        })
+    }
+
     /// Sends `signal` to everything the program started (see the module docs): its process
     /// group, its session, its descendants and the processes with its marker.
     pub fn signal_all(&self, signal: Signal) {

@@ -59,8 +59,8 @@ impl Session {
         if idle >= Duration::from_millis(500) {
             hints.push(format!("no output for {:.1}s", idle.as_secs_f64()));
         }
-        if self.pty.echo_enabled() == Some(false) {
-            hints.push("echo is off on the terminal (a password or key prompt)".into());
+        if let Some(hint) = echo_hint(self.pty.echo_enabled(), self.pty.canonical()) {
+            hints.push(hint.into());
         }
         RecordError::Timeout(Box::new(TimeoutReport {
             what: what.to_string(),
@@ -79,6 +79,17 @@ impl Session {
     }
 }
 
+/// The hint the terminal's modes give: echo off while lines are read is a password prompt;
+/// a full-screen program in raw mode (no echo, keys one at a time) says nothing by it.
+fn echo_hint(echo: Option<bool>, canonical: Option<bool>) -> Option<&'static str> {
+    match (echo, canonical) {
+        (Some(false), Some(true)) => {
+            Some("echo is off while the program reads a line (a password prompt)")
+        }
+        _ => None,
+    }
+}
+
 /// Whether a line ends the way prompts do.
 pub fn looks_like_prompt(line: &str) -> bool {
     let l = line.trim_end();
@@ -87,4 +98,19 @@ pub fn looks_like_prompt(line: &str) -> bool {
         ">", "$", "#", "%", "]",
     ];
     endings.iter().any(|e| l.ends_with(e)) || l.to_lowercase().contains("password")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_line_read_without_echo_is_a_password_prompt() {
+        assert!(echo_hint(Some(false), Some(true))
+            .unwrap()
+            .contains("password"));
+        assert_eq!(echo_hint(Some(false), Some(false)), None, "raw mode");
+        assert_eq!(echo_hint(Some(true), Some(true)), None);
+        assert_eq!(echo_hint(None, None), None);
+    }
 }

@@ -211,6 +211,33 @@ steps = [{ wait = "bg=" }, { exit = 0 }]
     asciinema_accepts(&cast);
 }
 
+/// Echo off while a line is read is a password prompt; a full-screen program in raw mode
+/// (no echo either) is not one, and the report does not say it is.
+#[test]
+fn only_a_line_read_without_echo_is_reported_as_a_password_prompt() {
+    let dir = Dir::new();
+    let run = |name: &str, shell: &str| {
+        let (out, _) = record_scenario(
+            &dir,
+            name,
+            &format!("shell = \"{shell}\"\ntimeout = \"500ms\"\nsteps = [{{ wait = \"Done\" }}]\n"),
+            &[],
+        );
+        out.fails_with(1).stderr().to_string()
+    };
+    let password = run("password", "read -s -p 'Password: ' a");
+    assert!(
+        password.contains("echo is off while the program reads a line (a password prompt)"),
+        "{password}"
+    );
+    let raw = run("raw", "stty raw -echo; printf 'full screen'; read -n 1 a");
+    assert!(raw.contains("  1 | full screen"), "{raw}");
+    assert!(
+        !raw.contains("password"),
+        "raw mode is no password prompt: {raw}"
+    );
+}
+
 #[test]
 fn a_timed_out_wait_says_the_program_waits_for_input() {
     let dir = Dir::new();

@@ -273,23 +273,43 @@ pub(crate) fn draw(
                     } else {
                         fit_text(label, MAX_LABEL_CELLS)
                     };
-                    badges.push((text, color, x0 - out, y0 - out, y1 + out));
+                    badges.push((text, color, x0 - out, x1 + out, y0 - out, y1 + out));
                 }
             }
         }
     }
-    // Badges last, so no box is drawn over a label.
-    for (text, color, x, top, bottom) in badges {
+    // Badges last, so no box is drawn over a label. Each goes where it hides no text of the
+    // screen and no other badge: above the box at its left or right end, else below it; only
+    // when every place would hide something does it take the first that fits the picture.
+    let grid = Grid {
+        screen,
+        pad,
+        cw,
+        ch,
+    };
+    let mut placed: Vec<[i32; 4]> = Vec::new();
+    for (text, color, x, right, top, bottom) in badges {
         let bw = (text_cells(&text) as i32 + 1) * cw;
         let bh = ch + 2;
-        let y = if top - bh >= 0 {
-            top - bh
-        } else if bottom + bh <= canvas.height as i32 {
-            bottom
-        } else {
-            top + stroke
+        let clamp_x = |x: i32| x.min(canvas.width as i32 - bw).max(0);
+        let candidates = [
+            (clamp_x(x), top - bh),
+            (clamp_x(right - bw), top - bh),
+            (clamp_x(x), bottom),
+            (clamp_x(right - bw), bottom),
+        ];
+        let fits = |&(_, y): &(i32, i32)| y >= 0 && y + bh <= canvas.height as i32;
+        let free = |&(x, y): &(i32, i32)| {
+            let rect = [x, y, bw, bh];
+            !grid.covers_text(rect) && !placed.iter().any(|p| overlaps(*p, rect))
         };
-        let x = x.min(canvas.width as i32 - bw).max(0);
+        let (x, y) = candidates
+            .iter()
+            .copied()
+            .find(|c| fits(c) && free(c))
+            .or_else(|| candidates.iter().copied().find(fits))
+            .unwrap_or((clamp_x(x), top + stroke));
+        placed.push([x, y, bw, bh]);
         let badge = Badge {
             text: &text,
             color,
@@ -323,6 +343,46 @@ pub(crate) fn draw(
         }
     }
     Ok(canvas)
+}
+
+/// The screen's cells as laid out on the picture.
+struct Grid<'a> {
+    screen: &'a Screen,
+    pad: i32,
+    cw: i32,
+    ch: i32,
+}
+
+impl Grid<'_> {
+    /// Whether the pixel rectangle `[x, y, w, h]` covers any cell with text.
+    fn covers_text(&self, [x, y, w, h]: [i32; 4]) -> bool {
+        let cells = |from: i32, len: i32, size: i32, n: usize| {
+            let first = (from - self.pad).div_euclid(size).max(0) as usize;
+            let last = (from + len - 1 - self.pad).div_euclid(size);
+            let end = if last < 0 {
+                0
+            } else {
+                (last as usize + 1).min(n)
+            };
+            (first < end).then_some(first..end)
+        };
+        let (Some(rows), Some(cols)) = (
+            cells(y, h, self.ch, self.screen.rows.len()),
+            cells(x, w, self.cw, self.screen.size.cols as usize),
+        ) else {
+            return false;
+        };
+        rows.into_iter().any(|r| {
+            self.screen.rows[r][cols.clone()]
+                .iter()
+                .any(|c| !c.text.trim().is_empty())
+        })
+    }
+}
+
+/// Whether two pixel rectangles `[x, y, w, h]` overlap.
+fn overlaps(a: [i32; 4], b: [i32; 4]) -> bool {
+    a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
 }
 
 /// A label drawn as a rounded badge: its text, its colour, and its box in pixels (top-left
@@ -497,5 +557,51 @@ mod tests {
         assert!(a.regions(&s).is_empty());
         let a: Annotation = "regex=nothing here".parse().unwrap();
         assert!(a.regions(&s).is_empty());
+    }
+
+    /// The pixels of the cells of `rows` (0-based) differ between two renders, apart from
+    /// the few pixels at their top and bottom where a box's outline may reach.
+    fn rows_differ(
+        a: &image::RgbaImage,
+        b: &image::RgbaImage,
+        r: &Renderer,
+        rows: std::ops::Range<u32>,
+    ) -> bool {
+        let m = r.metrics();
+        let pad = r.options().padding;
+        let edge = 5;
+        (rows.start * m.cell_height + pad + edge..rows.end * m.cell_height + pad - edge)
+            .any(|y| (0..a.width()).any(|x| a.get_pixel(x, y) != b.get_pixel(x, y)))
+    }
+
+    #[test]
+    fn a_badge_hides_no_text_where_there_is_room() {
+        let mut r = Renderer::new(crate::render::png::PngOptions::default()).unwrap();
+        let label = |spec: &str| crate::render::png::Decorations {
+            annotations: vec![spec.parse().unwrap()],
+            ..crate::render::png::Decorations::default()
+        };
+        // Text right above the box: the badge goes below it, over the blank row.
+        let s = screen("the row above\r\nTARGET");
+        let plain = r.render(&s).unwrap();
+        let boxed = r
+            .render_decorated(&s, &label("regex=TARGET,label=here"))
+            .unwrap();
+        assert!(
+            !rows_differ(&plain, &boxed, &r, 0..1),
+            "the row above is intact"
+        );
+        assert!(rows_differ(&plain, &boxed, &r, 2..3), "the badge is below");
+        // A blank row above: the badge goes there, as before.
+        let s = screen("\r\nTARGET\r\nthe row below");
+        let plain = r.render(&s).unwrap();
+        let boxed = r
+            .render_decorated(&s, &label("regex=TARGET,label=here"))
+            .unwrap();
+        assert!(rows_differ(&plain, &boxed, &r, 0..1), "the badge is above");
+        assert!(
+            !rows_differ(&plain, &boxed, &r, 2..3),
+            "the row below is intact"
+        );
     }
 }
