@@ -264,7 +264,8 @@ pub(super) fn live_replay(
     let mut won = false;
     loop {
         if let Some(result) = read_done(&done) {
-            result?;
+            note_outcome(case, &recorded, &result);
+            result.map_err(|f| f.message)?;
             break;
         }
         match std::fs::OpenOptions::new()
@@ -279,20 +280,25 @@ pub(super) fn live_replay(
                 if let Some(result) = read_done(&done) {
                     // Finished between our look and our lock.
                     let _ = std::fs::remove_file(&lock);
-                    result?;
+                    note_outcome(case, &recorded, &result);
+                    result.map_err(|f| f.message)?;
                     break;
                 }
                 won = true;
                 let result = record_and_decide(config, case, scenario, update, &recorded, png);
                 let text = match &result {
                     Ok(()) => "ok\n".to_string(),
-                    Err(e) => format!("error\n{e}"),
+                    Err(f) => match f.step_line {
+                        Some(line) => format!("error {line}\n{}", f.message),
+                        None => format!("error\n{}", f.message),
+                    },
                 };
                 if result.is_ok() || shared_between_processes() {
                     let _ = crate::util::write_atomic(&done, text.as_bytes());
                 }
                 let _ = std::fs::remove_file(&lock);
-                result?;
+                note_outcome(case, &recorded, &result);
+                result.map_err(|f| f.message)?;
                 break;
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -318,11 +324,75 @@ pub(super) fn live_replay(
         .and_then(|r| replay::checkpoints(r, config.engine).map_err(|e| e.to_string()));
     if won && !shared_between_processes() {
         // The trials of this process share their cast's outcome already; a later check in the
-        // same process (a library caller checking again) records again.
+        // same process (a library caller checking again) records again. The recording stays
+        // in the run's folder for the report's player until then.
         let _ = std::fs::remove_file(&done);
-        let _ = std::fs::remove_file(&recorded);
     }
     replayed
+}
+
+/// Why a live recording failed: the message, and the line of the scenario step that failed
+/// when one did.
+#[cfg(feature = "record")]
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Failed {
+    message: String,
+    step_line: Option<u64>,
+}
+
+#[cfg(feature = "record")]
+impl From<String> for Failed {
+    fn from(message: String) -> Failed {
+        Failed {
+            message,
+            step_line: None,
+        }
+    }
+}
+
+/// What the last live recording of a cast in this process left for the report: the
+/// recording (its partial part when it failed) and the step that failed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LiveOutcome {
+    /// The new recording, in the run's folder.
+    pub(crate) recording: PathBuf,
+    /// The 1-based line of the scenario step that failed.
+    pub(crate) failed_line: Option<u64>,
+}
+
+/// The live outcomes of this process, by cast.
+#[cfg(feature = "record")]
+static OUTCOMES: std::sync::Mutex<Option<std::collections::HashMap<PathBuf, LiveOutcome>>> =
+    std::sync::Mutex::new(None);
+
+#[cfg(feature = "record")]
+fn note_outcome(case: &Case, recorded: &Path, result: &Result<(), Failed>) {
+    let partial = crate::record::run::partial_path(recorded);
+    let outcome = LiveOutcome {
+        recording: if result.is_err() && partial.is_file() {
+            partial
+        } else {
+            recorded.to_path_buf()
+        },
+        failed_line: result.as_ref().err().and_then(|f| f.step_line),
+    };
+    let mut map = OUTCOMES.lock().unwrap_or_else(|e| e.into_inner());
+    map.get_or_insert_with(Default::default)
+        .insert(case.cast.clone(), outcome);
+}
+
+/// The outcome of the last live recording of `cast` in this process, if it was recorded live.
+pub(crate) fn live_outcome(cast: &Path) -> Option<LiveOutcome> {
+    #[cfg(feature = "record")]
+    {
+        let map = OUTCOMES.lock().unwrap_or_else(|e| e.into_inner());
+        map.as_ref().and_then(|m| m.get(cast).cloned())
+    }
+    #[cfg(not(feature = "record"))]
+    {
+        let _ = cast;
+        None
+    }
 }
 
 /// Whether trials of this run are separate processes (cargo-nextest).
@@ -331,14 +401,19 @@ fn shared_between_processes() -> bool {
     std::env::var_os("NEXTEST_RUN_ID").is_some_and(|v| !v.is_empty())
 }
 
-/// The result a finished recording left: `Some(Ok)`, `Some(Err(message))`, or `None` (not yet).
+/// The result a finished recording left: `Some(Ok)`, `Some(Err(why))`, or `None` (not yet).
+/// The file holds `ok`, or `error [LINE]` and the message on the lines after.
 #[cfg(feature = "record")]
-fn read_done(done: &Path) -> Option<Result<(), String>> {
+fn read_done(done: &Path) -> Option<Result<(), Failed>> {
     let text = std::fs::read_to_string(done).ok()?;
-    Some(match text.strip_prefix("error\n") {
-        Some(message) => Err(message.to_string()),
-        None => Ok(()),
-    })
+    let Some(rest) = text.strip_prefix("error") else {
+        return Some(Ok(()));
+    };
+    let (first, message) = rest.split_once('\n').unwrap_or((rest, ""));
+    Some(Err(Failed {
+        message: message.to_string(),
+        step_line: first.trim().parse().ok(),
+    }))
 }
 
 /// A lock whose process is gone (or that names none, after a moment to write it).
@@ -368,21 +443,25 @@ fn record_and_decide(
     update: UpdateAction,
     recorded: &Path,
     png: &assert::PngCheck,
-) -> Result<(), String> {
+) -> Result<(), Failed> {
     if let Err(e) = crate::record::record_scenario(scenario, recorded, &mut |_| {}) {
-        let _ = std::fs::remove_file(crate::record::run::partial_path(recorded));
+        // The partial recording stays in the run's folder: the report plays it.
         let file = scenario
             .source
             .clone()
             .unwrap_or_else(|| case.cast.with_extension("toml"));
-        return Err(format!(
-            "live recording of {} failed: {e}",
-            assert::shown_path(&file)
-        ));
+        return Err(Failed {
+            message: format!(
+                "live recording of {} failed: {e}",
+                assert::shown_path(&file)
+            ),
+            step_line: e.origin().map(|o| o.line),
+        });
     }
     let checkpoints = crate::cast::open(recorded)
         .map_err(|e| e.to_string())
-        .and_then(|r| replay::checkpoints(r, config.engine).map_err(|e| e.to_string()))?;
+        .and_then(|r| replay::checkpoints(r, config.engine).map_err(|e| e.to_string()))
+        .map_err(Failed::from)?;
     // Does the new recording match every golden it is checked against? Compare without
     // writing anything.
     let cast_label = assert::pending::relative_name(&config.root, &case.cast);
@@ -424,10 +503,10 @@ fn record_and_decide(
             }
         }
         (false, UpdateAction::Overwrite) => {
-            copy(&case.cast)?;
+            copy(&case.cast).map_err(Failed::from)?;
             let _ = std::fs::remove_file(&new_cast);
         }
-        (false, UpdateAction::WriteNew) => copy(&new_cast)?,
+        (false, UpdateAction::WriteNew) => copy(&new_cast).map_err(Failed::from)?,
         (false, _) => {}
     }
     Ok(())
@@ -476,7 +555,17 @@ mod tests {
         std::fs::write(dir.path().join("x.done"), "error\nit broke").unwrap();
         assert_eq!(
             read_done(&dir.path().join("x.done")),
-            Some(Err("it broke".to_string()))
+            Some(Err(Failed::from("it broke".to_string())))
         );
+        std::fs::write(dir.path().join("y.done"), "error 7\nline 7 broke\nmore").unwrap();
+        assert_eq!(
+            read_done(&dir.path().join("y.done")),
+            Some(Err(Failed {
+                message: "line 7 broke\nmore".into(),
+                step_line: Some(7)
+            }))
+        );
+        std::fs::write(dir.path().join("z.done"), "ok\n").unwrap();
+        assert_eq!(read_done(&dir.path().join("z.done")), Some(Ok(())));
     }
 }

@@ -8,7 +8,8 @@ use super::result::{CheckResult, Status};
 use crate::assert::{self, Outcome, Place};
 use crate::config::Config;
 use crate::report::{
-    content_hash, format_of, CaseInfo, Images, ReportDir, ResultData, SnapshotData,
+    content_hash, format_of, CaseInfo, Images, LiveInfo, ReportDir, ResultData, SnapshotData,
+    StepInfo,
 };
 
 /// Adds the results of `case` to `report` under `key` (the cast's stem, or a test name when
@@ -22,13 +23,36 @@ pub fn add_to_report(
     results: &[CheckResult],
     duration: Duration,
 ) -> std::io::Result<()> {
+    let live = live_info(case);
     let info = CaseInfo {
         stem: &case.stem,
         cast: &case.cast,
         masks: &case.masks,
+        live: live.as_ref(),
     };
     let data: Vec<ResultData> = results.iter().map(report_data).collect();
     report.add(config, &info, key, data, duration)
+}
+
+/// What the report shows of a case this process recorded live: its new recording and the
+/// scenario's steps, the one that failed marked.
+fn live_info(case: &Case) -> Option<LiveInfo> {
+    let outcome = super::live::live_outcome(&case.cast)?;
+    let scenario = case.scenario.as_ref()?;
+    let steps = scenario
+        .steps
+        .iter()
+        .map(|step| {
+            let line = step.origin.as_ref().map_or(0, |o| o.line);
+            let checkpoint = match &step.action {
+                crate::record::Action::Snapshot(name) => Some(name.clone()),
+                _ => None,
+            };
+            let failed = line != 0 && outcome.failed_line == Some(line);
+            StepInfo::new(line, step.describe(), checkpoint, failed)
+        })
+        .collect();
+    Some(LiveInfo::new(outcome.recording, steps))
 }
 
 /// The result of a check, with the failing goldens' texts (the golden is read again for

@@ -95,7 +95,8 @@ impl Page<'_> {
                      <input class=\"seek\" type=\"range\" min=\"0\" max=\"{max}\" value=\"0\" aria-label=\"frame\">\
                      <span class=\"clock\"></span></div>\
                      <div class=\"timeline\"></div><div class=\"marks\"></div>\
-                     <div class=\"screen live\"></div>{error}</div>",
+                     <div class=\"body\"><div class=\"screen live\"></div>{steps}</div>{error}</div>",
+                    steps = steps(i, p),
                     stem = escape(&p.stem),
                     max = p.frames.len().saturating_sub(1),
                     error = p
@@ -195,6 +196,44 @@ impl Page<'_> {
         }
         out.push_str("</section>\n");
     }
+}
+
+/// The steps of a live run beside its player: checkpoint steps jump to their checkpoint, the
+/// step that failed is marked.
+fn steps(index: usize, p: &Player) -> String {
+    if p.steps.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<div class=\"steps\"><h4>scenario steps (recorded live)</h4><ol>");
+    for step in &p.steps {
+        let line = if step.line > 0 {
+            format!("<span class=\"ln\">{}</span> ", step.line)
+        } else {
+            String::new()
+        };
+        let text = match &step.checkpoint {
+            Some(name) if p.markers.iter().any(|m| &m.name == name) => format!(
+                "<a class=\"jump\" href=\"#cast={}&amp;checkpoint={}\" data-player=\"{index}\">{}</a>",
+                escape(&fragment(&p.stem)),
+                escape(&fragment(name)),
+                escape(&step.text)
+            ),
+            _ => escape(&step.text),
+        };
+        let _ = write!(
+            out,
+            "<li{} data-line=\"{}\">{line}{text}{}</li>",
+            if step.failed { " class=\"failed\"" } else { "" },
+            step.line,
+            if step.failed {
+                " <b>&#8592; failed here (the screen then is the last frame)</b>"
+            } else {
+                ""
+            },
+        );
+    }
+    out.push_str("</ol></div>");
+    out
 }
 
 fn snapshot(out: &mut String, s: &SnapshotData) {

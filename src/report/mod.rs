@@ -26,7 +26,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 pub use accept::{accept_from, AcceptError, Accepted};
 pub use data::{content_hash, format_of, CastData, Images, ResultData, SnapshotData};
 pub use html::{escape, Counts};
-pub use player::{player, Frame, Marker, Player, Run};
+pub use player::{player, Frame, LiveInfo, Marker, Player, Run, StepInfo};
 pub use summary::markdown_summary;
 
 use crate::assert::Mask;
@@ -41,6 +41,8 @@ pub struct CaseInfo<'a> {
     pub cast: &'a Path,
     /// The masks of its checks (applied to pictures drawn for the report).
     pub masks: &'a [Mask],
+    /// When it was recorded live: the recording the player plays, and the steps.
+    pub live: Option<&'a LiveInfo>,
 }
 
 /// The environment variable that names a report folder for `cargo test` / nextest runs.
@@ -105,8 +107,14 @@ impl ReportDir {
         if failed {
             self.pictures(config, case, &mut results)?;
             let player_file = data.join(format!("p-{}.json", short_hash(case.stem)));
-            if !player_file.exists() {
-                let p = player(case.stem, case.cast, config.engine);
+            if !player_file.exists() || case.live.is_some() {
+                let p = match case.live {
+                    Some(live) => Player {
+                        steps: live.steps.clone(),
+                        ..player(case.stem, &live.recording, config.engine)
+                    },
+                    None => player(case.stem, case.cast, config.engine),
+                };
                 write_replacing(&player_file, &serde_json::to_vec(&p)?)?;
             }
         }
@@ -219,45 +227,68 @@ impl ReportDir {
                 s.images.actual = copy(&crate::assert::pending_path(&golden), "actual")?;
                 s.images.diff = copy(&crate::assert::diff_image_path(&golden), "changes")?;
                 #[cfg(feature = "png")]
-                if s.images.actual.is_none() {
-                    s.images.actual =
-                        self.draw_actual(config, case, &r.checkpoint, &files, &base)?;
+                if s.images.actual.is_none() || s.images.diff.is_none() {
+                    let (actual, changes) =
+                        self.draw_actual(config, case, &r.checkpoint, &golden, &files, &base)?;
+                    s.images.actual = s.images.actual.take().or(actual);
+                    s.images.diff = s.images.diff.take().or(changes);
                 }
             }
         }
         Ok(())
     }
 
-    /// Draws a checkpoint's actual picture when the run wrote none (CI writes nothing).
+    /// Draws a checkpoint's actual picture, and the changes from the golden at `golden`, when
+    /// the run wrote none (CI writes nothing): file names in `files`, `None` where there is
+    /// nothing to draw (no such checkpoint, no readable golden of the same size).
     #[cfg(feature = "png")]
     fn draw_actual(
         &self,
         config: &Config,
         case: &CaseInfo<'_>,
         checkpoint: &str,
+        golden: &Path,
         files: &Path,
         base: &str,
-    ) -> io::Result<Option<String>> {
-        let Ok(reader) = crate::cast::open(case.cast) else {
-            return Ok(None);
+    ) -> io::Result<(Option<String>, Option<String>)> {
+        use crate::render::png as png_render;
+        let cast = case.live.map_or(case.cast, |l| l.recording.as_path());
+        let Ok(reader) = crate::cast::open(cast) else {
+            return Ok((None, None));
         };
         let Ok(cps) = crate::replay::checkpoints(reader, config.engine) else {
-            return Ok(None);
+            return Ok((None, None));
         };
         let Some(cp) = cps.iter().find(|c| c.name == checkpoint) else {
-            return Ok(None);
+            return Ok((None, None));
         };
         let screen = crate::assert::apply_all(case.masks, &cp.screen);
-        let png = config.png_check().map_err(io::Error::other)?;
-        let bytes = crate::render::png::render_png(
-            &screen,
-            &png.options,
-            &crate::render::png::Decorations::default(),
-        )
-        .map_err(io::Error::other)?;
+        let check = config.png_check().map_err(io::Error::other)?;
+        let mut renderer =
+            png_render::Renderer::new(check.options.clone()).map_err(io::Error::other)?;
+        let image = renderer.render(&screen).map_err(io::Error::other)?;
+        let layout = renderer.layout(screen.size).map_err(io::Error::other)?;
         let name = format!("{base}-actual.png");
+        let bytes = png_render::encode_png(&image).map_err(io::Error::other)?;
         crate::util::write_atomic(&files.join(&name), &bytes)?;
-        Ok(Some(name))
+        // The changes, when the golden is a picture of the same size (a larger one is not
+        // decoded: see `assert::check_png`).
+        let golden_image = crate::util::read_regular(golden, crate::assert::MAX_GOLDEN_BYTES)
+            .ok()
+            .filter(|b| png_render::png_dimensions(b) == Some(image.dimensions()))
+            .and_then(|b| png_render::decode_png(&b).ok());
+        let changes = match golden_image {
+            Some(g) => {
+                let diff = png_render::compare(&g, &image, check.tolerance, &layout);
+                let img = png_render::diff_image(&image, &diff, &layout);
+                let bytes = png_render::encode_png(&img).map_err(io::Error::other)?;
+                let changes = format!("{base}-changes.png");
+                crate::util::write_atomic(&files.join(&changes), &bytes)?;
+                Some(changes)
+            }
+            None => None,
+        };
+        Ok((Some(name), changes))
     }
 }
 

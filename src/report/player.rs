@@ -33,6 +33,54 @@ pub struct Player {
     pub duration: f64,
     /// Why the replay stopped early (a cast that stops reading part way).
     pub error: Option<String>,
+    /// For a live run, the scenario's steps, shown beside the timeline (the frames are then
+    /// of the new recording, or of what it recorded before a step failed).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub steps: Vec<StepInfo>,
+}
+
+/// A scenario step of a live run, as the report lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct StepInfo {
+    /// Its 1-based line in the scenario file (0 when it was built in code).
+    pub line: u64,
+    /// What it does (`press Enter`, `wait for "Done"`).
+    pub text: String,
+    /// The checkpoint it marks, for a checkpoint step.
+    pub checkpoint: Option<String>,
+    /// This step failed (timed out, or the program exited).
+    pub failed: bool,
+}
+
+impl StepInfo {
+    /// A step as the report lists it.
+    pub fn new(line: u64, text: String, checkpoint: Option<String>, failed: bool) -> StepInfo {
+        StepInfo {
+            line,
+            text,
+            checkpoint,
+            failed,
+        }
+    }
+}
+
+/// What the report knows of a case recorded live: the new recording (its partial part when a
+/// step failed) and the scenario's steps.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct LiveInfo {
+    /// The recording the player plays.
+    pub recording: std::path::PathBuf,
+    /// The scenario's steps, the failed one marked.
+    pub steps: Vec<StepInfo>,
+}
+
+impl LiveInfo {
+    /// The recording at `recording` and the steps of its scenario.
+    pub fn new(recording: std::path::PathBuf, steps: Vec<StepInfo>) -> LiveInfo {
+        LiveInfo { recording, steps }
+    }
 }
 
 /// One frame: what changed since the frame before.

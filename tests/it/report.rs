@@ -260,6 +260,106 @@ fn accept_from_applies_a_reports_changes_and_refuses_a_golden_changed_since() {
     assert!(run.stderr().contains("changed since"), "{run}");
 }
 
+/// A live run whose step times out and a PNG golden that differs: the report lists the
+/// scenario's steps beside the player of the new recording, marks the step that failed, shows
+/// the PNG golden, the actual picture and the changes, and `accept --from` applies the PNG.
+#[test]
+fn a_live_timeout_and_a_png_golden_in_the_report() {
+    let dir = Dir::new();
+    dir.write("casts/pic.cast", STYLE);
+    dir.write("casts/pic.toml", "[check]\nformats = [\"png\"]\n");
+    let ask = "shell = \"printf 'Overwrite? [y/N] '; read a; echo Completed; read b\"\n\
+               timeout = \"2s\"\n\
+               steps = [\n\
+               { wait = \"[y/N]\" },\n\
+               { checkpoint = \"asked\" },\n\
+               { type = \"y\" }, { press = \"Enter\" },\n\
+               { wait = \"WAIT\" },\n\
+               { press = \"Enter\" }, { exit = 0 },\n\
+               ]\n";
+    dir.write("casts/ask.toml", ask.replace("WAIT", "Completed"));
+    dir.tuicast(["record", "casts/ask.toml"]).run().success();
+    dir.tuicast(["test"])
+        .env("TUICAST_UPDATE", "always")
+        .run()
+        .success();
+    // The picture's cast changes; the scenario now waits for what never comes (line 7).
+    dir.write("casts/pic.cast", STYLE.replace("green", "GREEN"));
+    dir.write("casts/ask.toml", ask.replace("WAIT", "Finished"));
+    let run = dir
+        .tuicast(["test", "--live", "--report", "rep"])
+        .env("TUICAST_UPDATE", "no")
+        .run()
+        .fails_with(1);
+    assert!(run.stdout().contains("ask::asked ... FAILED"), "{run}");
+    let html = std::fs::read_to_string(dir.join("rep/index.html")).unwrap();
+
+    // The PNG failure: three pictures, files beside the page.
+    let pic = between(&html, "data-test=\"pic::end\"", "</section>");
+    let srcs: Vec<&str> = pic
+        .match_indices("<img src=\"")
+        .map(|(i, m)| {
+            let rest = &pic[i + m.len()..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect();
+    assert_eq!(srcs.len(), 3, "expected, actual, changes: {pic}");
+    for src in &srcs {
+        assert!(src.starts_with("files/"), "{src}");
+        assert!(dir.join("rep").join(src).is_file(), "{src}");
+    }
+
+    // The live failure: the steps beside the player, the one that failed marked, and the
+    // frames of the new recording (its partial part: "Completed" is only in it).
+    let ask_failure = between(&html, "data-test=\"ask::asked\"", "</section>");
+    assert!(
+        ask_failure.contains("timed out after 2.0s waiting for text"),
+        "{ask_failure}"
+    );
+    let player = between(&html, "data-stem=\"ask\"", "</div></div>");
+    assert!(
+        player.contains("<li class=\"failed\" data-line=\"7\"><span class=\"ln\">7</span> wait for &quot;Finished&quot;"),
+        "{player}"
+    );
+    assert_eq!(player.matches("class=\"failed\"").count(), 1, "{player}");
+    assert!(
+        player.contains("checkpoint=asked\" data-player="),
+        "the checkpoint step jumps to it: {player}"
+    );
+    let data = between(&html, "id=\"tuicast-data\">", "</script>");
+    assert!(data.contains("Completed"), "the new recording is played");
+
+    if have("chromium") {
+        let url = format!(
+            "file://{}#cast=ask&checkpoint=asked",
+            dir.join("rep/index.html").display()
+        );
+        let (dom, log) = chromium(&dir, &["--dump-dom", &url]);
+        let lower = log.to_lowercase();
+        assert!(
+            !lower.contains("uncaught") && !lower.contains("console"),
+            "{log}"
+        );
+        let player = between(&dom, "data-stem=\"ask\"", "</section>");
+        assert!(
+            screen_text(player).starts_with("Overwrite? [y/N]"),
+            "{player}"
+        );
+        assert!(player.contains("class=\"failed\""), "{player}");
+    }
+
+    // The CI round trip applies the picture.
+    let accepted = dir.tuicast(["accept", "--from", "rep"]).run().success();
+    assert!(
+        accepted.stdout().contains("accepted pic/end.png (changed)"),
+        "{accepted}"
+    );
+    dir.tuicast(["test", "casts/pic.cast"])
+        .env("TUICAST_UPDATE", "no")
+        .run()
+        .success();
+}
+
 #[test]
 fn processes_sharing_a_report_folder_make_one_page() {
     let dir = failing_project();
