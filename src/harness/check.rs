@@ -61,7 +61,11 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
     if let Some(warning) = older_than_binary(case) {
         warn_once("older-than-binary", &warning);
     }
-    let reader = crate::cast::open(&case.cast).map_err(|e| e.to_string())?;
+    let shown = |e: crate::cast::CastError| {
+        e.with_path(super::discover::relative_to_cwd(&case.cast))
+            .to_string()
+    };
+    let reader = crate::cast::open(&case.cast).map_err(shown)?;
     replay::each_checkpoint(reader, config.engine, |cp| {
         if wanted(&cp.name) {
             results.insert(
@@ -70,7 +74,7 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
             );
         }
     })
-    .map_err(|e| e.to_string())?;
+    .map_err(shown)?;
     remove_stale(config, case, opts, &results);
     Ok(results)
 }

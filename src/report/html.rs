@@ -171,14 +171,22 @@ impl Page<'_> {
         let _ = write!(
             out,
             "<section class=\"failure\" id=\"f{i}\" data-test=\"{}\" tabindex=\"-1\">\
-             <h2>{}</h2><p class=\"place\">checkpoint <b>{}</b> of {}:{} at {:.3}s",
+             <h2>{}</h2><p class=\"place\">",
             escape(&r.test),
             escape(&r.test),
-            escape(&r.checkpoint),
-            escape(&cast.cast),
-            r.line,
-            r.time
         );
+        if r.checkpoint.is_empty() {
+            let _ = write!(out, "{} could not be checked", escape(&cast.cast));
+        } else {
+            let _ = write!(
+                out,
+                "checkpoint <b>{}</b> of {}:{} at {:.3}s",
+                escape(&r.checkpoint),
+                escape(&cast.cast),
+                r.line,
+                r.time
+            );
+        }
         if let Some(p) = player {
             let _ = write!(
                 out,

@@ -310,8 +310,15 @@ fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// The command line of this process, as one shell-like line (arguments with spaces quoted).
+/// The command that ran, as a person would type it: the program by its file name (`tuicast
+/// test --report rep`, not the absolute path of the binary), arguments quoted where needed.
 fn command_line() -> String {
     std::env::args()
+        .enumerate()
+        .map(|(i, a)| match Path::new(&a).file_name() {
+            Some(name) if i == 0 => name.to_string_lossy().into_owned(),
+            _ => a,
+        })
         .map(|a| {
             if a.is_empty() || a.contains(|c: char| c.is_whitespace() || c == '\'') {
                 format!("'{}'", a.replace('\'', "'\\''"))

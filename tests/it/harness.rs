@@ -161,6 +161,14 @@ fn a_crate_checks_its_casts_with_cargo_test_and_nextest() {
         pending(c.dir.path()).is_empty(),
         "CI=true must write nothing"
     );
+    // TUICAST_REPORT under cargo test: one page with the failure and the passing trials.
+    let rep = c.path("rep-cargo");
+    let out = c.cargo(
+        &["test", "--test", "casts"],
+        &[("CI", "true"), ("TUICAST_REPORT", rep.to_str().unwrap())],
+    );
+    assert!(!out.status.success());
+    assert_report(&rep, "6 passed", "1 failed");
     let out = c.cargo(&["test", "--test", "casts"], &[]);
     assert!(!out.status.success());
     assert!(
@@ -210,4 +218,32 @@ fn a_crate_checks_its_casts_with_cargo_test_and_nextest() {
         7,
         "the partitions cover every trial once: {seen:?}"
     );
+
+    // TUICAST_REPORT under nextest: every trial process adds to one page.
+    fs::write(&golden, original.replace("100%", "99%")).unwrap();
+    let rep = c.path("rep-nextest");
+    let out = c.cargo(
+        &["nextest", "run", "--test", "casts", "--no-fail-fast"],
+        &[("CI", "true"), ("TUICAST_REPORT", rep.to_str().unwrap())],
+    );
+    assert!(!out.status.success(), "{}", text(&out));
+    assert_report(&rep, "6 passed", "1 failed");
+    fs::write(&golden, &original).unwrap();
+}
+
+/// The report in `rep` counts `passed` and `failed` and shows the failure of
+/// `progress::done` with the changed row, and no lock is left.
+fn assert_report(rep: &Path, passed: &str, failed: &str) {
+    let html = fs::read_to_string(rep.join("index.html"))
+        .unwrap_or_else(|e| panic!("{}: {e}", rep.display()));
+    let header = &html[html.find("<header").unwrap()..html.find("</header>").unwrap()];
+    assert!(
+        header.contains(&format!(
+            "<span class=\"passed\">{passed}</span> <span class=\"failed\">{failed}"
+        )),
+        "{header}"
+    );
+    assert!(html.contains("data-test=\"progress::done\""), "{header}");
+    assert!(html.contains("first difference: row "), "{header}");
+    assert!(!rep.join(".lock").exists() && !rep.join(".dirty").exists());
 }

@@ -68,6 +68,17 @@ fn every_kind_of_failure_is_in_the_report_and_chromium_shows_it() {
     assert_eq!(run.code(), Some(2), "a broken cast is bad input:\n{run}");
     assert!(run.stdout().contains("report: "), "{run}");
     let html = std::fs::read_to_string(dir.join("rep/index.html")).unwrap();
+    // As a person would type it, and places relative to the project.
+    assert!(
+        html.contains("command: <code>tuicast test --report rep</code>"),
+        "{}",
+        between(&html, "<header", "</header>")
+    );
+    assert!(
+        html.contains("<pre class=\"error\">casts/broken.cast:2:1: "),
+        "{}",
+        between(&html, "data-test=\"broken\"", "</section>")
+    );
 
     // Self-contained, and nothing from a cast is markup.
     for url in ["http://", "https://", "src=\"//", "<link"] {
