@@ -44,3 +44,4 @@ mod report;
 mod signals;
 mod snapshots;
 mod util;
+mod webdriver;

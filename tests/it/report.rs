@@ -3,6 +3,7 @@
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use crate::util::{have, root, Dir};
 
@@ -209,6 +210,114 @@ fn every_kind_of_failure_is_in_the_report_and_chromium_shows_it() {
         .collect::<Vec<_>>(),
     );
     assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
+}
+
+/// The page as a person uses it, in real Chromium through WebDriver: j / k move between the
+/// failures, "differences only" hides the unchanged rows, and the player steps, plays to the
+/// end and jumps to a checkpoint; nothing is logged to the console.
+#[test]
+fn the_report_answers_keys_and_clicks_in_chromium() {
+    let dir = failing_project();
+    dir.tuicast(["test", "--report", "rep"])
+        .env("TUICAST_UPDATE", "no")
+        .run()
+        .fails_with(2);
+    let Some(b) = crate::webdriver::Browser::start() else {
+        eprintln!("skipped: no chromium or chromedriver");
+        return;
+    };
+    b.open(&format!("file://{}", dir.join("rep/index.html").display()));
+    let current = "var c = document.querySelector('.failure.current'); return c ? c.getAttribute('data-test') : null;";
+    assert_eq!(b.eval(current), serde_json::Value::Null);
+    b.press("j");
+    assert_eq!(b.eval(current), "broken");
+    b.press("jj");
+    assert_eq!(b.eval(current), "missing::end");
+    b.press("k");
+    assert_eq!(b.eval(current), "hostile::end");
+    assert_eq!(
+        b.eval("return document.activeElement.getAttribute('data-test');"),
+        "hostile::end",
+        "the failure has the focus"
+    );
+    assert_eq!(
+        b.eval("return document.querySelectorAll('.failure.current').length;"),
+        1
+    );
+
+    // "differences only" in text::greeted: the rows without a changed cell are hidden.
+    let section = "section[data-test='text::greeted']";
+    let hidden = format!(
+        "return Array.prototype.filter.call(document.querySelectorAll(\"{section} .screen .row\"), \
+         function (r) {{ return getComputedStyle(r).display === 'none'; }}).length;"
+    );
+    assert_eq!(b.eval(&hidden), 0);
+    b.click(&format!("{section} input.only-d"));
+    let rows = b.eval(&format!(
+        "return document.querySelectorAll(\"{section} .screen .row\").length;"
+    ));
+    let hidden_now = b.eval(&hidden).as_u64().unwrap();
+    assert!(
+        hidden_now > 0 && hidden_now < rows.as_u64().unwrap(),
+        "{hidden_now} of {rows} rows hidden"
+    );
+    b.click(&format!("{section} input.only-d"));
+    assert_eq!(b.eval(&hidden), 0, "toggled back");
+
+    // The player of text.cast: step forward and back, play to the end, jump to a checkpoint.
+    let player = "div.player[data-stem='text']";
+    let frame = format!(
+        "return parseInt(document.querySelector(\"{player}\").getAttribute('data-frame'), 10);"
+    );
+    let last = b
+        .eval(&format!(
+            "return parseInt(document.querySelector(\"{player} .seek\").max, 10);"
+        ))
+        .as_u64()
+        .unwrap();
+    assert!(last >= 2, "{last}");
+    assert_eq!(b.eval(&frame), 0);
+    b.click(&format!("{player} .next"));
+    assert_eq!(b.eval(&frame), 1);
+    b.click(&format!("{player} .prev"));
+    assert_eq!(b.eval(&frame), 0);
+    b.click(&format!("{player} .play"));
+    assert!(
+        b.wait_for(
+            &format!(
+                "return document.querySelector(\"{player}\").getAttribute('data-frame') == '{last}' \
+                 && document.querySelector(\"{player} .play\").textContent == 'play';"
+            ),
+            Duration::from_secs(10)
+        ),
+        "played to the end and stopped"
+    );
+    let screen = format!(
+        "return Array.prototype.map.call(document.querySelectorAll(\"{player} .screen .row\"), \
+         function (r) {{ return r.textContent.replace(/\\s+$/, ''); }}).join('\\n');"
+    );
+    let end = dir.tuicast(["replay", "casts/text.cast"]).run().success();
+    assert_eq!(
+        b.eval(&screen).as_str().unwrap().trim_end(),
+        end.stdout().trim_end()
+    );
+    b.click(&format!("{player} .marks button.mark"));
+    assert_eq!(
+        b.eval(&format!(
+            "return document.querySelector(\"{player}\").getAttribute('data-checkpoint');"
+        )),
+        "greeted"
+    );
+    let greeted = dir
+        .tuicast(["replay", "casts/text.cast", "--at", "greeted"])
+        .run()
+        .success();
+    assert_eq!(
+        b.eval(&screen).as_str().unwrap().trim_end(),
+        greeted.stdout().trim_end()
+    );
+    let console = b.console();
+    assert!(console.is_empty(), "{console:?}");
 }
 
 #[test]
