@@ -8,6 +8,8 @@
 #   render       a size and flags, then the start of a cast's output
 #   cast_toml    every scenario and tuicast.toml
 #   goldens      every text and styled golden and small PNGs; outputs for the round trip
+#   redact       secrets drawn as programs draw them (split, styled, one character at a time),
+#                with and without the pattern; cast outputs split at each write
 # Outputs are cut (replay/resize 16 KiB, render 2 KiB, goldens 4 KiB) to keep executions fast.
 # Usage: fuzz/seed.sh [CORPUS_DIR]   (default fuzz/corpus). Needs python3.
 set -euo pipefail
@@ -97,6 +99,9 @@ for path in casts:
     for flags in (0, 7, 8 | (5 << 4)):
         put("render", size_bytes(cols, rows, 20, 8) + bytes([flags]) + output[:2048])
     put("goldens", b"\x01" + output[:4096])
+    # The cast's own writes as reads, the secret "hunter2", and the pattern on.
+    writes = b"\xff".join(d.encode("utf-8", "replace") for c, d in evs if c == "o" and isinstance(d, str))
+    put("redact", b"\x07hunter2\x01" + writes[:4096])
 
 for path in tomls:
     put("cast_toml", path.read_bytes())
@@ -107,6 +112,14 @@ put("goldens", b"\x00" + png(1, 1, 2, 8, [b"\x10\x20\x30"]))
 put("goldens", b"\x00" + png(3, 2, 6, 8, [b"\x00\x00\x00\xff" * 3, b"\xff\xff\xff\x80" * 3]))
 put("goldens", b"\x00" + png(2, 2, 0, 8, [b"\x00\xff", b"\xff\x00"]))
 put("goldens", b"\x00" + png(4, 1, 3, 1, [b"\xa0"]))
+
+# Secrets as programs draw them: whole, split across reads, styled between characters, one
+# character at a time with cursor moves; and a token split across reads.
+for body in [b"pw: hunter2!\r\n", b"pw: hun\xffter2\r\n", b"hun\x1b[0mter2",
+             b"\x1b[2;1Hh\x1b[2;2Hu\x1b[2;3Hn\x1b[2;4Ht\x1b[2;5He\x1b[2;6Hr\x1b[2;7H2",
+             b"key tok_ab\xff12 end\r\n", b"\x1b[1mtok_\xffq7\x1b[0m \x1b[6n"]:
+    put("redact", b"\x07hunter2\x01" + body)
+    put("redact", b"\x07hunter2\x00" + body)
 
 for target in sorted(counts):
     print(f"seeded {target}: {len(counts[target])} inputs in {out / target}")

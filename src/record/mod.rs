@@ -24,8 +24,8 @@ pub mod keys;
 pub mod pty;
 #[cfg(feature = "record")]
 pub(crate) mod query;
-#[cfg(feature = "record")]
-pub(crate) mod redact;
+#[doc(hidden)] // public for the `redact` fuzz target only; not a stable API
+pub mod redact;
 #[cfg(feature = "record")]
 pub mod run;
 pub mod scenario;

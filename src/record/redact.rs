@@ -3,13 +3,21 @@
 //! Each occurrence of a secret value in program output is replaced by as many `*` as it has
 //! characters, so the screen layout is unchanged. A value split across two reads is still
 //! caught: output that ends with the start of a secret is held back until the next read shows
-//! whether the secret follows. `redact = [...]` regexes scrub matches within each read.
+//! whether the secret follows. `redact = [...]` regexes scrub their matches in the printed
+//! text (escape sequences and control characters left out, as for secrets); a token printed in
+//! two reads is caught too, because the last word of a read (the text after its last blank, up
+//! to [`MAX_HELD_WORD`] bytes) is held back until the next read or until
+//! output goes idle: a match with no blank in it that is split across reads is seen whole.
+
+/// The longest last word held back for `redact` patterns; a longer run of printable
+/// characters is released (a pattern match longer than this split across reads is missed).
+pub const MAX_HELD_WORD: usize = 256;
 
 use regex::Regex;
 
 /// Scrubs secrets and patterns from output text.
 #[derive(Debug, Default)]
-pub(crate) struct Redactor {
+pub struct Redactor {
     secrets: Vec<String>,
     patterns: Vec<Regex>,
     held: String,
@@ -17,7 +25,7 @@ pub(crate) struct Redactor {
 
 impl Redactor {
     /// A redactor for these regular expressions (and no secrets yet).
-    pub(crate) fn new(patterns: Vec<Regex>) -> Self {
+    pub fn new(patterns: Vec<Regex>) -> Self {
         Redactor {
             secrets: Vec::new(),
             patterns,
@@ -26,7 +34,7 @@ impl Redactor {
     }
 
     /// Adds a secret value to scrub (empty values are ignored).
-    pub(crate) fn add_secret(&mut self, value: &str) {
+    pub fn add_secret(&mut self, value: &str) {
         if !value.is_empty() && !self.secrets.iter().any(|s| s == value) {
             self.secrets.push(value.to_string());
             // Longest first, so a secret containing another is scrubbed whole.
@@ -35,33 +43,37 @@ impl Redactor {
     }
 
     /// True when there is nothing to scrub.
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.secrets.is_empty() && self.patterns.is_empty()
     }
 
     /// Scrubs `text`; returns what can be released now (a possible secret prefix at the end
     /// is held back).
-    pub(crate) fn push(&mut self, text: &str) -> String {
+    pub fn push(&mut self, text: &str) -> String {
         if self.is_empty() {
             return text.to_string();
         }
         let mut all = std::mem::take(&mut self.held);
         all.push_str(text);
+        // The last word waits, unscrubbed, for the rest of a pattern's match.
+        let word = all.split_off(all.len() - self.last_word(&all));
         let mut out = self.scrub_drawn(&self.scrub(&all));
         let hold = self.longest_secret_prefix_suffix(&out);
         if hold > 0 {
             self.held = out.split_off(out.len() - hold);
         }
+        self.held.push_str(&word);
         out
     }
 
-    /// Releases anything held back (at end of output, or when output goes idle).
-    pub(crate) fn flush(&mut self) -> String {
-        std::mem::take(&mut self.held)
+    /// Releases anything held back (at end of output, or when output goes idle), scrubbed.
+    pub fn flush(&mut self) -> String {
+        let held = std::mem::take(&mut self.held);
+        self.scrub_drawn(&self.scrub(&held))
     }
 
     /// Whether text is being held back.
-    pub(crate) fn holding(&self) -> bool {
+    pub fn holding(&self) -> bool {
         !self.held.is_empty()
     }
 
@@ -72,40 +84,35 @@ impl Redactor {
                 s = s.replace(secret.as_str(), &"*".repeat(secret.chars().count()));
             }
         }
-        for re in &self.patterns {
-            s = re
-                .replace_all(&s, |c: &regex::Captures<'_>| {
-                    "*".repeat(c[0].chars().count())
-                })
-                .into_owned();
-        }
         s
     }
 
     /// Replaces each secret drawn with escape sequences or control characters between its
-    /// characters (`hun ESC[0m ter2`, one character at a time with cursor moves in between):
-    /// the printed characters are matched, and the ones of a match become `*` where they are,
-    /// the sequences between them kept.
+    /// characters (`hun ESC[0m ter2`, one character at a time with cursor moves in between),
+    /// and each match of a `redact` pattern: both are matched in the printed characters (the
+    /// text without its escape sequences and control characters), and the characters of a
+    /// match become `*` where they are, the sequences between them kept.
     fn scrub_drawn(&self, text: &str) -> String {
-        if self.secrets.is_empty() || !text.contains(|c: char| c.is_control()) {
+        let drawn_secrets = !self.secrets.is_empty() && text.contains(|c: char| c.is_control());
+        if !drawn_secrets && self.patterns.is_empty() {
             return text.to_string();
         }
-        // The printed characters, and where each byte of them is in `text`.
-        let mut printed = String::new();
-        let mut at = Vec::new();
-        let mut chars = text.char_indices().peekable();
-        while let Some((i, c)) = chars.next() {
-            if c == '\x1b' {
-                skip_escape(&mut chars);
-            } else if !c.is_control() {
-                printed.push(c);
-                at.extend(std::iter::repeat_n(i, c.len_utf8()));
+        let mut starred = std::collections::BTreeSet::new();
+        if drawn_secrets {
+            // A secret drawn across a line end is caught too.
+            let (printed, at) = printed_chars(text, false);
+            for secret in &self.secrets {
+                for (start, m) in printed.match_indices(secret.as_str()) {
+                    starred.extend((start..start + m.len()).map(|b| at[b]));
+                }
             }
         }
-        let mut starred = std::collections::BTreeSet::new();
-        for secret in &self.secrets {
-            for (start, m) in printed.match_indices(secret.as_str()) {
-                starred.extend((start..start + m.len()).map(|b| at[b]));
+        if !self.patterns.is_empty() {
+            let (printed, at) = printed(text);
+            for re in &self.patterns {
+                for m in re.find_iter(&printed).filter(|m| !m.is_empty()) {
+                    starred.extend(m.range().map(|b| at[b]));
+                }
             }
         }
         if starred.is_empty() {
@@ -114,6 +121,40 @@ impl Redactor {
         text.char_indices()
             .map(|(i, c)| if starred.contains(&i) { '*' } else { c })
             .collect()
+    }
+
+    /// Length in bytes of the last word of `text` (after its last blank), which a `redact`
+    /// pattern may match only with the next read; 0 without patterns, when nothing printed is
+    /// in it, or when it is longer than [`MAX_HELD_WORD`].
+    fn last_word(&self, text: &str) -> usize {
+        if self.patterns.is_empty() {
+            return 0;
+        }
+        // After the last blank (a space, tab, CR, LF...): control characters and escape
+        // sequences between printed characters do not part them on the screen, so they do
+        // not end a word either. A word with nothing printed in it (a query at the end of a
+        // read) holds nothing, so answers are not delayed.
+        let mut start = None;
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if c == '\x1b' {
+                skip_escape(&mut chars);
+            } else if c.is_whitespace() {
+                start = None;
+            } else if !c.is_control() {
+                // The word starts at its first printed character.
+                start.get_or_insert(i);
+            }
+        }
+        let Some(start) = start else {
+            return 0;
+        };
+        let len = text.len() - start;
+        if len > MAX_HELD_WORD {
+            0
+        } else {
+            len
+        }
     }
 
     /// Length in bytes of the longest suffix of `text` that is a proper prefix of a secret.
@@ -129,6 +170,29 @@ impl Redactor {
         }
         best
     }
+}
+
+/// The printed characters of `text` and its blanks (tabs and line ends too), without its
+/// escape sequences and other control characters — what `redact` patterns are matched in —
+/// and for each of their bytes the byte offset in `text` of the character it belongs to.
+pub fn printed(text: &str) -> (String, Vec<usize>) {
+    printed_chars(text, true)
+}
+
+/// [`printed`], with or without the blanks that are control characters.
+fn printed_chars(text: &str, blanks: bool) -> (String, Vec<usize>) {
+    let mut printed = String::new();
+    let mut at = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == '\x1b' {
+            skip_escape(&mut chars);
+        } else if !c.is_control() || (blanks && c.is_whitespace()) {
+            printed.push(c);
+            at.extend(std::iter::repeat_n(i, c.len_utf8()));
+        }
+    }
+    (printed, at)
 }
 
 /// Skips the rest of an escape sequence whose ESC was just taken: CSI (parameters,
@@ -201,6 +265,58 @@ mod tests {
     #[test]
     fn patterns_are_starred_with_the_same_width() {
         let mut r = Redactor::new(vec![regex::Regex::new(r"tok_[a-z0-9]+").unwrap()]);
-        assert_eq!(r.push("key tok_ab12 end"), "key ******** end");
+        let mut out = r.push("key tok_ab12 end");
+        out.push_str(&r.flush());
+        assert_eq!(out, "key ******** end");
+    }
+
+    #[test]
+    fn a_pattern_is_matched_in_the_printed_text() {
+        let mut r = Redactor::new(vec![regex::Regex::new(r"tok_[a-z0-9]+").unwrap()]);
+        // Styled in the middle: starred where its characters are.
+        assert_eq!(
+            r.push("tok_\x1b[1mab\x1b[0m\r\n"),
+            "****\x1b[1m**\x1b[0m\r\n"
+        );
+        // The final of a sequence is no printed character: `ESC t` then `ok_1` is no match.
+        assert_eq!(r.push("\x1btok_1\r\n"), "\x1btok_1\r\n");
+    }
+
+    #[test]
+    fn a_pattern_match_split_across_reads_is_starred() {
+        let mut r = Redactor::new(vec![regex::Regex::new(r"tok_[a-z0-9]+").unwrap()]);
+        let mut out = r.push("key tok_ab");
+        assert_eq!(out, "key ", "the last word waits for the next read");
+        out.push_str(&r.push("12 end\r\n"));
+        assert_eq!(out, "key ******** end\r\n");
+        assert!(
+            !r.holding(),
+            "a read ending in a blank or control holds nothing"
+        );
+        // Split at the underscore, then idle: what is held is released as it is.
+        let mut out = r.push("tok");
+        out.push_str(&r.push("_x9"));
+        assert_eq!(out, "");
+        out.push_str(&r.flush());
+        assert_eq!(out, "******", "scrubbed when it was pushed whole");
+        assert_eq!(
+            r.push("a query \x1b[6n"),
+            "a query \x1b[6n",
+            "no query waits"
+        );
+        assert_eq!(r.push("\x1b[1mtok_"), "\x1b[1m", "the word waits");
+        assert_eq!(r.push("q7\x1b[0m\n"), "******\x1b[0m\n");
+        let mut out = r.push("to\0\0");
+        out.push_str(&r.push("k_1 "));
+        assert_eq!(
+            out, "**\0\0*** ",
+            "a NUL does not part a word on the screen"
+        );
+        let long = "x".repeat(super::MAX_HELD_WORD + 1);
+        assert_eq!(
+            r.push(&long),
+            long,
+            "a word longer than the limit is released"
+        );
     }
 }
