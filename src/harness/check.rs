@@ -137,6 +137,7 @@ pub(super) fn check_checkpoint(
             action: opts.update,
             color: opts.color,
             png: &config.png,
+            scrollback: case.scrollback,
         };
         match check.check_with(&screen, cursor) {
             Ok((outcome, actual)) => snapshots.push(SnapshotResult {

@@ -401,6 +401,7 @@ fn record_and_decide(
                     action: UpdateAction::WriteNothing,
                     color: false,
                     png: &config.png,
+                    scrollback: case.scrollback,
                 };
                 check
                     .check_with(&screen, cursor)

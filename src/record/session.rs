@@ -174,6 +174,8 @@ pub struct Session {
     pub(super) secrets: Vec<(String, String)>,
     /// The cast file, removed when a secret reaches the screen.
     cast_path: Option<PathBuf>,
+    /// Bells since the last checkpoint that a `bell` wait has taken.
+    pub(super) bells_taken: u32,
     /// Counts this session as alive for signal handling.
     _active: super::interrupt::Active,
 }
@@ -307,6 +309,7 @@ impl Session {
             settle_period: opts.settle,
             secrets: Vec::new(),
             cast_path: None,
+            bells_taken: 0,
         })
     }
 
