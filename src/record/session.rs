@@ -43,7 +43,7 @@ use super::settle::ScreenWatch;
 pub use super::settle::{UnsettledReport, DEFAULT_SETTLE};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
-use crate::term::{Engine, EngineKind, Screen, Size};
+use crate::term::{AvtEngine, Engine, Screen, Size};
 
 /// How to start a recording.
 #[derive(Debug, Clone)]
@@ -286,7 +286,9 @@ impl Session {
             }
         };
         let now = Instant::now();
-        let engine = EngineKind::Avt.create(opts.size);
+        // No scrollback: nothing in a recording reads it, and making its text for every look
+        // at the screen under heavy output would cost the recorder (replay has it).
+        let engine: Box<dyn Engine + Send> = Box::new(AvtEngine::with_scrollback(opts.size, 0));
         let watch = ScreenWatch::new(engine.screen(), now);
         Ok(Session {
             _active: super::interrupt::Active::new(),
