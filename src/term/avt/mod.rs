@@ -59,6 +59,10 @@ const SEQ_MAX: usize = 64;
 /// cells of old lines.
 pub(crate) const FEED_CHUNK: usize = 4096;
 
+/// Most cells the scrollback holds (1000 lines of 1000 columns; on a wider screen, fewer
+/// lines): with avt's 24-byte cells, 24 MB.
+pub(crate) const SCROLLBACK_CELLS: usize = 1_000_000;
+
 /// The avt engine. See the module docs for what this layer adds to avt.
 pub struct AvtEngine {
     parser: Parser,
@@ -146,7 +150,10 @@ impl AvtEngine {
 
     /// Takes the lines avt dropped off the top into the scrollback.
     fn collect_scrolled(&mut self) {
-        let limit = self.scrollback_limit;
+        // At most SCROLLBACK_CELLS cells: on a very wide screen, fewer lines.
+        let limit = self
+            .scrollback_limit
+            .min(SCROLLBACK_CELLS / usize::from(self.size.cols.max(1)));
         let mut changed = false;
         for line in self.terminal.gc() {
             if limit == 0 {
