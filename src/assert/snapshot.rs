@@ -305,7 +305,11 @@ fn write_link_runs(out: &mut String, screen: &Screen, r: usize, row: &[Cell]) {
                 escape_for_terminal(&l.uri, crate::term::MAX_URI)
             );
             if let Some(id) = &l.id {
-                let _ = write!(out, " id={}", escape_for_terminal(id, crate::term::MAX_LINK_ID));
+                let _ = write!(
+                    out,
+                    " id={}",
+                    escape_for_terminal(id, crate::term::MAX_LINK_ID)
+                );
             }
             out.push('\n');
         }
@@ -544,17 +548,30 @@ mod tests {
         // No links: no section (goldens written before links exist stay as they were).
         assert!(!render(Format::Styled, "c", "end", &screen("ab")).contains("--- links"));
         // Control characters in a URI are escaped.
-        let s = crate::term::test_screen(crate::term::Size { cols: 4, rows: 1 }, "\x1b]8;;x\u{9b}y\x07a");
+        let s = crate::term::test_screen(
+            crate::term::Size { cols: 4, rows: 1 },
+            "\x1b]8;;x\u{9b}y\x07a",
+        );
         let styled = render(Format::Styled, "c", "end", &s);
         assert!(!styled.contains('\u{9b}'), "{styled}");
         // Scrollback: only when asked, at most what was kept, marked off from the rows.
-        let s = crate::term::test_screen(crate::term::Size { cols: 4, rows: 2 }, "1\r\n2\r\n3\r\n4");
-        assert_eq!(render_golden(Format::Text, "c", "e", &s, CursorView::Omitted, 0), "---\ncast: c\ncheckpoint: e\nsize: 4x2\n---\n3\n4\n");
+        let s =
+            crate::term::test_screen(crate::term::Size { cols: 4, rows: 2 }, "1\r\n2\r\n3\r\n4");
+        assert_eq!(
+            render_golden(Format::Text, "c", "e", &s, CursorView::Omitted, 0),
+            "---\ncast: c\ncheckpoint: e\nsize: 4x2\n---\n3\n4\n"
+        );
         let text = render_golden(Format::Text, "c", "e", &s, CursorView::Omitted, 1);
-        assert_eq!(text, "---\ncast: c\ncheckpoint: e\nsize: 4x2\n---\n--- scrollback 1\n2\n--- screen\n3\n4\n");
+        assert_eq!(
+            text,
+            "---\ncast: c\ncheckpoint: e\nsize: 4x2\n---\n--- scrollback 1\n2\n--- screen\n3\n4\n"
+        );
         assert_eq!(text.lines().nth(rows_start(&text)), Some("3"));
         let text = render_golden(Format::Text, "c", "e", &s, CursorView::Shown, 50);
-        assert!(text.contains("--- scrollback 2\n1\n2\n--- screen\n3\n"), "{text}");
+        assert!(
+            text.contains("--- scrollback 2\n1\n2\n--- screen\n3\n"),
+            "{text}"
+        );
         assert_eq!(text.lines().nth(rows_start(&text)), Some("3"));
     }
 

@@ -221,7 +221,10 @@ fn terminal_text(s: &mut String, seen: &Seen, unsupported: &tuicast::term::Unsup
         }
     }
     if seen.scrollback > 0 {
-        s.push_str(&format!("  scrollback   {} lines at the end\n", seen.scrollback));
+        s.push_str(&format!(
+            "  scrollback   {} lines at the end\n",
+            seen.scrollback
+        ));
     }
     if !unsupported.is_empty() {
         s.push_str(&format!(

@@ -354,7 +354,10 @@ mod tests {
         assert_eq!(w.quiet_since(), t2 + Duration::from_millis(5));
         // A bell, a title, a clipboard write: no change.
         let t3 = t2 + Duration::from_millis(10);
-        w.observe(screen("a\x1b[32mb\x1b[2;5H\x07\x1b]2;t\x07\x1b]52;c;aGk=\x07"), t3);
+        w.observe(
+            screen("a\x1b[32mb\x1b[2;5H\x07\x1b]2;t\x07\x1b]52;c;aGk=\x07"),
+            t3,
+        );
         assert_eq!(w.last_change, t2, "a bell is no change");
         // A link on a cell is.
         w.observe(screen("a\x1b[32m\x1b]8;;u\x07b\x1b[2;5H"), t3);

@@ -48,7 +48,11 @@ impl Session {
         self.wait_until(
             &format!("a title containing \"{}\"", escape_for_terminal(text, 80)),
             None,
-            move |s| s.title.as_deref().is_some_and(|title| title.contains(t.as_str())),
+            move |s| {
+                s.title
+                    .as_deref()
+                    .is_some_and(|title| title.contains(t.as_str()))
+            },
         )
     }
 
@@ -71,7 +75,12 @@ impl Session {
                 escape_for_terminal(text, 80)
             ),
             None,
-            move |s| s.state.clipboard.iter().any(|w| w.text.contains(t.as_str())),
+            move |s| {
+                s.state
+                    .clipboard
+                    .iter()
+                    .any(|w| w.text.contains(t.as_str()))
+            },
         )
     }
 

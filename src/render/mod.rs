@@ -202,15 +202,39 @@ mod tests {
         ));
         assert_eq!(v["icon"], "ic");
         assert_eq!(v["bells"], 1);
-        assert_eq!(v["clipboard"], serde_json::json!([{"selection": "c", "text": "hi", "truncated": false}]));
-        assert_eq!(v["links"], serde_json::json!([{"uri": "http://e/", "id": "q"}]));
+        assert_eq!(
+            v["clipboard"],
+            serde_json::json!([{"selection": "c", "text": "hi", "truncated": false}])
+        );
+        assert_eq!(
+            v["links"],
+            serde_json::json!([{"uri": "http://e/", "id": "q"}])
+        );
         assert_eq!(v["scrollback"], serde_json::json!(["1"]));
-        assert_eq!(v["rows"][1]["links"], serde_json::json!([{"col": 1, "width": 2, "link": 1}]));
-        assert!(v["rows"][0].get("links").is_none(), "only rows with links have them");
+        assert_eq!(
+            v["rows"][1]["links"],
+            serde_json::json!([{"col": 1, "width": 2, "link": 1}])
+        );
+        assert!(
+            v["rows"][0].get("links").is_none(),
+            "only rows with links have them"
+        );
         let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
         assert_eq!(
             keys,
-            ["schema", "size", "cursor", "title", "alternate", "rows", "icon", "bells", "clipboard", "links", "scrollback"]
+            [
+                "schema",
+                "size",
+                "cursor",
+                "title",
+                "alternate",
+                "rows",
+                "icon",
+                "bells",
+                "clipboard",
+                "links",
+                "scrollback"
+            ]
         );
     }
 

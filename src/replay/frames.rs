@@ -114,7 +114,11 @@ impl<I> Frames<I> {
         let screen = self.replayer.screen();
         // A frame is what is drawn: a bell, a clipboard write, the icon name or the
         // scrollback alone make no new one.
-        if self.last.as_ref().is_some_and(|last| same_drawing(last, &screen)) {
+        if self
+            .last
+            .as_ref()
+            .is_some_and(|last| same_drawing(last, &screen))
+        {
             return None;
         }
         self.last = Some(screen.clone());
@@ -202,7 +206,14 @@ mod tests {
         let f = run(vec![out(0.0, "a"), out(1.0, "\ra"), out(2.0, "b")], 10);
         assert_eq!(f, [(0.0, "a".into()), (2.0, "ab".into())]);
         // A bell or a clipboard write is drawn nowhere: no new frame either.
-        let f = run(vec![out(0.0, "a"), out(1.0, "\x07\x1b]52;c;aGk=\x07"), out(2.0, "b")], 10);
+        let f = run(
+            vec![
+                out(0.0, "a"),
+                out(1.0, "\x07\x1b]52;c;aGk=\x07"),
+                out(2.0, "b"),
+            ],
+            10,
+        );
         assert_eq!(f, [(0.0, "a".into()), (2.0, "ab".into())]);
         let f = run(vec![ev(1.0, EventData::Marker("m".into()))], 10);
         assert_eq!(f, [(0.0, String::new())], "the blank terminal");

@@ -60,7 +60,9 @@ pub struct TermState {
 impl TermState {
     /// The hyperlink a cell's `link` number names, if any.
     pub fn link(&self, link: u16) -> Option<&Hyperlink> {
-        (link as usize).checked_sub(1).and_then(|i| self.links.get(i))
+        (link as usize)
+            .checked_sub(1)
+            .and_then(|i| self.links.get(i))
     }
 }
 
@@ -352,13 +354,15 @@ pub(crate) fn screen_links(rows: &mut [Vec<super::Cell>], table: &LinkTable) -> 
         if cell.link == 0 {
             continue;
         }
-        cell.link = *map.entry(cell.link).or_insert_with(|| match table.get(cell.link) {
-            Some(link) => {
-                out.push(link.clone());
-                out.len() as u16
-            }
-            None => 0,
-        });
+        cell.link = *map
+            .entry(cell.link)
+            .or_insert_with(|| match table.get(cell.link) {
+                Some(link) => {
+                    out.push(link.clone());
+                    out.len() as u16
+                }
+                None => 0,
+            });
     }
     out
 }
@@ -391,7 +395,10 @@ mod tests {
                 icon: Some("icon".into())
             }
         );
-        assert_eq!(osc_effect("7;file:///tmp", false), OscEffect::Unknown("7".into()));
+        assert_eq!(
+            osc_effect("7;file:///tmp", false),
+            OscEffect::Unknown("7".into())
+        );
         assert_eq!(osc_effect("11;?", false), OscEffect::Ignored);
     }
 
@@ -402,9 +409,16 @@ mod tests {
             _ => None,
         };
         let got = w("52;c;aGVsbG8gd29ybGQ=").unwrap();
-        assert_eq!((got.selection.as_str(), got.text.as_str()), ("c", "hello world"));
+        assert_eq!(
+            (got.selection.as_str(), got.text.as_str()),
+            ("c", "hello world")
+        );
         assert!(!got.truncated);
-        assert_eq!(w("52;;aGk").unwrap().selection, "s0", "unpadded, default selection");
+        assert_eq!(
+            w("52;;aGk").unwrap().selection,
+            "s0",
+            "unpadded, default selection"
+        );
         assert_eq!(w("52;pc;aGk=").unwrap().selection, "pc");
         assert_eq!(w("52;c;?"), None, "a query is not a write");
         assert_eq!(w("52;c;"), None);
@@ -424,7 +438,14 @@ mod tests {
         assert!(got.truncated);
         let mut writes = Vec::new();
         for i in 0..MAX_CLIPBOARD_WRITES + 3 {
-            push_clipboard(&mut writes, ClipboardWrite { selection: "c".into(), text: i.to_string(), truncated: false });
+            push_clipboard(
+                &mut writes,
+                ClipboardWrite {
+                    selection: "c".into(),
+                    text: i.to_string(),
+                    truncated: false,
+                },
+            );
         }
         assert_eq!(writes.len(), MAX_CLIPBOARD_WRITES);
         assert_eq!(writes[0].text, "3", "the latest are kept");
@@ -434,21 +455,46 @@ mod tests {
     fn hyperlinks_parse_with_ids_and_bad_ones_are_ignored() {
         assert_eq!(
             osc_effect("8;id=a:x=y;https://e.com/", false),
-            OscEffect::Link(Some(Hyperlink { uri: "https://e.com/".into(), id: Some("a".into()) }))
+            OscEffect::Link(Some(Hyperlink {
+                uri: "https://e.com/".into(),
+                id: Some("a".into())
+            }))
         );
         assert_eq!(osc_effect("8;;", false), OscEffect::Link(None));
         assert_eq!(osc_effect("8;;http://x\u{7}", false), OscEffect::Ignored);
-        assert_eq!(osc_effect(&format!("8;;{}", "x".repeat(MAX_URI + 1)), false), OscEffect::Ignored);
+        assert_eq!(
+            osc_effect(&format!("8;;{}", "x".repeat(MAX_URI + 1)), false),
+            OscEffect::Ignored
+        );
         assert_eq!(osc_effect("8", false), OscEffect::Ignored);
         let mut t = LinkTable::default();
-        let a = Hyperlink { uri: "a".into(), id: None };
+        let a = Hyperlink {
+            uri: "a".into(),
+            id: None,
+        };
         assert_eq!(t.number(a.clone()), 1);
-        assert_eq!(t.number(Hyperlink { uri: "b".into(), id: None }), 2);
+        assert_eq!(
+            t.number(Hyperlink {
+                uri: "b".into(),
+                id: None
+            }),
+            2
+        );
         assert_eq!(t.number(a), 1);
         for i in 0..MAX_LINKS {
-            t.number(Hyperlink { uri: i.to_string(), id: None });
+            t.number(Hyperlink {
+                uri: i.to_string(),
+                id: None,
+            });
         }
-        assert_eq!(t.number(Hyperlink { uri: "new".into(), id: None }), 0, "a full table gives no link");
+        assert_eq!(
+            t.number(Hyperlink {
+                uri: "new".into(),
+                id: None
+            }),
+            0,
+            "a full table gives no link"
+        );
     }
 
     #[test]
@@ -459,8 +505,14 @@ mod tests {
         }
         u.count("OSC 0".into());
         assert_eq!(u.iter().count(), MAX_UNSUPPORTED_KINDS + 1);
-        assert_eq!(u.iter().find(|(k, _)| *k == "other").map(|(_, n)| n), Some(5));
-        assert_eq!(u.iter().find(|(k, _)| *k == "OSC 0").map(|(_, n)| n), Some(2));
+        assert_eq!(
+            u.iter().find(|(k, _)| *k == "other").map(|(_, n)| n),
+            Some(5)
+        );
+        assert_eq!(
+            u.iter().find(|(k, _)| *k == "OSC 0").map(|(_, n)| n),
+            Some(2)
+        );
         assert_eq!(u.total(), MAX_UNSUPPORTED_KINDS as u64 + 6);
     }
 
@@ -491,9 +543,17 @@ mod engine_tests {
     fn both_engines_follow_the_icon_name_bells_and_clipboard() {
         for kind in EngineKind::ALL {
             let s = screen(kind, "\x1b]1;ico\x07\x1b]2;ti\x07");
-            assert_eq!((s.title.as_deref(), s.state.icon.as_deref()), (Some("ti"), Some("ico")), "{kind}");
+            assert_eq!(
+                (s.title.as_deref(), s.state.icon.as_deref()),
+                (Some("ti"), Some("ico")),
+                "{kind}"
+            );
             let s = screen(kind, "\x1b]0;both\x1b\\");
-            assert_eq!((s.title.as_deref(), s.state.icon.as_deref()), (Some("both"), Some("both")), "{kind}");
+            assert_eq!(
+                (s.title.as_deref(), s.state.icon.as_deref()),
+                (Some("both"), Some("both")),
+                "{kind}"
+            );
             // A BEL ending an OSC is no bell.
             let s = screen(kind, "a\x07b\x07\x1b]2;x\x07");
             assert_eq!(s.state.bells, 2, "{kind}");
@@ -505,7 +565,11 @@ mod engine_tests {
             e.feed("\x07\x1b]52;c;aGk=\x07");
             e.checkpoint();
             let s = e.screen();
-            assert_eq!((s.state.bells, s.state.clipboard.len()), (0, 0), "{kind}: counted afresh");
+            assert_eq!(
+                (s.state.bells, s.state.clipboard.len()),
+                (0, 0),
+                "{kind}: counted afresh"
+            );
             assert_eq!(s.state.icon, None);
         }
         // avt: a BEL inside a control sequence rings (it is executed), in a DCS it does not.

@@ -11,8 +11,8 @@ use std::collections::VecDeque;
 
 use super::state::{osc_effect, push_clipboard, ClipboardWrite, OscEffect};
 use super::{
-    safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Scrollback,
-    Size, TermState, Unsupported, MAX_SCROLLBACK,
+    safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Scrollback, Size,
+    TermState, Unsupported, MAX_SCROLLBACK,
 };
 
 /// The vt100 engine.
@@ -70,8 +70,12 @@ impl vt100::Callbacks for TitleCallbacks {
 
     fn unhandled_escape(&mut self, _: &mut vt100::Screen, i1: Option<u8>, i2: Option<u8>, b: u8) {
         let i: String = [i1, i2].into_iter().flatten().map(char::from).collect();
-        self.unsupported
-            .count(format!("ESC {}{}", i, char::from(b)).chars().map(safe_char).collect());
+        self.unsupported.count(
+            format!("ESC {}{}", i, char::from(b))
+                .chars()
+                .map(safe_char)
+                .collect(),
+        );
     }
 
     fn unhandled_csi(
@@ -90,7 +94,13 @@ impl vt100::Callbacks for TitleCallbacks {
     fn unhandled_osc(&mut self, _: &mut vt100::Screen, params: &[&[u8]]) {
         let code: String = params
             .first()
-            .map(|p| String::from_utf8_lossy(p).chars().take(8).map(safe_char).collect())
+            .map(|p| {
+                String::from_utf8_lossy(p)
+                    .chars()
+                    .take(8)
+                    .map(safe_char)
+                    .collect()
+            })
             .unwrap_or_default();
         self.unsupported.count(format!("OSC {code}"));
     }

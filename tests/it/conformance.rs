@@ -93,7 +93,11 @@ fn terminal_state_agrees_with_tmux() {
                 }
                 assert_eq!(s.title.as_deref(), tmux["title"].as_str(), "{at}: title");
                 assert_eq!(bells > 0, tmux["bell"].as_bool().unwrap(), "{at}: bell");
-                assert_eq!(last_write.as_deref(), tmux["buffer"].as_str(), "{at}: clipboard");
+                assert_eq!(
+                    last_write.as_deref(),
+                    tmux["buffer"].as_str(),
+                    "{at}: clipboard"
+                );
                 let history: Vec<&str> = tmux["history"]
                     .as_array()
                     .unwrap()
@@ -101,7 +105,11 @@ fn terminal_state_agrees_with_tmux() {
                     .map(|l| l.as_str().unwrap())
                     .collect();
                 assert!(!history.is_empty(), "{at}: the case scrolls");
-                assert_eq!(s.state.scrollback.lines(), history.as_slice(), "{at}: scrollback");
+                assert_eq!(
+                    s.state.scrollback.lines(),
+                    history.as_slice(),
+                    "{at}: scrollback"
+                );
                 checked += 1;
             }
         }

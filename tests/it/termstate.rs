@@ -67,10 +67,15 @@ fn titles_bells_clipboard_and_links_of_real_programs() {
         .collect();
     assert!(titles[0].starts_with("prompt-title"), "{titles:?}");
     assert_eq!(titles[1], "second");
-    assert!(t["icon"].as_str().unwrap().starts_with("prompt-title"), "OSC 0 sets the icon too");
+    assert!(
+        t["icon"].as_str().unwrap().starts_with("prompt-title"),
+        "OSC 0 sets the icon too"
+    );
     let links = t["links"].as_array().unwrap();
     assert!(
-        links.iter().any(|l| l["uri"].as_str().unwrap().ends_with("/notes.txt")),
+        links
+            .iter()
+            .any(|l| l["uri"].as_str().unwrap().ends_with("/notes.txt")),
         "{t}"
     );
     assert_eq!(t["unsupported"]["CSI ?7777 h"], 1, "{t}");
@@ -81,7 +86,14 @@ fn titles_bells_clipboard_and_links_of_real_programs() {
 
     // The JSON render: bells and writes since the previous checkpoint, links on cells.
     let listed = dir
-        .tuicast(["replay", "casts/shell.cast", "--at", "listed", "--format", "json"])
+        .tuicast([
+            "replay",
+            "casts/shell.cast",
+            "--at",
+            "listed",
+            "--format",
+            "json",
+        ])
         .run()
         .success()
         .json();
@@ -96,7 +108,14 @@ fn titles_bells_clipboard_and_links_of_real_programs() {
     assert_eq!(row["links"][0]["col"], 0);
     assert_eq!(row["links"][0]["width"], 9);
     let rang = dir
-        .tuicast(["replay", "casts/shell.cast", "--at", "rang", "--format", "json"])
+        .tuicast([
+            "replay",
+            "casts/shell.cast",
+            "--at",
+            "rang",
+            "--format",
+            "json",
+        ])
         .run()
         .success()
         .json();
@@ -108,7 +127,10 @@ fn titles_bells_clipboard_and_links_of_real_programs() {
     dir.tuicast(["test", "--update"]).run().success();
     let styled = std::fs::read_to_string(dir.join("snapshots/shell/listed.styled.txt")).unwrap();
     let links = styled.split_once("\n--- links\n").expect(&styled).1;
-    assert!(links.contains(":1-9 file://") && links.contains("/notes.txt\n"), "{styled}");
+    assert!(
+        links.contains(":1-9 file://") && links.contains("/notes.txt\n"),
+        "{styled}"
+    );
     let text = std::fs::read_to_string(dir.join("snapshots/shell/listed.txt")).unwrap();
     assert!(!text.contains("file://"), "{text}");
     dir.tuicast(["test"]).run().success();
@@ -127,7 +149,8 @@ fn scrollback_lines_above_the_screen_in_text_goldens() {
     dir.tuicast(["test", "--update"]).run().success();
     let golden = std::fs::read_to_string(dir.join("snapshots/seq/counted.txt")).unwrap();
     assert!(
-        golden.ends_with("---\n--- scrollback 3\n195\n196\n197\n--- screen\n198\n199\n200\ndone\n\n"),
+        golden
+            .ends_with("---\n--- scrollback 3\n195\n196\n197\n--- screen\n198\n199\n200\ndone\n\n"),
         "{golden}"
     );
     dir.tuicast(["test"]).run().success();
@@ -135,7 +158,10 @@ fn scrollback_lines_above_the_screen_in_text_goldens() {
     let path = dir.join("snapshots/seq/counted.txt");
     std::fs::write(&path, golden.replace("\n195\n", "\n1950\n")).unwrap();
     let out = dir.tuicast(["test"]).run().fails_with(1);
-    assert!(out.stdout().contains("first difference: scrollback\n"), "{out}");
+    assert!(
+        out.stdout().contains("first difference: scrollback\n"),
+        "{out}"
+    );
 
     // Bad values are errors at their place.
     dir.write(
@@ -149,7 +175,10 @@ fn scrollback_lines_above_the_screen_in_text_goldens() {
         "casts/seq.toml",
         "shell = \"true\"\nsteps = [{ wait = { bell = false } }]\n",
     );
-    let out = dir.tuicast(["record", "casts/seq.toml"]).run().fails_with(2);
+    let out = dir
+        .tuicast(["record", "casts/seq.toml"])
+        .run()
+        .fails_with(2);
     assert!(out.stderr().contains("seq.toml:2:"), "{out}");
     assert!(out.stderr().contains("bell = true"), "{out}");
 }
@@ -209,7 +238,19 @@ fn title_clipboard_and_scrollback_agree_with_tmux() {
         tmux.socket.display()
     );
     let conf = conf.display().to_string();
-    tmux.cmd(&["-f", &conf, "new-session", "-d", "-x", "40", "-y", "8", "-s", "o", &sh]);
+    tmux.cmd(&[
+        "-f",
+        &conf,
+        "new-session",
+        "-d",
+        "-x",
+        "40",
+        "-y",
+        "8",
+        "-s",
+        "o",
+        &sh,
+    ]);
     // (A signal sent before this waits is kept: it returns at once.)
     tmux.cmd(&["wait-for", "done"]);
     let title = tmux.cmd(&["display-message", "-p", "-t", "o", "#{pane_title}"]);

@@ -42,8 +42,8 @@ use super::charsets::Charsets;
 use super::sequence::SequenceTracker;
 use super::state::{push_clipboard, screen_links, ClipboardWrite, LinkTable, OscEffect};
 use super::{
-    safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Scrollback,
-    Size, TermState, Unsupported, MAX_SCROLLBACK,
+    safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Scrollback, Size,
+    TermState, Unsupported, MAX_SCROLLBACK,
 };
 use pen::{PenShadow, PenState};
 use special::Special;
@@ -859,11 +859,7 @@ mod tests {
                     state: Default::default(),
                     ..e.screen()
                 };
-                assert_eq!(
-                    view(&capped),
-                    view(&every),
-                    "{size} {ch:?} {setup:?} {n}"
-                );
+                assert_eq!(view(&capped), view(&every), "{size} {ch:?} {setup:?} {n}");
             }
         }
         let size = Size { cols: 80, rows: 24 };
