@@ -764,6 +764,33 @@ mod tests {
     }
 
     #[test]
+    fn title_bell_and_clipboard_waits_and_check_scrollback() {
+        let f = parse(
+            "shell = \"true\"\nsteps = [\n  { wait = { title = \"vim\" } },\n  { wait = { bell = true } },\n  \
+             { wait = { clipboard = \"x\" }, timeout = \"1s\" },\n]\n[check]\nscrollback = 7\n",
+        )
+        .unwrap();
+        let steps = &f.recording.as_ref().unwrap().steps;
+        assert!(matches!(&steps[0].action, Action::Wait(Wait::Title(t)) if t == "vim"));
+        assert!(matches!(&steps[1].action, Action::Wait(Wait::Bell)));
+        assert!(matches!(&steps[2].action, Action::Wait(Wait::Clipboard(t)) if t == "x"));
+        assert_eq!(steps[1].describe(), "wait for a bell");
+        assert_eq!(f.scrollback, 7);
+        assert_eq!(parse("[check]\nmask = []\n").unwrap().scrollback, 0);
+        let e = error("shell = \"true\"\nsteps = [{ wait = { bell = true, title = \"x\" } }]\n");
+        assert!(
+            e.contains("casts/x.toml:2:10: a wait takes exactly one of"),
+            "{e}"
+        );
+        assert!(e.contains("title, bell, clipboard"), "{e}");
+        let e = error("[check]\nscrollback = 1001\n");
+        assert!(
+            e.starts_with("casts/x.toml:2:14: check.scrollback = 1001 is more than"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn a_whole_file_becomes_a_scenario_masks_and_regions() {
         let f = parse(
             "shell = \"echo hi\"\nsize = \"40x10\"\ntimeout = \"2s\"\ncwd = \"sub\"\n\
