@@ -336,7 +336,8 @@ impl Session {
         self.size
     }
 
-    /// The screen as the live engine shows it now.
+    /// The screen as the live engine shows it now (with the bells and clipboard writes since
+    /// the last checkpoint; without the scrollback, which only replay keeps).
     pub fn screen(&self) -> Screen {
         self.engine.screen()
     }
