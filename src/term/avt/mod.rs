@@ -159,7 +159,8 @@ impl AvtEngine {
             if limit == 0 {
                 continue;
             }
-            if self.scrollback.len() >= limit {
+            // (`while`: a resize to a wider screen may have lowered the limit.)
+            while self.scrollback.len() >= limit {
                 self.scrollback.pop_front();
             }
             self.scrollback.push_back(line);
