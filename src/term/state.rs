@@ -627,6 +627,15 @@ mod engine_tests {
             assert_eq!(s.state.scrollback.len(), super::MAX_SCROLLBACK, "{kind}");
             assert_eq!(s.state.scrollback.lines()[0], "x", "{kind}");
         }
+        // A wide screen keeps fewer lines (at most a million cells).
+        let mut e = EngineKind::Avt.create(SIZE);
+        e.feed(&"x\r\n".repeat(super::MAX_SCROLLBACK + 10));
+        e.resize(Size {
+            cols: 4000,
+            rows: 3,
+        });
+        e.feed("\r\n\r\n\r\n");
+        assert_eq!(e.screen().state.scrollback.len(), 250);
         let mut e = EngineKind::Avt.create(SIZE);
         e.feed("1\r\n2\r\n3\r\n4\x1b[3J");
         assert!(e.screen().state.scrollback.is_empty(), "CSI 3 J erases it");
