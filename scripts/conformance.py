@@ -28,6 +28,9 @@ file; tests/it/conformance.rs hands tuicast everything before it):
                           event (without it the last step is `exit`)
     setup = '''...'''     a bash script (`bash -e`) that makes the case's files in its work
                           folder, /tmp/tuicast-conformance/NAME, where the program starts
+    state = true          also keep tmux's view of the terminal state at each checkpoint
+                          (pane title, bell flag, paste buffer from OSC 52, history): the
+                          manifest's `tmux.state`, checked against tuicast's `Screen::state`
     [conformance.xterm]   checkpoints whose oracle is @xterm/headless, each with the reason
 
 Files (tests/conformance/):
@@ -70,7 +73,7 @@ XTERM_DIR = CORPUS / "oracle-xterm"
 #: The scenario keys this script gives their tuicast meaning; the others (cwd, inherit_env,
 #: title, redact, [check], [regions]) make no sense for the corpus and are refused.
 KEYS = {"command", "shell", "size", "env", "timeout", "steps", "conformance"}
-CONFORMANCE_KEYS = {"program", "cut", "setup", "xterm"}
+CONFORMANCE_KEYS = {"program", "cut", "setup", "xterm", "state"}
 STEP_KINDS = ("wait", "press", "type", "snapshot", "resize", "exit", "sleep")
 
 
@@ -89,6 +92,7 @@ class Case:
     cut: bool
     setup: str | None
     xterm: dict[str, str]
+    state: bool
 
 
 def parse_duration(text: str) -> float:
@@ -148,6 +152,7 @@ def load_case(path: Path) -> Case:
         cut=bool(conf.get("cut")),
         setup=conf.get("setup"),
         xterm=dict(conf.get("xterm", {})),
+        state=bool(conf.get("state")),
     )
 
 
@@ -206,7 +211,7 @@ def record(c: Case, verbose: bool = False) -> dict:
         cast = CORPUS / "cases" / f"{c.name}.cast"
         rec = Recorder(
             cast, c.command, cols=c.size[0], rows=c.size[1], cwd=work, env=c.env,
-            timeout=c.timeout, verbose=verbose,
+            timeout=c.timeout, verbose=verbose, state=c.state,
         )  # fmt: skip
         try:
             rec.start()

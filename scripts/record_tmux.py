@@ -505,6 +505,7 @@ class Recorder:
         max_interval: float | None = DEFAULT_MAX_INTERVAL,
         header_env: dict[str, str] | None = None,
         verbose: bool = False,
+        state: bool = False,
     ):
         self.out = Path(out)
         self.command = command
@@ -516,6 +517,8 @@ class Recorder:
         self.idle = idle
         self.max_interval = max_interval
         self.verbose = verbose
+        #: Keep tmux's view of the terminal state at each checkpoint too (see `capture`).
+        self.state = state
         self.markers: list[Marker] = []
         self.oracle: dict[str, str] = {}
         #: Per checkpoint (and `end`): tmux's raw `capture-pane -p -e -N` output and what
@@ -609,6 +612,10 @@ class Recorder:
             "new-session", "-d", "-s", self._session,
             "-x", str(self.cols), "-y", str(self.rows), "-c", cwd, inner,
         )  # fmt: skip
+        if self.state:
+            # OSC 52 writes become tmux paste buffers (the case writes none before its first
+            # wait, so none is missed).
+            self.tmux("set-option", "-g", "set-clipboard", "on")
         self._server_pid = int(self.tmux("display-message", "-p", "-t", self._session, "#{pid}"))
         self._pane_pid = int(
             self.tmux("display-message", "-p", "-t", self._session, "#{pane_pid}")
@@ -652,12 +659,38 @@ class Recorder:
         raw = self.tmux("capture-pane", "-p", "-e", "-N", "-t", self._session)
         fmt = "#{cursor_y} #{cursor_x} #{cursor_flag} #{alternate_on} #{pane_width} #{pane_height}"
         cy, cx, visible, alt, w, h = self.tmux("display-message", "-p", "-t", self._session, fmt).split()
-        return {
+        out = {
             "screen": raw,
             "cursor": [int(cy), int(cx)],
             "cursor_visible": visible == "1",
             "alternate": alt == "1",
             "size": f"{w}x{h}",
+        }
+        if self.state:
+            out["state"] = self.capture_state()
+        return out
+
+    def capture_state(self) -> dict:
+        """What tmux says of the terminal beyond the cells: the pane title (OSC 0/2), whether
+        a bell rang in the window so far (`window_bell_flag`, never reset in a detached
+        session), the newest paste buffer (OSC 52 with `set-clipboard on`; None without one)
+        and the history (the lines scrolled off the top, oldest first, trailing spaces
+        trimmed)."""
+        fmt = "#{window_bell_flag} #{history_size} #{pane_title}"
+        bell, size, title = self.tmux("display-message", "-p", "-t", self._session, fmt).rstrip("\n").split(" ", 2)
+        history = []
+        if int(size) > 0:
+            text = self.tmux("capture-pane", "-p", "-t", self._session, "-S", "-", "-E", "-1")
+            history = [line.rstrip(" ") for line in text.split("\n")[: int(size)]]
+        proc = subprocess.run(
+            ["tmux", "-L", self._socket, "-f", "/dev/null", "show-buffer"],
+            capture_output=True, text=True, env={**os.environ, "TMUX": ""},
+        )  # fmt: skip
+        return {
+            "title": title,
+            "bell": bell == "1",
+            "buffer": proc.stdout if proc.returncode == 0 else None,
+            "history": history,
         }
 
     def output_size(self) -> int:

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::diff::{compare, Difference};
 use super::layout::pending_path;
 use super::png_check::{check_png, PngCheck};
-use super::snapshot::{render_with, CursorView, Format};
+use super::snapshot::{render_golden, CursorView, Format};
 use super::update::UpdateAction;
 use crate::term::Screen;
 
@@ -34,6 +34,7 @@ use crate::term::Screen;
 ///     action: UpdateAction::Overwrite,
 ///     color: false,
 ///     png: &PngCheck::default(),
+///     scrollback: 0,
 /// };
 /// let (outcome, actual) = check.check(&screen)?;
 /// assert!(outcome.passed(), "a missing golden is written and passes with `Overwrite`");
@@ -58,6 +59,9 @@ pub struct Check<'a> {
     pub color: bool,
     /// How PNG goldens are drawn and compared (used by [`Format::Png`] only).
     pub png: &'a PngCheck,
+    /// How many lines scrolled off the screen text goldens show above its rows
+    /// (`[check] scrollback`; 0: none).
+    pub scrollback: usize,
 }
 
 impl Check<'_> {
@@ -72,7 +76,14 @@ impl Check<'_> {
     /// (see [`mask::cursor_view`](super::mask::cursor_view)) has no position in a text golden
     /// and is not drawn in a picture.
     pub fn check_with(&self, screen: &Screen, cursor: CursorView) -> io::Result<(Outcome, String)> {
-        let actual = render_with(self.format, self.cast, self.checkpoint, screen, cursor);
+        let actual = render_golden(
+            self.format,
+            self.cast,
+            self.checkpoint,
+            screen,
+            cursor,
+            self.scrollback,
+        );
         let outcome = if self.format.is_binary() {
             if cursor != CursorView::Shown && screen.cursor.visible {
                 let mut hidden = screen.clone();

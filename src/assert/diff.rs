@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use similar::{ChangeTag, TextDiff};
 
 use super::snapshot::{
-    header_len, parse_styles, parse_styles_in, upgrade_golden, Style, HEADER_LINES, STYLES_MARK,
+    header_len, parse_styles, parse_styles_in, rows_start, upgrade_golden, Style, HEADER_LINES,
+    STYLES_MARK,
 };
 use crate::escape::escape_for_terminal;
 
@@ -84,14 +85,18 @@ fn first_place(expected: &str, actual: &str, styles: &[StyleChange]) -> Place {
     let Some(i) = (0..exp.len().max(act.len())).find(|&i| exp.get(i) != act.get(i)) else {
         return Place::Header("content".into());
     };
-    // Headers differ in length when one has no `cursor` line (`[check] cursor = false`).
-    let (exp_head, act_head) = (header_len(expected), header_len(actual));
+    // Headers differ in length when one has no `cursor` line (`[check] cursor = false`); a
+    // scrollback section counts with the header (its lines are no rows).
+    let (exp_head, act_head) = (rows_start(expected), rows_start(actual));
     if i < exp_head.max(act_head) {
         let line = match (exp.get(i), act.get(i)) {
             (Some(&e), _) if e != "---" => e,
             (_, Some(&a)) => a,
             (e, None) => e.copied().unwrap_or(""),
         };
+        if i >= header_len(expected).min(header_len(actual)) {
+            return Place::Header("scrollback".into());
+        }
         let field = line.split(':').next().unwrap_or("header").trim();
         return Place::Header(field.to_string());
     }

@@ -29,8 +29,9 @@ pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_pa
 pub use mask::{apply_all, cursor_view, Mask, PLACEHOLDER};
 pub use png_check::{check_png, PngCheck};
 pub use snapshot::{
-    header_len, parse_styles, parse_styles_in, render, render_with, style_runs, upgrade_golden,
-    CursorView, Format, FormatError, Style, StyleRun, HEADER_LINES, STYLES_MARK,
+    header_len, parse_styles, parse_styles_in, render, render_golden, render_with, rows_start,
+    style_runs, upgrade_golden, CursorView, Format, FormatError, Style, StyleRun, HEADER_LINES,
+    LINKS_MARK, SCREEN_MARK, SCROLLBACK_MARK, STYLES_MARK,
 };
 pub use update::{running_under_ci, UpdateAction, UpdateMode, UpdateModeError, UPDATE_ENV};
 

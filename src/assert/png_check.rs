@@ -311,6 +311,7 @@ mod tests {
             action: UpdateAction::Overwrite,
             color: false,
             png: &check,
+            scrollback: 0,
         }
         .check(&hello)
         .unwrap();

@@ -36,6 +36,35 @@
 //! are `bold dim italic underline strikethrough inverse blink hidden` (`hidden`: concealed
 //! text, SGR 8).
 //!
+//! When cells carry OSC 8 hyperlinks, a `links` section follows the styles: each run of cells
+//! with the same link, as `row:col` or `row:first-last`, then the URI (escaped: control
+//! characters never reach the file) and ` id=ID` when the program gave the link an id:
+//!
+//! ```text
+//! --- links
+//! 3:1-9 file:///home/me/notes.txt
+//! 5:4-11 https://example.com/ id=ex1
+//! ```
+//!
+//! With `[check] scrollback = N` (at most [`MAX_SCROLLBACK`](crate::term::MAX_SCROLLBACK)),
+//! both text formats show the last N lines scrolled off the top of the main screen (fewer
+//! when fewer were) between the header and the rows, oldest first, marked off so that no
+//! line of them is taken for a row:
+//!
+//! ```text
+//! ---
+//! (header)
+//! ---
+//! --- scrollback 2
+//! 198
+//! 199
+//! --- screen
+//! 200
+//! $
+//! ```
+//!
+//! A golden without a `--- scrollback` line has none (every case without the key).
+//!
 //! `png` goldens are pictures of the screen ([`crate::render::png`]), compared by decoded
 //! pixels with a per-channel tolerance and a number of pixels allowed to differ (both 0 by
 //! default); see [`Check`](super::Check).
@@ -167,6 +196,30 @@ pub fn upgrade_golden(text: &str) -> Option<String> {
 /// The line that starts the styles section of a `styled.txt` snapshot.
 pub const STYLES_MARK: &str = "--- styles";
 
+/// The line that starts the hyperlinks section of a `styled.txt` snapshot (after the styles).
+pub const LINKS_MARK: &str = "--- links";
+
+/// The start of the line that begins the scrollback of a snapshot (`--- scrollback N`).
+pub const SCROLLBACK_MARK: &str = "--- scrollback";
+
+/// The line after the scrollback, before the rows.
+pub const SCREEN_MARK: &str = "--- screen";
+
+/// The index of the first row line of a snapshot text: after the header, and after the
+/// scrollback section when there is one.
+pub fn rows_start(text: &str) -> usize {
+    let head = header_len(text);
+    let n = text
+        .lines()
+        .nth(head)
+        .and_then(|l| l.strip_prefix(SCROLLBACK_MARK))
+        .and_then(|n| n.trim().parse::<usize>().ok());
+    match n {
+        Some(n) => head + n.min(crate::term::MAX_SCROLLBACK) + 2,
+        None => head,
+    }
+}
+
 /// Writes `screen` in `format`. `cast` and `checkpoint` only label the file.
 ///
 /// [`Format::Png`] is binary: this gives its text (`txt`) render, which is what a PNG
@@ -183,7 +236,34 @@ pub fn render_with(
     screen: &Screen,
     cursor: CursorView,
 ) -> String {
+    render_golden(format, cast, checkpoint, screen, cursor, 0)
+}
+
+/// [`render_with`], with the last `scrollback` lines scrolled off the screen above its rows
+/// (`[check] scrollback`; 0: none, and no scrollback section).
+pub fn render_golden(
+    format: Format,
+    cast: &str,
+    checkpoint: &str,
+    screen: &Screen,
+    cursor: CursorView,
+    scrollback: usize,
+) -> String {
     let mut out = header(cast, checkpoint, screen, cursor);
+    if scrollback > 0 {
+        let lines = screen
+            .state
+            .scrollback
+            .last(scrollback.min(crate::term::MAX_SCROLLBACK));
+        let _ = writeln!(out, "{SCROLLBACK_MARK} {}", lines.len());
+        for line in lines {
+            // (The engines make these lines safe; escape all the same.)
+            out.push_str(&escape_for_terminal(line, usize::MAX));
+            out.push('\n');
+        }
+        out.push_str(SCREEN_MARK);
+        out.push('\n');
+    }
     out.push_str(&crate::render::text(screen));
     if format == Format::Styled {
         out.push_str(STYLES_MARK);
@@ -193,8 +273,48 @@ pub fn render_with(
                 let _ = writeln!(out, "{}", run.display(r));
             }
         }
+        if !screen.state.links.is_empty() {
+            out.push_str(LINKS_MARK);
+            out.push('\n');
+            for (r, row) in screen.rows.iter().enumerate() {
+                write_link_runs(&mut out, screen, r, row);
+            }
+        }
     }
     out
+}
+
+/// The `links` lines of row `r`: each run of cells with the same link.
+fn write_link_runs(out: &mut String, screen: &Screen, r: usize, row: &[Cell]) {
+    let mut i = 0;
+    while i < row.len() {
+        let link = row[i].link;
+        let mut j = i;
+        while j + 1 < row.len() && row[j + 1].link == link {
+            j += 1;
+        }
+        if let Some(l) = screen.state.link(link) {
+            let place = if i == j {
+                format!("{}:{}", r + 1, i + 1)
+            } else {
+                format!("{}:{}-{}", r + 1, i + 1, j + 1)
+            };
+            let _ = write!(
+                out,
+                "{place} {}",
+                escape_for_terminal(&l.uri, crate::term::MAX_URI)
+            );
+            if let Some(id) = &l.id {
+                let _ = write!(
+                    out,
+                    " id={}",
+                    escape_for_terminal(id, crate::term::MAX_LINK_ID)
+                );
+            }
+            out.push('\n');
+        }
+        i = j + 1;
+    }
 }
 
 fn header(cast: &str, checkpoint: &str, screen: &Screen, view: CursorView) -> String {
@@ -335,6 +455,9 @@ pub fn parse_styles_in(
     let (rows, cols) = (usize::from(size.rows), usize::from(size.cols));
     let mut budget = rows * cols;
     for line in text[start + STYLES_MARK.len() + 2..].lines() {
+        if line == LINKS_MARK {
+            break;
+        }
         let Some((place, desc)) = line.split_once(' ') else {
             continue;
         };
@@ -409,6 +532,47 @@ mod tests {
 
     fn screen(input: &str) -> Screen {
         crate::term::test_screen(Size { cols: 12, rows: 3 }, input)
+    }
+
+    #[test]
+    fn styled_goldens_list_links_and_text_goldens_the_scrollback_when_asked() {
+        let s = crate::term::test_screen(
+            crate::term::Size { cols: 12, rows: 2 },
+            "1\r\n2\r\n3\r\n\x1b]8;;file:///a\x07ab\x1b]8;;\x07 \x1b]8;id=x;http://e/\x1b\\c\x1b]8;;\x07",
+        );
+        let styled = render(Format::Styled, "c", "end", &s);
+        let links = styled.split_once("--- links\n").unwrap().1;
+        assert_eq!(links, "2:1-2 file:///a\n2:4 http://e/ id=x\n");
+        // The styles section stops at the links.
+        assert!(parse_styles(&styled).is_empty());
+        // No links: no section (goldens written before links exist stay as they were).
+        assert!(!render(Format::Styled, "c", "end", &screen("ab")).contains("--- links"));
+        // Control characters in a URI are escaped.
+        let s = crate::term::test_screen(
+            crate::term::Size { cols: 4, rows: 1 },
+            "\x1b]8;;x\u{9b}y\x07a",
+        );
+        let styled = render(Format::Styled, "c", "end", &s);
+        assert!(!styled.contains('\u{9b}'), "{styled}");
+        // Scrollback: only when asked, at most what was kept, marked off from the rows.
+        let s =
+            crate::term::test_screen(crate::term::Size { cols: 4, rows: 2 }, "1\r\n2\r\n3\r\n4");
+        assert_eq!(
+            render_golden(Format::Text, "c", "e", &s, CursorView::Omitted, 0),
+            "---\ncast: c\ncheckpoint: e\nsize: 4x2\n---\n3\n4\n"
+        );
+        let text = render_golden(Format::Text, "c", "e", &s, CursorView::Omitted, 1);
+        assert_eq!(
+            text,
+            "---\ncast: c\ncheckpoint: e\nsize: 4x2\n---\n--- scrollback 1\n2\n--- screen\n3\n4\n"
+        );
+        assert_eq!(text.lines().nth(rows_start(&text)), Some("3"));
+        let text = render_golden(Format::Text, "c", "e", &s, CursorView::Shown, 50);
+        assert!(
+            text.contains("--- scrollback 2\n1\n2\n--- screen\n3\n"),
+            "{text}"
+        );
+        assert_eq!(text.lines().nth(rows_start(&text)), Some("3"));
     }
 
     #[test]

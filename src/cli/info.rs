@@ -1,4 +1,5 @@
-//! `tuicast info`: what a cast holds, without replaying it.
+//! `tuicast info`: what a cast holds, and what its program did to the terminal (one replay,
+//! one screen in memory at a time).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -9,9 +10,15 @@ use serde_json::json;
 use super::write_output;
 use tuicast::cast::EventData;
 use tuicast::escape::escape_for_terminal;
-use tuicast::replay::CheckpointNames;
+use tuicast::replay::{CheckpointNames, Replayer};
+use tuicast::term::{ClipboardWrite, EngineKind, Hyperlink, Screen};
 
-/// Show a cast's version, size, duration, event counts and checkpoints.
+/// Most window titles, clipboard writes and links listed.
+const MAX_LISTED: usize = 100;
+
+/// Show a cast's version, size, duration, event counts and checkpoints, and what its
+/// program did to the terminal: window titles, icon name, bells, clipboard writes (OSC 52),
+/// hyperlinks (OSC 8), scrollback, and the escape sequences the engine did not follow.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  tuicast info casts/demo.cast\n  tuicast info casts/demo.cast --json"
@@ -30,6 +37,41 @@ struct Mark {
     time: f64,
 }
 
+/// What the replay saw, summed over the checkpoints (each screen counts bells and clipboard
+/// writes since the one before).
+#[derive(Default)]
+struct Seen {
+    titles: Vec<String>,
+    icon: Option<String>,
+    bells: u64,
+    clipboard: Vec<(String, ClipboardWrite)>,
+    links: Vec<Hyperlink>,
+    scrollback: usize,
+}
+
+impl Seen {
+    fn checkpoint(&mut self, name: &str, screen: &Screen) {
+        if let Some(t) = &screen.title {
+            if self.titles.last() != Some(t) && self.titles.len() < MAX_LISTED {
+                self.titles.push(t.clone());
+            }
+        }
+        self.icon.clone_from(&screen.state.icon);
+        self.bells += u64::from(screen.state.bells);
+        for w in &screen.state.clipboard {
+            if self.clipboard.len() < MAX_LISTED {
+                self.clipboard.push((name.to_string(), w.clone()));
+            }
+        }
+        for l in &screen.state.links {
+            if !self.links.contains(l) && self.links.len() < MAX_LISTED {
+                self.links.push(l.clone());
+            }
+        }
+        self.scrollback = screen.state.scrollback.len();
+    }
+}
+
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut reader = tuicast::cast::open(&args.cast)?;
     let header = reader.header().clone();
@@ -38,8 +80,13 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut marks = Vec::new();
     let (mut duration, mut last_line) = (0.0f64, 1u64);
     let mut exit = None;
+    let mut replayer = Replayer::new(&header, EngineKind::default());
+    let mut seen = Seen::default();
     for event in &mut reader {
         let event = event?;
+        if let Some(name) = replayer.apply(&event) {
+            seen.checkpoint(&name, &replayer.screen());
+        }
         *counts.entry(event.data.code().to_string()).or_default() += 1;
         duration = event.time;
         last_line = event.line;
@@ -59,6 +106,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         line: last_line,
         time: duration,
     });
+    let unsupported = replayer.unsupported();
+    let end = replayer.finish();
+    seen.checkpoint(&end.name, &end.screen);
 
     let out = if args.json {
         let value = json!({
@@ -73,6 +123,17 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             "exit_status": exit,
             "events": counts,
             "checkpoints": marks.iter().map(|m| json!({"name": m.name, "line": m.line, "time": m.time})).collect::<Vec<_>>(),
+            "terminal": {
+                "titles": seen.titles,
+                "icon": seen.icon,
+                "bells": seen.bells,
+                "clipboard": seen.clipboard.iter().map(|(cp, w)| json!({
+                    "checkpoint": cp, "selection": w.selection, "text": w.text, "truncated": w.truncated,
+                })).collect::<Vec<_>>(),
+                "links": seen.links.iter().map(|l| json!({"uri": l.uri, "id": l.id})).collect::<Vec<_>>(),
+                "scrollback": seen.scrollback,
+                "unsupported": unsupported.iter().collect::<BTreeMap<_, _>>(),
+            },
         });
         let mut s = serde_json::to_string_pretty(&value)?;
         s.push('\n');
@@ -112,8 +173,71 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 m.time
             ));
         }
+        terminal_text(&mut s, &seen, &unsupported);
         s
     };
     write_output(None, out.as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The terminal part of the text output: only what the program did.
+fn terminal_text(s: &mut String, seen: &Seen, unsupported: &tuicast::term::Unsupported) {
+    let esc = |t: &str| escape_for_terminal(t, 200);
+    match seen.titles.as_slice() {
+        [] => {}
+        [one] => s.push_str(&format!("  window title {}\n", esc(one))),
+        many => {
+            s.push_str(&format!("  window titles {}\n", many.len()));
+            for t in many {
+                s.push_str(&format!("    {}\n", esc(t)));
+            }
+        }
+    }
+    if let Some(icon) = &seen.icon {
+        s.push_str(&format!("  icon name    {}\n", esc(icon)));
+    }
+    if seen.bells > 0 {
+        s.push_str(&format!("  bells        {}\n", seen.bells));
+    }
+    if !seen.clipboard.is_empty() {
+        s.push_str(&format!("  clipboard    {} writes\n", seen.clipboard.len()));
+        for (cp, w) in &seen.clipboard {
+            let cut = if w.truncated { " (cut)" } else { "" };
+            s.push_str(&format!(
+                "    {} \"{}\"{cut} before {}\n",
+                esc(&w.selection),
+                escape_for_terminal(&w.text, 80),
+                esc(cp)
+            ));
+        }
+    }
+    if !seen.links.is_empty() {
+        s.push_str(&format!("  links        {}\n", seen.links.len()));
+        for l in &seen.links {
+            match &l.id {
+                Some(id) => s.push_str(&format!("    {} id={}\n", esc(&l.uri), esc(id))),
+                None => s.push_str(&format!("    {}\n", esc(&l.uri))),
+            }
+        }
+    }
+    if seen.scrollback > 0 {
+        s.push_str(&format!(
+            "  scrollback   {} lines at the end\n",
+            seen.scrollback
+        ));
+    }
+    if !unsupported.is_empty() {
+        s.push_str(&format!(
+            "  unsupported  {} sequences the engine did not follow\n",
+            unsupported.total()
+        ));
+        let width = unsupported
+            .iter()
+            .map(|(k, _)| esc(k).chars().count())
+            .max()
+            .unwrap_or(0);
+        for (kind, n) in unsupported.iter() {
+            s.push_str(&format!("    {:width$}  {n}\n", esc(kind)));
+        }
+    }
 }

@@ -11,6 +11,7 @@
 //! [check]
 //! formats = ["txt", "styled.txt"]      # snapshot formats for this cast
 //! mask = [{ rows = "1", cols = "61..=80" }, { regex = "\\d\\d:\\d\\d" }, { rows = 2 }]
+//! scrollback = 20                      # the last 20 scrolled-off lines in text goldens
 //! ```
 //!
 //! The `[regions]` table names parts of the screen for annotated screenshots
@@ -41,7 +42,7 @@ use crate::escape::escape_for_terminal;
 use crate::record::{Action, Origin, Program, Scenario, Step, Wait};
 #[cfg(feature = "png")]
 use crate::render::png::AnnotationSpec;
-use crate::term::{CellSelection, Size};
+use crate::term::{CellSelection, Size, MAX_SCROLLBACK};
 
 /// A cast's TOML, read and checked.
 #[derive(Debug, Clone)]
@@ -58,6 +59,9 @@ pub struct CastFile {
     pub checked: Checked,
     /// Whether goldens record the cursor (`[check] cursor`, default true).
     pub cursor: bool,
+    /// Lines scrolled off the top that text goldens show above the screen (`[check]
+    /// scrollback`, default 0, at most [`MAX_SCROLLBACK`]).
+    pub scrollback: usize,
     /// Named regions (`[regions]`), checked, each label defaulting to the region's name.
     #[cfg(feature = "png")]
     pub regions: BTreeMap<String, AnnotationSpec>,
@@ -176,6 +180,19 @@ impl CastFile {
                 end: file.check.end.unwrap_or(true),
             },
             cursor: file.check.cursor.unwrap_or(true),
+            scrollback: match &file.check.scrollback {
+                None => 0,
+                Some(n) if *n.get_ref() as usize <= MAX_SCROLLBACK => *n.get_ref() as usize,
+                Some(n) => {
+                    return Err(at.error(
+                        n.span(),
+                        format!(
+                            "check.scrollback = {} is more than the {MAX_SCROLLBACK} lines an engine keeps",
+                            n.get_ref()
+                        ),
+                    ))
+                }
+            },
             #[cfg(feature = "png")]
             regions,
         })
@@ -516,9 +533,28 @@ fn wait(t: &WaitTableToml) -> Result<Wait, String> {
     if let Some(e) = t.echo {
         found.push(Wait::Echo(e));
     }
+    if let Some(title) = &t.title {
+        found.push(Wait::Title(title.clone()));
+    }
+    match t.bell {
+        Some(true) => found.push(Wait::Bell),
+        Some(false) => {
+            return Err(
+                "wait bell = false waits for nothing: write bell = true (a bell rung since the last checkpoint)"
+                    .into(),
+            )
+        }
+        None => {}
+    }
+    if let Some(c) = &t.clipboard {
+        found.push(Wait::Clipboard(c.clone()));
+    }
     match (found.pop(), found.is_empty()) {
         (Some(w), true) => Ok(w),
-        _ => Err("a wait takes exactly one of text, regex, idle, gone, cursor, echo".into()),
+        _ => Err(
+            "a wait takes exactly one of text, regex, idle, gone, cursor, echo, title, bell, clipboard"
+                .into(),
+        ),
     }
 }
 
@@ -572,6 +608,8 @@ struct CheckToml {
     cursor: Option<bool>,
     #[serde(default)]
     mask: Vec<Spanned<CellsToml>>,
+    #[serde(default)]
+    scrollback: Option<Spanned<u32>>,
 }
 
 /// The cell-selecting keys, shared by masks and regions.
@@ -692,6 +730,12 @@ struct WaitTableToml {
     cursor: Option<[u16; 2]>,
     #[serde(default)]
     echo: Option<bool>,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    bell: Option<bool>,
+    #[serde(default)]
+    clipboard: Option<String>,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -717,6 +761,33 @@ mod tests {
 
     fn error(text: &str) -> String {
         parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn title_bell_and_clipboard_waits_and_check_scrollback() {
+        let f = parse(
+            "shell = \"true\"\nsteps = [\n  { wait = { title = \"vim\" } },\n  { wait = { bell = true } },\n  \
+             { wait = { clipboard = \"x\" }, timeout = \"1s\" },\n]\n[check]\nscrollback = 7\n",
+        )
+        .unwrap();
+        let steps = &f.recording.as_ref().unwrap().steps;
+        assert!(matches!(&steps[0].action, Action::Wait(Wait::Title(t)) if t == "vim"));
+        assert!(matches!(&steps[1].action, Action::Wait(Wait::Bell)));
+        assert!(matches!(&steps[2].action, Action::Wait(Wait::Clipboard(t)) if t == "x"));
+        assert_eq!(steps[1].describe(), "wait for a bell");
+        assert_eq!(f.scrollback, 7);
+        assert_eq!(parse("[check]\nmask = []\n").unwrap().scrollback, 0);
+        let e = error("shell = \"true\"\nsteps = [{ wait = { bell = true, title = \"x\" } }]\n");
+        assert!(
+            e.contains("casts/x.toml:2:10: a wait takes exactly one of"),
+            "{e}"
+        );
+        assert!(e.contains("title, bell, clipboard"), "{e}");
+        let e = error("[check]\nscrollback = 1001\n");
+        assert!(
+            e.starts_with("casts/x.toml:2:14: check.scrollback = 1001 is more than"),
+            "{e}"
+        );
     }
 
     #[test]

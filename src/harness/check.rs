@@ -150,6 +150,7 @@ pub(super) fn check_checkpoint(
             action: opts.update,
             color: opts.color,
             png,
+            scrollback: case.scrollback,
         };
         match check.check_with(&screen, cursor) {
             Ok((outcome, actual)) => snapshots.push(SnapshotResult {

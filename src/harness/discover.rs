@@ -25,6 +25,8 @@ pub struct Case {
     pub masks: Vec<Mask>,
     /// Whether goldens record the cursor (`[check] cursor`).
     pub cursor: bool,
+    /// Scrolled-off lines text goldens show above the screen (`[check] scrollback`).
+    pub scrollback: usize,
     /// How to record this cast, when its TOML says (live mode).
     pub scenario: Option<Scenario>,
 }
@@ -175,6 +177,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
     let mut formats = config.formats.clone();
     let mut masks = Vec::new();
     let mut cursor = true;
+    let mut scrollback = 0;
     let mut problem = None;
     let mut scenario = None;
     let mut checked = crate::config::Checked::all();
@@ -190,6 +193,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
             }
             masks = file.masks;
             cursor = file.cursor;
+            scrollback = file.scrollback;
             scenario = file.recording;
             checked = file.checked;
         }
@@ -209,6 +213,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
         formats,
         masks,
         cursor,
+        scrollback,
         scenario,
     }
 }

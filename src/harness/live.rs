@@ -483,6 +483,7 @@ fn record_and_decide(
                     action: UpdateAction::WriteNothing,
                     color: false,
                     png,
+                    scrollback: case.scrollback,
                 };
                 check
                     .check_with(&screen, cursor)

@@ -62,11 +62,17 @@ impl Session {
     }
 
     /// Marks a checkpoint now, on the screen as it is (a person recording by hand chose the
-    /// moment): an `m` event labelled `label` after the output that has arrived.
+    /// moment): an `m` event labelled `label` after the output that has arrived. Bells and
+    /// clipboard writes are counted afresh from here, as replay counts them.
     pub fn mark(&mut self, label: &str) -> Result<(), RecordError> {
         self.drain()?;
         self.flush_held()?;
-        self.emit(EventData::Marker(label.to_string()))
+        self.emit(EventData::Marker(label.to_string()))?;
+        if !label.is_empty() {
+            self.engine.checkpoint();
+            self.bells_taken = 0;
+        }
+        Ok(())
     }
 
     /// Resizes the terminal: the program gets SIGWINCH, the cast an `r` event.

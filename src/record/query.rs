@@ -88,7 +88,7 @@ impl QueryScanner {
                     self.modes.observe(&csi);
                     self::csi(csi.text, csi.fin)
                 }
-                Some(Sequence::Osc { data, bel }) => osc(data, bel),
+                Some(Sequence::Osc { data, bel, .. }) => osc(data, bel),
                 _ => None,
             };
             if let Some(q) = query {

@@ -130,6 +130,12 @@ pub enum Wait {
     Cursor(u16, u16),
     /// The terminal's echo on (`true`) or off (`false`: a password prompt).
     Echo(bool),
+    /// A window title (OSC 0 or 2) containing this text.
+    Title(String),
+    /// A bell rung since the last checkpoint that no earlier bell wait took.
+    Bell,
+    /// A clipboard write (OSC 52) since the last checkpoint whose text contains this.
+    Clipboard(String),
 }
 
 /// A place in a scenario file: `path:line:column` (1-based).
@@ -194,6 +200,11 @@ impl Step {
             }
             Action::Wait(Wait::Echo(false)) => "wait for echo off".into(),
             Action::Wait(Wait::Echo(true)) => "wait for echo on".into(),
+            Action::Wait(Wait::Title(t)) => format!("wait for the title \"{}\"", shown(t)),
+            Action::Wait(Wait::Bell) => "wait for a bell".into(),
+            Action::Wait(Wait::Clipboard(t)) => {
+                format!("wait for a clipboard write \"{}\"", shown(t))
+            }
             Action::Press(k) => format!("press {}", shown(&k.join(" "))),
             Action::Type(t) => format!("type \"{}\"", shown(t)),
             Action::Snapshot(s) => format!("snapshot {}", shown(s)),

@@ -43,7 +43,7 @@ use super::settle::ScreenWatch;
 pub use super::settle::{UnsettledReport, DEFAULT_SETTLE};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
-use crate::term::{Engine, EngineKind, Screen, Size};
+use crate::term::{AvtEngine, Engine, Screen, Size};
 
 /// How to start a recording.
 #[derive(Debug, Clone)]
@@ -174,6 +174,8 @@ pub struct Session {
     pub(super) secrets: Vec<(String, String)>,
     /// The cast file, removed when a secret reaches the screen.
     cast_path: Option<PathBuf>,
+    /// Bells since the last checkpoint that a `bell` wait has taken.
+    pub(super) bells_taken: u32,
     /// Counts this session as alive for signal handling.
     _active: super::interrupt::Active,
 }
@@ -284,7 +286,9 @@ impl Session {
             }
         };
         let now = Instant::now();
-        let engine = EngineKind::Avt.create(opts.size);
+        // No scrollback: nothing in a recording reads it, and making its text for every look
+        // at the screen under heavy output would cost the recorder (replay has it).
+        let engine: Box<dyn Engine + Send> = Box::new(AvtEngine::with_scrollback(opts.size, 0));
         let watch = ScreenWatch::new(engine.screen(), now);
         Ok(Session {
             _active: super::interrupt::Active::new(),
@@ -307,6 +311,7 @@ impl Session {
             settle_period: opts.settle,
             secrets: Vec::new(),
             cast_path: None,
+            bells_taken: 0,
         })
     }
 
@@ -331,7 +336,8 @@ impl Session {
         self.size
     }
 
-    /// The screen as the live engine shows it now.
+    /// The screen as the live engine shows it now (with the bells and clipboard writes since
+    /// the last checkpoint; without the scrollback, which only replay keeps).
     pub fn screen(&self) -> Screen {
         self.engine.screen()
     }

@@ -155,7 +155,12 @@ impl ScreenWatch {
                 .then_some((s.cursor.row, s.cursor.col, s.cursor.shape))
         };
         let cursor_changed = cursor(&screen) != cursor(&self.seen);
-        if screen.rows == self.seen.rows && !cursor_changed {
+        // (Bells, clipboard writes, the title and the scrollback are no change of what a
+        // golden shows; the links of the cells are.)
+        if screen.rows == self.seen.rows
+            && screen.state.links == self.seen.state.links
+            && !cursor_changed
+        {
             return;
         }
         if let Some(ch) = &mut self.changes {
@@ -347,5 +352,15 @@ mod tests {
         assert_eq!(ch.cursor, 2);
         w.input_sent(t2 + Duration::from_millis(5));
         assert_eq!(w.quiet_since(), t2 + Duration::from_millis(5));
+        // A bell, a title, a clipboard write: no change.
+        let t3 = t2 + Duration::from_millis(10);
+        w.observe(
+            screen("a\x1b[32mb\x1b[2;5H\x07\x1b]2;t\x07\x1b]52;c;aGk=\x07"),
+            t3,
+        );
+        assert_eq!(w.last_change, t2, "a bell is no change");
+        // A link on a cell is.
+        w.observe(screen("a\x1b[32m\x1b]8;;u\x07b\x1b[2;5H"), t3);
+        assert_eq!(w.last_change, t3, "a link is a change");
     }
 }

@@ -42,6 +42,48 @@ impl Session {
         )
     }
 
+    /// Waits until the window title contains `text`.
+    pub fn wait_title(&mut self, text: &str) -> Result<(), RecordError> {
+        let t = text.to_string();
+        self.wait_until(
+            &format!("a title containing \"{}\"", escape_for_terminal(text, 80)),
+            None,
+            move |s| {
+                s.title
+                    .as_deref()
+                    .is_some_and(|title| title.contains(t.as_str()))
+            },
+        )
+    }
+
+    /// Waits for a bell: one rung since the last checkpoint that no earlier bell wait took
+    /// (so two bell waits in a row wait for two bells).
+    pub fn wait_bell(&mut self) -> Result<(), RecordError> {
+        let taken = self.bells_taken;
+        self.wait_until("a bell", None, move |s| s.state.bells > taken)?;
+        self.bells_taken += 1;
+        Ok(())
+    }
+
+    /// Waits until a clipboard write (OSC 52) since the last checkpoint has text containing
+    /// `text`.
+    pub fn wait_clipboard(&mut self, text: &str) -> Result<(), RecordError> {
+        let t = text.to_string();
+        self.wait_until(
+            &format!(
+                "a clipboard write containing \"{}\"",
+                escape_for_terminal(text, 80)
+            ),
+            None,
+            move |s| {
+                s.state
+                    .clipboard
+                    .iter()
+                    .any(|w| w.text.contains(t.as_str()))
+            },
+        )
+    }
+
     /// Waits until the cursor is at 0-based `(row, col)`.
     pub fn wait_cursor(&mut self, row: u16, col: u16) -> Result<(), RecordError> {
         self.wait_until(

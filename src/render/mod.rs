@@ -29,6 +29,14 @@
 //!   `"#rrggbb"` string for truecolour; `attrs` is omitted when empty, otherwise a subset of
 //!   `bold dim italic underline strikethrough inverse blink hidden` in that order (`hidden`:
 //!   concealed text, SGR 8; the text is still in `text`).
+//! - After `rows`: `"icon"` (the icon name, OSC 1, or null), `"bells"` (bells rung since the
+//!   last checkpoint), `"clipboard"` (OSC 52 writes since the last checkpoint, oldest first:
+//!   `{"selection": "c", "text": "copied", "truncated": false}`), `"links"` (the hyperlinks
+//!   of the cells, OSC 8: `{"uri": "https://example.com/", "id": null}`) and `"scrollback"`
+//!   (the lines scrolled off the top of the main screen, oldest first, as text). A row whose
+//!   cells carry links has `"links"` after its runs: `[{"col": 4, "width": 7, "link": 1}]`,
+//!   `link` counting from 1 in the top-level `links`. Texts are as the program wrote them,
+//!   JSON-escaped (control characters in a clipboard text included).
 //! - Keys appear in the order above; fields are only ever added, never renamed.
 
 #[cfg(feature = "png")]
@@ -55,7 +63,12 @@ pub fn json(screen: &Screen) -> Value {
         .enumerate()
         .map(|(r, cells)| {
             let text: String = screen.row_text(r).chars().map(safe_char).collect();
-            json!({"text": text, "runs": runs(cells)})
+            let mut row = json!({"text": text, "runs": runs(cells)});
+            let links = link_runs(cells);
+            if !links.is_empty() {
+                row["links"] = links.into();
+            }
+            row
         })
         .collect();
     let c = screen.cursor;
@@ -71,7 +84,32 @@ pub fn json(screen: &Screen) -> Value {
         "title": screen.title.as_deref().map(|t| t.chars().map(safe_char).collect::<String>()),
         "alternate": screen.alternate,
         "rows": rows,
+        "icon": screen.state.icon.as_deref().map(|t| t.chars().map(safe_char).collect::<String>()),
+        "bells": screen.state.bells,
+        "clipboard": screen.state.clipboard.iter().map(|w| json!({
+            "selection": w.selection, "text": w.text, "truncated": w.truncated,
+        })).collect::<Vec<_>>(),
+        "links": screen.state.links.iter().map(|l| json!({"uri": l.uri, "id": l.id})).collect::<Vec<_>>(),
+        "scrollback": screen.state.scrollback.lines(),
     })
+}
+
+/// Link runs of one row: stretches of cells with the same link.
+fn link_runs(cells: &[Cell]) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < cells.len() {
+        let link = cells[start].link;
+        let mut end = start + 1;
+        while end < cells.len() && cells[end].link == link {
+            end += 1;
+        }
+        if link != 0 {
+            out.push(json!({"col": start, "width": end - start, "link": link}));
+        }
+        start = end;
+    }
+    out
 }
 
 /// Formats a JSON object for people and diffs: one top-level key per line, and arrays with
@@ -155,6 +193,49 @@ mod tests {
 
     fn screen(input: &str) -> Screen {
         crate::term::test_screen(Size { cols: 8, rows: 2 }, input)
+    }
+
+    #[test]
+    fn json_carries_icon_bells_clipboard_links_and_scrollback() {
+        let v = json(&screen(
+            "1\r\n2\r\n\x1b]1;ic\x07\x07\x1b]52;c;aGk=\x07x\x1b]8;id=q;http://e/\x07ab\x1b]8;;\x07",
+        ));
+        assert_eq!(v["icon"], "ic");
+        assert_eq!(v["bells"], 1);
+        assert_eq!(
+            v["clipboard"],
+            serde_json::json!([{"selection": "c", "text": "hi", "truncated": false}])
+        );
+        assert_eq!(
+            v["links"],
+            serde_json::json!([{"uri": "http://e/", "id": "q"}])
+        );
+        assert_eq!(v["scrollback"], serde_json::json!(["1"]));
+        assert_eq!(
+            v["rows"][1]["links"],
+            serde_json::json!([{"col": 1, "width": 2, "link": 1}])
+        );
+        assert!(
+            v["rows"][0].get("links").is_none(),
+            "only rows with links have them"
+        );
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            [
+                "schema",
+                "size",
+                "cursor",
+                "title",
+                "alternate",
+                "rows",
+                "icon",
+                "bells",
+                "clipboard",
+                "links",
+                "scrollback"
+            ]
+        );
     }
 
     #[test]

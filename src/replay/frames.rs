@@ -112,12 +112,27 @@ impl<I> Frames<I> {
     /// The screen now as a frame from `time`, or `None` when it is the one shown already.
     fn take(&mut self, time: f64) -> Option<(f64, Screen)> {
         let screen = self.replayer.screen();
-        if self.last.as_ref() == Some(&screen) {
+        // A frame is what is drawn: a bell, a clipboard write, the icon name or the
+        // scrollback alone make no new one.
+        if self
+            .last
+            .as_ref()
+            .is_some_and(|last| same_drawing(last, &screen))
+        {
             return None;
         }
         self.last = Some(screen.clone());
         Some((time, screen))
     }
+}
+
+/// Whether `a` and `b` draw the same picture (the title may be in a window frame).
+fn same_drawing(a: &Screen, b: &Screen) -> bool {
+    a.size == b.size
+        && a.cursor == b.cursor
+        && a.rows == b.rows
+        && a.title == b.title
+        && a.state.links == b.state.links
 }
 
 /// The largest terminal size of a cast: its header's size grown by every resize event. An
@@ -189,6 +204,16 @@ mod tests {
     fn unchanged_screens_and_quiet_casts() {
         // Writing the same text again changes nothing: no new frame.
         let f = run(vec![out(0.0, "a"), out(1.0, "\ra"), out(2.0, "b")], 10);
+        assert_eq!(f, [(0.0, "a".into()), (2.0, "ab".into())]);
+        // A bell or a clipboard write is drawn nowhere: no new frame either.
+        let f = run(
+            vec![
+                out(0.0, "a"),
+                out(1.0, "\x07\x1b]52;c;aGk=\x07"),
+                out(2.0, "b"),
+            ],
+            10,
+        );
         assert_eq!(f, [(0.0, "a".into()), (2.0, "ab".into())]);
         let f = run(vec![ev(1.0, EventData::Marker("m".into()))], 10);
         assert_eq!(f, [(0.0, String::new())], "the blank terminal");

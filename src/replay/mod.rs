@@ -6,6 +6,10 @@
 //! non-empty label is a checkpoint named by the label; the final screen is the checkpoint
 //! `end`.
 //!
+//! A screen's bells and clipboard writes ([`TermState`](crate::term::TermState)) are those
+//! since the previous checkpoint: the replayer starts counting afresh after each checkpoint
+//! (at the next event, so the checkpoint's screen still has them).
+//!
 //! [`frames`] replays a whole cast as timed screens for an animation.
 
 pub mod differential;
@@ -15,7 +19,7 @@ use std::collections::HashMap;
 use std::io::BufRead;
 
 use crate::cast::{CastError, CastErrorKind, CastReader, Event, EventData, Header};
-use crate::term::{Engine, EngineKind, Screen};
+use crate::term::{Engine, EngineKind, Screen, Unsupported};
 
 pub use frames::{frames, largest_size, Frames};
 
@@ -46,6 +50,8 @@ pub struct Replayer {
     names: CheckpointNames,
     last_line: u64,
     last_time: f64,
+    /// A checkpoint was just taken: count bells and clipboard writes afresh.
+    after_checkpoint: bool,
 }
 
 impl std::fmt::Debug for Replayer {
@@ -64,6 +70,7 @@ impl Replayer {
             names: CheckpointNames::default(),
             last_line: 0,
             last_time: 0.0,
+            after_checkpoint: false,
         }
     }
 
@@ -72,12 +79,22 @@ impl Replayer {
     pub fn apply(&mut self, event: &Event) -> Option<String> {
         self.last_line = event.line;
         self.last_time = event.time;
+        if std::mem::take(&mut self.after_checkpoint) {
+            self.engine.checkpoint();
+        }
         match &event.data {
             EventData::Output(text) => self.engine.feed(text),
             EventData::Resize(size) => self.engine.resize(*size),
             _ => {}
         }
-        self.names.event(&event.data)
+        let name = self.names.event(&event.data);
+        self.after_checkpoint = name.is_some();
+        name
+    }
+
+    /// The escape sequences replayed so far that the engine did not understand.
+    pub fn unsupported(&self) -> Unsupported {
+        self.engine.unsupported()
     }
 
     /// [`Replayer::apply`], failing at a marker past [`MAX_CHECKPOINTS`].

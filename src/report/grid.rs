@@ -4,7 +4,7 @@
 
 use unicode_width::UnicodeWidthChar;
 
-use crate::assert::{parse_styles, Style, HEADER_LINES, STYLES_MARK};
+use crate::assert::{parse_styles, rows_start, Style, HEADER_LINES, STYLES_MARK};
 use crate::term::Color;
 
 /// One cell: its text (empty for a wide character's tail), width and style.
@@ -53,7 +53,7 @@ impl Grid {
             .map_or((0, 0), |s| (s.cols as usize, s.rows as usize));
         let body: Vec<&str> = lines
             .iter()
-            .skip(HEADER_LINES)
+            .skip(rows_start(text))
             .take_while(|l| **l != STYLES_MARK)
             .copied()
             .collect();

@@ -11,6 +11,7 @@ mod outline;
 mod runs;
 mod select;
 pub(crate) mod sequence;
+mod state;
 mod text;
 #[cfg(feature = "vt100")]
 mod vt100_engine;
@@ -26,6 +27,10 @@ pub use cell_text::CellText;
 pub use outline::{Bar, BoxPart, CursorRow, Highlight, HighlightKind, Outline, TextBlock};
 pub use runs::{describe_runs, row_runs, suggest_masks, CellRun};
 pub use select::{CellRect, CellSelection, SelectionError};
+pub use state::{
+    ClipboardWrite, Hyperlink, Scrollback, TermState, Unsupported, MAX_CLIPBOARD_TEXT,
+    MAX_CLIPBOARD_WRITES, MAX_LINKS, MAX_LINK_ID, MAX_SCROLLBACK, MAX_UNSUPPORTED_KINDS, MAX_URI,
+};
 pub(crate) use text::safe_char;
 #[cfg(feature = "vt100")]
 pub use vt100_engine::Vt100Engine;
@@ -133,6 +138,14 @@ pub struct Cell {
     pub bg: Color,
     /// Text attributes.
     pub attrs: Attrs,
+    /// The cell's OSC 8 hyperlink: 0 for none, `n` for the screen's
+    /// [`state.links[n - 1]`](TermState::links) ([`TermState::link`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub link: u16,
+}
+
+fn is_zero(n: &u16) -> bool {
+    *n == 0
 }
 
 impl Default for Cell {
@@ -143,6 +156,7 @@ impl Default for Cell {
             fg: Color::Default,
             bg: Color::Default,
             attrs: Attrs::default(),
+            link: 0,
         }
     }
 }
@@ -257,6 +271,9 @@ pub struct Screen {
     pub title: Option<String>,
     /// Whether the alternate screen buffer is active (full-screen programs use it).
     pub alternate: bool,
+    /// Icon name, bells, clipboard writes, hyperlinks and scrollback (`state.rs`).
+    #[serde(default)]
+    pub state: TermState,
 }
 
 impl Screen {
@@ -273,6 +290,7 @@ impl Screen {
             },
             title: None,
             alternate: false,
+            state: TermState::default(),
         }
     }
 
@@ -315,6 +333,13 @@ pub trait Engine {
     fn size(&self) -> Size;
     /// A snapshot of the screen.
     fn screen(&self) -> Screen;
+    /// Starts counting bells and clipboard writes afresh ([`TermState`]): called after the
+    /// screen of each checkpoint is taken.
+    fn checkpoint(&mut self) {}
+    /// The escape sequences fed so far that the engine did not understand.
+    fn unsupported(&self) -> Unsupported {
+        Unsupported::default()
+    }
 }
 
 /// Which terminal engine to replay with.

@@ -6,7 +6,8 @@
 //! final, OSC with its data. It moves between states exactly as avt's parser does (Paul
 //! Williams' DEC ANSI parser, with avt's reading of every character from U+00A0 as a printable
 //! one), so it sees the same sequence boundaries as the engine: what it reports is what avt
-//! dispatched. DCS, SOS, PM and APC strings are followed to their end and not reported.
+//! dispatched. DCS, SOS, PM and APC strings are followed to their end; only their start is
+//! reported (what kind of string it is), never their data.
 
 use std::collections::HashMap;
 
@@ -45,12 +46,24 @@ pub(crate) enum Sequence<'a> {
     /// An operating system command (`ESC ]` or U+009D), ended by BEL or ST (`ESC \`,
     /// U+009C). OSC strings ended otherwise (CAN, SUB, another escape sequence) are dropped.
     Osc {
-        /// The text between the introducer and the terminator, at most 4096 bytes (longer
+        /// The text between the introducer and the terminator, at most 64 KiB (longer
         /// strings, such as images, are cut there).
         data: &'a str,
         /// Whether BEL ended it (an answer repeats the terminator).
         bel: bool,
+        /// Whether the string was longer than 64 KiB (`data` is its start).
+        truncated: bool,
     },
+    /// The start of a device control string (`ESC P` or U+0090), reported when its final
+    /// is read (the string's data is followed to its end and not kept).
+    Dcs {
+        /// The private marker, parameters and intermediates, such as `+` in `DCS + q`.
+        text: &'a str,
+        /// The final character.
+        fin: char,
+    },
+    /// The start of an SOS (`X`), PM (`^`) or APC (`_`) string, by its `ESC` final.
+    Str(char),
 }
 
 /// A complete control sequence.
@@ -79,10 +92,12 @@ pub(crate) struct SequenceTracker {
     data: String,
     /// An `ESC` ended an OSC string: a `\` next makes it ST.
     osc_escape: bool,
+    /// The OSC string in progress was longer than [`OSC_MAX`].
+    osc_truncated: bool,
 }
 
 /// Longest OSC data kept; the rest of a longer string (images, clipboard data) is skipped.
-const OSC_MAX: usize = 4096;
+const OSC_MAX: usize = 64 * 1024;
 
 impl SequenceTracker {
     /// A tracker in the ground state that keeps at most `limit` characters of a control
@@ -95,6 +110,7 @@ impl SequenceTracker {
             truncated: false,
             data: String::new(),
             osc_escape: false,
+            osc_truncated: false,
         }
     }
 
@@ -135,7 +151,12 @@ impl SequenceTracker {
             }
             '\u{98}' | '\u{9e}' | '\u{9f}' => {
                 self.state = SosPmApcString;
-                return None;
+                let kind = match ch {
+                    '\u{98}' => 'X',
+                    '\u{9e}' => '^',
+                    _ => '_',
+                };
+                return Some(Sequence::Str(kind));
             }
             '\u{9d}' => {
                 self.start_osc();
@@ -143,6 +164,8 @@ impl SequenceTracker {
             }
             '\u{90}' => {
                 self.state = DcsEntry;
+                self.text.clear();
+                self.truncated = false;
                 return None;
             }
             '\u{9b}' => {
@@ -167,7 +190,10 @@ impl SequenceTracker {
                     '[' => self.start_csi(),
                     ']' => self.start_osc(),
                     'P' => self.state = DcsEntry,
-                    'X' | '^' | '_' => self.state = SosPmApcString,
+                    'X' | '^' | '_' => {
+                        self.state = SosPmApcString;
+                        return Some(Sequence::Str(c));
+                    }
                     '0'..='~' => {
                         self.state = Ground;
                         if osc_escape && c == '\\' {
@@ -221,13 +247,22 @@ impl SequenceTracker {
             }
             DcsEntry | DcsParam | DcsIntermediate => {
                 self.state = match (self.state, c) {
-                    (_, _) if fin => DcsPassthrough,
+                    (_, _) if fin => {
+                        self.state = DcsPassthrough;
+                        return real.then_some(Sequence::Dcs {
+                            text: &self.text,
+                            fin: c,
+                        });
+                    }
                     (_, _) if intermediate => DcsIntermediate,
                     (DcsEntry | DcsParam, '0'..='9' | ';') => DcsParam,
                     (DcsEntry, '<'..='?') => DcsParam,
                     (_, '0'..='?') => DcsIgnore,
                     (state, _) => state,
                 };
+                if matches!(self.state, DcsParam | DcsIntermediate) {
+                    self.push(c);
+                }
             }
             OscString => match c {
                 '\x07' => {
@@ -238,6 +273,8 @@ impl SequenceTracker {
                     // Other controls are kept too: readers of the data decide about them.
                     if self.data.len() < OSC_MAX {
                         self.data.push(ch);
+                    } else {
+                        self.osc_truncated = true;
                     }
                 }
             },
@@ -262,12 +299,14 @@ impl SequenceTracker {
     fn start_osc(&mut self) {
         self.state = State::OscString;
         self.data.clear();
+        self.osc_truncated = false;
     }
 
     fn osc(&self, bel: bool) -> Sequence<'_> {
         Sequence::Osc {
             data: &self.data,
             bel,
+            truncated: self.osc_truncated,
         }
     }
 }
@@ -323,10 +362,12 @@ mod tests {
             r#"Esc { intermediates: "(", fin: 'B' }"#,
             r#"Csi(Csi { text: "?1049", fin: 'h', truncated: false })"#,
             r#"Csi(Csi { text: "5 ", fin: 'q', truncated: false })"#,
-            r#"Osc { data: "2;title", bel: true }"#,
+            r#"Osc { data: "2;title", bel: true, truncated: false }"#,
+            r#"Dcs { text: "1$", fin: 'q' }"#,
             r#"Esc { intermediates: "", fin: '\\' }"#,
-            r#"Osc { data: "11;?", bel: false }"#,
+            r#"Osc { data: "11;?", bel: false, truncated: false }"#,
             r#"Csi(Csi { text: "6", fin: 'n', truncated: false })"#,
+            "Str('_')",
             r#"Csi(Csi { text: "4:3", fin: 'm', truncated: false })"#,
         ];
         assert_eq!(got, want);
@@ -335,7 +376,8 @@ mod tests {
     #[test]
     fn aborted_and_ignored_sequences_report_nothing() {
         assert!(sequences("\x1b[1\x18m\x1b[1:2?m\x1b]2;x\x1b[m").len() == 1);
-        assert_eq!(sequences("\x1b]2;x\x1bX\x07"), Vec::<String>::new());
+        // (An SOS string's start is reported, its data never.)
+        assert_eq!(sequences("\x1b]2;x\x1bX\x07"), ["Str('X')"]);
         assert_eq!(sequences("\x1b[é\x1b(é"), Vec::<String>::new());
         // C0 controls inside a sequence are executed and the sequence goes on.
         assert_eq!(

@@ -1,11 +1,19 @@
 //! Adapter for the `vt100` crate, the second engine for differential replay.
 //!
 //! vt100 tracks neither strikethrough, blink nor conceal (SGR 8); those attributes always read
-//! false. It does track the cursor shape (DECSCUSR).
+//! false. It does track the cursor shape (DECSCUSR). Its callbacks give the title and icon
+//! name, bells, OSC 52 writes, the lines scrolled off and the sequences it did not handle;
+//! it has no OSC 8 hyperlinks (cells never have a link).
 
 use std::num::NonZeroU16;
 
-use super::{Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Size};
+use std::collections::VecDeque;
+
+use super::state::{osc_effect, push_clipboard, ClipboardWrite, OscEffect};
+use super::{
+    safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Scrollback, Size,
+    TermState, Unsupported, MAX_SCROLLBACK,
+};
 
 /// The vt100 engine.
 pub struct Vt100Engine {
@@ -24,12 +32,100 @@ impl std::fmt::Debug for Vt100Engine {
 #[derive(Default)]
 struct TitleCallbacks {
     title: Option<String>,
+    icon: Option<String>,
+    bells: u32,
+    clipboard: Vec<ClipboardWrite>,
+    scrollback: VecDeque<String>,
+    unsupported: Unsupported,
+}
+
+fn clean(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    text.chars().filter(|c| !c.is_control()).collect()
 }
 
 impl vt100::Callbacks for TitleCallbacks {
     fn set_window_title(&mut self, _: &mut vt100::Screen, title: &[u8]) {
-        let text = String::from_utf8_lossy(title);
-        self.title = Some(text.chars().filter(|c| !c.is_control()).collect());
+        self.title = Some(clean(title));
+    }
+
+    fn set_window_icon_name(&mut self, _: &mut vt100::Screen, icon: &[u8]) {
+        self.icon = Some(clean(icon));
+    }
+
+    fn audible_bell(&mut self, _: &mut vt100::Screen) {
+        self.bells = self.bells.saturating_add(1);
+    }
+
+    fn copy_to_clipboard(&mut self, _: &mut vt100::Screen, ty: &[u8], data: &[u8]) {
+        let osc = format!(
+            "52;{};{}",
+            String::from_utf8_lossy(ty),
+            String::from_utf8_lossy(data)
+        );
+        if let OscEffect::Clipboard(write) = osc_effect(&osc, false) {
+            push_clipboard(&mut self.clipboard, write);
+        }
+    }
+
+    fn unhandled_escape(&mut self, _: &mut vt100::Screen, i1: Option<u8>, i2: Option<u8>, b: u8) {
+        let i: String = [i1, i2].into_iter().flatten().map(char::from).collect();
+        self.unsupported.count(
+            format!("ESC {}{}", i, char::from(b))
+                .chars()
+                .map(safe_char)
+                .collect(),
+        );
+    }
+
+    fn unhandled_csi(
+        &mut self,
+        _: &mut vt100::Screen,
+        i1: Option<u8>,
+        i2: Option<u8>,
+        _params: &[&[u16]],
+        c: char,
+    ) {
+        let i: String = [i1, i2].into_iter().flatten().map(char::from).collect();
+        self.unsupported
+            .count(format!("CSI {i}{c}").chars().map(safe_char).collect());
+    }
+
+    fn unhandled_osc(&mut self, _: &mut vt100::Screen, params: &[&[u8]]) {
+        let code: String = params
+            .first()
+            .map(|p| {
+                String::from_utf8_lossy(p)
+                    .chars()
+                    .take(8)
+                    .map(safe_char)
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.unsupported.count(format!("OSC {code}"));
+    }
+
+    fn on_scroll(&mut self, contents: vt100::capture::RowContents<'_>, alternate_screen: bool) {
+        if alternate_screen {
+            return;
+        }
+        let mut formatted = String::new();
+        let mut state = vt100::capture::BasicFormattedCaptureState::new();
+        if contents
+            .write_formatted_basic(&mut formatted, &mut state)
+            .is_err()
+        {
+            return;
+        }
+        let mut text: String = vt100::capture::basic_formatted_to_plain(&formatted)
+            .flat_map(str::chars)
+            .map(safe_char)
+            .collect();
+        text.truncate(text.trim_end().len());
+        if self.scrollback.len() >= MAX_SCROLLBACK {
+            self.scrollback.pop_front();
+        }
+        self.scrollback.push_back(text);
     }
 }
 
@@ -103,6 +199,7 @@ impl Engine for Vt100Engine {
                                 inverse: cell.inverse(),
                                 ..Attrs::default()
                             },
+                            link: 0,
                         }
                     }
                     None => Cell::default(),
@@ -123,7 +220,27 @@ impl Engine for Vt100Engine {
             },
             title: self.parser.callbacks().title.clone(),
             alternate: s.alternate_screen(),
+            state: {
+                let cb = self.parser.callbacks();
+                TermState {
+                    icon: cb.icon.clone(),
+                    bells: cb.bells,
+                    clipboard: cb.clipboard.clone(),
+                    links: Vec::new(),
+                    scrollback: Scrollback::from(cb.scrollback.iter().cloned().collect::<Vec<_>>()),
+                }
+            },
         }
+    }
+
+    fn checkpoint(&mut self) {
+        let cb = self.parser.callbacks_mut();
+        cb.bells = 0;
+        cb.clipboard.clear();
+    }
+
+    fn unsupported(&self) -> Unsupported {
+        self.parser.callbacks().unsupported.clone()
     }
 }
 

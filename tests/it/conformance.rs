@@ -62,6 +62,61 @@ fn avt_agrees_with_the_oracle_on_every_checkpoint() {
     );
 }
 
+/// Cases recorded with `[conformance] state = true` keep tmux's view of the terminal state at
+/// each checkpoint (`tmux.state` in the manifest): the pane title, whether a bell rang so far,
+/// the newest paste buffer (OSC 52) and the history. Both engines' screens say the same: the
+/// title, a bell by then (tmux's flag never resets; tuicast counts since the last checkpoint,
+/// so the counts are summed), the latest clipboard write, and the scrolled-off lines.
+#[test]
+fn terminal_state_agrees_with_tmux() {
+    let dir = root().join("tests/conformance");
+    let manifest: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let mut checked = 0;
+    for case in manifest["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        if case["checkpoints"][0]["tmux"]["state"].is_null() {
+            continue;
+        }
+        let cast = dir.join("cases").join(format!("{name}.cast"));
+        for kind in EngineKind::ALL {
+            let cps = replay::checkpoints(tuicast::cast::open(&cast).unwrap(), kind).unwrap();
+            let (mut bells, mut last_write) = (0u64, None);
+            for (cp, want) in cps.iter().zip(case["checkpoints"].as_array().unwrap()) {
+                assert_eq!(cp.name, want["name"].as_str().unwrap());
+                let at = format!("{name}::{} ({kind})", cp.name);
+                let tmux = &want["tmux"]["state"];
+                let s = &cp.screen;
+                bells += u64::from(s.state.bells);
+                if let Some(w) = s.state.clipboard.last() {
+                    last_write = Some(w.text.clone());
+                }
+                assert_eq!(s.title.as_deref(), tmux["title"].as_str(), "{at}: title");
+                assert_eq!(bells > 0, tmux["bell"].as_bool().unwrap(), "{at}: bell");
+                assert_eq!(
+                    last_write.as_deref(),
+                    tmux["buffer"].as_str(),
+                    "{at}: clipboard"
+                );
+                let history: Vec<&str> = tmux["history"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|l| l.as_str().unwrap())
+                    .collect();
+                assert!(!history.is_empty(), "{at}: the case scrolls");
+                assert_eq!(
+                    s.state.scrollback.lines(),
+                    history.as_slice(),
+                    "{at}: scrollback"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 4, "only {checked} checkpoints with tmux's state");
+}
+
 #[test]
 fn docs_conformance_md_is_current() {
     let path = root().join("docs/conformance.md");

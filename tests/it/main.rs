@@ -19,6 +19,7 @@
 //! - `live_runs`: which casts are recorded live, one recording per cast under nextest, one accept.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
+//! - `termstate`: titles, bells, OSC 52, OSC 8, scrollback of real programs; waits; tmux oracle.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
@@ -43,5 +44,6 @@ mod repeat;
 mod report;
 mod signals;
 mod snapshots;
+mod termstate;
 mod util;
 mod webdriver;

@@ -19,14 +19,20 @@
 //! - DEL (0x7f) draws nothing (avt prints it);
 //! - colon forms of underline (`CSI 4:3 m`, `CSI 4:0 m`);
 //! - concealed text (SGR 8, revealed by SGR 28), which avt ignores: see [`StandIns`];
-//! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores.
+//! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores;
+//! - the icon name (OSC 1), bells, OSC 52 clipboard writes and OSC 8 hyperlinks (a link rides
+//!   on a stand-in, as concealed text does, so it follows its cell), the scrollback (the
+//!   lines avt gives back when it drops them), and the sequences nothing understood
+//!   (`unknown.rs`): see [`TermState`](crate::term::TermState).
 
 mod pen;
 mod sgr;
 mod special;
 mod standins;
+mod unknown;
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
 
 use avt::parser::{DecMode, Function, Parser, SgrOp, State};
 use avt::terminal::{BufferType, Terminal};
@@ -34,7 +40,11 @@ use unicode_width::UnicodeWidthChar;
 
 use super::charsets::Charsets;
 use super::sequence::SequenceTracker;
-use super::{Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Size};
+use super::state::{push_clipboard, screen_links, ClipboardWrite, LinkTable, OscEffect};
+use super::{
+    safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Scrollback, Size,
+    TermState, Unsupported, MAX_SCROLLBACK,
+};
 use pen::{PenShadow, PenState};
 use special::Special;
 use standins::StandIns;
@@ -48,6 +58,10 @@ const SEQ_MAX: usize = 64;
 /// scrolls: at most one line of cells per cell printed, so a chunk holds at most this many
 /// cells of old lines.
 pub(crate) const FEED_CHUNK: usize = 4096;
+
+/// Most cells the scrollback holds (1000 lines of 1000 columns; on a wider screen, fewer
+/// lines): with avt's 24-byte cells, 24 MB.
+pub(crate) const SCROLLBACK_CELLS: usize = 1_000_000;
 
 /// The avt engine. See the module docs for what this layer adds to avt.
 pub struct AvtEngine {
@@ -71,6 +85,23 @@ pub struct AvtEngine {
     stand_ins: StandIns,
     /// The cursor shape set with DECSCUSR.
     cursor_shape: CursorShape,
+    /// The icon name (OSC 1, OSC 0), the last one set.
+    icon: Option<String>,
+    /// Bells since the last checkpoint.
+    bells: u32,
+    /// Clipboard writes since the last checkpoint.
+    clipboard: Vec<ClipboardWrite>,
+    /// Every hyperlink seen, numbered.
+    links: LinkTable,
+    /// The number of the hyperlink printed text gets now (0: none).
+    link: u16,
+    /// Lines scrolled off the top of the main screen, as avt gave them back, oldest first.
+    scrollback: VecDeque<avt::Line>,
+    /// Most lines kept in `scrollback`.
+    scrollback_limit: usize,
+    /// The scrollback as text, made when a screen is read after it changed (`None`).
+    scrollback_text: RefCell<Option<Scrollback>>,
+    unsupported: Unsupported,
 }
 
 impl std::fmt::Debug for AvtEngine {
@@ -82,8 +113,15 @@ impl std::fmt::Debug for AvtEngine {
 }
 
 impl AvtEngine {
-    /// A blank avt terminal of `size`, keeping no scrollback.
+    /// A blank avt terminal of `size`, keeping the last [`MAX_SCROLLBACK`] lines scrolled off
+    /// its main screen.
     pub fn new(size: Size) -> Self {
+        Self::with_scrollback(size, MAX_SCROLLBACK)
+    }
+
+    /// A blank avt terminal of `size` keeping the last `lines` lines scrolled off its main
+    /// screen (at most [`MAX_SCROLLBACK`]; 0 keeps none).
+    pub fn with_scrollback(size: Size, lines: usize) -> Self {
         let size = size.at_least_min();
         AvtEngine {
             parser: Parser::new(),
@@ -98,7 +136,62 @@ impl AvtEngine {
             pen: PenShadow::default(),
             stand_ins: StandIns::default(),
             cursor_shape: CursorShape::default(),
+            icon: None,
+            bells: 0,
+            clipboard: Vec::new(),
+            links: LinkTable::default(),
+            link: 0,
+            scrollback: VecDeque::new(),
+            scrollback_limit: lines.min(MAX_SCROLLBACK),
+            scrollback_text: RefCell::new(None),
+            unsupported: Unsupported::default(),
         }
+    }
+
+    /// Takes the lines avt dropped off the top into the scrollback.
+    fn collect_scrolled(&mut self) {
+        // At most SCROLLBACK_CELLS cells: on a very wide screen, fewer lines.
+        let limit = self
+            .scrollback_limit
+            .min(SCROLLBACK_CELLS / usize::from(self.size.cols.max(1)));
+        let mut changed = false;
+        for line in self.terminal.gc() {
+            if limit == 0 {
+                continue;
+            }
+            // (`while`: a resize to a wider screen may have lowered the limit.)
+            while self.scrollback.len() >= limit {
+                self.scrollback.pop_front();
+            }
+            self.scrollback.push_back(line);
+            changed = true;
+        }
+        if changed {
+            *self.scrollback_text.get_mut() = None;
+        }
+    }
+
+    /// The scrollback as text (made once per change).
+    fn scrollback_text(&self) -> Scrollback {
+        let mut cache = self.scrollback_text.borrow_mut();
+        cache
+            .get_or_insert_with(|| {
+                self.scrollback
+                    .iter()
+                    .map(|line| {
+                        let mut text: String = line
+                            .cells()
+                            .iter()
+                            .filter(|c| c.width() > 0)
+                            .map(|c| safe_char(self.stand_ins.decode(c.char()).0))
+                            .collect();
+                        text.truncate(text.trim_end().len());
+                        text
+                    })
+                    .collect::<Vec<_>>()
+                    .into()
+            })
+            .clone()
     }
 
     fn full_region(&self) -> bool {
@@ -118,6 +211,7 @@ impl AvtEngine {
             || !self.marks.is_empty()
             || !self.charsets.is_plain()
             || self.pen.pen.conceal
+            || self.link != 0
         {
             return None;
         }
@@ -140,7 +234,7 @@ impl AvtEngine {
 
     #[inline]
     fn feed_char(&mut self, ch: char) {
-        let special = self.seq.feed(ch).and_then(|seq| Special::of(&seq));
+        let seq = self.seq.feed(ch);
         let before = self.parser.state;
         let f = self.parser.feed(ch);
         if before == State::Ground && self.parser.state == State::Ground {
@@ -151,10 +245,24 @@ impl AvtEngine {
                 return self.print(c);
             }
         }
+        let special = match &seq {
+            None => None,
+            Some(seq) => {
+                let special = Special::of(seq);
+                if special.is_none() {
+                    let unsupported = &mut self.unsupported;
+                    unknown::unknown_kinds(seq, f.as_ref(), |kind| unsupported.count(kind));
+                }
+                special
+            }
+        };
+        if ch == '\x07' && rings(before) {
+            self.bells = self.bells.saturating_add(1);
+        }
         let mut deccolm = None;
         match special {
             None => {}
-            Some(Special::Title(title)) => self.title = Some(title),
+            Some(Special::Osc(effect)) => self.osc(effect),
             Some(Special::Designate(i, fin)) => {
                 self.charsets.designate(i, fin);
                 return; // instead of avt's own G0/G1 designation
@@ -179,12 +287,30 @@ impl AvtEngine {
         if let Some(f) = f {
             self.execute(f);
             // A line feed, a scroll or a REP may have scrolled lines off the top, which avt
-            // keeps until `gc`: drop them now, so that one event of a million line feeds holds
-            // one screen, not a million lines. (Cheap when nothing scrolled: a flag.)
-            self.terminal.gc().for_each(drop);
+            // keeps until `gc`: take them now, so that one event of a million line feeds holds
+            // one screen and the scrollback, not a million lines. (Cheap when nothing
+            // scrolled: a flag.)
+            self.collect_scrolled();
         }
         if let Some(wide) = deccolm {
             self.deccolm(wide);
+        }
+    }
+
+    /// Follows an OSC this layer handles.
+    fn osc(&mut self, effect: OscEffect) {
+        match effect {
+            OscEffect::Names { title, icon } => {
+                if title.is_some() {
+                    self.title = title;
+                }
+                if icon.is_some() {
+                    self.icon = icon;
+                }
+            }
+            OscEffect::Clipboard(write) => push_clipboard(&mut self.clipboard, write),
+            OscEffect::Link(link) => self.link = link.map_or(0, |l| self.links.number(l)),
+            OscEffect::Ignored | OscEffect::Unknown(_) => {}
         }
     }
 
@@ -209,6 +335,12 @@ impl AvtEngine {
                 self.charsets = Charsets::default();
                 self.saved_charsets = Charsets::default();
                 self.cursor_shape = CursorShape::default();
+                self.link = 0;
+            }
+            Function::Ed(avt::parser::EdScope::SavedLines) => {
+                // `CSI 3 J`: xterm erases the saved lines.
+                self.scrollback.clear();
+                *self.scrollback_text.get_mut() = None;
             }
             Function::Decstr => self.charsets = Charsets::default(),
             _ => {}
@@ -311,6 +443,7 @@ impl AvtEngine {
         else {
             return;
         };
+        // (Drawn with the current link, as with the current pen.)
         let ch = self.stand_ins.decode(raw).0;
         let width = if ch.width() == Some(2) { 2 } else { 1 };
         for _ in 0..rep_count(n, self.size, width) {
@@ -327,8 +460,8 @@ impl AvtEngine {
         if wraps && !self.marks.is_empty() {
             self.line_feed_marks();
         }
-        let stored = if self.pen.pen.conceal || StandIns::in_range(ch) {
-            self.stand_ins.stand_in(ch, self.pen.pen.conceal)
+        let stored = if self.pen.pen.conceal || self.link != 0 || StandIns::in_range(ch) {
+            self.stand_ins.stand_in(ch, self.pen.pen.conceal, self.link)
         } else {
             ch
         };
@@ -464,7 +597,7 @@ impl Engine for AvtEngine {
         while i < bytes.len() {
             if i >= next_gc {
                 // Wrapping prints scroll too: collect once a chunk (see FEED_CHUNK).
-                self.terminal.gc().for_each(drop);
+                self.collect_scrolled();
                 next_gc = i + FEED_CHUNK;
             }
             if let Some(n) = self.ascii_run(&bytes[i..]) {
@@ -475,8 +608,8 @@ impl Engine for AvtEngine {
             self.feed_char(ch);
             i += ch.len_utf8();
         }
-        // Drop lines scrolled off the top (the engine keeps no scrollback).
-        self.terminal.gc().for_each(drop);
+        // Take the lines scrolled off the top into the scrollback.
+        self.collect_scrolled();
     }
 
     fn resize(&mut self, size: Size) {
@@ -486,7 +619,7 @@ impl Engine for AvtEngine {
             return;
         }
         self.terminal.resize(size.cols as usize, size.rows as usize);
-        self.terminal.gc().for_each(drop);
+        self.collect_scrolled();
         self.size = size;
         // Marks outside the new grid go; the others stay and are checked against their base
         // character when the screen is read.
@@ -524,7 +657,7 @@ impl Engine for AvtEngine {
                     };
                 }
                 let width = c.width() as u8;
-                let (ch, hidden) = self.stand_ins.decode(c.char());
+                let (ch, hidden, link) = self.stand_ins.decode(c.char());
                 let mut attrs = style.attrs;
                 attrs.hidden = hidden;
                 row.push(Cell {
@@ -537,13 +670,15 @@ impl Engine for AvtEngine {
                     fg: style.fg,
                     bg: style.bg,
                     attrs,
+                    link,
                 });
             }
             if !self.stand_ins.is_empty() {
-                // The tail of a concealed wide character is concealed too.
+                // The tail of a concealed (or linked) wide character is concealed too.
                 for c in 1..row.len() {
                     if row[c].width == 0 && row[c - 1].width == 2 {
                         row[c].attrs.hidden = row[c - 1].attrs.hidden;
+                        row[c].link = row[c - 1].link;
                     }
                 }
             }
@@ -554,12 +689,17 @@ impl Engine for AvtEngine {
                 .get_mut(r as usize)
                 .and_then(|row| row.get_mut(c as usize))
             {
-                let (base, hidden) = self.stand_ins.decode(*base);
+                let (base, hidden, _) = self.stand_ins.decode(*base);
                 if cell.text.starts_with(base) && cell.attrs.hidden == hidden && cell.width > 0 {
                     cell.text.push_str(marks);
                 }
             }
         }
+        let links = if self.stand_ins.is_empty() {
+            Vec::new()
+        } else {
+            screen_links(&mut rows, &self.links)
+        };
         let cursor = self.terminal.cursor();
         Screen {
             size: self.size,
@@ -572,8 +712,40 @@ impl Engine for AvtEngine {
             },
             title: self.title.clone(),
             alternate: self.terminal.active_buffer_type() == BufferType::Alternate,
+            state: TermState {
+                icon: self.icon.clone(),
+                bells: self.bells,
+                clipboard: self.clipboard.clone(),
+                links,
+                scrollback: self.scrollback_text(),
+            },
         }
     }
+
+    fn checkpoint(&mut self) {
+        self.bells = 0;
+        self.clipboard.clear();
+    }
+
+    fn unsupported(&self) -> Unsupported {
+        self.unsupported.clone()
+    }
+}
+
+/// Whether BEL read in parser state `state` rings: in the ground state and inside escape and
+/// control sequences (where C0 controls are executed), not inside strings (where BEL ends an
+/// OSC, or is data).
+fn rings(state: State) -> bool {
+    matches!(
+        state,
+        State::Ground
+            | State::Escape
+            | State::EscapeIntermediate
+            | State::CsiEntry
+            | State::CsiParam
+            | State::CsiIntermediate
+            | State::CsiIgnore
+    )
 }
 
 fn color(c: Option<avt::Color>) -> Color {
@@ -683,11 +855,12 @@ mod tests {
                 capped.feed(&format!("{setup}ab{ch}\x1b[{n}b"));
                 let mut every = AvtEngine::new(size);
                 every.feed(&format!("{setup}ab{}", ch.repeat(usize::from(n) + 1)));
-                assert_eq!(
-                    capped.screen(),
-                    every.screen(),
-                    "{size} {ch:?} {setup:?} {n}"
-                );
+                // (The scrollback differs: a capped REP scrolls fewer lines off.)
+                let view = |e: &AvtEngine| Screen {
+                    state: Default::default(),
+                    ..e.screen()
+                };
+                assert_eq!(view(&capped), view(&every), "{size} {ch:?} {setup:?} {n}");
             }
         }
         let size = Size { cols: 80, rows: 24 };

@@ -5,6 +5,7 @@ use avt::parser::SgrOp;
 
 use super::sgr::parse_sgr;
 use crate::term::sequence::Sequence;
+use crate::term::state::{osc_effect, OscEffect};
 
 /// An escape sequence this layer handles itself (or in addition to avt).
 #[derive(Debug, Clone, PartialEq)]
@@ -25,8 +26,9 @@ pub(super) enum Special {
     /// Read by [`parse_sgr`] instead: avt's operations, and whether conceal is on after it
     /// when it says.
     Sgr(Vec<SgrOp>, Option<bool>),
-    /// The window title (OSC 0 and OSC 2), which avt ignores.
-    Title(String),
+    /// An OSC avt ignores and this layer follows: the title and icon name (OSC 0, 1, 2), a
+    /// clipboard write (OSC 52), a hyperlink (OSC 8).
+    Osc(OscEffect),
 }
 
 impl Special {
@@ -36,11 +38,13 @@ impl Special {
         match *seq {
             Sequence::Esc { intermediates, fin } => esc(intermediates, fin),
             Sequence::Csi(csi) => self::csi(csi.text, csi.fin),
-            Sequence::Osc { data, .. } => {
-                let (code, text) = data.split_once(';')?;
-                (code == "0" || code == "2")
-                    .then(|| Special::Title(text.chars().filter(|c| !c.is_control()).collect()))
-            }
+            Sequence::Osc {
+                data, truncated, ..
+            } => match osc_effect(data, truncated) {
+                OscEffect::Unknown(_) | OscEffect::Ignored => None,
+                effect => Some(Special::Osc(effect)),
+            },
+            Sequence::Dcs { .. } | Sequence::Str(_) => None,
         }
     }
 }

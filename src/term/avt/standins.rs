@@ -19,8 +19,8 @@ use unicode_width::UnicodeWidthChar;
 /// not) gets a stand-in too, so every code point in them reads back as what was printed.
 #[derive(Debug, Default)]
 pub(super) struct StandIns {
-    to_stand_in: HashMap<(char, bool), char>,
-    from_stand_in: HashMap<char, (char, bool)>,
+    to_stand_in: HashMap<(char, bool, u16), char>,
+    from_stand_in: HashMap<char, (char, bool, u16)>,
     /// Stand-ins given out so far, narrow and wide.
     used: [u32; 2],
 }
@@ -42,9 +42,11 @@ impl StandIns {
             .any(|&(lo, hi)| (lo..=hi).contains(&c))
     }
 
-    /// The character to print into avt for `ch`, concealed or not.
-    pub(super) fn stand_in(&mut self, ch: char, hidden: bool) -> char {
-        if let Some(&p) = self.to_stand_in.get(&(ch, hidden)) {
+    /// The character to print into avt for `ch`, concealed or not, with the engine's
+    /// hyperlink number `link` (0: none). Hyperlinks ride on stand-ins too, so a link follows
+    /// its cell wherever avt moves it.
+    pub(super) fn stand_in(&mut self, ch: char, hidden: bool, link: u16) -> char {
+        if let Some(&p) = self.to_stand_in.get(&(ch, hidden, link)) {
             return p;
         }
         let wide = usize::from(avt_width(ch) == 2);
@@ -53,8 +55,8 @@ impl StandIns {
             let candidate = char::from_u32(hi - self.used[wide]);
             self.used[wide] += 1;
             if let Some(p) = candidate.filter(|&p| avt_width(p) == avt_width(ch)) {
-                self.to_stand_in.insert((ch, hidden), p);
-                self.from_stand_in.insert(p, (ch, hidden));
+                self.to_stand_in.insert((ch, hidden, link), p);
+                self.from_stand_in.insert(p, (ch, hidden, link));
                 return p;
             }
         }
@@ -67,16 +69,16 @@ impl StandIns {
         }
     }
 
-    /// The character a cell of avt holds and whether it is concealed.
+    /// The character a cell of avt holds, whether it is concealed, and its hyperlink number.
     #[inline]
-    pub(super) fn decode(&self, raw: char) -> (char, bool) {
+    pub(super) fn decode(&self, raw: char) -> (char, bool, u16) {
         if self.is_empty() || !StandIns::in_range(raw) {
-            return (raw, false);
+            return (raw, false, 0);
         }
         self.from_stand_in
             .get(&raw)
             .copied()
-            .unwrap_or((raw, false))
+            .unwrap_or((raw, false, 0))
     }
 }
 
