@@ -1,4 +1,5 @@
-//! `tuicast info`: what a cast holds, without replaying it.
+//! `tuicast info`: what a cast holds, and the terminal modes its program left set (the one
+//! thing it replays the output for).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -9,9 +10,11 @@ use serde_json::json;
 use super::write_output;
 use tuicast::cast::EventData;
 use tuicast::escape::escape_for_terminal;
-use tuicast::replay::CheckpointNames;
+use tuicast::replay::{CheckpointNames, Replayer};
+use tuicast::term::EngineKind;
 
-/// Show a cast's version, size, duration, event counts and checkpoints.
+/// Show a cast's version, size, duration, event counts, checkpoints and the terminal modes
+/// its program left set (mouse reporting, bracketed paste, focus reporting, keys, wrap).
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  tuicast info casts/demo.cast\n  tuicast info casts/demo.cast --json"
@@ -38,8 +41,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut marks = Vec::new();
     let (mut duration, mut last_line) = (0.0f64, 1u64);
     let mut exit = None;
+    let mut replayer = Replayer::new(&header, EngineKind::Avt);
     for event in &mut reader {
         let event = event?;
+        replayer.apply(&event);
         *counts.entry(event.data.code().to_string()).or_default() += 1;
         duration = event.time;
         last_line = event.line;
@@ -54,6 +59,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             exit = Some(*status);
         }
     }
+    let modes = replayer.screen().modes;
     marks.push(Mark {
         name: names.end(),
         line: last_line,
@@ -73,6 +79,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             "exit_status": exit,
             "events": counts,
             "checkpoints": marks.iter().map(|m| json!({"name": m.name, "line": m.line, "time": m.time})).collect::<Vec<_>>(),
+            "modes": modes,
         });
         let mut s = serde_json::to_string_pretty(&value)?;
         s.push('\n');
@@ -98,6 +105,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|(c, n)| format!("{} {n}", esc(c)))
             .collect();
         s.push_str(&format!("  events       {}\n", counts.join(", ")));
+        s.push_str(&format!("  final modes  {}\n", modes.describe()));
         s.push_str("  checkpoints\n");
         let width = marks
             .iter()

@@ -7,6 +7,7 @@
 mod avt;
 mod cell_text;
 mod charsets;
+mod modes;
 mod outline;
 mod runs;
 mod select;
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::avt::AvtEngine;
 pub use cell_text::CellText;
+pub use modes::{Modes, MouseEncoding, MouseTracking, KNOWN_DEC_MODES};
 pub use outline::{Bar, BoxPart, CursorRow, Highlight, HighlightKind, Outline, TextBlock};
 pub use runs::{describe_runs, row_runs, suggest_masks, CellRun};
 pub use select::{CellRect, CellSelection, SelectionError};
@@ -257,6 +259,9 @@ pub struct Screen {
     pub title: Option<String>,
     /// Whether the alternate screen buffer is active (full-screen programs use it).
     pub alternate: bool,
+    /// The terminal modes the program set (mouse, paste, focus, keys, wrap, origin).
+    #[serde(default)]
+    pub modes: Modes,
 }
 
 impl Screen {
@@ -273,6 +278,7 @@ impl Screen {
             },
             title: None,
             alternate: false,
+            modes: Modes::default(),
         }
     }
 

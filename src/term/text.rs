@@ -149,6 +149,7 @@ mod tests {
                 cursor: Default::default(),
                 title: None,
                 alternate: false,
+                modes: Default::default(),
             };
             proptest::prop_assert_eq!(screen.text(), reference_text(&screen));
         }

@@ -1,11 +1,17 @@
 //! Adapter for the `vt100` crate, the second engine for differential replay.
 //!
 //! vt100 tracks neither strikethrough, blink nor conceal (SGR 8); those attributes always read
-//! false. It does track the cursor shape (DECSCUSR).
+//! false. It does track the cursor shape (DECSCUSR), and of the terminal modes the mouse
+//! (tracking and encoding; not urxvt's 1015), bracketed paste, cursor keys and keypad; focus
+//! reporting, auto-wrap and origin mode read as a fresh terminal has them. (vt100 ends mouse
+//! tracking only on the reset of the mode in use; xterm and the avt layer on any.)
 
 use std::num::NonZeroU16;
 
-use super::{Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Size};
+use super::{
+    Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Modes, MouseEncoding, MouseTracking,
+    Screen, Size,
+};
 
 /// The vt100 engine.
 pub struct Vt100Engine {
@@ -123,7 +129,30 @@ impl Engine for Vt100Engine {
             },
             title: self.parser.callbacks().title.clone(),
             alternate: s.alternate_screen(),
+            modes: modes(s),
         }
+    }
+}
+
+fn modes(s: &vt100::Screen) -> Modes {
+    use vt100::{MouseProtocolEncoding as E, MouseProtocolMode as M};
+    Modes {
+        bracketed_paste: s.bracketed_paste(),
+        mouse: match s.mouse_protocol_mode() {
+            M::None => MouseTracking::Off,
+            M::Press => MouseTracking::X10,
+            M::PressRelease => MouseTracking::Normal,
+            M::ButtonMotion => MouseTracking::Button,
+            M::AnyMotion => MouseTracking::Any,
+        },
+        mouse_encoding: match s.mouse_protocol_encoding() {
+            E::Default => MouseEncoding::Default,
+            E::Utf8 => MouseEncoding::Utf8,
+            E::Sgr => MouseEncoding::Sgr,
+        },
+        cursor_keys: s.application_cursor(),
+        keypad: s.application_keypad(),
+        ..Modes::default()
     }
 }
 
@@ -146,5 +175,31 @@ fn color(c: vt100::Color) -> Color {
         vt100::Color::Default => Color::Default,
         vt100::Color::Idx(i) => Color::Indexed(i),
         vt100::Color::Rgb(r, g, b) => Color::Rgb(super::Rgb(r, g, b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::AvtEngine;
+
+    #[test]
+    fn the_modes_vt100_tracks_agree_with_avt() {
+        for input in [
+            "\x1b[?9h",
+            "\x1b[?1000;1006h",
+            "\x1b[?1002;1005h\x1b[?2004h",
+            "\x1b[?1003h\x1b[?1h\x1b=",
+            // (vt100 ends tracking only on the reset of the mode in use, xterm on any.)
+            "\x1b[?1003h\x1b[?1003l",
+            "\x1b[?1000;1006;2004h\x1bc",
+        ] {
+            let size = Size { cols: 10, rows: 3 };
+            let mut v = Vt100Engine::new(size);
+            let mut a = AvtEngine::new(size);
+            v.feed(input);
+            a.feed(input);
+            assert_eq!(v.screen().modes, a.screen().modes, "{input:?}");
+        }
     }
 }

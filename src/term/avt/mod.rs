@@ -19,8 +19,11 @@
 //! - DEL (0x7f) draws nothing (avt prints it);
 //! - colon forms of underline (`CSI 4:3 m`, `CSI 4:0 m`);
 //! - concealed text (SGR 8, revealed by SGR 28), which avt ignores: see [`StandIns`];
-//! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores.
+//! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores;
+//! - the terminal modes ([`Modes`](crate::term::Modes): mouse reporting, bracketed paste,
+//!   focus, keypad, which avt ignores, and the origin and auto-wrap modes avt keeps private).
 
+mod modes;
 mod pen;
 mod sgr;
 mod special;
@@ -35,6 +38,7 @@ use unicode_width::UnicodeWidthChar;
 use super::charsets::Charsets;
 use super::sequence::SequenceTracker;
 use super::{Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Size};
+use modes::ModeShadow;
 use pen::{PenShadow, PenState};
 use special::Special;
 use standins::StandIns;
@@ -71,6 +75,8 @@ pub struct AvtEngine {
     stand_ins: StandIns,
     /// The cursor shape set with DECSCUSR.
     cursor_shape: CursorShape,
+    /// The terminal modes.
+    modes: ModeShadow,
 }
 
 impl std::fmt::Debug for AvtEngine {
@@ -98,6 +104,7 @@ impl AvtEngine {
             pen: PenShadow::default(),
             stand_ins: StandIns::default(),
             cursor_shape: CursorShape::default(),
+            modes: ModeShadow::default(),
         }
     }
 
@@ -174,7 +181,15 @@ impl AvtEngine {
                     self.cursor_shape = shape;
                 }
             }
-            Some(Special::Deccolm(wide)) => deccolm = Some(wide),
+            Some(Special::DecModes(set, modes)) => {
+                if modes.contains(&3) {
+                    deccolm = Some(set);
+                }
+                self.modes.set_dec(&modes, set);
+            }
+            Some(Special::XtSave(true, modes)) => self.modes.save(&modes),
+            Some(Special::XtSave(false, modes)) => self.modes.restore_saved(&modes),
+            Some(Special::Keypad(application)) => self.modes.keypad(application),
         }
         if let Some(f) = f {
             self.execute(f);
@@ -257,6 +272,7 @@ impl AvtEngine {
         let enters_alternate =
             !alternate && matches!(&f, Function::Decset(modes) if modes.iter().any(is_alt_screen));
         self.pen.observe(&f, alternate);
+        self.modes.observe(&f, alternate);
         if erases {
             // Erased and inserted cells take only the background (BCE), as in xterm and tmux.
             self.terminal
@@ -572,6 +588,7 @@ impl Engine for AvtEngine {
             },
             title: self.title.clone(),
             alternate: self.terminal.active_buffer_type() == BufferType::Alternate,
+            modes: self.modes.modes,
         }
     }
 }
