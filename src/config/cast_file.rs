@@ -927,6 +927,52 @@ mod tests {
     }
 
     #[test]
+    fn mouse_paste_and_focus_steps_and_their_mistakes() {
+        let f = parse(
+            "shell = \"true\"\nsteps = [\n  { click = { text = \"OK\" } },\n  \
+             { click = [2, 3], button = \"right\" },\n  { click = { region = \"menu\" } },\n  \
+             { drag = { from = [1, 1], to = { regex = \"x+\" } }, button = \"middle\" },\n  \
+             { scroll = \"down\", at = [5, 5] },\n  { hover = { text = \"a\" } },\n  \
+             { paste = \"p\" },\n  { focus = false },\n]\n[regions]\nmenu = { rows = \"2..4\", cols = 3 }\n",
+        )
+        .unwrap();
+        let steps = &f.recording.unwrap().steps;
+        let described: Vec<String> = steps.iter().map(Step::describe).collect();
+        assert_eq!(
+            described,
+            [
+                "click \"OK\"",
+                "right-click row 2, column 3",
+                "click region menu",
+                "drag (middle button) from row 1, column 1 to /x+/",
+                "scroll down at row 5, column 5",
+                "hover over \"a\"",
+                "paste \"p\"",
+                "focus out",
+            ]
+        );
+        let Action::Click(Target::Region(_, cells), _) = &steps[2].action else {
+            panic!("{:?}", steps[2].action)
+        };
+        assert_eq!((cells.rows(), cells.cols()), (Some(&(1..3)), Some(&(2..3))));
+        for (step, expected) in [
+            ("{ click = [0, 3] }", "casts/x.toml:2:10: [0, 3] has a 0: rows and columns count from 1"),
+            ("{ click = { region = \"nope\" } }", "no region \"nope\" in [regions] (regions: none)"),
+            ("{ click = [1, 1], button = \"left-ish\" }", "button must be \"left\", \"middle\" or \"right\""),
+            ("{ press = \"a\", button = \"left\" }", "button goes with a click or drag step"),
+            ("{ scroll = \"sideways\", at = [1, 1] }", "scroll must be \"up\" or \"down\""),
+            ("{ scroll = \"up\" }", "a scroll step needs at ="),
+            ("{ hover = [1, 1], at = [1, 1] }", "at goes with a scroll step"),
+            ("{ click = { text = \"a\", regex = \"b\" } }", "exactly one of text, regex, region"),
+            ("{ drag = { from = [1, 1], to = [0, 1] } }", "drag to: [0, 1] has a 0"),
+            ("{ paste = \"a\", focus = true }", "a step takes exactly one of"),
+        ] {
+            let e = error(&format!("shell = \"true\"\nsteps = [{step}]\n"));
+            assert!(e.contains(expected), "{step}: {e}");
+        }
+    }
+
+    #[test]
     fn a_bad_mask_names_its_line_and_column() {
         let e = error(
             "[check]\nformats = [\"txt\"]\nmask = [\n  { rows = 2 },\n  { regex = \"(\" },\n]\n",
