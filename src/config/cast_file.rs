@@ -410,13 +410,17 @@ fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-const STEP_KEYS: &str = "wait, press, type, checkpoint (or snapshot), secret, resize, exit, sleep, \
+const STEP_KEYS: &str =
+    "wait, press, type, checkpoint (or snapshot), secret, resize, exit, sleep, \
                          click, drag, scroll, hover, paste, focus";
 
 /// A step's action, its timeout and (a snapshot's) settle period.
 type StepParts = (Action, Option<Duration>, Option<Duration>);
 
-fn step(s: &StepToml, regions: &BTreeMap<String, Spanned<RegionToml>>) -> Result<StepParts, String> {
+fn step(
+    s: &StepToml,
+    regions: &BTreeMap<String, Spanned<RegionToml>>,
+) -> Result<StepParts, String> {
     let mut actions = Vec::new();
     let target = |t: &TargetToml| self::target(t, regions);
     let button = match &s.button {
@@ -575,12 +579,17 @@ fn target(
             let known: Vec<String> = regions.keys().map(|k| escape_for_terminal(k, 40)).collect();
             return Err(format!(
                 "no region \"{shown}\" in [regions] (regions: {})",
-                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
             ));
         };
         let r = region.get_ref();
-        let cells = CellSelection::new(range_text(&r.rows), range_text(&r.cols), r.regex.as_deref())
-            .map_err(|e| format!("region {shown}: {e}"))?;
+        let cells =
+            CellSelection::new(range_text(&r.rows), range_text(&r.cols), r.regex.as_deref())
+                .map_err(|e| format!("region {shown}: {e}"))?;
         found.push(Target::Region(name.clone(), cells));
     }
     match (found.pop(), found.is_empty()) {
@@ -956,16 +965,43 @@ mod tests {
         };
         assert_eq!((cells.rows(), cells.cols()), (Some(&(1..3)), Some(&(2..3))));
         for (step, expected) in [
-            ("{ click = [0, 3] }", "casts/x.toml:2:10: [0, 3] has a 0: rows and columns count from 1"),
-            ("{ click = { region = \"nope\" } }", "no region \"nope\" in [regions] (regions: none)"),
-            ("{ click = [1, 1], button = \"left-ish\" }", "button must be \"left\", \"middle\" or \"right\""),
-            ("{ press = \"a\", button = \"left\" }", "button goes with a click or drag step"),
-            ("{ scroll = \"sideways\", at = [1, 1] }", "scroll must be \"up\" or \"down\""),
+            (
+                "{ click = [0, 3] }",
+                "casts/x.toml:2:10: [0, 3] has a 0: rows and columns count from 1",
+            ),
+            (
+                "{ click = { region = \"nope\" } }",
+                "no region \"nope\" in [regions] (regions: none)",
+            ),
+            (
+                "{ click = [1, 1], button = \"left-ish\" }",
+                "button must be \"left\", \"middle\" or \"right\"",
+            ),
+            (
+                "{ press = \"a\", button = \"left\" }",
+                "button goes with a click or drag step",
+            ),
+            (
+                "{ scroll = \"sideways\", at = [1, 1] }",
+                "scroll must be \"up\" or \"down\"",
+            ),
             ("{ scroll = \"up\" }", "a scroll step needs at ="),
-            ("{ hover = [1, 1], at = [1, 1] }", "at goes with a scroll step"),
-            ("{ click = { text = \"a\", regex = \"b\" } }", "exactly one of text, regex, region"),
-            ("{ drag = { from = [1, 1], to = [0, 1] } }", "drag to: [0, 1] has a 0"),
-            ("{ paste = \"a\", focus = true }", "a step takes exactly one of"),
+            (
+                "{ hover = [1, 1], at = [1, 1] }",
+                "at goes with a scroll step",
+            ),
+            (
+                "{ click = { text = \"a\", regex = \"b\" } }",
+                "exactly one of text, regex, region",
+            ),
+            (
+                "{ drag = { from = [1, 1], to = [0, 1] } }",
+                "drag to: [0, 1] has a 0",
+            ),
+            (
+                "{ paste = \"a\", focus = true }",
+                "a step takes exactly one of",
+            ),
         ] {
             let e = error(&format!("shell = \"true\"\nsteps = [{step}]\n"));
             assert!(e.contains(expected), "{step}: {e}");

@@ -51,7 +51,12 @@ impl Session {
     /// Drags with `button`: a press at `from`, a motion to `to` (with button-event or
     /// any-event tracking) and a release there. Needs at least normal tracking (1000): X10
     /// mode reports no release.
-    pub fn drag(&mut self, from: &Target, to: &Target, button: MouseButton) -> Result<(), RecordError> {
+    pub fn drag(
+        &mut self,
+        from: &Target,
+        to: &Target,
+        button: MouseButton,
+    ) -> Result<(), RecordError> {
         let events = [
             (MouseEvent::Press(button), from),
             (MouseEvent::Motion(Some(button)), to),
@@ -68,7 +73,11 @@ impl Session {
 
     /// Moves the pointer to `at` with no button down: needs any-event tracking (1003).
     pub fn hover(&mut self, at: &Target) -> Result<(), RecordError> {
-        self.mouse("a hover", MouseTracking::Any, &[(MouseEvent::Motion(None), at)])
+        self.mouse(
+            "a hover",
+            MouseTracking::Any,
+            &[(MouseEvent::Motion(None), at)],
+        )
     }
 
     /// Pastes `text`: between `CSI 200 ~` and `CSI 201 ~` when the program enabled bracketed
@@ -126,7 +135,12 @@ impl Session {
                 }
             }
         }
-        let missing = |s: &Screen| events.iter().find(|(_, t)| locate(s, t).is_none()).map(|(_, t)| *t);
+        let missing = |s: &Screen| {
+            events
+                .iter()
+                .find(|(_, t)| locate(s, t).is_none())
+                .map(|(_, t)| *t)
+        };
         let described = match missing(&self.engine.screen()) {
             Some(t) => format!("{t} on the screen for {what}"),
             None => format!("mouse reporting for {what}"),

@@ -49,9 +49,9 @@ mod settle;
 #[cfg(feature = "record")]
 mod wait;
 
+pub use mouse::{MouseButton, ScrollDirection};
 #[cfg(feature = "record")]
 pub use run::{default_cast_path, record_scenario, Recorded};
 pub use scenario::{Action, Origin, Program, Scenario, Step, Target, Wait};
-pub use mouse::{MouseButton, ScrollDirection};
 #[cfg(feature = "record")]
 pub use session::{base_env, Finished, RecordError, Session, SessionOptions};

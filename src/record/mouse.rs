@@ -1,5 +1,5 @@
 //! Mouse reports as a terminal writes them to the program, for the mouse tracking mode and
-//! encoding the program chose ([`Modes`]), following xterm (`ctlseqs`, "Mouse Tracking"):
+//! encoding the program chose ([`Modes`](crate::term::Modes)), following xterm (`ctlseqs`, "Mouse Tracking"):
 //!
 //! - X10 compatibility (mode 9) reports presses only (and wheel presses), never releases or
 //!   motion; normal tracking (1000) adds releases; button-event tracking (1002) adds motion
@@ -237,14 +237,38 @@ mod tests {
             (Press(Middle), "\x1b[M!*%", "\x1b[<1;10;5M", "\x1b[33;10;5M"),
             (Press(Right), "\x1b[M\"*%", "\x1b[<2;10;5M", "\x1b[34;10;5M"),
             (Release(Left), "\x1b[M#*%", "\x1b[<0;10;5m", "\x1b[35;10;5M"),
-            (Release(Right), "\x1b[M#*%", "\x1b[<2;10;5m", "\x1b[35;10;5M"),
-            (Motion(Some(Left)), "\x1b[M@*%", "\x1b[<32;10;5M", "\x1b[64;10;5M"),
+            (
+                Release(Right),
+                "\x1b[M#*%",
+                "\x1b[<2;10;5m",
+                "\x1b[35;10;5M",
+            ),
+            (
+                Motion(Some(Left)),
+                "\x1b[M@*%",
+                "\x1b[<32;10;5M",
+                "\x1b[64;10;5M",
+            ),
             (Motion(None), "\x1b[MC*%", "\x1b[<35;10;5M", "\x1b[67;10;5M"),
-            (Wheel(ScrollDirection::Up), "\x1b[M`*%", "\x1b[<64;10;5M", "\x1b[96;10;5M"),
-            (Wheel(ScrollDirection::Down), "\x1b[Ma*%", "\x1b[<65;10;5M", "\x1b[97;10;5M"),
+            (
+                Wheel(ScrollDirection::Up),
+                "\x1b[M`*%",
+                "\x1b[<64;10;5M",
+                "\x1b[96;10;5M",
+            ),
+            (
+                Wheel(ScrollDirection::Down),
+                "\x1b[Ma*%",
+                "\x1b[<65;10;5M",
+                "\x1b[97;10;5M",
+            ),
         ];
         for (ev, default, sgr, urxvt) in cases {
-            assert_eq!(enc(T::Any, E::Default, ev, 4, 9).unwrap(), default, "{ev:?}");
+            assert_eq!(
+                enc(T::Any, E::Default, ev, 4, 9).unwrap(),
+                default,
+                "{ev:?}"
+            );
             assert_eq!(enc(T::Any, E::Utf8, ev, 4, 9).unwrap(), default, "{ev:?}");
             assert_eq!(enc(T::Any, E::Sgr, ev, 4, 9).unwrap(), sgr, "{ev:?}");
             assert_eq!(enc(T::Any, E::Urxvt, ev, 4, 9).unwrap(), urxvt, "{ev:?}");

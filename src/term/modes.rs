@@ -254,7 +254,11 @@ mod tests {
         m.set_dec(1003, true);
         assert_eq!(m.mouse, MouseTracking::Any);
         m.set_dec(1000, false);
-        assert_eq!(m.mouse, MouseTracking::Off, "xterm: any reset ends tracking");
+        assert_eq!(
+            m.mouse,
+            MouseTracking::Off,
+            "xterm: any reset ends tracking"
+        );
         m.set_dec(1006, true);
         m.set_dec(1015, false);
         assert_eq!(m.mouse_encoding, MouseEncoding::Sgr, "only its own reset");

@@ -69,7 +69,8 @@ fn every_tracking_mode_and_encoding_reaches_the_program_byte_for_byte() {
     let scroll = "  { scroll = \"down\", at = [2, 2] },";
     let right = "  { click = [2, 3], button = \"right\" },";
     let hover = "  { hover = [7, 7] },";
-    let cases: Vec<(&str, Option<&str>, &str, Vec<&str>, &str)> = vec![
+    type Case<'a> = (&'a str, Option<&'a str>, &'a str, Vec<&'a str>, &'a str);
+    let cases: Vec<Case> = vec![
         // X10: presses only (and the wheel), no release.
         (
             "9",
@@ -124,12 +125,8 @@ fn every_tracking_mode_and_encoding_reaches_the_program_byte_for_byte() {
              {{ checkpoint = \"got\" }},\n  {{ press = \"q\" }},\n  {{ exit = 0 }},",
             steps.join("\n")
         );
-        let (out, cast) = record_scenario(
-            &dir,
-            &name,
-            &eventsapp_scenario(&args, size, &steps),
-            &[],
-        );
+        let (out, cast) =
+            record_scenario(&dir, &name, &eventsapp_scenario(&args, size, &steps), &[]);
         out.success();
         // What the cast recorded is exactly what was sent...
         assert_eq!(inputs(&cast), format!("{expected}Zq"), "{name}");
@@ -184,7 +181,10 @@ fn crossterm_decodes_clicks_drags_wheels_hovers_focus_and_pastes() {
         ];
         let got: Vec<&str> = screen.lines().skip(1).take(want.len()).collect();
         assert_eq!(got, want, "{name}: {screen}");
-        assert!(inputs(&cast).contains("\x1b[200~a\tb\x1b[201~\x1b[O\x1b[I"), "{name}");
+        assert!(
+            inputs(&cast).contains("\x1b[200~a\tb\x1b[201~\x1b[O\x1b[I"),
+            "{name}"
+        );
     }
 }
 
@@ -273,8 +273,20 @@ fn info_and_the_json_render_show_the_modes_a_program_left_set() {
     let steps = r#"  { checkpoint = "on" },
   { press = "q" },
   { exit = 0 },"#;
-    let args = ["--mouse", "1002", "--encoding", "1006", "--paste", "--focus"];
-    let (out, cast) = record_scenario(&dir, "modes", &eventsapp_scenario(&args, "40x6", steps), &[]);
+    let args = [
+        "--mouse",
+        "1002",
+        "--encoding",
+        "1006",
+        "--paste",
+        "--focus",
+    ];
+    let (out, cast) = record_scenario(
+        &dir,
+        "modes",
+        &eventsapp_scenario(&args, "40x6", steps),
+        &[],
+    );
     out.success();
     let v = Tuicast::new()
         .arg("replay")
@@ -322,7 +334,8 @@ fn vim_click_moves_the_cursor_and_a_drag_selects_in_visual_mode() {
     // (vim enables SGR reports, `CSI ? 1006 ; 1000 h`, before it reads its options, and never
     // resets 1006: with ttymouse=xterm2 or urxvt a terminal still sends SGR reports, which vim
     // then does not read. So only sgr.)
-    for ttymouse in ["sgr"] {
+    let ttymouse = "sgr";
+    {
         let dir = Dir::new();
         dir.write(
             "notes.txt",
@@ -365,7 +378,10 @@ steps = [
         assert_eq!(v["cursor"]["col"], 10, "{ttymouse}");
         let v = selected("selected");
         // The centre of "four" (row 4, columns 7 to 10): the drag ended at column 8.
-        assert_eq!((v["cursor"]["row"].as_u64(), v["cursor"]["col"].as_u64()), (Some(3), Some(7)));
+        assert_eq!(
+            (v["cursor"]["row"].as_u64(), v["cursor"]["col"].as_u64()),
+            (Some(3), Some(7))
+        );
         assert_eq!(v["modes"]["mouse"], "button", "{ttymouse}");
         assert_eq!(v["modes"]["mouse_encoding"], "sgr", "{ttymouse}");
         let visual = v["rows"][9]["text"].as_str().unwrap();

@@ -167,7 +167,7 @@ mod tests {
         let m = modes("\x1b[?1002h\x1b[?1002;2004s\x1b[?1002l\x1b[?2004h\x1b[?1002;2004r");
         assert_eq!((m.mouse, m.bracketed_paste), (MouseTracking::Button, false));
         // Origin and auto-wrap are saved with the cursor, per screen, as avt saves them.
-        assert!(modes("\x1b[?7l\x1b7\x1b[?7h\x1b8").autowrap == false);
+        assert!(!modes("\x1b[?7l\x1b7\x1b[?7h\x1b8").autowrap);
         assert!(modes("\x1b[?6h\x1b[?1049h\x1b[?6l\x1b[?1049l").origin);
         assert!(!modes("\x1b[?6h\x1b[?1047h\x1b[?6l\x1b[?1047l").origin);
     }
@@ -178,9 +178,27 @@ mod tests {
         // past the last column stays on the row; in origin mode, CUP 1;1 lands on the
         // region's top row (2).
         let steps = [
-            "\x1b[?7l", "\x1b7", "\x1b[?7h", "\x1b8", "\x1b[?6h", "\x1b[?1049h", "\x1b[?7l",
-            "\x1b[?6l", "\x1b7", "\x1b[?1049l", "\x1b8", "\x1b[?1048h", "\x1b[?6h", "\x1b[?1048l",
-            "\x1b[!p", "\x1b[?1047h", "\x1b[?7l", "\x1b[?1047l", "\x1bc", "\x1b[s", "\x1b[?7l",
+            "\x1b[?7l",
+            "\x1b7",
+            "\x1b[?7h",
+            "\x1b8",
+            "\x1b[?6h",
+            "\x1b[?1049h",
+            "\x1b[?7l",
+            "\x1b[?6l",
+            "\x1b7",
+            "\x1b[?1049l",
+            "\x1b8",
+            "\x1b[?1048h",
+            "\x1b[?6h",
+            "\x1b[?1048l",
+            "\x1b[!p",
+            "\x1b[?1047h",
+            "\x1b[?7l",
+            "\x1b[?1047l",
+            "\x1bc",
+            "\x1b[s",
+            "\x1b[?7l",
             "\x1b[u",
         ];
         let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });

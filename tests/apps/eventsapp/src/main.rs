@@ -40,7 +40,11 @@ fn main() -> io::Result<()> {
     let shown: Vec<String> = modes.iter().map(u16::to_string).collect();
     write!(out, "ready, modes {}\r\n", shown.join(" "))?;
     out.flush()?;
-    let result = if raw { raw_loop(&mut out) } else { event_loop(&mut out) };
+    let result = if raw {
+        raw_loop(&mut out)
+    } else {
+        event_loop(&mut out)
+    };
     for m in modes.iter().rev() {
         write!(out, "\x1b[?{m}l")?;
     }
