@@ -1,7 +1,8 @@
 //! Mouse, paste and focus steps with real programs in real PTYs, recorded by the real
 //! `tuicast` binary (and the Rust `Session` API): the crossterm `eventsapp` (every tracking
 //! mode and encoding byte for byte, and decoded by crossterm), vim (click, drag to select),
-//! less (wheel), bash's readline (bracketed paste); the errors when a program enabled no mouse
+//! less (wheel), bash's readline (bracketed paste), mc (a panel entry) and htop (a column
+//! header); the errors when a program enabled no mouse
 //! reporting or focus reporting; the modes in `tuicast info` and the JSON render.
 
 use std::fs;
@@ -364,19 +365,10 @@ steps = [
         );
         let (out, cast) = record_scenario(&dir, "vim", &toml, &[]);
         out.success();
-        let selected = |at: &str| {
-            Tuicast::new()
-                .arg("replay")
-                .arg(&cast)
-                .args(["--at", at, "--format", "json"])
-                .run()
-                .success()
-                .json()
-        };
-        let v = selected("clicked");
+        let v = json_at(&cast, "clicked");
         assert_eq!(v["cursor"]["row"], 2, "{ttymouse}");
         assert_eq!(v["cursor"]["col"], 10, "{ttymouse}");
-        let v = selected("selected");
+        let v = json_at(&cast, "selected");
         // The centre of "four" (row 4, columns 7 to 10): the drag ended at column 8.
         assert_eq!(
             (v["cursor"]["row"].as_u64(), v["cursor"]["col"].as_u64()),
@@ -398,6 +390,13 @@ steps = [
 
 #[test]
 fn less_scrolls_down_on_the_wheel() {
+    if !have("less") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "less is required under CI"
+        );
+        return;
+    }
     let dir = Dir::new();
     let lines: String = (1..=200).map(|i| format!("line {i}\n")).collect();
     dir.write("long.txt", lines);
@@ -461,4 +460,116 @@ fn a_bracketed_paste_reaches_bash_readline_whole() {
         };
         assert!(cast.contains(sent), "{setting}: {cast}");
     }
+}
+
+/// The JSON render of checkpoint `at` of `cast`.
+fn json_at(cast: &Path, at: &str) -> serde_json::Value {
+    Tuicast::new()
+        .arg("replay")
+        .arg(cast)
+        .args(["--at", at, "--format", "json"])
+        .run()
+        .success()
+        .json()
+}
+
+#[test]
+fn mc_selects_the_panel_entry_clicked() {
+    if !have("mc") {
+        assert!(std::env::var_os("CI").is_none(), "mc is required under CI");
+        return;
+    }
+    let dir = Dir::new();
+    for f in ["alpha.txt", "beta.txt", "gamma.txt"] {
+        dir.write(format!("files/{f}"), "");
+    }
+    let (out, cast) = record_scenario(
+        &dir,
+        "mc",
+        r#"command = ["mc", "-u", "--nosubshell", "."]
+cwd = "files"
+size = "80x24"
+steps = [
+  { wait = "gamma.txt" },
+  { checkpoint = "start" },
+  { click = { text = "beta.txt" } },
+  { checkpoint = "clicked" },
+  { press = "F10" },
+  { exit = "any" },
+]
+"#,
+        &[],
+    );
+    out.success();
+    // The selection bar is the cyan background (6) across the left panel's row.
+    let selected = |v: &serde_json::Value| -> Vec<String> {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| {
+                r["runs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|run| run["col"] == 1 && run["bg"] == 6)
+            })
+            .map(|r| r["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let start = json_at(&cast, "start");
+    assert_eq!(start["modes"]["mouse"], "button");
+    let before = selected(&start);
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert!(!before[0].contains("beta.txt"), "{before:?}");
+    let after = selected(&json_at(&cast, "clicked"));
+    assert_eq!(after.len(), 1, "{after:?}");
+    assert!(after[0].starts_with("│ beta.txt"), "{after:?}");
+}
+
+#[test]
+fn htop_sorts_by_the_column_header_clicked() {
+    if !have("htop") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "htop is required under CI"
+        );
+        return;
+    }
+    let dir = Dir::new();
+    let (out, cast) = record_scenario(
+        &dir,
+        "htop",
+        r#"command = ["htop"]
+size = "100x24"
+steps = [
+  { wait = "MEM%" },
+  { checkpoint = "start" },
+  { click = { text = "MEM%" } },
+  { wait = "MEM%▽" },
+  { checkpoint = "clicked" },
+  { press = "q" },
+  { exit = "any" },
+]
+"#,
+        &[],
+    );
+    out.success();
+    // htop marks the sort column with ▽: CPU% at first, MEM% after the click.
+    let header = |at: &str| {
+        let v = json_at(&cast, at);
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["text"].as_str().unwrap().to_string())
+            .find(|t| t.contains("PID USER"))
+            .unwrap_or_else(|| panic!("no header at {at}: {v}"))
+    };
+    assert!(header("start").contains("CPU%▽MEM%"), "{}", header("start"));
+    assert!(
+        header("clicked").contains("CPU% MEM%▽"),
+        "{}",
+        header("clicked")
+    );
 }
