@@ -793,11 +793,47 @@ struct StepToml {
 }
 
 /// Where a mouse step points: `[row, col]` (from 1) or one of `text`, `regex`, `region`.
-#[derive(Debug, serde::Deserialize)]
-#[serde(untagged)]
+#[derive(Debug)]
 enum TargetToml {
     Cell([u16; 2]),
     Table(TargetTableToml),
+}
+
+impl<'de> serde::Deserialize<'de> for TargetToml {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TargetToml;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "a mouse target: [row, col] (from 1), { text = \"..\" }, \
+                     { regex = \"..\" } or { region = \"name\" }",
+                )
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<TargetToml, A::Error> {
+                let mut next = || -> Result<u16, A::Error> {
+                    seq.next_element::<u16>()?
+                        .ok_or_else(|| serde::de::Error::invalid_length(0, &self))
+                };
+                let (row, col) = (next()?, next()?);
+                if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    return Err(serde::de::Error::invalid_length(3, &self));
+                }
+                Ok(TargetToml::Cell([row, col]))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<TargetToml, A::Error> {
+                serde::Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(TargetToml::Table)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 #[derive(Debug, Default, serde::Deserialize)]

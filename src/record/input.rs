@@ -13,10 +13,12 @@ use crate::cast::EventData;
 use crate::term::{MouseTracking, Screen, Size};
 
 impl Session {
-    /// Presses one key by name (`Enter`, `C-c`, `Up`, `a`, …; see [`super::keys`]).
+    /// Presses one key by name (`Enter`, `C-c`, `Up`, `a`, …; see [`super::keys`]). Arrow
+    /// keys follow the cursor-key mode (DECCKM) the live engine has.
     pub fn press(&mut self, key: &str) -> Result<(), RecordError> {
-        let bytes =
-            key_bytes(key, self.scanner.app_cursor()).map_err(|e| RecordError::Setup(e.into()))?;
+        self.drain()?;
+        let app_cursor = self.engine.screen().modes.cursor_keys;
+        let bytes = key_bytes(key, app_cursor).map_err(|e| RecordError::Setup(e.into()))?;
         self.send(&bytes, &bytes)
     }
 
