@@ -573,3 +573,81 @@ steps = [
         header("clicked")
     );
 }
+
+#[test]
+fn the_modes_agree_with_tmux() {
+    if !have("tmux") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tmux is required under CI"
+        );
+        return;
+    }
+    use tuicast::term::{AvtEngine, Engine, Modes, MouseEncoding, MouseTracking, Size};
+    // Sequences whose modes tmux 3.3 and xterm agree on (tmux has no X10 mode 9, keeps 1005
+    // and 1006 side by side where xterm keeps one, ignores DECSTR and XTSAVE, and does not
+    // restore origin mode on leaving the 1049 screen, where xterm's DECRC does).
+    let cases = [
+        "",
+        "\x1b[?1000h\x1b[?1006h",
+        "\x1b[?1002h\x1b[?1000h",
+        "\x1b[?1003h",
+        "\x1b[?1003;1006h\x1b[?1000l",
+        "\x1b[?1002h\x1b[?1006h\x1b[?1006l",
+        "\x1b=\x1b[?1h\x1b[?7l\x1b[?6h",
+        "\x1b=\x1b>\x1b[?1h\x1b[?1l",
+        "\x1b=\x1b[?1h\x1b[?1003;1006h\x1b[?7l\x1bc",
+        "\x1b[?7l\x1b7\x1b[?7h\x1b8",
+        "\x1b7\x1b[?7l\x1b8",
+        "\x1b[?6h\x1b7\x1b[?6l\x1b8",
+        "\x1b[?1049h\x1b[?1002;1006h\x1b[?1049l",
+    ];
+    let dir = Dir::new();
+    // A server per case (a new server on a socket just killed may meet the old one dying),
+    // its socket in the test's folder.
+    let tmux = |case: usize, args: &[&str]| {
+        let socket = dir.join(format!("tmux{case}"));
+        let out = std::process::Command::new("tmux")
+            .arg("-S")
+            .arg(&socket)
+            .args(["-f", "/dev/null"])
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let flags = "#{mouse_standard_flag}#{mouse_button_flag}#{mouse_all_flag}#{mouse_sgr_flag} \
+                 #{keypad_flag}#{keypad_cursor_flag}#{wrap_flag}#{origin_flag}";
+    let ours = |m: &Modes| {
+        let b = |on: bool| if on { '1' } else { '0' };
+        format!(
+            "{}{}{}{} {}{}{}{}",
+            b(m.mouse == MouseTracking::Normal),
+            b(m.mouse == MouseTracking::Button),
+            b(m.mouse == MouseTracking::Any),
+            b(m.mouse_encoding == MouseEncoding::Sgr),
+            b(m.keypad),
+            b(m.cursor_keys),
+            b(m.autowrap),
+            b(m.origin),
+        )
+    };
+    for (i, seq) in cases.iter().enumerate() {
+        let file = dir.write(format!("seq{i}"), seq);
+        let command = format!("cat {}; printf '<done>'; exec cat", file.display());
+        tmux(i, &["new-session", "-d", "-x", "80", "-y", "24", &command]);
+        // Until tmux has read the pane's output (bounded: tmux reads it in milliseconds).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !tmux(i, &["capture-pane", "-p"]).contains("<done>") {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "tmux never showed {seq:?}"
+            );
+        }
+        let theirs = tmux(i, &["display", "-p", flags]);
+        tmux(i, &["kill-server"]);
+        let mut e = AvtEngine::new(Size { cols: 80, rows: 24 });
+        e.feed(seq);
+        assert_eq!(ours(&e.screen().modes), theirs.trim(), "{seq:?}");
+    }
+}

@@ -21,7 +21,9 @@
 //! - concealed text (SGR 8, revealed by SGR 28), which avt ignores: see [`StandIns`];
 //! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores;
 //! - the terminal modes ([`Modes`](crate::term::Modes): mouse reporting, bracketed paste,
-//!   focus, keypad, which avt ignores, and the origin and auto-wrap modes avt keeps private).
+//!   focus, keypad, which avt ignores, and the origin and auto-wrap modes avt keeps private);
+//! - auto-wrap is not restored with the cursor (avt restores it, as old xterms did; xterm
+//!   today and tmux do not).
 
 mod modes;
 mod pen;
@@ -279,6 +281,15 @@ impl AvtEngine {
                 .execute(Function::Sgr(self.pen.pen.background_ops()));
             self.terminal.execute(f);
             self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
+        } else if ModeShadow::restores_cursor(&f) {
+            self.terminal.execute(f);
+            // avt restored auto-wrap with the cursor; xterm and tmux keep it.
+            let wrap = vec![DecMode::AutoWrap];
+            self.terminal.execute(if self.modes.modes.autowrap {
+                Function::Decset(wrap)
+            } else {
+                Function::Decrst(wrap)
+            });
         } else {
             self.terminal.execute(f);
         }

@@ -1,26 +1,20 @@
-//! The shadow of the terminal modes ([`Modes`]): what avt keeps to itself (origin and
-//! auto-wrap, saved with the cursor per screen, as avt saves them) and what avt ignores
-//! (mouse reporting, bracketed paste, focus reporting, the keypad), seen through the sequence
-//! tracker.
+//! The shadow of the terminal modes ([`Modes`]): what avt keeps to itself (origin mode, saved
+//! with the cursor per screen, and auto-wrap) and what avt ignores (mouse reporting, bracketed
+//! paste, focus reporting, the keypad), seen through the sequence tracker.
+//!
+//! avt also restores auto-wrap with the cursor (DECRC, `CSI ? 1048 l`, `CSI ? 1049 l`), as old
+//! xterms did; xterm today (`DECSC_FLAGS` is attributes, origin and protection) and tmux keep
+//! it, and so does this layer: [`ModeShadow::restores_cursor`] tells the engine to put avt's
+//! auto-wrap back.
 
 use avt::parser::{DecMode, Function};
 
 use crate::term::{Modes, KNOWN_DEC_MODES};
 
-/// Origin and auto-wrap, as DECSC saves them with the cursor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Origin mode, as DECSC saves it with the cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Ctx {
     origin: bool,
-    autowrap: bool,
-}
-
-impl Default for Ctx {
-    fn default() -> Self {
-        Ctx {
-            origin: false,
-            autowrap: true,
-        }
-    }
 }
 
 /// The modes, and what save and restore need of them.
@@ -39,13 +33,22 @@ impl ModeShadow {
     fn ctx(&self) -> Ctx {
         Ctx {
             origin: self.modes.origin,
-            autowrap: self.modes.autowrap,
         }
     }
 
     fn restore(&mut self, ctx: Ctx) {
         self.modes.origin = ctx.origin;
-        self.modes.autowrap = ctx.autowrap;
+    }
+
+    /// Whether avt restores its saved cursor (and with it auto-wrap) when it executes `f`.
+    pub(super) fn restores_cursor(f: &Function) -> bool {
+        match f {
+            Function::Decrc | Function::Scorc => true,
+            Function::Decrst(modes) => modes
+                .iter()
+                .any(|m| matches!(m, DecMode::SaveCursor | DecMode::SaveCursorAltScreenBuffer)),
+            _ => false,
+        }
     }
 
     /// Follows what avt does with `f` to the modes it keeps (cursor keys, origin,
@@ -166,8 +169,10 @@ mod tests {
         // XTSAVE / XTRESTORE.
         let m = modes("\x1b[?1002h\x1b[?1002;2004s\x1b[?1002l\x1b[?2004h\x1b[?1002;2004r");
         assert_eq!((m.mouse, m.bracketed_paste), (MouseTracking::Button, false));
-        // Origin and auto-wrap are saved with the cursor, per screen, as avt saves them.
-        assert!(!modes("\x1b[?7l\x1b7\x1b[?7h\x1b8").autowrap);
+        // Origin mode is saved with the cursor, per screen; auto-wrap is not (xterm, tmux).
+        assert!(modes("\x1b[?7l\x1b7\x1b[?7h\x1b8").autowrap);
+        assert!(!modes("\x1b7\x1b[?7l\x1b8").autowrap);
+        assert!(modes("\x1b[?6h\x1b7\x1b[?6l\x1b8").origin);
         assert!(modes("\x1b[?6h\x1b[?1049h\x1b[?6l\x1b[?1049l").origin);
         assert!(!modes("\x1b[?6h\x1b[?1047h\x1b[?6l\x1b[?1047l").origin);
     }
