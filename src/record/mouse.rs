@@ -276,6 +276,46 @@ mod tests {
     }
 
     #[test]
+    fn every_mode_encoding_and_button_together() {
+        // A report's bytes depend on the encoding alone; which events are reported on the
+        // tracking mode alone (checked above): the whole product agrees with both.
+        let modes = [T::Off, T::X10, T::Normal, T::Button, T::Any];
+        let encodings = [E::Default, E::Utf8, E::Sgr, E::Urxvt];
+        let mut events = vec![
+            Motion(None),
+            Wheel(ScrollDirection::Up),
+            Wheel(ScrollDirection::Down),
+        ];
+        for b in [Left, Middle, Right] {
+            events.extend([Press(b), Release(b), Motion(Some(b))]);
+        }
+        let mut reported = 0;
+        for t in modes {
+            for e in encodings {
+                for &ev in &events {
+                    let got = enc(t, e, ev, 2, 3);
+                    let on = match (t, ev) {
+                        (T::Off, _) => false,
+                        (_, Press(_) | Wheel(_)) => true,
+                        (T::X10, _) => false,
+                        (_, Release(_)) => true,
+                        (T::Button, Motion(b)) => b.is_some(),
+                        (t, _) => t == T::Any,
+                    };
+                    assert_eq!(got.is_some(), on, "{t:?} {e:?} {ev:?}");
+                    if let Some(g) = got {
+                        assert_eq!(Some(g), enc(T::Any, e, ev, 2, 3), "{t:?} {e:?} {ev:?}");
+                        reported += 1;
+                    }
+                }
+            }
+        }
+        // Per encoding: X10 5 (3 presses, 2 wheel turns), normal 8 (and 3 releases), button 11
+        // (and 3 drags), any 12 (and a bare motion).
+        assert_eq!(reported, 4 * (5 + 8 + 11 + 12));
+    }
+
+    #[test]
     fn positions_at_the_limits_of_each_encoding() {
         // The default encoding: up to 95 as text (DEL), beyond that an error naming the axis.
         assert_eq!(

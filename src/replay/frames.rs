@@ -111,9 +111,14 @@ where
 impl<I> Frames<I> {
     /// The screen now as a frame from `time`, or `None` when it is the one shown already.
     fn take(&mut self, time: f64) -> Option<(f64, Screen)> {
-        let screen = self.replayer.screen();
-        if self.last.as_ref() == Some(&screen) {
-            return None;
+        let mut screen = self.replayer.screen();
+        if let Some(last) = &self.last {
+            // The terminal modes (mouse reporting, …) change nothing a frame shows.
+            let modes = std::mem::replace(&mut screen.modes, last.modes);
+            if *last == screen {
+                return None;
+            }
+            screen.modes = modes;
         }
         self.last = Some(screen.clone());
         Some((time, screen))
@@ -189,6 +194,12 @@ mod tests {
     fn unchanged_screens_and_quiet_casts() {
         // Writing the same text again changes nothing: no new frame.
         let f = run(vec![out(0.0, "a"), out(1.0, "\ra"), out(2.0, "b")], 10);
+        assert_eq!(f, [(0.0, "a".into()), (2.0, "ab".into())]);
+        // Nor does a terminal mode alone.
+        let f = run(
+            vec![out(0.0, "a"), out(1.0, "\x1b[?1000h"), out(2.0, "b")],
+            10,
+        );
         assert_eq!(f, [(0.0, "a".into()), (2.0, "ab".into())]);
         let f = run(vec![ev(1.0, EventData::Marker("m".into()))], 10);
         assert_eq!(f, [(0.0, String::new())], "the blank terminal");
