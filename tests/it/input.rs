@@ -651,3 +651,49 @@ fn the_modes_agree_with_tmux() {
         assert_eq!(ours(&e.screen().modes), theirs.trim(), "{seq:?}");
     }
 }
+
+#[test]
+fn the_session_api_clicks_scrolls_and_changes_focus() {
+    use tuicast::record::{MouseButton, ScrollDirection, Session, SessionOptions, Target};
+    let exe = eventsapp().display().to_string();
+    let mut opts = SessionOptions::new([
+        exe.as_str(),
+        "--mouse",
+        "1000",
+        "--encoding",
+        "1006",
+        "--focus",
+    ]);
+    opts.size = tuicast::term::Size { cols: 50, rows: 8 };
+    let mut s = Session::spawn_in_memory(opts).unwrap();
+    s.wait_text("ready").unwrap();
+    s.click(
+        &Target::Regex(regex::Regex::new("mod.s").unwrap()),
+        MouseButton::Right,
+    )
+    .unwrap();
+    s.scroll(ScrollDirection::Down, &Target::Cell(3, 4))
+        .unwrap();
+    s.focus(false).unwrap();
+    s.wait_text("focus out").unwrap();
+    let screen = s.screen().text();
+    // A hover needs any-event tracking: refused (once the step's time is up), with the modes
+    // that are on.
+    s.set_timeout(std::time::Duration::from_millis(300));
+    let e = s.hover(&Target::Cell(0, 0)).unwrap_err();
+    assert!(
+        e.to_string().contains("mouse tracking normal (1000)"),
+        "{e}"
+    );
+    s.press("q").unwrap();
+    assert_eq!(s.wait_exit(None).unwrap(), 0);
+    s.finish().unwrap();
+    // "modes" is at columns 8 to 12: the click is at its centre, column 10.
+    assert!(
+        screen.starts_with(
+            "ready, modes 1000 1006 1004\nmouse Down(Right) row=1 col=10\n\
+             mouse Up(Right) row=1 col=10\nmouse ScrollDown row=4 col=5\nfocus out\n"
+        ),
+        "{screen}"
+    );
+}
