@@ -167,15 +167,16 @@ impl Session {
             return Err(e);
         }
         let modes = screen.modes;
+        // Every report first: a drag whose end cannot be sent sends nothing, never a press
+        // without its release.
+        let mut reports = Vec::with_capacity(events.len());
         for (event, target) in events {
             let (row, col) = locate(&screen, target).unwrap_or_default();
             let report = encode(modes.mouse, modes.mouse_encoding, *event, row, col)
                 .map_err(|e| RecordError::Input(format!("{what} at {target}: {e}")))?;
-            if let Some(bytes) = report {
-                self.send(&bytes, &bytes)?;
-            }
+            reports.extend(report);
         }
-        Ok(())
+        reports.iter().try_for_each(|bytes| self.send(bytes, bytes))
     }
 
     fn send(&mut self, bytes: &str, recorded: &str) -> Result<(), RecordError> {

@@ -244,8 +244,11 @@ fn steps_the_program_did_not_enable_fail_with_their_place_and_the_modes() {
         (
             &["--mouse", "1000"],
             "130x30",
-            "{ click = [3, 120] }",
-            &["column 120 is beyond the default mouse encoding", "1006"],
+            "{ drag = { from = [1, 1], to = [3, 120] } }",
+            &[
+                "a drag at row 3, column 120: column 120 is beyond the default mouse encoding",
+                "1006",
+            ],
         ),
         (
             &["--mouse", "1000"],
@@ -265,6 +268,9 @@ fn steps_the_program_did_not_enable_fail_with_their_place_and_the_modes() {
             assert!(out.stderr().contains(e), "{name}: {e:?} in {out}");
         }
         assert!(!out.stderr().contains("panicked"), "{out}");
+        // Nothing of a refused step is sent (no press without its release).
+        let partial = dir.join(format!("{name}.cast.partial"));
+        assert!(!inputs(&partial).contains('\x1b'), "{name}");
     }
 }
 
