@@ -38,6 +38,7 @@ use toml::Spanned;
 use super::{parse_toml, ConfigError};
 use crate::assert::{Format, Mask};
 use crate::escape::escape_for_terminal;
+use crate::record::scenario::MAX_SCROLL;
 use crate::record::{
     Action, MouseButton, Origin, Program, Scenario, ScrollDirection, Step, Target, Wait,
 };
@@ -435,8 +436,11 @@ fn step(
             )
         })?,
     };
-    if s.at.is_some() && s.scroll.is_none() {
-        return Err("at goes with a scroll step ({ scroll = \"down\", at = [5, 10] })".into());
+    if (s.at.is_some() || s.count.is_some()) && s.scroll.is_none() {
+        return Err(
+            "at and count go with a scroll step ({ scroll = \"down\", at = [5, 10], count = 3 })"
+                .into(),
+        );
     }
     if let Some(t) = &s.click {
         actions.push(Action::Click(target(t)?, button));
@@ -463,7 +467,13 @@ fn step(
             "a scroll step needs at = the place to scroll at ([row, col] from 1, \
              { text = \"..\" }, { regex = \"..\" } or { region = \"name\" })",
         )?;
-        actions.push(Action::Scroll(direction, target(at)?));
+        let count = s.count.unwrap_or(1);
+        if count == 0 || count > MAX_SCROLL {
+            return Err(format!(
+                "count must be 1 to {MAX_SCROLL} notches, not {count}"
+            ));
+        }
+        actions.push(Action::Scroll(direction, target(at)?, count));
     }
     if let Some(t) = &s.hover {
         actions.push(Action::Hover(target(t)?));
@@ -783,6 +793,8 @@ struct StepToml {
     #[serde(default)]
     at: Option<TargetToml>,
     #[serde(default)]
+    count: Option<u16>,
+    #[serde(default)]
     hover: Option<TargetToml>,
     #[serde(default)]
     button: Option<String>,
@@ -977,7 +989,7 @@ mod tests {
             "shell = \"true\"\nsteps = [\n  { click = { text = \"OK\" } },\n  \
              { click = [2, 3], button = \"right\" },\n  { click = { region = \"menu\" } },\n  \
              { drag = { from = [1, 1], to = { regex = \"x+\" } }, button = \"middle\" },\n  \
-             { scroll = \"down\", at = [5, 5] },\n  { hover = { text = \"a\" } },\n  \
+             { scroll = \"down\", at = [5, 5] },\n  { scroll = \"up\", at = [1, 1], count = 3 },\n  { hover = { text = \"a\" } },\n  \
              { paste = \"p\" },\n  { focus = false },\n]\n[regions]\nmenu = { rows = \"2..4\", cols = 3 }\n",
         )
         .unwrap();
@@ -991,6 +1003,7 @@ mod tests {
                 "click region menu",
                 "drag (middle button) from row 1, column 1 to /x+/",
                 "scroll down at row 5, column 5",
+                "scroll up 3 notches at row 1, column 1",
                 "hover over \"a\"",
                 "paste \"p\"",
                 "focus out",
@@ -1024,7 +1037,11 @@ mod tests {
             ("{ scroll = \"up\" }", "a scroll step needs at ="),
             (
                 "{ hover = [1, 1], at = [1, 1] }",
-                "at goes with a scroll step",
+                "at and count go with a scroll step",
+            ),
+            (
+                "{ scroll = \"up\", at = [1, 1], count = 0 }",
+                "count must be 1 to 1000 notches, not 0",
             ),
             (
                 "{ click = { text = \"a\", regex = \"b\" } }",

@@ -123,8 +123,8 @@ pub enum Action {
         /// The button.
         button: MouseButton,
     },
-    /// Turn the wheel one notch over a target.
-    Scroll(ScrollDirection, Target),
+    /// Turn the wheel over a target, this many notches (1 to [`MAX_SCROLL`]), one report each.
+    Scroll(ScrollDirection, Target, u16),
     /// Move the pointer over a target with no button down (needs any-event tracking).
     Hover(Target),
     /// Paste text: bracketed (`CSI 200 ~` … `CSI 201 ~`) when the program enabled bracketed
@@ -133,6 +133,9 @@ pub enum Action {
     /// The terminal window gains (`true`) or loses focus (needs focus reporting, 1004).
     Focus(bool),
 }
+
+/// The most notches one scroll step turns the wheel.
+pub const MAX_SCROLL: u16 = 1000;
 
 /// Where on the screen a mouse step points: the centre of what it names.
 #[derive(Debug, Clone)]
@@ -256,7 +259,8 @@ impl Step {
             Action::Drag { from, to, button } => {
                 format!("drag ({} button) from {from} to {to}", button.name())
             }
-            Action::Scroll(d, t) => format!("scroll {} at {t}", d.name()),
+            Action::Scroll(d, t, 1) => format!("scroll {} at {t}", d.name()),
+            Action::Scroll(d, t, n) => format!("scroll {} {n} notches at {t}", d.name()),
             Action::Hover(t) => format!("hover over {t}"),
             Action::Paste(t) => format!("paste \"{}\"", shown(t)),
             Action::Focus(true) => "focus in".into(),

@@ -414,8 +414,7 @@ size = "40x10"
 steps = [
   { wait = "line 9" },
   { checkpoint = "top" },
-  { scroll = "down", at = [5, 5] },
-  { scroll = "down", at = [5, 5] },
+  { scroll = "down", at = [5, 5], count = 2 },
   { wait = { regex = "^line 3\n" } },
   { checkpoint = "scrolled" },
   { scroll = "up", at = [5, 5] },
