@@ -154,8 +154,13 @@ impl Session {
         if let Err(e) = waited {
             if missing(&screen).is_none() && !matches!(e, RecordError::Exited { .. }) {
                 let needs = match need {
-                    MouseTracking::Any => "any-event tracking (CSI ? 1003 h) to report motion with no button down",
-                    MouseTracking::Normal => "mouse tracking that reports releases (CSI ? 1000 h, 1002 or 1003; X10 mode 9 reports presses only)",
+                    MouseTracking::Any => {
+                        "any-event tracking (CSI ? 1003 h) to report motion with no button down"
+                    }
+                    MouseTracking::Normal => {
+                        "mouse tracking that reports releases (CSI ? 1000 h, 1002 or 1003; \
+                         X10 mode 9 reports presses only)"
+                    }
                     _ => "mouse reporting (CSI ? 1000 h, or 9, 1002, 1003)",
                 };
                 return Err(RecordError::Input(format!(

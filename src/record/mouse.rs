@@ -1,5 +1,6 @@
 //! Mouse reports as a terminal writes them to the program, for the mouse tracking mode and
-//! encoding the program chose ([`Modes`](crate::term::Modes)), following xterm (`ctlseqs`, "Mouse Tracking"):
+//! encoding the program chose ([`Modes`](crate::term::Modes)), following xterm (`ctlseqs`,
+//! "Mouse Tracking"):
 //!
 //! - X10 compatibility (mode 9) reports presses only (and wheel presses), never releases or
 //!   motion; normal tracking (1000) adds releases; button-event tracking (1002) adds motion
