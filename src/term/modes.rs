@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 /// controls set them. A fresh terminal has every mode off except auto-wrap.
 ///
 /// Reset on RIS (`ESC c`). DECSTR (`CSI ! p`) resets the cursor keys, the keypad and origin
-/// mode, as xterm's soft reset does, and leaves the others. XTSAVE / XTRESTORE
+/// mode and turns auto-wrap on, as xterm's soft reset does, and leaves the others. XTSAVE / XTRESTORE
 /// (`CSI ? Pm s` / `r`) save and restore the mouse, paste, focus and cursor-keys modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default)]
@@ -205,11 +205,14 @@ impl Modes {
         })
     }
 
-    /// DECSTR (soft reset): cursor keys, keypad and origin mode back to normal.
+    /// DECSTR (soft reset), as xterm does it: cursor keys, keypad and origin mode back to
+    /// normal, auto-wrap on (xterm's default; a VT510 would turn it off); the mouse, paste and
+    /// focus modes stay.
     pub fn soft_reset(&mut self) {
         self.cursor_keys = false;
         self.keypad = false;
         self.origin = false;
+        self.autowrap = true;
     }
 
     /// The modes that differ from a fresh terminal's, as a person reads them:

@@ -23,7 +23,7 @@
 //! - the terminal modes ([`Modes`](crate::term::Modes): mouse reporting, bracketed paste,
 //!   focus, keypad, which avt ignores, and the origin and auto-wrap modes avt keeps private);
 //! - auto-wrap is not restored with the cursor (avt restores it, as old xterms did; xterm
-//!   today and tmux do not).
+//!   today and tmux do not), and DECSTR turns it on (as xterm does; avt keeps it).
 
 mod modes;
 mod pen;
@@ -281,9 +281,10 @@ impl AvtEngine {
                 .execute(Function::Sgr(self.pen.pen.background_ops()));
             self.terminal.execute(f);
             self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
-        } else if ModeShadow::restores_cursor(&f) {
+        } else if ModeShadow::overrides_autowrap(&f) {
             self.terminal.execute(f);
-            // avt restored auto-wrap with the cursor; xterm and tmux keep it.
+            // avt restored auto-wrap with the cursor (xterm and tmux keep it), or kept it on
+            // DECSTR (xterm turns it on).
             let wrap = vec![DecMode::AutoWrap];
             self.terminal.execute(if self.modes.modes.autowrap {
                 Function::Decset(wrap)

@@ -4,8 +4,8 @@
 //!
 //! avt also restores auto-wrap with the cursor (DECRC, `CSI ? 1048 l`, `CSI ? 1049 l`), as old
 //! xterms did; xterm today (`DECSC_FLAGS` is attributes, origin and protection) and tmux keep
-//! it, and so does this layer: [`ModeShadow::restores_cursor`] tells the engine to put avt's
-//! auto-wrap back.
+//! it, and so does this layer; and DECSTR turns it on, as xterm's soft reset does:
+//! [`ModeShadow::overrides_autowrap`] tells the engine when to put avt's auto-wrap right.
 
 use avt::parser::{DecMode, Function};
 
@@ -40,10 +40,12 @@ impl ModeShadow {
         self.modes.origin = ctx.origin;
     }
 
-    /// Whether avt restores its saved cursor (and with it auto-wrap) when it executes `f`.
-    pub(super) fn restores_cursor(f: &Function) -> bool {
+    /// Whether avt sets auto-wrap otherwise than xterm when it executes `f`: restoring its
+    /// saved cursor (avt restores auto-wrap with it), or DECSTR (avt keeps auto-wrap; xterm
+    /// turns it on).
+    pub(super) fn overrides_autowrap(f: &Function) -> bool {
         match f {
-            Function::Decrc | Function::Scorc => true,
+            Function::Decrc | Function::Scorc | Function::Decstr => true,
             Function::Decrst(modes) => modes
                 .iter()
                 .any(|m| matches!(m, DecMode::SaveCursor | DecMode::SaveCursorAltScreenBuffer)),
@@ -166,6 +168,10 @@ mod tests {
             (MouseTracking::Any, MouseEncoding::Urxvt, true)
         );
         assert!(!modes("\x1b=\x1b>").keypad);
+        assert!(
+            modes("\x1b[?7l\x1b[!p").autowrap,
+            "DECSTR turns auto-wrap on (xterm)"
+        );
         // XTSAVE / XTRESTORE.
         let m = modes("\x1b[?1002h\x1b[?1002;2004s\x1b[?1002l\x1b[?2004h\x1b[?1002;2004r");
         assert_eq!((m.mouse, m.bracketed_paste), (MouseTracking::Button, false));
