@@ -1,5 +1,5 @@
-//! `tuicast info`: what a cast holds, and what its program did to the terminal (one replay,
-//! one screen in memory at a time).
+//! `tuicast info`: what a cast holds, what its program did to the terminal and the modes it
+//! left set (one replay, one screen in memory at a time).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -18,7 +18,8 @@ const MAX_LISTED: usize = 100;
 
 /// Show a cast's version, size, duration, event counts and checkpoints, and what its
 /// program did to the terminal: window titles, icon name, bells, clipboard writes (OSC 52),
-/// hyperlinks (OSC 8), scrollback, and the escape sequences the engine did not follow.
+/// hyperlinks (OSC 8), scrollback, the escape sequences the engine did not follow, and the
+/// terminal modes it left set (mouse reporting, bracketed paste, focus reporting, keys, wrap).
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  tuicast info casts/demo.cast\n  tuicast info casts/demo.cast --json"
@@ -101,6 +102,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             exit = Some(*status);
         }
     }
+    let modes = replayer.screen().modes;
     marks.push(Mark {
         name: names.end(),
         line: last_line,
@@ -134,6 +136,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "scrollback": seen.scrollback,
                 "unsupported": unsupported.iter().collect::<BTreeMap<_, _>>(),
             },
+            "modes": modes,
         });
         let mut s = serde_json::to_string_pretty(&value)?;
         s.push('\n');
@@ -159,6 +162,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|(c, n)| format!("{} {n}", esc(c)))
             .collect();
         s.push_str(&format!("  events       {}\n", counts.join(", ")));
+        s.push_str(&format!("  final modes  {}\n", modes.describe()));
         s.push_str("  checkpoints\n");
         let width = marks
             .iter()

@@ -39,7 +39,10 @@ use toml::Spanned;
 use super::{parse_toml, ConfigError};
 use crate::assert::{Format, Mask};
 use crate::escape::escape_for_terminal;
-use crate::record::{Action, Origin, Program, Scenario, Step, Wait};
+use crate::record::scenario::MAX_SCROLL;
+use crate::record::{
+    Action, MouseButton, Origin, Program, Scenario, ScrollDirection, Step, Target, Wait,
+};
 #[cfg(feature = "png")]
 use crate::render::png::AnnotationSpec;
 use crate::term::{CellSelection, Size, MAX_SCROLLBACK};
@@ -376,7 +379,7 @@ fn recording(at: &Places<'_>, r: &FileToml) -> Result<Option<Scenario>, ConfigEr
     for spanned in &r.steps {
         let origin = at.origin(spanned.span());
         let (action, timeout, settle) =
-            step(spanned.get_ref()).map_err(|m| at.error(spanned.span(), m))?;
+            step(spanned.get_ref(), &r.regions).map_err(|m| at.error(spanned.span(), m))?;
         scenario.steps.push(Step {
             action,
             timeout,
@@ -425,13 +428,79 @@ fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-const STEP_KEYS: &str = "wait, press, type, checkpoint (or snapshot), secret, resize, exit, sleep";
+const STEP_KEYS: &str =
+    "wait, press, type, checkpoint (or snapshot), secret, resize, exit, sleep, \
+                         click, drag, scroll, hover, paste, focus";
 
 /// A step's action, its timeout and (a snapshot's) settle period.
 type StepParts = (Action, Option<Duration>, Option<Duration>);
 
-fn step(s: &StepToml) -> Result<StepParts, String> {
+fn step(
+    s: &StepToml,
+    regions: &BTreeMap<String, Spanned<RegionToml>>,
+) -> Result<StepParts, String> {
     let mut actions = Vec::new();
+    let target = |t: &TargetToml| self::target(t, regions);
+    let button = match &s.button {
+        None => MouseButton::Left,
+        Some(_) if s.click.is_none() && s.drag.is_none() => {
+            return Err("button goes with a click or drag step".into())
+        }
+        Some(b) => MouseButton::from_name(b).ok_or_else(|| {
+            format!(
+                "button must be \"left\", \"middle\" or \"right\", not \"{}\"",
+                escape_for_terminal(b, 40)
+            )
+        })?,
+    };
+    if (s.at.is_some() || s.count.is_some()) && s.scroll.is_none() {
+        return Err(
+            "at and count go with a scroll step ({ scroll = \"down\", at = [5, 10], count = 3 })"
+                .into(),
+        );
+    }
+    if let Some(t) = &s.click {
+        actions.push(Action::Click(target(t)?, button));
+    }
+    if let Some(d) = &s.drag {
+        actions.push(Action::Drag {
+            from: target(&d.from).map_err(|e| format!("drag from: {e}"))?,
+            to: target(&d.to).map_err(|e| format!("drag to: {e}"))?,
+            button,
+        });
+    }
+    if let Some(dir) = &s.scroll {
+        let direction = match dir.as_str() {
+            "up" => ScrollDirection::Up,
+            "down" => ScrollDirection::Down,
+            other => {
+                return Err(format!(
+                    "scroll must be \"up\" or \"down\", not \"{}\"",
+                    escape_for_terminal(other, 40)
+                ))
+            }
+        };
+        let at = s.at.as_ref().ok_or(
+            "a scroll step needs at = the place to scroll at ([row, col] from 1, \
+             { text = \"..\" }, { regex = \"..\" } or { region = \"name\" })",
+        )?;
+        let count = s.count.unwrap_or(1);
+        if count == 0 || count > MAX_SCROLL {
+            return Err(format!(
+                "count must be 1 to {MAX_SCROLL} notches, not {count}"
+            ));
+        }
+        actions.push(Action::Scroll(direction, target(at)?, count));
+    }
+    if let Some(t) = &s.hover {
+        actions.push(Action::Hover(target(t)?));
+    }
+    if let Some(t) = &s.paste {
+        actions.push(Action::Paste(t.clone()));
+    }
+    if let Some(f) = s.focus {
+        actions.push(Action::Focus(f));
+    }
     if let Some(w) = &s.wait {
         actions.push(Action::Wait(match w {
             WaitToml::Text(t) => Wait::Text(t.clone()),
@@ -499,6 +568,60 @@ fn step(s: &StepToml) -> Result<StepParts, String> {
         (Some(action), true) => Ok((action, timeout, settle)),
         (None, _) => Err(format!("a step needs one of {STEP_KEYS}")),
         (Some(_), false) => Err(format!("a step takes exactly one of {STEP_KEYS}")),
+    }
+}
+
+/// A mouse step's target, a region looked up in `[regions]`.
+fn target(
+    t: &TargetToml,
+    regions: &BTreeMap<String, Spanned<RegionToml>>,
+) -> Result<Target, String> {
+    let table = match t {
+        TargetToml::Cell([r, c]) => {
+            // Written counted from 1, as messages and goldens show positions; kept 0-based.
+            if *r == 0 || *c == 0 {
+                return Err(format!(
+                    "[{r}, {c}] has a 0: rows and columns count from 1 (the top-left cell is [1, 1])"
+                ));
+            }
+            return Ok(Target::Cell(r - 1, c - 1));
+        }
+        TargetToml::Table(table) => table,
+    };
+    let mut found = Vec::new();
+    if let Some(x) = &table.text {
+        if x.is_empty() {
+            return Err("a mouse target's text is empty".into());
+        }
+        found.push(Target::Text(x.clone()));
+    }
+    if let Some(r) = &table.regex {
+        found.push(Target::Regex(Regex::new(r).map_err(|e| {
+            format!("regex \"{}\" is not valid: {e}", escape_for_terminal(r, 80))
+        })?));
+    }
+    if let Some(name) = &table.region {
+        let shown = escape_for_terminal(name, 60);
+        let Some(region) = regions.get(name) else {
+            let known: Vec<String> = regions.keys().map(|k| escape_for_terminal(k, 40)).collect();
+            return Err(format!(
+                "no region \"{shown}\" in [regions] (regions: {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ));
+        };
+        let r = region.get_ref();
+        let cells =
+            CellSelection::new(range_text(&r.rows), range_text(&r.cols), r.regex.as_deref())
+                .map_err(|e| format!("region {shown}: {e}"))?;
+        found.push(Target::Region(name.clone(), cells));
+    }
+    match (found.pop(), found.is_empty()) {
+        (Some(t), true) => Ok(t),
+        _ => Err("a mouse target is [row, col] or takes exactly one of text, regex, region".into()),
     }
 }
 
@@ -699,6 +822,86 @@ struct StepToml {
     timeout: Option<String>,
     #[serde(default)]
     settle: Option<String>,
+    #[serde(default)]
+    click: Option<TargetToml>,
+    #[serde(default)]
+    drag: Option<DragToml>,
+    #[serde(default)]
+    scroll: Option<String>,
+    #[serde(default)]
+    at: Option<TargetToml>,
+    #[serde(default)]
+    count: Option<u16>,
+    #[serde(default)]
+    hover: Option<TargetToml>,
+    #[serde(default)]
+    button: Option<String>,
+    #[serde(default)]
+    paste: Option<String>,
+    #[serde(default)]
+    focus: Option<bool>,
+}
+
+/// Where a mouse step points: `[row, col]` (from 1) or one of `text`, `regex`, `region`.
+#[derive(Debug)]
+enum TargetToml {
+    Cell([u16; 2]),
+    Table(TargetTableToml),
+}
+
+impl<'de> serde::Deserialize<'de> for TargetToml {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TargetToml;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "a mouse target: [row, col] (from 1), { text = \"..\" }, \
+                     { regex = \"..\" } or { region = \"name\" }",
+                )
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<TargetToml, A::Error> {
+                let mut next = || -> Result<u16, A::Error> {
+                    seq.next_element::<u16>()?
+                        .ok_or_else(|| serde::de::Error::invalid_length(0, &self))
+                };
+                let (row, col) = (next()?, next()?);
+                if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    return Err(serde::de::Error::invalid_length(3, &self));
+                }
+                Ok(TargetToml::Cell([row, col]))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<TargetToml, A::Error> {
+                serde::Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(TargetToml::Table)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TargetTableToml {
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    regex: Option<String>,
+    #[serde(default)]
+    region: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DragToml {
+    from: TargetToml,
+    to: TargetToml,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -848,6 +1051,84 @@ mod tests {
                     "{table}: {e}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn mouse_paste_and_focus_steps_and_their_mistakes() {
+        let f = parse(
+            "shell = \"true\"\nsteps = [\n  { click = { text = \"OK\" } },\n  \
+             { click = [2, 3], button = \"right\" },\n  { click = { region = \"menu\" } },\n  \
+             { drag = { from = [1, 1], to = { regex = \"x+\" } }, button = \"middle\" },\n  \
+             { scroll = \"down\", at = [5, 5] },\n  { scroll = \"up\", at = [1, 1], count = 3 },\n  { hover = { text = \"a\" } },\n  \
+             { paste = \"p\" },\n  { focus = false },\n]\n[regions]\nmenu = { rows = \"2..4\", cols = 3 }\n",
+        )
+        .unwrap();
+        let steps = &f.recording.unwrap().steps;
+        let described: Vec<String> = steps.iter().map(Step::describe).collect();
+        assert_eq!(
+            described,
+            [
+                "click \"OK\"",
+                "right-click row 2, column 3",
+                "click region menu",
+                "drag (middle button) from row 1, column 1 to /x+/",
+                "scroll down at row 5, column 5",
+                "scroll up 3 notches at row 1, column 1",
+                "hover over \"a\"",
+                "paste \"p\"",
+                "focus out",
+            ]
+        );
+        let Action::Click(Target::Region(_, cells), _) = &steps[2].action else {
+            panic!("{:?}", steps[2].action)
+        };
+        assert_eq!((cells.rows(), cells.cols()), (Some(&(1..3)), Some(&(2..3))));
+        for (step, expected) in [
+            (
+                "{ click = [0, 3] }",
+                "casts/x.toml:2:10: [0, 3] has a 0: rows and columns count from 1",
+            ),
+            (
+                "{ click = { region = \"nope\" } }",
+                "no region \"nope\" in [regions] (regions: none)",
+            ),
+            (
+                "{ click = [1, 1], button = \"left-ish\" }",
+                "button must be \"left\", \"middle\" or \"right\"",
+            ),
+            (
+                "{ press = \"a\", button = \"left\" }",
+                "button goes with a click or drag step",
+            ),
+            (
+                "{ scroll = \"sideways\", at = [1, 1] }",
+                "scroll must be \"up\" or \"down\"",
+            ),
+            ("{ scroll = \"up\" }", "a scroll step needs at ="),
+            (
+                "{ hover = [1, 1], at = [1, 1] }",
+                "at and count go with a scroll step",
+            ),
+            (
+                "{ scroll = \"up\", at = [1, 1], count = 0 }",
+                "count must be 1 to 1000 notches, not 0",
+            ),
+            (
+                "{ click = { text = \"a\", regex = \"b\" } }",
+                "exactly one of text, regex, region",
+            ),
+            (
+                "{ drag = { from = [1, 1], to = [0, 1] } }",
+                "drag to: [0, 1] has a 0",
+            ),
+            (
+                "{ paste = \"a\", focus = true }",
+                "a step takes exactly one of",
+            ),
+        ] {
+            let e = error(&format!("shell = \"true\"\nsteps = [{step}]\n"));
+            assert!(e.contains(expected), "{step}: {e}");
         }
     }
 

@@ -47,6 +47,10 @@ pub enum RecordError {
     /// A signal (SIGINT, SIGTERM, SIGHUP: its number) asked the recording to stop; the
     /// program's session was ended and the cast so far kept (see [`super::interrupt`]).
     Interrupted(i32),
+    /// A mouse or focus step the program's terminal modes do not allow (it enabled no mouse
+    /// reporting, a hover without any-event tracking, focus reporting off), or a position it
+    /// cannot be sent at. The message says which mode is on.
+    Input(String),
     /// An error at one step of a scenario file, with the step's place.
     AtStep {
         /// Where the step was written.
@@ -68,6 +72,7 @@ impl RecordError {
                     | RecordError::Exited { .. }
                     | RecordError::ExitStatus { .. }
                     | RecordError::SecretOnScreen(_)
+                    | RecordError::Input(_)
             ),
         }
     }
@@ -93,7 +98,7 @@ impl RecordError {
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RecordError::Setup(m) => write!(f, "{m}"),
+            RecordError::Setup(m) | RecordError::Input(m) => write!(f, "{m}"),
             RecordError::Bin(e) => write!(f, "{e}"),
             RecordError::Io(e) => write!(f, "{e}"),
             RecordError::Timeout(r) => {

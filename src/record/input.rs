@@ -1,19 +1,24 @@
 //! What a session sends the program: keys by name, text, secrets (recorded as placeholders),
-//! resizes; and the markers it writes to the cast.
+//! resizes, mouse reports, pastes and focus changes (encoded for the modes the program set, read
+//! from the live engine); and the markers it writes to the cast.
 
 use std::time::Duration;
 
 use super::error::RecordError;
 use super::keys::key_bytes;
+use super::mouse::{encode, MouseButton, MouseEvent, ScrollDirection};
+use super::scenario::Target;
 use super::session::Session;
 use crate::cast::EventData;
-use crate::term::Size;
+use crate::term::{MouseTracking, Screen, Size};
 
 impl Session {
-    /// Presses one key by name (`Enter`, `C-c`, `Up`, `a`, …; see [`super::keys`]).
+    /// Presses one key by name (`Enter`, `C-c`, `Up`, `a`, …; see [`super::keys`]). Arrow
+    /// keys follow the cursor-key mode (DECCKM) the live engine has.
     pub fn press(&mut self, key: &str) -> Result<(), RecordError> {
-        let bytes =
-            key_bytes(key, self.scanner.app_cursor()).map_err(|e| RecordError::Setup(e.into()))?;
+        self.drain()?;
+        let app_cursor = self.engine.screen().modes.cursor_keys;
+        let bytes = key_bytes(key, app_cursor).map_err(|e| RecordError::Setup(e.into()))?;
         self.send(&bytes, &bytes)
     }
 
@@ -30,6 +35,153 @@ impl Session {
             self.secrets.push((name.to_string(), value.to_string()));
         }
         self.send(value, &format!("<secret {name}>"))
+    }
+
+    /// Clicks `button` (a press and a release, as the program's mouse mode reports them) at
+    /// the centre of `at`. Waits, up to the session's timeout, until `at` is on the screen and
+    /// the program has enabled mouse reporting; fails with [`RecordError::Input`] when it never
+    /// did (or the position cannot be sent in its encoding).
+    pub fn click(&mut self, at: &Target, button: MouseButton) -> Result<(), RecordError> {
+        let what = format!("a {} click", button.name());
+        let events = [
+            (MouseEvent::Press(button), at),
+            (MouseEvent::Release(button), at),
+        ];
+        self.mouse(&what, MouseTracking::X10, &events)
+    }
+
+    /// Drags with `button`: a press at `from`, a motion to `to` (with button-event or
+    /// any-event tracking) and a release there. Needs at least normal tracking (1000): X10
+    /// mode reports no release.
+    pub fn drag(
+        &mut self,
+        from: &Target,
+        to: &Target,
+        button: MouseButton,
+    ) -> Result<(), RecordError> {
+        let events = [
+            (MouseEvent::Press(button), from),
+            (MouseEvent::Motion(Some(button)), to),
+            (MouseEvent::Release(button), to),
+        ];
+        self.mouse("a drag", MouseTracking::Normal, &events)
+    }
+
+    /// Turns the wheel one notch `direction` with the pointer at `at`.
+    pub fn scroll(&mut self, direction: ScrollDirection, at: &Target) -> Result<(), RecordError> {
+        let events = [(MouseEvent::Wheel(direction), at)];
+        self.mouse("a scroll", MouseTracking::X10, &events)
+    }
+
+    /// Moves the pointer to `at` with no button down: needs any-event tracking (1003).
+    pub fn hover(&mut self, at: &Target) -> Result<(), RecordError> {
+        self.mouse(
+            "a hover",
+            MouseTracking::Any,
+            &[(MouseEvent::Motion(None), at)],
+        )
+    }
+
+    /// Pastes `text`: between `CSI 200 ~` and `CSI 201 ~` when the program enabled bracketed
+    /// paste (2004), as typed text otherwise. The cast records exactly what was sent.
+    pub fn paste(&mut self, text: &str) -> Result<(), RecordError> {
+        self.drain()?;
+        if self.engine.screen().modes.bracketed_paste {
+            let bytes = format!("\x1b[200~{text}\x1b[201~");
+            self.send(&bytes, &bytes)
+        } else {
+            self.send(text, text)
+        }
+    }
+
+    /// The terminal gains (`true`, `CSI I`) or loses focus (`CSI O`). Waits, up to the
+    /// session's timeout, for the program to enable focus reporting (1004); fails with
+    /// [`RecordError::Input`] when it never does (a terminal would send nothing, and a step
+    /// that silently did nothing would hide that the program stopped listening).
+    pub fn focus(&mut self, focused: bool) -> Result<(), RecordError> {
+        self.drain()?;
+        let waited = self.wait_until("focus reporting (CSI ? 1004 h)", None, |s| s.modes.focus);
+        if let Err(e) = waited {
+            let screen = self.engine.screen();
+            if !screen.modes.focus && !matches!(e, RecordError::Exited { .. }) {
+                return Err(RecordError::Input(format!(
+                    "the program has not enabled focus reporting (CSI ? 1004 h), so a terminal \
+                     sends no focus {}; modes on: {}",
+                    if focused { "in" } else { "out" },
+                    screen.modes.describe()
+                )));
+            }
+            return Err(e);
+        }
+        let bytes = if focused { "\x1b[I" } else { "\x1b[O" };
+        self.send(bytes, bytes)
+    }
+
+    /// Sends `events` at their targets once every target is on the screen and the mouse
+    /// tracking mode reports at least what `need` reports.
+    fn mouse(
+        &mut self,
+        what: &str,
+        need: MouseTracking,
+        events: &[(MouseEvent, &Target)],
+    ) -> Result<(), RecordError> {
+        self.drain()?;
+        let size = self.engine.size();
+        for (_, t) in events {
+            if let Target::Cell(r, c) = t {
+                if *r >= size.rows || *c >= size.cols {
+                    return Err(RecordError::Input(format!(
+                        "{what} at {t} is off the screen ({size}: rows 1 to {}, columns 1 to {})",
+                        size.rows, size.cols
+                    )));
+                }
+            }
+        }
+        let missing = |s: &Screen| {
+            events
+                .iter()
+                .find(|(_, t)| locate(s, t).is_none())
+                .map(|(_, t)| *t)
+        };
+        let described = match missing(&self.engine.screen()) {
+            Some(t) => format!("{t} on the screen for {what}"),
+            None => format!("mouse reporting for {what}"),
+        };
+        let waited = self.wait_until(&described, None, |s| {
+            enough(s.modes.mouse, need) && missing(s).is_none()
+        });
+        let screen = self.engine.screen();
+        if let Err(e) = waited {
+            if missing(&screen).is_none() && !matches!(e, RecordError::Exited { .. }) {
+                let needs = match need {
+                    MouseTracking::Any => {
+                        "any-event tracking (CSI ? 1003 h) to report motion with no button down"
+                    }
+                    MouseTracking::Normal => {
+                        "mouse tracking that reports releases (CSI ? 1000 h, 1002 or 1003; \
+                         X10 mode 9 reports presses only)"
+                    }
+                    _ => "mouse reporting (CSI ? 1000 h, or 9, 1002, 1003)",
+                };
+                return Err(RecordError::Input(format!(
+                    "{what} needs {needs}; the program has mouse tracking {} (modes on: {})",
+                    screen.modes.mouse,
+                    screen.modes.describe()
+                )));
+            }
+            return Err(e);
+        }
+        let modes = screen.modes;
+        // Every report first: a drag whose end cannot be sent sends nothing, never a press
+        // without its release.
+        let mut reports = Vec::with_capacity(events.len());
+        for (event, target) in events {
+            let (row, col) = locate(&screen, target).unwrap_or_default();
+            let report = encode(modes.mouse, modes.mouse_encoding, *event, row, col)
+                .map_err(|e| RecordError::Input(format!("{what} at {target}: {e}")))?;
+            reports.extend(report);
+        }
+        reports.iter().try_for_each(|bytes| self.send(bytes, bytes))
     }
 
     fn send(&mut self, bytes: &str, recorded: &str) -> Result<(), RecordError> {
@@ -83,5 +235,47 @@ impl Session {
         self.size = size;
         self.note_resize();
         self.emit(EventData::Resize(size))
+    }
+}
+
+/// Whether tracking mode `have` reports what `need` does.
+fn enough(have: MouseTracking, need: MouseTracking) -> bool {
+    let rank = |t| match t {
+        MouseTracking::Off => 0,
+        MouseTracking::X10 => 1,
+        MouseTracking::Normal => 2,
+        MouseTracking::Button => 3,
+        _ => 4,
+    };
+    rank(have) >= rank(need)
+}
+
+/// The cell a target points at on `screen` (0-based row and column): the centre of the first
+/// match of its text or regex in reading order, of the first rectangle of its region, or the
+/// cell itself when it is on the screen.
+pub(super) fn locate(screen: &Screen, target: &Target) -> Option<(u16, u16)> {
+    let centre = |row: usize, cols: std::ops::Range<usize>| {
+        let col = cols.start + (cols.end - cols.start).saturating_sub(1) / 2;
+        Some((u16::try_from(row).ok()?, u16::try_from(col).ok()?))
+    };
+    match target {
+        Target::Text(t) => {
+            if t.is_empty() {
+                return None;
+            }
+            let re = regex::Regex::new(&regex::escape(t)).ok()?;
+            (0..screen.rows.len())
+                .find_map(|r| screen.find_cells(r, &re).into_iter().next().map(|c| (r, c)))
+                .and_then(|(r, c)| centre(r, c))
+        }
+        Target::Regex(re) => (0..screen.rows.len())
+            .find_map(|r| screen.find_cells(r, re).into_iter().next().map(|c| (r, c)))
+            .and_then(|(r, c)| centre(r, c)),
+        Target::Region(_, cells) => {
+            let rect = cells.rects(screen).into_iter().next()?;
+            let row = rect.row + (rect.row_end - rect.row).saturating_sub(1) / 2;
+            centre(row, rect.col..rect.col_end)
+        }
+        Target::Cell(r, c) => (*r < screen.size.rows && *c < screen.size.cols).then_some((*r, *c)),
     }
 }

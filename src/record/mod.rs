@@ -12,13 +12,14 @@
 //! - [`cargo_bin`]: the package's own binary for `bin = "NAME"` (cargo's, beside the test, or
 //!   built).
 //! - [`interrupt`]: SIGINT/SIGTERM/SIGHUP end recordings cleanly.
-//! - [`keys`]: key names; `query`, `redact`, `utf8` (internal): terminal queries, secret redaction,
+//! - [`keys`]: key names; [`mouse`]: mouse reports as the program's modes want them; `query`, `redact`, `utf8` (internal): terminal queries, secret redaction,
 //!   streaming UTF-8.
 
 pub mod cargo_bin;
 #[cfg(feature = "record")]
 pub mod interrupt;
 pub mod keys;
+pub mod mouse;
 #[cfg(feature = "record")]
 #[doc(hidden)] // public for the recording benchmark only; not a stable API
 pub mod pty;
@@ -48,8 +49,9 @@ mod settle;
 #[cfg(feature = "record")]
 mod wait;
 
+pub use mouse::{MouseButton, ScrollDirection};
 #[cfg(feature = "record")]
 pub use run::{default_cast_path, record_scenario, Recorded};
-pub use scenario::{Action, Origin, Program, Scenario, Step, Wait};
+pub use scenario::{Action, Origin, Program, Scenario, Step, Target, Wait};
 #[cfg(feature = "record")]
 pub use session::{base_env, Finished, RecordError, Session, SessionOptions};

@@ -5,6 +5,7 @@
 //! live engine and records each answer as an `i` event.
 
 use crate::term::sequence::{DecModes, Sequence, SequenceTracker};
+use crate::term::Modes;
 
 /// A query found in program output.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,11 +99,6 @@ impl QueryScanner {
         found
     }
 
-    /// Whether the program enabled application cursor keys (DECCKM, `CSI ? 1 h`).
-    pub(crate) fn app_cursor(&self) -> bool {
-        self.modes.get(1).unwrap_or(false)
-    }
-
     /// The state of DEC private mode `mode`: `Some(true)` set, `Some(false)` reset, `None`
     /// for modes this terminal does not know.
     pub(crate) fn dec_mode(&self, mode: u16) -> Option<bool> {
@@ -183,11 +179,14 @@ impl Default for AnswerColors {
     }
 }
 
-/// The answer a terminal gives to `query`, with the cursor at 0-based `(row, col)`; `None` for
+/// The answer a terminal gives to `query`, with the cursor at 0-based `(row, col)` and the
+/// terminal modes as the live engine has them (`modes`: the mouse modes replace each other, so
+/// they are answered from there; other modes as the scanner saw them last set); `None` for
 /// queries left unanswered (as a terminal without the feature does).
 pub(crate) fn answer(
     query: &Query,
     scanner: &QueryScanner,
+    modes: &Modes,
     cursor: (u16, u16),
     colors: &AnswerColors,
 ) -> Option<String> {
@@ -219,7 +218,7 @@ pub(crate) fn answer(
             format!("\x1b]{which};{rgb}{end}")
         }
         Query::DecMode(mode) => {
-            let state = match scanner.dec_mode(*mode) {
+            let state = match modes.dec(*mode).or_else(|| scanner.dec_mode(*mode)) {
                 Some(true) => 1,
                 Some(false) => 2,
                 None => 0,
@@ -291,14 +290,20 @@ mod tests {
     fn answers_follow_the_cursor_modes_and_colours() {
         let mut s = QueryScanner::new();
         s.scan("\x1b[?1h\x1b[?2004h");
-        assert!(s.app_cursor());
         let c = AnswerColors::default();
-        let a = |q: Query| answer(&q, &s, (4, 9), &c);
+        let mut modes = Modes::default();
+        for m in [1, 2004, 1000, 1002] {
+            modes.set_dec(m, true);
+        }
+        let a = |q: Query| answer(&q, &s, &modes, (4, 9), &c);
         assert_eq!(
             a(Query::CursorPosition { private: false }).unwrap(),
             "\x1b[5;10R"
         );
         assert_eq!(a(Query::DecMode(2004)).unwrap(), "\x1b[?2004;1$y");
+        // 1002 replaced 1000: reset now, as xterm answers.
+        assert_eq!(a(Query::DecMode(1000)).unwrap(), "\x1b[?1000;2$y");
+        assert_eq!(a(Query::DecMode(1002)).unwrap(), "\x1b[?1002;1$y");
         assert_eq!(a(Query::DecMode(25)).unwrap(), "\x1b[?25;1$y");
         assert_eq!(a(Query::DecMode(9999)).unwrap(), "\x1b[?9999;0$y");
         assert_eq!(

@@ -160,6 +160,12 @@ fn run_step(
         Action::Secret(name) => s.type_secret(name, secret.unwrap_or_default()),
         Action::Resize(size) => s.resize(*size),
         Action::Sleep(d) => s.sleep(*d),
+        Action::Click(t, b) => with_timeout(s, &|s| s.click(t, *b)),
+        Action::Drag { from, to, button } => with_timeout(s, &|s| s.drag(from, to, *button)),
+        Action::Scroll(d, t, n) => with_timeout(s, &|s| (0..*n).try_for_each(|_| s.scroll(*d, t))),
+        Action::Hover(t) => with_timeout(s, &|s| s.hover(t)),
+        Action::Paste(t) => s.paste(t),
+        Action::Focus(f) => with_timeout(s, &|s| s.focus(*f)),
         Action::Exit(expected) => {
             let status = s.wait_exit(step.timeout)?;
             match expected {

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use regex::Regex;
 
-use crate::term::Size;
+use super::mouse::{MouseButton, ScrollDirection};
+use crate::term::{CellSelection, Size};
 
 /// How to record a cast: the program, its terminal and environment, and the steps.
 #[derive(Debug, Clone)]
@@ -111,6 +112,57 @@ pub enum Action {
     Exit(Option<i32>),
     /// Let time pass.
     Sleep(Duration),
+    /// Click a button (press and release) on a target.
+    Click(Target, MouseButton),
+    /// Press a button on one target, move to another and release it there.
+    Drag {
+        /// Where the button goes down.
+        from: Target,
+        /// Where it comes up.
+        to: Target,
+        /// The button.
+        button: MouseButton,
+    },
+    /// Turn the wheel over a target, this many notches (1 to [`MAX_SCROLL`]), one report each.
+    Scroll(ScrollDirection, Target, u16),
+    /// Move the pointer over a target with no button down (needs any-event tracking).
+    Hover(Target),
+    /// Paste text: bracketed (`CSI 200 ~` … `CSI 201 ~`) when the program enabled bracketed
+    /// paste, typed as it is otherwise.
+    Paste(String),
+    /// The terminal window gains (`true`) or loses focus (needs focus reporting, 1004).
+    Focus(bool),
+}
+
+/// The most notches one scroll step turns the wheel.
+pub const MAX_SCROLL: u16 = 1000;
+
+/// Where on the screen a mouse step points: the centre of what it names.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Target {
+    /// The first place (in reading order) this text is on the screen.
+    Text(String),
+    /// The first match of this regex on a row.
+    Regex(Regex),
+    /// The cells of a named region (a `[regions]` entry of the cast's TOML): the centre of
+    /// the rectangle around the first of them.
+    Region(String, CellSelection),
+    /// One cell, 0-based row and column.
+    Cell(u16, u16),
+}
+
+impl fmt::Display for Target {
+    /// `"OK"`, `/regex/`, `region menu`, `row 3, column 5` (from 1), text escaped.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = |t: &str| crate::escape::escape_for_terminal(t, 60);
+        match self {
+            Target::Text(t) => write!(f, "\"{}\"", shown(t)),
+            Target::Regex(r) => write!(f, "/{}/", shown(r.as_str())),
+            Target::Region(name, _) => write!(f, "region {}", shown(name)),
+            Target::Cell(r, c) => write!(f, "row {}, column {}", r + 1, c + 1),
+        }
+    }
 }
 
 /// What a wait step waits for.
@@ -213,6 +265,17 @@ impl Step {
             Action::Exit(Some(c)) => format!("wait for exit {c}"),
             Action::Exit(None) => "wait for exit".into(),
             Action::Sleep(d) => format!("sleep {} ms", d.as_millis()),
+            Action::Click(t, MouseButton::Left) => format!("click {t}"),
+            Action::Click(t, b) => format!("{}-click {t}", b.name()),
+            Action::Drag { from, to, button } => {
+                format!("drag ({} button) from {from} to {to}", button.name())
+            }
+            Action::Scroll(d, t, 1) => format!("scroll {} at {t}", d.name()),
+            Action::Scroll(d, t, n) => format!("scroll {} {n} notches at {t}", d.name()),
+            Action::Hover(t) => format!("hover over {t}"),
+            Action::Paste(t) => format!("paste \"{}\"", shown(t)),
+            Action::Focus(true) => "focus in".into(),
+            Action::Focus(false) => "focus out".into(),
         }
     }
 }

@@ -535,10 +535,12 @@ impl Session {
         for (end, query) in queries {
             self.engine.feed(&text[pos..end]);
             pos = end;
-            let cursor = self.engine.screen().cursor;
+            let screen = self.engine.screen();
+            let cursor = screen.cursor;
             if let Some(a) = answer(
                 &query,
                 &self.scanner,
+                &screen.modes,
                 (cursor.row, cursor.col),
                 &self.colors,
             ) {

@@ -8,7 +8,9 @@
 //! — has stayed the same for a settle period, counted from the later of the last input and the
 //! last change: a key the program has not answered yet holds the checkpoint back for a period
 //! too. It never fires while a synchronized update (DEC private mode 2026, `CSI ? 2026 h` …
-//! `l`) is open: the frame in it is not finished. `{ wait = { idle = … } }` is the same rule
+//! `l`) is open: the frame in it is not finished. A change of the terminal modes alone (mouse
+//! reporting, bracketed paste, …) is not a change: goldens do not show modes, and the steps
+//! that depend on them (clicks, focus) wait for the mode they need themselves. `{ wait = { idle = … } }` is the same rule
 //! with its own period.
 //!
 //! The screen is compared once per burst of output the session takes in while no settling
@@ -329,6 +331,9 @@ mod tests {
         let t1 = t0 + Duration::from_millis(10);
         // Pen resets, a hidden cursor moving: the same screen.
         w.observe(screen("ab\x1b[?25l\x1b[0m\x1b[39m\x1b[2;5H"), t1);
+        assert_eq!(w.last_change, t0);
+        // Terminal modes alone: the same screen too.
+        w.observe(screen("ab\x1b[?25l\x1b[?1000;1006;2004h\x1b="), t1);
         assert_eq!(w.last_change, t0);
         // A shown cursor, then it moves: changes.
         w.observe(screen("ab"), t1);

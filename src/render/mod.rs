@@ -13,6 +13,9 @@
 //!   "cursor": {"row": 0, "col": 2, "visible": true},
 //!   "title": null,
 //!   "alternate": false,
+//!   "modes": {"bracketed_paste": false, "mouse": "off", "mouse_encoding": "default",
+//!             "focus": false, "cursor_keys": false, "keypad": false, "autowrap": true,
+//!             "origin": false},
 //!   "rows": [
 //!     {"text": "$ ls", "runs": [{"col": 0, "width": 1, "fg": 2, "attrs": ["bold"]}]}
 //!   ]
@@ -37,6 +40,11 @@
 //!   cells carry links has `"links"` after its runs: `[{"col": 4, "width": 7, "link": 1}]`,
 //!   `link` counting from 1 in the top-level `links`. Texts are as the program wrote them,
 //!   JSON-escaped (control characters in a clipboard text included).
+//! - `modes` (always present) are the terminal modes the program set
+//!   ([`Modes`](crate::term::Modes)): `bracketed_paste` (2004), `mouse` (`"off"`, `"x10"` 9,
+//!   `"normal"` 1000, `"button"` 1002, `"any"` 1003), `mouse_encoding` (`"default"`, `"utf8"`
+//!   1005, `"sgr"` 1006, `"urxvt"` 1015), `focus` (1004), `cursor_keys` (DECCKM, 1), `keypad`
+//!   (DECKPAM), `autowrap` (7), `origin` (6).
 //! - Keys appear in the order above; fields are only ever added, never renamed.
 
 #[cfg(feature = "png")]
@@ -83,6 +91,7 @@ pub fn json(screen: &Screen) -> Value {
         "cursor": cursor,
         "title": screen.title.as_deref().map(|t| t.chars().map(safe_char).collect::<String>()),
         "alternate": screen.alternate,
+        "modes": serde_json::to_value(screen.modes).unwrap_or(Value::Null),
         "rows": rows,
         "icon": screen.state.icon.as_deref().map(|t| t.chars().map(safe_char).collect::<String>()),
         "bells": screen.state.bells,
@@ -254,5 +263,25 @@ mod tests {
         );
         let keys: Vec<&String> = v["cursor"].as_object().unwrap().keys().collect();
         assert_eq!(keys, ["row", "col", "visible", "shape", "blinking"]);
+    }
+
+    #[test]
+    fn json_has_the_modes() {
+        let v = json(&screen(""));
+        assert_eq!(
+            v["modes"],
+            json!({"bracketed_paste": false, "mouse": "off", "mouse_encoding": "default",
+                   "focus": false, "cursor_keys": false, "keypad": false, "autowrap": true,
+                   "origin": false})
+        );
+        let v = json(&screen("\x1b[?1002;1006;2004;1004;1h\x1b=\x1b[?7l"));
+        assert_eq!(
+            v["modes"],
+            json!({"bracketed_paste": true, "mouse": "button", "mouse_encoding": "sgr",
+                   "focus": true, "cursor_keys": true, "keypad": true, "autowrap": false,
+                   "origin": false})
+        );
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(keys[4..6], ["alternate", "modes"]);
     }
 }

@@ -215,6 +215,12 @@ mod tests {
             10,
         );
         assert_eq!(f, [(0.0, "a".into()), (2.0, "ab".into())]);
+        // Nor does a terminal mode alone.
+        let f = run(
+            vec![out(0.0, "a"), out(1.0, "\x1b[?1000h"), out(2.0, "b")],
+            10,
+        );
+        assert_eq!(f, [(0.0, "a".into()), (2.0, "ab".into())]);
         let f = run(vec![ev(1.0, EventData::Marker("m".into()))], 10);
         assert_eq!(f, [(0.0, String::new())], "the blank terminal");
         assert_eq!(run(Vec::new(), 0), [(0.0, String::new())]);

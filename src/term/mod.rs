@@ -7,6 +7,7 @@
 mod avt;
 mod cell_text;
 mod charsets;
+mod modes;
 mod outline;
 mod runs;
 mod select;
@@ -24,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::avt::AvtEngine;
 pub use cell_text::CellText;
+pub use modes::{Modes, MouseEncoding, MouseTracking, KNOWN_DEC_MODES};
 pub use outline::{Bar, BoxPart, CursorRow, Highlight, HighlightKind, Outline, TextBlock};
 pub use runs::{describe_runs, row_runs, suggest_masks, CellRun};
 pub use select::{CellRect, CellSelection, SelectionError};
@@ -274,6 +276,9 @@ pub struct Screen {
     /// Icon name, bells, clipboard writes, hyperlinks and scrollback (`state.rs`).
     #[serde(default)]
     pub state: TermState,
+    /// The terminal modes the program set (mouse, paste, focus, keys, wrap, origin).
+    #[serde(default)]
+    pub modes: Modes,
 }
 
 impl Screen {
@@ -291,6 +296,7 @@ impl Screen {
             title: None,
             alternate: false,
             state: TermState::default(),
+            modes: Modes::default(),
         }
     }
 

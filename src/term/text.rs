@@ -150,6 +150,7 @@ mod tests {
                 title: None,
                 alternate: false,
                 state: Default::default(),
+                modes: Default::default(),
             };
             proptest::prop_assert_eq!(screen.text(), reference_text(&screen));
         }

@@ -1,7 +1,11 @@
 //! Adapter for the `vt100` crate, the second engine for differential replay.
 //!
 //! vt100 tracks neither strikethrough, blink nor conceal (SGR 8); those attributes always read
-//! false. It does track the cursor shape (DECSCUSR). Its callbacks give the title and icon
+//! false. It does track the cursor shape (DECSCUSR), and of the terminal modes the mouse
+//! (tracking and encoding; not urxvt's 1015), bracketed paste, cursor keys and keypad; focus
+//! reporting, auto-wrap and origin mode read as a fresh terminal has them. (vt100 ends mouse
+//! tracking only on the reset of the mode in use; xterm and the avt layer on any.) Its
+//! callbacks give the title and icon
 //! name, bells, OSC 52 writes, the lines scrolled off and the sequences it did not handle;
 //! it has no OSC 8 hyperlinks (cells never have a link).
 
@@ -11,8 +15,8 @@ use std::collections::VecDeque;
 
 use super::state::{osc_effect, push_clipboard, ClipboardWrite, OscEffect};
 use super::{
-    safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Scrollback, Size,
-    TermState, Unsupported, MAX_SCROLLBACK,
+    safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Modes, MouseEncoding,
+    MouseTracking, Screen, Scrollback, Size, TermState, Unsupported, MAX_SCROLLBACK,
 };
 
 /// The vt100 engine.
@@ -230,6 +234,7 @@ impl Engine for Vt100Engine {
                     scrollback: Scrollback::from(cb.scrollback.iter().cloned().collect::<Vec<_>>()),
                 }
             },
+            modes: modes(s),
         }
     }
 
@@ -241,6 +246,28 @@ impl Engine for Vt100Engine {
 
     fn unsupported(&self) -> Unsupported {
         self.parser.callbacks().unsupported.clone()
+    }
+}
+
+fn modes(s: &vt100::Screen) -> Modes {
+    use vt100::{MouseProtocolEncoding as E, MouseProtocolMode as M};
+    Modes {
+        bracketed_paste: s.bracketed_paste(),
+        mouse: match s.mouse_protocol_mode() {
+            M::None => MouseTracking::Off,
+            M::Press => MouseTracking::X10,
+            M::PressRelease => MouseTracking::Normal,
+            M::ButtonMotion => MouseTracking::Button,
+            M::AnyMotion => MouseTracking::Any,
+        },
+        mouse_encoding: match s.mouse_protocol_encoding() {
+            E::Default => MouseEncoding::Default,
+            E::Utf8 => MouseEncoding::Utf8,
+            E::Sgr => MouseEncoding::Sgr,
+        },
+        cursor_keys: s.application_cursor(),
+        keypad: s.application_keypad(),
+        ..Modes::default()
     }
 }
 
@@ -263,5 +290,31 @@ fn color(c: vt100::Color) -> Color {
         vt100::Color::Default => Color::Default,
         vt100::Color::Idx(i) => Color::Indexed(i),
         vt100::Color::Rgb(r, g, b) => Color::Rgb(super::Rgb(r, g, b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::AvtEngine;
+
+    #[test]
+    fn the_modes_vt100_tracks_agree_with_avt() {
+        for input in [
+            "\x1b[?9h",
+            "\x1b[?1000;1006h",
+            "\x1b[?1002;1005h\x1b[?2004h",
+            "\x1b[?1003h\x1b[?1h\x1b=",
+            // (vt100 ends tracking only on the reset of the mode in use, xterm on any.)
+            "\x1b[?1003h\x1b[?1003l",
+            "\x1b[?1000;1006;2004h\x1bc",
+        ] {
+            let size = Size { cols: 10, rows: 3 };
+            let mut v = Vt100Engine::new(size);
+            let mut a = AvtEngine::new(size);
+            v.feed(input);
+            a.feed(input);
+            assert_eq!(v.screen().modes, a.screen().modes, "{input:?}");
+        }
     }
 }

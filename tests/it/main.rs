@@ -14,6 +14,7 @@
 //! - `limits`: docs/limits.md's limits: worst small inputs under a 1 GiB address-space limit.
 //! - `cursor`: the cursor in goldens: hidden (no position), `[check] cursor = false`, masked.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
+//! - `input`: mouse, paste and focus steps: eventsapp byte for byte, vim, less, bash readline.
 //! - `inspect`: `tuicast inspect` and `tuicast::inspect` on real screens: outline, prompts, tables.
 //! - `repeat`: the flake guard, `--repeat N`: changing and steady programs recorded N times.
 //! - `live_runs`: which casts are recorded live, one recording per cast under nextest, one accept.
@@ -31,6 +32,7 @@ mod cursor;
 mod examples;
 mod harness;
 mod hostile;
+mod input;
 mod inspect;
 mod layers;
 mod limits;

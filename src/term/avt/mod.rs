@@ -24,7 +24,12 @@
 //!   on a stand-in, as concealed text does, so it follows its cell), the scrollback (the
 //!   lines avt gives back when it drops them), and the sequences nothing understood
 //!   (`unknown.rs`): see [`TermState`](crate::term::TermState).
+//! - the terminal modes ([`Modes`](crate::term::Modes): mouse reporting, bracketed paste,
+//!   focus, keypad, which avt ignores, and the origin and auto-wrap modes avt keeps private);
+//! - auto-wrap is not restored with the cursor (avt restores it, as old xterms did; xterm
+//!   today and tmux do not), and DECSTR turns it on (as xterm does; avt keeps it).
 
+mod modes;
 mod pen;
 mod sgr;
 mod special;
@@ -45,6 +50,7 @@ use super::{
     safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Scrollback, Size,
     TermState, Unsupported, MAX_SCROLLBACK,
 };
+use modes::ModeShadow;
 use pen::{PenShadow, PenState};
 use special::Special;
 use standins::StandIns;
@@ -102,6 +108,8 @@ pub struct AvtEngine {
     /// The scrollback as text, made when a screen is read after it changed (`None`).
     scrollback_text: RefCell<Option<Scrollback>>,
     unsupported: Unsupported,
+    /// The terminal modes.
+    modes: ModeShadow,
 }
 
 impl std::fmt::Debug for AvtEngine {
@@ -145,6 +153,7 @@ impl AvtEngine {
             scrollback_limit: lines.min(MAX_SCROLLBACK),
             scrollback_text: RefCell::new(None),
             unsupported: Unsupported::default(),
+            modes: ModeShadow::default(),
         }
     }
 
@@ -282,7 +291,15 @@ impl AvtEngine {
                     self.cursor_shape = shape;
                 }
             }
-            Some(Special::Deccolm(wide)) => deccolm = Some(wide),
+            Some(Special::DecModes(set, modes)) => {
+                if modes.contains(&3) {
+                    deccolm = Some(set);
+                }
+                self.modes.set_dec(&modes, set);
+            }
+            Some(Special::XtSave(true, modes)) => self.modes.save(&modes),
+            Some(Special::XtSave(false, modes)) => self.modes.restore_saved(&modes),
+            Some(Special::Keypad(application)) => self.modes.keypad(application),
         }
         if let Some(f) = f {
             self.execute(f);
@@ -389,12 +406,23 @@ impl AvtEngine {
         let enters_alternate =
             !alternate && matches!(&f, Function::Decset(modes) if modes.iter().any(is_alt_screen));
         self.pen.observe(&f, alternate);
+        self.modes.observe(&f, alternate);
         if erases {
             // Erased and inserted cells take only the background (BCE), as in xterm and tmux.
             self.terminal
                 .execute(Function::Sgr(self.pen.pen.background_ops()));
             self.terminal.execute(f);
             self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
+        } else if ModeShadow::overrides_autowrap(&f) {
+            self.terminal.execute(f);
+            // avt restored auto-wrap with the cursor (xterm and tmux keep it), or kept it on
+            // DECSTR (xterm turns it on).
+            let wrap = vec![DecMode::AutoWrap];
+            self.terminal.execute(if self.modes.modes.autowrap {
+                Function::Decset(wrap)
+            } else {
+                Function::Decrst(wrap)
+            });
         } else {
             self.terminal.execute(f);
         }
@@ -719,6 +747,7 @@ impl Engine for AvtEngine {
                 links,
                 scrollback: self.scrollback_text(),
             },
+            modes: self.modes.modes,
         }
     }
 

@@ -16,8 +16,13 @@ pub(super) enum Special {
     LockingShift(usize),
     /// SS2 (`ESC N`) or SS3 (`ESC O`).
     SingleShift(usize),
-    /// DECCOLM: 132 columns (true) or 80.
-    Deccolm(bool),
+    /// DEC private modes set (true: `CSI ? Pm h`) or reset (`l`): the modes as numbers
+    /// (DECCOLM, mode 3, among them).
+    DecModes(bool, Vec<u16>),
+    /// XTSAVE (`CSI ? Pm s`, true) or XTRESTORE (`CSI ? Pm r`) of DEC private modes.
+    XtSave(bool, Vec<u16>),
+    /// DECKPAM (`ESC =`, true) or DECKPNM (`ESC >`).
+    Keypad(bool),
     /// DECSCUSR (`CSI Ps SP q`): the cursor shape.
     Decscusr(u16),
     /// An SGR sequence avt reads wrongly: colon forms (`CSI 4:3 m`), underline colours
@@ -57,6 +62,8 @@ fn esc(intermediates: &str, fin: char) -> Option<Special> {
             'o' => Some(Special::LockingShift(3)),
             'N' => Some(Special::SingleShift(2)),
             'O' => Some(Special::SingleShift(3)),
+            '=' => Some(Special::Keypad(true)),
+            '>' => Some(Special::Keypad(false)),
             _ => None,
         },
         (Some(i @ ('(' | ')' | '*' | '+')), None) => Some(Special::Designate(i, fin)),
@@ -68,10 +75,16 @@ fn esc(intermediates: &str, fin: char) -> Option<Special> {
 
 fn csi(p: &str, fin: char) -> Option<Special> {
     match fin {
-        'h' | 'l' if p.starts_with('?') => p[1..]
-            .split(';')
-            .any(|m| m.parse() == Ok(3u16))
-            .then_some(Special::Deccolm(fin == 'h')),
+        'h' | 'l' | 's' | 'r' if p.starts_with('?') => {
+            let modes: Vec<u16> = p[1..].split(';').filter_map(|m| m.parse().ok()).collect();
+            if modes.is_empty() {
+                return None;
+            }
+            Some(match fin {
+                'h' | 'l' => Special::DecModes(fin == 'h', modes),
+                _ => Special::XtSave(fin == 's', modes),
+            })
+        }
         'm' if !p.starts_with(['<', '=', '>', '?'])
             && (p.contains(':')
                 || p.split(';')
