@@ -1,0 +1,238 @@
+//! Scenarios written as TOML, in the schema [`CastFile`](super::CastFile) reads: what
+//! `tuicast session stop --save` and `tuicast record --scenario` write, and how `tuicast
+//! session` sends one step to its daemon. What is written reads back as the same steps (the
+//! round trip is tested).
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::record::{Action, Program, Scenario, Step, Wait};
+
+/// A TOML string (quoted and escaped).
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A duration as the schema reads it: `300ms`.
+fn duration(d: Duration) -> String {
+    quoted(&format!("{}ms", d.as_millis()))
+}
+
+/// A TOML key: bare when it can be, else quoted.
+fn key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        k.to_string()
+    } else {
+        quoted(k)
+    }
+}
+
+/// A list of strings.
+fn list(items: &[String]) -> String {
+    let inner: Vec<String> = items.iter().map(|i| quoted(i)).collect();
+    format!("[{}]", inner.join(", "))
+}
+
+/// One step as an inline table: `{ press = "Enter" }`, `{ wait = { idle = "300ms" }, timeout
+/// = "5s" }`.
+pub fn step_toml(step: &Step) -> String {
+    let body = match &step.action {
+        Action::Wait(w) => format!(
+            "wait = {}",
+            match w {
+                Wait::Text(t) => quoted(t),
+                Wait::Regex(r) => format!("{{ regex = {} }}", quoted(r.as_str())),
+                Wait::Idle(d) => format!("{{ idle = {} }}", duration(*d)),
+                Wait::Gone(t) => format!("{{ gone = {} }}", quoted(t)),
+                Wait::Cursor(r, c) => format!("{{ cursor = [{}, {}] }}", r + 1, c + 1),
+                Wait::Echo(on) => format!("{{ echo = {on} }}"),
+            }
+        ),
+        Action::Press(keys) if keys.len() == 1 => format!("press = {}", quoted(&keys[0])),
+        Action::Press(keys) => format!("press = {}", list(keys)),
+        Action::Type(t) => format!("type = {}", quoted(t)),
+        Action::Snapshot(name) => format!("checkpoint = {}", quoted(name)),
+        Action::Secret(var) => format!("secret = {{ env = {} }}", quoted(var)),
+        Action::Resize(size) => format!("resize = {}", quoted(&size.to_string())),
+        Action::Exit(Some(status)) => format!("exit = {status}"),
+        Action::Exit(None) => "exit = \"any\"".to_string(),
+        Action::Sleep(d) => format!("sleep = {}", duration(*d)),
+    };
+    let mut out = format!("{{ {body}");
+    if let Some(t) = step.timeout {
+        let _ = write!(out, ", timeout = {}", duration(t));
+    }
+    if let Some(s) = step.settle {
+        let _ = write!(out, ", settle = {}", duration(s));
+    }
+    out.push_str(" }");
+    out
+}
+
+/// `scenario` as a cast's TOML file placed in `dir` (its `cwd` written relative to `dir` when
+/// it is inside it), after the comment lines of `comment`.
+pub fn scenario_toml(scenario: &Scenario, dir: &Path, comment: &str) -> String {
+    let mut out = String::new();
+    for line in comment.lines() {
+        let _ = writeln!(out, "# {line}");
+    }
+    match &scenario.program {
+        Program::Argv(argv) => {
+            let _ = writeln!(out, "command = {}", list(argv));
+        }
+        Program::Shell(script) => {
+            let _ = writeln!(out, "shell = {}", quoted(script));
+        }
+        Program::Bin { name, args, .. } => {
+            let _ = writeln!(out, "bin = {}", quoted(name));
+            if !args.is_empty() {
+                let _ = writeln!(out, "args = {}", list(args));
+            }
+        }
+    }
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let cwd = std::path::absolute(&scenario.cwd).unwrap_or_else(|_| scenario.cwd.clone());
+    if cwd != dir {
+        let shown = match cwd.strip_prefix(&dir) {
+            Ok(rel) => rel.to_path_buf(),
+            Err(_) => cwd.clone(),
+        };
+        let _ = writeln!(out, "cwd = {}", quoted(&shown.to_string_lossy()));
+    }
+    if let Some(size) = scenario.size {
+        let _ = writeln!(out, "size = {}", quoted(&size.to_string()));
+    }
+    if !scenario.env.is_empty() {
+        let pairs: Vec<String> = scenario
+            .env
+            .iter()
+            .map(|(k, v)| format!("{} = {}", key(k), quoted(v)))
+            .collect();
+        let _ = writeln!(out, "env = {{ {} }}", pairs.join(", "));
+    }
+    if !scenario.inherit_env.is_empty() {
+        let _ = writeln!(out, "inherit_env = {}", list(&scenario.inherit_env));
+    }
+    if let Some(t) = scenario.timeout {
+        let _ = writeln!(out, "timeout = {}", duration(t));
+    }
+    if let Some(s) = scenario.settle {
+        let _ = writeln!(out, "settle = {}", duration(s));
+    }
+    if let Some(t) = &scenario.title {
+        let _ = writeln!(out, "title = {}", quoted(t));
+    }
+    if !scenario.redact.is_empty() {
+        let patterns: Vec<String> = scenario
+            .redact
+            .iter()
+            .map(|r| r.as_str().to_string())
+            .collect();
+        let _ = writeln!(out, "redact = {}", list(&patterns));
+    }
+    out.push_str("steps = [\n");
+    for step in &scenario.steps {
+        let _ = writeln!(out, "  {},", step_toml(step));
+    }
+    out.push_str("]\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{parse_step, CastFile};
+    use crate::term::Size;
+    use regex::Regex;
+
+    fn every_step() -> Vec<Step> {
+        let mut steps: Vec<Step> = [
+            Action::Wait(Wait::Text("Ready \"now\"\n\\ é".into())),
+            Action::Wait(Wait::Regex(Regex::new(r"(?m)^ *\$ *$").unwrap())),
+            Action::Wait(Wait::Idle(Duration::from_millis(300))),
+            Action::Wait(Wait::Gone("Loading".into())),
+            Action::Wait(Wait::Cursor(0, 4)),
+            Action::Wait(Wait::Echo(false)),
+            Action::Wait(Wait::Echo(true)),
+            Action::Press(vec!["Enter".into()]),
+            Action::Press(vec!["Esc".into(), ":".into(), "C-c".into()]),
+            Action::Type("a\tb\u{1b}[A'\"".into()),
+            Action::Snapshot("saved".into()),
+            Action::Secret("TOKEN".into()),
+            Action::Resize(Size {
+                cols: 100,
+                rows: 30,
+            }),
+            Action::Exit(Some(3)),
+            Action::Exit(None),
+            Action::Sleep(Duration::from_millis(20)),
+        ]
+        .into_iter()
+        .map(Step::new)
+        .collect();
+        steps[0].timeout = Some(Duration::from_secs(30));
+        steps[10].settle = Some(Duration::from_millis(200));
+        steps
+    }
+
+    fn same(a: &[Step], b: &[Step]) {
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(b) {
+            assert_eq!(x.describe(), y.describe());
+            assert_eq!(
+                (x.timeout, x.settle),
+                (y.timeout, y.settle),
+                "{}",
+                x.describe()
+            );
+            match (&x.action, &y.action) {
+                (Action::Type(p), Action::Type(q)) => assert_eq!(p, q),
+                (Action::Wait(Wait::Text(p)), Action::Wait(Wait::Text(q))) => assert_eq!(p, q),
+                (Action::Wait(Wait::Regex(p)), Action::Wait(Wait::Regex(q))) => {
+                    assert_eq!(p.as_str(), q.as_str())
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn a_written_scenario_reads_back_as_the_same_steps() {
+        let dir = std::env::temp_dir();
+        let mut s = Scenario::new(
+            Program::Argv(vec!["/bin/sh".into(), "-c".into(), "echo 'hi'".into()]),
+            &dir.join("sub"),
+        );
+        s.size = Some(Size { cols: 90, rows: 20 });
+        s.env.insert("A B".into(), "x\"y".into());
+        s.timeout = Some(Duration::from_secs(5));
+        s.steps = every_step();
+        let text = scenario_toml(&s, &dir, "written by a test\nsecond line");
+        let path = dir.join("round-trip.toml");
+        let file = CastFile::parse(&path, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let back = file.scenario().unwrap();
+        same(&s.steps, &back.steps);
+        assert_eq!(back.program, s.program);
+        assert_eq!(back.cwd, dir.join("sub"));
+        assert_eq!(back.size, s.size);
+        assert_eq!(back.env, s.env);
+        assert_eq!(back.timeout, s.timeout);
+        for step in &s.steps {
+            let one = parse_step(&path, &step_toml(step)).unwrap();
+            same(std::slice::from_ref(step), &[one]);
+        }
+    }
+
+    #[test]
+    fn a_bad_step_names_its_column() {
+        let e = parse_step(Path::new("cmd"), "{ press = \"NoSuchKey\" }").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 1), "{e}");
+        let e = parse_step(Path::new("cmd"), "{ wait = 3 }").unwrap_err();
+        assert_eq!(e.line, 1, "{e}");
+        assert!(e.column >= 1, "{e}");
+    }
+}
