@@ -54,6 +54,12 @@ impl Journal {
         }
     }
 
+    /// Notes the screen when the program started: the first input then waits for what the
+    /// program showed before it (its first prompt).
+    pub fn started(&mut self, screen: &Screen) {
+        self.pending = Some(rows(screen));
+    }
+
     /// Notes that `step` ran successfully: `before` is the screen just before it ran,
     /// `after` the screen when it ended (a checkpoint's settled screen).
     pub fn record(&mut self, step: Step, before: &Screen, after: &Screen) {

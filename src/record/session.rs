@@ -341,6 +341,11 @@ impl Session {
         self.status
     }
 
+    /// The program's process id.
+    pub fn pid(&self) -> u32 {
+        self.pty.pid()
+    }
+
     /// The terminal's echo flag as the program left it (`None`: unknown).
     pub fn echo(&self) -> Option<bool> {
         self.pty.echo_enabled()
