@@ -9,11 +9,11 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 
 use tuicast::config::{scenario_toml, CastFile, ConfigError};
+use tuicast::escape::escape_for_terminal;
 use tuicast::record::journal::Journal;
 use tuicast::record::keys::{split_typed, Typed};
-use tuicast::record::{Action, Program, Scenario, Step};
-use tuicast::escape::escape_for_terminal;
 use tuicast::record::{default_cast_path, record_scenario, RecordError, Session, SessionOptions};
+use tuicast::record::{Action, Program, Scenario, Step};
 use tuicast::term::Size;
 
 /// Record casts: run scenario files live, or record a command by hand.

@@ -197,9 +197,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             } else if let Some(i) = w.idle {
                 Action::Wait(Wait::Idle(duration(&i).context("--idle")?))
             } else if let Some(c) = w.cursor {
-                let parsed = c
-                    .split_once(',')
-                    .and_then(|(r, c)| Some((r.trim().parse::<u16>().ok()?, c.trim().parse::<u16>().ok()?)));
+                let parsed = c.split_once(',').and_then(|(r, c)| {
+                    Some((r.trim().parse::<u16>().ok()?, c.trim().parse::<u16>().ok()?))
+                });
                 match parsed {
                     Some((r, c)) if r >= 1 && c >= 1 => Action::Wait(Wait::Cursor(r - 1, c - 1)),
                     _ => bail!("--cursor takes ROW,COL counted from 1 (the top-left cell is 1,1)"),
@@ -218,7 +218,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     })?)),
                 }
             } else {
-                bail!("wait needs one of --text, --regex, --gone, --idle, --cursor, --echo, --exit");
+                bail!(
+                    "wait needs one of --text, --regex, --gone, --idle, --cursor, --echo, --exit"
+                );
             };
             let mut s = Step::new(action);
             if let Some(t) = w.timeout {

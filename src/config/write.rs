@@ -14,6 +14,18 @@ fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
+/// A value the schema expands `${VAR}` in (`command`, `args`, `cwd`, `env`): each `$` doubled,
+/// so it reads back as written.
+fn literal(s: &str) -> String {
+    quoted(&s.replace('$', "$$"))
+}
+
+/// A list of such values.
+fn literal_list(items: &[String]) -> String {
+    let inner: Vec<String> = items.iter().map(|i| literal(i)).collect();
+    format!("[{}]", inner.join(", "))
+}
+
 /// A duration as the schema reads it: `300ms`.
 fn duration(d: Duration) -> String {
     quoted(&format!("{}ms", d.as_millis()))
@@ -74,7 +86,7 @@ pub fn step_toml(step: &Step) -> String {
 }
 
 /// `scenario` as a cast's TOML file placed in `dir` (its `cwd` written relative to `dir` when
-/// it is inside it), after the comment lines of `comment`.
+/// it is inside `dir` or above it), after the comment lines of `comment`.
 pub fn scenario_toml(scenario: &Scenario, dir: &Path, comment: &str) -> String {
     let mut out = String::new();
     for line in comment.lines() {
@@ -82,7 +94,7 @@ pub fn scenario_toml(scenario: &Scenario, dir: &Path, comment: &str) -> String {
     }
     match &scenario.program {
         Program::Argv(argv) => {
-            let _ = writeln!(out, "command = {}", list(argv));
+            let _ = writeln!(out, "command = {}", literal_list(argv));
         }
         Program::Shell(script) => {
             let _ = writeln!(out, "shell = {}", quoted(script));
@@ -90,18 +102,21 @@ pub fn scenario_toml(scenario: &Scenario, dir: &Path, comment: &str) -> String {
         Program::Bin { name, args, .. } => {
             let _ = writeln!(out, "bin = {}", quoted(name));
             if !args.is_empty() {
-                let _ = writeln!(out, "args = {}", list(args));
+                let _ = writeln!(out, "args = {}", literal_list(args));
             }
         }
     }
     let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     let cwd = std::path::absolute(&scenario.cwd).unwrap_or_else(|_| scenario.cwd.clone());
     if cwd != dir {
-        let shown = match cwd.strip_prefix(&dir) {
-            Ok(rel) => rel.to_path_buf(),
-            Err(_) => cwd.clone(),
+        // Inside the file's folder, or above it (`..`): relative, so the files can move
+        // together; elsewhere absolute.
+        let shown = match (cwd.strip_prefix(&dir), dir.strip_prefix(&cwd)) {
+            (Ok(rel), _) => rel.to_path_buf(),
+            (_, Ok(up)) => up.components().map(|_| "..").collect(),
+            _ => cwd.clone(),
         };
-        let _ = writeln!(out, "cwd = {}", quoted(&shown.to_string_lossy()));
+        let _ = writeln!(out, "cwd = {}", literal(&shown.to_string_lossy()));
     }
     if let Some(size) = scenario.size {
         let _ = writeln!(out, "size = {}", quoted(&size.to_string()));
@@ -110,7 +125,7 @@ pub fn scenario_toml(scenario: &Scenario, dir: &Path, comment: &str) -> String {
         let pairs: Vec<String> = scenario
             .env
             .iter()
-            .map(|(k, v)| format!("{} = {}", key(k), quoted(v)))
+            .map(|(k, v)| format!("{} = {}", key(k), literal(v)))
             .collect();
         let _ = writeln!(out, "env = {{ {} }}", pairs.join(", "));
     }
@@ -204,11 +219,15 @@ mod tests {
     fn a_written_scenario_reads_back_as_the_same_steps() {
         let dir = std::env::temp_dir();
         let mut s = Scenario::new(
-            Program::Argv(vec!["/bin/sh".into(), "-c".into(), "echo 'hi'".into()]),
+            Program::Argv(vec![
+                "/bin/sh".into(),
+                "-c".into(),
+                "echo 'hi' ${#x} $$".into(),
+            ]),
             &dir.join("sub"),
         );
         s.size = Some(Size { cols: 90, rows: 20 });
-        s.env.insert("A B".into(), "x\"y".into());
+        s.env.insert("A B".into(), "x\"y${HOME}".into());
         s.timeout = Some(Duration::from_secs(5));
         s.steps = every_step();
         let text = scenario_toml(&s, &dir, "written by a test\nsecond line");
@@ -218,6 +237,12 @@ mod tests {
         same(&s.steps, &back.steps);
         assert_eq!(back.program, s.program);
         assert_eq!(back.cwd, dir.join("sub"));
+        // A folder above the file's is written with `..`.
+        s.cwd = dir.clone();
+        let text = scenario_toml(&s, &dir.join("a/b"), "");
+        assert!(text.contains("cwd = \"../..\""), "{text}");
+        let file = CastFile::parse(&dir.join("a/b/x.toml"), &text).unwrap();
+        assert_eq!(file.scenario().unwrap().cwd, dir.join("a/b/../.."));
         assert_eq!(back.size, s.size);
         assert_eq!(back.env, s.env);
         assert_eq!(back.timeout, s.timeout);

@@ -110,15 +110,16 @@ fn exchange(mut stream: UnixStream, request: &Value) -> Result<Value, ClientErro
     let mut line = serde_json::to_string(request)
         .map_err(|e| ClientError::Unreachable(format!("cannot encode the request: {e}")))?;
     line.push('\n');
-    stream
-        .write_all(line.as_bytes())
-        .map_err(|_| lost("reading the request"))?;
+    // A daemon that refuses a client answers before it reads: its answer still counts.
+    let sent = stream.write_all(line.as_bytes());
     let mut answer = Vec::new();
-    BufReader::new((&stream).take(MAX_LINE as u64 + 1))
-        .read_until(b'\n', &mut answer)
-        .map_err(|_| lost("answering"))?;
-    if answer.is_empty() {
-        return Err(lost("answering"));
+    let read = BufReader::new((&stream).take(MAX_LINE as u64 + 1)).read_until(b'\n', &mut answer);
+    if answer.is_empty() || read.is_err() {
+        return Err(lost(if sent.is_err() {
+            "reading the request"
+        } else {
+            "answering"
+        }));
     }
     serde_json::from_slice(&answer)
         .map_err(|e| ClientError::Unreachable(format!("the daemon's reply is not JSON: {e}")))

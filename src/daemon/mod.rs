@@ -33,9 +33,9 @@ use std::time::Duration;
 pub use client::{call, Called, ClientError};
 pub use server::serve;
 
-use crate::record;
 #[cfg(doc)]
 use crate::config;
+use crate::record;
 
 /// The longest request or reply line (a reply holds one screen: far less).
 pub const MAX_LINE: usize = 4 << 20;
@@ -118,8 +118,17 @@ impl Paths {
     pub fn running_pid(&self) -> Option<u32> {
         let text = std::fs::read_to_string(self.pid_file()).ok()?;
         let pid: u32 = text.trim().parse().ok()?;
-        Path::new(&format!("/proc/{pid}")).exists().then_some(pid)
+        alive(pid).then_some(pid)
     }
+}
+
+/// Whether process `pid` exists and is not a zombie (a daemon killed and not yet reaped).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X")
+    })
 }
 
 /// The idle time from `TUICAST_SESSION_IDLE` (`30s`, `10m`), when set and valid.

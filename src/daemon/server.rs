@@ -141,7 +141,10 @@ fn connection(d: &Daemon, mut stream: UnixStream) {
         (d.log)(&format!("refused a client of uid {peer:?}"));
         let _ = reply(
             &mut stream,
-            &(json!({"error": "refused: the session daemon serves only its own user"}), 2),
+            &(
+                json!({"error": "refused: the session daemon serves only its own user"}),
+                2,
+            ),
         );
         return;
     }
@@ -255,15 +258,15 @@ fn request(d: &Daemon, req: &Value) -> Reply {
             };
             let (rtx, rrx) = mpsc::channel();
             if tx.send((job, rtx)).is_err() {
-                return (json!({"error": "the session's thread has ended", "id": id}), 1);
+                return (
+                    json!({"error": "the session's thread has ended", "id": id}),
+                    1,
+                );
             }
             rrx.recv()
                 .unwrap_or_else(|_| (json!({"error": "the session's thread has ended"}), 1))
         }
-        other => bad(format!(
-            "unknown op \"{}\"",
-            escape_for_terminal(other, 40)
-        )),
+        other => bad(format!("unknown op \"{}\"", escape_for_terminal(other, 40))),
     }
 }
 
@@ -358,7 +361,10 @@ fn start(d: &Daemon, req: &Value) -> Reply {
     }
     let (rtx, rrx) = mpsc::channel();
     if tx.send((Job::Status, rtx)).is_err() {
-        return (json!({"error": "the session's thread has ended", "id": id}), 1);
+        return (
+            json!({"error": "the session's thread has ended", "id": id}),
+            1,
+        );
     }
     rrx.recv()
         .unwrap_or_else(|_| (json!({"error": "the session's thread has ended"}), 1))

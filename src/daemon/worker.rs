@@ -89,7 +89,12 @@ pub(super) fn spawn(start: Start, log: Arc<dyn Fn(&str) + Send + Sync>) -> Resul
     std::thread::Builder::new()
         .name(format!("tuicast-session-{}", start.id))
         .spawn(move || Worker::new(start, session, shared, log).run(rx))
-        .map_err(|e| (json!({"error": format!("cannot start a session thread: {e}")}), 2))?;
+        .map_err(|e| {
+            (
+                json!({"error": format!("cannot start a session thread: {e}")}),
+                2,
+            )
+        })?;
     Ok(Handle { tx, brief })
 }
 
@@ -183,7 +188,11 @@ impl Worker {
 
     fn break_with(&mut self, e: &RecordError) {
         let message = e.to_string();
-        (self.log)(&format!("session {}: {}", self.start.id, escape_for_terminal(&message, 300)));
+        (self.log)(&format!(
+            "session {}: {}",
+            self.start.id,
+            escape_for_terminal(&message, 300)
+        ));
         self.broken = Some(message);
     }
 
@@ -437,7 +446,10 @@ fn screen_text(screen: &Screen) -> String {
     let rows: Vec<String> = (0..screen.rows.len())
         .map(|r| screen.row_text(r).trim_end().to_string())
         .collect();
-    let used = rows.iter().rposition(|r| !r.is_empty()).map_or(0, |i| i + 1);
+    let used = rows
+        .iter()
+        .rposition(|r| !r.is_empty())
+        .map_or(0, |i| i + 1);
     rows[..used].join("\n")
 }
 
@@ -482,5 +494,8 @@ fn with_suffix(save: &Path, ext: &str) -> PathBuf {
 
 /// A failed start as a reply.
 fn failure(e: &RecordError) -> Reply {
-    (json!({"error": e.to_string()}), if e.is_check_failure() { 1 } else { 2 })
+    (
+        json!({"error": e.to_string()}),
+        if e.is_check_failure() { 1 } else { 2 },
+    )
 }

@@ -5,15 +5,18 @@
 //!
 //! The inference, for the screen before an input and the screen when the next step came:
 //!
-//! 1. new text: a piece of a changed row that the earlier screen did not hold anywhere (the
-//!    row's new end, else the whole row, at most 40 characters; pieces without digits first,
-//!    so that clocks and counters are avoided), as `{ wait = "…" }`;
-//! 2. else a changed row as a whole line no row of the earlier screen was,
-//!    `{ wait = { regex = "(?m)^…$" } }`;
-//! 3. else text that went away, `{ wait = { gone = "…" } }`;
-//! 4. else the screen settling, `{ wait = { idle = "…" } }`.
+//! 1. where the cursor's row changed (what appeared last): a piece of it that the earlier
+//!    screen did not hold anywhere (the row's new end, else the whole row, else a stretch
+//!    without digits; at most 40 characters; pieces without digits first, so that clocks and
+//!    counters are avoided), as `{ wait = "…" }`;
+//! 2. else the rows up to the cursor's, as whole lines (a shell prompt like an earlier one,
+//!    after the output above it), `{ wait = { regex = "(?m)^…$" } }`;
+//! 3. else such a piece of another changed row (nearest the cursor first);
+//! 4. else a changed row as a whole line no row of the earlier screen was;
+//! 5. else text that went away, `{ wait = { gone = "…" } }`;
+//! 6. else the screen settling, `{ wait = { idle = "…" } }`.
 //!
-//! Rows near the cursor are tried first. Uses only `term`.
+//! Uses only `term`.
 
 use std::time::Duration;
 
@@ -150,16 +153,14 @@ pub fn infer_wait(before: &[String], after: &Screen) -> Wait {
     let now = rows(after);
     let before_text = before.join("\n");
     let after_text = after.text();
-    let cursor = after.cursor.row as usize;
-    // Changed rows, the cursor's first, then by distance from it (below before above).
-    let mut changed: Vec<usize> = (0..now.len())
-        .filter(|&r| before.get(r).map(|b| b.trim_end()) != Some(now[r].trim_end()))
-        .collect();
-    changed.sort_by_key(|&r| (r.abs_diff(cursor), r < cursor));
+    let cursor = (after.cursor.row as usize).min(now.len().saturating_sub(1));
     let clock = Regex::new(r"\d:\d\d").expect("a valid regex");
     let no_digits = Regex::new(r"[^\d]+").expect("a valid regex");
-    let mut pieces = Vec::new();
-    for &r in &changed {
+    let changed_row = |r: usize| before.get(r).map(|b| b.trim_end()) != Some(now[r].trim_end());
+    // Changed rows, the cursor's first, then by distance from it (below before above).
+    let mut changed: Vec<usize> = (0..now.len()).filter(|&r| changed_row(r)).collect();
+    changed.sort_by_key(|&r| (r.abs_diff(cursor), r < cursor));
+    let pieces_of = |r: usize| -> Vec<&str> {
         let line = now[r].trim_end();
         let old = before.get(r).map(String::as_str).unwrap_or("");
         let common = line
@@ -170,6 +171,7 @@ pub fn infer_wait(before: &[String], after: &Screen) -> Wait {
             .map_or(0, |((i, c), _)| i + c.len_utf8());
         // The new end, the whole row, then its stretches without digits (a clock cut out).
         let stretches = no_digits.find_iter(line).map(|m| m.as_str());
+        let mut pieces = Vec::new();
         for piece in [line[common..].trim(), line.trim()]
             .into_iter()
             .chain(stretches)
@@ -178,25 +180,56 @@ pub fn infer_wait(before: &[String], after: &Screen) -> Wait {
             if piece.chars().count() >= 2
                 && piece.chars().any(char::is_alphanumeric)
                 && !pieces.contains(&piece)
+                && !before_text.contains(piece)
+                && after_text.contains(piece)
             {
                 pieces.push(piece);
             }
         }
+        pieces
+    };
+    let steady = |p: &&&str| !p.chars().any(|c| c.is_ascii_digit());
+    // 1. What appeared last — where the cursor is — when it is new text.
+    if changed_row(cursor) {
+        let pieces = pieces_of(cursor);
+        if let Some(p) = pieces
+            .iter()
+            .find(steady)
+            .or_else(|| pieces.iter().find(|p| !clock.is_match(p)))
+        {
+            return Wait::Text(p.to_string());
+        }
+        // 2. The rows up to the cursor's, as lines, when the cursor's row alone is not new
+        //    (a shell prompt like the one before).
+        for k in 0..cursor.min(5) + 1 {
+            let lines: Vec<&str> = now[cursor - k..=cursor].iter().map(|l| l.trim()).collect();
+            if lines.iter().any(|l| clock.is_match(l))
+                || lines.iter().map(|l| l.chars().count()).sum::<usize>() > 3 * MAX_PIECE
+            {
+                break;
+            }
+            let body: Vec<String> = lines
+                .iter()
+                .map(|l| format!("^ *{} *", regex::escape(l)))
+                .collect();
+            let pattern = format!("(?m){}$", body.join("\n"));
+            if let Ok(re) = Regex::new(&pattern) {
+                if !re.is_match(&before_text) && re.is_match(&after_text) {
+                    return Wait::Regex(re);
+                }
+            }
+        }
     }
-    let usable: Vec<&str> = pieces
-        .into_iter()
-        .filter(|p| !before_text.contains(p) && after_text.contains(p))
-        .collect();
-    if let Some(p) = usable
+    // 3. New text elsewhere.
+    let pieces: Vec<&str> = changed.iter().flat_map(|&r| pieces_of(r)).collect();
+    if let Some(p) = pieces
         .iter()
-        .find(|p| !p.chars().any(|c| c.is_ascii_digit()))
+        .find(steady)
+        .or_else(|| pieces.iter().find(|p| !clock.is_match(p)))
     {
         return Wait::Text(p.to_string());
     }
-    if let Some(p) = usable.iter().find(|p| !clock.is_match(p)) {
-        return Wait::Text(p.to_string());
-    }
-    // A whole row that no earlier row was (its text is elsewhere on the earlier screen).
+    // 4. A whole row that no earlier row was (its text is elsewhere on the earlier screen).
     for &r in &changed {
         let line = now[r].trim();
         if line.is_empty() || line.chars().count() > MAX_PIECE || clock.is_match(line) {
@@ -209,7 +242,7 @@ pub fn infer_wait(before: &[String], after: &Screen) -> Wait {
             }
         }
     }
-    // Text that went away.
+    // 5. Text that went away.
     for (r, old) in before.iter().enumerate() {
         if now.get(r).map(|n| n.trim_end()) == Some(old.trim_end()) {
             continue;
@@ -237,10 +270,13 @@ mod tests {
     fn new_text_is_waited_for_and_old_text_is_not() {
         let before = rows(&screen("$ "));
         let w = infer_wait(&before, &screen("$ ls\r\nREADME.md  src\r\n$ "));
+        // The prompt is where the cursor is, but it was there before: the lines up to it.
         assert!(
-            matches!(&w, Wait::Text(t) if t == "README.md  src"),
+            matches!(&w, Wait::Regex(r) if r.is_match("$ ls\nREADME.md  src\n$") && !r.is_match("$ ")),
             "{w:?}"
         );
+        let w = infer_wait(&before, &screen("$ ls\r\nREADME.md  src\r\nready> "));
+        assert!(matches!(&w, Wait::Text(t) if t == "ready>"), "{w:?}");
         // The echo of the command holds "hi": the output row is waited for as a whole line.
         let before = rows(&screen("$ echo hi"));
         let w = infer_wait(&before, &screen("$ echo hi\r\nhi\r\n$ "));
@@ -292,7 +328,7 @@ mod tests {
                 "type \"x\"",
                 "wait for \"x\"",
                 "press Enter",
-                "wait for \"ok\""
+                "wait for /(?m)^ *\\\\$ *$/"
             ]
         );
     }

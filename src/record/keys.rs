@@ -102,9 +102,32 @@ fn key_bytes_or_message(name: &str, app_cursor: bool) -> Result<String, String> 
 /// `tuicast record --scenario` turns keystrokes into `type` and `press` steps this way.
 pub fn split_typed(input: &str) -> Vec<Typed> {
     const NAMED: [&str; 26] = [
-        "BackTab", "Delete", "Insert", "PageUp", "PageDown", "Up", "Down", "Right", "Left",
-        "Home", "End", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11",
-        "F12", "Enter", "Tab", "Backspace",
+        "BackTab",
+        "Delete",
+        "Insert",
+        "PageUp",
+        "PageDown",
+        "Up",
+        "Down",
+        "Right",
+        "Left",
+        "Home",
+        "End",
+        "F1",
+        "F2",
+        "F3",
+        "F4",
+        "F5",
+        "F6",
+        "F7",
+        "F8",
+        "F9",
+        "F10",
+        "F11",
+        "F12",
+        "Enter",
+        "Tab",
+        "Backspace",
     ];
     let mut table: Vec<(String, &str)> = Vec::new();
     for name in NAMED {

@@ -17,6 +17,7 @@
 //! - `inspect`: `tuicast inspect` and `tuicast::inspect` on real screens: outline, prompts, tables.
 //! - `repeat`: the flake guard, `--repeat N`: changing and steady programs recorded N times.
 //! - `live_runs`: which casts are recorded live, one recording per cast under nextest, one accept.
+//! - `session`: `tuicast session` as an agent drives it: vim, prompts, secrets, crashes, other users.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
@@ -41,6 +42,7 @@ mod readme;
 mod record;
 mod repeat;
 mod report;
+mod session;
 mod signals;
 mod snapshots;
 mod util;
