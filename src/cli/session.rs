@@ -114,6 +114,10 @@ enum Cmd {
         #[arg(long)]
         idle: Option<String>,
     },
+    /// The daemon's watch: when its standard input ends (the daemon is gone, even by
+    /// SIGKILL), end what the daemon's sessions left running.
+    #[command(hide = true)]
+    Watch,
 }
 
 #[derive(Debug, clap::Args)]
@@ -153,6 +157,12 @@ fn duration(text: &str) -> anyhow::Result<Duration> {
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Cmd::Daemon { idle } = &args.command {
         return run_daemon(idle.as_deref());
+    }
+    if let Cmd::Watch = &args.command {
+        let mut sink = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut sink);
+        tuicast::record::sweep_orphans();
+        return Ok(ExitCode::SUCCESS);
     }
     let paths = Paths::for_user().context("cannot set up the session daemon's folder")?;
     let mut idle_for_new = None;
@@ -245,7 +255,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             let save = save.map(|p| std::path::absolute(&p).unwrap_or(p));
             json!({"op": "stop", "id": id, "save": save.map(|p| p.display().to_string())})
         }
-        Cmd::Daemon { .. } => unreachable!("handled above"),
+        Cmd::Daemon { .. } | Cmd::Watch => unreachable!("handled above"),
     };
     let start = || start_daemon(idle_for_new.as_deref());
     let called = match daemon::call(&paths, &request, &start) {
@@ -296,6 +306,16 @@ fn run_daemon(idle: Option<&str>) -> anyhow::Result<ExitCode> {
     // Its own session: the client's terminal and its signals do not reach it.
     let _ = nix::unistd::setsid();
     umask(Mode::from_bits_truncate(0o077));
+    // The watch holds the other end of a pipe: when this process is gone, however it ended,
+    // the watch sees the end of its input and ends the programs the sessions left.
+    let watch = std::process::Command::new(std::env::current_exe()?)
+        .args(["session", "watch"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .context("cannot start the daemon's watch")?;
+    let _pipe = watch.stdin;
     tuicast::record::interrupt::install().context("cannot set up signal handling")?;
     let idle = match idle {
         Some(i) => duration(i).context("--idle")?,

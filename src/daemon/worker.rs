@@ -106,8 +106,13 @@ struct Worker {
     /// Why the session cannot go on (a secret reached the screen, the output failed).
     broken: Option<String>,
     brief: Arc<Mutex<Brief>>,
+    /// When `brief` was last brought up to date.
+    briefed: std::time::Instant,
     log: Arc<dyn Fn(&str) + Send + Sync>,
 }
+
+/// How often `list`'s view of a busy session is brought up to date.
+const BRIEF_EVERY: Duration = Duration::from_millis(100);
 
 /// How long the thread reads output before it looks for a command again.
 const SLICE: Duration = Duration::from_millis(2);
@@ -127,6 +132,7 @@ impl Worker {
             journal,
             broken: None,
             brief,
+            briefed: std::time::Instant::now(),
             log,
         }
     }
@@ -137,7 +143,12 @@ impl Worker {
                 Ok((job, reply)) => {
                     let stop = matches!(job, Job::Stop { .. });
                     let answer = self.handle(job);
-                    self.update_brief();
+                    // The reply's state is the one `list` shows now.
+                    if let (Some(state), Ok(mut b)) =
+                        (answer.0["status"]["state"].as_str(), self.brief.lock())
+                    {
+                        b.state = state.to_string();
+                    }
                     let _ = reply.send(answer);
                     if stop {
                         return;
@@ -157,10 +168,12 @@ impl Worker {
             let live = self.broken.is_none() && self.session.as_ref().is_some_and(|s| !s.is_done());
             if live {
                 let s = self.session.as_mut().expect("a live session");
-                if let Err(e) = s.poll(SLICE) {
-                    self.break_with(&e);
+                match s.poll(SLICE) {
+                    Err(e) => self.break_with(&e),
+                    // What `list` shows, at most every 100 ms: classifying a screen costs.
+                    Ok(true) if self.briefed.elapsed() >= BRIEF_EVERY => self.update_brief(),
+                    Ok(_) => {}
                 }
-                self.update_brief();
             } else {
                 // Nothing to read: wait for a command.
                 match rx.recv_timeout(Duration::from_millis(200)) {
@@ -196,7 +209,8 @@ impl Worker {
         self.broken = Some(message);
     }
 
-    fn update_brief(&self) {
+    fn update_brief(&mut self) {
+        self.briefed = std::time::Instant::now();
         let state = self.state();
         if let Ok(mut b) = self.brief.lock() {
             b.state = state;
@@ -206,18 +220,20 @@ impl Worker {
     /// `running`, `waiting` (for input: the screen shows a prompt, `inspect::prompt`),
     /// `exited` or `failed`.
     fn state(&self) -> String {
+        let prompt = self.session.as_ref().map(|s| {
+            let screen = s.screen();
+            classify(&screen, &screen.outline(), s.echo()).kind
+        });
+        self.state_with(prompt)
+    }
+
+    /// [`Worker::state`] with the prompt's kind already found.
+    fn state_with(&self, prompt: Option<PromptKind>) -> String {
         match (&self.broken, &self.session) {
             (Some(_), _) => "failed".into(),
             (None, Some(s)) if s.status().is_some() => "exited".into(),
-            (None, Some(s)) => {
-                let screen = s.screen();
-                let prompt = classify(&screen, &screen.outline(), s.echo());
-                if prompt.kind != PromptKind::Unknown {
-                    "waiting".into()
-                } else {
-                    "running".into()
-                }
-            }
+            (None, Some(_)) if prompt.is_some_and(|k| k != PromptKind::Unknown) => "waiting".into(),
+            (None, Some(_)) => "running".into(),
             (None, None) => "stopped".into(),
         }
     }
@@ -230,7 +246,7 @@ impl Worker {
         let screen = s.screen();
         let outline = screen.outline();
         let prompt = classify(&screen, &outline, s.echo());
-        let mut status = json!({"state": self.state()});
+        let mut status = json!({"state": self.state_with(Some(prompt.kind))});
         if let Some(code) = s.status() {
             status["code"] = json!(code);
             if (129..=192).contains(&code) {
@@ -419,6 +435,14 @@ impl Worker {
             let _ = std::fs::remove_file(&cast);
             v["error"] = json!("the session failed: nothing to save");
             return (v, 1);
+        }
+        if self.journal.is_full() {
+            let _ = std::fs::remove_file(&cast);
+            v["error"] = json!(format!(
+                "the session ran more than {} steps: its scenario would be cut short, so                  nothing was saved",
+                crate::record::journal::MAX_STEPS
+            ));
+            return (v, 2);
         }
         let journal = std::mem::take(&mut self.journal);
         let steps = journal.finish(&last, exited_by_itself);

@@ -362,6 +362,15 @@ fn a_killed_daemon_is_reported_replaced_and_leaves_no_process() {
     {
         std::thread::yield_now();
     }
+    // The daemon's watch ends the program when the daemon is gone, before any command.
+    let killed = std::time::Instant::now();
+    while !processes_with(&home).is_empty() {
+        assert!(
+            killed.elapsed() < std::time::Duration::from_secs(10),
+            "the program outlived its daemon by 10 s"
+        );
+        std::thread::yield_now();
+    }
     let after = a.run(&["status", "s1"]);
     assert_eq!(after.code, 1, "{after}");
     let error = after.json["error"].as_str().unwrap();
