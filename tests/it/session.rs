@@ -537,3 +537,52 @@ fn a_recording_by_hand_with_scenario_replays_to_the_same_final_screen_every_time
         );
     }
 }
+
+#[test]
+fn a_crash_is_reported_with_its_signal_and_snapshots_come_as_json_and_png() {
+    let a = Agent::new();
+    a.ok(&["start", "--name", "c", "--", "bash", "-c", "echo about to crash; read x; kill -SEGV $$"]);
+    a.ok(&["wait", "c", "--text", "about to crash"]);
+    let json = a.ok(&["snapshot", "c", "--format", "json"]);
+    assert!(json["render"].is_object(), "{json}");
+    let png = a.work.join("shot.png");
+    let shot = a.ok(&["snapshot", "c", "--format", "png", "-o", "shot.png"]);
+    assert_eq!(shot["png"], png.display().to_string());
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let resized = a.ok(&["resize", "c", "100x30"]);
+    assert_eq!(resized["size"], "100x30", "{resized}");
+    assert_eq!(a.run(&["snapshot", "c", "--format", "gif"]).code, 2);
+    a.ok(&["press", "c", "Enter"]);
+    let crashed = a.ok(&["wait", "c", "--exit"]);
+    assert_eq!(crashed["status"]["state"], "exited", "{crashed}");
+    assert_eq!(crashed["status"]["code"], 139, "{crashed}");
+    assert_eq!(crashed["status"]["signal"], "SIGSEGV", "{crashed}");
+    // A step after the exit is refused with what happened, not hung on.
+    let late = a.run(&["type", "c", "more"]);
+    assert_eq!(late.code, 1, "{late}");
+    assert!(late.json["error"].as_str().unwrap().contains("exited"), "{late}");
+    let human = a.command(&["--human", "status", "c"]).output().unwrap();
+    let shown = String::from_utf8_lossy(&human.stdout);
+    assert!(shown.contains("session c: exited (status 139, SIGSEGV)"), "{shown}");
+    assert!(shown.contains("│about to crash"), "{shown}");
+}
+
+#[test]
+fn an_idle_daemon_ends_its_sessions_and_exits() {
+    let a = Agent::new();
+    let started = a.ok(&["start", "--idle", "1s", "--", "cat"]);
+    let pid = started["pid"].as_u64().unwrap();
+    let daemon = a.daemon_pid().unwrap();
+    let since = std::time::Instant::now();
+    while a.daemon_pid() == Some(daemon) || Path::new(&format!("/proc/{pid}/environ")).exists() {
+        assert!(
+            since.elapsed() < std::time::Duration::from_secs(20),
+            "the idle daemon or its program is still there"
+        );
+        std::thread::yield_now();
+    }
+    assert!(since.elapsed() >= std::time::Duration::from_millis(900));
+    assert!(!a.folder().join("daemon.sock").exists());
+    let log = std::fs::read_to_string(a.folder().join("daemon.log")).unwrap();
+    assert!(log.contains("daemon stopping: idle"), "{log}");
+}
