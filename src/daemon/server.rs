@@ -37,6 +37,10 @@ pub fn serve(paths: &Paths, idle: Duration) -> io::Result<()> {
     if !take_pid_file(paths)? {
         return Ok(());
     }
+    // Counted as a live recording for as long as it serves, so that SIGTERM, SIGINT and SIGHUP
+    // reach the watch below (which ends the sessions and removes the socket and pid file)
+    // instead of ending the process at once.
+    let _serving = crate::record::interrupt::Active::new();
     let socket = paths.socket();
     let _ = std::fs::remove_file(&socket);
     let listener = UnixListener::bind(&socket)?;

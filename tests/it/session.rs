@@ -312,7 +312,27 @@ fn two_sessions_at_once_keep_their_own_screens() {
     // The same name twice is refused.
     assert_eq!(a.run(&["start", "--name", "one", "--", "cat"]).code, 2);
     a.ok(&["stop", "one"]);
-    a.ok(&["stop", "two"]);
+    // SIGTERM ends the daemon cleanly: its session and program, its socket and pid file.
+    let daemon = a.daemon_pid().unwrap();
+    let pid = a.ok(&["status", "two"])["pid"].as_u64().unwrap();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(daemon as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let since = std::time::Instant::now();
+    while a.folder().join("daemon.pid").exists()
+        || Path::new(&format!("/proc/{pid}/environ")).exists()
+    {
+        assert!(
+            since.elapsed() < std::time::Duration::from_secs(20),
+            "the daemon did not end"
+        );
+        std::thread::yield_now();
+    }
+    assert!(!a.folder().join("daemon.sock").exists());
+    let next = a.ok(&["list"]);
+    assert!(next.get("daemon_restarted").is_none(), "{next}");
 }
 
 /// The processes whose environment holds `entry`.
@@ -541,7 +561,15 @@ fn a_recording_by_hand_with_scenario_replays_to_the_same_final_screen_every_time
 #[test]
 fn a_crash_is_reported_with_its_signal_and_snapshots_come_as_json_and_png() {
     let a = Agent::new();
-    a.ok(&["start", "--name", "c", "--", "bash", "-c", "echo about to crash; read x; kill -SEGV $$"]);
+    a.ok(&[
+        "start",
+        "--name",
+        "c",
+        "--",
+        "bash",
+        "-c",
+        "echo about to crash; read x; kill -SEGV $$",
+    ]);
     a.ok(&["wait", "c", "--text", "about to crash"]);
     let json = a.ok(&["snapshot", "c", "--format", "json"]);
     assert!(json["render"].is_object(), "{json}");
@@ -560,10 +588,16 @@ fn a_crash_is_reported_with_its_signal_and_snapshots_come_as_json_and_png() {
     // A step after the exit is refused with what happened, not hung on.
     let late = a.run(&["type", "c", "more"]);
     assert_eq!(late.code, 1, "{late}");
-    assert!(late.json["error"].as_str().unwrap().contains("exited"), "{late}");
+    assert!(
+        late.json["error"].as_str().unwrap().contains("exited"),
+        "{late}"
+    );
     let human = a.command(&["--human", "status", "c"]).output().unwrap();
     let shown = String::from_utf8_lossy(&human.stdout);
-    assert!(shown.contains("session c: exited (status 139, SIGSEGV)"), "{shown}");
+    assert!(
+        shown.contains("session c: exited (status 139, SIGSEGV)"),
+        "{shown}"
+    );
     assert!(shown.contains("│about to crash"), "{shown}");
 }
 
