@@ -5,6 +5,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -16,6 +17,12 @@ use super::{Paths, MAX_LINE, MAX_SESSIONS};
 use crate::config::{parse_duration, parse_step};
 use crate::escape::escape_for_terminal;
 use crate::term::Size;
+
+/// The most requests the daemon serves at once (each on a thread of its own).
+const MAX_CONNECTIONS: usize = 256;
+
+/// The size past which the daemon's log starts over.
+const MAX_LOG: u64 = 1 << 20;
 
 /// The daemon's shared state.
 struct Daemon {
@@ -47,6 +54,10 @@ pub fn serve(paths: &Paths, idle: Duration) -> io::Result<()> {
     std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600))?;
     let log_path = paths.log();
     let log: Arc<dyn Fn(&str) + Send + Sync> = Arc::new(move |line: &str| {
+        // Kept small: past MAX_LOG the log starts over, the old one kept as `daemon.log.1`.
+        if std::fs::metadata(&log_path).is_ok_and(|m| m.len() > MAX_LOG) {
+            let _ = std::fs::rename(&log_path, log_path.with_extension("log.1"));
+        }
         if let Ok(mut f) = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -85,12 +96,26 @@ pub fn serve(paths: &Paths, idle: Duration) -> io::Result<()> {
                 std::process::exit(0);
             }
         })?;
+    let open = Arc::new(AtomicUsize::new(0));
     for conn in listener.incoming() {
-        let Ok(stream) = conn else { continue };
+        let Ok(mut stream) = conn else { continue };
+        if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+            let busy = format!("{MAX_CONNECTIONS} requests are open already: try again");
+            let _ = reply(&mut stream, &bad(busy));
+            continue;
+        }
+        open.fetch_add(1, Ordering::SeqCst);
         let d = Arc::clone(&daemon);
-        let _ = std::thread::Builder::new()
+        let count = Arc::clone(&open);
+        let spawned = std::thread::Builder::new()
             .name("tuicast-daemon-client".into())
-            .spawn(move || connection(&d, stream));
+            .spawn(move || {
+                connection(&d, stream);
+                count.fetch_sub(1, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            open.fetch_sub(1, Ordering::SeqCst);
+        }
     }
     Ok(())
 }
@@ -152,6 +177,8 @@ fn connection(d: &Daemon, mut stream: UnixStream) {
         );
         return;
     }
+    // A client that connects and sends nothing does not hold a thread for long.
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let mut line = Vec::new();
     let read = BufReader::new((&stream).take(MAX_LINE as u64 + 1)).read_until(b'\n', &mut line);
     let answer = match read {
