@@ -133,6 +133,7 @@ fn vim_insert_type_save_and_quit() {
     let insert = a.ok(&["wait", "vim", "--text=-- INSERT --"]);
     assert_eq!(insert["status"]["state"], "running", "{insert}");
     a.ok(&["type", "vim", "hello from an agent"]);
+    a.ok(&["snapshot", "vim", "--mark", "typed"]);
     a.ok(&["press", "vim", "Esc"]);
     a.ok(&["wait", "vim", "--gone=-- INSERT --"]);
     a.ok(&["type", "vim", ":wq"]);
@@ -144,9 +145,16 @@ fn vim_insert_type_save_and_quit() {
         std::fs::read_to_string(&file).unwrap(),
         "hello from an agent\n"
     );
-    let stopped = a.ok(&["stop", "vim"]);
+    let stopped = a.ok(&["stop", "vim", "--save", "casts/vim"]);
     assert_eq!(stopped["exit"], 0, "{stopped}");
     assert_eq!(a.ok(&["list"])["sessions"], serde_json::json!([]));
+    // The saved scenario writes the file again, through the same checkpoints.
+    std::fs::remove_file(&file).unwrap();
+    rerecord_gives_the_same_checkpoints(&a, &a.work.join("casts/vim"), &["typed"]);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "hello from an agent\n"
+    );
 }
 
 /// The scenario saved from a session, recorded again by `tuicast record`: the same
