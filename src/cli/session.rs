@@ -59,22 +59,32 @@ enum Cmd {
         command: Vec<String>,
     },
     /// Type text.
-    Type { id: String, text: String },
+    Type {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// The text.
+        text: String,
+    },
     /// Press keys by name (Enter, Esc, C-c, Up, F1, a, ...).
     Press {
+        /// The session: its id, or the name given to start.
         id: String,
+        /// Key names, pressed in order.
         #[arg(required = true)]
         keys: Vec<String>,
     },
     /// Resize the terminal.
     Resize {
+        /// The session: its id, or the name given to start.
         id: String,
+        /// The new size.
         #[arg(value_name = "COLSxROWS")]
         size: String,
     },
     /// Type the value of an environment variable of the DAEMON, as a secret: it is never in
     /// a reply, the cast, the scenario or the daemon's log.
     Secret {
+        /// The session: its id, or the name given to start.
         id: String,
         /// The variable.
         #[arg(long, value_name = "VAR")]
@@ -84,6 +94,7 @@ enum Cmd {
     Wait(WaitArgs),
     /// The screen now (and, with --mark, a checkpoint of the saved scenario).
     Snapshot {
+        /// The session: its id, or the name given to start.
         id: String,
         /// text, json (the screen with styles) or png (needs --output).
         #[arg(long, default_value = "text")]
@@ -96,13 +107,20 @@ enum Cmd {
         output: Option<PathBuf>,
     },
     /// The screen's outline and prompt (as `tuicast inspect`).
-    Inspect { id: String },
+    Inspect {
+        /// The session: its id, or the name given to start.
+        id: String,
+    },
     /// The session's status and screen.
-    Status { id: String },
+    Status {
+        /// The session: its id, or the name given to start.
+        id: String,
+    },
     /// The sessions.
     List,
     /// End the session; --save casts/NAME writes casts/NAME.cast and casts/NAME.toml.
     Stop {
+        /// The session: its id, or the name given to start.
         id: String,
         /// Where to save the cast and the scenario that reproduces the session.
         #[arg(long, value_name = "PATH")]
@@ -123,6 +141,7 @@ enum Cmd {
 #[derive(Debug, clap::Args)]
 #[command(group = clap::ArgGroup::new("kind").required(true).multiple(false))]
 struct WaitArgs {
+    /// The session: its id, or the name given to start.
     id: String,
     /// Until the text is on the screen.
     #[arg(long, group = "kind")]
