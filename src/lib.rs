@@ -44,6 +44,8 @@
 //! - [`render`]: screens as text and JSON; PNG and GIF (`render::png`, feature `png`).
 //! - [`assert`](mod@assert): golden snapshots, diffs, update modes, masks, pending review.
 //! - [`config`]: `tuicast.toml` and a cast's TOML ([`config::CastFile`]), read and checked.
+//! - `daemon` (feature `record`): the session daemon behind `tuicast session`: live sessions
+//!   driven one scenario step at a time, saved as a cast and its scenario.
 //! - [`report`]: the HTML test report (`tuicast test --report DIR`, `TUICAST_REPORT`), its
 //!   cast player's frames, and `accept --from` of the changes a CI run left in it.
 //! - [`harness`]: every checkpoint a `cargo test` trial (libtest-mimic).
@@ -104,6 +106,8 @@ pub mod size;
 pub mod assert;
 pub mod cast;
 pub mod config;
+#[cfg(feature = "record")]
+pub mod daemon;
 pub mod harness;
 pub mod inspect;
 pub mod record;

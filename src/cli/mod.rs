@@ -11,6 +11,7 @@ mod replay;
 mod report;
 mod review;
 mod screenshot;
+mod session;
 mod test;
 
 use std::path::PathBuf;
@@ -47,7 +48,8 @@ pub(crate) const EXIT_CHECK_FAILED: u8 = 1;
         tuicast engines casts/demo.cast                where the avt and vt100 engines disagree\n  \
         tuicast info casts/demo.cast                   size, duration, events, checkpoints\n  \
         tuicast inspect casts/demo.cast --json         boxes, selected row, status bar as data\n  \
-        tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n\n\
+        tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n  \
+        tuicast session start -- bash                  drive a live program step by step\n\n\
         Exit status: 0 success, 1 a check failed, 2 bad input or usage."
 )]
 struct Cli {
@@ -73,6 +75,7 @@ enum Command {
     Info(info::Args),
     Inspect(inspect::Args),
     Convert(convert::Args),
+    Session(session::Args),
 }
 
 /// Options shared by commands that replay.
@@ -138,6 +141,7 @@ where
         Command::Info(args) => info::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Session(args) => session::run(args),
     };
     match result {
         Ok(code) => code,

@@ -8,9 +8,12 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use tuicast::config::{CastFile, ConfigError};
+use tuicast::config::{scenario_toml, CastFile, ConfigError};
 use tuicast::escape::escape_for_terminal;
+use tuicast::record::journal::Journal;
+use tuicast::record::keys::{split_typed, Typed};
 use tuicast::record::{default_cast_path, record_scenario, RecordError, Session, SessionOptions};
+use tuicast::record::{Action, Program, Scenario, Step};
 use tuicast::term::Size;
 
 /// Record casts: run scenario files live, or record a command by hand.
@@ -20,6 +23,7 @@ use tuicast::term::Size;
     tuicast record casts/*.toml                    several scenarios, in parallel\n  \
     tuicast record --repeat 5 casts/vim.toml       5 recordings; the cast only if they agree\n  \
     tuicast record -o demo.cast -- bash            record by hand; Ctrl-\\ drops a marker\n  \
+    tuicast record -o d.cast --scenario d.toml -- bash   also write what was typed as a scenario\n  \
     tuicast record -o top.cast --size 100x30 -- top\n\n\
     A recording is written to CAST.partial as it runs (a valid cast at every moment) and\n\
     renamed to CAST when it succeeds.")]
@@ -38,6 +42,11 @@ pub(super) struct Args {
     /// varied and the masks that would hide them (the flake guard).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=100))]
     repeat: Option<u16>,
+    /// With a command recorded by hand: also write the scenario of what was typed (keys as
+    /// `type`/`press` steps, the waits inferred from the screen, Ctrl-\\ markers as
+    /// checkpoints, the exit), for `tuicast record FILE` to record again.
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<PathBuf>,
     /// The command to record by hand, after `--`.
     #[arg(last = true, value_name = "CMD")]
     command: Vec<String>,
@@ -56,6 +65,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             bail!("--repeat records scenario files again; a command recorded by hand runs once");
         }
         return by_hand(&args);
+    }
+    if args.scenario.is_some() {
+        bail!("--scenario writes the scenario of a command recorded by hand: give the command after --");
     }
     if args.scenarios.is_empty() {
         bail!("nothing to record: give scenario files, or a command after -- (tuicast record -o x.cast -- bash)");
@@ -341,6 +353,9 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
     });
     let mut markers = 0;
     let follow_size = args.size.is_none();
+    let mut journal = Journal::new(true);
+    journal.started(&session.screen());
+    let start_size = session.size();
     let result = (|| -> Result<(), RecordError> {
         while !session.is_done() {
             session.poll(Duration::from_millis(10))?;
@@ -351,24 +366,40 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
                         _ => (part, false),
                     };
                     if !text.is_empty() && session.status().is_none() {
-                        session.type_text(&String::from_utf8_lossy(text))?;
+                        let text = String::from_utf8_lossy(text);
+                        let before = session.screen();
+                        session.type_text(&text)?;
+                        for piece in split_typed(&text) {
+                            let action = match piece {
+                                Typed::Text(t) => Action::Type(t),
+                                Typed::Key(k) => Action::Press(vec![k]),
+                            };
+                            journal.record(Step::new(action), &before, &before);
+                        }
                     }
                     if marker {
                         markers += 1;
-                        session.mark(&format!("mark-{markers}"))?;
+                        let name = format!("mark-{markers}");
+                        session.mark(&name)?;
+                        let now = session.screen();
+                        journal.record(Step::new(Action::Snapshot(name)), &now, &now);
                     }
                 }
             }
             if follow_size {
                 if let Some(now) = real_size() {
                     if now != session.size() {
+                        let before = session.screen();
                         session.resize(now)?;
+                        journal.record(Step::new(Action::Resize(now)), &before, &before);
                     }
                 }
             }
         }
         Ok(())
     })();
+    let last = session.screen();
+    let exited = session.status();
     let finished = session.finish();
     drop(guard);
     if let Some(signal) = tuicast::record::interrupt::requested() {
@@ -386,6 +417,27 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
     let finished = finished?;
     std::fs::rename(&partial, cast)
         .with_context(|| format!("cannot rename {} to {}", partial.display(), cast.display()))?;
+    if let Some(path) = &args.scenario {
+        let mut scenario = Scenario::new(
+            Program::Argv(args.command.clone()),
+            &std::env::current_dir().context("cannot read the current folder")?,
+        );
+        scenario.size = Some(start_size);
+        scenario.steps = journal.finish(&last, exited);
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        let text = scenario_toml(
+            &scenario,
+            dir,
+            "Written by `tuicast record --scenario` from a recording by hand: the keys typed,\n\
+             the waits inferred from the screen, Ctrl-\\ markers as checkpoints. It runs in\n\
+             tuicast's clean environment (not the recording person's): add env = { ... } if needed.",
+        );
+        tuicast::util::write_atomic(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let _ = std::io::stdout().flush();
     eprintln!(
         "recorded {} ({:.1}s, {}, {markers} marker(s))",

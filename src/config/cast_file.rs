@@ -215,6 +215,46 @@ impl CastFile {
     }
 }
 
+/// Reads one step written as a scenario writes it (`{ press = "Enter" }`, `{ wait = { idle =
+/// "300ms" } }`), checked as the steps of a file are; `path` names it in errors (the column is
+/// counted in `text`). `tuicast session` sends its commands to the daemon this way, so every
+/// step kind a scenario has is a command, read by this one schema.
+pub fn parse_step(path: &Path, text: &str) -> Result<Step, ConfigError> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct One {
+        step: Spanned<StepToml>,
+    }
+    let prefix = "step = ";
+    let whole = format!("{prefix}{text}");
+    let one: One = parse_toml(path, &whole).map_err(|e| shifted(e, prefix.len()))?;
+    let span = one.step.span();
+    // A step read alone names no `[regions]`: a region target is an error that says so.
+    let (action, timeout, settle) = step(one.step.get_ref(), &BTreeMap::new()).map_err(|m| {
+        let column = whole[prefix.len()..span.start.max(prefix.len())]
+            .chars()
+            .count()
+            + 1;
+        ConfigError::new(path, 1, column as u64, m)
+    })?;
+    Ok(Step {
+        action,
+        timeout,
+        settle,
+        origin: None,
+    })
+}
+
+/// `e`, whose place counts the `len` bytes put before the text on its first line, at the
+/// place in the text.
+fn shifted(e: ConfigError, len: usize) -> ConfigError {
+    if e.line == 1 && e.column > len as u64 {
+        ConfigError::new(&e.path, e.line, e.column - len as u64, e.message)
+    } else {
+        e
+    }
+}
+
 message_error!(
     /// Why a text is not a duration (`300ms`, `10s`, `2m`).
     DurationError

@@ -18,6 +18,7 @@
 //! Every key is optional; paths are relative to the folder of `tuicast.toml`.
 
 pub mod cast_file;
+pub mod write;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -28,7 +29,8 @@ use crate::location::{line_column, write_place};
 use crate::render::png::PngConfig;
 use crate::term::EngineKind;
 
-pub use cast_file::{parse_duration, CastFile, Checked, DurationError};
+pub use cast_file::{parse_duration, parse_step, CastFile, Checked, DurationError};
+pub use write::{scenario_toml, step_toml};
 
 /// The project configuration, with defaults filled in and paths made absolute.
 #[derive(Debug, Clone)]

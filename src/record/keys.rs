@@ -96,6 +96,100 @@ fn key_bytes_or_message(name: &str, app_cursor: bool) -> Result<String, String> 
     Ok(s)
 }
 
+/// What a person typed, as a terminal sent it, split into text and named keys: runs of
+/// printable text are `Typed::Text`, and each key [`key_bytes`] has a name for (in either
+/// cursor-key mode) is `Typed::Key` with that name; a byte sequence with no name stays text.
+/// `tuicast record --scenario` turns keystrokes into `type` and `press` steps this way.
+pub fn split_typed(input: &str) -> Vec<Typed> {
+    const NAMED: [&str; 26] = [
+        "BackTab",
+        "Delete",
+        "Insert",
+        "PageUp",
+        "PageDown",
+        "Up",
+        "Down",
+        "Right",
+        "Left",
+        "Home",
+        "End",
+        "F1",
+        "F2",
+        "F3",
+        "F4",
+        "F5",
+        "F6",
+        "F7",
+        "F8",
+        "F9",
+        "F10",
+        "F11",
+        "F12",
+        "Enter",
+        "Tab",
+        "Backspace",
+    ];
+    let mut table: Vec<(String, &str)> = Vec::new();
+    for name in NAMED {
+        for app in [false, true] {
+            if let Ok(b) = key_bytes(name, app) {
+                table.push((b, name));
+            }
+        }
+    }
+    // Longest first, so that ESC [ A is Up and not Esc then text.
+    table.sort_by_key(|(b, _)| std::cmp::Reverse(b.len()));
+    let mut out: Vec<Typed> = Vec::new();
+    let push_text = |out: &mut Vec<Typed>, t: &str| match out.last_mut() {
+        Some(Typed::Text(prev)) => prev.push_str(t),
+        _ => out.push(Typed::Text(t.to_string())),
+    };
+    let mut rest = input;
+    while let Some(c) = rest.chars().next() {
+        if let Some((b, name)) = table.iter().find(|(b, _)| rest.starts_with(b.as_str())) {
+            out.push(Typed::Key(name.to_string()));
+            rest = &rest[b.len()..];
+            continue;
+        }
+        let len = c.len_utf8();
+        match c {
+            '\x1b' => {
+                match rest[1..].chars().next() {
+                    Some(n) if !n.is_control() && n != '[' && n != 'O' => {
+                        out.push(Typed::Key(format!("M-{n}")));
+                        rest = &rest[1 + n.len_utf8()..];
+                    }
+                    None => {
+                        out.push(Typed::Key("Esc".into()));
+                        rest = &rest[1..];
+                    }
+                    Some(_) => {
+                        // An escape sequence with no name: kept as it was sent.
+                        push_text(&mut out, "\x1b");
+                        rest = &rest[1..];
+                    }
+                }
+                continue;
+            }
+            '\x01'..='\x1a' => {
+                out.push(Typed::Key(format!("C-{}", (b'a' + c as u8 - 1) as char)));
+            }
+            _ => push_text(&mut out, &rest[..len]),
+        }
+        rest = &rest[len..];
+    }
+    out
+}
+
+/// A piece of what was typed: see [`split_typed`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Typed {
+    /// Text, typed as it is.
+    Text(String),
+    /// A key by name.
+    Key(String),
+}
+
 fn ctrl_char(key: &str) -> Option<char> {
     let mut chars = key.chars();
     let c = chars.next()?;

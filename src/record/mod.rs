@@ -9,6 +9,8 @@
 //! - [`scenario`] and [`run`]: a [`Scenario`] (plain checked values: the program, its
 //!   environment, the steps) and running it. Cast TOML files are read by the config stage,
 //!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
+//! - [`journal`]: the steps of a session driven by hand or by an agent, with the waits
+//!   inferred where none was used: the scenario that reproduces it.
 //! - [`cargo_bin`]: the package's own binary for `bin = "NAME"` (cargo's, beside the test, or
 //!   built).
 //! - [`interrupt`]: SIGINT/SIGTERM/SIGHUP end recordings cleanly.
@@ -18,6 +20,7 @@
 pub mod cargo_bin;
 #[cfg(feature = "record")]
 pub mod interrupt;
+pub mod journal;
 pub mod keys;
 pub mod mouse;
 #[cfg(feature = "record")]
@@ -54,4 +57,4 @@ pub use mouse::{MouseButton, ScrollDirection};
 pub use run::{default_cast_path, record_scenario, Recorded};
 pub use scenario::{Action, Origin, Program, Scenario, Step, Target, Wait};
 #[cfg(feature = "record")]
-pub use session::{base_env, Finished, RecordError, Session, SessionOptions};
+pub use session::{base_env, sweep_orphans, Finished, RecordError, Session, SessionOptions};

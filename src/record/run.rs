@@ -115,9 +115,11 @@ fn at_step(step: &Step, error: RecordError) -> RecordError {
     }
 }
 
-/// Runs one step; `secret` is the value of a secret step. A snapshot step returns how long
-/// it waited for the screen to settle.
-fn run_step(
+/// Runs one step on `s`; `secret` is the value of a secret step. A snapshot step returns how
+/// long it waited for the screen to settle. The one place a step runs: scenarios
+/// ([`record_scenario`]) and live sessions driven step by step (`tuicast session`) both come
+/// here.
+pub fn run_step(
     step: &Step,
     secret: Option<&str>,
     s: &mut Session,

@@ -347,6 +347,21 @@ impl Session {
         self.status
     }
 
+    /// The program's process id.
+    pub fn pid(&self) -> u32 {
+        self.pty.pid()
+    }
+
+    /// The terminal's echo flag as the program left it (`None`: unknown).
+    pub fn echo(&self) -> Option<bool> {
+        self.pty.echo_enabled()
+    }
+
+    /// How long ago the program last wrote output (or the session started).
+    pub fn since_output(&self) -> Duration {
+        self.last_output.elapsed()
+    }
+
     /// The default timeout of waits.
     pub fn timeout(&self) -> Duration {
         self.timeout
@@ -610,6 +625,13 @@ impl Drop for Session {
             let _ = std::fs::remove_dir_all(h);
         }
     }
+}
+
+/// Ends what recordings killed by SIGKILL left: every process still running with the
+/// private HOME of a recording process that is gone, and that HOME (see `home.rs`). Returns
+/// how many HOMEs were swept. A session daemon's client calls it when it finds the daemon gone.
+pub fn sweep_orphans() -> usize {
+    sweep_stale()
 }
 
 /// Removes the hidden header files `.NAME.tmpPID` beside `path` that recordings of this cast

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::util::{have, record_scenario, root, screen_at, Dir, Tuicast};
 
 /// The eventsapp test program (`tests/apps/eventsapp`), built if need be.
-fn eventsapp() -> PathBuf {
+pub(crate) fn eventsapp() -> PathBuf {
     tuicast::record::cargo_bin::locate("eventsapp", &root().join("tests/apps/eventsapp"))
         .unwrap_or_else(|e| panic!("{e}"))
 }

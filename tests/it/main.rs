@@ -18,6 +18,7 @@
 //! - `inspect`: `tuicast inspect` and `tuicast::inspect` on real screens: outline, prompts, tables.
 //! - `repeat`: the flake guard, `--repeat N`: changing and steady programs recorded N times.
 //! - `live_runs`: which casts are recorded live, one recording per cast under nextest, one accept.
+//! - `session`: `tuicast session` as an agent drives it: vim, prompts, secrets, crashes, other users.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
 //! - `termstate`: titles, bells, OSC 52, OSC 8, scrollback of real programs; waits; tmux oracle.
@@ -44,6 +45,7 @@ mod readme;
 mod record;
 mod repeat;
 mod report;
+mod session;
 mod signals;
 mod snapshots;
 mod termstate;

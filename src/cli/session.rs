@@ -1,0 +1,547 @@
+//! `tuicast session`: drive a live program one command at a time through the session daemon
+//! (`tuicast::daemon`), and save what was done as a cast and its scenario.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use serde_json::{json, Value};
+
+use tuicast::config::{parse_duration, step_toml};
+use tuicast::daemon::{self, Paths};
+use tuicast::escape::escape_for_terminal;
+use tuicast::record::{Action, Step, Wait};
+use tuicast::term::Size;
+
+/// Drive a live program step by step (for agents, scripts and people), then keep it as a test.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    tuicast session start --name demo -- bash --norc   start; prints the session as JSON\n  \
+    tuicast session wait demo --text '$'              wait for the prompt\n  \
+    tuicast session type demo 'echo hello'\n  \
+    tuicast session press demo Enter\n  \
+    tuicast session wait demo --regex '(?m)^hello$' --timeout 5s\n  \
+    tuicast session snapshot demo --mark greeted      a checkpoint of the scenario\n  \
+    tuicast session secret demo --env TOKEN           typed from the DAEMON's environment\n  \
+    tuicast session click demo --text OK              encoded for the program's mouse mode\n  \
+    tuicast session paste demo 'two\nlines'           bracketed when the program asked\n  \
+    tuicast session step demo '{ drag = { from = [2, 1], to = [2, 9] } }'\n  \
+    tuicast session stop demo --save casts/demo       casts/demo.cast + casts/demo.toml\n  \
+    tuicast session list --human\n\n\
+    Every command prints one JSON object (see docs/agents.md); --human prints it for people.\n\
+    The daemon starts with the first command and exits after --idle (TUICAST_SESSION_IDLE,\n\
+    default 10m) without a command. Exit status: 0 done, 1 a wait failed, 2 bad input.")]
+pub(super) struct Args {
+    /// Print for people instead of JSON.
+    #[arg(long, global = true)]
+    human: bool,
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Cmd {
+    /// Start a program in a new session; prints its id.
+    Start {
+        /// The session's id (default: s1, s2, ...).
+        #[arg(long)]
+        name: Option<String>,
+        /// Terminal size.
+        #[arg(long, default_value = "80x24", value_name = "COLSxROWS")]
+        size: String,
+        /// Default timeout of the session's waits.
+        #[arg(long, value_name = "DURATION")]
+        timeout: Option<String>,
+        /// When this command starts the daemon: how long it waits for a command before it
+        /// ends its sessions and exits.
+        #[arg(long, value_name = "DURATION")]
+        idle: Option<String>,
+        /// The program and its arguments.
+        #[arg(last = true, required = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
+    /// Type text.
+    Type {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// The text.
+        text: String,
+    },
+    /// Press keys by name (Enter, Esc, C-c, Up, F1, a, ...).
+    Press {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// Key names, pressed in order.
+        #[arg(required = true)]
+        keys: Vec<String>,
+    },
+    /// Resize the terminal.
+    Resize {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// The new size.
+        #[arg(value_name = "COLSxROWS")]
+        size: String,
+    },
+    /// Type the value of an environment variable of the DAEMON, as a secret: it is never in
+    /// a reply, the cast, the scenario or the daemon's log.
+    Secret {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// The variable.
+        #[arg(long, value_name = "VAR")]
+        env: String,
+    },
+    /// Paste text (bracketed when the program enabled bracketed paste, typed otherwise).
+    Paste {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// The text.
+        text: String,
+    },
+    /// Click a mouse button on a target (encoded for the mouse mode the program enabled).
+    Click {
+        /// The session: its id, or the name given to start.
+        id: String,
+        #[command(flatten)]
+        target: TargetArgs,
+        /// left, middle or right.
+        #[arg(long, default_value = "left")]
+        button: String,
+    },
+    /// Turn the mouse wheel over a target.
+    Scroll {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// up or down.
+        #[arg(value_name = "up|down")]
+        direction: String,
+        #[command(flatten)]
+        target: TargetArgs,
+        /// Notches.
+        #[arg(long, default_value_t = 1)]
+        count: u16,
+    },
+    /// Tell the program its window gained (on) or lost (off) focus (needs focus reporting).
+    Focus {
+        /// The session: its id, or the name given to start.
+        id: String,
+        #[arg(value_name = "on|off")]
+        state: String,
+    },
+    /// Run any scenario step, written as in a scenario file: '{ drag = { from = [2, 1], to =
+    /// [2, 9] } }', '{ hover = { text = "Help" } }', '{ wait = { title = "vim" } }'.
+    Step {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// The step, an inline TOML table.
+        step: String,
+    },
+    /// Wait for something: exactly one of the kinds below.
+    Wait(WaitArgs),
+    /// The screen now (and, with --mark, a checkpoint of the saved scenario).
+    Snapshot {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// text, json (the screen with styles) or png (needs --output).
+        #[arg(long, default_value = "text")]
+        format: String,
+        /// Mark a checkpoint NAME on the settled screen.
+        #[arg(long, value_name = "NAME")]
+        mark: Option<String>,
+        /// The PNG file to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// The screen's outline and prompt (as `tuicast inspect`).
+    Inspect {
+        /// The session: its id, or the name given to start.
+        id: String,
+    },
+    /// The session's status and screen.
+    Status {
+        /// The session: its id, or the name given to start.
+        id: String,
+    },
+    /// The sessions.
+    List,
+    /// End the session; --save casts/NAME writes casts/NAME.cast and casts/NAME.toml.
+    Stop {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// Where to save the cast and the scenario that reproduces the session.
+        #[arg(long, value_name = "PATH")]
+        save: Option<PathBuf>,
+    },
+    /// Run the daemon in the foreground (started by the other commands when none runs).
+    #[command(hide = true)]
+    Daemon {
+        #[arg(long)]
+        idle: Option<String>,
+    },
+    /// The daemon's watch: when its standard input ends (the daemon is gone, even by
+    /// SIGKILL), end what the daemon's sessions left running.
+    #[command(hide = true)]
+    Watch,
+}
+
+/// Where a mouse command points: exactly one of these.
+#[derive(Debug, clap::Args)]
+#[group(required = true, multiple = false)]
+struct TargetArgs {
+    /// The centre of the first place this text is on the screen.
+    #[arg(long)]
+    text: Option<String>,
+    /// The centre of the first match of this regex on a row.
+    #[arg(long)]
+    regex: Option<String>,
+    /// The cell at ROW,COL (counted from 1).
+    #[arg(long, value_name = "ROW,COL")]
+    at: Option<String>,
+}
+
+impl TargetArgs {
+    /// The target as a scenario writes it.
+    fn toml(&self) -> anyhow::Result<String> {
+        let quoted = |t: &str| toml::Value::String(t.to_string()).to_string();
+        if let Some(t) = &self.text {
+            Ok(format!("{{ text = {} }}", quoted(t)))
+        } else if let Some(r) = &self.regex {
+            Ok(format!("{{ regex = {} }}", quoted(r)))
+        } else if let Some(at) = &self.at {
+            let (r, c) = row_col(at, "--at")?;
+            Ok(format!("[{}, {}]", r + 1, c + 1))
+        } else {
+            bail!("give one of --text, --regex, --at")
+        }
+    }
+}
+
+/// `ROW,COL` counted from 1, as 0-based numbers.
+fn row_col(text: &str, flag: &str) -> anyhow::Result<(u16, u16)> {
+    let parsed = text
+        .split_once(',')
+        .and_then(|(r, c)| Some((r.trim().parse::<u16>().ok()?, c.trim().parse::<u16>().ok()?)));
+    match parsed {
+        Some((r, c)) if r >= 1 && c >= 1 => Ok((r - 1, c - 1)),
+        _ => bail!("{flag} takes ROW,COL counted from 1 (the top-left cell is 1,1)"),
+    }
+}
+
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("kind").required(true).multiple(false))]
+struct WaitArgs {
+    /// The session: its id, or the name given to start.
+    id: String,
+    /// Until the text is on the screen.
+    #[arg(long, group = "kind")]
+    text: Option<String>,
+    /// Until the regex matches the screen text (rows joined by newlines).
+    #[arg(long, group = "kind")]
+    regex: Option<String>,
+    /// Until the text is gone.
+    #[arg(long, group = "kind")]
+    gone: Option<String>,
+    /// Until the screen has not changed for this long.
+    #[arg(long, group = "kind", value_name = "DURATION")]
+    idle: Option<String>,
+    /// Until the cursor is at ROW,COL (counted from 1).
+    #[arg(long, group = "kind", value_name = "ROW,COL")]
+    cursor: Option<String>,
+    /// Until the terminal's echo is on or off (off: a password prompt).
+    #[arg(long, group = "kind", value_name = "on|off")]
+    echo: Option<String>,
+    /// Until the program exits (with this status when given).
+    #[arg(long, group = "kind", value_name = "STATUS", num_args = 0..=1, default_missing_value = "any")]
+    exit: Option<String>,
+    /// Until the window title contains this text.
+    #[arg(long, group = "kind")]
+    title: Option<String>,
+    /// Until a bell rings (one bell since the last checkpoint per wait).
+    #[arg(long, group = "kind")]
+    bell: bool,
+    /// Until the program writes text containing this to the clipboard (OSC 52).
+    #[arg(long, group = "kind")]
+    clipboard: Option<String>,
+    /// How long to wait (default: the session's timeout).
+    #[arg(long, value_name = "DURATION")]
+    timeout: Option<String>,
+}
+
+fn duration(text: &str) -> anyhow::Result<Duration> {
+    parse_duration(text).map_err(anyhow::Error::msg)
+}
+
+pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Cmd::Daemon { idle } = &args.command {
+        return run_daemon(idle.as_deref());
+    }
+    if let Cmd::Watch = &args.command {
+        let mut sink = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut sink);
+        tuicast::record::sweep_orphans();
+        return Ok(ExitCode::SUCCESS);
+    }
+    let paths = Paths::for_user().context("cannot set up the session daemon's folder")?;
+    let mut idle_for_new = None;
+    let request = match args.command {
+        Cmd::Start {
+            name,
+            size,
+            timeout,
+            idle,
+            command,
+        } => {
+            if let Some(i) = &idle {
+                duration(i).context("--idle")?;
+                idle_for_new = Some(i.clone());
+            }
+            if let Some(t) = &timeout {
+                duration(t).context("--timeout")?;
+            }
+            let cwd = std::env::current_dir().context("cannot read the current folder")?;
+            json!({"op": "start", "name": name, "size": size, "timeout": timeout,
+                   "argv": command, "cwd": cwd.display().to_string()})
+        }
+        Cmd::Type { id, text } => step(&id, Step::new(Action::Type(text))),
+        Cmd::Press { id, keys } => step(&id, Step::new(Action::Press(keys))),
+        Cmd::Resize { id, size } => {
+            let size: Size = size
+                .parse::<Size>()
+                .and_then(Size::for_terminal)
+                .map_err(anyhow::Error::msg)?;
+            step(&id, Step::new(Action::Resize(size)))
+        }
+        Cmd::Secret { id, env } => step(&id, Step::new(Action::Secret(env))),
+        Cmd::Paste { id, text } => step(&id, Step::new(Action::Paste(text))),
+        Cmd::Click { id, target, button } => {
+            let quoted = toml::Value::String(button).to_string();
+            raw_step(
+                &id,
+                format!("{{ click = {}, button = {quoted} }}", target.toml()?),
+            )
+        }
+        Cmd::Scroll {
+            id,
+            direction,
+            target,
+            count,
+        } => {
+            let quoted = toml::Value::String(direction).to_string();
+            raw_step(
+                &id,
+                format!(
+                    "{{ scroll = {quoted}, at = {}, count = {count} }}",
+                    target.toml()?
+                ),
+            )
+        }
+        Cmd::Focus { id, state } => match state.as_str() {
+            "on" => step(&id, Step::new(Action::Focus(true))),
+            "off" => step(&id, Step::new(Action::Focus(false))),
+            _ => bail!("focus takes on or off"),
+        },
+        Cmd::Step { id, step } => raw_step(&id, step),
+        Cmd::Wait(w) => {
+            let action = if let Some(t) = w.text {
+                Action::Wait(Wait::Text(t))
+            } else if let Some(r) = w.regex {
+                Action::Wait(Wait::Regex(regex::Regex::new(&r).map_err(|e| {
+                    anyhow::anyhow!("--regex \"{}\": {e}", escape_for_terminal(&r, 80))
+                })?))
+            } else if let Some(g) = w.gone {
+                Action::Wait(Wait::Gone(g))
+            } else if let Some(i) = w.idle {
+                Action::Wait(Wait::Idle(duration(&i).context("--idle")?))
+            } else if let Some(c) = w.cursor {
+                let (r, c) = row_col(&c, "--cursor")?;
+                Action::Wait(Wait::Cursor(r, c))
+            } else if let Some(t) = w.title {
+                Action::Wait(Wait::Title(t))
+            } else if w.bell {
+                Action::Wait(Wait::Bell)
+            } else if let Some(t) = w.clipboard {
+                Action::Wait(Wait::Clipboard(t))
+            } else if let Some(e) = w.echo {
+                match e.as_str() {
+                    "on" => Action::Wait(Wait::Echo(true)),
+                    "off" => Action::Wait(Wait::Echo(false)),
+                    _ => bail!("--echo takes on or off"),
+                }
+            } else if let Some(x) = w.exit {
+                match x.as_str() {
+                    "any" => Action::Exit(None),
+                    n => Action::Exit(Some(n.parse().map_err(|_| {
+                        anyhow::anyhow!("--exit takes a status number, or nothing for any")
+                    })?)),
+                }
+            } else {
+                bail!(
+                    "wait needs one of --text, --regex, --gone, --idle, --cursor, --echo, \
+                     --exit, --title, --bell, --clipboard"
+                );
+            };
+            let mut s = Step::new(action);
+            if let Some(t) = w.timeout {
+                s.timeout = Some(duration(&t).context("--timeout")?);
+            }
+            step(&w.id, s)
+        }
+        Cmd::Snapshot {
+            id,
+            format,
+            mark,
+            output,
+        } => {
+            let output = output.map(|p| std::path::absolute(&p).unwrap_or(p));
+            json!({"op": "snapshot", "id": id, "format": format, "mark": mark,
+                   "output": output.map(|p| p.display().to_string())})
+        }
+        Cmd::Inspect { id } => json!({"op": "inspect", "id": id}),
+        Cmd::Status { id } => json!({"op": "status", "id": id}),
+        Cmd::List => json!({"op": "list"}),
+        Cmd::Stop { id, save } => {
+            let save = save.map(|p| std::path::absolute(&p).unwrap_or(p));
+            json!({"op": "stop", "id": id, "save": save.map(|p| p.display().to_string())})
+        }
+        Cmd::Daemon { .. } | Cmd::Watch => unreachable!("handled above"),
+    };
+    let start = || start_daemon(idle_for_new.as_deref());
+    let called = match daemon::call(&paths, &request, &start) {
+        Ok(c) => c,
+        Err(e) => {
+            print(&json!({"error": e.to_string()}), args.human);
+            return Ok(ExitCode::from(super::EXIT_CHECK_FAILED));
+        }
+    };
+    let mut reply = called.reply;
+    let mut code = reply.get("exit").and_then(Value::as_u64).unwrap_or(2) as u8;
+    if called.daemon_was_gone {
+        let note = "the session daemon was gone (killed or crashed): its sessions were lost; \
+                    a new daemon was started";
+        reply["daemon_restarted"] = json!(note);
+        if let Some(e) = reply.get("error").and_then(Value::as_str) {
+            reply["error"] = json!(format!("{note}. {e}"));
+            code = super::EXIT_CHECK_FAILED;
+            reply["exit"] = json!(code);
+        }
+    }
+    print(&reply, args.human);
+    Ok(ExitCode::from(code))
+}
+
+/// A step request: the step as one scenario step's TOML.
+fn step(id: &str, step: Step) -> Value {
+    raw_step(id, step_toml(&step))
+}
+
+/// A step request of a step written as TOML (the daemon reads it, and says where it is wrong).
+fn raw_step(id: &str, step: String) -> Value {
+    json!({"op": "step", "id": id, "step": step})
+}
+
+/// Starts `tuicast session daemon` detached (it calls setsid), its output to /dev/null.
+fn start_daemon(idle: Option<&str>) -> std::io::Result<()> {
+    let exe = std::env::current_exe()?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["session", "daemon"]);
+    if let Some(i) = idle {
+        cmd.args(["--idle", i]);
+    }
+    cmd.stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(drop)
+}
+
+fn run_daemon(idle: Option<&str>) -> anyhow::Result<ExitCode> {
+    use nix::sys::stat::{umask, Mode};
+    // Its own session: the client's terminal and its signals do not reach it.
+    let _ = nix::unistd::setsid();
+    umask(Mode::from_bits_truncate(0o077));
+    // The watch holds the other end of a pipe: when this process is gone, however it ended,
+    // the watch sees the end of its input and ends the programs the sessions left.
+    let watch = std::process::Command::new(std::env::current_exe()?)
+        .args(["session", "watch"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .context("cannot start the daemon's watch")?;
+    let _pipe = watch.stdin;
+    tuicast::record::interrupt::install().context("cannot set up signal handling")?;
+    let idle = match idle {
+        Some(i) => duration(i).context("--idle")?,
+        None => daemon::idle_from_env().unwrap_or(daemon::DEFAULT_IDLE),
+    };
+    let paths = Paths::for_user().context("cannot set up the session daemon's folder")?;
+    daemon::serve(&paths, idle).context("the session daemon failed")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a reply: as one JSON line, or for people.
+fn print(reply: &Value, human: bool) {
+    if !human {
+        println!("{}", serde_json::to_string(reply).unwrap_or_default());
+        return;
+    }
+    let text = |k: &str| reply.get(k).and_then(Value::as_str).map(str::to_string);
+    if let Some(sessions) = reply.get("sessions").and_then(Value::as_array) {
+        if sessions.is_empty() {
+            println!("no sessions");
+        }
+        for s in sessions {
+            let f = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            println!("{}  {}  {}", f("id"), f("state"), f("command"));
+        }
+    }
+    if let Some(id) = text("id") {
+        let status = &reply["status"];
+        let state = status.get("state").and_then(Value::as_str).unwrap_or("?");
+        let mut line = format!("session {}: {state}", escape_for_terminal(&id, 60));
+        if let Some(c) = status.get("code").and_then(Value::as_i64) {
+            line.push_str(&format!(" (status {c}"));
+            if let Some(s) = status.get("signal").and_then(Value::as_str) {
+                line.push_str(&format!(", {s}"));
+            }
+            line.push(')');
+        }
+        if let Some(ms) = reply.get("idle_ms").and_then(Value::as_u64) {
+            line.push_str(&format!(", last output {ms} ms ago"));
+        }
+        if let Some(k) = reply["prompt"].get("kind").and_then(Value::as_str) {
+            if k != "unknown" {
+                line.push_str(&format!(", prompt: {k}"));
+            }
+        }
+        println!("{line}");
+        if let Some(screen) = text("screen") {
+            for row in screen.lines() {
+                println!("  │{}", escape_for_terminal(row, 1000));
+            }
+        }
+        for key in ["step", "cast", "scenario", "png"] {
+            if let Some(v) = text(key) {
+                println!("{key}: {}", escape_for_terminal(&v, 1000));
+            }
+        }
+        if let Some(i) = reply.get("inspect") {
+            println!("{}", serde_json::to_string_pretty(i).unwrap_or_default());
+        }
+    }
+    if let Some(note) = text("daemon_restarted") {
+        eprintln!("note: {note}");
+    }
+    if let Some(e) = text("error") {
+        for (i, line) in e.lines().enumerate() {
+            let shown = escape_for_terminal(line, 1000);
+            if i == 0 {
+                eprintln!("error: {shown}");
+            } else {
+                eprintln!("{shown}");
+            }
+        }
+    }
+}

@@ -1,0 +1,328 @@
+//! Scenarios written as TOML, in the schema [`CastFile`](super::CastFile) reads: what
+//! `tuicast session stop --save` and `tuicast record --scenario` write, and how `tuicast
+//! session` sends one step to its daemon. What is written reads back as the same steps (the
+//! round trip is tested).
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::record::scenario::Target;
+use crate::record::{Action, Program, Scenario, Step, Wait};
+
+/// A TOML string (quoted and escaped).
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A value the schema expands `${VAR}` in (`command`, `args`, `cwd`, `env`): each `$` doubled,
+/// so it reads back as written.
+fn literal(s: &str) -> String {
+    quoted(&s.replace('$', "$$"))
+}
+
+/// A list of such values.
+fn literal_list(items: &[String]) -> String {
+    let inner: Vec<String> = items.iter().map(|i| literal(i)).collect();
+    format!("[{}]", inner.join(", "))
+}
+
+/// A duration as the schema reads it: `300ms`.
+fn duration(d: Duration) -> String {
+    quoted(&format!("{}ms", d.as_millis()))
+}
+
+/// A TOML key: bare when it can be, else quoted.
+fn key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        k.to_string()
+    } else {
+        quoted(k)
+    }
+}
+
+/// A list of strings.
+fn list(items: &[String]) -> String {
+    let inner: Vec<String> = items.iter().map(|i| quoted(i)).collect();
+    format!("[{}]", inner.join(", "))
+}
+
+/// One step as an inline table: `{ press = "Enter" }`, `{ wait = { idle = "300ms" }, timeout
+/// = "5s" }`.
+pub fn step_toml(step: &Step) -> String {
+    let body = match &step.action {
+        Action::Wait(w) => format!(
+            "wait = {}",
+            match w {
+                Wait::Text(t) => quoted(t),
+                Wait::Regex(r) => format!("{{ regex = {} }}", quoted(r.as_str())),
+                Wait::Idle(d) => format!("{{ idle = {} }}", duration(*d)),
+                Wait::Gone(t) => format!("{{ gone = {} }}", quoted(t)),
+                Wait::Cursor(r, c) => format!("{{ cursor = [{}, {}] }}", r + 1, c + 1),
+                Wait::Echo(on) => format!("{{ echo = {on} }}"),
+                Wait::Title(t) => format!("{{ title = {} }}", quoted(t)),
+                Wait::Bell => "{ bell = true }".to_string(),
+                Wait::Clipboard(t) => format!("{{ clipboard = {} }}", quoted(t)),
+            }
+        ),
+        Action::Press(keys) if keys.len() == 1 => format!("press = {}", quoted(&keys[0])),
+        Action::Press(keys) => format!("press = {}", list(keys)),
+        Action::Type(t) => format!("type = {}", quoted(t)),
+        Action::Snapshot(name) => format!("checkpoint = {}", quoted(name)),
+        Action::Secret(var) => format!("secret = {{ env = {} }}", quoted(var)),
+        Action::Resize(size) => format!("resize = {}", quoted(&size.to_string())),
+        Action::Exit(Some(status)) => format!("exit = {status}"),
+        Action::Exit(None) => "exit = \"any\"".to_string(),
+        Action::Sleep(d) => format!("sleep = {}", duration(*d)),
+        Action::Click(t, b) => format!("click = {}{}", target(t), button(*b)),
+        Action::Drag {
+            from,
+            to,
+            button: b,
+        } => format!(
+            "drag = {{ from = {}, to = {} }}{}",
+            target(from),
+            target(to),
+            button(*b)
+        ),
+        Action::Scroll(dir, at, count) => format!(
+            "scroll = {}, at = {}{}",
+            quoted(dir.name()),
+            target(at),
+            if *count == 1 {
+                String::new()
+            } else {
+                format!(", count = {count}")
+            }
+        ),
+        Action::Hover(t) => format!("hover = {}", target(t)),
+        Action::Paste(text) => format!("paste = {}", quoted(text)),
+        Action::Focus(on) => format!("focus = {on}"),
+    };
+    let mut out = format!("{{ {body}");
+    if let Some(t) = step.timeout {
+        let _ = write!(out, ", timeout = {}", duration(t));
+    }
+    if let Some(s) = step.settle {
+        let _ = write!(out, ", settle = {}", duration(s));
+    }
+    out.push_str(" }");
+    out
+}
+
+/// A mouse step's target: `[row, col]` (from 1), `{ text = .. }`, `{ regex = .. }` or
+/// `{ region = .. }`.
+fn target(t: &Target) -> String {
+    match t {
+        Target::Text(s) => format!("{{ text = {} }}", quoted(s)),
+        Target::Regex(r) => format!("{{ regex = {} }}", quoted(r.as_str())),
+        Target::Region(name, _) => format!("{{ region = {} }}", quoted(name)),
+        Target::Cell(r, c) => format!("[{}, {}]", r + 1, c + 1),
+    }
+}
+
+/// `, button = ".."` for a button other than the left one.
+fn button(b: crate::record::mouse::MouseButton) -> String {
+    match b {
+        crate::record::mouse::MouseButton::Left => String::new(),
+        other => format!(", button = {}", quoted(other.name())),
+    }
+}
+
+/// `scenario` as a cast's TOML file placed in `dir` (its `cwd` written relative to `dir` when
+/// it is inside `dir` or above it), after the comment lines of `comment`.
+pub fn scenario_toml(scenario: &Scenario, dir: &Path, comment: &str) -> String {
+    let mut out = String::new();
+    for line in comment.lines() {
+        let _ = writeln!(out, "# {line}");
+    }
+    match &scenario.program {
+        Program::Argv(argv) => {
+            let _ = writeln!(out, "command = {}", literal_list(argv));
+        }
+        Program::Shell(script) => {
+            let _ = writeln!(out, "shell = {}", quoted(script));
+        }
+        Program::Bin { name, args, .. } => {
+            let _ = writeln!(out, "bin = {}", quoted(name));
+            if !args.is_empty() {
+                let _ = writeln!(out, "args = {}", literal_list(args));
+            }
+        }
+    }
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let cwd = std::path::absolute(&scenario.cwd).unwrap_or_else(|_| scenario.cwd.clone());
+    if cwd != dir {
+        // Inside the file's folder, or above it (`..`): relative, so the files can move
+        // together; elsewhere absolute.
+        let shown = match (cwd.strip_prefix(&dir), dir.strip_prefix(&cwd)) {
+            (Ok(rel), _) => rel.to_path_buf(),
+            (_, Ok(up)) => up.components().map(|_| "..").collect(),
+            _ => cwd.clone(),
+        };
+        let _ = writeln!(out, "cwd = {}", literal(&shown.to_string_lossy()));
+    }
+    if let Some(size) = scenario.size {
+        let _ = writeln!(out, "size = {}", quoted(&size.to_string()));
+    }
+    if !scenario.env.is_empty() {
+        let pairs: Vec<String> = scenario
+            .env
+            .iter()
+            .map(|(k, v)| format!("{} = {}", key(k), literal(v)))
+            .collect();
+        let _ = writeln!(out, "env = {{ {} }}", pairs.join(", "));
+    }
+    if !scenario.inherit_env.is_empty() {
+        let _ = writeln!(out, "inherit_env = {}", list(&scenario.inherit_env));
+    }
+    if let Some(t) = scenario.timeout {
+        let _ = writeln!(out, "timeout = {}", duration(t));
+    }
+    if let Some(s) = scenario.settle {
+        let _ = writeln!(out, "settle = {}", duration(s));
+    }
+    if let Some(t) = &scenario.title {
+        let _ = writeln!(out, "title = {}", quoted(t));
+    }
+    if !scenario.redact.is_empty() {
+        let patterns: Vec<String> = scenario
+            .redact
+            .iter()
+            .map(|r| r.as_str().to_string())
+            .collect();
+        let _ = writeln!(out, "redact = {}", list(&patterns));
+    }
+    out.push_str("steps = [\n");
+    for step in &scenario.steps {
+        let _ = writeln!(out, "  {},", step_toml(step));
+    }
+    out.push_str("]\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{parse_step, CastFile};
+    use crate::record::mouse::{MouseButton, ScrollDirection};
+    use crate::term::Size;
+    use regex::Regex;
+
+    fn every_step() -> Vec<Step> {
+        let mut steps: Vec<Step> = [
+            Action::Wait(Wait::Text("Ready \"now\"\n\\ é".into())),
+            Action::Wait(Wait::Regex(Regex::new(r"(?m)^ *\$ *$").unwrap())),
+            Action::Wait(Wait::Idle(Duration::from_millis(300))),
+            Action::Wait(Wait::Gone("Loading".into())),
+            Action::Wait(Wait::Cursor(0, 4)),
+            Action::Wait(Wait::Echo(false)),
+            Action::Wait(Wait::Echo(true)),
+            Action::Press(vec!["Enter".into()]),
+            Action::Press(vec!["Esc".into(), ":".into(), "C-c".into()]),
+            Action::Type("a\tb\u{1b}[A'\"".into()),
+            Action::Snapshot("saved".into()),
+            Action::Secret("TOKEN".into()),
+            Action::Resize(Size {
+                cols: 100,
+                rows: 30,
+            }),
+            Action::Exit(Some(3)),
+            Action::Exit(None),
+            Action::Sleep(Duration::from_millis(20)),
+            Action::Wait(Wait::Title("vim — x".into())),
+            Action::Wait(Wait::Bell),
+            Action::Wait(Wait::Clipboard("copied".into())),
+            Action::Click(Target::Text("OK".into()), MouseButton::Right),
+            Action::Click(Target::Cell(2, 4), MouseButton::Left),
+            Action::Drag {
+                from: Target::Cell(0, 0),
+                to: Target::Regex(Regex::new("x+").unwrap()),
+                button: MouseButton::Middle,
+            },
+            Action::Scroll(ScrollDirection::Down, Target::Text("list".into()), 3),
+            Action::Scroll(ScrollDirection::Up, Target::Cell(9, 9), 1),
+            Action::Hover(Target::Cell(5, 6)),
+            Action::Paste("multi\nline \"quoted\"".into()),
+            Action::Focus(false),
+        ]
+        .into_iter()
+        .map(Step::new)
+        .collect();
+        steps[0].timeout = Some(Duration::from_secs(30));
+        steps[10].settle = Some(Duration::from_millis(200));
+        steps
+    }
+
+    fn same(a: &[Step], b: &[Step]) {
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(b) {
+            assert_eq!(x.describe(), y.describe());
+            assert_eq!(
+                (x.timeout, x.settle),
+                (y.timeout, y.settle),
+                "{}",
+                x.describe()
+            );
+            match (&x.action, &y.action) {
+                (Action::Type(p), Action::Type(q)) | (Action::Paste(p), Action::Paste(q)) => {
+                    assert_eq!(p, q)
+                }
+                (Action::Wait(Wait::Text(p)), Action::Wait(Wait::Text(q))) => assert_eq!(p, q),
+                (Action::Wait(Wait::Regex(p)), Action::Wait(Wait::Regex(q))) => {
+                    assert_eq!(p.as_str(), q.as_str())
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn a_written_scenario_reads_back_as_the_same_steps() {
+        let dir = std::env::temp_dir();
+        let mut s = Scenario::new(
+            Program::Argv(vec![
+                "/bin/sh".into(),
+                "-c".into(),
+                "echo 'hi' ${#x} $$".into(),
+            ]),
+            &dir.join("sub"),
+        );
+        s.size = Some(Size { cols: 90, rows: 20 });
+        s.env.insert("A B".into(), "x\"y${HOME}".into());
+        s.timeout = Some(Duration::from_secs(5));
+        s.steps = every_step();
+        let text = scenario_toml(&s, &dir, "written by a test\nsecond line");
+        let path = dir.join("round-trip.toml");
+        let file = CastFile::parse(&path, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let back = file.scenario().unwrap();
+        same(&s.steps, &back.steps);
+        assert_eq!(back.program, s.program);
+        assert_eq!(back.cwd, dir.join("sub"));
+        // A folder above the file's is written with `..`.
+        s.cwd = dir.clone();
+        let text = scenario_toml(&s, &dir.join("a/b"), "");
+        assert!(text.contains("cwd = \"../..\""), "{text}");
+        let file = CastFile::parse(&dir.join("a/b/x.toml"), &text).unwrap();
+        assert_eq!(file.scenario().unwrap().cwd, dir.join("a/b/../.."));
+        assert_eq!(back.size, s.size);
+        assert_eq!(back.env, s.env);
+        assert_eq!(back.timeout, s.timeout);
+        for step in &s.steps {
+            let one = parse_step(&path, &step_toml(step)).unwrap();
+            same(std::slice::from_ref(step), &[one]);
+        }
+    }
+
+    #[test]
+    fn a_bad_step_names_its_column() {
+        let e = parse_step(Path::new("cmd"), "{ press = \"NoSuchKey\" }").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 1), "{e}");
+        let e = parse_step(Path::new("cmd"), "{ wait = 3 }").unwrap_err();
+        assert_eq!(e.line, 1, "{e}");
+        assert!(e.column >= 1, "{e}");
+    }
+}

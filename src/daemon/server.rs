@@ -1,0 +1,402 @@
+//! The daemon: the socket, the peer check, the requests, the idle exit.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::worker::{self, Handle, Job, Reply, Start};
+use super::{Paths, MAX_LINE, MAX_SESSIONS};
+use crate::config::{parse_duration, parse_step};
+use crate::escape::escape_for_terminal;
+use crate::term::Size;
+
+/// The most requests the daemon serves at once (each on a thread of its own).
+const MAX_CONNECTIONS: usize = 256;
+
+/// The size past which the daemon's log starts over.
+const MAX_LOG: u64 = 1 << 20;
+
+/// The daemon's shared state.
+struct Daemon {
+    paths: Paths,
+    sessions: Mutex<BTreeMap<String, Handle>>,
+    next: Mutex<u64>,
+    last_request: Mutex<Instant>,
+    log: Arc<dyn Fn(&str) + Send + Sync>,
+    uid: u32,
+}
+
+/// Runs the daemon in this process until it has been idle for `idle` (no request; its
+/// sessions are then ended) or a SIGINT/SIGTERM/SIGHUP comes. Call it with signal handling
+/// installed ([`crate::record::interrupt::install`]) and the umask at 077. Returns when another
+/// daemon already serves `paths`.
+pub fn serve(paths: &Paths, idle: Duration) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let uid = std::fs::metadata("/proc/self")?.uid();
+    if !take_pid_file(paths)? {
+        return Ok(());
+    }
+    // Counted as a live recording for as long as it serves, so that SIGTERM, SIGINT and SIGHUP
+    // reach the watch below (which ends the sessions and removes the socket and pid file)
+    // instead of ending the process at once.
+    let _serving = crate::record::interrupt::Active::new();
+    let socket = paths.socket();
+    let _ = std::fs::remove_file(&socket);
+    let listener = UnixListener::bind(&socket)?;
+    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600))?;
+    let log_path = paths.log();
+    let log: Arc<dyn Fn(&str) + Send + Sync> = Arc::new(move |line: &str| {
+        // Kept small: past MAX_LOG the log starts over, the old one kept as `daemon.log.1`.
+        if std::fs::metadata(&log_path).is_ok_and(|m| m.len() > MAX_LOG) {
+            let _ = std::fs::rename(&log_path, log_path.with_extension("log.1"));
+        }
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)
+        {
+            let _ = writeln!(f, "{} {line}", std::process::id());
+        }
+    });
+    log(&format!("daemon started (idle {} s)", idle.as_secs()));
+    let daemon = Arc::new(Daemon {
+        paths: paths.clone(),
+        sessions: Mutex::new(BTreeMap::new()),
+        next: Mutex::new(1),
+        last_request: Mutex::new(Instant::now()),
+        log,
+        uid,
+    });
+    // The watch: the idle time, and signals.
+    let watched = Arc::clone(&daemon);
+    std::thread::Builder::new()
+        .name("tuicast-daemon-watch".into())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(100));
+            let quiet = watched
+                .last_request
+                .lock()
+                .map(|t| t.elapsed())
+                .unwrap_or_default();
+            let signal = crate::record::interrupt::requested();
+            if quiet >= idle || signal.is_some() {
+                let why = match signal {
+                    Some(s) => crate::record::interrupt::signal_name(s),
+                    None => format!("idle for {} s", quiet.as_secs()),
+                };
+                shut_down(&watched, &why);
+                std::process::exit(0);
+            }
+        })?;
+    let open = Arc::new(AtomicUsize::new(0));
+    for conn in listener.incoming() {
+        let Ok(mut stream) = conn else { continue };
+        if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+            let busy = format!("{MAX_CONNECTIONS} requests are open already: try again");
+            let _ = reply(&mut stream, &bad(busy));
+            continue;
+        }
+        open.fetch_add(1, Ordering::SeqCst);
+        let d = Arc::clone(&daemon);
+        let count = Arc::clone(&open);
+        let spawned = std::thread::Builder::new()
+            .name("tuicast-daemon-client".into())
+            .spawn(move || {
+                connection(&d, stream);
+                count.fetch_sub(1, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            open.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    Ok(())
+}
+
+/// Takes the pid file: false when a live daemon holds it.
+fn take_pid_file(paths: &Paths) -> io::Result<bool> {
+    for _ in 0..3 {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(paths.pid_file())
+        {
+            Ok(mut f) => {
+                writeln!(f, "{}", std::process::id())?;
+                return Ok(true);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                if paths.running_pid().is_some_and(|p| p != std::process::id()) {
+                    return Ok(false);
+                }
+                let _ = std::fs::remove_file(paths.pid_file());
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(false)
+}
+
+/// Ends every session (their programs with them) and removes the socket and pid file.
+fn shut_down(d: &Daemon, why: &str) {
+    (d.log)(&format!("daemon stopping: {why}"));
+    let handles: Vec<Handle> = d
+        .sessions
+        .lock()
+        .map(|mut s| std::mem::take(&mut *s).into_values().collect())
+        .unwrap_or_default();
+    for h in handles {
+        let (tx, rx) = mpsc::channel();
+        if h.tx.send((Job::Stop { save: None }, tx)).is_ok() {
+            let _ = rx.recv_timeout(Duration::from_secs(5));
+        }
+    }
+    let _ = std::fs::remove_file(d.paths.socket());
+    let _ = std::fs::remove_file(d.paths.pid_file());
+}
+
+/// One client: its uid checked, one request line read, one reply line written.
+fn connection(d: &Daemon, mut stream: UnixStream) {
+    use nix::sys::socket::{getsockopt, sockopt::PeerCredentials};
+    let peer = getsockopt(&stream, PeerCredentials).map(|c| c.uid());
+    if peer != Ok(d.uid) {
+        (d.log)(&format!("refused a client of uid {peer:?}"));
+        let _ = reply(
+            &mut stream,
+            &(
+                json!({"error": "refused: the session daemon serves only its own user"}),
+                2,
+            ),
+        );
+        return;
+    }
+    // A client that connects and sends nothing does not hold a thread for long.
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let mut line = Vec::new();
+    let read = BufReader::new((&stream).take(MAX_LINE as u64 + 1)).read_until(b'\n', &mut line);
+    let answer = match read {
+        Err(e) => (json!({"error": format!("cannot read the request: {e}")}), 2),
+        Ok(_) if line.len() > MAX_LINE => (
+            json!({"error": format!("the request is longer than {MAX_LINE} bytes")}),
+            2,
+        ),
+        Ok(_) => match serde_json::from_slice::<Value>(&line) {
+            Ok(req) => {
+                if let Ok(mut t) = d.last_request.lock() {
+                    *t = Instant::now();
+                }
+                let answer = request(d, &req);
+                if let Ok(mut t) = d.last_request.lock() {
+                    *t = Instant::now();
+                }
+                answer
+            }
+            Err(e) => (json!({"error": format!("the request is not JSON: {e}")}), 2),
+        },
+    };
+    let _ = reply(&mut stream, &answer);
+}
+
+fn reply(stream: &mut UnixStream, (value, code): &Reply) -> io::Result<()> {
+    let mut v = value.clone();
+    v["exit"] = json!(code);
+    let mut text = serde_json::to_string(&v)?;
+    text.push('\n');
+    stream.write_all(text.as_bytes())
+}
+
+fn bad(message: impl Into<String>) -> Reply {
+    (json!({"error": message.into()}), 2)
+}
+
+fn string(req: &Value, key: &str) -> Option<String> {
+    req.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+/// Answers one request.
+fn request(d: &Daemon, req: &Value) -> Reply {
+    let Some(op) = req.get("op").and_then(Value::as_str) else {
+        return bad("the request has no \"op\"");
+    };
+    match op {
+        "start" => start(d, req),
+        "list" => {
+            let sessions = d.sessions.lock().map(|s| {
+                s.iter()
+                    .map(|(id, h)| {
+                        let b = h.brief.lock().map(|b| b.clone()).ok();
+                        json!({
+                            "id": id,
+                            "name": b.as_ref().and_then(|b| b.name.clone()),
+                            "command": b.as_ref().map(|b| b.command.clone()),
+                            "state": b.as_ref().map(|b| b.state.clone()),
+                        })
+                    })
+                    .collect::<Vec<_>>()
+            });
+            (json!({"sessions": sessions.unwrap_or_default()}), 0)
+        }
+        "step" | "snapshot" | "inspect" | "status" | "stop" => {
+            let Some(id) = string(req, "id") else {
+                return bad("the request has no session \"id\"");
+            };
+            let job = match op {
+                "step" => {
+                    let Some(text) = string(req, "step") else {
+                        return bad("the request has no \"step\"");
+                    };
+                    match parse_step(Path::new("step"), &text) {
+                        Ok(step) => Job::Step(Box::new(step)),
+                        Err(e) => return bad(e.to_string()),
+                    }
+                }
+                "snapshot" => Job::Snapshot {
+                    mark: string(req, "mark").filter(|m| !m.is_empty()),
+                    format: string(req, "format").unwrap_or_else(|| "text".into()),
+                    png: string(req, "output").map(PathBuf::from),
+                },
+                "inspect" => Job::Inspect,
+                "status" => Job::Status,
+                _ => Job::Stop {
+                    save: string(req, "save").map(PathBuf::from),
+                },
+            };
+            let tx = {
+                let mut sessions = match d.sessions.lock() {
+                    Ok(s) => s,
+                    Err(_) => return bad("the daemon's state is broken"),
+                };
+                let found = match sessions.get(&id) {
+                    Some(h) => h.tx.clone(),
+                    None => {
+                        return bad(format!(
+                            "no session \"{}\" (tuicast session list shows them)",
+                            escape_for_terminal(&id, 60)
+                        ))
+                    }
+                };
+                if op == "stop" {
+                    sessions.remove(&id);
+                }
+                found
+            };
+            let (rtx, rrx) = mpsc::channel();
+            if tx.send((job, rtx)).is_err() {
+                return (
+                    json!({"error": "the session's thread has ended", "id": id}),
+                    1,
+                );
+            }
+            rrx.recv()
+                .unwrap_or_else(|_| (json!({"error": "the session's thread has ended"}), 1))
+        }
+        other => bad(format!("unknown op \"{}\"", escape_for_terminal(other, 40))),
+    }
+}
+
+fn start(d: &Daemon, req: &Value) -> Reply {
+    let argv: Vec<String> = match req.get("argv").and_then(Value::as_array) {
+        Some(a) if !a.is_empty() => a
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        _ => return bad("start needs a command (tuicast session start -- CMD ...)"),
+    };
+    let Some(cwd) = string(req, "cwd").map(PathBuf::from) else {
+        return bad("start needs \"cwd\"");
+    };
+    let size = match string(req, "size") {
+        Some(s) => match s.parse::<Size>().and_then(Size::for_terminal) {
+            Ok(size) => size,
+            Err(e) => return bad(format!("size: {e}")),
+        },
+        None => Size { cols: 80, rows: 24 },
+    };
+    let timeout = match string(req, "timeout") {
+        Some(t) => match parse_duration(&t) {
+            Ok(t) => Some(t),
+            Err(e) => return bad(format!("timeout: {e}")),
+        },
+        None => None,
+    };
+    let name = string(req, "name").filter(|n| !n.is_empty());
+    if let Some(n) = &name {
+        if n.len() > 64
+            || !n
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+            || n.starts_with('.')
+        {
+            return bad("a session name is 1 to 64 letters, digits, '-', '_' or '.'");
+        }
+    }
+    let id = {
+        let sessions = match d.sessions.lock() {
+            Ok(s) => s,
+            Err(_) => return bad("the daemon's state is broken"),
+        };
+        if sessions.len() >= MAX_SESSIONS {
+            return bad(format!(
+                "{MAX_SESSIONS} sessions are running already: stop one first"
+            ));
+        }
+        match &name {
+            Some(n) if sessions.contains_key(n) => {
+                return bad(format!("a session named \"{n}\" is running already"))
+            }
+            Some(n) => n.clone(),
+            None => {
+                let mut next = d.next.lock().unwrap_or_else(|p| p.into_inner());
+                loop {
+                    let id = format!("s{next}");
+                    *next += 1;
+                    if !sessions.contains_key(&id) {
+                        break id;
+                    }
+                }
+            }
+        }
+    };
+    let cast = d.paths.cast(&id);
+    let shown = argv
+        .iter()
+        .map(|a| escape_for_terminal(a, 100))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let handle = match worker::spawn(
+        Start {
+            id: id.clone(),
+            name,
+            argv,
+            cwd,
+            size,
+            timeout,
+            cast,
+        },
+        Arc::clone(&d.log),
+    ) {
+        Ok(h) => h,
+        Err(reply) => return reply,
+    };
+    (d.log)(&format!("session {id} started: {shown}"));
+    let tx = handle.tx.clone();
+    if let Ok(mut s) = d.sessions.lock() {
+        s.insert(id.clone(), handle);
+    }
+    let (rtx, rrx) = mpsc::channel();
+    if tx.send((Job::Status, rtx)).is_err() {
+        return (
+            json!({"error": "the session's thread has ended", "id": id}),
+            1,
+        );
+    }
+    rrx.recv()
+        .unwrap_or_else(|_| (json!({"error": "the session's thread has ended"}), 1))
+}

@@ -1,0 +1,525 @@
+//! One session: a thread owning a [`Session`], reading the program's output between commands
+//! and running each command as a scenario step ([`run_step`]), journaled for `stop --save`.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::config::{scenario_toml, step_toml};
+use crate::escape::escape_for_terminal;
+use crate::inspect::{classify, inspect, PromptKind};
+use crate::record::journal::Journal;
+use crate::record::run::run_step;
+use crate::record::{Action, Program, RecordError, Scenario, Session, SessionOptions, Step};
+use crate::term::{Screen, Size};
+
+/// What a client asked of a session.
+pub(super) enum Job {
+    /// Run one step.
+    Step(Box<Step>),
+    /// The screen (and a checkpoint when `mark` is given); a PNG written to `png`.
+    Snapshot {
+        mark: Option<String>,
+        format: String,
+        png: Option<PathBuf>,
+    },
+    /// The outline and prompt.
+    Inspect,
+    /// The status and screen.
+    Status,
+    /// End the session; with `save`, write `save.cast` and `save.toml`.
+    Stop { save: Option<PathBuf> },
+}
+
+/// A reply: the JSON object, and the exit status the client should give (0, 1, 2).
+pub(super) type Reply = (Value, u8);
+
+/// A request for a worker with where its reply goes.
+pub(super) type Envelope = (Job, Sender<Reply>);
+
+/// What `list` shows of a session without asking its thread (which may be in a long wait).
+#[derive(Debug, Clone)]
+pub(super) struct Brief {
+    pub(super) name: Option<String>,
+    pub(super) command: String,
+    pub(super) state: String,
+}
+
+/// A running session as the daemon holds it.
+pub(super) struct Handle {
+    pub(super) tx: Sender<Envelope>,
+    pub(super) brief: Arc<Mutex<Brief>>,
+}
+
+/// How a session is started.
+pub(super) struct Start {
+    pub(super) id: String,
+    pub(super) name: Option<String>,
+    pub(super) argv: Vec<String>,
+    pub(super) cwd: PathBuf,
+    pub(super) size: Size,
+    pub(super) timeout: Option<Duration>,
+    pub(super) cast: PathBuf,
+}
+
+/// Starts the session's program and its thread; the reply to `start` comes on `reply`.
+pub(super) fn spawn(start: Start, log: Arc<dyn Fn(&str) + Send + Sync>) -> Result<Handle, Reply> {
+    let mut opts = SessionOptions::new(start.argv.clone());
+    opts.cwd = start.cwd.clone();
+    opts.size = start.size;
+    if let Some(t) = start.timeout {
+        opts.timeout = t;
+    }
+    let session = Session::spawn(opts, &start.cast).map_err(|e| failure(&e))?;
+    let brief = Arc::new(Mutex::new(Brief {
+        name: start.name.clone(),
+        command: start
+            .argv
+            .iter()
+            .map(|a| escape_for_terminal(a, 200))
+            .collect::<Vec<_>>()
+            .join(" "),
+        state: "running".into(),
+    }));
+    let (tx, rx) = mpsc::channel::<Envelope>();
+    let shared = Arc::clone(&brief);
+    std::thread::Builder::new()
+        .name(format!("tuicast-session-{}", start.id))
+        .spawn(move || Worker::new(start, session, shared, log).run(rx))
+        .map_err(|e| {
+            (
+                json!({"error": format!("cannot start a session thread: {e}")}),
+                2,
+            )
+        })?;
+    Ok(Handle { tx, brief })
+}
+
+/// The thread's state.
+struct Worker {
+    start: Start,
+    session: Option<Session>,
+    journal: Journal,
+    /// Why the session cannot go on (a secret reached the screen, the output failed).
+    broken: Option<String>,
+    brief: Arc<Mutex<Brief>>,
+    /// When `brief` was last brought up to date.
+    briefed: std::time::Instant,
+    log: Arc<dyn Fn(&str) + Send + Sync>,
+}
+
+/// How often `list`'s view of a busy session is brought up to date.
+const BRIEF_EVERY: Duration = Duration::from_millis(100);
+
+/// How long the thread reads output before it looks for a command again.
+const SLICE: Duration = Duration::from_millis(2);
+
+impl Worker {
+    fn new(
+        start: Start,
+        session: Session,
+        brief: Arc<Mutex<Brief>>,
+        log: Arc<dyn Fn(&str) + Send + Sync>,
+    ) -> Worker {
+        let mut journal = Journal::new(false);
+        journal.started(&session.screen());
+        Worker {
+            start,
+            session: Some(session),
+            journal,
+            broken: None,
+            brief,
+            briefed: std::time::Instant::now(),
+            log,
+        }
+    }
+
+    fn run(mut self, rx: Receiver<Envelope>) {
+        loop {
+            match rx.try_recv() {
+                Ok((job, reply)) => {
+                    let stop = matches!(job, Job::Stop { .. });
+                    let answer = self.handle(job);
+                    // The reply's state is the one `list` shows now.
+                    if let (Some(state), Ok(mut b)) =
+                        (answer.0["status"]["state"].as_str(), self.brief.lock())
+                    {
+                        b.state = state.to_string();
+                    }
+                    let _ = reply.send(answer);
+                    if stop {
+                        return;
+                    }
+                    continue;
+                }
+                Err(TryRecvError::Disconnected) => {
+                    // The daemon is ending: the program with it.
+                    if let Some(s) = self.session.take() {
+                        let _ = s.finish();
+                    }
+                    let _ = std::fs::remove_file(&self.start.cast);
+                    return;
+                }
+                Err(TryRecvError::Empty) => {}
+            }
+            let live = self.broken.is_none() && self.session.as_ref().is_some_and(|s| !s.is_done());
+            if live {
+                let s = self.session.as_mut().expect("a live session");
+                match s.poll(SLICE) {
+                    Err(e) => self.break_with(&e),
+                    // What `list` shows, at most every 100 ms: classifying a screen costs.
+                    Ok(true) if self.briefed.elapsed() >= BRIEF_EVERY => self.update_brief(),
+                    Ok(_) => {}
+                }
+            } else {
+                // Nothing to read: wait for a command.
+                match rx.recv_timeout(Duration::from_millis(200)) {
+                    Ok(envelope) => {
+                        let (job, reply) = envelope;
+                        let stop = matches!(job, Job::Stop { .. });
+                        let answer = self.handle(job);
+                        let _ = reply.send(answer);
+                        if stop {
+                            return;
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => {
+                        if let Some(s) = self.session.take() {
+                            let _ = s.finish();
+                        }
+                        let _ = std::fs::remove_file(&self.start.cast);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn break_with(&mut self, e: &RecordError) {
+        let message = e.to_string();
+        (self.log)(&format!(
+            "session {}: {}",
+            self.start.id,
+            escape_for_terminal(&message, 300)
+        ));
+        self.broken = Some(message);
+    }
+
+    fn update_brief(&mut self) {
+        self.briefed = std::time::Instant::now();
+        let state = self.state();
+        if let Ok(mut b) = self.brief.lock() {
+            b.state = state;
+        }
+    }
+
+    /// `running`, `waiting` (for input: the screen shows a prompt, `inspect::prompt`),
+    /// `exited` or `failed`.
+    fn state(&self) -> String {
+        let prompt = self.session.as_ref().map(|s| {
+            let screen = s.screen();
+            classify(&screen, &screen.outline(), s.echo()).kind
+        });
+        self.state_with(prompt)
+    }
+
+    /// [`Worker::state`] with the prompt's kind already found.
+    fn state_with(&self, prompt: Option<PromptKind>) -> String {
+        match (&self.broken, &self.session) {
+            (Some(_), _) => "failed".into(),
+            (None, Some(s)) if s.status().is_some() => "exited".into(),
+            (None, Some(_)) if prompt.is_some_and(|k| k != PromptKind::Unknown) => "waiting".into(),
+            (None, Some(_)) => "running".into(),
+            (None, None) => "stopped".into(),
+        }
+    }
+
+    /// The fields every reply has: the session, its status, screen, prompt, idle time.
+    fn view(&self) -> Value {
+        let Some(s) = &self.session else {
+            return json!({"id": self.start.id});
+        };
+        let screen = s.screen();
+        let outline = screen.outline();
+        let prompt = classify(&screen, &outline, s.echo());
+        let mut status = json!({"state": self.state_with(Some(prompt.kind))});
+        if let Some(code) = s.status() {
+            status["code"] = json!(code);
+            if (129..=192).contains(&code) {
+                if let Ok(sig) = nix::sys::signal::Signal::try_from(code - 128) {
+                    status["signal"] = json!(sig.as_str());
+                }
+            }
+        }
+        if let Some(why) = &self.broken {
+            status["error"] = json!(why);
+        }
+        json!({
+            "id": self.start.id,
+            "name": self.start.name,
+            "pid": s.pid(),
+            "status": status,
+            "size": s.size().to_string(),
+            "screen": screen_text(&screen),
+            "cursor": {
+                "row": screen.cursor.row + 1,
+                "col": screen.cursor.col + 1,
+                "visible": screen.cursor.visible,
+            },
+            "prompt": {
+                "kind": prompt.kind.name(),
+                "confidence": prompt.confidence,
+                "evidence": prompt.evidence,
+                "default": prompt.default,
+                "options": prompt.options,
+            },
+            "echo": s.echo(),
+            "idle_ms": s.since_output().as_millis() as u64,
+        })
+    }
+
+    fn handle(&mut self, job: Job) -> Reply {
+        if let Job::Stop { save } = job {
+            return self.stop(save.as_deref());
+        }
+        if let Some(why) = &self.broken {
+            let mut v = self.view();
+            v["error"] = json!(format!("the session failed: {why}"));
+            return (v, 1);
+        }
+        match job {
+            Job::Step(step) => self.step(*step),
+            Job::Snapshot { mark, format, png } => {
+                if let Some(name) = mark {
+                    let (v, code) = self.step(Step::new(Action::Snapshot(name)));
+                    if code != 0 {
+                        return (v, code);
+                    }
+                }
+                self.snapshot(&format, png.as_deref())
+            }
+            Job::Inspect => {
+                let mut v = self.view();
+                if let Some(s) = &self.session {
+                    let mut found = inspect(&s.screen());
+                    let screen = s.screen();
+                    found.prompt = classify(&screen, &found.outline, s.echo());
+                    v["inspect"] = found.json();
+                }
+                (v, 0)
+            }
+            Job::Status => (self.view(), 0),
+            Job::Stop { .. } => unreachable!("handled above"),
+        }
+    }
+
+    fn step(&mut self, step: Step) -> Reply {
+        let Some(s) = self.session.as_mut() else {
+            return (json!({"error": "the session has ended"}), 2);
+        };
+        let secret = match &step.action {
+            Action::Secret(var) => match std::env::var(var) {
+                Ok(v) => Some(v),
+                Err(_) => {
+                    let mut v = self.view();
+                    v["error"] = json!(format!(
+                        "{} is not set in the session daemon's environment: start the daemon \
+                         with it (see docs/agents.md, \"Secrets\")",
+                        escape_for_terminal(var, 60)
+                    ));
+                    return (v, 2);
+                }
+            },
+            _ => None,
+        };
+        let before = s.screen();
+        let result = run_step(&step, secret.as_deref(), s);
+        let after = s.screen();
+        match result {
+            Ok(settled) => {
+                let shown = step_toml(&step);
+                self.journal.record(step, &before, &after);
+                let mut v = self.view();
+                v["step"] = json!(shown);
+                if let Some(d) = settled {
+                    v["settled_ms"] = json!(d.as_millis() as u64);
+                }
+                (v, 0)
+            }
+            Err(e) => {
+                let code = if e.is_check_failure() { 1 } else { 2 };
+                if matches!(e, RecordError::SecretOnScreen(_) | RecordError::Io(_)) {
+                    self.break_with(&e);
+                }
+                let mut v = self.view();
+                v["error"] = json!(e.to_string());
+                (v, code)
+            }
+        }
+    }
+
+    fn snapshot(&mut self, format: &str, png: Option<&Path>) -> Reply {
+        let mut v = self.view();
+        let Some(s) = &self.session else {
+            return (v, 2);
+        };
+        let screen = s.screen();
+        match format {
+            "text" => {}
+            "json" => v["render"] = crate::render::json(&screen),
+            #[cfg(feature = "png")]
+            "png" => {
+                let Some(path) = png else {
+                    v["error"] = json!("--format png needs --output FILE.png");
+                    return (v, 2);
+                };
+                let drawn = crate::render::png::render_png(
+                    &screen,
+                    &crate::render::png::PngOptions::default(),
+                    &crate::render::png::Decorations::default(),
+                );
+                match drawn.map_err(|e| e.to_string()).and_then(|bytes| {
+                    crate::util::write_atomic(path, &bytes).map_err(|e| e.to_string())
+                }) {
+                    Ok(()) => v["png"] = json!(path.display().to_string()),
+                    Err(e) => {
+                        v["error"] = json!(format!("cannot write {}: {e}", path.display()));
+                        return (v, 2);
+                    }
+                }
+            }
+            other => {
+                v["error"] = json!(format!(
+                    "unknown format \"{}\": use text, json or png",
+                    escape_for_terminal(other, 40)
+                ));
+                return (v, 2);
+            }
+        }
+        (v, 0)
+    }
+
+    fn stop(&mut self, save: Option<&Path>) -> Reply {
+        if self.session.is_none() {
+            return (json!({"error": "the session has ended"}), 2);
+        }
+        let mut v = self.view();
+        let session = self.session.take().expect("a session");
+        let exited_by_itself = session.status();
+        let last = session.screen();
+        let finished = session.finish();
+        let cast = self.start.cast.clone();
+        let finished = match finished {
+            Ok(f) => f,
+            Err(e) => {
+                let _ = std::fs::remove_file(&cast);
+                v["error"] = json!(format!("the recording failed: {e}"));
+                return (v, 1);
+            }
+        };
+        (self.log)(&format!(
+            "session {} stopped (status {})",
+            self.start.id, finished.status
+        ));
+        v["stopped"] = json!(true);
+        v["exit"] = json!(finished.status);
+        let Some(save) = save else {
+            let _ = std::fs::remove_file(&cast);
+            return (v, 0);
+        };
+        if self.broken.is_some() {
+            let _ = std::fs::remove_file(&cast);
+            v["error"] = json!("the session failed: nothing to save");
+            return (v, 1);
+        }
+        if self.journal.is_full() {
+            let _ = std::fs::remove_file(&cast);
+            v["error"] = json!(format!(
+                "the session ran more than {} steps: its scenario would be cut short, so                  nothing was saved",
+                crate::record::journal::MAX_STEPS
+            ));
+            return (v, 2);
+        }
+        let journal = std::mem::take(&mut self.journal);
+        let steps = journal.finish(&last, exited_by_itself);
+        let mut scenario = Scenario::new(Program::Argv(self.start.argv.clone()), &self.start.cwd);
+        scenario.size = Some(self.start.size);
+        scenario.timeout = self.start.timeout;
+        scenario.steps = steps;
+        match save_files(save, &scenario, &cast) {
+            Ok((cast_to, toml_to)) => {
+                v["cast"] = json!(cast_to.display().to_string());
+                v["scenario"] = json!(toml_to.display().to_string());
+                v["steps"] = json!(scenario.steps.len());
+                (v, 0)
+            }
+            Err(e) => {
+                v["error"] = json!(e);
+                (v, 2)
+            }
+        }
+    }
+}
+
+/// The screen's rows as text, trailing blanks removed, joined by newlines.
+fn screen_text(screen: &Screen) -> String {
+    let rows: Vec<String> = (0..screen.rows.len())
+        .map(|r| screen.row_text(r).trim_end().to_string())
+        .collect();
+    let used = rows
+        .iter()
+        .rposition(|r| !r.is_empty())
+        .map_or(0, |i| i + 1);
+    rows[..used].join("\n")
+}
+
+/// Writes `save.cast` (the session's cast, moved) and `save.toml` (the scenario).
+fn save_files(save: &Path, scenario: &Scenario, cast: &Path) -> Result<(PathBuf, PathBuf), String> {
+    let cast_to = with_suffix(save, "cast");
+    let toml_to = with_suffix(save, "toml");
+    let dir = toml_to
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let text = scenario_toml(
+        scenario,
+        &dir,
+        "Written by `tuicast session stop --save`: the steps of the session, with the waits\n\
+         it used and (where it used none) the waits inferred from the screen.\n\
+         Record it again with `tuicast record` on this file.",
+    );
+    crate::util::write_atomic(&toml_to, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", toml_to.display()))?;
+    if std::fs::rename(cast, &cast_to).is_err() {
+        std::fs::copy(cast, &cast_to)
+            .map_err(|e| format!("cannot write {}: {e}", cast_to.display()))?;
+        let _ = std::fs::remove_file(cast);
+    }
+    Ok((cast_to, toml_to))
+}
+
+/// `casts/NAME` → `casts/NAME.cast` (a given `.cast` or `.toml` is replaced).
+fn with_suffix(save: &Path, ext: &str) -> PathBuf {
+    match save.extension().and_then(|e| e.to_str()) {
+        Some("cast" | "toml") => save.with_extension(ext),
+        _ => {
+            let mut s = save.as_os_str().to_owned();
+            s.push(format!(".{ext}"));
+            PathBuf::from(s)
+        }
+    }
+}
+
+/// A failed start as a reply.
+fn failure(e: &RecordError) -> Reply {
+    (
+        json!({"error": e.to_string()}),
+        if e.is_check_failure() { 1 } else { 2 },
+    )
+}

@@ -1,0 +1,693 @@
+//! `tuicast session` driven as an agent drives it, through the real binary: each test has its
+//! own `XDG_RUNTIME_DIR`, so its own daemon, ended when the test ends.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::util::{screen_at, Dir, BIN};
+
+/// One agent: a private runtime folder (so a daemon of its own) and a working folder.
+struct Agent {
+    runtime: Dir,
+    work: Dir,
+    env: Vec<(String, String)>,
+}
+
+/// What one command printed and its exit status.
+struct Reply {
+    json: Value,
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl std::fmt::Display for Reply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "exit {}\nstdout: {}\nstderr: {}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+impl Agent {
+    fn new() -> Agent {
+        Agent {
+            runtime: Dir::new(),
+            work: Dir::new(),
+            env: Vec::new(),
+        }
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(BIN);
+        cmd.arg("session")
+            .args(args)
+            .current_dir(self.work.path())
+            .env("XDG_RUNTIME_DIR", self.runtime.path())
+            // A daemon a failed test leaves behind does not stay long.
+            .env("TUICAST_SESSION_IDLE", "120s");
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        cmd
+    }
+
+    fn run(&self, args: &[&str]) -> Reply {
+        let out = self.command(args).output().expect("run tuicast session");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        Reply {
+            json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
+            code: out.status.code().unwrap_or(-1),
+            stdout,
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
+    /// Runs a command that must succeed; its reply.
+    fn ok(&self, args: &[&str]) -> Value {
+        let r = self.run(args);
+        assert_eq!(r.code, 0, "tuicast session {}: {r}", args.join(" "));
+        r.json
+    }
+
+    /// The daemon's folder.
+    fn folder(&self) -> PathBuf {
+        self.runtime.join("tuicast")
+    }
+
+    /// The live daemon's pid.
+    fn daemon_pid(&self) -> Option<u32> {
+        let pid: u32 = std::fs::read_to_string(self.folder().join("daemon.pid"))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()?;
+        Path::new(&format!("/proc/{pid}")).exists().then_some(pid)
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        // The daemon this test started ends its sessions on SIGTERM.
+        if let Some(pid) = self.daemon_pid() {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid as i32),
+                nix::sys::signal::Signal::SIGTERM,
+            );
+        }
+    }
+}
+
+fn screen(reply: &Value) -> &str {
+    reply["screen"].as_str().unwrap_or("")
+}
+
+#[test]
+fn vim_insert_type_save_and_quit() {
+    if !crate::util::have("vim") {
+        assert!(std::env::var_os("CI").is_none(), "vim is required under CI");
+        return;
+    }
+    let a = Agent::new();
+    let file = a.work.join("notes.txt");
+    let started = a.ok(&[
+        "start",
+        "--name",
+        "vim",
+        "--",
+        "vim",
+        "-u",
+        "NONE",
+        "-i",
+        "NONE",
+        "-N",
+        "notes.txt",
+    ]);
+    assert_eq!(started["id"], "vim", "{started}");
+    a.ok(&["wait", "vim", "--text", "notes.txt"]);
+    a.ok(&["press", "vim", "i"]);
+    let insert = a.ok(&["wait", "vim", "--text=-- INSERT --"]);
+    assert_eq!(insert["status"]["state"], "running", "{insert}");
+    a.ok(&["type", "vim", "hello from an agent"]);
+    a.ok(&["snapshot", "vim", "--mark", "typed"]);
+    a.ok(&["press", "vim", "Esc"]);
+    a.ok(&["wait", "vim", "--gone=-- INSERT --"]);
+    a.ok(&["type", "vim", ":wq"]);
+    a.ok(&["press", "vim", "Enter"]);
+    let done = a.ok(&["wait", "vim", "--exit", "0"]);
+    assert_eq!(done["status"]["state"], "exited", "{done}");
+    assert_eq!(done["status"]["code"], 0, "{done}");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "hello from an agent\n"
+    );
+    let stopped = a.ok(&["stop", "vim", "--save", "casts/vim"]);
+    assert_eq!(stopped["exit"], 0, "{stopped}");
+    assert_eq!(a.ok(&["list"])["sessions"], serde_json::json!([]));
+    // The saved scenario writes the file again, through the same checkpoints.
+    std::fs::remove_file(&file).unwrap();
+    rerecord_gives_the_same_checkpoints(&a, &a.work.join("casts/vim"), &["typed"]);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "hello from an agent\n"
+    );
+}
+
+/// The scenario saved from a session, recorded again by `tuicast record`: the same
+/// checkpoints.
+fn rerecord_gives_the_same_checkpoints(a: &Agent, saved: &Path, names: &[&str]) {
+    let again = a.work.join("again.cast");
+    let out = Command::new(BIN)
+        .arg("record")
+        .arg(saved.with_extension("toml"))
+        .arg("-o")
+        .arg(&again)
+        .envs(a.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "re-recording {}: {}\n{}",
+        saved.display(),
+        String::from_utf8_lossy(&out.stderr),
+        std::fs::read_to_string(saved.with_extension("toml")).unwrap()
+    );
+    for name in names {
+        assert_eq!(
+            screen_at(&saved.with_extension("cast"), name),
+            screen_at(&again, name),
+            "checkpoint {name}"
+        );
+    }
+}
+
+#[test]
+fn a_yes_no_prompt_answered_and_saved_as_a_scenario_that_records_again() {
+    let a = Agent::new();
+    let script =
+        "read -p 'Delete 3 files? [y/N] ' a; echo \"answer: $a\"; read -p 'Done. Press Enter ' b";
+    a.ok(&["start", "--", "bash", "-c", script]);
+    let asked = a.ok(&["wait", "s1", "--text", "[y/N]"]);
+    assert_eq!(asked["prompt"]["kind"], "yesno", "{asked}");
+    assert_eq!(asked["prompt"]["default"], "no", "{asked}");
+    assert_eq!(asked["status"]["state"], "waiting", "{asked}");
+    a.ok(&["snapshot", "s1", "--mark", "asked"]);
+    a.ok(&["type", "s1", "y"]);
+    // No wait between the answer and Enter: the saved scenario infers one.
+    a.ok(&["press", "s1", "Enter"]);
+    let answered = a.ok(&["wait", "s1", "--text", "answer: y"]);
+    assert!(screen(&answered).contains("Press Enter"), "{answered}");
+    a.ok(&["snapshot", "s1", "--mark", "answered"]);
+    a.ok(&["press", "s1", "Enter"]);
+    a.ok(&["wait", "s1", "--exit"]);
+    let saved = a.work.join("casts/yn");
+    let stopped = a.ok(&["stop", "s1", "--save", "casts/yn"]);
+    assert_eq!(
+        stopped["scenario"],
+        saved.with_extension("toml").display().to_string()
+    );
+    let toml = std::fs::read_to_string(saved.with_extension("toml")).unwrap();
+    assert!(toml.contains("{ wait = \"[y/N]\" }"), "{toml}");
+    assert!(toml.contains("{ checkpoint = \"answered\" }"), "{toml}");
+    assert!(toml.contains("{ exit = \"any\" }"), "{toml}");
+    assert!(toml.contains("cwd = \"..\""), "{toml}");
+    // The wait inferred between `type y` and `press Enter`: the answer's echo.
+    let typed = toml.find("{ type = \"y\" }").expect(&toml);
+    let enter = toml[typed..].find("{ press = \"Enter\" }").expect(&toml) + typed;
+    assert!(toml[typed..enter].contains("wait"), "{toml}");
+    rerecord_gives_the_same_checkpoints(&a, &saved, &["asked", "answered", "end"]);
+}
+
+#[test]
+fn a_secret_from_the_daemons_environment_is_in_no_reply_cast_scenario_or_daemon_file() {
+    let secret = "hunter2-Zq9-unlikely-anywhere";
+    let mut a = Agent::new();
+    // The daemon starts with the first command, with its environment.
+    a.env.push(("SESSION_TOKEN".into(), secret.into()));
+    let script =
+        "read -s -p 'Password: ' p; echo; echo \"got ${#p} characters\"; read -p 'again? ' x";
+    let mut replies = Vec::new();
+    replies.push(a.ok(&["start", "--", "bash", "-c", script]));
+    let asked = a.ok(&["wait", "s1", "--echo", "off"]);
+    assert_eq!(asked["prompt"]["kind"], "password", "{asked}");
+    replies.push(asked);
+    replies.push(a.ok(&["secret", "s1", "--env", "SESSION_TOKEN"]));
+    replies.push(a.ok(&["press", "s1", "Enter"]));
+    let got = a.ok(&["wait", "s1", "--text", "got 29 characters"]);
+    replies.push(got);
+    replies.push(a.ok(&["snapshot", "s1", "--mark", "in"]));
+    let missing = a.run(&["secret", "s1", "--env", "NOT_SET_ANYWHERE"]);
+    assert_eq!(missing.code, 2, "{missing}");
+    assert!(missing.stdout.contains("NOT_SET_ANYWHERE"), "{missing}");
+    replies.push(a.ok(&["inspect", "s1"]));
+    replies.push(a.ok(&["stop", "s1", "--save", "casts/login"]));
+    for r in &replies {
+        assert!(
+            !r.to_string().contains(secret),
+            "a reply holds the secret: {r}"
+        );
+    }
+    let toml = std::fs::read_to_string(a.work.join("casts/login.toml")).unwrap();
+    assert!(
+        toml.contains("{ secret = { env = \"SESSION_TOKEN\" } }"),
+        "{toml}"
+    );
+    for dir in [a.work.path().to_path_buf(), a.folder()] {
+        for file in walk(&dir) {
+            let bytes = std::fs::read(&file).unwrap_or_default();
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(
+                !text.contains(secret),
+                "{} holds the secret",
+                file.display()
+            );
+        }
+    }
+    // The saved scenario records again (the secret from tuicast record's environment).
+    rerecord_gives_the_same_checkpoints(&a, &a.work.join("casts/login"), &["in"]);
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                out.extend(walk(&p));
+            } else if e.file_type().is_ok_and(|t| t.is_file()) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn two_sessions_at_once_keep_their_own_screens() {
+    let a = Agent::new();
+    a.ok(&["start", "--name", "one", "--", "cat"]);
+    a.ok(&["start", "--name", "two", "--size", "40x10", "--", "cat"]);
+    a.ok(&["type", "one", "first line"]);
+    a.ok(&["type", "two", "second session"]);
+    let one = a.ok(&["wait", "one", "--text", "first line"]);
+    let two = a.ok(&["wait", "two", "--text", "second session"]);
+    assert!(!screen(&one).contains("second"), "{one}");
+    assert!(!screen(&two).contains("first"), "{two}");
+    assert_eq!(two["size"], "40x10");
+    let list = a.ok(&["list"]);
+    let ids: Vec<&str> = list["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["one", "two"], "{list}");
+    // A wait that fails: exit status 1, with what it saw.
+    let failed = a.run(&["wait", "one", "--text", "never", "--timeout", "200ms"]);
+    assert_eq!(failed.code, 1, "{failed}");
+    assert!(
+        failed.json["error"].as_str().unwrap().contains("timed out"),
+        "{failed}"
+    );
+    // Bad input: exit status 2.
+    assert_eq!(a.run(&["press", "one", "NoSuchKey"]).code, 2);
+    assert_eq!(a.run(&["status", "three"]).code, 2);
+    // The same name twice is refused.
+    assert_eq!(a.run(&["start", "--name", "one", "--", "cat"]).code, 2);
+    a.ok(&["stop", "one"]);
+    // SIGTERM ends the daemon cleanly: its session and program, its socket and pid file.
+    let daemon = a.daemon_pid().unwrap();
+    let pid = a.ok(&["status", "two"])["pid"].as_u64().unwrap();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(daemon as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let since = std::time::Instant::now();
+    while a.folder().join("daemon.pid").exists()
+        || Path::new(&format!("/proc/{pid}/environ")).exists()
+    {
+        assert!(
+            since.elapsed() < std::time::Duration::from_secs(20),
+            "the daemon did not end"
+        );
+        std::thread::yield_now();
+    }
+    assert!(!a.folder().join("daemon.sock").exists());
+    let next = a.ok(&["list"]);
+    assert!(next.get("daemon_restarted").is_none(), "{next}");
+}
+
+/// The processes whose environment holds `entry`.
+fn processes_with(entry: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|e| e == entry.as_bytes()))
+        })
+        .collect()
+}
+
+#[test]
+fn a_killed_daemon_is_reported_replaced_and_leaves_no_process() {
+    let a = Agent::new();
+    // A program that ignores the hangup a closed terminal sends.
+    let started = a.ok(&[
+        "start",
+        "--",
+        "bash",
+        "-c",
+        "trap '' HUP; echo ready; while :; do sleep 1; done",
+    ]);
+    a.ok(&["wait", "s1", "--text", "ready"]);
+    let pid = started["pid"].as_u64().unwrap() as u32;
+    let home = std::fs::read(format!("/proc/{pid}/environ"))
+        .unwrap()
+        .split(|b| *b == 0)
+        .find(|e| e.starts_with(b"HOME="))
+        .map(|e| String::from_utf8_lossy(e).into_owned())
+        .unwrap();
+    assert!(!processes_with(&home).is_empty());
+    let daemon = a.daemon_pid().unwrap();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(daemon as i32),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    // Reaped by its parent? It was detached: wait until /proc says it is gone.
+    while Path::new(&format!("/proc/{daemon}/stat")).exists()
+        && !std::fs::read_to_string(format!("/proc/{daemon}/stat"))
+            .unwrap_or_default()
+            .contains(") Z")
+    {
+        std::thread::yield_now();
+    }
+    // The daemon's watch ends the program when the daemon is gone, before any command.
+    let killed = std::time::Instant::now();
+    while !processes_with(&home).is_empty() {
+        assert!(
+            killed.elapsed() < std::time::Duration::from_secs(10),
+            "the program outlived its daemon by 10 s"
+        );
+        std::thread::yield_now();
+    }
+    let after = a.run(&["status", "s1"]);
+    assert_eq!(after.code, 1, "{after}");
+    let error = after.json["error"].as_str().unwrap();
+    assert!(
+        error.contains("daemon was gone") && error.contains("sessions were lost"),
+        "{after}"
+    );
+    assert_eq!(
+        processes_with(&home),
+        Vec::<u32>::new(),
+        "the program outlived its daemon"
+    );
+    let new = a.daemon_pid().expect("a new daemon");
+    assert_ne!(new, daemon);
+    // The new daemon serves.
+    a.ok(&["start", "--", "cat"]);
+    assert_eq!(a.ok(&["list"])["sessions"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn another_user_is_refused_and_the_files_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let a = Agent::new();
+    a.ok(&["start", "--name", "x", "--", "cat"]);
+    a.ok(&["type", "x", "private"]);
+    a.ok(&["snapshot", "x", "--mark", "m"]);
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let folder = a.folder();
+    assert_eq!(mode(&folder), 0o700);
+    assert_eq!(mode(&folder.join("daemon.sock")), 0o600);
+    for f in walk(&folder) {
+        assert_eq!(mode(&f), 0o600, "{}", f.display());
+    }
+    a.ok(&["stop", "x", "--save", "saved/x"]);
+    assert_eq!(mode(&a.work.join("saved/x.cast")), 0o600);
+    assert_eq!(mode(&a.work.join("saved/x.toml")), 0o600);
+    a.ok(&["start", "--name", "y", "--", "cat"]);
+
+    let am_root = std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
+    if !am_root || !crate::util::have("setpriv") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "root and setpriv are needed under CI"
+        );
+        return;
+    }
+    let as_nobody = |runtime: &Path| {
+        Command::new("setpriv")
+            .args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                BIN,
+                "session",
+                "list",
+            ])
+            .env("XDG_RUNTIME_DIR", runtime)
+            .env("TUICAST_SESSION_IDLE", "5s")
+            .output()
+            .unwrap()
+    };
+    // With this user's folder: not theirs, refused before anything is sent.
+    let out = as_nobody(a.runtime.path());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cannot set up"),
+        "{out:?}"
+    );
+    // Their own folder, whose socket leads to this user's daemon (its folders opened up by
+    // mistake): the daemon checks the peer's uid and refuses.
+    let theirs = Dir::new();
+    let folder_of_nobody = theirs.join("tuicast");
+    std::fs::create_dir(&folder_of_nobody).unwrap();
+    for p in [theirs.path(), folder_of_nobody.as_path()] {
+        std::os::unix::fs::chown(p, Some(65534), Some(65534)).unwrap();
+    }
+    std::os::unix::fs::symlink(
+        folder.join("daemon.sock"),
+        folder_of_nobody.join("daemon.sock"),
+    )
+    .unwrap();
+    std::fs::write(
+        folder_of_nobody.join("daemon.pid"),
+        format!("{}\n", a.daemon_pid().unwrap()),
+    )
+    .unwrap();
+    for (p, m) in [
+        (a.runtime.path().to_path_buf(), 0o711),
+        (folder.clone(), 0o711),
+        (folder.join("daemon.sock"), 0o666),
+    ] {
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(m)).unwrap();
+    }
+    let out = as_nobody(theirs.path());
+    for (p, m) in [
+        (a.runtime.path().to_path_buf(), 0o700),
+        (folder.clone(), 0o700),
+    ] {
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(m)).unwrap();
+    }
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(said.contains("refused"), "{out:?}");
+    assert!(!said.contains("\"y\""), "{said}");
+    let log = std::fs::read_to_string(folder.join("daemon.log")).unwrap();
+    assert!(log.contains("refused a client of uid Ok(65534)"), "{log}");
+}
+
+#[test]
+fn a_recording_by_hand_with_scenario_replays_to_the_same_final_screen_every_time() {
+    use tuicast::record::{Session, SessionOptions};
+    let dir = Dir::new();
+    let cast = dir.join("hand.cast");
+    let scenario = dir.join("hand.toml");
+    let script = format!(
+        "cd {} && {} record -o hand.cast --scenario hand.toml -- bash --norc --noprofile; echo finished",
+        dir.path().display(),
+        BIN,
+    );
+    // The person's terminal is a PTY driven by tuicast's own recorder.
+    let mut opts = SessionOptions::new(["bash", "-c", script.as_str()]);
+    opts.size = tuicast::term::Size { cols: 80, rows: 24 };
+    let mut person = Session::spawn_in_memory(opts).unwrap();
+    person.wait_text("bash-").unwrap();
+    person.type_text("echo one; echo two\r").unwrap();
+    person
+        .wait_until("the output", None, |s| s.text().contains("\none\ntwo\n"))
+        .unwrap();
+    person.type_text("\x1c").unwrap(); // a marker
+    person.type_text("printf 'x%.0s' 1 2 3; echo\r").unwrap();
+    person
+        .wait_until("the x's", None, |s| s.text().contains("\nxxx\n"))
+        .unwrap();
+    person.type_text("exit 3\r").unwrap();
+    person.wait_text("finished").unwrap();
+    person.finish().unwrap();
+    let toml = std::fs::read_to_string(&scenario).unwrap();
+    assert!(toml.contains("{ checkpoint = \"mark-1\" }"), "{toml}");
+    assert!(toml.contains("{ exit = 3 }"), "{toml}");
+    assert!(toml.contains("{ press = \"Enter\" }"), "{toml}");
+    let hand_end = screen_at(&cast, "mark-1");
+    for i in 0..10 {
+        let again = dir.join(format!("again-{i}.cast"));
+        let out = Command::new(BIN)
+            .arg("record")
+            .arg(&scenario)
+            .arg("-o")
+            .arg(&again)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "run {i}: {}\n{toml}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(screen_at(&again, "mark-1"), hand_end, "run {i}:\n{toml}");
+        assert_eq!(
+            screen_at(&again, "end"),
+            screen_at(&cast, "end"),
+            "run {i}:\n{toml}"
+        );
+    }
+}
+
+#[test]
+fn a_crash_is_reported_with_its_signal_and_snapshots_come_as_json_and_png() {
+    let a = Agent::new();
+    a.ok(&[
+        "start",
+        "--name",
+        "c",
+        "--",
+        "bash",
+        "-c",
+        "echo about to crash; read x; kill -SEGV $$",
+    ]);
+    a.ok(&["wait", "c", "--text", "about to crash"]);
+    let json = a.ok(&["snapshot", "c", "--format", "json"]);
+    assert!(json["render"].is_object(), "{json}");
+    let png = a.work.join("shot.png");
+    let shot = a.ok(&["snapshot", "c", "--format", "png", "-o", "shot.png"]);
+    assert_eq!(shot["png"], png.display().to_string());
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let resized = a.ok(&["resize", "c", "100x30"]);
+    assert_eq!(resized["size"], "100x30", "{resized}");
+    assert_eq!(a.run(&["snapshot", "c", "--format", "gif"]).code, 2);
+    a.ok(&["press", "c", "Enter"]);
+    let crashed = a.ok(&["wait", "c", "--exit"]);
+    assert_eq!(crashed["status"]["state"], "exited", "{crashed}");
+    assert_eq!(crashed["status"]["code"], 139, "{crashed}");
+    assert_eq!(crashed["status"]["signal"], "SIGSEGV", "{crashed}");
+    // A step after the exit is refused with what happened, not hung on.
+    let late = a.run(&["type", "c", "more"]);
+    assert_eq!(late.code, 1, "{late}");
+    assert!(
+        late.json["error"].as_str().unwrap().contains("exited"),
+        "{late}"
+    );
+    let human = a.command(&["--human", "status", "c"]).output().unwrap();
+    let shown = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        shown.contains("session c: exited (status 139, SIGSEGV)"),
+        "{shown}"
+    );
+    assert!(shown.contains("│about to crash"), "{shown}");
+}
+
+#[test]
+fn an_idle_daemon_ends_its_sessions_and_exits() {
+    let a = Agent::new();
+    let started = a.ok(&["start", "--idle", "1s", "--", "cat"]);
+    let pid = started["pid"].as_u64().unwrap();
+    let daemon = a.daemon_pid().unwrap();
+    let since = std::time::Instant::now();
+    while a.daemon_pid() == Some(daemon) || Path::new(&format!("/proc/{pid}/environ")).exists() {
+        assert!(
+            since.elapsed() < std::time::Duration::from_secs(20),
+            "the idle daemon or its program is still there"
+        );
+        std::thread::yield_now();
+    }
+    assert!(since.elapsed() >= std::time::Duration::from_millis(900));
+    assert!(!a.folder().join("daemon.sock").exists());
+    let log = std::fs::read_to_string(a.folder().join("daemon.log")).unwrap();
+    assert!(log.contains("daemon stopping: idle"), "{log}");
+}
+
+/// Mouse, paste and focus commands reach the program encoded for the modes it enabled (the
+/// crossterm eventsapp prints what it decoded), a command the modes do not allow fails with
+/// the modes that are on, and the saved scenario holds the same steps and records again.
+#[test]
+fn click_scroll_paste_focus_and_any_step_reach_the_program() {
+    let a = Agent::new();
+    let app = crate::input::eventsapp().display().to_string();
+    a.ok(&[
+        "start",
+        "--",
+        &app,
+        "--mouse",
+        "1000",
+        "--encoding",
+        "1006",
+        "--paste",
+        "--focus",
+    ]);
+    a.ok(&["wait", "s1", "--idle", "200ms"]);
+    a.ok(&["click", "s1", "--at", "3,5"]);
+    a.ok(&["wait", "s1", "--text", "mouse Up(Left) row=3 col=5"]);
+    let screen_now = a.ok(&["status", "s1"]);
+    assert!(
+        screen(&screen_now).contains("mouse Down(Left) row=3 col=5"),
+        "{screen_now}"
+    );
+    a.ok(&["click", "s1", "--text", "row=3", "--button", "right"]);
+    a.ok(&["wait", "s1", "--text", "mouse Down(Right)"]);
+    a.ok(&["scroll", "s1", "down", "--at", "10,20", "--count", "2"]);
+    a.ok(&["wait", "s1", "--text", "mouse ScrollDown row=10 col=20"]);
+    a.ok(&["paste", "s1", "one\ttwo"]);
+    a.ok(&["wait", "s1", "--text", "paste \"one\\ttwo\" (7 bytes)"]);
+    a.ok(&["focus", "s1", "off"]);
+    a.ok(&["wait", "s1", "--text", "focus out"]);
+    a.ok(&["step", "s1", "{ drag = { from = [5, 1], to = [5, 9] } }"]);
+    a.ok(&["wait", "s1", "--text", "mouse Up(Left) row=5 col=9"]);
+    a.ok(&["snapshot", "s1", "--mark", "events"]);
+    // Any-event motion is not on: a hover is refused, naming the modes, and nothing is sent.
+    let refused = a.run(&["step", "s1", "{ hover = [2, 2] }"]);
+    assert_eq!(refused.code, 1, "{refused}");
+    assert!(refused.stdout.contains("1000"), "{refused}");
+    let bad = a.run(&["step", "s1", "{ hover = [0, 2] }"]);
+    assert_eq!(bad.code, 2, "a position 0 is bad input: {bad}");
+    let saved = a.work.join("casts/events");
+    a.ok(&["stop", "s1", "--save", "casts/events"]);
+    let toml = std::fs::read_to_string(saved.with_extension("toml")).unwrap();
+    for step in [
+        "{ click = [3, 5] }",
+        "{ click = { text = \"row=3\" }, button = \"right\" }",
+        "{ scroll = \"down\", at = [10, 20], count = 2 }",
+        "{ paste = \"one\\ttwo\" }",
+        "{ focus = false }",
+        "{ drag = { from = [5, 1], to = [5, 9] } }",
+    ] {
+        assert!(toml.contains(step), "{step} in:\n{toml}");
+    }
+    assert!(
+        !toml.contains("hover"),
+        "a refused step is not saved:\n{toml}"
+    );
+    rerecord_gives_the_same_checkpoints(&a, &saved, &["events"]);
+}
