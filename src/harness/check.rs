@@ -57,7 +57,7 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
         warn_once("older-than-binary", &warning);
     }
     let reader = crate::cast::open(&case.cast).map_err(|e| e.to_string())?;
-    replay::each_checkpoint(reader, config.engine, |cp| {
+    replay::each_checkpoint(reader, case.engine, |cp| {
         if wanted(&cp.name) {
             results.insert(cp.name.clone(), check_checkpoint(config, case, &cp, opts));
         }

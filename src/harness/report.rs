@@ -26,6 +26,7 @@ pub fn add_to_report(
         stem: &case.stem,
         cast: &case.cast,
         masks: &case.masks,
+        engine: case.engine,
     };
     let data: Vec<ResultData> = results.iter().map(report_data).collect();
     report.add(config, &info, key, data, duration)

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use regex::Regex;
 
-use crate::term::Size;
+use crate::term::{EngineOptions, Size};
 
 /// How to record a cast: the program, its terminal and environment, and the steps.
 #[derive(Debug, Clone)]
@@ -38,6 +38,8 @@ pub struct Scenario {
     pub redact: Vec<Regex>,
     /// The steps, in order.
     pub steps: Vec<Step>,
+    /// Options of the live engine (`[terminal]`), the same as replay's.
+    pub terminal: EngineOptions,
 }
 
 /// The program a scenario runs.
@@ -164,6 +166,7 @@ impl Scenario {
             title: None,
             redact: Vec::new(),
             steps: Vec::new(),
+            terminal: EngineOptions::default(),
         }
     }
 }

@@ -43,7 +43,7 @@ use super::settle::ScreenWatch;
 pub use super::settle::{UnsettledReport, DEFAULT_SETTLE};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
-use crate::term::{Engine, EngineKind, Screen, Size};
+use crate::term::{Engine, EngineKind, EngineOptions, Screen, Size};
 
 /// How to start a recording.
 #[derive(Debug, Clone)]
@@ -70,6 +70,8 @@ pub struct SessionOptions {
     /// How long the screen must stay unchanged before [`Session::snapshot`] marks a
     /// checkpoint (see [`DEFAULT_SETTLE`]); zero marks at once.
     pub settle: Duration,
+    /// Options of the live engine (DECCOLM, …): those the cast is replayed with.
+    pub engine: EngineOptions,
 }
 
 impl SessionOptions {
@@ -91,6 +93,7 @@ impl SessionOptions {
             colors: AnswerColors::default(),
             fresh_home: true,
             settle: DEFAULT_SETTLE,
+            engine: EngineOptions::default(),
         }
     }
 }
@@ -284,7 +287,7 @@ impl Session {
             }
         };
         let now = Instant::now();
-        let engine = EngineKind::Avt.create(opts.size);
+        let engine = EngineKind::Avt.create_with(opts.size, opts.engine);
         let watch = ScreenWatch::new(engine.screen(), now);
         Ok(Session {
             _active: super::interrupt::Active::new(),

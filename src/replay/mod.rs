@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::io::BufRead;
 
 use crate::cast::{CastError, CastErrorKind, CastReader, Event, EventData, Header};
-use crate::term::{Engine, EngineKind, Screen};
+use crate::term::{Engine, EngineSpec, Screen};
 
 pub use frames::{frames, largest_size, Frames};
 
@@ -57,10 +57,11 @@ impl std::fmt::Debug for Replayer {
 }
 
 impl Replayer {
-    /// A replayer with a fresh engine of `kind`, sized from the cast's header.
-    pub fn new(header: &Header, kind: EngineKind) -> Self {
+    /// A replayer with a fresh engine (an [`EngineKind`](crate::term::EngineKind), or an
+    /// [`EngineSpec`] for one with options), sized from the cast's header.
+    pub fn new(header: &Header, engine: impl Into<EngineSpec>) -> Self {
         Replayer {
-            engine: kind.create(header.term.size),
+            engine: engine.into().create(header.term.size),
             names: CheckpointNames::default(),
             last_line: 0,
             last_time: 0.0,
@@ -179,7 +180,7 @@ impl CheckpointNames {
 /// checkpoint's screen; [`each_checkpoint`] holds one at a time.
 pub fn checkpoints<R: BufRead + Send>(
     reader: CastReader<R>,
-    kind: EngineKind,
+    kind: impl Into<EngineSpec>,
 ) -> Result<Vec<Checkpoint>, CastError> {
     let mut out = Vec::new();
     each_checkpoint(reader, kind, |c| out.push(c))?;
@@ -191,7 +192,7 @@ pub fn checkpoints<R: BufRead + Send>(
 /// its line (after `f` saw the checkpoints before it).
 pub fn each_checkpoint<R: BufRead + Send>(
     reader: CastReader<R>,
-    kind: EngineKind,
+    kind: impl Into<EngineSpec>,
     mut f: impl FnMut(Checkpoint),
 ) -> Result<(), CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
@@ -265,7 +266,7 @@ fn with_events<R: BufRead + Send, T>(
 /// the screen then, as a checkpoint named after the time.
 pub fn at_time<R: BufRead + Send>(
     reader: CastReader<R>,
-    kind: EngineKind,
+    kind: impl Into<EngineSpec>,
     time: f64,
 ) -> Result<Checkpoint, CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
@@ -303,7 +304,7 @@ pub enum Found {
 /// is none). Screens of other checkpoints are not built.
 pub fn find<R: BufRead + Send>(
     reader: CastReader<R>,
-    kind: EngineKind,
+    kind: impl Into<EngineSpec>,
     name: &str,
 ) -> Result<Found, CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
@@ -344,6 +345,7 @@ pub fn find<R: BufRead + Send>(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::term::EngineKind;
 
     /// Repeated labels, an empty label (no checkpoint) and a marker named `end`.
     pub(crate) const CAST: &str = r#"{"version": 3, "term": {"cols": 10, "rows": 2}}

@@ -41,6 +41,8 @@ pub struct CaseInfo<'a> {
     pub cast: &'a Path,
     /// The masks of its checks (applied to pictures drawn for the report).
     pub masks: &'a [Mask],
+    /// The engine its checkpoints replay with.
+    pub engine: crate::term::EngineSpec,
 }
 
 /// The environment variable that names a report folder for `cargo test` / nextest runs.
@@ -106,7 +108,7 @@ impl ReportDir {
             self.pictures(config, case, &mut results)?;
             let player_file = data.join(format!("p-{}.json", short_hash(case.stem)));
             if !player_file.exists() {
-                let p = player(case.stem, case.cast, config.engine);
+                let p = player(case.stem, case.cast, case.engine);
                 write_replacing(&player_file, &serde_json::to_vec(&p)?)?;
             }
         }
@@ -241,7 +243,7 @@ impl ReportDir {
         let Ok(reader) = crate::cast::open(case.cast) else {
             return Ok(None);
         };
-        let Ok(cps) = crate::replay::checkpoints(reader, config.engine) else {
+        let Ok(cps) = crate::replay::checkpoints(reader, case.engine) else {
             return Ok(None);
         };
         let Some(cp) = cps.iter().find(|c| c.name == checkpoint) else {

@@ -11,8 +11,9 @@
 //! - character sets: G0–G3 designation with national replacement sets (`ESC ( A` draws `#`
 //!   as `£`), SI/SO, LS2/LS3 and single shifts, and DEC graphics drawn as xterm draws them
 //!   (avt knows only ASCII and DEC graphics, in G0 and G1);
-//! - 132-column mode (DECCOLM, `CSI ? 3 h` / `l`): the screen becomes 132 (or 80) columns
-//!   wide, is cleared, and the cursor goes home;
+//! - 132-column mode (DECCOLM, `CSI ? 3 h` / `l`): ignored by default, as xterm and xterm.js
+//!   do; with [`EngineOptions::deccolm`] the screen becomes 132 (or 80) columns wide, is
+//!   cleared, and the cursor goes home, as on a VT100;
 //! - erasing with a background colour (BCE): erased and inserted cells take only the
 //!   background of the current pen, as in xterm and tmux (avt gives them the whole pen:
 //!   foreground, bold, inverse, underline);
@@ -34,7 +35,9 @@ use unicode_width::UnicodeWidthChar;
 
 use super::charsets::Charsets;
 use super::sequence::SequenceTracker;
-use super::{Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Size};
+use super::{
+    Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, EngineOptions, Screen, Size,
+};
 use pen::{PenShadow, PenState};
 use special::Special;
 use standins::StandIns;
@@ -71,6 +74,8 @@ pub struct AvtEngine {
     stand_ins: StandIns,
     /// The cursor shape set with DECSCUSR.
     cursor_shape: CursorShape,
+    /// DECCOLM resizes, as on a VT100 ([`EngineOptions::deccolm`]).
+    deccolm: bool,
 }
 
 impl std::fmt::Debug for AvtEngine {
@@ -82,8 +87,13 @@ impl std::fmt::Debug for AvtEngine {
 }
 
 impl AvtEngine {
-    /// A blank avt terminal of `size`, keeping no scrollback.
+    /// A blank avt terminal of `size`, keeping no scrollback, with the default options.
     pub fn new(size: Size) -> Self {
+        Self::with_options(size, EngineOptions::default())
+    }
+
+    /// A blank avt terminal of `size`, keeping no scrollback, with these options.
+    pub fn with_options(size: Size, options: EngineOptions) -> Self {
         let size = size.at_least_min();
         AvtEngine {
             parser: Parser::new(),
@@ -98,6 +108,7 @@ impl AvtEngine {
             pen: PenShadow::default(),
             stand_ins: StandIns::default(),
             cursor_shape: CursorShape::default(),
+            deccolm: options.deccolm,
         }
     }
 
@@ -174,7 +185,15 @@ impl AvtEngine {
                     self.cursor_shape = shape;
                 }
             }
-            Some(Special::Deccolm(wide)) => deccolm = Some(wide),
+            // Without the option DECCOLM does nothing at all, as in xterm, whose `c132`
+            // resource defaults to false ("Specifies whether or not the VT102 DECCOLM
+            // escape sequence should be honored", xterm(1)): `dpmodes` in charproc.c does
+            // the clear, the cursor home and the resize only `if (screen->c132)`; and as in
+            // xterm.js, whose `InputHandler.setModePrivate`/`resetModePrivate` resize (and
+            // reset) for mode 3 only when `windowOptions.setWinLines` is set. (tmux clears
+            // the screen and homes the cursor: the one that does something.)
+            Some(Special::Deccolm(wide)) if self.deccolm => deccolm = Some(wide),
+            Some(Special::Deccolm(_)) => {}
         }
         if let Some(f) = f {
             self.execute(f);
@@ -629,8 +648,28 @@ mod tests {
     }
 
     #[test]
-    fn deccolm_switches_to_132_columns_and_back() {
+    fn deccolm_is_ignored_by_default() {
         let mut e = AvtEngine::new(Size { cols: 80, rows: 4 });
+        e.feed("hello\x1b[2;3r\x1b[3;2H\x1b[?3h");
+        let s = e.screen();
+        assert_eq!(s.size, Size { cols: 80, rows: 4 });
+        assert_eq!(s.row_text(0), "hello", "not cleared");
+        assert_eq!((s.cursor.row, s.cursor.col), (2, 1), "not moved");
+        e.feed("\x1b[4;1Hkeep\x1b[3;1H\n\nx");
+        let s = e.screen();
+        assert_eq!(
+            (s.row_text(2).as_str(), s.row_text(3).as_str()),
+            ("x", "keep"),
+            "the scroll region is kept: the line feeds scrolled rows 2 and 3 only"
+        );
+        e.feed("\x1b[?3l");
+        assert_eq!(e.screen().size, Size { cols: 80, rows: 4 });
+    }
+
+    #[test]
+    fn deccolm_switches_to_132_columns_and_back_with_the_option() {
+        let options = EngineOptions::default().with_deccolm(true);
+        let mut e = AvtEngine::with_options(Size { cols: 80, rows: 4 }, options);
         e.feed("hello\x1b[2;3r\x1b[?3h");
         let s = e.screen();
         assert_eq!(s.size, Size { cols: 132, rows: 4 });
