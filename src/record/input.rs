@@ -7,7 +7,7 @@ use super::error::RecordError;
 use super::keys::key_bytes;
 use super::session::Session;
 use crate::cast::EventData;
-use crate::term::Size;
+use crate::term::{Engine, Size};
 
 impl Session {
     /// Presses one key by name (`Enter`, `C-c`, `Up`, `a`, …; see [`super::keys`]).

@@ -49,6 +49,8 @@ mod settle;
 mod wait;
 
 #[cfg(feature = "record")]
+pub use query::CELL_PIXELS;
+#[cfg(feature = "record")]
 pub use run::{default_cast_path, record_scenario, Recorded};
 pub use scenario::{Action, Origin, Program, Scenario, Step, Wait};
 #[cfg(feature = "record")]

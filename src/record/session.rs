@@ -36,14 +36,14 @@ pub use super::error::RecordError;
 use super::home::{fresh_home, sweep_stale};
 use super::interrupt;
 use super::pty::{Pty, PtyEvent};
-use super::query::{answer, AnswerColors, QueryScanner};
+use super::query::{answer, AnswerColors, QueryScanner, Terminfo};
 use super::redact::Redactor;
 pub use super::report::{looks_like_prompt, TimeoutReport};
 use super::settle::ScreenWatch;
 pub use super::settle::{UnsettledReport, DEFAULT_SETTLE};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
-use crate::term::{Engine, EngineKind, EngineOptions, Screen, Size};
+use crate::term::{AvtEngine, Engine, EngineOptions, Screen, Size};
 
 /// How to start a recording.
 #[derive(Debug, Clone)]
@@ -156,7 +156,9 @@ pub struct Finished {
 /// A program being recorded. See the module docs.
 pub struct Session {
     pub(super) pty: Pty,
-    pub(super) engine: Box<dyn Engine + Send>,
+    pub(super) engine: AvtEngine,
+    /// The terminfo of the program's `TERM`, for XTGETTCAP.
+    terminfo: Terminfo,
     writer: Option<CastWriter<Sink>>,
     start: Instant,
     decoder: Utf8Decoder,
@@ -287,7 +289,7 @@ impl Session {
             }
         };
         let now = Instant::now();
-        let engine = EngineKind::Avt.create_with(opts.size, opts.engine);
+        let engine = AvtEngine::with_options(opts.size, opts.engine);
         let watch = ScreenWatch::new(engine.screen(), now);
         Ok(Session {
             _active: super::interrupt::Active::new(),
@@ -298,6 +300,7 @@ impl Session {
             decoder: Utf8Decoder::new(),
             redactor: Redactor::new(opts.redact),
             scanner: QueryScanner::new(),
+            terminfo: Terminfo::new(opts.env.get("TERM").map_or("", String::as_str)),
             colors: opts.colors,
             timeout: opts.timeout,
             last_output: now,
@@ -532,12 +535,12 @@ impl Session {
         for (end, query) in queries {
             self.engine.feed(&text[pos..end]);
             pos = end;
-            let cursor = self.engine.screen().cursor;
             if let Some(a) = answer(
                 &query,
                 &self.scanner,
-                (cursor.row, cursor.col),
+                &self.engine,
                 &self.colors,
+                &mut self.terminfo,
             ) {
                 answers.push(a);
             }

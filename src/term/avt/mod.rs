@@ -112,6 +112,19 @@ impl AvtEngine {
         }
     }
 
+    /// The answer to DECRQSS (`DCS $ q Pt ST`) for the setting `pt` as xterm gives it,
+    /// without its framing: `0;1;31m` for SGR (`m`), `2;20r` for the scroll region
+    /// (DECSTBM, `r`, counted from 1), `5 q` for the cursor shape (DECSCUSR, ` q`; a steady
+    /// block, 2, when no program chose one). `None` for other settings.
+    pub fn setting_report(&self, pt: &str) -> Option<String> {
+        match pt {
+            "m" => Some(format!("{}m", self.pen.pen.sgr_params())),
+            "r" => Some(format!("{};{}r", self.margins.0 + 1, self.margins.1 + 1)),
+            " q" => Some(format!("{} q", decscusr(self.cursor_shape))),
+            _ => None,
+        }
+    }
+
     fn full_region(&self) -> bool {
         self.margins == (0, self.size.rows - 1)
     }
@@ -449,6 +462,18 @@ pub(crate) fn rep_count(n: u16, size: Size, width: usize) -> usize {
     screenful + (n - screenful) % per_line
 }
 
+/// The DECSCUSR `Ps` of a shape (the inverse of [`CursorShape::from_decscusr`], with 2 for
+/// the default steady block).
+fn decscusr(shape: CursorShape) -> u16 {
+    use super::CursorKind;
+    let base = match shape.kind {
+        CursorKind::Underline => 3,
+        CursorKind::Bar => 5,
+        _ => 1,
+    };
+    base + u16::from(!shape.blinking)
+}
+
 fn is_alt_screen(m: &DecMode) -> bool {
     matches!(
         m,
@@ -749,6 +774,24 @@ mod tests {
         e.feed("\x1b[1000S\x1b[1000S\n\x1b[Hend");
         assert_eq!(e.terminal.lines().count(), 4);
         assert_eq!(e.screen().row_text(0), "end");
+    }
+
+    #[test]
+    fn setting_reports_follow_the_pen_the_margins_and_the_cursor_shape() {
+        let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });
+        let r = |e: &AvtEngine, pt: &str| e.setting_report(pt).unwrap();
+        assert_eq!(
+            (r(&e, "m"), r(&e, "r"), r(&e, " q")),
+            ("0m".into(), "1;4r".into(), "2 q".into())
+        );
+        e.feed("\x1b[1;4;7;31;48;5;200m\x1b[2;3r\x1b[5 q");
+        assert_eq!(r(&e, "m"), "0;1;4;7;31;48;5;200m");
+        assert_eq!(r(&e, "r"), "2;3r");
+        assert_eq!(r(&e, " q"), "5 q");
+        e.feed("\x1b[0;2;8;94;48;2;1;2;3m\x1b[4 q");
+        assert_eq!(r(&e, "m"), "0;2;8;94;48;2;1;2;3m");
+        assert_eq!(r(&e, " q"), "4 q");
+        assert_eq!(e.setting_report("x"), None);
     }
 
     #[test]

@@ -41,6 +41,7 @@ impl Special {
                 (code == "0" || code == "2")
                     .then(|| Special::Title(text.chars().filter(|c| !c.is_control()).collect()))
             }
+            Sequence::Dcs { .. } => None,
         }
     }
 }
