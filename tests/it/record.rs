@@ -841,3 +841,24 @@ os.write(1, b"asked\r\n")
         .collect();
     assert_eq!(got, want, "what the program read is what the cast holds");
 }
+
+/// `[terminal] deccolm = true` in a scenario: the live engine switches to 132 columns too, so
+/// a wait sees text past column 80 where replay will show it.
+#[test]
+fn a_scenario_with_deccolm_waits_on_the_132_column_screen() {
+    let dir = Dir::new();
+    let toml = |timeout: &str| {
+        format!(
+            "shell = '''printf 'x\\033[?3h\\033[1;120Hfar'; read -r'''\ntimeout = \"{timeout}\"\n\
+             steps = [{{ wait = {{ regex = \"^ {{119}}far\" }} }}, {{ press = \"Enter\" }}, {{ exit = 0 }}]\n"
+        )
+    };
+    let wide = format!("{}[terminal]\ndeccolm = true\n", toml("5s"));
+    let (out, cast) = record_scenario(&dir, "wide", &wide, &[]);
+    out.success();
+    let end = screen_at(&cast, "end");
+    assert!(end.contains(&format!("{}far", " ".repeat(119))), "{end}");
+    // Without the option the same wait times out: the line wrapped at column 80.
+    let (out, _) = record_scenario(&dir, "narrow", &toml("1s"), &[]);
+    out.fails_with(1);
+}
