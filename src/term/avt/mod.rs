@@ -22,6 +22,7 @@
 //! - concealed text (SGR 8, revealed by SGR 28), which avt ignores: see [`StandIns`];
 //! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores.
 
+mod csi;
 mod pen;
 mod sgr;
 mod special;
@@ -34,7 +35,7 @@ use avt::terminal::{BufferType, Terminal};
 use unicode_width::UnicodeWidthChar;
 
 use super::charsets::Charsets;
-use super::sequence::SequenceTracker;
+use super::sequence::{Csi, Sequence, SequenceTracker};
 use super::{
     Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, EngineOptions, Screen, Size,
 };
@@ -129,14 +130,17 @@ impl AvtEngine {
         self.margins == (0, self.size.rows - 1)
     }
 
-    /// Prints a run of printable ASCII at the start of `bytes` straight into avt, when
-    /// nothing this layer fixes can apply: no sequence in progress, plain character sets, no
+    /// Prints a run of printable text at the start of `text` straight into avt, when nothing
+    /// this layer fixes can apply: no sequence in progress, plain character sets, no
     /// combining marks, no concealed pen, and no wrap (the run stops where the cursor would
-    /// wrap). avt's parser turns such a character into `Print` and nothing else, so skipping
-    /// it changes nothing. Returns how many bytes were printed, or None when the fast path
-    /// does not apply.
+    /// wrap). The run is printable ASCII and characters from U+00A0 one cell wide (line
+    /// drawing, accents: full-screen programs draw boxes with them), never a stand-in for
+    /// concealed text; it stops at anything else (a control, a wide or zero-width
+    /// character). avt's parser turns such a character into `Print` and nothing else, and so
+    /// does the sequence tracker, so skipping them changes nothing. Returns how many bytes
+    /// were printed, or None when the fast path does not apply.
     #[inline]
-    fn ascii_run(&mut self, bytes: &[u8]) -> Option<usize> {
+    fn text_run(&mut self, text: &str) -> Option<usize> {
         if self.parser.state != State::Ground
             || !self.seq.is_ground()
             || !self.marks.is_empty()
@@ -146,20 +150,29 @@ impl AvtEngine {
             return None;
         }
         let col = self.terminal.cursor().col;
-        let room = (self.size.cols as usize).checked_sub(col)?;
-        let n = bytes
-            .iter()
-            .take(room)
-            // (Stand-ins come from planes 3 and 16, never ASCII.)
-            .take_while(|&&b| (0x20..0x7f).contains(&b))
-            .count();
-        if n == 0 {
-            return None;
+        let mut room = (self.size.cols as usize).checked_sub(col)?;
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while room > 0 && i < bytes.len() {
+            let b = bytes[i];
+            let ch = if (0x20..0x7f).contains(&b) {
+                i += 1;
+                b as char
+            } else if b < 0xc2 {
+                break; // a control, DEL, or (0x80..0xc2) no start of a printable character
+            } else {
+                let ch = text[i..].chars().next().expect("at a char boundary");
+                // (Stand-ins come from planes 3 and 16.)
+                if ch < '\u{a0}' || ch.width() != Some(1) || StandIns::in_range(ch) {
+                    break;
+                }
+                i += ch.len_utf8();
+                ch
+            };
+            self.terminal.execute(Function::Print(ch));
+            room -= 1;
         }
-        for &b in &bytes[..n] {
-            self.terminal.execute(Function::Print(b as char));
-        }
-        Some(n)
+        (i > 0).then_some(i)
     }
 
     #[inline]
@@ -175,6 +188,79 @@ impl AvtEngine {
                 return self.print(c);
             }
         }
+        self.apply(special, f);
+    }
+
+    /// Runs a whole control sequence (`ESC [ ... final`) at the start of `text` through avt's
+    /// parser without the sequence tracker, when it lies whole in `text` and is one the
+    /// tracker would report (an optional private marker `<`–`?`, parameters of digits, `;`
+    /// and `:` (not first), intermediates, a final): the tracker would go back to the ground
+    /// state, so only the sequence's meaning to this layer ([`Special::of`]) is needed, and
+    /// that is read from `text`. Full-screen output is mostly such sequences. Returns the
+    /// bytes consumed, or None (the character-at-a-time path then reads it).
+    #[inline]
+    fn csi_run(&mut self, text: &str) -> Option<usize> {
+        let b = text.as_bytes();
+        if b.len() < 3
+            || b[0] != 0x1b
+            || b[1] != b'['
+            || self.parser.state != State::Ground
+            || !self.seq.is_ground()
+        {
+            return None;
+        }
+        let mut j = 2;
+        let marked = (b'<'..=b'?').contains(&b[j]);
+        if marked {
+            j += 1;
+        } else if b[j] == b':' {
+            return None; // the tracker ignores the sequence
+        }
+        while j < b.len() && matches!(b[j], b'0'..=b'9' | b';' | b':') {
+            j += 1;
+        }
+        let end_of_params = j;
+        while j < b.len() && (0x20..0x30).contains(&b[j]) {
+            j += 1;
+        }
+        if j >= b.len() || !(0x40..0x7f).contains(&b[j]) {
+            return None;
+        }
+        let fin = b[j] as char;
+        let params = &text[2..j];
+        let (params, truncated) = match params.get(..SEQ_MAX) {
+            Some(start) if params.len() > SEQ_MAX => (start, true),
+            _ => (params, false),
+        };
+        let special = Special::of(&Sequence::Csi(Csi {
+            text: params,
+            fin,
+            truncated,
+        }));
+        let plain = match (&special, marked || end_of_params != j) {
+            (None, false) => csi::plain(&b[2..j], b[j]),
+            _ => None,
+        };
+        let f = match plain {
+            // The parser would collect the parameters and dispatch this, and be back in the
+            // ground state, where it is now.
+            Some(f) => f,
+            None => {
+                for &c in &b[..j] {
+                    // (ESC, `[`, parameters and intermediates: avt collects them and
+                    // dispatches nothing.)
+                    let _ = self.parser.feed(c as char);
+                }
+                self.parser.feed(fin)
+            }
+        };
+        self.apply(special, f);
+        Some(j + 1)
+    }
+
+    /// Does what a parsed sequence means: this layer's part (`special`), then avt's (`f`).
+    #[inline]
+    fn apply(&mut self, special: Option<Special>, f: Option<Function>) {
         let mut deccolm = None;
         match special {
             None => {}
@@ -511,7 +597,11 @@ impl Engine for AvtEngine {
                 self.terminal.gc().for_each(drop);
                 next_gc = i + FEED_CHUNK;
             }
-            if let Some(n) = self.ascii_run(&bytes[i..]) {
+            if let Some(n) = self.text_run(&text[i..]) {
+                i += n;
+                continue;
+            }
+            if let Some(n) = self.csi_run(&text[i..]) {
                 i += n;
                 continue;
             }
