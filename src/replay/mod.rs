@@ -221,8 +221,14 @@ pub fn each_checkpoint<R: BufRead + Send>(
 /// Casts smaller than this are read on the replaying thread.
 const THREAD_MIN_BYTES: u64 = 1 << 20;
 
-/// Events per batch sent from the reading thread.
-const BATCH: usize = 64;
+/// Most events per batch sent from the reading thread.
+const BATCH: usize = 1024;
+
+/// A batch is sent once its events carry this many bytes of data. With [`BATCH`] it keeps
+/// the handovers few (each one can wake the other thread: full-screen output comes in events
+/// of a few dozen bytes, and batches of 64 spent a tenth of the replay in the kernel) and the
+/// memory in flight small: the channel holds 8 batches.
+const BATCH_BYTES: usize = 64 * 1024;
 
 /// Runs `f` over the cast's events, read and parsed on a second thread when the machine has
 /// more than one core, so parsing overlaps with the terminal engine. Batches travel through a
@@ -243,10 +249,19 @@ fn with_events<R: BufRead + Send, T>(
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Result<Event, CastError>>>(8);
         scope.spawn(move || {
             let mut batch = Vec::with_capacity(BATCH);
+            let mut bytes = 0;
             for event in reader {
                 let failed = event.is_err();
+                bytes += match &event {
+                    Ok(Event {
+                        data: EventData::Output(text) | EventData::Input(text),
+                        ..
+                    }) => text.len(),
+                    _ => 0,
+                };
                 batch.push(event);
-                if batch.len() == BATCH || failed {
+                if batch.len() == BATCH || bytes >= BATCH_BYTES || failed {
+                    bytes = 0;
                     let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
                     if tx.send(full).is_err() || failed {
                         return;
