@@ -1,12 +1,15 @@
 //! Replay throughput: the whole pipeline (cast file on disk → events → engine → screen text)
 //! against the raw avt engine fed the same output already decoded in memory.
 //!
-//! The corpus is real program output made by `scripts/bench-corpus.sh` into
-//! `target/bench-corpus/` (not committed); set `TUICAST_BENCH_CAST` to bench another cast.
-//! Without the corpus the benchmark prints how to make it and exits successfully.
+//! Two corpora, both made by `scripts/bench-corpus.sh` into `target/bench-corpus/` (not
+//! committed): `replay-30mb.cast`, long runs of real program output (group `replay`), and
+//! `fullscreen-40mb.cast`, the full-screen sessions of the conformance corpus cycled (group
+//! `fullscreen`: cursor moves, colours, line drawing, resizes). Each present corpus is
+//! benched; set `TUICAST_BENCH_CAST` to bench another cast instead (group `replay`). Without
+//! any corpus the benchmark prints how to make them and exits successfully.
 //!
 //! ```text
-//! scripts/bench-corpus.sh
+//! scripts/bench-corpus.sh                      # both (FULLSCREEN_ONLY=1: only the second)
 //! cargo bench --bench replay
 //! ```
 //!
@@ -22,43 +25,51 @@ use tuicast::cast::{self, EventData};
 use tuicast::replay;
 use tuicast::term::{EngineKind, Size};
 
-/// The default corpus, relative to the crate root.
-const CORPUS: &str = "target/bench-corpus/replay-30mb.cast";
+/// The corpora, relative to the crate root, with their benchmark groups.
+const CORPORA: [(&str, &str); 2] = [
+    ("replay", "target/bench-corpus/replay-30mb.cast"),
+    ("fullscreen", "target/bench-corpus/fullscreen-40mb.cast"),
+];
 
 fn main() {
-    let path = match std::env::var_os("TUICAST_BENCH_CAST") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join(CORPUS),
+    let corpora: Vec<(&str, PathBuf)> = match std::env::var_os("TUICAST_BENCH_CAST") {
+        Some(p) => vec![("replay", PathBuf::from(p))],
+        None => CORPORA
+            .iter()
+            .map(|(group, rel)| (*group, Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)))
+            .filter(|(_, path)| path.is_file())
+            .collect(),
     };
-    if !path.is_file() {
+    if corpora.is_empty() {
         eprintln!(
-            "replay bench: skipped: no corpus at {}\n\
-             replay bench: make it with `scripts/bench-corpus.sh` (real program output, \
-             ~2 minutes), or set TUICAST_BENCH_CAST to a cast file",
-            path.display()
+            "replay bench: skipped: no corpus in target/bench-corpus/\n\
+             replay bench: make them with `scripts/bench-corpus.sh` (real program output, \
+             ~2 minutes; FULLSCREEN_ONLY=1 for the full-screen one alone, seconds), or set \
+             TUICAST_BENCH_CAST to a cast file"
         );
         return;
     }
-    let corpus = Corpus::load(&path);
-    eprintln!(
-        "replay bench: {}: {:.1} MB file, {} output events, {:.1} MB of output, {}",
-        path.display(),
-        corpus.file_bytes as f64 / 1e6,
-        corpus.outputs.len(),
-        corpus.output_bytes as f64 / 1e6,
-        corpus.size,
-    );
-    corpus.check_same_screen(&path);
-
     let mut c = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_secs(2))
         .measurement_time(Duration::from_secs(10))
         .configure_from_args();
-    let mut group = c.benchmark_group("replay");
-    group.throughput(Throughput::Bytes(corpus.output_bytes));
-    bench_all(&mut group, &path, &corpus);
-    group.finish();
+    for (name, path) in corpora {
+        let corpus = Corpus::load(&path);
+        eprintln!(
+            "replay bench: {}: {:.1} MB file, {} output events, {:.1} MB of output, {}",
+            path.display(),
+            corpus.file_bytes as f64 / 1e6,
+            corpus.outputs.len(),
+            corpus.output_bytes as f64 / 1e6,
+            corpus.size,
+        );
+        corpus.check_same_screen(&path);
+        let mut group = c.benchmark_group(name);
+        group.throughput(Throughput::Bytes(corpus.output_bytes));
+        bench_all(&mut group, &path, &corpus);
+        group.finish();
+    }
     c.final_summary();
 }
 
@@ -85,10 +96,16 @@ fn bench_all(
     });
 }
 
-/// The cast's output, decoded once, for the in-memory benchmarks.
+/// One event the in-memory benchmarks replay.
+enum Chunk {
+    Output(String),
+    Resize(Size),
+}
+
+/// The cast's output and resizes, decoded once, for the in-memory benchmarks.
 struct Corpus {
     size: Size,
-    outputs: Vec<String>,
+    outputs: Vec<Chunk>,
     output_bytes: u64,
     file_bytes: u64,
 }
@@ -101,14 +118,18 @@ impl Corpus {
         for event in reader {
             let event = event.unwrap_or_else(|e| panic!("{e}"));
             match event.data {
-                EventData::Output(text) => outputs.push(text),
-                EventData::Resize(_) => {
-                    panic!("the bench corpus must not resize: the raw engine ignores it")
-                }
+                EventData::Output(text) => outputs.push(Chunk::Output(text)),
+                EventData::Resize(size) => outputs.push(Chunk::Resize(size)),
                 _ => {}
             }
         }
-        let output_bytes = outputs.iter().map(|s| s.len() as u64).sum();
+        let output_bytes = outputs
+            .iter()
+            .map(|c| match c {
+                Chunk::Output(s) => s.len() as u64,
+                Chunk::Resize(_) => 0,
+            })
+            .sum();
         let file_bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         Corpus {
             size,
@@ -151,8 +172,15 @@ fn raw_avt(corpus: &Corpus, no_scrollback: bool) -> String {
     } else {
         avt::Vt::new(cols, rows)
     };
-    for text in &corpus.outputs {
-        black_box(vt.feed_str(text));
+    for chunk in &corpus.outputs {
+        match chunk {
+            Chunk::Output(text) => {
+                black_box(vt.feed_str(text));
+            }
+            Chunk::Resize(s) => {
+                black_box(vt.resize(s.cols as usize, s.rows as usize));
+            }
+        }
     }
     let mut out = String::new();
     for line in vt.view() {
@@ -177,8 +205,11 @@ fn read_cast(path: &Path) -> usize {
 /// tuicast's engine adapter fed the pre-decoded output.
 fn engine_in_memory(corpus: &Corpus, kind: EngineKind) -> String {
     let mut engine = kind.create(corpus.size);
-    for text in &corpus.outputs {
-        engine.feed(text);
+    for chunk in &corpus.outputs {
+        match chunk {
+            Chunk::Output(text) => engine.feed(text),
+            Chunk::Resize(s) => engine.resize(*s),
+        }
     }
     tuicast::render::text(&engine.screen())
 }

@@ -9,6 +9,10 @@
 #   target/bench-corpus/replay-30mb.cast    ~30 MB: benches/replay.rs, hyperfine
 #   target/bench-corpus/replay-500mb.cast   >=500 MB: the peak-memory test
 #   target/bench-corpus/segments/*.cast     one cast per program run (handy for profiling)
+#   target/bench-corpus/fullscreen-40mb.cast  ~40 MB of full-screen sessions: the casts of
+#                                           tests/conformance/cases (vttest, dialog, mc, htop,
+#                                           vim, less, colour tables, ...) cycled, each after
+#                                           an `r` event to its size and a reset (RIS)
 #
 # Nothing here is committed: rerun the script to rebuild. Needs bash, tmux, util-linux
 # `script` (2.35+ for --logging-format advanced), python3, ls, vim, less, git, top, dialog;
@@ -16,6 +20,9 @@
 #
 #   scripts/bench-corpus.sh                 # both variants
 #   SMALL_MB=30 BIG_MB=0 scripts/bench-corpus.sh   # skip the 500 MB variant
+#   FULLSCREEN_ONLY=1 scripts/bench-corpus.sh      # only the full-screen corpus (seconds;
+#                                                  # needs only python3)
+#   FULLSCREEN_MB=0 scripts/bench-corpus.sh        # skip it
 #
 # The tmux server runs on a private socket and is killed on exit, together with every
 # process it started.
@@ -29,6 +36,56 @@ RAW=$OUT/raw
 SOCK=tuicast-bench-corpus-$$
 COLS=80
 ROWS=24
+FULLSCREEN_MB=${FULLSCREEN_MB:-40}
+
+# The full-screen corpus: the committed conformance casts (real full-screen programs, at
+# their own sizes) cycled until the file reaches FULLSCREEN_MB. Each session starts with an
+# `r` event to its size and RIS, so it draws on a fresh terminal as when it was recorded.
+fullscreen() {
+    [ "$FULLSCREEN_MB" -gt 0 ] || return 0
+    mkdir -p "$OUT"
+    python3 - "$ROOT/tests/conformance/cases" "$OUT/fullscreen-${FULLSCREEN_MB}mb.cast" \
+        "$FULLSCREEN_MB" <<'PY'
+import glob, json, os, sys
+
+cases, path, mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
+segments = []
+for cast in sorted(glob.glob(os.path.join(cases, "*.cast"))):
+    with open(cast, encoding="utf-8") as f:
+        header = json.loads(f.readline())
+        term = header["term"]
+        lines = [json.dumps([0.5, "r", f"{term['cols']}x{term['rows']}"]) + "\n",
+                 json.dumps([0.0, "o", "\u001bc"]) + "\n"]
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            event = json.loads(line)
+            if event[1] in ("o", "r"):
+                lines.append(json.dumps(event, ensure_ascii=False) + "\n")
+    segments.append("".join(lines).encode("utf-8"))
+if not segments:
+    sys.exit(f"bench-corpus: no casts in {cases}")
+head = json.dumps({"version": 3, "term": {"cols": 80, "rows": 24, "type": "xterm-256color"},
+                   "title": f"tuicast full-screen bench corpus ({mb} MB)"}) + "\n"
+size, rounds = 0, 0
+with open(path + ".tmp", "wb") as f:
+    f.write(head.encode())
+    size += len(head)
+    while size < mb * 1_000_000:
+        for body in segments:
+            f.write(body)
+            size += len(body)
+        rounds += 1
+os.replace(path + ".tmp", path)
+print(f"  {os.path.basename(path)}: {size / 1e6:.1f} MB, {len(segments)} casts x{rounds}",
+      file=sys.stderr)
+PY
+}
+
+if [ "${FULLSCREEN_ONLY:-0}" = 1 ]; then
+    fullscreen
+    exit 0
+fi
 
 for tool in tmux script python3 vim less git top dialog; do
     command -v "$tool" >/dev/null || { echo "bench-corpus: $tool is required" >&2; exit 2; }
@@ -322,4 +379,5 @@ if big_mb > 0:
     print(f"  {os.path.basename(big)}: {size / 1e6:.1f} MB", file=sys.stderr)
 PY
 rm -rf "$RAW"
+fullscreen
 ls -l "$OUT"

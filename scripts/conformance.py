@@ -37,7 +37,10 @@ Files (tests/conformance/):
     scenarios/NAME.toml          the case
     cases/NAME.cast              the recording
     tmux/NAME/CHECKPOINT.ans     tmux's capture at the checkpoint (`end`: the final screen)
-    xterm/NAME/CHECKPOINT.ans    @xterm/headless's screen, written the same way
+    xterm/NAME/CHECKPOINT.ans    @xterm/headless's screen, written the same way (DECCOLM
+                                 ignored, as xterm.js and xterm do by default)
+    xterm-deccolm/NAME/CHECKPOINT.ans   the same with DECCOLM switching to 132 columns, as
+                                 on a VT100 (only casts that use DECCOLM)
     manifest.json                cases, checkpoints, oracles, cursors
 
 Needs python3 (3.11), tmux, util-linux script, node and npm, and the programs:
@@ -289,31 +292,44 @@ def oracle(path: Path, out: Path, verbose: bool = False) -> list[str]:
     return list(rec.oracle)
 
 
+# DECCOLM set or reset (CSI ? ... 3 ... h / l) as it is written in a cast's JSON.
+DECCOLM = re.compile(r"\\u001b\[\?(?:[0-9;]*;)?3(?:;[0-9;]*)?[hl]")
+
+
 def xterm(name: str, entry: dict) -> None:
+    """@xterm/headless's screens: as xterm.js shows them by default (DECCOLM ignored) in
+    xterm/NAME/, and, for a cast that uses DECCOLM, with it switching to 132 columns as on a
+    VT100 (`replay.mjs --deccolm`) in xterm-deccolm/NAME/ (the manifest's `xterm_deccolm`)."""
     if not (XTERM_DIR / "node_modules" / "@xterm" / "headless").exists():
         subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=XTERM_DIR,
                        check=True)  # fmt: skip
     cast = CORPUS / "cases" / f"{name}.cast"
-    proc = subprocess.run(
-        ["node", str(XTERM_DIR / "replay.mjs"), str(cast)], capture_output=True, text=True,
-        check=True,
-    )  # fmt: skip
-    result = json.loads(proc.stdout)
-    out = CORPUS / "xterm" / name
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    by_name = {cp["name"]: cp for cp in result["checkpoints"]}
-    for cp in entry["checkpoints"]:
-        x = by_name.get(cp["name"])
-        if x is None:
-            raise RecordError(f"{name}: xterm has no checkpoint {cp['name']!r}")
-        (out / f"{cp['name']}.ans").write_text(x["screen"], encoding="utf-8")
-        cp["xterm"] = {
-            "cursor": x["cursor"],
-            "alternate": x["alternate"],
-            "size": f"{x['size'][0]}x{x['size'][1]}",
-        }
+    uses_deccolm = DECCOLM.search(cast.read_text(encoding="utf-8")) is not None
+    for key, folder, flags in [("xterm", "xterm", []), ("xterm_deccolm", "xterm-deccolm", ["--deccolm"])]:
+        out = CORPUS / folder / name
+        if out.exists():
+            shutil.rmtree(out)
+        for cp in entry["checkpoints"]:
+            cp.pop(key, None)
+        if key == "xterm_deccolm" and not uses_deccolm:
+            continue
+        proc = subprocess.run(
+            ["node", str(XTERM_DIR / "replay.mjs"), *flags, str(cast)], capture_output=True,
+            text=True, check=True,
+        )  # fmt: skip
+        result = json.loads(proc.stdout)
+        out.mkdir(parents=True)
+        by_name = {cp["name"]: cp for cp in result["checkpoints"]}
+        for cp in entry["checkpoints"]:
+            x = by_name.get(cp["name"])
+            if x is None:
+                raise RecordError(f"{name}: xterm has no checkpoint {cp['name']!r}")
+            (out / f"{cp['name']}.ans").write_text(x["screen"], encoding="utf-8")
+            cp[key] = {
+                "cursor": x["cursor"],
+                "alternate": x["alternate"],
+                "size": f"{x['size'][0]}x{x['size'][1]}",
+            }
 
 
 def load_manifest() -> dict:
@@ -384,6 +400,11 @@ def main(argv: list[str] | None = None) -> int:
                 entries[n] = record(known[n], args.verbose)
             elif n not in entries:
                 raise RecordError(f"{n}: not recorded yet")
+            else:
+                # The oracle choices are the scenario's, as recording makes them.
+                for cp in entries[n]["checkpoints"]:
+                    why = known[n].xterm.get(cp["name"])
+                    cp["oracle"], cp["why"] = ("xterm" if why else "tmux"), why
             xterm(n, entries[n])
         except (RecordError, subprocess.CalledProcessError) as e:
             print(f"conformance: {n}: {e}", file=sys.stderr)

@@ -39,7 +39,7 @@ pub(super) struct Args {
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let reader = tuicast::cast::open(&args.cast)?;
-    let checkpoint = match replay::find(reader, args.engine.engine, &args.at)? {
+    let checkpoint = match replay::find(reader, args.engine.spec(), &args.at)? {
         Found::Checkpoint(c) => *c,
         Found::Missing(names) => {
             let list: Vec<String> = names.iter().map(|n| escape_for_terminal(n, 80)).collect();

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use tuicast::term::EngineKind;
+use tuicast::term::{EngineKind, EngineOptions, EngineSpec};
 
 /// Exit status for bad input or usage.
 pub(crate) const EXIT_BAD_INPUT: u8 = 2;
@@ -84,6 +84,20 @@ struct EngineArg {
     /// Terminal engine to replay with.
     #[arg(long, default_value = "avt", value_parser = parse_engine)]
     engine: EngineKind,
+    /// DECCOLM (CSI ? 3 h/l) switches to 132/80 columns, as on a VT100. By default it is
+    /// ignored, as in xterm (whose c132 resource is off) and xterm.js.
+    #[arg(long)]
+    deccolm: bool,
+}
+
+impl EngineArg {
+    /// The engine these flags ask for.
+    fn spec(&self) -> EngineSpec {
+        EngineSpec {
+            kind: self.engine,
+            options: EngineOptions::default().with_deccolm(self.deccolm),
+        }
+    }
 }
 
 fn parse_engine(s: &str) -> Result<EngineKind, String> {

@@ -263,11 +263,12 @@ fn record_repeated(
     progress: &mut dyn FnMut(&str),
 ) -> Result<tuicast::record::Recorded, Failed> {
     use tuicast::harness::repeat::{record_repeatedly, Compared};
-    let engine = std::env::current_dir()
+    let mut engine: tuicast::term::EngineSpec = std::env::current_dir()
         .ok()
         .and_then(|d| tuicast::config::Config::load(&d).ok())
         .map(|c| c.engine)
         .unwrap_or_default();
+    engine.options = file.terminal.apply(engine.options);
     let formats = file.formats.clone().unwrap_or_default();
     let how = Compared {
         engine,

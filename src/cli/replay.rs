@@ -24,6 +24,7 @@ use tuicast::term::Screen;
     tuicast replay casts/*.cast\n  \
     tuicast replay casts/demo.cast --at saved --format json -o saved.json\n  \
     tuicast replay casts/demo.cast --time 2.5 --engine vt100\n  \
+    tuicast replay casts/vttest.cast --deccolm     CSI ? 3 h switches to 132 columns\n  \
     tuicast replay casts/demo.cast --format png -o demo.png --theme dracula --chrome\n  \
     tuicast replay casts/demo.cast --format png -o menu.png --annotate 'regex=Pick .*,label=Prompt'\n  \
     tuicast replay casts/demo.cast --format png -o status.png --annotate region=status\n  \
@@ -263,13 +264,26 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The engine for `cast`: `--engine`, with the `[terminal]` options of the cast's TOML (as
+/// `tuicast test` replays it), and `--deccolm` over them.
+fn engine_for(args: &Args, cast: &std::path::Path) -> anyhow::Result<tuicast::term::EngineSpec> {
+    let mut engine = args.engine.spec();
+    if let Some(file) = CastFile::beside(cast)? {
+        engine.options = file.terminal.apply(engine.options);
+    }
+    if args.engine.deccolm {
+        engine.options = engine.options.with_deccolm(true);
+    }
+    Ok(engine)
+}
+
 /// Most checkpoint names listed when `--at` names none of them.
 const MAX_NAMES_SHOWN: usize = 20;
 
 fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
     let reader = tuicast::cast::open(cast)?;
     let header = reader.header().clone();
-    let engine = args.engine.engine;
+    let engine = engine_for(args, cast)?;
     // A picture too large to draw is refused before the replay, from the header's size.
     let renderer = match args.format {
         Format::Png => {
@@ -558,7 +572,7 @@ fn gif(args: &Args) -> anyhow::Result<ExitCode> {
     let mut renderer = Renderer::new(options)?;
     // The image's size comes first in a GIF: one pass over the cast finds it.
     let size = replay::largest_size(tuicast::cast::open(cast)?)?;
-    let engine = args.engine.engine;
+    let engine = engine_for(args, cast)?;
     let mut fill = |w: &mut dyn Write| -> anyhow::Result<()> {
         let reader = tuicast::cast::open(cast)?;
         let header = reader.header().clone();

@@ -15,6 +15,7 @@ use super::EngineArg;
     tuicast screenshot casts/demo.cast -o demo.png\n  \
     tuicast screenshot casts/vim.cast --at number -o vim.png --theme dracula --chrome\n  \
     tuicast screenshot casts/demo.cast --time 2.5 -o early.png --cursor bar\n  \
+    tuicast screenshot casts/vttest.cast --deccolm -o wide.png   132 columns after CSI ? 3 h\n  \
     tuicast screenshot casts/demo.cast -o status.png --annotate region=status\n  \
     tuicast screenshot casts/dialog.cast --at menu -o menu.png \\\n      \
     --annotate 'regex=<  OK  >|<Cancel>,label=buttons,color=#3d9dff'")]

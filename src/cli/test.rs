@@ -25,6 +25,7 @@ use tuicast::report::ReportDir;
     tuicast test --live --repeat 5        record each scenario 5 times first: fail if they differ\n  \
     TUICAST_UPDATE=no tuicast test        check only, write nothing\n  \
     tuicast test --message-format json    one JSON object per checkpoint, for tools\n  \
+    tuicast test --deccolm                CSI ? 3 h switches to 132 columns, as on a VT100\n  \
     tuicast test --report report          also write report/index.html (TUICAST_REPORT=report)")]
 pub(super) struct Args {
     /// Casts or folders of casts; default: the casts folder of tuicast.toml (`casts/`).
@@ -58,6 +59,10 @@ pub(super) struct Args {
     /// Replay every cast as committed, even those of `bin =` scenarios (TUICAST_LIVE=0).
     #[arg(long)]
     replay: bool,
+    /// DECCOLM (CSI ? 3 h/l) switches to 132/80 columns, as on a VT100 (as `[terminal]
+    /// deccolm = true` in tuicast.toml; by default it is ignored, as xterm and xterm.js do).
+    #[arg(long)]
+    deccolm: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -68,7 +73,10 @@ enum MessageFormat {
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let root = std::env::current_dir()?;
-    let config = Config::load(&root)?;
+    let mut config = Config::load(&root)?;
+    if args.deccolm {
+        config.engine.options = config.engine.options.with_deccolm(true);
+    }
     if args.remove_orphans {
         // Refused before anything runs: the folder comes from a tuicast.toml that may not be
         // the user's own.

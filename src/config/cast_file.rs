@@ -24,6 +24,14 @@
 //! menu = { regex = "apple|banana" }   # the label defaults to the region's name
 //! ```
 //!
+//! The `[terminal]` table sets engine options for this cast's replays and its recording's
+//! live engine, over `tuicast.toml`'s own `[terminal]`:
+//!
+//! ```toml
+//! [terminal]
+//! deccolm = true    # CSI ? 3 h/l switches to 132/80 columns, as on a VT100
+//! ```
+//!
 //! Masks and regions select cells alike ([`CellSelection`]): `rows` and `cols` are a number
 //! or a range string (`"3"`, `"2..5"`, `"2.."`, `"..5"`, `"2..=4"`), `regex` a pattern.
 
@@ -68,6 +76,9 @@ pub struct CastFile {
     /// Named regions (`[regions]`), checked, each label defaulting to the region's name.
     #[cfg(feature = "png")]
     pub regions: BTreeMap<String, AnnotationSpec>,
+    /// Engine options (`[terminal]`), over the project's; the recording's live engine has
+    /// them too.
+    pub terminal: super::TerminalTable,
 }
 
 /// Which of a cast's checkpoints are checked: all of them (the default), all but the final
@@ -198,6 +209,7 @@ impl CastFile {
             },
             #[cfg(feature = "png")]
             regions,
+            terminal: file.terminal,
         })
     }
 
@@ -378,6 +390,7 @@ fn recording(at: &Places<'_>, r: &FileToml) -> Result<Option<Scenario>, ConfigEr
     }
     let mut scenario = Scenario::new(program, &dir);
     scenario.source = Some(at.path.to_path_buf());
+    scenario.terminal = r.terminal.apply(scenario.terminal);
     if let Some(c) = &r.cwd {
         let expanded =
             expand_vars(c.get_ref()).map_err(|e| at.error(c.span(), format!("cwd: {e}")))?;
@@ -756,6 +769,8 @@ struct FileToml {
     check: CheckToml,
     #[serde(default)]
     regions: BTreeMap<String, Spanned<RegionToml>>,
+    #[serde(default)]
+    terminal: super::TerminalTable,
 }
 
 #[derive(Debug, Default, serde::Deserialize)]

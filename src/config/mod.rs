@@ -10,6 +10,9 @@
 //! formats = ["txt"]          # snapshot formats checked by default: txt, styled.txt, png
 //! engine = "avt"             # avt or vt100
 //!
+//! [terminal]                 # engine options (also in a cast's TOML, over these)
+//! deccolm = false            # true: CSI ? 3 h/l switches to 132/80 columns, as a VT100
+//!
 //! [png]                      # pictures: png goldens and `tuicast replay --format png|gif`
 //! theme = "asciinema"        # see crate::render::png::PngConfig for every key
 //! tolerance = 0              # png goldens: per-channel difference allowed
@@ -27,7 +30,7 @@ use crate::assert::{Format, PngCheck};
 use crate::location::{line_column, write_place};
 #[cfg(feature = "png")]
 use crate::render::png::PngConfig;
-use crate::term::EngineKind;
+use crate::term::{EngineKind, EngineOptions, EngineSpec};
 
 pub use cast_file::{parse_duration, parse_step, CastFile, Checked, DurationError};
 pub use write::{scenario_toml, step_toml};
@@ -43,8 +46,8 @@ pub struct Config {
     pub snapshots: PathBuf,
     /// Snapshot formats checked when a cast's scenario does not say.
     pub formats: Vec<Format>,
-    /// The engine to replay with.
-    pub engine: EngineKind,
+    /// The engine to replay with (`engine`) and its options (`[terminal]`).
+    pub engine: EngineSpec,
     /// The `[png]` table as written (empty when there is none): how `png` goldens are
     /// drawn and compared ([`png_check`](Self::png_check) makes the check of a run from it),
     /// and what `replay --format png|gif` applies over the cast's own theme. It was checked
@@ -60,6 +63,8 @@ struct ConfigFile {
     snapshots: Option<PathBuf>,
     formats: Option<Vec<Format>>,
     engine: Option<EngineKind>,
+    #[serde(default)]
+    terminal: TerminalTable,
     #[cfg(feature = "png")]
     png: Option<PngConfig>,
     /// Without the `png` feature the table is accepted as it is and not used.
@@ -90,7 +95,7 @@ impl Config {
             casts: root.join("casts"),
             snapshots: root.join("snapshots"),
             formats: vec![Format::Text],
-            engine: EngineKind::Avt,
+            engine: EngineSpec::default(),
             #[cfg(feature = "png")]
             png: PngConfig::default(),
         }
@@ -116,8 +121,9 @@ impl Config {
             config.formats = f;
         }
         if let Some(e) = file.engine {
-            config.engine = e;
+            config.engine.kind = e;
         }
+        config.engine.options = file.terminal.apply(config.engine.options);
         #[cfg(feature = "png")]
         if let Some(p) = file.png {
             config.png = p;
@@ -151,6 +157,27 @@ impl Config {
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_else(|| PathBuf::from("."));
         Config::load(&root)
+    }
+}
+
+/// The `[terminal]` table of `tuicast.toml` and of a cast's TOML: engine options, each
+/// `None` when the file does not say (see [`EngineOptions`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct TerminalTable {
+    /// `deccolm`: DECCOLM resizes to 132/80 columns ([`EngineOptions::deccolm`]).
+    #[serde(default)]
+    pub deccolm: Option<bool>,
+}
+
+impl TerminalTable {
+    /// `options` with what this table says over them.
+    pub fn apply(&self, options: EngineOptions) -> EngineOptions {
+        match self.deccolm {
+            Some(d) => options.with_deccolm(d),
+            None => options,
+        }
     }
 }
 
@@ -227,7 +254,16 @@ mod tests {
         assert_eq!(c.casts, dir.path().join("rec"));
         assert_eq!(c.snapshots, dir.path().join("snapshots"));
         assert_eq!(c.formats, vec![Format::Text, Format::Styled]);
-        assert_eq!(c.engine, EngineKind::Vt100);
+        assert_eq!(c.engine.kind, EngineKind::Vt100);
+        assert!(!c.engine.options.deccolm);
+        std::fs::write(dir.path().join(CONFIG_FILE), "[terminal]\ndeccolm = true\n").unwrap();
+        let c = Config::load(dir.path()).unwrap();
+        assert_eq!(c.engine.kind, EngineKind::Avt);
+        assert!(c.engine.options.deccolm);
+        std::fs::write(dir.path().join(CONFIG_FILE), "[terminal]\ndecolm = true\n").unwrap();
+        let e = Config::load(dir.path()).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 1), "{e}");
+        assert!(e.to_string().contains("unknown field `decolm`"), "{e}");
     }
 
     #[cfg(feature = "png")]

@@ -66,7 +66,7 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
             .to_string()
     };
     let reader = crate::cast::open(&case.cast).map_err(shown)?;
-    replay::each_checkpoint(reader, config.engine, |cp| {
+    replay::each_checkpoint(reader, case.engine, |cp| {
         if wanted(&cp.name) {
             results.insert(
                 cp.name.clone(),

@@ -9,6 +9,7 @@ use crate::cast::CastError;
 use crate::config::{CastFile, Config};
 use crate::record::Scenario;
 use crate::replay::CheckpointNames;
+use crate::term::EngineSpec;
 
 /// One cast to check: where it is, its checkpoints, and how to check them.
 #[derive(Debug, Clone)]
@@ -29,6 +30,9 @@ pub struct Case {
     pub scrollback: usize,
     /// How to record this cast, when its TOML says (live mode).
     pub scenario: Option<Scenario>,
+    /// The engine its checkpoints replay with: the project's, with the cast TOML's
+    /// `[terminal]` over its options.
+    pub engine: EngineSpec,
 }
 
 /// A checkpoint found by scanning a cast's markers (no replay needed).
@@ -181,6 +185,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
     let mut problem = None;
     let mut scenario = None;
     let mut checked = crate::config::Checked::all();
+    let mut engine = config.engine;
     // Goldens are written under snapshots/<stem>/: never through a symlink that leads out of
     // the snapshots folder (a cloned repository can hold one pointing anywhere).
     if let Some(p) = leaves_snapshots(config, &stem) {
@@ -194,7 +199,11 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
             masks = file.masks;
             cursor = file.cursor;
             scrollback = file.scrollback;
-            scenario = file.recording;
+            engine.options = file.terminal.apply(engine.options);
+            scenario = file.recording.map(|mut s| {
+                s.terminal = engine.options;
+                s
+            });
             checked = file.checked;
         }
         Ok(None) => {}
@@ -215,6 +224,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
         cursor,
         scrollback,
         scenario,
+        engine,
     }
 }
 

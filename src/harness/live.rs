@@ -321,7 +321,7 @@ pub(super) fn live_replay(
     }
     let replayed = crate::cast::open(&recorded)
         .map_err(|e| e.to_string())
-        .and_then(|r| replay::checkpoints(r, config.engine).map_err(|e| e.to_string()));
+        .and_then(|r| replay::checkpoints(r, case.engine).map_err(|e| e.to_string()));
     if won && !shared_between_processes() {
         // The trials of this process share their cast's outcome already; a later check in the
         // same process (a library caller checking again) records again. The recording stays
@@ -460,7 +460,7 @@ fn record_and_decide(
     }
     let checkpoints = crate::cast::open(recorded)
         .map_err(|e| e.to_string())
-        .and_then(|r| replay::checkpoints(r, config.engine).map_err(|e| e.to_string()))
+        .and_then(|r| replay::checkpoints(r, case.engine).map_err(|e| e.to_string()))
         .map_err(Failed::from)?;
     // Does the new recording match every golden it is checked against? Compare without
     // writing anything.

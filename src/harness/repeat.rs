@@ -16,7 +16,7 @@ use crate::config::Config;
 use crate::escape::escape_for_terminal;
 use crate::record::{Recorded, Scenario};
 use crate::replay::{self, Checkpoint};
-use crate::term::{describe_runs, row_runs, EngineKind, Screen};
+use crate::term::{describe_runs, row_runs, EngineSpec, Screen};
 
 /// Most recordings one guard makes.
 pub const MAX_REPEAT: usize = 100;
@@ -28,7 +28,7 @@ const MAX_MASKS: usize = 12;
 #[derive(Debug, Clone, Copy)]
 pub struct Compared<'a> {
     /// The engine that replays the recordings.
-    pub engine: EngineKind,
+    pub engine: EngineSpec,
     /// The case's masks, applied before comparing.
     pub masks: &'a [Mask],
     /// Whether goldens record the cursor (`[check] cursor`).
@@ -39,7 +39,7 @@ pub struct Compared<'a> {
 
 impl<'a> Compared<'a> {
     /// What the goldens of `case` hold, replayed with `engine`.
-    pub fn of(case: &'a Case, engine: EngineKind) -> Compared<'a> {
+    pub fn of(case: &'a Case, engine: EngineSpec) -> Compared<'a> {
         Compared {
             engine,
             masks: &case.masks,
@@ -132,7 +132,7 @@ pub fn check_case_repeated(
             scenario,
             &case.cast,
             repeat,
-            Compared::of(case, config.engine),
+            Compared::of(case, case.engine),
             &|name| checked.contains(name),
             &shown,
         );
@@ -341,7 +341,7 @@ mod tests {
         Seen::of(
             &cp,
             Compared {
-                engine: EngineKind::Avt,
+                engine: crate::term::EngineKind::Avt.into(),
                 masks: &[],
                 cursor: true,
                 styles,

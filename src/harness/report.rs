@@ -29,6 +29,7 @@ pub fn add_to_report(
         cast: &case.cast,
         masks: &case.masks,
         live: live.as_ref(),
+        engine: case.engine,
     };
     let data: Vec<ResultData> = results.iter().map(report_data).collect();
     report.add(config, &info, key, data, duration)

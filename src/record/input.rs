@@ -10,7 +10,7 @@ use super::mouse::{encode, MouseButton, MouseEvent, ScrollDirection};
 use super::scenario::Target;
 use super::session::Session;
 use crate::cast::EventData;
-use crate::term::{MouseTracking, Screen, Size};
+use crate::term::{Engine, MouseTracking, Screen, Size};
 
 impl Session {
     /// Presses one key by name (`Enter`, `C-c`, `Up`, `a`, …; see [`super::keys`]). Arrow

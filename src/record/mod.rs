@@ -54,6 +54,8 @@ mod wait;
 
 pub use mouse::{MouseButton, ScrollDirection};
 #[cfg(feature = "record")]
+pub use query::CELL_PIXELS;
+#[cfg(feature = "record")]
 pub use run::{default_cast_path, record_scenario, Recorded};
 pub use scenario::{Action, Origin, Program, Scenario, Step, Target, Wait};
 #[cfg(feature = "record")]

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use super::error::RecordError;
 use super::session::Session;
 use crate::escape::escape_for_terminal;
+use crate::term::Engine;
 
 /// What a timed-out wait saw: enough to tell why without re-running.
 #[derive(Debug)]

@@ -57,6 +57,7 @@ pub fn record_scenario(
         opts.settle = settle;
     }
     opts.title = scenario.title.clone();
+    opts.engine = scenario.terminal;
     opts.redact = scenario.redact.clone();
 
     let secrets = scenario

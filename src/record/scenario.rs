@@ -11,7 +11,7 @@ use std::time::Duration;
 use regex::Regex;
 
 use super::mouse::{MouseButton, ScrollDirection};
-use crate::term::{CellSelection, Size};
+use crate::term::{CellSelection, EngineOptions, Size};
 
 /// How to record a cast: the program, its terminal and environment, and the steps.
 #[derive(Debug, Clone)]
@@ -39,6 +39,8 @@ pub struct Scenario {
     pub redact: Vec<Regex>,
     /// The steps, in order.
     pub steps: Vec<Step>,
+    /// Options of the live engine (`[terminal]`), the same as replay's.
+    pub terminal: EngineOptions,
 }
 
 /// The program a scenario runs.
@@ -222,6 +224,7 @@ impl Scenario {
             title: None,
             redact: Vec::new(),
             steps: Vec::new(),
+            terminal: EngineOptions::default(),
         }
     }
 }

@@ -36,14 +36,14 @@ pub use super::error::RecordError;
 use super::home::{fresh_home, sweep_stale};
 use super::interrupt;
 use super::pty::{Pty, PtyEvent};
-use super::query::{answer, AnswerColors, QueryScanner};
+use super::query::{answer, AnswerColors, QueryScanner, Terminfo};
 use super::redact::Redactor;
 pub use super::report::{looks_like_prompt, TimeoutReport};
 use super::settle::ScreenWatch;
 pub use super::settle::{UnsettledReport, DEFAULT_SETTLE};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
-use crate::term::{AvtEngine, Engine, Screen, Size};
+use crate::term::{AvtEngine, Engine, EngineOptions, Screen, Size};
 
 /// How to start a recording.
 #[derive(Debug, Clone)]
@@ -70,6 +70,8 @@ pub struct SessionOptions {
     /// How long the screen must stay unchanged before [`Session::snapshot`] marks a
     /// checkpoint (see [`DEFAULT_SETTLE`]); zero marks at once.
     pub settle: Duration,
+    /// Options of the live engine (DECCOLM, …): those the cast is replayed with.
+    pub engine: EngineOptions,
 }
 
 impl SessionOptions {
@@ -91,6 +93,7 @@ impl SessionOptions {
             colors: AnswerColors::default(),
             fresh_home: true,
             settle: DEFAULT_SETTLE,
+            engine: EngineOptions::default(),
         }
     }
 }
@@ -153,7 +156,9 @@ pub struct Finished {
 /// A program being recorded. See the module docs.
 pub struct Session {
     pub(super) pty: Pty,
-    pub(super) engine: Box<dyn Engine + Send>,
+    pub(super) engine: AvtEngine,
+    /// The terminfo of the program's `TERM`, for XTGETTCAP.
+    terminfo: Terminfo,
     writer: Option<CastWriter<Sink>>,
     start: Instant,
     decoder: Utf8Decoder,
@@ -288,7 +293,7 @@ impl Session {
         let now = Instant::now();
         // No scrollback: nothing in a recording reads it, and making its text for every look
         // at the screen under heavy output would cost the recorder (replay has it).
-        let engine: Box<dyn Engine + Send> = Box::new(AvtEngine::with_scrollback(opts.size, 0));
+        let engine = AvtEngine::with_options_and_scrollback(opts.size, opts.engine, 0);
         let watch = ScreenWatch::new(engine.screen(), now);
         Ok(Session {
             _active: super::interrupt::Active::new(),
@@ -299,6 +304,7 @@ impl Session {
             decoder: Utf8Decoder::new(),
             redactor: Redactor::new(opts.redact),
             scanner: QueryScanner::new(),
+            terminfo: Terminfo::new(opts.env.get("TERM").map_or("", String::as_str)),
             colors: opts.colors,
             timeout: opts.timeout,
             last_output: now,
@@ -550,14 +556,12 @@ impl Session {
         for (end, query) in queries {
             self.engine.feed(&text[pos..end]);
             pos = end;
-            let screen = self.engine.screen();
-            let cursor = screen.cursor;
             if let Some(a) = answer(
                 &query,
                 &self.scanner,
-                &screen.modes,
-                (cursor.row, cursor.col),
+                &self.engine,
                 &self.colors,
+                &mut self.terminfo,
             ) {
                 answers.push(a);
             }

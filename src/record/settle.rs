@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use super::error::RecordError;
 use super::session::Session;
-use crate::term::{describe_runs, row_runs, suggest_masks, CellRun, Screen};
+use crate::term::{describe_runs, row_runs, suggest_masks, CellRun, Engine, Screen};
 
 /// The settle period of checkpoints when a scenario does not choose one: twice the smallest
 /// period measured that gave identical checkpoints in 50 of 50 recordings of every scenario

@@ -9,7 +9,7 @@ use regex::Regex;
 use super::error::RecordError;
 use super::session::Session;
 use crate::escape::escape_for_terminal;
-use crate::term::Screen;
+use crate::term::{Engine, Screen};
 
 impl Session {
     /// Waits until `text` is on the screen.

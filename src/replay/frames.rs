@@ -16,11 +16,11 @@ use std::io::BufRead;
 
 use super::Replayer;
 use crate::cast::{CastError, CastReader, Event, EventData, Header};
-use crate::term::{EngineKind, Screen, Size};
+use crate::term::{EngineSpec, Screen, Size};
 
 /// The frames of `events` (a cast with `header`) at most `fps` a second (0 counts as 1),
 /// replayed with an engine of `kind`: `(seconds, screen)` pairs in order.
-pub fn frames<I>(header: &Header, events: I, kind: EngineKind, fps: u32) -> Frames<I>
+pub fn frames<I>(header: &Header, events: I, kind: impl Into<EngineSpec>, fps: u32) -> Frames<I>
 where
     I: Iterator<Item = Result<Event, CastError>>,
 {
@@ -151,6 +151,7 @@ pub fn largest_size<R: BufRead>(reader: CastReader<R>) -> Result<Size, CastError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::term::EngineKind;
 
     fn header(cols: u16, rows: u16) -> Header {
         let mut h = Header::default();

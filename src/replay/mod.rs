@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::io::BufRead;
 
 use crate::cast::{CastError, CastErrorKind, CastReader, Event, EventData, Header};
-use crate::term::{Engine, EngineKind, Screen, Unsupported};
+use crate::term::{Engine, EngineSpec, Screen, Unsupported};
 
 pub use frames::{frames, largest_size, Frames};
 
@@ -63,10 +63,11 @@ impl std::fmt::Debug for Replayer {
 }
 
 impl Replayer {
-    /// A replayer with a fresh engine of `kind`, sized from the cast's header.
-    pub fn new(header: &Header, kind: EngineKind) -> Self {
+    /// A replayer with a fresh engine (an [`EngineKind`](crate::term::EngineKind), or an
+    /// [`EngineSpec`] for one with options), sized from the cast's header.
+    pub fn new(header: &Header, engine: impl Into<EngineSpec>) -> Self {
         Replayer {
-            engine: kind.create(header.term.size),
+            engine: engine.into().create(header.term.size),
             names: CheckpointNames::default(),
             last_line: 0,
             last_time: 0.0,
@@ -196,7 +197,7 @@ impl CheckpointNames {
 /// checkpoint's screen; [`each_checkpoint`] holds one at a time.
 pub fn checkpoints<R: BufRead + Send>(
     reader: CastReader<R>,
-    kind: EngineKind,
+    kind: impl Into<EngineSpec>,
 ) -> Result<Vec<Checkpoint>, CastError> {
     let mut out = Vec::new();
     each_checkpoint(reader, kind, |c| out.push(c))?;
@@ -208,7 +209,7 @@ pub fn checkpoints<R: BufRead + Send>(
 /// its line (after `f` saw the checkpoints before it).
 pub fn each_checkpoint<R: BufRead + Send>(
     reader: CastReader<R>,
-    kind: EngineKind,
+    kind: impl Into<EngineSpec>,
     mut f: impl FnMut(Checkpoint),
 ) -> Result<(), CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
@@ -237,8 +238,14 @@ pub fn each_checkpoint<R: BufRead + Send>(
 /// Casts smaller than this are read on the replaying thread.
 const THREAD_MIN_BYTES: u64 = 1 << 20;
 
-/// Events per batch sent from the reading thread.
-const BATCH: usize = 64;
+/// Most events per batch sent from the reading thread.
+const BATCH: usize = 1024;
+
+/// A batch is sent once its events carry this many bytes of data. With [`BATCH`] it keeps
+/// the handovers few (each one can wake the other thread: full-screen output comes in events
+/// of a few dozen bytes, and batches of 64 spent a tenth of the replay in the kernel) and the
+/// memory in flight small: the channel holds 8 batches.
+const BATCH_BYTES: usize = 64 * 1024;
 
 /// Runs `f` over the cast's events, read and parsed on a second thread when the machine has
 /// more than one core, so parsing overlaps with the terminal engine. Batches travel through a
@@ -259,10 +266,19 @@ fn with_events<R: BufRead + Send, T>(
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Result<Event, CastError>>>(8);
         scope.spawn(move || {
             let mut batch = Vec::with_capacity(BATCH);
+            let mut bytes = 0;
             for event in reader {
                 let failed = event.is_err();
+                bytes += match &event {
+                    Ok(Event {
+                        data: EventData::Output(text) | EventData::Input(text),
+                        ..
+                    }) => text.len(),
+                    _ => 0,
+                };
                 batch.push(event);
-                if batch.len() == BATCH || failed {
+                if batch.len() == BATCH || bytes >= BATCH_BYTES || failed {
+                    bytes = 0;
                     let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
                     if tx.send(full).is_err() || failed {
                         return;
@@ -282,7 +298,7 @@ fn with_events<R: BufRead + Send, T>(
 /// the screen then, as a checkpoint named after the time.
 pub fn at_time<R: BufRead + Send>(
     reader: CastReader<R>,
-    kind: EngineKind,
+    kind: impl Into<EngineSpec>,
     time: f64,
 ) -> Result<Checkpoint, CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
@@ -320,7 +336,7 @@ pub enum Found {
 /// is none). Screens of other checkpoints are not built.
 pub fn find<R: BufRead + Send>(
     reader: CastReader<R>,
-    kind: EngineKind,
+    kind: impl Into<EngineSpec>,
     name: &str,
 ) -> Result<Found, CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
@@ -361,6 +377,7 @@ pub fn find<R: BufRead + Send>(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::term::EngineKind;
 
     /// Repeated labels, an empty label (no checkpoint) and a marker named `end`.
     pub(crate) const CAST: &str = r#"{"version": 3, "term": {"cols": 10, "rows": 2}}

@@ -43,6 +43,8 @@ pub struct CaseInfo<'a> {
     pub masks: &'a [Mask],
     /// When it was recorded live: the recording the player plays, and the steps.
     pub live: Option<&'a LiveInfo>,
+    /// The engine its checkpoints replay with.
+    pub engine: crate::term::EngineSpec,
 }
 
 /// The environment variable that names a report folder for `cargo test` / nextest runs.
@@ -111,9 +113,9 @@ impl ReportDir {
                 let p = match case.live {
                     Some(live) => Player {
                         steps: live.steps.clone(),
-                        ..player(case.stem, &live.recording, config.engine)
+                        ..player(case.stem, &live.recording, case.engine)
                     },
-                    None => player(case.stem, case.cast, config.engine),
+                    None => player(case.stem, case.cast, case.engine),
                 };
                 write_replacing(&player_file, &serde_json::to_vec(&p)?)?;
             }
@@ -256,7 +258,7 @@ impl ReportDir {
         let Ok(reader) = crate::cast::open(cast) else {
             return Ok((None, None));
         };
-        let Ok(cps) = crate::replay::checkpoints(reader, config.engine) else {
+        let Ok(cps) = crate::replay::checkpoints(reader, case.engine) else {
             return Ok((None, None));
         };
         let Some(cp) = cps.iter().find(|c| c.name == checkpoint) else {

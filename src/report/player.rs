@@ -11,7 +11,7 @@ use super::grid::css;
 use crate::assert::Style;
 use crate::cast::EventData;
 use crate::replay::Replayer;
-use crate::term::EngineKind;
+use crate::term::EngineSpec;
 use crate::term::{Attrs, Cell, Color, Screen};
 
 /// Output closer together than this makes one frame (a checkpoint always ends one).
@@ -120,7 +120,7 @@ pub struct Marker {
 }
 
 /// Replays `cast` into frames; a cast that stops reading part way keeps the frames before.
-pub fn player(stem: &str, cast: &Path, engine: EngineKind) -> Player {
+pub fn player(stem: &str, cast: &Path, engine: impl Into<EngineSpec>) -> Player {
     let mut p = Player {
         stem: stem.to_string(),
         ..Player::default()

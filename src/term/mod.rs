@@ -8,6 +8,7 @@ mod avt;
 mod cell_text;
 mod charsets;
 mod modes;
+mod options;
 mod outline;
 mod runs;
 mod select;
@@ -26,6 +27,7 @@ use serde::{Deserialize, Serialize};
 pub use self::avt::AvtEngine;
 pub use cell_text::CellText;
 pub use modes::{Modes, MouseEncoding, MouseTracking, KNOWN_DEC_MODES};
+pub use options::{EngineOptions, EngineSpec};
 pub use outline::{Bar, BoxPart, CursorRow, Highlight, HighlightKind, Outline, TextBlock};
 pub use runs::{describe_runs, row_runs, suggest_masks, CellRun};
 pub use select::{CellRect, CellSelection, SelectionError};
@@ -371,11 +373,7 @@ impl EngineKind {
 
     /// Makes a fresh engine of this kind with a blank screen of `size`.
     pub fn create(self, size: Size) -> Box<dyn Engine + Send> {
-        match self {
-            EngineKind::Avt => Box::new(AvtEngine::new(size)),
-            #[cfg(feature = "vt100")]
-            EngineKind::Vt100 => Box::new(Vt100Engine::new(size)),
-        }
+        self.create_with(size, EngineOptions::default())
     }
 
     /// The engine's name as the CLI spells it.

@@ -6,7 +6,8 @@
 //! final, OSC with its data. It moves between states exactly as avt's parser does (Paul
 //! Williams' DEC ANSI parser, with avt's reading of every character from U+00A0 as a printable
 //! one), so it sees the same sequence boundaries as the engine: what it reports is what avt
-//! dispatched. DCS, SOS, PM and APC strings are followed to their end; only their start is
+//! dispatched. DCS strings are reported with their header and data (bounded, for the queries
+//! XTGETTCAP and DECRQSS); SOS, PM and APC strings are followed to their end, only their start
 //! reported (what kind of string it is), never their data.
 
 use std::collections::HashMap;
@@ -54,15 +55,19 @@ pub(crate) enum Sequence<'a> {
         /// Whether the string was longer than 64 KiB (`data` is its start).
         truncated: bool,
     },
-    /// The start of a device control string (`ESC P` or U+0090), reported when its final
-    /// is read (the string's data is followed to its end and not kept).
+    /// A device control string (`ESC P` or U+0090) ended by ST (`ESC \`, U+009C); strings
+    /// ended otherwise, and those avt ignores (a malformed header), are dropped.
     Dcs {
-        /// The private marker, parameters and intermediates, such as `+` in `DCS + q`.
-        text: &'a str,
-        /// The final character.
-        fin: char,
+        /// The header: private marker, parameters, intermediates and the final, such as
+        /// `+q` (XTGETTCAP) or `$q` (DECRQSS). At most the tracker's limit of characters.
+        head: &'a str,
+        /// The string between the final and ST, at most 4096 bytes.
+        data: &'a str,
+        /// Whether the header or the data was longer than its limit (then cut).
+        truncated: bool,
     },
-    /// The start of an SOS (`X`), PM (`^`) or APC (`_`) string, by its `ESC` final.
+    /// The start of an SOS (`X`), PM (`^`) or APC (`_`) string, by its `ESC` final (its data
+    /// is followed to its end and never kept).
     Str(char),
 }
 
@@ -94,10 +99,19 @@ pub(crate) struct SequenceTracker {
     osc_escape: bool,
     /// The OSC string in progress was longer than [`OSC_MAX`].
     osc_truncated: bool,
+    /// The header of the DCS string in progress (its data is in `data`).
+    dcs_head: String,
+    /// An `ESC` ended a DCS string: a `\` next makes it ST.
+    dcs_escape: bool,
+    /// The DCS header or data was cut at its limit.
+    dcs_truncated: bool,
 }
 
 /// Longest OSC data kept; the rest of a longer string (images, clipboard data) is skipped.
 const OSC_MAX: usize = 64 * 1024;
+
+/// Longest DCS data kept (queries are short; a longer string is cut and not answered).
+const DCS_MAX: usize = 4096;
 
 impl SequenceTracker {
     /// A tracker in the ground state that keeps at most `limit` characters of a control
@@ -111,6 +125,9 @@ impl SequenceTracker {
             data: String::new(),
             osc_escape: false,
             osc_truncated: false,
+            dcs_head: String::new(),
+            dcs_escape: false,
+            dcs_truncated: false,
         }
     }
 
@@ -135,6 +152,7 @@ impl SequenceTracker {
         match c {
             '\x1b' => {
                 self.osc_escape = self.state == OscString;
+                self.dcs_escape = self.state == DcsPassthrough;
                 self.state = Escape;
                 self.text.clear();
                 self.truncated = false;
@@ -145,9 +163,13 @@ impl SequenceTracker {
                 return None;
             }
             '\u{9c}' => {
-                let osc = self.state == OscString;
+                let was = self.state;
                 self.state = Ground;
-                return osc.then(|| self.osc(false));
+                return match was {
+                    OscString => Some(self.osc(false)),
+                    DcsPassthrough => Some(self.dcs()),
+                    _ => None,
+                };
             }
             '\u{98}' | '\u{9e}' | '\u{9f}' => {
                 self.state = SosPmApcString;
@@ -163,9 +185,7 @@ impl SequenceTracker {
                 return None;
             }
             '\u{90}' => {
-                self.state = DcsEntry;
-                self.text.clear();
-                self.truncated = false;
+                self.start_dcs();
                 return None;
             }
             '\u{9b}' => {
@@ -179,9 +199,17 @@ impl SequenceTracker {
         // (A character from U+00A0 moves the state as a final does, but finishes nothing.)
         let real = c == ch;
         match self.state {
-            Ground | DcsPassthrough | DcsIgnore | SosPmApcString => {}
+            Ground | DcsIgnore | SosPmApcString => {}
+            DcsPassthrough => {
+                if self.data.len() + ch.len_utf8() <= DCS_MAX {
+                    self.data.push(ch);
+                } else {
+                    self.dcs_truncated = true;
+                }
+            }
             Escape => {
                 let osc_escape = std::mem::take(&mut self.osc_escape);
+                let dcs_escape = std::mem::take(&mut self.dcs_escape);
                 match c {
                     _ if intermediate => {
                         self.state = EscapeIntermediate;
@@ -189,7 +217,7 @@ impl SequenceTracker {
                     }
                     '[' => self.start_csi(),
                     ']' => self.start_osc(),
-                    'P' => self.state = DcsEntry,
+                    'P' => self.start_dcs(),
                     'X' | '^' | '_' => {
                         self.state = SosPmApcString;
                         return Some(Sequence::Str(c));
@@ -198,6 +226,9 @@ impl SequenceTracker {
                         self.state = Ground;
                         if osc_escape && c == '\\' {
                             return Some(self.osc(false));
+                        }
+                        if dcs_escape && c == '\\' {
+                            return Some(self.dcs());
                         }
                         return real.then_some(Sequence::Esc {
                             intermediates: &self.text,
@@ -246,23 +277,21 @@ impl SequenceTracker {
                 }
             }
             DcsEntry | DcsParam | DcsIntermediate => {
-                self.state = match (self.state, c) {
-                    (_, _) if fin => {
-                        self.state = DcsPassthrough;
-                        return real.then_some(Sequence::Dcs {
-                            text: &self.text,
-                            fin: c,
-                        });
+                if c >= ' ' && c != '\x7f' {
+                    if self.dcs_head.len() < self.limit {
+                        self.dcs_head.push(c);
+                    } else {
+                        self.dcs_truncated = true;
                     }
+                }
+                self.state = match (self.state, c) {
+                    (_, _) if fin => DcsPassthrough,
                     (_, _) if intermediate => DcsIntermediate,
                     (DcsEntry | DcsParam, '0'..='9' | ';') => DcsParam,
                     (DcsEntry, '<'..='?') => DcsParam,
                     (_, '0'..='?') => DcsIgnore,
                     (state, _) => state,
                 };
-                if matches!(self.state, DcsParam | DcsIntermediate) {
-                    self.push(c);
-                }
             }
             OscString => match c {
                 '\x07' => {
@@ -300,6 +329,21 @@ impl SequenceTracker {
         self.state = State::OscString;
         self.data.clear();
         self.osc_truncated = false;
+    }
+
+    fn start_dcs(&mut self) {
+        self.state = State::DcsEntry;
+        self.dcs_head.clear();
+        self.data.clear();
+        self.dcs_truncated = false;
+    }
+
+    fn dcs(&self) -> Sequence<'_> {
+        Sequence::Dcs {
+            head: &self.dcs_head,
+            data: &self.data,
+            truncated: self.dcs_truncated,
+        }
     }
 
     fn osc(&self, bel: bool) -> Sequence<'_> {
@@ -363,14 +407,35 @@ mod tests {
             r#"Csi(Csi { text: "?1049", fin: 'h', truncated: false })"#,
             r#"Csi(Csi { text: "5 ", fin: 'q', truncated: false })"#,
             r#"Osc { data: "2;title", bel: true, truncated: false }"#,
-            r#"Dcs { text: "1$", fin: 'q' }"#,
-            r#"Esc { intermediates: "", fin: '\\' }"#,
+            r#"Dcs { head: "1$q", data: "m", truncated: false }"#,
             r#"Osc { data: "11;?", bel: false, truncated: false }"#,
             r#"Csi(Csi { text: "6", fin: 'n', truncated: false })"#,
             "Str('_')",
             r#"Csi(Csi { text: "4:3", fin: 'm', truncated: false })"#,
         ];
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn dcs_strings_are_reported_whole_and_bounded() {
+        assert_eq!(
+            sequences("\x1bP+q544e;636f6c6f7273\x1b\\\u{90}$q m\u{9c}"),
+            [
+                r#"Dcs { head: "+q", data: "544e;636f6c6f7273", truncated: false }"#,
+                r#"Dcs { head: "$q", data: " m", truncated: false }"#,
+            ]
+        );
+        // Aborted (CAN), ignored by avt (a malformed header: its ST is a plain `ESC \\`),
+        // or never ended: no string.
+        assert_eq!(
+            sequences("\x1bP+qab\x18\x1bP1:2q\x1b\\\x1bP$qm"),
+            [r#"Esc { intermediates: "", fin: '\\' }"#]
+        );
+        // Long data is cut and says so; the next string starts afresh.
+        let long = format!("\x1bP+q{}\x1b\\\x1bP$qr\x1b\\", "6".repeat(10_000));
+        let got = sequences(&long);
+        assert!(got[0].ends_with("truncated: true }"), "{}", &got[0][..40]);
+        assert_eq!(got[1], r#"Dcs { head: "$q", data: "r", truncated: false }"#);
     }
 
     #[test]

@@ -275,3 +275,63 @@ fn usage_errors_exit_2_and_help_ends_with_examples() {
         assert!(help.contains("Examples:"), "{help}");
     }
 }
+
+/// A cast that switches to 132 columns (DECCOLM) and prints at column 100.
+const DECCOLM_CAST: &str = r#"{"version": 3, "term": {"cols": 80, "rows": 3}}
+[0.1, "o", "before\u001b[?3h\u001b[1;100Hwide"]
+[0.1, "m", "wide"]
+"#;
+
+#[test]
+fn deccolm_is_ignored_unless_asked_for_by_flag_cast_toml_or_tuicast_toml() {
+    let dir = Dir::new();
+    let cast = dir.write("casts/wide.cast", DECCOLM_CAST);
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let out = Tuicast::new()
+            .arg("replay")
+            .arg(&cast)
+            .args(["--format", "json"])
+            .args(extra)
+            .run()
+            .success();
+        serde_json::from_str(out.stdout()).unwrap()
+    };
+    // As xterm and xterm.js: 80 columns, nothing cleared, "wide" at the last column.
+    let plain = json(&[]);
+    assert_eq!(plain["size"]["cols"], 80, "{plain}");
+    let text = tuicast(["replay".as_ref(), cast.as_os_str()]).success();
+    assert_eq!(text.stdout().lines().next().unwrap().trim_end().len(), 80);
+    assert!(text.stdout().starts_with("before"), "{}", text.stdout());
+    // As a VT100: 132 columns, the screen cleared.
+    let wide = json(&["--deccolm"]);
+    assert_eq!(wide["size"]["cols"], 132, "{wide}");
+    let text = Tuicast::new()
+        .arg("replay")
+        .arg(&cast)
+        .arg("--deccolm")
+        .run()
+        .success();
+    assert_eq!(
+        text.stdout().lines().next().unwrap(),
+        format!("{}wide", " ".repeat(99))
+    );
+    // The cast's TOML says so.
+    dir.write("casts/wide.toml", "[terminal]\ndeccolm = true\n");
+    assert_eq!(json(&[])["size"]["cols"], 132);
+    dir.write("casts/wide.toml", "[terminal]\ndeccolm = \"yes\"\n");
+    let bad = Tuicast::new().arg("replay").arg(&cast).run();
+    assert_eq!(bad.code(), Some(2), "{}", bad.stderr());
+    assert!(bad.stderr().contains("wide.toml:2:11"), "{}", bad.stderr());
+    fs::remove_file(dir.join("casts/wide.toml")).unwrap();
+    // `tuicast test`: the goldens follow tuicast.toml's [terminal], and --deccolm.
+    let golden = |d: &Dir| fs::read_to_string(d.join("snapshots/wide/wide.txt")).unwrap();
+    dir.tuicast(["test", "--update"]).run().success();
+    assert!(golden(&dir).contains("size: 80x3\n"), "{}", golden(&dir));
+    assert!(golden(&dir).contains("\nbefore "), "{}", golden(&dir));
+    let failed = dir.tuicast(["test", "--deccolm"]).run();
+    assert_eq!(failed.code(), Some(1), "{}", failed.stdout());
+    dir.write("tuicast.toml", "[terminal]\ndeccolm = true\n");
+    dir.tuicast(["test", "--update"]).run().success();
+    assert!(golden(&dir).contains("size: 132x3\n"), "{}", golden(&dir));
+    assert!(golden(&dir).contains(&format!("\n{}wide\n", " ".repeat(99))));
+}

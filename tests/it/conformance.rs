@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 use tuicast::replay;
-use tuicast::term::{Attrs, Color, EngineKind, Rgb, Screen, Size};
+use tuicast::term::{Attrs, Color, EngineKind, EngineOptions, EngineSpec, Rgb, Screen, Size};
 use unicode_width::UnicodeWidthChar;
 
 use crate::util::root;
@@ -115,6 +115,61 @@ fn terminal_state_agrees_with_tmux() {
         }
     }
     assert!(checked >= 4, "only {checked} checkpoints with tmux's state");
+}
+
+/// With the VT100's DECCOLM (`[terminal] deccolm = true`, `--deccolm`) avt gives the screens
+/// @xterm/headless gives with `windowOptions.setWinLines` (`tests/conformance/xterm-deccolm/`,
+/// the manifest's `xterm_deccolm`): 132 columns after `CSI ? 3 h`, as a VT100 and xterm with
+/// its `c132` resource on show them. (By default DECCOLM is ignored: the test above.)
+#[test]
+fn the_deccolm_option_gives_the_vt100s_132_column_screens() {
+    let dir = root().join("tests/conformance");
+    let manifest: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let spec = EngineSpec {
+        kind: EngineKind::Avt,
+        options: EngineOptions::default().with_deccolm(true),
+    };
+    let (mut checked, mut wide, mut failures) = (0, 0, Vec::new());
+    for case in manifest["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let cps = case["checkpoints"].as_array().unwrap();
+        if cps.iter().all(|cp| cp.get("xterm_deccolm").is_none()) {
+            continue;
+        }
+        let cast = dir.join("cases").join(format!("{name}.cast"));
+        let screens: BTreeMap<String, Screen> =
+            replay::checkpoints(tuicast::cast::open(&cast).unwrap(), spec)
+                .unwrap()
+                .into_iter()
+                .map(|cp| (cp.name, cp.screen))
+                .collect();
+        for cp in cps {
+            let checkpoint = cp["name"].as_str().unwrap();
+            let oracle = &cp["xterm_deccolm"];
+            let size: Size = oracle["size"].as_str().unwrap().parse().unwrap();
+            let path = dir
+                .join("xterm-deccolm")
+                .join(name)
+                .join(format!("{checkpoint}.ans"));
+            let grid = parse_ans(&fs::read_to_string(path).unwrap(), size);
+            let cursor = (
+                oracle["cursor"][0].as_u64().unwrap() as u16,
+                oracle["cursor"][1].as_u64().unwrap() as u16,
+            );
+            let r = compare(EngineKind::Avt, &grid, size, cursor, &screens[checkpoint]);
+            checked += 1;
+            wide += usize::from(size.cols == 132);
+            if !r.agrees() {
+                failures.push(format!("{name}::{checkpoint}: {}", r.report));
+            }
+        }
+    }
+    assert!(
+        wide >= 11,
+        "only {wide} of {checked} checkpoints are 132 columns wide"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

@@ -934,3 +934,19 @@ fn a_gif_of_a_malformed_cast_names_the_problem_once() {
     assert_eq!(stderr.matches("zero columns").count(), 1, "{stderr}");
     assert!(!gif.exists());
 }
+
+/// The cell size the recorder reports to XTWINOPS (`CSI 16 t`, and `CSI 14 t` through it) is
+/// the renderer's cell at its default font, so a program that sizes pictures from it fits
+/// them to tuicast's screenshots.
+#[test]
+fn the_cell_size_reported_to_programs_is_the_renderers() {
+    let layout = Renderer::new(PngOptions::default())
+        .unwrap()
+        .layout(Size { cols: 80, rows: 24 })
+        .unwrap();
+    let (w, h) = tuicast::record::CELL_PIXELS;
+    assert_eq!(
+        (layout.cell_width, layout.cell_height),
+        (u32::from(w), u32::from(h))
+    );
+}

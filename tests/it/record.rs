@@ -799,3 +799,93 @@ fn a_secret_wrapped_from_one_row_into_the_next_in_two_writes_fails_the_recording
     );
     refused(out, &dir, "wrap");
 }
+
+/// A real program (python3 in the PTY) asks XTGETTCAP, DECRQSS, XTWINOPS, DA3 and the kitty
+/// keyboard query, and writes the answers it read to a file: they are the cast's `i` events.
+#[test]
+fn xtgettcap_decrqss_window_reports_and_da3_reach_a_real_program() {
+    if !crate::util::have("python3") || !crate::util::have("infocmp") {
+        eprintln!("skipped: needs python3 and infocmp");
+        return;
+    }
+    let dir = Dir::new();
+    dir.write(
+        "ask.py",
+        r#"import os, sys, tty
+fd = sys.stdin.fileno()
+tty.setraw(fd)
+got = []
+def ask(query, end):
+    os.write(1, query)
+    buf = b""
+    while not buf.endswith(end):
+        buf += os.read(fd, 1)
+    got.append(buf)
+ask(b"\x1bP+q636f6c6f7273;6e6f7065\x1b\\", b"6e6f7065\x1b\\")
+ask(b"\x1b[1;31m\x1bP$qm\x1b\\\x1b[0m", b"\x1b\\")
+ask(b"\x1b[5 q\x1bP$q q\x1b\\", b"\x1b\\")
+ask(b"\x1b[18t", b"t")
+ask(b"\x1b[14t", b"t")
+ask(b"\x1b[=c", b"\x1b\\")
+ask(b"\x1b[?u\x1b[c", b"c")
+open("got.txt", "w").write("\n".join(g.hex() for g in got) + "\n")
+os.write(1, b"asked\r\n")
+"#,
+    );
+    let (out, cast) = record_scenario(
+        &dir,
+        "ask",
+        "command = [\"python3\", \"ask.py\"]\nsize = \"100x30\"\ntimeout = \"10s\"\nsteps = [{ wait = \"asked\" }, { exit = 0 }]\n",
+        &[],
+    );
+    out.success();
+    let answers: Vec<String> = events(&cast)
+        .iter()
+        .filter(|e| e[1] == "i")
+        .map(|e| e[2].as_str().unwrap().to_string())
+        .collect();
+    let hex = |s: &str| s.bytes().map(|b| format!("{b:02X}")).collect::<String>();
+    assert_eq!(
+        answers,
+        [
+            format!(
+                "\x1bP1+r636f6c6f7273={}\x1b\\\x1bP0+r6e6f7065\x1b\\",
+                hex("256")
+            ),
+            "\x1bP1$r0;1;31m\x1b\\".to_string(),
+            "\x1bP1$r5 q\x1b\\".to_string(),
+            "\x1b[8;30;100t".to_string(),
+            "\x1b[4;570;1000t".to_string(),
+            "\x1bP!|00000000\x1b\\".to_string(),
+            "\x1b[?62;22c".to_string(),
+        ],
+        "no answer to the kitty keyboard query: DA1 comes first"
+    );
+    let got = std::fs::read_to_string(dir.join("got.txt")).unwrap();
+    let want: String = answers
+        .iter()
+        .map(|a| a.bytes().map(|b| format!("{b:02x}")).collect::<String>() + "\n")
+        .collect();
+    assert_eq!(got, want, "what the program read is what the cast holds");
+}
+
+/// `[terminal] deccolm = true` in a scenario: the live engine switches to 132 columns too, so
+/// a wait sees text past column 80 where replay will show it.
+#[test]
+fn a_scenario_with_deccolm_waits_on_the_132_column_screen() {
+    let dir = Dir::new();
+    let toml = |timeout: &str| {
+        format!(
+            "shell = '''printf 'x\\033[?3h\\033[1;120Hfar'; read -r'''\ntimeout = \"{timeout}\"\n\
+             steps = [{{ wait = {{ regex = \"^ {{119}}far\" }} }}, {{ press = \"Enter\" }}, {{ exit = 0 }}]\n"
+        )
+    };
+    let wide = format!("{}[terminal]\ndeccolm = true\n", toml("5s"));
+    let (out, cast) = record_scenario(&dir, "wide", &wide, &[]);
+    out.success();
+    let end = screen_at(&cast, "end");
+    assert!(end.contains(&format!("{}far", " ".repeat(119))), "{end}");
+    // Without the option the same wait times out: the line wrapped at column 80.
+    let (out, _) = record_scenario(&dir, "narrow", &toml("1s"), &[]);
+    out.fails_with(1);
+}

@@ -11,8 +11,9 @@
 //! - character sets: G0–G3 designation with national replacement sets (`ESC ( A` draws `#`
 //!   as `£`), SI/SO, LS2/LS3 and single shifts, and DEC graphics drawn as xterm draws them
 //!   (avt knows only ASCII and DEC graphics, in G0 and G1);
-//! - 132-column mode (DECCOLM, `CSI ? 3 h` / `l`): the screen becomes 132 (or 80) columns
-//!   wide, is cleared, and the cursor goes home;
+//! - 132-column mode (DECCOLM, `CSI ? 3 h` / `l`): ignored by default, as xterm and xterm.js
+//!   do; with [`EngineOptions::deccolm`] the screen becomes 132 (or 80) columns wide, is
+//!   cleared, and the cursor goes home, as on a VT100;
 //! - erasing with a background colour (BCE): erased and inserted cells take only the
 //!   background of the current pen, as in xterm and tmux (avt gives them the whole pen:
 //!   foreground, bold, inverse, underline);
@@ -29,6 +30,7 @@
 //! - auto-wrap is not restored with the cursor (avt restores it, as old xterms did; xterm
 //!   today and tmux do not), and DECSTR turns it on (as xterm does; avt keeps it).
 
+mod csi;
 mod modes;
 mod pen;
 mod sgr;
@@ -44,11 +46,11 @@ use avt::terminal::{BufferType, Terminal};
 use unicode_width::UnicodeWidthChar;
 
 use super::charsets::Charsets;
-use super::sequence::SequenceTracker;
+use super::sequence::{Csi, Sequence, SequenceTracker};
 use super::state::{push_clipboard, screen_links, ClipboardWrite, LinkTable, OscEffect};
 use super::{
-    safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, Screen, Scrollback, Size,
-    TermState, Unsupported, MAX_SCROLLBACK,
+    safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, EngineOptions, Screen,
+    Scrollback, Size, TermState, Unsupported, MAX_SCROLLBACK,
 };
 use modes::ModeShadow;
 use pen::{PenShadow, PenState};
@@ -110,6 +112,8 @@ pub struct AvtEngine {
     unsupported: Unsupported,
     /// The terminal modes.
     modes: ModeShadow,
+    /// DECCOLM resizes, as on a VT100 ([`EngineOptions::deccolm`]).
+    deccolm: bool,
 }
 
 impl std::fmt::Debug for AvtEngine {
@@ -121,15 +125,28 @@ impl std::fmt::Debug for AvtEngine {
 }
 
 impl AvtEngine {
-    /// A blank avt terminal of `size`, keeping the last [`MAX_SCROLLBACK`] lines scrolled off
-    /// its main screen.
+    /// A blank avt terminal of `size` with the default options, keeping the last
+    /// [`MAX_SCROLLBACK`] lines scrolled off its main screen.
     pub fn new(size: Size) -> Self {
-        Self::with_scrollback(size, MAX_SCROLLBACK)
+        Self::with_options_and_scrollback(size, EngineOptions::default(), MAX_SCROLLBACK)
+    }
+
+    /// A blank avt terminal of `size` with these options, keeping the last
+    /// [`MAX_SCROLLBACK`] lines scrolled off its main screen.
+    pub fn with_options(size: Size, options: EngineOptions) -> Self {
+        Self::with_options_and_scrollback(size, options, MAX_SCROLLBACK)
     }
 
     /// A blank avt terminal of `size` keeping the last `lines` lines scrolled off its main
     /// screen (at most [`MAX_SCROLLBACK`]; 0 keeps none).
     pub fn with_scrollback(size: Size, lines: usize) -> Self {
+        Self::with_options_and_scrollback(size, EngineOptions::default(), lines)
+    }
+
+    /// A blank avt terminal of `size` with these options, keeping the last `lines` lines
+    /// scrolled off its main screen (at most [`MAX_SCROLLBACK`]; 0 keeps none: the recorder's
+    /// live engine).
+    pub fn with_options_and_scrollback(size: Size, options: EngineOptions, lines: usize) -> Self {
         let size = size.at_least_min();
         AvtEngine {
             parser: Parser::new(),
@@ -144,6 +161,7 @@ impl AvtEngine {
             pen: PenShadow::default(),
             stand_ins: StandIns::default(),
             cursor_shape: CursorShape::default(),
+            deccolm: options.deccolm,
             icon: None,
             bells: 0,
             clipboard: Vec::new(),
@@ -203,18 +221,39 @@ impl AvtEngine {
             .clone()
     }
 
+    /// The terminal modes the program set.
+    pub fn modes(&self) -> crate::term::Modes {
+        self.modes.modes
+    }
+
+    /// The answer to DECRQSS (`DCS $ q Pt ST`) for the setting `pt` as xterm gives it,
+    /// without its framing: `0;1;31m` for SGR (`m`), `2;20r` for the scroll region
+    /// (DECSTBM, `r`, counted from 1), `5 q` for the cursor shape (DECSCUSR, ` q`; a steady
+    /// block, 2, when no program chose one). `None` for other settings.
+    pub fn setting_report(&self, pt: &str) -> Option<String> {
+        match pt {
+            "m" => Some(format!("{}m", self.pen.pen.sgr_params())),
+            "r" => Some(format!("{};{}r", self.margins.0 + 1, self.margins.1 + 1)),
+            " q" => Some(format!("{} q", decscusr(self.cursor_shape))),
+            _ => None,
+        }
+    }
+
     fn full_region(&self) -> bool {
         self.margins == (0, self.size.rows - 1)
     }
 
-    /// Prints a run of printable ASCII at the start of `bytes` straight into avt, when
-    /// nothing this layer fixes can apply: no sequence in progress, plain character sets, no
+    /// Prints a run of printable text at the start of `text` straight into avt, when nothing
+    /// this layer fixes can apply: no sequence in progress, plain character sets, no
     /// combining marks, no concealed pen, and no wrap (the run stops where the cursor would
-    /// wrap). avt's parser turns such a character into `Print` and nothing else, so skipping
-    /// it changes nothing. Returns how many bytes were printed, or None when the fast path
-    /// does not apply.
+    /// wrap). The run is printable ASCII and characters from U+00A0 one cell wide (line
+    /// drawing, accents: full-screen programs draw boxes with them), never a stand-in for
+    /// concealed text; it stops at anything else (a control, a wide or zero-width
+    /// character). avt's parser turns such a character into `Print` and nothing else, and so
+    /// does the sequence tracker, so skipping them changes nothing. Returns how many bytes
+    /// were printed, or None when the fast path does not apply.
     #[inline]
-    fn ascii_run(&mut self, bytes: &[u8]) -> Option<usize> {
+    fn text_run(&mut self, text: &str) -> Option<usize> {
         if self.parser.state != State::Ground
             || !self.seq.is_ground()
             || !self.marks.is_empty()
@@ -225,20 +264,29 @@ impl AvtEngine {
             return None;
         }
         let col = self.terminal.cursor().col;
-        let room = (self.size.cols as usize).checked_sub(col)?;
-        let n = bytes
-            .iter()
-            .take(room)
-            // (Stand-ins come from planes 3 and 16, never ASCII.)
-            .take_while(|&&b| (0x20..0x7f).contains(&b))
-            .count();
-        if n == 0 {
-            return None;
+        let mut room = (self.size.cols as usize).checked_sub(col)?;
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while room > 0 && i < bytes.len() {
+            let b = bytes[i];
+            let ch = if (0x20..0x7f).contains(&b) {
+                i += 1;
+                b as char
+            } else if b < 0xc2 {
+                break; // a control, DEL, or (0x80..0xc2) no start of a printable character
+            } else {
+                let ch = text[i..].chars().next().expect("at a char boundary");
+                // (Stand-ins come from planes 3 and 16.)
+                if ch < '\u{a0}' || ch.width() != Some(1) || StandIns::in_range(ch) {
+                    break;
+                }
+                i += ch.len_utf8();
+                ch
+            };
+            self.terminal.execute(Function::Print(ch));
+            room -= 1;
         }
-        for &b in &bytes[..n] {
-            self.terminal.execute(Function::Print(b as char));
-        }
-        Some(n)
+        (i > 0).then_some(i)
     }
 
     #[inline]
@@ -268,6 +316,84 @@ impl AvtEngine {
         if ch == '\x07' && rings(before) {
             self.bells = self.bells.saturating_add(1);
         }
+        self.apply(special, f);
+    }
+
+    /// Runs a whole control sequence (`ESC [ ... final`) at the start of `text` through avt's
+    /// parser without the sequence tracker, when it lies whole in `text` and is one the
+    /// tracker would report (an optional private marker `<`–`?`, parameters of digits, `;`
+    /// and `:` (not first), intermediates, a final): the tracker would go back to the ground
+    /// state, so only the sequence's meaning to this layer ([`Special::of`]) is needed, and
+    /// that is read from `text`. Full-screen output is mostly such sequences. Returns the
+    /// bytes consumed, or None (the character-at-a-time path then reads it).
+    #[inline]
+    fn csi_run(&mut self, text: &str) -> Option<usize> {
+        let b = text.as_bytes();
+        if b.len() < 3
+            || b[0] != 0x1b
+            || b[1] != b'['
+            || self.parser.state != State::Ground
+            || !self.seq.is_ground()
+        {
+            return None;
+        }
+        let mut j = 2;
+        let marked = (b'<'..=b'?').contains(&b[j]);
+        if marked {
+            j += 1;
+        } else if b[j] == b':' {
+            return None; // the tracker ignores the sequence
+        }
+        while j < b.len() && matches!(b[j], b'0'..=b'9' | b';' | b':') {
+            j += 1;
+        }
+        let end_of_params = j;
+        while j < b.len() && (0x20..0x30).contains(&b[j]) {
+            j += 1;
+        }
+        if j >= b.len() || !(0x40..0x7f).contains(&b[j]) {
+            return None;
+        }
+        let fin = b[j] as char;
+        let params = &text[2..j];
+        let (params, truncated) = match params.get(..SEQ_MAX) {
+            Some(start) if params.len() > SEQ_MAX => (start, true),
+            _ => (params, false),
+        };
+        let seq = Sequence::Csi(Csi {
+            text: params,
+            fin,
+            truncated,
+        });
+        let special = Special::of(&seq);
+        let plain = match (&special, marked || end_of_params != j) {
+            (None, false) => csi::plain(&b[2..j], b[j]),
+            _ => None,
+        };
+        let f = match plain {
+            // The parser would collect the parameters and dispatch this, and be back in the
+            // ground state, where it is now.
+            Some(f) => f,
+            None => {
+                for &c in &b[..j] {
+                    // (ESC, `[`, parameters and intermediates: avt collects them and
+                    // dispatches nothing.)
+                    let _ = self.parser.feed(c as char);
+                }
+                self.parser.feed(fin)
+            }
+        };
+        if special.is_none() {
+            let unsupported = &mut self.unsupported;
+            unknown::unknown_kinds(&seq, f.as_ref(), |kind| unsupported.count(kind));
+        }
+        self.apply(special, f);
+        Some(j + 1)
+    }
+
+    /// Does what a parsed sequence means: this layer's part (`special`), then avt's (`f`).
+    #[inline]
+    fn apply(&mut self, special: Option<Special>, f: Option<Function>) {
         let mut deccolm = None;
         match special {
             None => {}
@@ -291,8 +417,15 @@ impl AvtEngine {
                     self.cursor_shape = shape;
                 }
             }
+            // Without the option DECCOLM does nothing at all, as in xterm, whose `c132`
+            // resource defaults to false ("Specifies whether or not the VT102 DECCOLM
+            // escape sequence should be honored", xterm(1)): `dpmodes` in charproc.c does
+            // the clear, the cursor home and the resize only `if (screen->c132)`; and as in
+            // xterm.js, whose `InputHandler.setModePrivate`/`resetModePrivate` resize (and
+            // reset) for mode 3 only when `windowOptions.setWinLines` is set. (tmux clears
+            // the screen and homes the cursor: the one that does something.)
             Some(Special::DecModes(set, modes)) => {
-                if modes.contains(&3) {
+                if self.deccolm && modes.contains(&3) {
                     deccolm = Some(set);
                 }
                 self.modes.set_dec(&modes, set);
@@ -591,6 +724,18 @@ pub(crate) fn rep_count(n: u16, size: Size, width: usize) -> usize {
     screenful + (n - screenful) % per_line
 }
 
+/// The DECSCUSR `Ps` of a shape (the inverse of [`CursorShape::from_decscusr`], with 2 for
+/// the default steady block).
+fn decscusr(shape: CursorShape) -> u16 {
+    use super::CursorKind;
+    let base = match shape.kind {
+        CursorKind::Underline => 3,
+        CursorKind::Bar => 5,
+        _ => 1,
+    };
+    base + u16::from(!shape.blinking)
+}
+
 fn is_alt_screen(m: &DecMode) -> bool {
     matches!(
         m,
@@ -628,7 +773,11 @@ impl Engine for AvtEngine {
                 self.collect_scrolled();
                 next_gc = i + FEED_CHUNK;
             }
-            if let Some(n) = self.ascii_run(&bytes[i..]) {
+            if let Some(n) = self.text_run(&text[i..]) {
+                i += n;
+                continue;
+            }
+            if let Some(n) = self.csi_run(&text[i..]) {
                 i += n;
                 continue;
             }
@@ -830,8 +979,28 @@ mod tests {
     }
 
     #[test]
-    fn deccolm_switches_to_132_columns_and_back() {
+    fn deccolm_is_ignored_by_default() {
         let mut e = AvtEngine::new(Size { cols: 80, rows: 4 });
+        e.feed("hello\x1b[2;3r\x1b[3;2H\x1b[?3h");
+        let s = e.screen();
+        assert_eq!(s.size, Size { cols: 80, rows: 4 });
+        assert_eq!(s.row_text(0), "hello", "not cleared");
+        assert_eq!((s.cursor.row, s.cursor.col), (2, 1), "not moved");
+        e.feed("\x1b[4;1Hkeep\x1b[3;1H\n\nx");
+        let s = e.screen();
+        assert_eq!(
+            (s.row_text(2).as_str(), s.row_text(3).as_str()),
+            ("x", "keep"),
+            "the scroll region is kept: the line feeds scrolled rows 2 and 3 only"
+        );
+        e.feed("\x1b[?3l");
+        assert_eq!(e.screen().size, Size { cols: 80, rows: 4 });
+    }
+
+    #[test]
+    fn deccolm_switches_to_132_columns_and_back_with_the_option() {
+        let options = EngineOptions::default().with_deccolm(true);
+        let mut e = AvtEngine::with_options(Size { cols: 80, rows: 4 }, options);
         e.feed("hello\x1b[2;3r\x1b[?3h");
         let s = e.screen();
         assert_eq!(s.size, Size { cols: 132, rows: 4 });
@@ -912,6 +1081,24 @@ mod tests {
         e.feed("\x1b[1000S\x1b[1000S\n\x1b[Hend");
         assert_eq!(e.terminal.lines().count(), 4);
         assert_eq!(e.screen().row_text(0), "end");
+    }
+
+    #[test]
+    fn setting_reports_follow_the_pen_the_margins_and_the_cursor_shape() {
+        let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });
+        let r = |e: &AvtEngine, pt: &str| e.setting_report(pt).unwrap();
+        assert_eq!(
+            (r(&e, "m"), r(&e, "r"), r(&e, " q")),
+            ("0m".into(), "1;4r".into(), "2 q".into())
+        );
+        e.feed("\x1b[1;4;7;31;48;5;200m\x1b[2;3r\x1b[5 q");
+        assert_eq!(r(&e, "m"), "0;1;4;7;31;48;5;200m");
+        assert_eq!(r(&e, "r"), "2;3r");
+        assert_eq!(r(&e, " q"), "5 q");
+        e.feed("\x1b[0;2;8;94;48;2;1;2;3m\x1b[4 q");
+        assert_eq!(r(&e, "m"), "0;2;8;94;48;2;1;2;3m");
+        assert_eq!(r(&e, " q"), "4 q");
+        assert_eq!(e.setting_report("x"), None);
     }
 
     #[test]

@@ -71,6 +71,42 @@ impl PenState {
         ops
     }
 
+    /// The SGR parameters that set this pen from the default, as xterm reports them to
+    /// DECRQSS: `0`, then the attributes and colours (`0;1;31;48;5;200`).
+    pub(super) fn sgr_params(&self) -> String {
+        let mut p = String::from("0");
+        match self.intensity {
+            1 => p.push_str(";1"),
+            2 => p.push_str(";2"),
+            _ => {}
+        }
+        for (on, code) in [
+            (self.italic, ";3"),
+            (self.underline, ";4"),
+            (self.blink, ";5"),
+            (self.inverse, ";7"),
+            (self.conceal, ";8"),
+            (self.strikethrough, ";9"),
+        ] {
+            if on {
+                p.push_str(code);
+            }
+        }
+        for (colour, base) in [(self.fg, 30u16), (self.bg, 40)] {
+            use std::fmt::Write as _;
+            let _ = match colour {
+                None => Ok(()),
+                Some(avt::Color::Indexed(i)) if i < 8 => write!(p, ";{}", base + u16::from(i)),
+                Some(avt::Color::Indexed(i)) if i < 16 => {
+                    write!(p, ";{}", base + 60 + u16::from(i) - 8)
+                }
+                Some(avt::Color::Indexed(i)) => write!(p, ";{};5;{i}", base + 8),
+                Some(avt::Color::RGB(c)) => write!(p, ";{};2;{};{};{}", base + 8, c.r, c.g, c.b),
+            };
+        }
+        p
+    }
+
     /// Applies one SGR operation the way avt does.
     fn apply(&mut self, op: &SgrOp) {
         match *op {

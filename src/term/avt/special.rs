@@ -85,11 +85,7 @@ fn csi(p: &str, fin: char) -> Option<Special> {
                 _ => Special::XtSave(fin == 's', modes),
             })
         }
-        'm' if !p.starts_with(['<', '=', '>', '?'])
-            && (p.contains(':')
-                || p.split(';')
-                    .any(|g| matches!(g.parse::<u16>(), Ok(6 | 8 | 21 | 28 | 58 | 59)))) =>
-        {
+        'm' if !p.starts_with(['<', '=', '>', '?']) && sgr_misread(p) => {
             let (ops, conceal) = parse_sgr(p);
             Some(Special::Sgr(ops, conceal))
         }
@@ -106,6 +102,41 @@ fn csi(p: &str, fin: char) -> Option<Special> {
         }
         _ => None,
     }
+}
+
+/// Whether avt misreads the SGR parameters `p`: a colon form, or a group of 6, 8, 21, 28,
+/// 58 or 59 (read in one pass over the bytes: SGR is most of full-screen output).
+fn sgr_misread(p: &str) -> bool {
+    let misread = |n: Option<u32>| matches!(n, Some(6 | 8 | 21 | 28 | 58 | 59));
+    // The group's value so far; None when it is empty or not a number.
+    let mut n: Option<u32> = None;
+    let mut empty = true;
+    for &b in p.as_bytes() {
+        match b {
+            b':' => return true,
+            b';' => {
+                if misread(n) {
+                    return true;
+                }
+                n = None;
+                empty = true;
+            }
+            b'0'..=b'9' => {
+                let d = u32::from(b - b'0');
+                n = match (n, empty) {
+                    (_, true) => Some(d),
+                    (Some(v), false) => Some(v.saturating_mul(10).saturating_add(d).min(99_999)),
+                    (None, false) => None,
+                };
+                empty = false;
+            }
+            _ => {
+                n = None;
+                empty = false;
+            }
+        }
+    }
+    misread(n)
 }
 
 #[cfg(test)]
@@ -145,5 +176,20 @@ mod tests {
         assert_eq!(shape("\x1b7\x1b[6 q\x1b8").kind, CursorKind::Bar);
         // The text around it is unaffected.
         assert_eq!(screen("a\x1b[5 qb").row_text(0), "ab");
+    }
+
+    #[test]
+    fn sgr_misread_is_the_groups_avt_gets_wrong() {
+        use super::sgr_misread;
+        for p in [
+            "4:3", "1;6", "8", "21;1", "0;28", "58;5;1", "59", "006", "1;2;3:4",
+        ] {
+            assert!(sgr_misread(p), "{p}");
+        }
+        for p in [
+            "", "0", "1;31", "38;5;208", "60", "5", "7;27", "218", "1;x8", "65542",
+        ] {
+            assert!(!sgr_misread(p), "{p}");
+        }
     }
 }

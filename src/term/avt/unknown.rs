@@ -65,7 +65,11 @@ pub(super) fn unknown_kinds(seq: &Sequence, f: Option<&Function>, mut found: imp
                 found(format!("OSC {code}"));
             }
         }
-        Sequence::Dcs { text, fin } => {
+        Sequence::Dcs { head, .. } => {
+            let Some(fin) = head.chars().last() else {
+                return;
+            };
+            let text = &head[..head.len() - fin.len_utf8()];
             let marker: String = text.chars().filter(|c| ('<'..='?').contains(c)).collect();
             let intermediates: String = text.chars().filter(|c| (' '..='/').contains(c)).collect();
             // DECRQSS and XTGETTCAP: queries, for the recorder's answerer.

@@ -1,7 +1,7 @@
 // The second conformance oracle: replays an asciicast v3 file through @xterm/headless and
 // prints, as JSON on stdout, the screen at every labelled marker and at the end.
 //
-//   node replay.mjs CAST
+//   node replay.mjs [--deccolm] CAST
 //
 // Each screen is written the way `tmux capture-pane -p -e -N` writes one: a line per row, SGR
 // sequences where the style changes, each character once (the cell after a wide character is
@@ -9,17 +9,20 @@
 // known. Made by scripts/conformance.py (`npm install` in this folder first); never edit the
 // output by hand.
 //
-// DECCOLM (CSI ? 3 h / l) switches between 132 and 80 columns, as a VT100 does and xterm does
-// with its 132-column option: `windowOptions.setWinLines` enables it in xterm.js.
+// DECCOLM (CSI ? 3 h / l) is ignored, as xterm.js does by default and xterm does with its
+// default resources (c132 false). With --deccolm it switches between 132 and 80 columns, as a
+// VT100 does and xterm does with c132 true: `windowOptions.setWinLines` enables it in xterm.js.
 
 import { readFileSync } from 'node:fs';
 import xterm from '@xterm/headless';
 
 const { Terminal } = xterm;
 
-const path = process.argv[2];
+const args = process.argv.slice(2);
+const deccolm = args[0] === '--deccolm';
+const path = deccolm ? args[1] : args[0];
 if (!path) {
-  console.error('usage: node replay.mjs CAST');
+  console.error('usage: node replay.mjs [--deccolm] CAST');
   process.exit(2);
 }
 
@@ -35,7 +38,7 @@ const term = new Terminal({
   rows: header.term.rows,
   scrollback: 0,
   allowProposedApi: true,
-  windowOptions: { setWinLines: true },
+  windowOptions: deccolm ? { setWinLines: true } : {},
 });
 
 const write = (data) => new Promise((resolve) => term.write(data, resolve));
