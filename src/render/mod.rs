@@ -237,6 +237,7 @@ mod tests {
                 "cursor",
                 "title",
                 "alternate",
+                "modes",
                 "rows",
                 "icon",
                 "bells",

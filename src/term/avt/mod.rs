@@ -306,7 +306,7 @@ impl AvtEngine {
             None => None,
             Some(seq) => {
                 let special = Special::of(seq);
-                if special.is_none() {
+                if may_be_unknown(&special) {
                     let unsupported = &mut self.unsupported;
                     unknown::unknown_kinds(seq, f.as_ref(), |kind| unsupported.count(kind));
                 }
@@ -383,7 +383,7 @@ impl AvtEngine {
                 self.parser.feed(fin)
             }
         };
-        if special.is_none() {
+        if may_be_unknown(&special) {
             let unsupported = &mut self.unsupported;
             unknown::unknown_kinds(&seq, f.as_ref(), |kind| unsupported.count(kind));
         }
@@ -908,6 +908,15 @@ impl Engine for AvtEngine {
     fn unsupported(&self) -> Unsupported {
         self.unsupported.clone()
     }
+}
+
+/// Whether a sequence this layer reads as `special` may still hold something no engine
+/// understands: one it does not handle, or DEC private modes (each mode is looked up).
+fn may_be_unknown(special: &Option<Special>) -> bool {
+    matches!(
+        special,
+        None | Some(Special::DecModes(..)) | Some(Special::XtSave(..))
+    )
 }
 
 /// Whether BEL read in parser state `state` rings: in the ground state and inside escape and
