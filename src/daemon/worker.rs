@@ -368,6 +368,8 @@ impl Worker {
             return (v, 2);
         };
         let screen = s.screen();
+        #[cfg(not(feature = "png"))]
+        let _ = png; // no pictures in this build: `png` is an unknown format below
         match format {
             "text" => {}
             "json" => v["render"] = crate::render::json(&screen),
