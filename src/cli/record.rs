@@ -22,7 +22,7 @@ use tuicast::term::Size;
     tuicast record casts/vim.toml                  run a scenario, write casts/vim.cast\n  \
     tuicast record casts/*.toml                    several scenarios, in parallel\n  \
     tuicast record --repeat 5 casts/vim.toml       5 recordings; the cast only if they agree\n  \
-    tuicast record -o demo.cast -- bash            record by hand; Ctrl-\\ drops a marker\n  \
+    tuicast record -o demo.cast -- bash            record by hand; Ctrl-\\ marks a named checkpoint\n  \
     tuicast record -o d.cast --scenario d.toml -- bash   also write what was typed as a scenario\n  \
     tuicast record -o top.cast --size 100x30 -- top\n\n\
     A recording is written to CAST.partial as it runs (a valid cast at every moment) and\n\
@@ -299,6 +299,128 @@ fn record_repeated(
 /// Ctrl-\ : drops a marker instead of reaching the program.
 const MARKER_KEY: u8 = 0x1c;
 
+/// The longest checkpoint name typed at the marker prompt.
+const MAX_MARKER_NAME: usize = 64;
+
+/// Asks the person, on the bottom row of their terminal, for the name of the checkpoint a
+/// Ctrl-\ marks (Enter alone, Esc or Ctrl-\ again keep `default`; letters, digits, `-`,
+/// `_` and `.` are taken, at most [`MAX_MARKER_NAME`]), then draws the row again from
+/// `screen` (the recording never sees the prompt). A name already used gets `-2`, `-3`, ...
+fn ask_marker_name(
+    screen: &tuicast::term::Screen,
+    input: &mpsc::Receiver<Vec<u8>>,
+    default: &str,
+    used: &[String],
+) -> String {
+    let row = screen.size.rows;
+    let mut out = std::io::stdout();
+    let mut typed = String::new();
+    let draw = |out: &mut std::io::Stdout, typed: &str| {
+        let _ = write!(
+            out,
+            "\x1b7\x1b[{row};1H\x1b[0;7m checkpoint name (Enter: {default}): \x1b[0m\x1b[K{typed}"
+        );
+        let _ = out.flush();
+    };
+    draw(&mut out, &typed);
+    let mut done = false;
+    while !done {
+        let Ok(bytes) = input.recv_timeout(Duration::from_millis(50)) else {
+            if tuicast::record::interrupt::requested().is_some() {
+                break;
+            }
+            continue;
+        };
+        for b in bytes {
+            match b {
+                b'\r' | b'\n' => done = true,
+                0x1b | MARKER_KEY | 0x03 => {
+                    typed.clear();
+                    done = true;
+                }
+                0x7f | 0x08 => {
+                    typed.pop();
+                }
+                b if (b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+                    && typed.len() < MAX_MARKER_NAME =>
+                {
+                    typed.push(b as char)
+                }
+                _ => {}
+            }
+            if done {
+                break;
+            }
+        }
+        draw(&mut out, &typed);
+    }
+    // The row as the program left it, then the cursor and pen as they were.
+    let _ = write!(
+        out,
+        "\x1b[{row};1H\x1b[0m\x1b[2K{}\x1b[0m\x1b8",
+        row_ansi(screen, usize::from(row) - 1)
+    );
+    let _ = out.flush();
+    let base = if typed.is_empty() {
+        default.to_string()
+    } else {
+        typed
+    };
+    let mut name = base.clone();
+    let mut n = 1;
+    while name == "end" || used.contains(&name) {
+        n += 1;
+        name = format!("{base}-{n}");
+    }
+    name
+}
+
+/// Row `r` of `screen` as text with SGR sequences, to draw it again.
+fn row_ansi(screen: &tuicast::term::Screen, r: usize) -> String {
+    use tuicast::term::Color;
+    let color = |c: Color, base: u8| match c {
+        Color::Default => format!("{}", base + 9),
+        Color::Indexed(i) if i < 8 => format!("{}", base + i),
+        Color::Indexed(i) if i < 16 => format!("{}", base + 60 + i - 8),
+        Color::Indexed(i) => format!("{};5;{i}", base + 8),
+        Color::Rgb(c) => format!("{};2;{};{};{}", base + 8, c.0, c.1, c.2),
+        // (A colour kind this build does not know: drawn in the default colour.)
+        _ => format!("{}", base + 9),
+    };
+    let mut out = String::new();
+    let mut last = None;
+    for cell in screen.rows.get(r).into_iter().flatten() {
+        if cell.width == 0 {
+            continue;
+        }
+        let style = (cell.fg, cell.bg, cell.attrs);
+        if last != Some(style) {
+            let a = cell.attrs;
+            let mut sgr = vec!["0".to_string()];
+            for (on, code) in [
+                (a.bold, "1"),
+                (a.dim, "2"),
+                (a.italic, "3"),
+                (a.underline, "4"),
+                (a.blink, "5"),
+                (a.inverse, "7"),
+                (a.hidden, "8"),
+                (a.strikethrough, "9"),
+            ] {
+                if on {
+                    sgr.push(code.into());
+                }
+            }
+            sgr.push(color(cell.fg, 30));
+            sgr.push(color(cell.bg, 40));
+            out.push_str(&format!("\x1b[{}m", sgr.join(";")));
+            last = Some(style);
+        }
+        out.push_str(&cell.text);
+    }
+    out
+}
+
 fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
     let Some(cast) = &args.output else {
         bail!("recording by hand needs -o CAST");
@@ -332,7 +454,7 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
     let mut session = Session::spawn(opts, &partial)?;
     session.set_mirror(Box::new(std::io::stdout()));
     eprintln!(
-        "recording to {} — exit the program to stop; Ctrl-\\ drops a marker\r",
+        "recording to {} — exit the program to stop; Ctrl-\\ marks a checkpoint (named on the spot)\r",
         cast.display()
     );
 
@@ -353,6 +475,7 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
         }
     });
     let mut markers = 0;
+    let mut used: Vec<String> = Vec::new();
     let follow_size = args.size.is_none();
     let mut journal = Journal::new(true);
     journal.started(&session.screen());
@@ -380,7 +503,16 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
                     }
                     if marker {
                         markers += 1;
-                        let name = format!("mark-{markers}");
+                        // Named on the spot: the program's output waits (nothing is read
+                        // from it) while the person types the name, so the marker is where
+                        // Ctrl-\ was.
+                        let name = ask_marker_name(
+                            &session.screen(),
+                            &rx,
+                            &format!("mark-{markers}"),
+                            &used,
+                        );
+                        used.push(name.clone());
                         session.mark(&name)?;
                         let now = session.screen();
                         journal.record(Step::new(Action::Snapshot(name)), &now, &now);

@@ -530,19 +530,39 @@ fn a_recording_by_hand_with_scenario_replays_to_the_same_final_screen_every_time
     person
         .wait_until("the output", None, |s| s.text().contains("\none\ntwo\n"))
         .unwrap();
-    person.type_text("\x1c").unwrap(); // a marker
+    let before = person.screen();
+    person.type_text("\x1c").unwrap(); // a marker, named on the spot
+    person
+        .wait_text("checkpoint name (Enter: mark-1):")
+        .unwrap();
+    person.type_text("listx\x7f ed").unwrap(); // Backspace is taken; a blank is not
+    person.wait_text("(Enter: mark-1): listed").unwrap();
+    person.type_text("\r").unwrap();
+    person.wait_gone("checkpoint name").unwrap();
+    assert_eq!(
+        person.screen().text(),
+        before.text(),
+        "the prompt's row is drawn again as it was"
+    );
     person.type_text("printf 'x%.0s' 1 2 3; echo\r").unwrap();
     person
         .wait_until("the x's", None, |s| s.text().contains("\nxxx\n"))
         .unwrap();
+    person.type_text("\x1c").unwrap(); // Enter alone keeps the default name
+    person
+        .wait_text("checkpoint name (Enter: mark-2):")
+        .unwrap();
+    person.type_text("\r").unwrap();
+    person.wait_gone("checkpoint name").unwrap();
     person.type_text("exit 3\r").unwrap();
     person.wait_text("finished").unwrap();
     person.finish().unwrap();
     let toml = std::fs::read_to_string(&scenario).unwrap();
-    assert!(toml.contains("{ checkpoint = \"mark-1\" }"), "{toml}");
+    assert!(toml.contains("{ checkpoint = \"listed\" }"), "{toml}");
+    assert!(toml.contains("{ checkpoint = \"mark-2\" }"), "{toml}");
     assert!(toml.contains("{ exit = 3 }"), "{toml}");
     assert!(toml.contains("{ press = \"Enter\" }"), "{toml}");
-    let hand_end = screen_at(&cast, "mark-1");
+    let hand_end = screen_at(&cast, "listed");
     for i in 0..10 {
         let again = dir.join(format!("again-{i}.cast"));
         let out = Command::new(BIN)
@@ -557,7 +577,7 @@ fn a_recording_by_hand_with_scenario_replays_to_the_same_final_screen_every_time
             "run {i}: {}\n{toml}",
             String::from_utf8_lossy(&out.stderr)
         );
-        assert_eq!(screen_at(&again, "mark-1"), hand_end, "run {i}:\n{toml}");
+        assert_eq!(screen_at(&again, "listed"), hand_end, "run {i}:\n{toml}");
         assert_eq!(
             screen_at(&again, "end"),
             screen_at(&cast, "end"),
