@@ -264,6 +264,10 @@ struct WaitArgs {
     /// Until the program writes text containing this to the clipboard (OSC 52).
     #[arg(long, group = "kind")]
     clipboard: Option<String>,
+    /// Until the program waits at a prompt of this kind (yesno, select, password, text,
+    /// pager, confirm, shell), as `inspect` classifies it.
+    #[arg(long, group = "kind", value_name = "KIND")]
+    prompt: Option<String>,
     /// How long to wait (default: the session's timeout).
     #[arg(long, value_name = "DURATION")]
     timeout: Option<String>,
@@ -363,6 +367,15 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Action::Wait(Wait::Bell)
             } else if let Some(t) = w.clipboard {
                 Action::Wait(Wait::Clipboard(t))
+            } else if let Some(p) = w.prompt {
+                match tuicast::inspect::PromptKind::from_name(&p) {
+                    Some(kind) if kind != tuicast::inspect::PromptKind::Unknown => {
+                        Action::Wait(Wait::Prompt(kind))
+                    }
+                    _ => bail!(
+                        "--prompt takes yesno, select, password, text, pager, confirm or shell"
+                    ),
+                }
             } else if let Some(e) = w.echo {
                 match e.as_str() {
                     "on" => Action::Wait(Wait::Echo(true)),
@@ -379,7 +392,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             } else {
                 bail!(
                     "wait needs one of --text, --regex, --gone, --idle, --cursor, --echo, \
-                     --exit, --title, --bell, --clipboard"
+                     --exit, --title, --bell, --clipboard, --prompt"
                 );
             };
             let mut s = Step::new(action);

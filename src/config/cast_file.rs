@@ -725,10 +725,21 @@ fn wait(t: &WaitTableToml) -> Result<Wait, String> {
     if let Some(c) = &t.clipboard {
         found.push(Wait::Clipboard(c.clone()));
     }
+    if let Some(p) = &t.prompt {
+        let kind = crate::inspect::PromptKind::from_name(p)
+            .filter(|k| *k != crate::inspect::PromptKind::Unknown)
+            .ok_or_else(|| {
+                format!(
+                    "wait prompt \"{}\" is not a prompt kind: yesno, select, password, text, pager, confirm or shell",
+                    escape_for_terminal(p, 40)
+                )
+            })?;
+        found.push(Wait::Prompt(kind));
+    }
     match (found.pop(), found.is_empty()) {
         (Some(w), true) => Ok(w),
         _ => Err(
-            "a wait takes exactly one of text, regex, idle, gone, cursor, echo, title, bell, clipboard"
+            "a wait takes exactly one of text, regex, idle, gone, cursor, echo, title, bell, clipboard, prompt"
                 .into(),
         ),
     }
@@ -994,6 +1005,8 @@ struct WaitTableToml {
     bell: Option<bool>,
     #[serde(default)]
     clipboard: Option<String>,
+    #[serde(default)]
+    prompt: Option<String>,
 }
 
 #[derive(Debug, serde::Deserialize)]

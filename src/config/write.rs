@@ -66,6 +66,7 @@ pub fn step_toml(step: &Step) -> String {
                 Wait::Title(t) => format!("{{ title = {} }}", quoted(t)),
                 Wait::Bell => "{ bell = true }".to_string(),
                 Wait::Clipboard(t) => format!("{{ clipboard = {} }}", quoted(t)),
+                Wait::Prompt(kind) => format!("{{ prompt = {} }}", quoted(kind.name())),
             }
         ),
         Action::Press(keys) if keys.len() == 1 => format!("press = {}", quoted(&keys[0])),
@@ -236,6 +237,7 @@ mod tests {
             Action::Wait(Wait::Title("vim — x".into())),
             Action::Wait(Wait::Bell),
             Action::Wait(Wait::Clipboard("copied".into())),
+            Action::Wait(Wait::Prompt(crate::inspect::PromptKind::YesNo)),
             Action::Click(Target::Text("OK".into()), MouseButton::Right),
             Action::Click(Target::Cell(2, 4), MouseButton::Left),
             Action::Drag {

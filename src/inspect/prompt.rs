@@ -120,8 +120,9 @@ pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Promp
         && outline.cursor.col >= cur_text.chars().count()
         && outline.cursor.col <= cur_text.chars().count() + 2;
 
-    // Pagers: the last row.
-    if let Some(r) = last.filter(|&r| r + 1 == rows) {
+    // Pagers: the last row of the screen, or the last row with text when the cursor is on
+    // it (less and more on a short text stop right below it).
+    if let Some(r) = last.filter(|&r| r + 1 == rows || r == cur) {
         let t = texts[r].trim();
         if re(
             &PAGER,

@@ -156,6 +156,7 @@ pub fn run_step(
             Wait::Title(t) => with_timeout(s, &|s| s.wait_title(t)),
             Wait::Bell => with_timeout(s, &|s| s.wait_bell()),
             Wait::Clipboard(t) => with_timeout(s, &|s| s.wait_clipboard(t)),
+            Wait::Prompt(kind) => with_timeout(s, &|s| s.wait_prompt(*kind)),
         },
         Action::Press(keys) => keys.iter().try_for_each(|k| s.press(k)),
         Action::Type(t) => s.type_text(t),

@@ -190,6 +190,9 @@ pub enum Wait {
     Bell,
     /// A clipboard write (OSC 52) since the last checkpoint whose text contains this.
     Clipboard(String),
+    /// The program waits at a prompt of this kind (`inspect::classify` over the screen and
+    /// the echo flag: a `[y/N]` question, a password, a pager, …).
+    Prompt(crate::inspect::PromptKind),
 }
 
 /// A place in a scenario file: `path:line:column` (1-based).
@@ -260,6 +263,7 @@ impl Step {
             Action::Wait(Wait::Clipboard(t)) => {
                 format!("wait for a clipboard write \"{}\"", shown(t))
             }
+            Action::Wait(Wait::Prompt(kind)) => format!("wait for a {} prompt", kind.name()),
             Action::Press(k) => format!("press {}", shown(&k.join(" "))),
             Action::Type(t) => format!("type \"{}\"", shown(t)),
             Action::Snapshot(s) => format!("snapshot {}", shown(s)),

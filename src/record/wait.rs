@@ -84,6 +84,32 @@ impl Session {
         )
     }
 
+    /// Waits until the program waits at a prompt of `kind`, as [`crate::inspect::classify`]
+    /// reads the screen and the terminal's echo flag (looked at again every 5 ms: echo
+    /// changes without output).
+    pub fn wait_prompt(&mut self, kind: crate::inspect::PromptKind) -> Result<(), RecordError> {
+        let started = Instant::now();
+        let deadline = started + self.timeout;
+        let what = format!("a {} prompt", kind.name());
+        loop {
+            let screen = self.engine.screen();
+            let seen =
+                crate::inspect::classify(&screen, &screen.outline(), self.pty.echo_enabled());
+            if seen.kind == kind {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(self.timeout_error(&what, started));
+            }
+            if self.eof && self.status.is_some() {
+                return Err(self.exited_error(&format!("waiting for {what}")));
+            }
+            self.pump(Some(
+                (Instant::now() + Duration::from_millis(5)).min(deadline),
+            ))?;
+        }
+    }
+
     /// Waits until the cursor is at 0-based `(row, col)`.
     pub fn wait_cursor(&mut self, row: u16, col: u16) -> Result<(), RecordError> {
         self.wait_until(

@@ -889,3 +889,43 @@ fn a_scenario_with_deccolm_waits_on_the_132_column_screen() {
     let (out, _) = record_scenario(&dir, "narrow", &toml("1s"), &[]);
     out.fails_with(1);
 }
+
+/// `{ wait = { prompt = KIND } }` waits for what `tuicast inspect` would call the screen: a
+/// yes/no question, a password prompt (echo off), a pager; and a prompt that never comes is a
+/// timeout that says which kind it waited for.
+#[test]
+fn a_wait_for_a_prompt_kind_takes_the_screen_and_the_echo_flag() {
+    let dir = Dir::new();
+    let script = "sleep 0.2; read -p 'Delete 3 files? [y/N] ' a; read -s -p 'Password: ' p; echo; \
+                  echo \"answer $a, ${#p} characters\" | less";
+    let toml = format!(
+        "shell = '''{script}'''\ntimeout = \"5s\"\nsteps = [\n\
+         {{ wait = {{ prompt = \"yesno\" }} }}, {{ checkpoint = \"asked\" }},\n\
+         {{ type = \"y\" }}, {{ press = \"Enter\" }},\n\
+         {{ wait = {{ prompt = \"password\" }} }}, {{ type = \"hunter2\" }}, {{ press = \"Enter\" }},\n\
+         {{ wait = {{ prompt = \"pager\" }} }}, {{ checkpoint = \"paged\" }},\n\
+         {{ press = \"q\" }}, {{ exit = 0 }},\n]\n"
+    );
+    let (out, cast) = record_scenario(&dir, "prompts", &toml, &[]);
+    out.success();
+    assert!(screen_at(&cast, "asked").contains("Delete 3 files? [y/N]"));
+    assert!(screen_at(&cast, "paged").contains("answer y, 7 characters"));
+
+    let (out, _) = record_scenario(
+        &dir,
+        "never",
+        "shell = \"echo plain output; sleep 5\"\ntimeout = \"500ms\"\nsteps = [{ wait = { prompt = \"yesno\" } }]\n",
+        &[],
+    );
+    let out = out.fails_with(1);
+    assert!(out.stderr().contains("waiting for a yesno prompt"), "{out}");
+    let (out, _) = record_scenario(
+        &dir,
+        "bad",
+        "shell = \"true\"\nsteps = [{ wait = { prompt = \"maybe\" } }]\n",
+        &[],
+    );
+    let out = out.fails_with(2);
+    assert!(out.stderr().contains("bad.toml:2:"), "{out}");
+    assert!(out.stderr().contains("yesno, select, password"), "{out}");
+}
