@@ -202,6 +202,16 @@ impl Pty {
         self.master.resize(pty_size(size)).map_err(io::Error::other)
     }
 
+    /// The terminal's size as the kernel has it now: a program may change it itself
+    /// (`stty cols 100`, `TIOCSWINSZ`).
+    pub fn size(&self) -> Option<Size> {
+        let s = self.master.get_size().ok()?;
+        Some(Size {
+            cols: s.cols,
+            rows: s.rows,
+        })
+    }
+
     /// The next event, waiting at most `timeout` (forever when `None`).
     pub fn recv(&self, timeout: Option<Duration>) -> Result<PtyEvent, RecvTimeoutError> {
         match timeout {

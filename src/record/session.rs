@@ -511,6 +511,8 @@ impl Session {
         };
         match received {
             Ok(PtyEvent::Output(bytes)) => {
+                // A program that resized its own terminal did it before what it writes next.
+                self.follow_pty_size()?;
                 let text = self.decoder.decode(&bytes);
                 let released = self.redactor.push(&text);
                 self.output(&released)?;
@@ -536,6 +538,25 @@ impl Session {
                 Ok(false)
             }
         }
+    }
+
+    /// Follows a size the program gave its terminal itself (`stty cols 100`): the live
+    /// engine takes it and the cast gets its `r` event, as for a `resize` step. A size past
+    /// the limits of a screen is left alone (the replay keeps the last size it can hold).
+    fn follow_pty_size(&mut self) -> Result<(), RecordError> {
+        let Some(now) = self.pty.size() else {
+            return Ok(());
+        };
+        if now == self.size
+            || Size::within_limits(u64::from(now.cols), u64::from(now.rows)).is_err()
+            || now.for_terminal().is_err()
+        {
+            return Ok(());
+        }
+        self.engine.resize(now);
+        self.size = now;
+        self.note_resize();
+        self.emit(EventData::Resize(now))
     }
 
     pub(super) fn flush_held(&mut self) -> Result<(), RecordError> {

@@ -929,3 +929,33 @@ fn a_wait_for_a_prompt_kind_takes_the_screen_and_the_echo_flag() {
     assert!(out.stderr().contains("bad.toml:2:"), "{out}");
     assert!(out.stderr().contains("yesno, select, password"), "{out}");
 }
+
+/// A program that resizes its own terminal (`stty cols 100 rows 30`) gives the cast an `r`
+/// event, so the replay has the size the program drew at.
+#[test]
+fn a_program_resizing_its_own_terminal_leaves_a_resize_event() {
+    let dir = Dir::new();
+    let (out, cast) = record_scenario(
+        &dir,
+        "stty",
+        "shell = \"stty cols 100 rows 30; tput cols; tput lines; read x\"\nsteps = [\n\
+         { wait = \"30\" }, { checkpoint = \"resized\" }, { press = \"Enter\" }, { exit = 0 },\n]\n",
+        &[],
+    );
+    out.success();
+    let text = std::fs::read_to_string(&cast).unwrap();
+    assert!(text.contains(r#""r", "100x30""#), "{text}");
+    let shown = Tuicast::new()
+        .args(["replay", "--format", "json"])
+        .arg(&cast)
+        .args(["--at", "resized"])
+        .run()
+        .success();
+    let json: serde_json::Value = serde_json::from_str(shown.stdout().trim()).unwrap();
+    assert_eq!(
+        json["size"],
+        serde_json::json!({"cols": 100, "rows": 30}),
+        "{json}"
+    );
+    assert!(screen_at(&cast, "resized").contains("100\n30"));
+}
