@@ -48,7 +48,10 @@ fuzz_target!(|data: &[u8]| {
         "every character keeps its place: {input:?} -> {out:?}"
     );
     for (a, b) in input.chars().zip(out.chars()) {
-        assert!(a == b || b == '*', "only stars replace: {input:?} -> {out:?}");
+        assert!(
+            a == b || b == '*',
+            "only stars replace: {input:?} -> {out:?}"
+        );
     }
     if !secret.is_empty() {
         assert!(

@@ -92,6 +92,11 @@ pub struct GifEncoder<'r, W: Write> {
     renderer: &'r mut Renderer,
     layout: Layout,
     last_frame: f64,
+    /// The last screen added and its picture: a frame that changes some rows of a screen of
+    /// the same size draws and compares only those rows.
+    last: Option<(Screen, RgbaImage)>,
+    /// Draw only the rows that changed (always, but for the test that compares both ways).
+    incremental: bool,
     frames: FrameWriter<W>,
 }
 
@@ -138,12 +143,13 @@ impl<'r, W: Write> GifEncoder<'r, W> {
             renderer,
             layout,
             last_frame: options.last_frame,
+            last: None,
+            incremental: true,
             frames: FrameWriter {
                 encoder,
                 shown: None,
                 written: 0,
                 width: layout.width,
-                height: layout.height,
             },
         })
     }
@@ -156,8 +162,62 @@ impl<'r, W: Write> GifEncoder<'r, W> {
                 "a frame's time must be a number of seconds (got {time})"
             )));
         }
-        let image = self.draw(screen)?;
-        self.frames.show(time, image)
+        let (width, height) = (self.layout.width, self.layout.height);
+        let incremental = self.incremental
+            && self.last.as_ref().is_some_and(|(prev, image)| {
+                prev.size == screen.size && image.dimensions() == (width, height)
+            });
+        if !incremental {
+            let image = self.draw(screen)?;
+            let rect = match &self.last {
+                None => Some((0, 0, width, height)),
+                Some((_, prev)) if prev.dimensions() == image.dimensions() => {
+                    changed_rect(prev, &image)
+                }
+                Some(_) => Some((0, 0, width, height)),
+            };
+            if let Some(rect) = rect {
+                self.frames.show(time, rect, &image)?;
+            }
+            self.last = Some((screen.clone(), image));
+            return Ok(());
+        }
+        let Some((prev, mut image)) = self.last.take() else {
+            return Ok(());
+        };
+        // The rows whose cells changed, and the cursor's rows when it moved or changed.
+        let mut rows: Option<(usize, usize)> = None;
+        let mut touch = |r: usize| {
+            rows = Some(rows.map_or((r, r), |(a, b)| (a.min(r), b.max(r))));
+        };
+        for (r, (a, b)) in prev.rows.iter().zip(&screen.rows).enumerate() {
+            if a != b {
+                touch(r);
+            }
+        }
+        if prev.cursor != screen.cursor {
+            touch(usize::from(prev.cursor.row));
+            touch(usize::from(screen.cursor.row));
+        }
+        let Some((first, last)) = rows else {
+            self.last = Some((screen.clone(), image));
+            return Ok(()); // the same picture: merged into the frame shown
+        };
+        // One row more on each side: glyphs may overhang their row a little.
+        let band = first.saturating_sub(1)..(last + 2).min(screen.rows.len());
+        let m = self.renderer.metrics();
+        let pad = self.renderer.options().padding;
+        let top = (pad + band.start as u32 * m.cell_height).min(height);
+        let bottom = (pad + band.end as u32 * m.cell_height).min(height);
+        let stride = width as usize * 4;
+        let before = image.as_raw()[top as usize * stride..bottom as usize * stride].to_vec();
+        self.renderer.redraw_rows(&mut image, screen, band);
+        let rect = changed_band(&before, &image, top..bottom);
+        if let Some(rect) = rect {
+            self.frames.show(time, rect, &image)?;
+        }
+        self.last = Some((screen.clone(), image));
+        Ok(())
     }
 
     /// Writes the last frame, held for the options' `last_frame`, and ends the animation;
@@ -210,12 +270,14 @@ pub fn render_gif<W: Write>(
     encoder.finish()
 }
 
-/// The frame being shown, waiting to learn how long it lasts.
+/// The frame being shown, waiting to learn how long it lasts: the rectangle that differs
+/// from the frame before (all of it for the first) and its pixels.
 struct Shown {
     time: f64,
-    image: RgbaImage,
-    /// The rectangle that differs from the frame before (x, y, w, h); all for the first.
+    /// x, y, w, h.
     rect: (u32, u32, u32, u32),
+    /// The rectangle's RGBA pixels, row by row.
+    rgba: Vec<u8>,
 }
 
 struct FrameWriter<W: Write> {
@@ -223,23 +285,27 @@ struct FrameWriter<W: Write> {
     shown: Option<Shown>,
     written: usize,
     width: u32,
-    height: u32,
 }
 
 impl<W: Write> FrameWriter<W> {
-    /// Shows `image` from `time` on (a frame that looks like the one shown is merged into it).
-    fn show(&mut self, time: f64, image: RgbaImage) -> Result<(), PngError> {
-        let rect = match &self.shown {
-            None => (0, 0, self.width, self.height),
-            Some(prev) => match changed_rect(&prev.image, &image) {
-                None => return Ok(()),
-                Some(r) => r,
-            },
-        };
+    /// Shows the rectangle `rect` of `image` (what changed) from `time` on.
+    fn show(
+        &mut self,
+        time: f64,
+        rect: (u32, u32, u32, u32),
+        image: &RgbaImage,
+    ) -> Result<(), PngError> {
         if let Some(prev) = self.shown.take() {
             self.write(&prev, time)?;
         }
-        self.shown = Some(Shown { time, image, rect });
+        let (x, y, w, h) = rect;
+        let mut rgba: Vec<u8> = Vec::with_capacity((w * h * 4) as usize);
+        let stride = self.width as usize * 4;
+        for row in y..y + h {
+            let start = row as usize * stride + x as usize * 4;
+            rgba.extend_from_slice(&image.as_raw()[start..start + w as usize * 4]);
+        }
+        self.shown = Some(Shown { time, rect, rgba });
         Ok(())
     }
 
@@ -265,13 +331,7 @@ impl<W: Write> FrameWriter<W> {
         };
         let delay = span.clamp(2.0, u16::MAX as f64) as u16;
         let (x, y, w, h) = frame.rect;
-        let mut rgba: Vec<u8> = Vec::with_capacity((w * h * 4) as usize);
-        let stride = self.width as usize * 4;
-        for row in y..y + h {
-            let start = row as usize * stride + x as usize * 4;
-            rgba.extend_from_slice(&frame.image.as_raw()[start..start + w as usize * 4]);
-        }
-        let (palette, indices) = quantize(&rgba);
+        let (palette, indices) = quantize(&frame.rgba);
         let mut f = gif::Frame::from_palette_pixels(w as u16, h as u16, indices, palette, None);
         f.left = x as u16;
         f.top = y as u16;
@@ -348,11 +408,29 @@ fn quantize(rgba: &[u8]) -> (Vec<u8>, Vec<u8>) {
     (palette, indices)
 }
 
+/// The smallest rectangle holding every pixel of rows `band` of `b` that differs from
+/// `before` (those rows' pixels as they were), or `None` when none does.
+fn changed_band(
+    before: &[u8],
+    b: &RgbaImage,
+    band: std::ops::Range<u32>,
+) -> Option<(u32, u32, u32, u32)> {
+    let w = b.width();
+    let stride = w as usize * 4;
+    let after = &b.as_raw()[band.start as usize * stride..band.end as usize * stride];
+    changed_in(before, after, w, band.end - band.start)
+        .map(|(x, y, rw, rh)| (x, y + band.start, rw, rh))
+}
+
 /// The smallest rectangle holding every pixel that differs, or `None` when none does.
 fn changed_rect(a: &RgbaImage, b: &RgbaImage) -> Option<(u32, u32, u32, u32)> {
     let (w, h) = a.dimensions();
+    changed_in(a.as_raw(), b.as_raw(), w, h)
+}
+
+/// [`changed_rect`] of two `w`×`h` RGBA pixel buffers.
+fn changed_in(ra: &[u8], rb: &[u8], w: u32, h: u32) -> Option<(u32, u32, u32, u32)> {
     let stride = w as usize * 4;
-    let (ra, rb) = (a.as_raw(), b.as_raw());
     let row_differs = |y: u32| {
         let s = y as usize * stride;
         ra[s..s + stride] != rb[s..s + stride]
@@ -380,6 +458,51 @@ fn gif_error(e: gif::EncodingError) -> PngError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every frame of an animation, decoded and laid over the ones before (as a viewer
+    /// shows them), is the picture of its screen drawn whole: drawing only the rows that
+    /// changed loses nothing.
+    #[test]
+    fn frames_drawn_row_by_row_are_the_whole_pictures() {
+        use crate::render::png::{PngOptions, Renderer};
+        use crate::term::{EngineKind, Size};
+        let size = Size { cols: 12, rows: 6 };
+        let mut engine = EngineKind::Avt.create(size);
+        let mut screens = Vec::new();
+        for step in [
+            "hello",
+            "\r\nworld\x1b[31m red",
+            "\x1b[3;5H\x1b[7m!\x1b[0m",
+            "\x1b[3;5H\x1b[7m!\x1b[0m",  // the same cell, another colour
+            "",                          // the same screen again
+            "\x1b[6;1H日本\x1b[1;1H",    // a wide character, the cursor home
+            "\x1b[?25l",                 // the cursor hidden
+            "\x1b[6;1H\r\n\r\nscrolled", // two rows scrolled up
+            "\x1b[2J",
+        ] {
+            engine.feed(step);
+            screens.push(engine.screen());
+        }
+        let mut renderer = Renderer::new(PngOptions::default()).unwrap();
+        let encode = |renderer: &mut Renderer, incremental: bool| {
+            let mut gif =
+                GifEncoder::new(renderer, size, &GifOptions::default(), Vec::new()).unwrap();
+            gif.incremental = incremental;
+            for (i, s) in screens.iter().enumerate() {
+                gif.add_frame(i as f64, s).unwrap();
+            }
+            gif.finish().unwrap()
+        };
+        let (stats, rows) = encode(&mut renderer, true);
+        let (whole_stats, whole) = encode(&mut renderer, false);
+        assert_eq!(
+            stats.frames,
+            screens.len() - 1,
+            "the repeated screen is merged"
+        );
+        assert_eq!(stats.frames, whole_stats.frames);
+        assert!(rows == whole, "the same GIF, byte for byte");
+    }
 
     #[test]
     fn quantizing_keeps_frequent_colours_exact() {

@@ -150,6 +150,51 @@ impl Renderer {
         Ok(canvas)
     }
 
+    /// Draws rows `rows` of `screen` again into `image`, a picture of a screen of the same
+    /// size drawn by this renderer: their band of pixels (the whole width) is cleared and the
+    /// rows drawn into it, the cursor too when it is on one of them. A glyph of another row
+    /// reaching into the band is not drawn again (animation frames, where only some rows
+    /// changed).
+    pub(crate) fn redraw_rows(
+        &mut self,
+        image: &mut RgbaImage,
+        screen: &Screen,
+        rows: std::ops::Range<usize>,
+    ) {
+        let m = self.fonts.metrics();
+        let ch = m.cell_height;
+        let pad = self.options.padding;
+        let rows = rows.start.min(screen.rows.len())..rows.end.min(screen.rows.len());
+        if rows.is_empty() {
+            return;
+        }
+        let mut cursor = screen.cursor;
+        let cursor_row = usize::from(cursor.row);
+        if rows.contains(&cursor_row) {
+            cursor.row = (cursor_row - rows.start) as u16;
+        } else {
+            cursor.visible = false;
+        }
+        let band = Screen {
+            size: crate::term::Size {
+                cols: screen.size.cols,
+                rows: rows.len() as u16,
+            },
+            rows: screen.rows[rows.clone()].to_vec(),
+            cursor,
+            ..screen.clone()
+        };
+        let (width, top) = (image.width(), pad + rows.start as u32 * ch);
+        let height = (rows.len() as u32 * ch).min(image.height().saturating_sub(top));
+        let mut canvas = Canvas::new(width, height, self.options.theme.bg, 255);
+        self.draw_screen(&mut canvas, pad as i32, 0, &band);
+        let band_pixels = canvas.into_image();
+        let stride = width as usize * 4;
+        let start = top as usize * stride;
+        image.as_mut()[start..start + band_pixels.as_raw().len()]
+            .copy_from_slice(band_pixels.as_raw());
+    }
+
     pub(crate) fn metrics(&self) -> Metrics {
         self.fonts.metrics()
     }
