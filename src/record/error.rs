@@ -44,6 +44,10 @@ pub enum RecordError {
     /// drawn in pieces that could not be replaced (separate writes); the recording was
     /// stopped and its cast deleted. The value is never shown.
     SecretOnScreen(String),
+    /// A `redact` pattern (this regex) matched a token the program printed in two writes with
+    /// a pause between them: its first part reached the cast before the rest came, so the
+    /// recording was stopped and its cast deleted.
+    SplitPattern(String),
     /// A signal (SIGINT, SIGTERM, SIGHUP: its number) asked the recording to stop; the
     /// program's session was ended and the cast so far kept (see [`super::interrupt`]).
     Interrupted(i32),
@@ -72,6 +76,7 @@ impl RecordError {
                     | RecordError::Exited { .. }
                     | RecordError::ExitStatus { .. }
                     | RecordError::SecretOnScreen(_)
+                    | RecordError::SplitPattern(_)
                     | RecordError::Input(_)
             ),
         }
@@ -147,6 +152,13 @@ impl fmt::Display for RecordError {
                  be replaced by *; the recording was stopped and its cast deleted so that it \
                  keeps no part of the secret (print the secret in one write, or not at all)",
                 crate::escape::escape_for_terminal(name, 60)
+            ),
+            RecordError::SplitPattern(re) => write!(
+                f,
+                "the redact pattern /{}/ matched a token printed in two writes with a pause \
+                 between them, after its first part was already in the cast; the recording was \
+                 stopped and its cast deleted so that it keeps no part of the token",
+                crate::escape::escape_for_terminal(re, 80)
             ),
             RecordError::Interrupted(s) => write!(
                 f,

@@ -21,6 +21,12 @@ pub struct Redactor {
     secrets: Vec<String>,
     patterns: Vec<Regex>,
     held: String,
+    /// The last word released by [`flush`](Self::flush) (output went quiet mid-word), raw:
+    /// if the next write goes on with it and a pattern matches across the two, its first
+    /// part is already out ([`split_match`](Self::split_match)).
+    flushed_word: String,
+    /// A pattern that matched across a flush: its first part reached the output unscrubbed.
+    split: Option<String>,
 }
 
 impl Redactor {
@@ -30,6 +36,8 @@ impl Redactor {
             secrets: Vec::new(),
             patterns,
             held: String::new(),
+            flushed_word: String::new(),
+            split: None,
         }
     }
 
@@ -55,6 +63,7 @@ impl Redactor {
         }
         let mut all = std::mem::take(&mut self.held);
         all.push_str(text);
+        self.check_continued_word(&all);
         // The last word waits, unscrubbed, for the rest of a pattern's match.
         let word = all.split_off(all.len() - self.last_word(&all));
         let mut out = self.scrub_drawn(&self.scrub(&all));
@@ -69,7 +78,42 @@ impl Redactor {
     /// Releases anything held back (at end of output, or when output goes idle), scrubbed.
     pub fn flush(&mut self) -> String {
         let held = std::mem::take(&mut self.held);
+        if !self.patterns.is_empty() {
+            let word = held.len() - self.last_word(&held);
+            self.flushed_word = held[word..].to_string();
+        }
         self.scrub_drawn(&self.scrub(&held))
+    }
+
+    /// The pattern whose match was split by a flush (output quiet for a while in the middle of
+    /// a word): its first part was released unscrubbed before the rest came. Taken once.
+    pub fn split_match(&mut self) -> Option<String> {
+        self.split.take()
+    }
+
+    /// After a flush released a word, does `next` go on with it into a pattern's match?
+    fn check_continued_word(&mut self, next: &str) {
+        if self.flushed_word.is_empty() {
+            return;
+        }
+        let word = std::mem::take(&mut self.flushed_word);
+        // Only a write that goes on with the word (nothing printed and no blank before it).
+        let starts = next.chars().next().is_some_and(|c| !c.is_whitespace());
+        if !starts {
+            return;
+        }
+        let joined = format!("{word}{next}");
+        let (alone, _) = printed(&word);
+        let (both, _) = printed(&joined);
+        for re in &self.patterns {
+            if re
+                .find_iter(&both)
+                .any(|m| m.start() < alone.len() && m.end() > alone.len())
+            {
+                self.split = Some(re.as_str().to_string());
+                return;
+            }
+        }
     }
 
     /// Whether text is being held back.
@@ -268,6 +312,23 @@ mod tests {
         let mut out = r.push("key tok_ab12 end");
         out.push_str(&r.flush());
         assert_eq!(out, "key ******** end");
+    }
+
+    #[test]
+    fn a_pattern_split_by_a_pause_is_reported() {
+        let mut r = Redactor::new(vec![regex::Regex::new(r"tok_[a-z0-9]+").unwrap()]);
+        assert_eq!(r.push("key tok"), "key ");
+        assert_eq!(r.flush(), "tok", "output went quiet: released as it is");
+        assert_eq!(r.split_match(), None);
+        r.push("_ab12 end");
+        assert_eq!(r.split_match().as_deref(), Some("tok_[a-z0-9]+"));
+        assert_eq!(r.split_match(), None, "taken once");
+        // A word that ends at the pause is no split.
+        let mut r = Redactor::new(vec![regex::Regex::new(r"tok_[a-z0-9]+").unwrap()]);
+        r.push("tok_ab");
+        r.flush();
+        r.push(" next");
+        assert_eq!(r.split_match(), None);
     }
 
     #[test]

@@ -117,6 +117,15 @@ pub fn base_env() -> BTreeMap<String, String> {
     .collect()
 }
 
+/// `text` with every match of `patterns` replaced by as many `*` (the header's command and
+/// title).
+fn redact_header(patterns: &[Regex], text: &str) -> String {
+    let mut r = super::redact::Redactor::new(patterns.to_vec());
+    let mut out = r.push(text);
+    out.push_str(&r.flush());
+    out
+}
+
 /// Where the cast goes.
 enum Sink {
     File(BufWriter<File>),
@@ -249,8 +258,13 @@ impl Session {
                 .duration_since(std::time::UNIX_EPOCH)
                 .ok()
                 .map(|d| d.as_secs() as i64),
-            command: Some(shell_words(&opts.command)),
-            title: opts.title.clone(),
+            // `redact` patterns apply to the header too: a token in the command line is
+            // no more welcome in the cast than in the output.
+            command: Some(redact_header(&opts.redact, &shell_words(&opts.command))),
+            title: opts
+                .title
+                .as_deref()
+                .map(|t| redact_header(&opts.redact, t)),
             env: opts
                 .env
                 .iter()
@@ -515,6 +529,14 @@ impl Session {
                 self.follow_pty_size()?;
                 let text = self.decoder.decode(&bytes);
                 let released = self.redactor.push(&text);
+                if let Some(pattern) = self.redactor.split_match() {
+                    // The token's first part is in the cast already: keep no part of it.
+                    self.writer = None;
+                    if let Some(p) = &self.cast_path {
+                        let _ = std::fs::remove_file(p);
+                    }
+                    return Err(RecordError::SplitPattern(pattern));
+                }
                 self.output(&released)?;
                 Ok(true)
             }

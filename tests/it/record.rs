@@ -959,3 +959,46 @@ fn a_program_resizing_its_own_terminal_leaves_a_resize_event() {
     );
     assert!(screen_at(&cast, "resized").contains("100\n30"));
 }
+
+/// A `redact` token printed in two writes with a pause between them: its first part left
+/// before the rest came, so the recording stops and its cast is deleted; printed in one go, or
+/// in two writes close together, it is starred.
+#[test]
+fn a_redact_token_split_by_a_pause_stops_the_recording() {
+    let dir = Dir::new();
+    let scenario = |shell: &str| {
+        format!(
+            "shell = \"{shell}\"\nredact = [\"tok_[a-z0-9]+\"]\nsteps = [{{ wait = \"end\" }}]\n"
+        )
+    };
+    let (out, cast) = record_scenario(
+        &dir,
+        "split",
+        &scenario("printf 'key tok'; sleep 0.4; printf '_ab12 end'; sleep 1"),
+        &[],
+    );
+    let out = out.fails_with(1);
+    assert!(
+        out.stderr()
+            .contains("the redact pattern /tok_[a-z0-9]+/ matched a token printed in two writes"),
+        "{out}"
+    );
+    assert!(!cast.exists());
+    assert!(
+        !dir.join("split.cast.partial").exists(),
+        "no part of the token is kept"
+    );
+    let (out, cast) = record_scenario(
+        &dir,
+        "whole",
+        &scenario("printf 'key tok_ab12 end'; sleep 1"),
+        &[],
+    );
+    out.success();
+    let text = std::fs::read_to_string(&cast).unwrap();
+    assert!(text.contains("\"key ******** \""), "{text}");
+    assert!(
+        !text.contains("ab12"),
+        "not in the output, nor in the header's command: {text}"
+    );
+}
