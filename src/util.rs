@@ -60,6 +60,17 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Whether process `pid` exists and is not a zombie: a process killed by SIGKILL whose
+/// parent has not reaped it yet (pid 1 of a container may never do it) is gone, though its
+/// `/proc/PID` is still there.
+pub fn process_alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X")
+    })
+}
+
 /// The temporary file [`write_atomic_with`] fills before renaming it over `name`:
 /// `.NAME.tmpPID`.
 pub fn temporary_name(name: &str, pid: u32) -> String {
@@ -196,6 +207,22 @@ pub fn par_map_ordered<T: Sync, R: Send, E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zombie_is_no_live_process() {
+        assert!(process_alive(std::process::id()));
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        // Not reaped yet: a zombie, whose /proc entry is still there.
+        while std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z"))
+        {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(std::path::Path::new(&format!("/proc/{pid}")).exists());
+        assert!(!process_alive(pid));
+        child.wait().unwrap();
+        assert!(!process_alive(pid));
+    }
 
     #[test]
     fn only_regular_files_within_the_limit_are_read() {

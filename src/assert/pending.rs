@@ -171,7 +171,7 @@ pub fn stale_temporaries(snapshots: &Path) -> io::Result<Vec<PathBuf>> {
                 .file_name()
                 .and_then(|n| n.to_str())
                 .and_then(crate::util::temporary_pid);
-            pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists())
+            pid.is_some_and(|pid| !crate::util::process_alive(pid))
         })
         .collect();
     out.sort();

@@ -118,17 +118,8 @@ impl Paths {
     pub fn running_pid(&self) -> Option<u32> {
         let text = std::fs::read_to_string(self.pid_file()).ok()?;
         let pid: u32 = text.trim().parse().ok()?;
-        alive(pid).then_some(pid)
+        crate::util::process_alive(pid).then_some(pid)
     }
-}
-
-/// Whether process `pid` exists and is not a zombie (a daemon killed and not yet reaped).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X")
-    })
 }
 
 /// The idle time from `TUICAST_SESSION_IDLE` (`30s`, `10m`), when set and valid.

@@ -423,7 +423,7 @@ fn lock_is_stale(lock: &Path) -> bool {
         return false;
     };
     match text.trim().parse::<u32>() {
-        Ok(pid) => !Path::new(&format!("/proc/{pid}")).exists(),
+        Ok(pid) => !crate::util::process_alive(pid),
         Err(_) => std::fs::metadata(lock)
             .and_then(|m| m.modified())
             .ok()

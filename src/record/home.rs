@@ -67,7 +67,7 @@ pub(super) fn sweep_stale() -> usize {
             continue;
         };
         // Its recording is alive (or the pid was taken again: kept until that one ends).
-        if pid == std::process::id() || alive(pid) {
+        if pid == std::process::id() || crate::util::process_alive(pid) {
             continue;
         }
         let path = entry.path();
@@ -83,16 +83,6 @@ pub(super) fn sweep_stale() -> usize {
         }
     }
     removed
-}
-
-/// Whether process `pid` exists and is not a zombie (a recording process killed by SIGKILL
-/// whose parent has not reaped it yet is gone).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X")
-    })
 }
 
 /// 16 random hex digits from the system's random source.

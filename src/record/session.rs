@@ -702,9 +702,7 @@ fn remove_stale_headers(path: &Path, name: &str) {
         else {
             continue;
         };
-        if !Path::new(&format!("/proc/{pid}")).exists()
-            && entry.file_type().is_ok_and(|t| t.is_file())
-        {
+        if !crate::util::process_alive(pid) && entry.file_type().is_ok_and(|t| t.is_file()) {
             let _ = std::fs::remove_file(entry.path());
         }
     }

@@ -359,7 +359,7 @@ impl Lock {
                     let alive = holder
                         .trim()
                         .parse::<u32>()
-                        .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+                        .is_ok_and(crate::util::process_alive);
                     let old = std::fs::metadata(path)
                         .and_then(|m| m.modified())
                         .ok()
