@@ -44,10 +44,14 @@
 //!   `confidence` 0 to 1, `evidence` the text it saw and `row` its row (or `null`); a `yesno`
 //!   has `default` (`"yes"`, `"no"` or `null`), a `select` its `options` and the index of
 //!   the `selected` one (counted from 0: an index in `options`, not a position on screen).
+//! - `tables` ([`table`]): `kind` (`lines` or `aligned`), the first `row` and `col`, the
+//!   `columns` as cell spans, the `header` (or `null`) and the data `rows`, each a list of
+//!   trimmed cell texts; a ragged block gives no table rather than a wrong one.
 //! - Text is the screen's text with control characters replaced (U+FFFD). Keys appear in the
 //!   order above; fields are only ever added, never renamed.
 
 pub mod prompt;
+pub mod table;
 
 use serde_json::{json, Value};
 
@@ -55,6 +59,7 @@ use crate::escape::escape_for_terminal;
 use crate::term::{Color, Highlight, Outline, Screen};
 
 pub use prompt::{classify, Prompt, PromptKind};
+pub use table::{tables, Table};
 
 /// The version of the JSON schema [`Inspection::json`] writes.
 pub const JSON_SCHEMA: u32 = 1;
@@ -67,6 +72,8 @@ pub struct Inspection {
     pub outline: Outline,
     /// What the program seems to wait for ([`classify`]).
     pub prompt: Prompt,
+    /// The tables on the screen ([`tables`]).
+    pub tables: Vec<Table>,
     size: crate::size::Size,
     alternate: bool,
     title: Option<String>,
@@ -77,6 +84,7 @@ pub fn inspect(screen: &Screen) -> Inspection {
     let outline = screen.outline();
     Inspection {
         prompt: classify(screen, &outline, None),
+        tables: tables(screen),
         outline,
         size: screen.size,
         alternate: screen.alternate,
@@ -135,6 +143,14 @@ impl Inspection {
                 "lines": b.lines.iter().map(|l| safe(l)).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "prompt": self.prompt_json(),
+            "tables": self.tables.iter().map(|t| json!({
+                "kind": t.kind,
+                "row": t.row + 1,
+                "col": t.col + 1,
+                "columns": t.columns.iter().map(|c| [c.0 + 1, c.1 + 1]).collect::<Vec<_>>(),
+                "header": t.header.as_ref().map(|h| h.iter().map(|c| safe(c)).collect::<Vec<_>>()),
+                "rows": t.rows.iter().map(|r| r.iter().map(|c| safe(c)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
         })
     }
 

@@ -317,3 +317,40 @@ fn shell_prompts_yes_no_defaults_and_passwords() {
     let p = prompt_of(60, 4, "compiling...\r\n  50%");
     assert_eq!((p.kind, p.confidence), (Unknown, 0.0), "{p:?}");
 }
+
+/// `tuicast inspect --json` finds the table a real program prints (`ps -o pid,user,comm`:
+/// right-aligned numbers, left-aligned names) with its header and one row per process.
+#[test]
+fn inspect_finds_the_table_ps_prints() {
+    let dir = crate::util::Dir::new();
+    let (out, cast) = crate::util::record_scenario(
+        &dir,
+        "ps",
+        "shell = \"ps -o pid,user,comm; sleep 5\"\nsteps = [{ wait = \"COMMAND\" }, { checkpoint = \"listed\" }]\n",
+        &[],
+    );
+    out.success();
+    let run = crate::util::Tuicast::new()
+        .arg("inspect")
+        .arg(&cast)
+        .args(["--at", "listed", "--json"])
+        .run()
+        .success();
+    let json = run.json();
+    let table = &json["tables"][0];
+    assert_eq!(table["kind"], "aligned", "{json}");
+    assert_eq!(
+        table["header"],
+        serde_json::json!(["PID", "USER", "COMMAND"]),
+        "{json}"
+    );
+    let rows = table["rows"].as_array().unwrap();
+    assert!(rows.len() >= 2, "bash and ps at least: {json}");
+    assert!(
+        rows.iter().any(|r| r[2] == "ps"),
+        "the ps process itself: {json}"
+    );
+    assert!(rows
+        .iter()
+        .all(|r| r[0].as_str().unwrap().parse::<u32>().is_ok()));
+}
