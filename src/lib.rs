@@ -67,6 +67,28 @@
 //! `tuicast = { version = "…", default-features = false }`: `harness::main()`, text and
 //! styled goldens, replay and the avt engine, in about half the dependencies.
 
+/// Checks a screen against the golden `snapshots/@screens/NAME.txt` of the package under
+/// test, as cast goldens are checked: `TUICAST_UPDATE` (and CI) decide what a mismatch writes,
+/// `tuicast review` / `accept` take the `.new`, and the golden is never an orphan. The screen
+/// comes from a [`term::Screen`] or a `record::Session` (its live screen); a mismatch panics
+/// with the golden, the first difference and the diff.
+///
+/// ```no_run
+/// # #[cfg(feature = "record")] {
+/// use tuicast::record::{Session, SessionOptions};
+/// let mut s = Session::spawn_in_memory(SessionOptions::new(["bash", "--norc"]))?;
+/// s.wait_text("$")?;
+/// tuicast::assert_screen!(s, "prompt");
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[macro_export]
+macro_rules! assert_screen {
+    ($screen:expr, $name:expr $(,)?) => {
+        $crate::harness::assert_screen_golden(env!("CARGO_MANIFEST_DIR"), &$screen, $name)
+    };
+}
+
 /// Declares an error type that carries its message (text quoted from input already escaped),
 /// for a failure with nothing more to say than what is wrong: typed, so callers tell one
 /// kind of failure from another and `?` converts it, without a `String` error.

@@ -530,7 +530,10 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
     outer
         .wait_until("the output of echo", None, |s| s.text().contains("\none\n"))
         .unwrap();
-    outer.type_text("\x1c").unwrap(); // Ctrl-\ drops a marker
+    outer.type_text("\x1c").unwrap(); // Ctrl-\ marks a checkpoint, named on the spot
+    outer.wait_text("checkpoint name (Enter: mark-1):").unwrap();
+    outer.type_text("\r").unwrap(); // the default name
+    outer.wait_gone("checkpoint name").unwrap();
     outer
         .resize(tuicast::term::Size { cols: 90, rows: 14 })
         .unwrap();

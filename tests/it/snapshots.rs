@@ -393,3 +393,73 @@ fn check_chooses_the_checkpoints_that_mean_something() {
         "{out}"
     );
 }
+
+/// `assert_screen!`'s goldens (`snapshots/@screens/NAME.txt`): missing, the screen waits in
+/// `.new` and `tuicast accept` takes it; then it passes; a changed screen fails with the first
+/// difference and the diff; and `tuicast test` never calls the golden an orphan.
+#[test]
+fn screen_goldens_of_rust_tests_are_checked_accepted_and_not_orphans() {
+    use tuicast::assert::UpdateAction;
+    use tuicast::harness::check_screen_golden;
+    let dir = Dir::new();
+    dir.write("casts/a.cast", v3_cast(10, 2, &[r#"[0.1, "o", "hi"]"#]));
+    dir.tuicast(["test", "--update"]).run().success();
+    let screen = |text: &str| {
+        let mut e =
+            tuicast::term::EngineKind::Avt.create(tuicast::term::Size { cols: 10, rows: 2 });
+        e.feed(text);
+        e.screen()
+    };
+    let e = check_screen_golden(
+        dir.path(),
+        &screen("ready"),
+        "start",
+        UpdateAction::WriteNew,
+    )
+    .unwrap_err();
+    assert!(e.contains("tuicast accept @screens/start.txt"), "{e}");
+    let e = check_screen_golden(
+        dir.path(),
+        &screen("ready"),
+        "start",
+        UpdateAction::WriteNothing,
+    )
+    .unwrap_err();
+    assert!(e.contains("may write nothing"), "{e}");
+    dir.tuicast(["accept", "@screens/start.txt"])
+        .run()
+        .success();
+    check_screen_golden(
+        dir.path(),
+        &screen("ready"),
+        "start",
+        UpdateAction::WriteNothing,
+    )
+    .unwrap();
+    let e = check_screen_golden(
+        dir.path(),
+        &screen("reXdy"),
+        "start",
+        UpdateAction::WriteNothing,
+    )
+    .unwrap_err();
+    assert!(e.contains("screen golden mismatch: "), "{e}");
+    assert!(e.contains("first difference: row 1, column 3"), "{e}");
+    assert!(e.contains("+reXdy"), "{e}");
+    let run = dir.tuicast(["test", "--remove-orphans"]).run().success();
+    assert!(!run.stdout().contains("orphan"), "{run}");
+    assert!(dir.join("snapshots/@screens/start.txt").exists());
+}
+
+/// The macro itself, on a real program's live screen, against the golden committed in this
+/// repository (`snapshots/@screens/bash-read.txt`).
+#[cfg(feature = "record")]
+#[test]
+fn assert_screen_checks_a_sessions_live_screen() {
+    use tuicast::record::{Session, SessionOptions};
+    let mut opts = SessionOptions::new(["bash", "-c", "read -p 'Name? ' n"]);
+    opts.size = tuicast::term::Size { cols: 20, rows: 3 };
+    let mut s = Session::spawn_in_memory(opts).unwrap();
+    s.wait_text("Name?").unwrap();
+    tuicast::assert_screen!(s, "bash-read");
+}

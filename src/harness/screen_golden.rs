@@ -1,0 +1,103 @@
+//! Goldens of screens a Rust test holds (`tuicast::assert_screen!`): a screen from a
+//! `Session`, a replay or an engine, checked against `snapshots/@screens/NAME.txt` with the
+//! update modes, review and accept of cast goldens, and never reported as an orphan.
+
+use std::path::Path;
+
+use crate::assert::{self, Check, Format, Outcome, PngCheck, UpdateAction, UpdateMode};
+use crate::config::Config;
+use crate::term::Screen;
+
+/// The folder under the snapshots folder that holds the goldens of `assert_screen!` (a name
+/// no cast stem has: casts are found by their `.cast` files, and discovery keeps this folder
+/// out of the orphans).
+pub const SCREENS_DIR: &str = "@screens";
+
+/// What `assert_screen!` can take a screen from.
+pub trait ScreenSource {
+    /// The screen now.
+    fn current_screen(&self) -> Screen;
+}
+
+impl ScreenSource for Screen {
+    fn current_screen(&self) -> Screen {
+        self.clone()
+    }
+}
+
+#[cfg(feature = "record")]
+impl ScreenSource for crate::record::Session {
+    fn current_screen(&self) -> Screen {
+        self.screen()
+    }
+}
+
+/// Checks `screen` against the golden `NAME` of the project at `root` (its `tuicast.toml`'s
+/// snapshots folder, `@screens/NAME.txt`), writing what `action` allows; `Err` with the
+/// failure message (the golden, the first difference, the diff, the command that accepts it).
+pub fn check_screen_golden(
+    root: &Path,
+    screen: &Screen,
+    name: &str,
+    action: UpdateAction,
+) -> Result<(), String> {
+    let config = Config::load(root).map_err(|e| e.to_string())?;
+    let golden = assert::snapshot_path(&config.snapshots, SCREENS_DIR, name, "txt");
+    let check = Check {
+        format: Format::Text,
+        golden: &golden,
+        cast: "assert_screen!",
+        checkpoint: name,
+        action,
+        color: false,
+        png: &PngCheck::default(),
+        scrollback: 0,
+    };
+    let shown = assert::shown_path(&golden);
+    let accept = assert::pending::relative_name(&config.snapshots, &golden);
+    match check.check(screen).map_err(|e| format!("{shown}: {e}"))? {
+        (Outcome::Pass | Outcome::Updated, _) => Ok(()),
+        (Outcome::Missing { pending }, _) => Err(format!(
+            "no screen golden {shown} yet{}",
+            match pending {
+                Some(_) => format!("; the screen is in {shown}.new: tuicast accept {accept}"),
+                None =>
+                    " (this run may write nothing: TUICAST_UPDATE=always, or run it outside CI)"
+                        .to_string(),
+            }
+        )),
+        (
+            Outcome::Mismatch {
+                difference,
+                pending,
+                ..
+            },
+            _,
+        ) => Err(format!(
+            "screen golden mismatch: {shown}\nfirst difference: {}\n{}{}",
+            match &difference.place {
+                assert::Place::Cell { row, column } => format!("row {row}, column {column}"),
+                assert::Place::Header(field) => field.clone(),
+            },
+            difference.diff,
+            match pending {
+                Some(_) => format!("to accept: tuicast accept {accept}"),
+                None => String::new(),
+            }
+        )),
+    }
+}
+
+/// What `assert_screen!` does: [`check_screen_golden`] in the package being tested, with the
+/// update mode of `TUICAST_UPDATE` (and CI); panics with the failure message.
+pub fn assert_screen_golden(root: &str, source: &dyn ScreenSource, name: &str) {
+    let action = match UpdateMode::from_env() {
+        Ok(mode) => mode.resolve_here(),
+        Err(e) => panic!("{e}"),
+    };
+    if let Err(message) =
+        check_screen_golden(Path::new(root), &source.current_screen(), name, action)
+    {
+        panic!("{message}");
+    }
+}
