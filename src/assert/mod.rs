@@ -10,6 +10,7 @@
 
 mod check;
 mod diff;
+mod expect;
 mod layout;
 mod mask;
 pub mod pending;
@@ -24,6 +25,7 @@ mod update;
 use std::path::Path;
 
 pub use check::{check_file, Check, Outcome, MAX_GOLDEN_BYTES};
+pub use expect::{parse_color, Expect, StyleCheck, TextCheck};
 pub use diff::{compare, unified, Difference, Place, MAX_DIFF_LINES};
 pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_path};
 pub use mask::{apply_all, cursor_view, Mask, PLACEHOLDER};
