@@ -38,7 +38,7 @@ pub use discover::{
 pub use live::{live_cast_path, run_dir, LiveMode, LiveModeError, LIVE_ENV};
 pub use report::add_to_report;
 pub use result::{CheckResult, Report, SnapshotResult, Status};
-pub use trials::{main, test_name, trials, HarnessError};
+pub use trials::{expect_test_name, main, test_name, trials, HarnessError};
 
 use crate::assert::UpdateAction;
 
