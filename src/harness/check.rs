@@ -320,6 +320,42 @@ mod tests {
     }
 
     #[test]
+    fn expectations_are_results_of_their_own_after_their_checkpoint() {
+        let (_dir, config) = project(&[
+            ("casts/two.cast", TWO),
+            (
+                "casts/two.toml",
+                "[regions]\nlast = { last_row = true }\n\
+                 [[check.expect]]\nat = \"*\"\nregion = \"last\"\ncontains = \"count 1\"\n\
+                 [[check.expect]]\nname = \"second\"\nat = \"end\"\nrows = 2\ntext = \"count 22\"\n",
+            ),
+        ]);
+        let case = &discover(&config, &[])[0];
+        assert_eq!(
+            case.test_names(),
+            ["two::first", "two::first::1", "two::end", "two::end::1", "two::end::second"]
+        );
+        let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
+        assert_eq!(
+            statuses(&results),
+            [
+                ("two::first".to_string(), Status::Updated),
+                ("two::first::1".to_string(), Status::Ok),
+                ("two::end".to_string(), Status::Updated),
+                ("two::end::1".to_string(), Status::Failed),
+                ("two::end::second".to_string(), Status::Ok),
+            ]
+        );
+        let m = results[3].message();
+        assert!(
+            m.starts_with("expectation 1 (") && m.contains("two.toml:3) failed at checkpoint \"end\"\n"),
+            "{m}"
+        );
+        assert!(m.contains("  expected text containing \"count 1\"\n  found text \"count 22\"\n"), "{m}");
+        assert_eq!((results[3].checkpoint.as_str(), results[3].line), ("end", 4));
+    }
+
+    #[test]
     fn a_missing_golden_fails_and_says_what_was_written() {
         let (_dir, config) = project(&[("casts/two.cast", TWO)]);
         let case = load_case(&config, config.casts.join("two.cast"));
