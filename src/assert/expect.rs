@@ -179,7 +179,11 @@ impl Expect {
             Some((label, anchor)) => match anchor.resolve(screen) {
                 Ok(r) => r,
                 Err(e) => {
-                    let _ = writeln!(out, "  {label} ({}) resolves to nothing: {e}", anchor.describe());
+                    let _ = writeln!(
+                        out,
+                        "  {label} ({}) resolves to nothing: {e}",
+                        anchor.describe()
+                    );
                     let _ = write!(out, "{}", around(screen, &[]));
                     return Err(out);
                 }
@@ -408,7 +412,10 @@ mod tests {
             m.contains("  region \"status\" (row = { regex = \"INSERT\" }): row 2, columns 1-20\n"),
             "{m}"
         );
-        assert!(m.contains("  expected text \"-- VISUAL --\"\n  found text \"-- INSERT --\"\n"), "{m}");
+        assert!(
+            m.contains("  expected text \"-- VISUAL --\"\n  found text \"-- INSERT --\"\n"),
+            "{m}"
+        );
         assert!(m.contains("  > 2 | -- INSERT --\n"), "{m}");
         assert!(m.contains("    1 | top\n"), "{m}");
     }

@@ -25,8 +25,8 @@ mod update;
 use std::path::Path;
 
 pub use check::{check_file, Check, Outcome, MAX_GOLDEN_BYTES};
-pub use expect::{parse_color, Expect, StyleCheck, TextCheck};
 pub use diff::{compare, unified, Difference, Place, MAX_DIFF_LINES};
+pub use expect::{parse_color, Expect, StyleCheck, TextCheck};
 pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_path};
 pub use mask::{apply_all, cursor_view, Mask, PLACEHOLDER};
 pub use png_check::{check_png, PngCheck};

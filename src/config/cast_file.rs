@@ -157,8 +157,8 @@ impl CastFile {
             let span = spec.span();
             let r = spec.get_ref();
             let shown = escape_for_terminal(name, 60);
-            let anchor =
-                region_anchor(r).map_err(|e| at.error(span.clone(), format!("regions.{shown}: {e}")))?;
+            let anchor = region_anchor(r)
+                .map_err(|e| at.error(span.clone(), format!("regions.{shown}: {e}")))?;
             anchors.insert(name.clone(), anchor);
             // Annotated pictures draw fixed cells: an anchored region is checked above and
             // serves expectations.
@@ -719,7 +719,9 @@ fn expectation(
     let fixed = e.rows.is_some() || e.cols.is_some() || e.regex.is_some();
     let region = match (&e.region, fixed) {
         (Some(_), true) => {
-            return Err("an expectation takes region = \"NAME\" or rows/cols/regex, not both".into())
+            return Err(
+                "an expectation takes region = \"NAME\" or rows/cols/regex, not both".into(),
+            )
         }
         (Some(name), false) => {
             let shown = escape_for_terminal(name, 60);
@@ -757,11 +759,12 @@ fn expectation(
         texts.push(TextCheck::Contains(t.clone()));
     }
     if let Some(r) = &e.matches {
-        texts.push(TextCheck::Matches(
-            Regex::new(r).map_err(|err| {
-                format!("matches: regex \"{}\" is not valid: {err}", escape_for_terminal(r, 80))
-            })?,
-        ));
+        texts.push(TextCheck::Matches(Regex::new(r).map_err(|err| {
+            format!(
+                "matches: regex \"{}\" is not valid: {err}",
+                escape_for_terminal(r, 80)
+            )
+        })?));
     }
     if texts.len() > 1 {
         return Err("an expectation takes at most one of text, contains, matches".into());
@@ -1539,7 +1542,10 @@ mod tests {
         assert_eq!(a.place, "casts/x.toml:9");
         assert_eq!(a.style.fg, Some(crate::term::Color::Indexed(2)));
         assert_eq!((b.id.as_str(), b.at.as_deref()), ("cursor", Some("end")));
-        assert_eq!((b.cursor, b.style.bg), (Some((4, 0)), Some(crate::term::Color::Indexed(4))));
+        assert_eq!(
+            (b.cursor, b.style.bg),
+            (Some((4, 0)), Some(crate::term::Color::Indexed(4)))
+        );
 
         for (text, why) in [
             ("[regions]\nx = { row = { regex = \"(\" } }\n", "2:5: regions.x: regex \"(\" is not valid"),

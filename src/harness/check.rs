@@ -333,7 +333,13 @@ mod tests {
         let case = &discover(&config, &[])[0];
         assert_eq!(
             case.test_names(),
-            ["two::first", "two::first::1", "two::end", "two::end::1", "two::end::second"]
+            [
+                "two::first",
+                "two::first::1",
+                "two::end",
+                "two::end::1",
+                "two::end::second"
+            ]
         );
         let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
         assert_eq!(
@@ -348,11 +354,18 @@ mod tests {
         );
         let m = results[3].message();
         assert!(
-            m.starts_with("expectation 1 (") && m.contains("two.toml:3) failed at checkpoint \"end\"\n"),
+            m.starts_with("expectation 1 (")
+                && m.contains("two.toml:3) failed at checkpoint \"end\"\n"),
             "{m}"
         );
-        assert!(m.contains("  expected text containing \"count 1\"\n  found text \"count 22\"\n"), "{m}");
-        assert_eq!((results[3].checkpoint.as_str(), results[3].line), ("end", 4));
+        assert!(
+            m.contains("  expected text containing \"count 1\"\n  found text \"count 22\"\n"),
+            "{m}"
+        );
+        assert_eq!(
+            (results[3].checkpoint.as_str(), results[3].line),
+            ("end", 4)
+        );
     }
 
     #[test]

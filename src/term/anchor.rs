@@ -184,10 +184,11 @@ impl Anchor {
             Anchor::Inside(name) => {
                 let outline = screen.outline();
                 let found = outline.find_box(name).or_else(|| {
-                    outline
-                        .boxes
-                        .iter()
-                        .find(|b| b.title.as_deref().is_some_and(|t| t.contains(name.as_str())))
+                    outline.boxes.iter().find(|b| {
+                        b.title
+                            .as_deref()
+                            .is_some_and(|t| t.contains(name.as_str()))
+                    })
                 });
                 let shown_name = crate::escape::escape_for_terminal(name, 80);
                 let Some(b) = found else {
@@ -397,6 +398,9 @@ mod tests {
         let a = Anchor::Cells(CellSelection::new(Some("2..=3"), Some("1..4"), None).unwrap());
         assert_eq!(a.describe(), "rows = \"2..=3\", cols = \"1..=3\"");
         assert_eq!(rects_text(&s, &a.resolve(&s).unwrap()), "---\none");
-        assert!(anchor_regex("(").unwrap_err().message().contains("not valid"));
+        assert!(anchor_regex("(")
+            .unwrap_err()
+            .message()
+            .contains("not valid"));
     }
 }

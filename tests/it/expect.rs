@@ -60,9 +60,15 @@ fn expectations_on_anchored_regions_pass_as_trials_of_their_own() {
         "app::end::4 ",
         "app::end::5 ",
     ] {
-        assert!(stdout.contains(&format!("test {name}... ok")), "{name}: {out}");
+        assert!(
+            stdout.contains(&format!("test {name}... ok")),
+            "{name}: {out}"
+        );
     }
-    assert!(!stdout.contains("app::end::mode"), "mode is checked at saved only: {out}");
+    assert!(
+        !stdout.contains("app::end::mode"),
+        "mode is checked at saved only: {out}"
+    );
     assert!(stdout.contains("9 passed"), "{out}");
 
     // A filter selects expectations by their names.
@@ -129,9 +135,7 @@ fn a_region_that_resolves_to_nothing_fails_naming_the_region_and_what_it_looked_
     );
 
     // An expectation at a checkpoint the cast lacks: the cast fails, listing its checkpoints.
-    let dir = project(
-        "[[check.expect]]\nat = \"later\"\ncontains = \"x\"\n",
-    );
+    let dir = project("[[check.expect]]\nat = \"later\"\ncontains = \"x\"\n");
     let out = dir.tuicast(["test"]).run();
     assert!(!out.succeeded(), "{out}");
     assert!(
@@ -144,8 +148,9 @@ fn a_region_that_resolves_to_nothing_fails_naming_the_region_and_what_it_looked_
     let dir = project("[[check.expect]]\nat = \"end\"\nregion = \"nope\"\ntext = \"x\"\n");
     let out = dir.tuicast(["test"]).run();
     assert!(
-        out.stdout()
-            .contains("app.toml:1:1: check.expect[0]: no region \"nope\" in [regions] (regions: none)"),
+        out.stdout().contains(
+            "app.toml:1:1: check.expect[0]: no region \"nope\" in [regions] (regions: none)"
+        ),
         "{out}"
     );
 }
@@ -170,8 +175,14 @@ fn vims_mode_line_and_dialogs_box_in_real_recordings() {
     dir.tuicast(["test", "--update"]).run();
     let out = dir.tuicast(["test"]).run();
     assert!(out.succeeded(), "{out}");
-    assert!(out.stdout().contains("test vim::insert::mode ... ok"), "{out}");
-    assert!(out.stdout().contains("test dialog::menu::question ... ok"), "{out}");
+    assert!(
+        out.stdout().contains("test vim::insert::mode ... ok"),
+        "{out}"
+    );
+    assert!(
+        out.stdout().contains("test dialog::menu::question ... ok"),
+        "{out}"
+    );
 
     // At `number` vim has left insert mode: the mode line is gone, and so is the region.
     dir.write(
@@ -187,7 +198,10 @@ fn vims_mode_line_and_dialogs_box_in_real_recordings() {
     );
     let out = dir.tuicast(["test"]).run().fails_with(1);
     let stdout = out.stdout();
-    assert!(stdout.contains("test vim::number::mode ... FAILED"), "{out}");
+    assert!(
+        stdout.contains("test vim::number::mode ... FAILED"),
+        "{out}"
+    );
     assert!(
         stdout.contains("resolves to nothing: no row matches regex \"INSERT\""),
         "{out}"
