@@ -222,8 +222,9 @@ impl Expect {
                     let Some(cells) = screen.rows.get(r) else {
                         continue;
                     };
-                    for c in rect.col..rect.col_end.min(cells.len()) {
-                        let cell = &cells[c];
+                    let end = rect.col_end.min(cells.len());
+                    let row = cells.get(rect.col..end).unwrap_or(&[]);
+                    for (c, cell) in (rect.col..).zip(row) {
                         if cell.width == 0 || cell.text.chars().all(char::is_whitespace) {
                             continue;
                         }

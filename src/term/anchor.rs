@@ -256,9 +256,10 @@ pub fn rects_text(screen: &Screen, rects: &[CellRect]) -> String {
         for r in rect.row..rect.row_end {
             let mut line = String::new();
             if let Some(cells) = screen.rows.get(r) {
-                for c in rect.col..rect.col_end.min(cells.len()) {
-                    if cells[c].width != 0 {
-                        line.push_str(&cells[c].text);
+                let end = rect.col_end.min(cells.len());
+                for cell in cells.get(rect.col..end).unwrap_or(&[]) {
+                    if cell.width != 0 {
+                        line.push_str(&cell.text);
                     }
                 }
             }
