@@ -157,11 +157,7 @@ impl CastFile {
             let span = spec.span();
             let r = spec.get_ref();
             let shown = escape_for_terminal(name, 60);
-            let anchor = region_anchor(r)
-                .map_err(|e| at.error(span.clone(), format!("regions.{shown}: {e}")))?;
-            anchors.insert(name.clone(), anchor);
-            // Annotated pictures draw fixed cells: an anchored region is checked above and
-            // serves expectations.
+            // Annotated pictures draw fixed cells; an anchored region serves expectations.
             #[cfg(feature = "png")]
             if !r.anchored() {
                 let region = AnnotationSpec {
@@ -175,9 +171,12 @@ impl CastFile {
                 // Checked now, as masks and steps are, not when a screenshot needs the region.
                 region
                     .build()
-                    .map_err(|e| at.error(span, format!("regions.{shown}: {e}")))?;
+                    .map_err(|e| at.error(span.clone(), format!("regions.{shown}: {e}")))?;
                 regions.insert(name.clone(), region);
             }
+            let anchor =
+                region_anchor(r).map_err(|e| at.error(span, format!("regions.{shown}: {e}")))?;
+            anchors.insert(name.clone(), anchor);
         }
         let expects = file
             .check
@@ -1586,7 +1585,7 @@ mod tests {
         let e =
             error("shell = \"true\"\n\n[regions]\nok = { rows = 2 }\nmenu = { regex = \"(\" }\n");
         assert!(
-            e.starts_with("casts/x.toml:5:8: regions.menu: regex \"(\" is not valid"),
+            e.starts_with("casts/x.toml:5:8: regions.menu: annotation: regex \"(\" is not valid"),
             "{e}"
         );
         let e = error("[regions]\nbad = { rows = 2, color = \"red\" }\n");
