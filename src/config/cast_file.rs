@@ -22,7 +22,13 @@
 //! [regions]
 //! status = { rows = 23, cols = "0..80", label = "status line", color = "#ff8800" }
 //! menu = { regex = "apple|banana" }   # the label defaults to the region's name
+//! mode = { row = { regex = "INSERT" } }   # anchored by content: see term::Anchor
 //! ```
+//!
+//! A region may instead be anchored by content ([`Anchor`]: `row`, `match`, `inside`,
+//! `between`, `last_row`), found afresh on each screen; such regions serve expectations,
+//! `[[check.expect]]` in `[check]` ([`Expect`]: `at`, a region or cells, `text`,
+//! `contains`, `matches`, `fg`, `bg`, `bold`, `italic`, `underline`, `inverse`, `cursor`).
 //!
 //! The `[terminal]` table sets engine options for this cast's replays and its recording's
 //! live engine, over `tuicast.toml`'s own `[terminal]`:
