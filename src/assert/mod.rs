@@ -10,6 +10,7 @@
 
 mod check;
 mod diff;
+mod expect;
 mod layout;
 mod mask;
 pub mod pending;
@@ -25,6 +26,7 @@ use std::path::Path;
 
 pub use check::{check_file, Check, Outcome, MAX_GOLDEN_BYTES};
 pub use diff::{compare, unified, Difference, Place, MAX_DIFF_LINES};
+pub use expect::{parse_color, Expect, StyleCheck, TextCheck};
 pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_path};
 pub use mask::{apply_all, cursor_view, Mask, PLACEHOLDER};
 pub use png_check::{check_png, PngCheck};

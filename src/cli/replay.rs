@@ -521,6 +521,14 @@ fn find_region(
         );
     };
     let Some(region) = scenario.regions.get(name) else {
+        if let Some(anchor) = scenario.anchors.get(name) {
+            bail!(
+                "{}: region \"{shown}\" is anchored by content ({}): annotations take fixed \
+                 regions (rows, cols, regex)",
+                path.display(),
+                anchor.describe()
+            );
+        }
         let names: Vec<String> = scenario
             .regions
             .keys()

@@ -321,13 +321,10 @@ fn wanted(name: &str, filter: Option<&str>) -> bool {
 /// How many checks of `case` the filter selects: one per checkpoint, named as the harness
 /// names them, or one for a cast that could not be read.
 fn selected(case: &harness::Case, filter: Option<&str>) -> usize {
-    match &case.checkpoints {
-        Ok(cps) => cps
-            .iter()
-            .filter(|cp| wanted(&harness::test_name(&case.stem, &cp.name), filter))
-            .count(),
-        Err(_) => usize::from(wanted(&case.stem, filter)),
-    }
+    case.test_names()
+        .iter()
+        .filter(|name| wanted(name, filter))
+        .count()
 }
 
 /// A heading, then one file per line, indented and escaped.

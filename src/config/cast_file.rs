@@ -22,7 +22,13 @@
 //! [regions]
 //! status = { rows = 23, cols = "0..80", label = "status line", color = "#ff8800" }
 //! menu = { regex = "apple|banana" }   # the label defaults to the region's name
+//! mode = { row = { regex = "INSERT" } }   # anchored by content: see term::Anchor
 //! ```
+//!
+//! A region may instead be anchored by content ([`Anchor`]: `row`, `match`, `inside`,
+//! `between`, `last_row`), found afresh on each screen; such regions serve expectations,
+//! `[[check.expect]]` in `[check]` ([`Expect`]: `at`, a region or cells, `text`,
+//! `contains`, `matches`, `fg`, `bg`, `bold`, `italic`, `underline`, `inverse`, `cursor`).
 //!
 //! The `[terminal]` table sets engine options for this cast's replays and its recording's
 //! live engine, over `tuicast.toml`'s own `[terminal]`:
@@ -45,7 +51,7 @@ use regex::Regex;
 use toml::Spanned;
 
 use super::{parse_toml, ConfigError};
-use crate::assert::{Format, Mask};
+use crate::assert::{parse_color, Expect, Format, Mask, StyleCheck, TextCheck};
 use crate::escape::escape_for_terminal;
 use crate::record::scenario::MAX_SCROLL;
 use crate::record::{
@@ -53,7 +59,7 @@ use crate::record::{
 };
 #[cfg(feature = "png")]
 use crate::render::png::AnnotationSpec;
-use crate::term::{CellSelection, Size, MAX_SCROLLBACK};
+use crate::term::{anchor_regex, Anchor, CellSelection, Size, MAX_SCROLLBACK};
 
 /// A cast's TOML, read and checked.
 #[derive(Debug, Clone)]
@@ -76,6 +82,11 @@ pub struct CastFile {
     /// Named regions (`[regions]`), checked, each label defaulting to the region's name.
     #[cfg(feature = "png")]
     pub regions: BTreeMap<String, AnnotationSpec>,
+    /// Every named region (`[regions]`, fixed or anchored by content), as it finds its
+    /// cells on a screen.
+    pub anchors: BTreeMap<String, Anchor>,
+    /// Expectations (`[[check.expect]]`), in the file's order.
+    pub expects: Vec<Expect>,
     /// Engine options (`[terminal]`), over the project's; the recording's live engine has
     /// them too.
     pub terminal: super::TerminalTable,
@@ -147,41 +158,56 @@ impl CastFile {
             .collect::<Result<_, _>>()?;
         #[cfg(feature = "png")]
         let mut regions = BTreeMap::new();
+        let mut anchors = BTreeMap::new();
         for (name, spec) in &file.regions {
             let span = spec.span();
             let r = spec.get_ref();
-            #[cfg(not(feature = "png"))]
-            {
-                // Only the cells are checked: regions serve annotated pictures, which this
-                // build cannot draw.
-                CellSelection::new(range_text(&r.rows), range_text(&r.cols), r.regex.as_deref())
-                    .map_err(|e| {
-                        at.error(
-                            span,
-                            format!("regions.{}: {e}", escape_for_terminal(name, 60)),
-                        )
-                    })?;
-            }
+            let shown = escape_for_terminal(name, 60);
+            // Annotated pictures draw fixed cells; an anchored region serves expectations.
             #[cfg(feature = "png")]
-            let region = AnnotationSpec {
-                region: None,
-                rows: r.rows.as_ref().map(|v| v.0.clone()),
-                cols: r.cols.as_ref().map(|v| v.0.clone()),
-                regex: r.regex.clone(),
-                label: r.label.clone().or_else(|| Some(name.clone())),
-                color: r.color.clone(),
-            };
-            // Checked now, as masks and steps are, not when a screenshot needs the region.
-            #[cfg(feature = "png")]
-            {
-                region.build().map_err(|e| {
-                    at.error(
-                        span,
-                        format!("regions.{}: {e}", escape_for_terminal(name, 60)),
-                    )
-                })?;
+            if !r.anchored() {
+                let region = AnnotationSpec {
+                    region: None,
+                    rows: r.rows.as_ref().map(|v| v.0.clone()),
+                    cols: r.cols.as_ref().map(|v| v.0.clone()),
+                    regex: r.regex.clone(),
+                    label: r.label.clone().or_else(|| Some(name.clone())),
+                    color: r.color.clone(),
+                };
+                // Checked now, as masks and steps are, not when a screenshot needs the region.
+                region
+                    .build()
+                    .map_err(|e| at.error(span.clone(), format!("regions.{shown}: {e}")))?;
                 regions.insert(name.clone(), region);
             }
+            let anchor =
+                region_anchor(r).map_err(|e| at.error(span, format!("regions.{shown}: {e}")))?;
+            anchors.insert(name.clone(), anchor);
+        }
+        let expects = file
+            .check
+            .expect
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                expectation(&at, i, spec.get_ref(), spec.span(), &anchors)
+                    .map_err(|e| at.error(spec.span(), format!("check.expect[{i}]: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(twice) = expects
+            .iter()
+            .enumerate()
+            .find(|(i, e)| expects[..*i].iter().any(|o| o.id == e.id))
+        {
+            let spec = &file.check.expect[twice.0];
+            return Err(at.error(
+                spec.span(),
+                format!(
+                    "check.expect[{}]: name \"{}\" is taken by an earlier expectation",
+                    twice.0,
+                    escape_for_terminal(&twice.1.id, 60)
+                ),
+            ));
         }
         let recording = recording(&at, &file)?;
         Ok(CastFile {
@@ -209,6 +235,8 @@ impl CastFile {
             },
             #[cfg(feature = "png")]
             regions,
+            anchors,
+            expects,
             terminal: file.terminal,
         })
     }
@@ -624,6 +652,173 @@ fn step(
     }
 }
 
+/// The anchor of a region of `[regions]`: fixed cells (`rows`, `cols`, `regex`) or exactly
+/// one of `row`, `match`, `inside`, `between`, `last_row`.
+fn region_anchor(r: &RegionToml) -> Result<Anchor, String> {
+    let fixed = r.rows.is_some() || r.cols.is_some() || r.regex.is_some();
+    let mut found = Vec::new();
+    if let Some(row) = &r.row {
+        found.push(Anchor::Row(anchor_regex(&row.regex)?));
+    }
+    if let Some(m) = &r.matched {
+        let [drow, dcol] = m.offset.unwrap_or([0, 0]);
+        if m.width == Some(0) {
+            return Err("match width = 0 selects no cells".into());
+        }
+        found.push(Anchor::Match {
+            regex: anchor_regex(&m.regex)?,
+            offset: (drow, dcol),
+            width: m.width,
+        });
+    }
+    if let Some(inside) = &r.inside {
+        if inside.title.is_empty() {
+            return Err("inside = { box = \"\" } names no box".into());
+        }
+        found.push(Anchor::Inside(inside.title.clone()));
+    }
+    if let Some(b) = &r.between {
+        found.push(Anchor::Between {
+            from: anchor_regex(&b.from)?,
+            to: anchor_regex(&b.to)?,
+        });
+    }
+    match r.last_row {
+        Some(true) => found.push(Anchor::LastRow),
+        Some(false) => return Err("last_row = false selects nothing: leave it out".into()),
+        None => {}
+    }
+    match (found.pop(), found.is_empty(), fixed) {
+        (None, _, _) => {
+            CellSelection::new(range_text(&r.rows), range_text(&r.cols), r.regex.as_deref())
+                .map(Anchor::Cells)
+                .map_err(|e| e.to_string())
+        }
+        (Some(a), true, false) => Ok(a),
+        _ => Err(
+            "a region takes rows/cols/regex or exactly one of row, match, inside, between, last_row"
+                .into(),
+        ),
+    }
+}
+
+/// One `[[check.expect]]` checked into an [`Expect`] (`i` its index, from 0).
+fn expectation(
+    at: &Places<'_>,
+    i: usize,
+    e: &ExpectToml,
+    span: Range<usize>,
+    anchors: &BTreeMap<String, Anchor>,
+) -> Result<Expect, String> {
+    let when = match e.at.as_deref() {
+        None => return Err("an expectation needs at = \"CHECKPOINT\" or at = \"*\"".into()),
+        Some("*") => None,
+        Some("") => return Err("at = \"\" names no checkpoint".into()),
+        Some(name) => Some(name.to_string()),
+    };
+    let id = match &e.name {
+        Some(n) if n.is_empty() => return Err("name = \"\" is empty".into()),
+        Some(n) => n.clone(),
+        None => (i + 1).to_string(),
+    };
+    let fixed = e.rows.is_some() || e.cols.is_some() || e.regex.is_some();
+    let region = match (&e.region, fixed) {
+        (Some(_), true) => {
+            return Err(
+                "an expectation takes region = \"NAME\" or rows/cols/regex, not both".into(),
+            )
+        }
+        (Some(name), false) => {
+            let shown = escape_for_terminal(name, 60);
+            let Some(a) = anchors.get(name) else {
+                let known: Vec<String> =
+                    anchors.keys().map(|k| escape_for_terminal(k, 40)).collect();
+                return Err(format!(
+                    "no region \"{shown}\" in [regions] (regions: {})",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ));
+            };
+            Some((format!("region \"{shown}\""), a.clone()))
+        }
+        (None, true) => Some((
+            "cells".to_string(),
+            Anchor::Cells(
+                CellSelection::new(range_text(&e.rows), range_text(&e.cols), e.regex.as_deref())
+                    .map_err(|e| e.to_string())?,
+            ),
+        )),
+        (None, false) => None,
+    };
+    let mut texts = Vec::new();
+    if let Some(t) = &e.text {
+        texts.push(TextCheck::Equals(t.clone()));
+    }
+    if let Some(t) = &e.contains {
+        if t.is_empty() {
+            return Err("contains = \"\" checks nothing".into());
+        }
+        texts.push(TextCheck::Contains(t.clone()));
+    }
+    if let Some(r) = &e.matches {
+        texts.push(TextCheck::Matches(Regex::new(r).map_err(|err| {
+            format!(
+                "matches: regex \"{}\" is not valid: {err}",
+                escape_for_terminal(r, 80)
+            )
+        })?));
+    }
+    if texts.len() > 1 {
+        return Err("an expectation takes at most one of text, contains, matches".into());
+    }
+    let color = |c: &Option<ColorToml>, key: &str| -> Result<_, String> {
+        match c {
+            None => Ok(None),
+            Some(ColorToml::Index(n)) => u8::try_from(*n)
+                .map(|i| Some(crate::term::Color::Indexed(i)))
+                .map_err(|_| format!("{key} = {n}: a palette index is 0 to 255")),
+            Some(ColorToml::Text(t)) => parse_color(t).map(Some).map_err(|m| format!("{key}: {m}")),
+        }
+    };
+    let style = StyleCheck {
+        fg: color(&e.fg, "fg")?,
+        bg: color(&e.bg, "bg")?,
+        bold: e.bold,
+        italic: e.italic,
+        underline: e.underline,
+        inverse: e.inverse,
+    };
+    let cursor = match e.cursor {
+        None => None,
+        Some([r, c]) if r == 0 || c == 0 => {
+            return Err(format!(
+                "cursor = [{r}, {c}] has a 0: rows and columns count from 1"
+            ))
+        }
+        Some([r, c]) => Some((r as usize - 1, c as usize - 1)),
+    };
+    if texts.is_empty() && style.is_empty() && cursor.is_none() {
+        return Err(
+            "an expectation checks nothing: give text, contains, matches, a style \
+             (fg, bg, bold, italic, underline, inverse) or cursor"
+                .into(),
+        );
+    }
+    let (line, _) = crate::location::line_column(at.text, span.start);
+    Ok(Expect {
+        id,
+        at: when,
+        place: format!("{}:{line}", crate::assert::shown_path(at.path)),
+        region,
+        text: texts.pop(),
+        style,
+        cursor,
+    })
+}
+
 /// A mouse step's target, a region looked up in `[regions]`.
 fn target(
     t: &TargetToml,
@@ -667,6 +862,11 @@ fn target(
             ));
         };
         let r = region.get_ref();
+        if r.anchored() {
+            return Err(format!(
+                "region {shown} is anchored by content: a mouse target needs fixed cells (rows, cols or regex)"
+            ));
+        }
         let cells =
             CellSelection::new(range_text(&r.rows), range_text(&r.cols), r.regex.as_deref())
                 .map_err(|e| format!("region {shown}: {e}"))?;
@@ -799,6 +999,8 @@ struct CheckToml {
     mask: Vec<Spanned<CellsToml>>,
     #[serde(default)]
     scrollback: Option<Spanned<u32>>,
+    #[serde(default)]
+    expect: Vec<Spanned<ExpectToml>>,
 }
 
 /// The cell-selecting keys, shared by masks and regions.
@@ -825,9 +1027,106 @@ struct RegionToml {
     #[serde(default)]
     regex: Option<String>,
     #[serde(default)]
+    row: Option<RowToml>,
+    #[serde(default, rename = "match")]
+    matched: Option<MatchToml>,
+    #[serde(default)]
+    inside: Option<InsideToml>,
+    #[serde(default)]
+    between: Option<BetweenToml>,
+    #[serde(default)]
+    last_row: Option<bool>,
+    #[serde(default)]
     label: Option<String>,
     #[serde(default, alias = "colour")]
     color: Option<String>,
+}
+
+impl RegionToml {
+    /// Whether the region is anchored by content (not fixed cells).
+    fn anchored(&self) -> bool {
+        self.row.is_some()
+            || self.matched.is_some()
+            || self.inside.is_some()
+            || self.between.is_some()
+            || self.last_row.is_some()
+    }
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RowToml {
+    regex: String,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MatchToml {
+    regex: String,
+    #[serde(default)]
+    offset: Option<[i64; 2]>,
+    #[serde(default)]
+    width: Option<usize>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InsideToml {
+    #[serde(rename = "box")]
+    title: String,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BetweenToml {
+    from: String,
+    to: String,
+}
+
+/// One `[[check.expect]]` as written.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectToml {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    at: Option<String>,
+    #[serde(default)]
+    region: Option<String>,
+    #[serde(default)]
+    rows: Option<CellRange>,
+    #[serde(default)]
+    cols: Option<CellRange>,
+    #[serde(default)]
+    regex: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    contains: Option<String>,
+    #[serde(default)]
+    matches: Option<String>,
+    #[serde(default)]
+    fg: Option<ColorToml>,
+    #[serde(default)]
+    bg: Option<ColorToml>,
+    #[serde(default)]
+    bold: Option<bool>,
+    #[serde(default)]
+    italic: Option<bool>,
+    #[serde(default)]
+    underline: Option<bool>,
+    #[serde(default)]
+    inverse: Option<bool>,
+    #[serde(default)]
+    cursor: Option<[u64; 2]>,
+}
+
+/// A colour as written: a name, `#rrggbb` or a palette index (a number or a string).
+#[derive(Debug, serde::Deserialize)]
+#[serde(untagged)]
+enum ColorToml {
+    Index(u64),
+    Text(String),
 }
 
 /// A row or column range as written: a number (`3`) or a string (`"2..5"`), kept as the
@@ -1219,6 +1518,72 @@ mod tests {
             e.starts_with("casts/x.toml:2:9: check.mask[0]: say which cells"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn anchored_regions_and_expectations_read_and_their_mistakes_name_their_place() {
+        let f = parse(
+            "[regions]\nmode = { row = { regex = \"INSERT\" } }\n\
+             name = { match = { regex = \"Name: \", offset = [0, 6], width = 5 } }\n\
+             todos = { inside = { box = \"Todos\" } }\n\
+             list = { between = { from = \"^---\", to = \"^===\" } }\n\
+             last = { last_row = true }\nfixed = { rows = 2 }\n\
+             \n[[check.expect]]\nat = \"*\"\nregion = \"mode\"\ntext = \"-- INSERT --\"\nfg = \"green\"\nbold = true\n\
+             \n[[check.expect]]\nname = \"cursor\"\nat = \"end\"\ncursor = [5, 1]\nbg = 4\n",
+        )
+        .unwrap();
+        assert_eq!(f.anchors.len(), 6);
+        assert_eq!(f.anchors["mode"].describe(), "row = { regex = \"INSERT\" }");
+        assert_eq!(
+            f.anchors["name"].describe(),
+            "match = { regex = \"Name: \", offset = [0, 6], width = 5 }"
+        );
+        assert!(matches!(f.anchors["last"], Anchor::LastRow));
+        #[cfg(feature = "png")]
+        assert_eq!(f.regions.keys().collect::<Vec<_>>(), ["fixed"]);
+        assert_eq!(f.expects.len(), 2);
+        let (a, b) = (&f.expects[0], &f.expects[1]);
+        assert_eq!((a.id.as_str(), a.at.as_deref()), ("1", None));
+        assert_eq!(a.place, "casts/x.toml:9");
+        assert_eq!(a.style.fg, Some(crate::term::Color::Indexed(2)));
+        assert_eq!((b.id.as_str(), b.at.as_deref()), ("cursor", Some("end")));
+        assert_eq!(
+            (b.cursor, b.style.bg),
+            (Some((4, 0)), Some(crate::term::Color::Indexed(4)))
+        );
+
+        for (text, why) in [
+            ("[regions]\nx = { row = { regex = \"(\" } }\n", "2:5: regions.x: regex \"(\" is not valid"),
+            (
+                "[regions]\nx = { rows = 1, last_row = true }\n",
+                "2:5: regions.x: a region takes rows/cols/regex or exactly one of",
+            ),
+            ("[regions]\nx = { row = { text = \"a\" } }\n", "unknown field `text`"),
+            ("[[check.expect]]\nat = \"end\"\n", "1:1: check.expect[0]: an expectation checks nothing"),
+            ("[[check.expect]]\ntext = \"a\"\n", "check.expect[0]: an expectation needs at ="),
+            (
+                "[[check.expect]]\nat = \"end\"\nregion = \"nope\"\ntext = \"a\"\n",
+                "check.expect[0]: no region \"nope\" in [regions] (regions: none)",
+            ),
+            (
+                "[[check.expect]]\nat = \"end\"\ntext = \"a\"\ncontains = \"b\"\n",
+                "at most one of text, contains, matches",
+            ),
+            ("[[check.expect]]\nat = \"end\"\nfg = \"mauve\"\n", "fg: colour \"mauve\" is not one"),
+            ("[[check.expect]]\nat = \"end\"\nbg = 300\n", "bg = 300: a palette index is 0 to 255"),
+            ("[[check.expect]]\nat = \"end\"\ncursor = [0, 1]\n", "has a 0"),
+            (
+                "[[check.expect]]\nname = \"a\"\nat = \"end\"\nbold = true\n[[check.expect]]\nname = \"a\"\nat = \"*\"\nbold = true\n",
+                "check.expect[1]: name \"a\" is taken",
+            ),
+            (
+                "shell = \"true\"\n[regions]\nm = { last_row = true }\n[[steps]]\nclick = { region = \"m\" }\n",
+                "region m is anchored by content",
+            ),
+        ] {
+            let e = error(text);
+            assert!(e.contains(why), "{text}: {e}");
+        }
     }
 
     #[test]

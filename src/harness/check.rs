@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::discover::Case;
 use super::live::{live_replay, older_than_binary, warn_once};
 use super::result::{CheckResult, SnapshotResult};
-use super::trials::test_name;
+use super::trials::{expect_key, expect_test_name, test_name};
 use super::Options;
 use crate::assert::{self, Check, Mask};
 use crate::config::Config;
@@ -24,11 +24,24 @@ pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResu
     let mut checked = check_replay(config, case, opts);
     infos
         .iter()
-        .map(|info| match &mut checked {
-            Ok(results) => results
-                .remove(&info.name)
-                .unwrap_or_else(|| missing(case, &info.name)),
-            Err(e) => failed(case, e, &info.name),
+        .flat_map(|info| {
+            let mut out = vec![match &mut checked {
+                Ok(results) => results
+                    .remove(&info.name)
+                    .unwrap_or_else(|| missing(case, &info.name)),
+                Err(e) => failed(case, e, &info.name),
+            }];
+            for e in case.expects_at(&info.name) {
+                let mut r = match &mut checked {
+                    Ok(results) => results
+                        .remove(&expect_key(&info.name, &e.id))
+                        .unwrap_or_else(|| missing(case, &info.name)),
+                    Err(err) => failed(case, err, &info.name),
+                };
+                r.test = expect_test_name(&case.stem, &info.name, &e.id);
+                out.push(r);
+            }
+            out
         })
         .collect()
 }
@@ -53,6 +66,7 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
                     cp.name.clone(),
                     check_checkpoint(config, case, &cp, opts, &png),
                 );
+                check_expects(case, &cp, &mut results);
             }
         }
         remove_stale(config, case, opts, &results);
@@ -72,6 +86,7 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
                 cp.name.clone(),
                 check_checkpoint(config, case, &cp, opts, &png),
             );
+            check_expects(case, &cp, &mut results);
         }
     })
     .map_err(shown)?;
@@ -173,6 +188,25 @@ pub(super) fn check_checkpoint(
         time: cp.time,
         snapshots,
         error,
+    }
+}
+
+/// Checks the case's expectations at the checkpoint `cp` (on its screen as replayed, not
+/// masked), each result under its [`expect_key`].
+fn check_expects(case: &Case, cp: &Checkpoint, results: &mut HashMap<String, CheckResult>) {
+    for e in case.expects_at(&cp.name) {
+        results.insert(
+            expect_key(&cp.name, &e.id),
+            CheckResult {
+                test: expect_test_name(&case.stem, &cp.name, &e.id),
+                cast: case.cast.clone(),
+                checkpoint: cp.name.clone(),
+                line: cp.line,
+                time: cp.time,
+                snapshots: Vec::new(),
+                error: e.check(&cp.screen, &cp.name).err(),
+            },
+        );
     }
 }
 
@@ -282,6 +316,55 @@ mod tests {
                 "to update: TUICAST_UPDATE=always cargo test, or tuicast test --update\n"
             ),
             "{message}"
+        );
+    }
+
+    #[test]
+    fn expectations_are_results_of_their_own_after_their_checkpoint() {
+        let (_dir, config) = project(&[
+            ("casts/two.cast", TWO),
+            (
+                "casts/two.toml",
+                "[regions]\nlast = { last_row = true }\n\
+                 [[check.expect]]\nat = \"*\"\nregion = \"last\"\ncontains = \"count 1\"\n\
+                 [[check.expect]]\nname = \"second\"\nat = \"end\"\nrows = 2\ntext = \"count 22\"\n",
+            ),
+        ]);
+        let case = &discover(&config, &[])[0];
+        assert_eq!(
+            case.test_names(),
+            [
+                "two::first",
+                "two::first::1",
+                "two::end",
+                "two::end::1",
+                "two::end::second"
+            ]
+        );
+        let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
+        assert_eq!(
+            statuses(&results),
+            [
+                ("two::first".to_string(), Status::Updated),
+                ("two::first::1".to_string(), Status::Ok),
+                ("two::end".to_string(), Status::Updated),
+                ("two::end::1".to_string(), Status::Failed),
+                ("two::end::second".to_string(), Status::Ok),
+            ]
+        );
+        let m = results[3].message();
+        assert!(
+            m.starts_with("expectation 1 (")
+                && m.contains("two.toml:3) failed at checkpoint \"end\"\n"),
+            "{m}"
+        );
+        assert!(
+            m.contains("  expected text containing \"count 1\"\n  found text \"count 22\"\n"),
+            "{m}"
+        );
+        assert_eq!(
+            (results[3].checkpoint.as_str(), results[3].line),
+            ("end", 4)
         );
     }
 

@@ -33,6 +33,9 @@ pub struct Case {
     /// The engine its checkpoints replay with: the project's, with the cast TOML's
     /// `[terminal]` over its options.
     pub engine: EngineSpec,
+    /// Expectations (`[[check.expect]]`), each a test of its own at the checkpoints it
+    /// names.
+    pub expects: Vec<crate::assert::Expect>,
 }
 
 /// A checkpoint found by scanning a cast's markers (no replay needed).
@@ -45,6 +48,30 @@ pub struct CheckpointInfo {
 }
 
 impl Case {
+    /// The expectations checked at the checkpoint `name`.
+    pub fn expects_at<'a>(
+        &'a self,
+        name: &'a str,
+    ) -> impl Iterator<Item = &'a crate::assert::Expect> + 'a {
+        self.expects.iter().filter(move |e| e.applies_to(name))
+    }
+
+    /// The test names of this case in order: each checkpoint's, then its expectations'.
+    pub fn test_names(&self) -> Vec<String> {
+        match &self.checkpoints {
+            Ok(infos) => infos
+                .iter()
+                .flat_map(|i| {
+                    std::iter::once(super::test_name(&self.stem, &i.name)).chain(
+                        self.expects_at(&i.name)
+                            .map(|e| super::trials::expect_test_name(&self.stem, &i.name, &e.id)),
+                    )
+                })
+                .collect(),
+            Err(_) => vec![self.stem.clone()],
+        }
+    }
+
     /// The names of the checkpoints this case checks (see `[check] end` and
     /// `checkpoints`), to look each replayed checkpoint up in once per case: a cast may
     /// hold thousands.
@@ -186,6 +213,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
     let mut scenario = None;
     let mut checked = crate::config::Checked::all();
     let mut engine = config.engine;
+    let mut expects = Vec::new();
     // Goldens are written under snapshots/<stem>/: never through a symlink that leads out of
     // the snapshots folder (a cloned repository can hold one pointing anywhere).
     if let Some(p) = leaves_snapshots(config, &stem) {
@@ -205,6 +233,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
                 s
             });
             checked = file.checked;
+            expects = file.expects;
         }
         Ok(None) => {}
         Err(e) => problem = Some(e.to_string()),
@@ -213,7 +242,10 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
         Some(p) => Err(p),
         None => scan_checkpoints(&cast)
             .map_err(|e| e.with_path(relative_to_cwd(&cast)).to_string())
-            .and_then(|all| choose(&cast, all, &checked)),
+            .and_then(|all| {
+                expected_checkpoints(&all, &expects)?;
+                choose(&cast, all, &checked)
+            }),
     };
     Case {
         cast,
@@ -225,7 +257,32 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
         scrollback,
         scenario,
         engine,
+        expects,
     }
+}
+
+/// An expectation's `at` must name a checkpoint of the cast.
+fn expected_checkpoints(
+    all: &[CheckpointInfo],
+    expects: &[crate::assert::Expect],
+) -> Result<(), String> {
+    for e in expects {
+        let Some(at) = &e.at else { continue };
+        if !all.iter().any(|c| &c.name == at) {
+            let have: Vec<String> = all
+                .iter()
+                .map(|c| crate::escape::escape_for_terminal(&c.name, 60))
+                .collect();
+            return Err(format!(
+                "{}: expectation {} has at = \"{}\", a checkpoint the cast does not have (it has {})",
+                e.place,
+                crate::escape::escape_for_terminal(&e.id, 60),
+                crate::escape::escape_for_terminal(at, 60),
+                have.join(", ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The checkpoints of `all` that `checked` selects; a name it asks for that the cast lacks,

@@ -40,7 +40,7 @@ pub use live::{live_cast_path, run_dir, LiveMode, LiveModeError, LIVE_ENV};
 pub use report::add_to_report;
 pub use result::{CheckResult, Report, SnapshotResult, Status};
 pub use screen_golden::{assert_screen_golden, check_screen_golden, ScreenSource, SCREENS_DIR};
-pub use trials::{main, test_name, trials, HarnessError};
+pub use trials::{expect_test_name, main, test_name, trials, HarnessError};
 
 use crate::assert::UpdateAction;
 

@@ -129,10 +129,23 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
         // screen in memory at a time); the others find their outcome here. Only outcomes are
         // kept (pass, or the failure message), never screens or renders.
         let outcomes: Arc<OnceLock<Outcomes>> = Arc::new(OnceLock::new());
-        for info in infos {
+        let keys: Vec<(String, String)> = infos
+            .iter()
+            .flat_map(|info| {
+                std::iter::once((test_name(&case.stem, &info.name), info.name.clone())).chain(
+                    case.expects_at(&info.name).map(|e| {
+                        (
+                            expect_test_name(&case.stem, &info.name, &e.id),
+                            expect_key(&info.name, &e.id),
+                        )
+                    }),
+                )
+            })
+            .collect();
+        for (name, key) in keys {
             let (config, case, outcomes) = (config.clone(), case.clone(), outcomes.clone());
             let report = report.clone();
-            let name = test_name(&case.stem, &info.name);
+            let checkpoint = key.split('\0').next().unwrap_or_default().to_string();
             trials.push(libtest_mimic::Trial::test(name, move || {
                 let outcomes = outcomes.get_or_init(|| {
                     let started = Instant::now();
@@ -158,11 +171,11 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
                     })
                 });
                 let outcome = match outcomes {
-                    Ok(map) => map.get(&info.name).cloned(),
-                    Err(e) => Some(Err(failed(&case, e, &info.name).message_in(opts.live))),
+                    Ok(map) => map.get(&key).cloned(),
+                    Err(e) => Some(Err(failed(&case, e, &checkpoint).message_in(opts.live))),
                 };
                 outcome
-                    .unwrap_or_else(|| Err(missing(&case, &info.name).message_in(opts.live)))
+                    .unwrap_or_else(|| Err(missing(&case, &checkpoint).message_in(opts.live)))
                     .map_err(Into::into)
             }));
         }
@@ -195,4 +208,19 @@ pub fn test_name(stem: &str, checkpoint: &str) -> String {
         "{stem}::{}",
         crate::escape::escape_for_terminal(checkpoint, 100)
     )
+}
+
+/// The test name of an expectation at a checkpoint: `<cast>::<checkpoint>::<name or N>`.
+pub fn expect_test_name(stem: &str, checkpoint: &str, id: &str) -> String {
+    format!(
+        "{}::{}",
+        test_name(stem, checkpoint),
+        crate::escape::escape_for_terminal(id, 100)
+    )
+}
+
+/// The key of an expectation's result among a case's results by name (a checkpoint's own
+/// key is its name; no checkpoint name holds a NUL).
+pub(super) fn expect_key(checkpoint: &str, id: &str) -> String {
+    format!("{checkpoint}\0{id}")
 }

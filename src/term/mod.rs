@@ -4,6 +4,7 @@
 //! `avt` (asciinema's own engine) is the default; `vt100` is a second engine for
 //! differential replay. Whatever the engine, the screen comes out as the same types.
 
+mod anchor;
 mod avt;
 mod cell_text;
 mod charsets;
@@ -25,6 +26,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 pub use self::avt::AvtEngine;
+pub use anchor::{anchor_regex, rects_text, Anchor, AnchorError};
 pub use cell_text::CellText;
 pub use modes::{Modes, MouseEncoding, MouseTracking, KNOWN_DEC_MODES};
 pub use options::{EngineOptions, EngineSpec};

@@ -4,6 +4,7 @@
 //! - `cli`: the real `tuicast` binary: replay, info, convert, exit statuses, help.
 //! - `asciinema`: interoperability with asciinema 3 (`asciinema rec`, `asciinema convert`).
 //! - `examples`: the bundled example suite in `casts/` replays to what tmux showed.
+//! - `expect`: `[[check.expect]]` on regions anchored by content: pass, fail on text, style, region.
 //! - `snapshots`: goldens, update modes, review commands, masks, orphans (real binary).
 //! - `record`: the recorder with real programs in real PTYs.
 //! - `signals`: SIGINT/SIGTERM/SIGHUP/SIGKILL to `tuicast record`, daemons: nothing survives.
@@ -31,6 +32,7 @@ mod codec;
 mod conformance;
 mod cursor;
 mod examples;
+mod expect;
 mod harness;
 mod hostile;
 mod input;

@@ -890,6 +890,14 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
             && stderr.contains("menu, status"),
         "{stderr}"
     );
+    // An anchored region serves expectations, not annotations: the error says so.
+    fs::write(&scenario, "[regions]\nlast = { last_row = true }\n").unwrap();
+    let out = run(&["region=last"]).fails_with(2);
+    assert!(
+        out.stderr()
+            .contains("region \"last\" is anchored by content (last_row = true)"),
+        "{out}"
+    );
     // A bad region is reported with its name and file.
     fs::write(&scenario, "[regions]\nbroken = { rows = \"10..3\" }\n").unwrap();
     let out = run(&["region=broken"]).fails_with(2);

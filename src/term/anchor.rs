@@ -1,0 +1,407 @@
+//! Regions anchored by content: which cells a named region of a cast's TOML means on one
+//! screen, found afresh on every screen. Besides fixed cells (a [`CellSelection`]):
+//!
+//! - `row = { regex = "…" }`: the whole row of the first match (top to bottom);
+//! - `match = { regex = "…", offset = [drow, dcol], width = N }`: the cells of the first
+//!   match, moved by the offset, `width` cells wide (the match's width when not given);
+//! - `inside = { box = "Title" }`: the inside of a box of the [`Outline`](super::Outline)
+//!   (by stable name, by title, else the first whose title contains the text);
+//! - `between = { from = "regex", to = "regex" }`: the rows strictly between the first row
+//!   matching `from` and the next row below it matching `to`;
+//! - `last_row = true`: the last non-blank row.
+//!
+//! An anchor that finds nothing is an [`AnchorError`] saying what it looked for, never an
+//! empty region.
+
+use regex::Regex;
+
+use super::{CellRect, CellSelection, Screen};
+
+/// How a region finds its cells on a screen (see the module docs).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Anchor {
+    /// Fixed rows and columns, or the matches of a regex (`rows`, `cols`, `regex`).
+    Cells(CellSelection),
+    /// The whole row of the first match.
+    Row(Regex),
+    /// The cells of the first match, moved by `offset` (rows, columns), `width` cells wide.
+    Match {
+        /// The pattern.
+        regex: Regex,
+        /// Rows and columns to move by.
+        offset: (i64, i64),
+        /// The width in cells; the match's own when `None`.
+        width: Option<usize>,
+    },
+    /// The inside of a box (its name or title).
+    Inside(String),
+    /// The rows strictly between two matches.
+    Between {
+        /// The row above.
+        from: Regex,
+        /// The row below.
+        to: Regex,
+    },
+    /// The last non-blank row.
+    LastRow,
+}
+
+message_error!(
+    /// Why an anchor found nothing on a screen, or why it cannot be made.
+    AnchorError
+);
+
+/// Compiles a regex of an anchor; empty or invalid ones are errors that show the pattern.
+pub fn anchor_regex(r: &str) -> Result<Regex, AnchorError> {
+    if r.is_empty() {
+        return Err(AnchorError("the regex is empty".into()));
+    }
+    Regex::new(r).map_err(|e| {
+        AnchorError(format!(
+            "regex \"{}\" is not valid: {e}",
+            crate::escape::escape_for_terminal(r, 80)
+        ))
+    })
+}
+
+fn shown(r: &Regex) -> String {
+    crate::escape::escape_for_terminal(r.as_str(), 80)
+}
+
+impl Anchor {
+    /// What the anchor looks for, as written in the TOML (for messages).
+    pub fn describe(&self) -> String {
+        match self {
+            Anchor::Cells(c) => {
+                let mut parts = Vec::new();
+                let range = |r: &std::ops::Range<usize>| format!("\"{}..={}\"", r.start + 1, r.end);
+                if let Some(r) = c.rows() {
+                    parts.push(format!("rows = {}", range(r)));
+                }
+                if let Some(r) = c.cols() {
+                    parts.push(format!("cols = {}", range(r)));
+                }
+                if let Some(r) = c.regex() {
+                    parts.push(format!("regex = \"{}\"", shown(r)));
+                }
+                parts.join(", ")
+            }
+            Anchor::Row(r) => format!("row = {{ regex = \"{}\" }}", shown(r)),
+            Anchor::Match {
+                regex,
+                offset,
+                width,
+            } => {
+                let mut s = format!("match = {{ regex = \"{}\"", shown(regex));
+                if *offset != (0, 0) {
+                    s.push_str(&format!(", offset = [{}, {}]", offset.0, offset.1));
+                }
+                if let Some(w) = width {
+                    s.push_str(&format!(", width = {w}"));
+                }
+                s + " }"
+            }
+            Anchor::Inside(b) => format!(
+                "inside = {{ box = \"{}\" }}",
+                crate::escape::escape_for_terminal(b, 80)
+            ),
+            Anchor::Between { from, to } => format!(
+                "between = {{ from = \"{}\", to = \"{}\" }}",
+                shown(from),
+                shown(to)
+            ),
+            Anchor::LastRow => "last_row = true".into(),
+        }
+    }
+
+    /// The cells of this anchor on `screen`, clipped to it; an error saying what was looked
+    /// for when nothing is found.
+    pub fn resolve(&self, screen: &Screen) -> Result<Vec<CellRect>, AnchorError> {
+        let nrows = screen.rows.len().min(screen.size.rows as usize);
+        let ncols = screen.size.cols as usize;
+        let whole_rows = |row: usize, row_end: usize| CellRect {
+            row,
+            row_end,
+            col: 0,
+            col_end: ncols,
+        };
+        let first_match = |regex: &Regex, from: usize| {
+            (from..nrows).find_map(|r| screen.find_cells(r, regex).first().map(|m| (r, m.clone())))
+        };
+        let rects = match self {
+            Anchor::Cells(c) => {
+                let rects = c.rects(screen);
+                if rects.is_empty() {
+                    return Err(AnchorError(match c.regex() {
+                        Some(r) => format!("no text matches regex \"{}\"", shown(r)),
+                        None => format!("no cells of the screen ({}x{})", ncols, nrows),
+                    }));
+                }
+                rects
+            }
+            Anchor::Row(regex) => match first_match(regex, 0) {
+                Some((r, _)) => vec![whole_rows(r, r + 1)],
+                None => {
+                    return Err(AnchorError(format!(
+                        "no row matches regex \"{}\"",
+                        shown(regex)
+                    )))
+                }
+            },
+            Anchor::Match {
+                regex,
+                offset,
+                width,
+            } => {
+                let Some((r, m)) = first_match(regex, 0) else {
+                    return Err(AnchorError(format!(
+                        "no text matches regex \"{}\"",
+                        shown(regex)
+                    )));
+                };
+                let row = r as i64 + offset.0;
+                let col = m.start as i64 + offset.1;
+                let w = width.unwrap_or(m.end - m.start) as i64;
+                let (col_start, col_end) = (col.max(0), (col + w).min(ncols as i64));
+                if row < 0 || row >= nrows as i64 || col_start >= col_end {
+                    return Err(AnchorError(format!(
+                        "the match of regex \"{}\" (row {}, column {}) moved by [{}, {}] is off the screen",
+                        shown(regex),
+                        r + 1,
+                        m.start + 1,
+                        offset.0,
+                        offset.1
+                    )));
+                }
+                vec![CellRect {
+                    row: row as usize,
+                    row_end: row as usize + 1,
+                    col: col_start as usize,
+                    col_end: col_end as usize,
+                }]
+            }
+            Anchor::Inside(name) => {
+                let outline = screen.outline();
+                let found = outline.find_box(name).or_else(|| {
+                    outline.boxes.iter().find(|b| {
+                        b.title
+                            .as_deref()
+                            .is_some_and(|t| t.contains(name.as_str()))
+                    })
+                });
+                let shown_name = crate::escape::escape_for_terminal(name, 80);
+                let Some(b) = found else {
+                    let titles: Vec<String> = outline
+                        .boxes
+                        .iter()
+                        .map(|b| crate::escape::escape_for_terminal(&b.name, 60))
+                        .collect();
+                    return Err(AnchorError(format!(
+                        "no box titled \"{shown_name}\" (boxes: {})",
+                        if titles.is_empty() {
+                            "none".to_string()
+                        } else {
+                            titles.join(", ")
+                        }
+                    )));
+                };
+                let inner = b.inner();
+                if inner.row >= inner.row_end || inner.col >= inner.col_end {
+                    return Err(AnchorError(format!(
+                        "the box \"{shown_name}\" has no inside"
+                    )));
+                }
+                vec![inner]
+            }
+            Anchor::Between { from, to } => {
+                let Some((top, _)) = first_match(from, 0) else {
+                    return Err(AnchorError(format!(
+                        "no row matches regex \"{}\" (from)",
+                        shown(from)
+                    )));
+                };
+                let Some((bottom, _)) = first_match(to, top + 1) else {
+                    return Err(AnchorError(format!(
+                        "no row below row {} matches regex \"{}\" (to)",
+                        top + 1,
+                        shown(to)
+                    )));
+                };
+                if bottom == top + 1 {
+                    return Err(AnchorError(format!(
+                        "no rows between row {} (\"{}\") and row {} (\"{}\")",
+                        top + 1,
+                        shown(from),
+                        bottom + 1,
+                        shown(to)
+                    )));
+                }
+                vec![whole_rows(top + 1, bottom)]
+            }
+            Anchor::LastRow => match (0..nrows).rev().find(|&r| !screen.row_text(r).is_empty()) {
+                Some(r) => vec![whole_rows(r, r + 1)],
+                None => return Err(AnchorError("no non-blank row: the screen is blank".into())),
+            },
+        };
+        Ok(rects)
+    }
+}
+
+/// The text of `rects` on `screen`: each rectangle's rows, the cells in its columns, each
+/// line's trailing whitespace trimmed, lines joined by `\n`.
+pub fn rects_text(screen: &Screen, rects: &[CellRect]) -> String {
+    let mut lines = Vec::new();
+    for rect in rects {
+        for r in rect.row..rect.row_end {
+            let mut line = String::new();
+            if let Some(cells) = screen.rows.get(r) {
+                let end = rect.col_end.min(cells.len());
+                for cell in cells.get(rect.col..end).unwrap_or(&[]) {
+                    if cell.width != 0 {
+                        line.push_str(&cell.text);
+                    }
+                }
+            }
+            lines.push(line.trim_end().to_string());
+        }
+    }
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::{test_screen, Size};
+
+    fn rect(row: usize, row_end: usize, col: usize, col_end: usize) -> CellRect {
+        CellRect {
+            row,
+            row_end,
+            col,
+            col_end,
+        }
+    }
+
+    fn re(r: &str) -> Regex {
+        anchor_regex(r).unwrap()
+    }
+
+    fn screen() -> Screen {
+        test_screen(
+            Size { cols: 20, rows: 6 },
+            "Name: Alice\r\n---\r\none\r\ntwo\r\n===\r\n-- INSERT --",
+        )
+    }
+
+    #[test]
+    fn a_row_anchor_takes_the_whole_row_of_the_first_match() {
+        let s = screen();
+        let a = Anchor::Row(re("INSERT"));
+        assert_eq!(a.resolve(&s).unwrap(), vec![rect(5, 6, 0, 20)]);
+        assert_eq!(rects_text(&s, &a.resolve(&s).unwrap()), "-- INSERT --");
+        let e = Anchor::Row(re("VISUAL")).resolve(&s).unwrap_err();
+        assert_eq!(e.message(), "no row matches regex \"VISUAL\"");
+    }
+
+    #[test]
+    fn a_match_anchor_moves_the_match_and_sets_its_width() {
+        let s = screen();
+        let a = Anchor::Match {
+            regex: re("Name: "),
+            offset: (0, 6),
+            width: Some(5),
+        };
+        let r = a.resolve(&s).unwrap();
+        assert_eq!(r, vec![rect(0, 1, 6, 11)]);
+        assert_eq!(rects_text(&s, &r), "Alice");
+        let plain = Anchor::Match {
+            regex: re("one"),
+            offset: (1, 0),
+            width: None,
+        };
+        assert_eq!(rects_text(&s, &plain.resolve(&s).unwrap()), "two");
+        let off = Anchor::Match {
+            regex: re("INSERT"),
+            offset: (1, 0),
+            width: None,
+        };
+        let e = off.resolve(&s).unwrap_err();
+        assert!(e.message().contains("off the screen"), "{e}");
+        assert!(e.message().contains("row 6, column 4"), "{e}");
+    }
+
+    #[test]
+    fn a_between_anchor_takes_the_rows_strictly_between() {
+        let s = screen();
+        let a = Anchor::Between {
+            from: re("^---"),
+            to: re("^==="),
+        };
+        let r = a.resolve(&s).unwrap();
+        assert_eq!(r, vec![rect(2, 4, 0, 20)]);
+        assert_eq!(rects_text(&s, &r), "one\ntwo");
+        let e = Anchor::Between {
+            from: re("one"),
+            to: re("two"),
+        }
+        .resolve(&s)
+        .unwrap_err();
+        assert!(e.message().starts_with("no rows between row 3"), "{e}");
+        let e = Anchor::Between {
+            from: re("two"),
+            to: re("Name"),
+        }
+        .resolve(&s)
+        .unwrap_err();
+        assert_eq!(
+            e.message(),
+            "no row below row 4 matches regex \"Name\" (to)"
+        );
+    }
+
+    #[test]
+    fn the_last_row_anchor_skips_blank_rows() {
+        let s = test_screen(Size { cols: 10, rows: 5 }, "a\r\nlast\r\n\r\n");
+        let r = Anchor::LastRow.resolve(&s).unwrap();
+        assert_eq!(r, vec![rect(1, 2, 0, 10)]);
+        let blank = test_screen(Size { cols: 10, rows: 3 }, "");
+        let e = Anchor::LastRow.resolve(&blank).unwrap_err();
+        assert!(e.message().contains("blank"), "{e}");
+    }
+
+    #[test]
+    fn an_inside_anchor_takes_the_inside_of_the_titled_box() {
+        let s = test_screen(
+            Size { cols: 20, rows: 5 },
+            "┌─ Todos ──┐\r\n│ milk     │\r\n│ eggs     │\r\n└──────────┘",
+        );
+        let r = Anchor::Inside("Todos".into()).resolve(&s).unwrap();
+        assert_eq!(r, vec![rect(1, 3, 1, 11)]);
+        assert_eq!(rects_text(&s, &r), " milk\n eggs");
+        // A part of the title is enough when no title equals it.
+        assert!(Anchor::Inside("Tod".into()).resolve(&s).is_ok());
+        let e = Anchor::Inside("Done".into()).resolve(&s).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "no box titled \"Done\" (boxes: box(\"Todos\"))"
+        );
+    }
+
+    #[test]
+    fn fixed_cells_that_select_nothing_say_so() {
+        let s = screen();
+        let a = Anchor::Cells(CellSelection::new(None, None, Some("zzz")).unwrap());
+        assert_eq!(
+            a.resolve(&s).unwrap_err().message(),
+            "no text matches regex \"zzz\""
+        );
+        let a = Anchor::Cells(CellSelection::new(Some("2..=3"), Some("1..4"), None).unwrap());
+        assert_eq!(a.describe(), "rows = \"2..=3\", cols = \"1..=3\"");
+        assert_eq!(rects_text(&s, &a.resolve(&s).unwrap()), "---\none");
+        assert!(anchor_regex("(")
+            .unwrap_err()
+            .message()
+            .contains("not valid"));
+    }
+}
