@@ -531,6 +531,9 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
         .wait_until("the output of echo", None, |s| s.text().contains("\none\n"))
         .unwrap();
     outer.type_text("\x1c").unwrap(); // Ctrl-\ drops a marker
+    outer.wait_text("checkpoint name (Enter: mark-1):").unwrap();
+    outer.type_text("\r").unwrap(); // the name offered
+    outer.wait_gone("checkpoint name").unwrap();
     outer
         .resize(tuicast::term::Size { cols: 90, rows: 14 })
         .unwrap();
