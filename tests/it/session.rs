@@ -528,7 +528,9 @@ fn a_recording_by_hand_with_scenario_replays_to_the_same_final_screen_every_time
     person.wait_text("bash-").unwrap();
     person.type_text("echo one; echo two\r").unwrap();
     person
-        .wait_until("the output", None, |s| s.text().contains("\none\ntwo\n"))
+        .wait_until("the output and the prompt after it", None, |s| {
+            s.text().contains("\none\ntwo\nbash-")
+        })
         .unwrap();
     let before = person.screen();
     person.type_text("\x1c").unwrap(); // a marker, named on the spot
