@@ -110,6 +110,18 @@ impl Session {
         }
     }
 
+    /// Waits until the region `anchor` finds holds text that `check` accepts
+    /// (`wait_region(&Anchor::Row(anchor_regex("INSERT")?), |t| t.contains("INSERT"))`); a
+    /// region that finds nothing yet counts as not accepted.
+    pub fn wait_region(
+        &mut self,
+        anchor: &crate::term::Anchor,
+        check: impl Fn(&str) -> bool,
+    ) -> Result<(), RecordError> {
+        let what = format!("the region {}", anchor.describe());
+        self.wait_until(&what, None, |s| s.region(anchor).is_ok_and(|t| check(&t)))
+    }
+
     /// Waits until the cursor is at 0-based `(row, col)`.
     pub fn wait_cursor(&mut self, row: u16, col: u16) -> Result<(), RecordError> {
         self.wait_until(

@@ -269,6 +269,46 @@ pub fn rects_text(screen: &Screen, rects: &[CellRect]) -> String {
     lines.join("\n")
 }
 
+/// The style of one cell: what `Screen::style_at` gives an assertion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CellStyle {
+    /// Foreground colour.
+    pub fg: super::Color,
+    /// Background colour.
+    pub bg: super::Color,
+    /// Bold, italic, underline, inverse, …
+    pub attrs: super::Attrs,
+}
+
+impl Screen {
+    /// Where `text` first is on the screen, reading row by row: its row and column, counted
+    /// from 0 like [`Screen::rows`] and [`Cursor`](super::Cursor) (a wide character is one
+    /// column of text and two cells: the column is the cell's).
+    pub fn find(&self, text: &str) -> Option<(usize, usize)> {
+        if text.is_empty() {
+            return None;
+        }
+        let re = Regex::new(&regex::escape(text)).ok()?;
+        (0..self.rows.len()).find_map(|r| self.find_cells(r, &re).first().map(|c| (r, c.start)))
+    }
+
+    /// The text of the region `anchor` finds on this screen (each row's trailing blanks
+    /// trimmed, rows joined by `\n`), or why it finds nothing.
+    pub fn region(&self, anchor: &Anchor) -> Result<String, AnchorError> {
+        anchor.resolve(self).map(|rects| rects_text(self, &rects))
+    }
+
+    /// The style of the cell at `row`, `col` (from 0), `None` outside the screen.
+    pub fn style_at(&self, row: usize, col: usize) -> Option<CellStyle> {
+        self.rows.get(row)?.get(col).map(|c| CellStyle {
+            fg: c.fg,
+            bg: c.bg,
+            attrs: c.attrs,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -403,5 +443,30 @@ mod tests {
             .unwrap_err()
             .message()
             .contains("not valid"));
+    }
+
+    #[test]
+    fn find_region_and_style_for_assertions() {
+        let s = test_screen(
+            Size { cols: 20, rows: 3 },
+            "top\r\n-- \x1b[1;32mINSERT\x1b[0m --\r\n日本 end",
+        );
+        assert_eq!(s.find("INSERT"), Some((1, 3)));
+        assert_eq!(
+            s.find("end"),
+            Some((2, 5)),
+            "after two wide characters: cell 5"
+        );
+        assert_eq!(s.find("nowhere"), None);
+        let mode = Anchor::Row(anchor_regex("INSERT").unwrap());
+        assert_eq!(s.region(&mode).unwrap(), "-- INSERT --");
+        assert!(s
+            .region(&Anchor::Row(anchor_regex("NORMAL").unwrap()))
+            .is_err());
+        let style = s.style_at(1, 3).unwrap();
+        assert!(style.attrs.bold);
+        assert_eq!(style.fg, crate::term::Color::Indexed(2));
+        assert!(!s.style_at(1, 0).unwrap().attrs.bold);
+        assert_eq!(s.style_at(9, 0), None);
     }
 }

@@ -26,7 +26,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 pub use self::avt::AvtEngine;
-pub use anchor::{anchor_regex, rects_text, Anchor, AnchorError};
+pub use anchor::{anchor_regex, rects_text, Anchor, AnchorError, CellStyle};
 pub use cell_text::CellText;
 pub use modes::{Modes, MouseEncoding, MouseTracking, KNOWN_DEC_MODES};
 pub use options::{EngineOptions, EngineSpec};

@@ -1005,3 +1005,50 @@ fn a_redact_token_split_by_a_pause_stops_the_recording() {
         "not in the output, nor in the header's command: {text}"
     );
 }
+
+/// The Rust API for assertions in ordinary tests: `Session::wait_region` on vim's mode line,
+/// then `Screen::find`, `Screen::region` and `Screen::style_at` on the screen.
+#[test]
+fn wait_region_find_region_and_style_at_on_a_real_vim() {
+    use tuicast::record::{Session, SessionOptions};
+    use tuicast::term::{anchor_regex, Anchor};
+    if !have("vim") {
+        assert!(std::env::var_os("CI").is_none(), "CI installs vim");
+        return;
+    }
+    let mut opts = SessionOptions::new(["vim", "-u", "NONE", "-N", "-i", "NONE"]);
+    opts.size = tuicast::term::Size { cols: 60, rows: 10 };
+    let mut s = Session::spawn_in_memory(opts).unwrap();
+    s.wait_text("~").unwrap();
+    s.press("i").unwrap();
+    let mode = Anchor::LastRow;
+    s.wait_region(&mode, |t| t.contains("-- INSERT --"))
+        .unwrap();
+    s.type_text("hello region").unwrap();
+    s.wait_text("hello region").unwrap();
+    let screen = s.screen();
+    assert_eq!(screen.find("region"), Some((0, 6)));
+    assert_eq!(
+        screen
+            .region(&Anchor::Row(anchor_regex("hello").unwrap()))
+            .unwrap(),
+        "hello region"
+    );
+    let (row, col) = screen.find("-- INSERT --").unwrap();
+    assert!(
+        screen.style_at(row, col).unwrap().attrs.bold,
+        "vim shows the mode in bold"
+    );
+    s.set_timeout(std::time::Duration::from_millis(300));
+    let missing = s
+        .wait_region(&Anchor::Row(anchor_regex("VISUAL").unwrap()), |_| true)
+        .unwrap_err();
+    assert!(
+        missing.to_string().contains("the region"),
+        "a region that finds nothing never passes: {missing}"
+    );
+    s.set_timeout(std::time::Duration::from_secs(10));
+    s.press("Esc").unwrap();
+    s.type_text(":q!\r").unwrap();
+    s.wait_exit(None).unwrap();
+}
