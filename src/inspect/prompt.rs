@@ -5,9 +5,9 @@
 //!
 //! | kind | found from | confidence |
 //! | --- | --- | --- |
-//! | `pager` | the last row is `(END)`, `--More--`, `:`, `lines 1-20/300`, `Manual page … line N` | 0.9 (`:` 0.7) |
+//! | `pager` | the last row is `(END)`, `--More--`, `:`, `… lines 1-20/300`, `Manual page … line N` | 0.9 (`:` 0.7) |
 //! | `password` | echo off with the cursor after a `:`; else `Password:`/`passphrase`/`PIN` on the cursor's line | 0.95 / 0.8 |
-//! | `yesno` | `[Y/n]`, `(y/n)`, `(yes/no)` on the cursor's line (the default is the capital); `<Yes>` and `<No>` buttons in a box (the default is the highlighted one); a question with `Y Yes` and `N No` keys | 0.9 / 0.85 / 0.8 |
+//! | `yesno` | `[Y/n]`, `(y/n)`, `(yes/no)`, `(yes/no/[fingerprint])` on the cursor's line (the default is the capital); coreutils' `rm: remove …?` questions (default no); `<Yes>` and `<No>` buttons in a box (the default is the highlighted one); a question with `Y Yes` and `N No` keys | 0.9 / 0.7 / 0.85 / 0.8 |
 //! | `confirm` | `press any key`, `press Enter`, `push <RETURN>` on the screen; a dialog with only an OK button and the cursor in it | 0.8 / 0.7 |
 //! | `select` | the outline's `selected` row in a list (its options: the rows of its block) | 0.8 |
 //! | `text` | the visible cursor in a dialog that holds no list (a popup, an input field); a line ending in `:` or `?` with the cursor after it | 0.7 / 0.6 |
@@ -126,7 +126,7 @@ pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Promp
         let t = texts[r].trim();
         if re(
             &PAGER,
-            r"^(\(END\)|--More--.*|.*\(END\)|lines \d+-\d+/\d+.*|Manual page .* line \d+.*)$",
+            r"^(\(END\)|--More--.*|.*\(END\)|.*\blines \d+-\d+/\d+.*|Manual page .* line \d+.*)$",
         )
         .is_match(t)
         {
@@ -149,7 +149,7 @@ pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Promp
         return Prompt::new(PromptKind::Password, 0.8, cur_text.trim(), Some(cur));
     }
     // Yes/no on the cursor's line.
-    if let Some(m) = re(&YESNO, r"(?i)[\[(](y/n|yes/no)[\])]").find(&cur_text) {
+    if let Some(m) = re(&YESNO, r"(?i)[\[(]\s*(y/n|yes/no)\b[^\])]{0,40}[\])]").find(&cur_text) {
         let mut p = Prompt::new(PromptKind::YesNo, 0.9, cur_text.trim(), Some(cur));
         let choice = m.as_str();
         p.default = if choice.contains('Y') && !choice.contains('N') {
@@ -159,6 +159,14 @@ pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Promp
         } else {
             None
         };
+        return p;
+    }
+    // coreutils' interactive questions (`rm -i`, `cp -i`, `mv -i`): anything but `y` is no.
+    if at_end
+        && re(&COREUTILS, r"^(rm|cp|mv|ln|rmdir|install): .*\?$").is_match(cur_text.trim_end())
+    {
+        let mut p = Prompt::new(PromptKind::YesNo, 0.7, cur_text.trim(), Some(cur));
+        p.default = Some("no".into());
         return p;
     }
     // Yes/no buttons in a dialog.
@@ -290,6 +298,7 @@ pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Promp
 static PAGER: OnceLock<Regex> = OnceLock::new();
 static PASSWORD: OnceLock<Regex> = OnceLock::new();
 static YESNO: OnceLock<Regex> = OnceLock::new();
+static COREUTILS: OnceLock<Regex> = OnceLock::new();
 static BUTTONS: OnceLock<Regex> = OnceLock::new();
 static YKEY: OnceLock<Regex> = OnceLock::new();
 static NKEY: OnceLock<Regex> = OnceLock::new();

@@ -43,6 +43,7 @@ mod live;
 mod live_runs;
 mod malformed;
 mod png;
+mod prompts;
 mod readme;
 mod record;
 mod repeat;
