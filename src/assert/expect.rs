@@ -149,6 +149,13 @@ pub struct Expect {
     pub style: StyleCheck,
     /// The cursor's position, 0-based (row, column).
     pub cursor: Option<(usize, usize)>,
+    /// Text the window title holds.
+    pub title: Option<String>,
+    /// The kind of prompt the screen shows (`inspect::classify`, the echo flag unknown as in
+    /// replay).
+    pub prompt: Option<crate::inspect::PromptKind>,
+    /// The data rows of the first table in the region (or on the screen).
+    pub table_rows: Option<usize>,
 }
 
 impl Expect {
@@ -267,6 +274,55 @@ impl Expect {
                 );
             }
         }
+        if let Some(want) = &self.title {
+            let title = screen.title.as_deref().unwrap_or("");
+            if !title.contains(want.as_str()) {
+                failed = true;
+                let _ = writeln!(out, "  expected a title containing \"{}\"", shown(want));
+                let _ = writeln!(out, "  found the title \"{}\"", shown(title));
+            }
+        }
+        if let Some(want) = self.prompt {
+            let p = crate::inspect::classify(screen, &screen.outline(), None);
+            if p.kind != want {
+                failed = true;
+                let _ = writeln!(out, "  expected a {} prompt", want.name());
+                let _ = writeln!(
+                    out,
+                    "  found {} ({:.2}): \"{}\"",
+                    p.kind.name(),
+                    p.confidence,
+                    shown(&p.evidence)
+                );
+            }
+        }
+        if let Some(want) = self.table_rows {
+            let top = rects.first().map_or(0, |r| r.row);
+            let bottom = rects.last().map_or(nrows, |r| r.row_end);
+            let tables = crate::inspect::tables(screen);
+            let found = tables.iter().find(|t| t.row >= top && t.row < bottom);
+            match found {
+                Some(t) if t.rows.len() == want => {}
+                Some(t) => {
+                    failed = true;
+                    let _ = writeln!(out, "  expected a table of {want} rows");
+                    let _ = writeln!(
+                        out,
+                        "  found {} rows at row {} (header: {})",
+                        t.rows.len(),
+                        t.row + 1,
+                        t.header
+                            .as_ref()
+                            .map_or("none".into(), |h| shown(&h.join(" | ")))
+                    );
+                }
+                None => {
+                    failed = true;
+                    let _ = writeln!(out, "  expected a table of {want} rows");
+                    let _ = writeln!(out, "  found no table");
+                }
+            }
+        }
         if !failed {
             return Ok(());
         }
@@ -361,6 +417,9 @@ mod tests {
             text: None,
             style: StyleCheck::default(),
             cursor: None,
+            title: None,
+            prompt: None,
+            table_rows: None,
         }
     }
 

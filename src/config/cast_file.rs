@@ -800,10 +800,28 @@ fn expectation(
         }
         Some([r, c]) => Some((r as usize - 1, c as usize - 1)),
     };
-    if texts.is_empty() && style.is_empty() && cursor.is_none() {
+    let prompt = match &e.prompt {
+        None => None,
+        Some(p) => Some(
+            crate::inspect::PromptKind::from_name(p).ok_or_else(|| {
+                format!(
+                    "prompt = \"{}\" is not a prompt kind: yesno, select, password, text, pager, confirm, shell or unknown",
+                    escape_for_terminal(p, 40)
+                )
+            })?,
+        ),
+    };
+    let table_rows = e.table.as_ref().map(|t| t.rows);
+    if texts.is_empty()
+        && style.is_empty()
+        && cursor.is_none()
+        && e.title.is_none()
+        && prompt.is_none()
+        && table_rows.is_none()
+    {
         return Err(
             "an expectation checks nothing: give text, contains, matches, a style \
-             (fg, bg, bold, italic, underline, inverse) or cursor"
+             (fg, bg, bold, italic, underline, inverse), cursor, title, prompt or table"
                 .into(),
         );
     }
@@ -816,6 +834,9 @@ fn expectation(
         text: texts.pop(),
         style,
         cursor,
+        title: e.title.clone(),
+        prompt,
+        table_rows,
     })
 }
 
@@ -1119,6 +1140,18 @@ struct ExpectToml {
     inverse: Option<bool>,
     #[serde(default)]
     cursor: Option<[u64; 2]>,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    prompt: Option<String>,
+    #[serde(default)]
+    table: Option<TableExpectToml>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TableExpectToml {
+    rows: usize,
 }
 
 /// A colour as written: a name, `#rrggbb` or a palette index (a number or a string).

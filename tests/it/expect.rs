@@ -215,3 +215,58 @@ fn vims_mode_line_and_dialogs_box_in_real_recordings() {
         "{out}"
     );
 }
+
+/// Expectations on what the screen *is*: the window title, the prompt it shows, and the rows
+/// of a table; each passes on the right screen, and each failure says what it found.
+#[test]
+fn expectations_on_the_title_the_prompt_and_a_table() {
+    let cast = v3_cast(
+        40,
+        8,
+        &[
+            r#"[0.1, "o", "\u001b]2;deploy: step 2\u0007NAME   STATUS  AGE\r\nweb    Running 3d\r\ndb     Running 9d\r\ncache  Pending 1m\r\n\r\nRestart them all? [y/N] "]"#,
+            r#"[0.1, "m", "asked"]"#,
+        ],
+    );
+    let dir = Dir::new();
+    dir.write("casts/ops.cast", &cast);
+    let toml = |prompt: &str, rows: usize, title: &str| {
+        format!(
+            "[[check.expect]]\nname = \"question\"\nat = \"asked\"\nprompt = \"{prompt}\"\n\
+             [[check.expect]]\nname = \"pods\"\nat = \"asked\"\ntable = {{ rows = {rows} }}\n\
+             [[check.expect]]\nname = \"title\"\nat = \"asked\"\ntitle = \"{title}\"\n"
+        )
+    };
+    dir.write("casts/ops.toml", toml("yesno", 3, "step 2"));
+    dir.tuicast(["test", "--update"]).run().success();
+    let run = dir.tuicast(["test"]).run().success();
+    for t in [
+        "ops::asked::question",
+        "ops::asked::pods",
+        "ops::asked::title",
+    ] {
+        assert!(run.stdout().contains(&format!("test {t} ... ok")), "{run}");
+    }
+    dir.write("casts/ops.toml", toml("password", 4, "step 3"));
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    for line in [
+        "  expected a password prompt\n",
+        "  found yesno (0.90): \"Restart them all? [y/N]\"\n",
+        "  expected a table of 4 rows\n",
+        "  found 3 rows at row 1 (header: NAME | STATUS | AGE)\n",
+        "  expected a title containing \"step 3\"\n",
+        "  found the title \"deploy: step 2\"\n",
+    ] {
+        assert!(out.stdout().contains(line), "{line:?}: {out}");
+    }
+    dir.write(
+        "casts/ops.toml",
+        "[[check.expect]]\nat = \"asked\"\nprompt = \"maybe\"\n",
+    );
+    let out = dir.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stdout()
+            .contains("ops.toml:1:1: check.expect[0]: prompt = \"maybe\" is not a prompt kind"),
+        "{out}"
+    );
+}
