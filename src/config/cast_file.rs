@@ -87,6 +87,9 @@ pub struct CastFile {
     pub anchors: BTreeMap<String, Anchor>,
     /// Expectations (`[[check.expect]]`), in the file's order.
     pub expects: Vec<Expect>,
+    /// Regions with goldens of their own (`[check] regions = ["status"]`): each checked
+    /// checkpoint's `snapshots/<cast>/<checkpoint>.<region>.txt`, the region's text.
+    pub region_goldens: Vec<(String, Anchor)>,
     /// Engine options (`[terminal]`), over the project's; the recording's live engine has
     /// them too.
     pub terminal: super::TerminalTable,
@@ -209,6 +212,42 @@ impl CastFile {
                 ),
             ));
         }
+        let mut region_goldens = Vec::new();
+        for name in &file.check.regions {
+            let shown = escape_for_terminal(name.get_ref(), 60);
+            let Some(anchor) = anchors.get(name.get_ref()) else {
+                let known: Vec<String> =
+                    anchors.keys().map(|k| escape_for_terminal(k, 40)).collect();
+                return Err(at.error(
+                    name.span(),
+                    format!(
+                        "check.regions: no region \"{shown}\" in [regions] (regions: {})",
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    ),
+                ));
+            };
+            let file_safe = !name.get_ref().is_empty()
+                && name
+                    .get_ref()
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            if !file_safe {
+                return Err(at.error(
+                    name.span(),
+                    format!(
+                        "check.regions: \"{shown}\" names a golden file: letters, digits, - and _ only"
+                    ),
+                ));
+            }
+            if region_goldens.iter().any(|(n, _)| n == name.get_ref()) {
+                return Err(at.error(name.span(), format!("check.regions: \"{shown}\" twice")));
+            }
+            region_goldens.push((name.get_ref().clone(), anchor.clone()));
+        }
         let recording = recording(&at, &file)?;
         Ok(CastFile {
             path: path.to_path_buf(),
@@ -237,6 +276,7 @@ impl CastFile {
             regions,
             anchors,
             expects,
+            region_goldens,
             terminal: file.terminal,
         })
     }
@@ -1022,6 +1062,8 @@ struct CheckToml {
     scrollback: Option<Spanned<u32>>,
     #[serde(default)]
     expect: Vec<Spanned<ExpectToml>>,
+    #[serde(default)]
+    regions: Vec<Spanned<String>>,
 }
 
 /// The cell-selecting keys, shared by masks and regions.

@@ -180,6 +180,39 @@ pub(super) fn check_checkpoint(
             }
         }
     }
+    // Region goldens: the text of each region as the masked screen shows it.
+    for (region, anchor) in case.region_goldens.iter().filter(|_| error.is_none()) {
+        let path = super::discover::region_golden_path(config, case, &cp.name, region);
+        let text = match screen.region(anchor) {
+            Ok(t) => t,
+            Err(e) => {
+                error = Some(format!(
+                    "region \"{}\" ({}) resolves to nothing at checkpoint \"{}\": {e}",
+                    crate::escape::escape_for_terminal(region, 60),
+                    anchor.describe(),
+                    crate::escape::escape_for_terminal(&cp.name, 60)
+                ));
+                break;
+            }
+        };
+        let actual = format!(
+            "---\ncast: {cast_label}\ncheckpoint: {}\nregion: {}\n---\n{text}\n",
+            crate::escape::escape_for_terminal(&cp.name, 200),
+            crate::escape::escape_for_terminal(region, 200)
+        );
+        match assert::check_file(&path, &actual, opts.update, opts.color) {
+            Ok(outcome) => snapshots.push(SnapshotResult {
+                name: assert::pending::relative_name(&config.snapshots, &path),
+                path,
+                outcome,
+                actual,
+            }),
+            Err(e) => {
+                error = Some(format!("{}: {e}", path.display()));
+                break;
+            }
+        }
+    }
     CheckResult {
         test,
         cast: case.cast.clone(),

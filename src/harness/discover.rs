@@ -36,6 +36,8 @@ pub struct Case {
     /// Expectations (`[[check.expect]]`), each a test of its own at the checkpoints it
     /// names.
     pub expects: Vec<crate::assert::Expect>,
+    /// Regions with goldens of their own (`[check] regions`): `<checkpoint>.<region>.txt`.
+    pub region_goldens: Vec<(String, crate::term::Anchor)>,
 }
 
 /// A checkpoint found by scanning a cast's markers (no replay needed).
@@ -214,6 +216,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
     let mut checked = crate::config::Checked::all();
     let mut engine = config.engine;
     let mut expects = Vec::new();
+    let mut region_goldens = Vec::new();
     // Goldens are written under snapshots/<stem>/: never through a symlink that leads out of
     // the snapshots folder (a cloned repository can hold one pointing anywhere).
     if let Some(p) = leaves_snapshots(config, &stem) {
@@ -234,6 +237,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
             });
             checked = file.checked;
             expects = file.expects;
+            region_goldens = file.region_goldens;
         }
         Ok(None) => {}
         Err(e) => problem = Some(e.to_string()),
@@ -258,6 +262,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
         scenario,
         engine,
         expects,
+        region_goldens,
     }
 }
 
@@ -369,8 +374,23 @@ pub fn expected_snapshots(config: &Config, case: &Case) -> Vec<PathBuf> {
                 f.extension(),
             ));
         }
+        for (region, _) in &case.region_goldens {
+            out.push(region_golden_path(config, case, &c.name, region));
+        }
     }
     out
+}
+
+/// The golden of `region` at `checkpoint`: `snapshots/<stem>/<checkpoint>.<region>.txt`.
+pub(crate) fn region_golden_path(
+    config: &Config,
+    case: &Case,
+    checkpoint: &str,
+    region: &str,
+) -> PathBuf {
+    let mut p = assert::snapshot_path(&config.snapshots, &case.stem, checkpoint, "txt");
+    p.set_extension(format!("{region}.txt"));
+    p
 }
 
 /// The `.new` files (and `.diff.png` images) in a case's own snapshots folder

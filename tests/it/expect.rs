@@ -270,3 +270,62 @@ fn expectations_on_the_title_the_prompt_and_a_table() {
         "{out}"
     );
 }
+
+/// `[check] regions = ["mode"]`: each checkpoint's region golden `<checkpoint>.mode.txt` holds
+/// just that region's text, written, reviewed and accepted like any golden, not an orphan; a
+/// change inside the region fails it, a change elsewhere does not.
+#[test]
+fn region_goldens_check_just_their_region() {
+    let toml = format!("{REGIONS}\n[check]\nformats = []\nregions = [\"mode\"]\n");
+    let dir = project(&toml);
+    let golden = dir.join("snapshots/app/saved.mode.txt");
+    let text = std::fs::read_to_string(&golden).unwrap();
+    assert!(text.ends_with("---\n-- INSERT --\n"), "{text}");
+    assert!(text.contains("region: mode\n"), "{text}");
+    assert!(
+        std::fs::read_to_string(dir.join("snapshots/app/end.mode.txt"))
+            .unwrap()
+            .ends_with("---\n-- VISUAL --\n")
+    );
+    let run = dir.tuicast(["test", "--remove-orphans"]).run().success();
+    assert!(!run.stdout().contains("orphan"), "{run}");
+    // Outside the region: still passes.
+    let cast = std::fs::read_to_string(dir.join("casts/app.cast")).unwrap();
+    dir.write("casts/app.cast", cast.replace("Alice", "Bobby"));
+    dir.tuicast(["test"]).run().success();
+    // Inside it: the region golden fails, with the accept command.
+    dir.write(
+        "casts/app.cast",
+        cast.replace("-- INSERT --", "-- REPLACE --"),
+    );
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    assert!(out.stdout().contains("test app::saved ... FAILED"), "{out}");
+    assert!(out.stdout().contains("app/saved.mode.txt"), "{out}");
+    // (The end's mode line changed too: `-- VISUAL --` over the longer `-- REPLACE --`.)
+    dir.tuicast(["accept", "app/saved.mode.txt", "app/end.mode.txt"])
+        .run()
+        .success();
+    dir.tuicast(["test"]).run().success();
+    // A region that finds nothing is a failure naming it.
+    dir.write(
+        "casts/app.cast",
+        cast.replace("-- INSERT --", "insert")
+            .replace("-- VISUAL --", "visual"),
+    );
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    assert!(
+        out.stdout()
+            .contains("region \"mode\" (row = { regex = \"-- [A-Z]+ --\" }) resolves to nothing"),
+        "{out}"
+    );
+    // An unknown region name is bad input at its place.
+    dir.write(
+        "casts/app.toml",
+        format!("{REGIONS}\n[check]\nregions = [\"nope\"]\n"),
+    );
+    let out = dir.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stdout().contains("check.regions: no region \"nope\""),
+        "{out}"
+    );
+}
