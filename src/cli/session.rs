@@ -368,14 +368,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             } else if let Some(t) = w.clipboard {
                 Action::Wait(Wait::Clipboard(t))
             } else if let Some(p) = w.prompt {
-                match tuicast::inspect::PromptKind::from_name(&p) {
-                    Some(kind) if kind != tuicast::inspect::PromptKind::Unknown => {
-                        Action::Wait(Wait::Prompt(kind))
-                    }
-                    _ => bail!(
-                        "--prompt takes yesno, select, password, text, pager, confirm or shell"
-                    ),
-                }
+                Action::Wait(Wait::Prompt(
+                    tuicast::inspect::PromptKind::parse(&p, false)
+                        .map_err(|m| anyhow::anyhow!("--prompt {m}"))?,
+                ))
             } else if let Some(e) = w.echo {
                 match e.as_str() {
                     "on" => Action::Wait(Wait::Echo(true)),

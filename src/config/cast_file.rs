@@ -215,21 +215,8 @@ impl CastFile {
         let mut region_goldens = Vec::new();
         for name in &file.check.regions {
             let shown = escape_for_terminal(name.get_ref(), 60);
-            let Some(anchor) = anchors.get(name.get_ref()) else {
-                let known: Vec<String> =
-                    anchors.keys().map(|k| escape_for_terminal(k, 40)).collect();
-                return Err(at.error(
-                    name.span(),
-                    format!(
-                        "check.regions: no region \"{shown}\" in [regions] (regions: {})",
-                        if known.is_empty() {
-                            "none".to_string()
-                        } else {
-                            known.join(", ")
-                        }
-                    ),
-                ));
-            };
+            let anchor = named_region(&anchors, name.get_ref())
+                .map_err(|m| at.error(name.span(), format!("check.regions: {m}")))?;
             let file_safe = !name.get_ref().is_empty()
                 && name
                     .get_ref()
@@ -742,6 +729,22 @@ fn region_anchor(r: &RegionToml) -> Result<Anchor, String> {
     }
 }
 
+/// The region `name` of `[regions]`, or an error that lists the regions there are.
+fn named_region<'a, T>(regions: &'a BTreeMap<String, T>, name: &str) -> Result<&'a T, String> {
+    regions.get(name).ok_or_else(|| {
+        let known: Vec<String> = regions.keys().map(|k| escape_for_terminal(k, 40)).collect();
+        format!(
+            "no region \"{}\" in [regions] (regions: {})",
+            escape_for_terminal(name, 60),
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        )
+    })
+}
+
 /// One `[[check.expect]]` checked into an [`Expect`] (`i` its index, from 0).
 fn expectation(
     at: &Places<'_>,
@@ -769,20 +772,11 @@ fn expectation(
             )
         }
         (Some(name), false) => {
-            let shown = escape_for_terminal(name, 60);
-            let Some(a) = anchors.get(name) else {
-                let known: Vec<String> =
-                    anchors.keys().map(|k| escape_for_terminal(k, 40)).collect();
-                return Err(format!(
-                    "no region \"{shown}\" in [regions] (regions: {})",
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                ));
-            };
-            Some((format!("region \"{shown}\""), a.clone()))
+            let a = named_region(anchors, name)?;
+            Some((
+                format!("region \"{}\"", escape_for_terminal(name, 60)),
+                a.clone(),
+            ))
         }
         (None, true) => Some((
             "cells".to_string(),
@@ -842,14 +836,9 @@ fn expectation(
     };
     let prompt = match &e.prompt {
         None => None,
-        Some(p) => Some(
-            crate::inspect::PromptKind::from_name(p).ok_or_else(|| {
-                format!(
-                    "prompt = \"{}\" is not a prompt kind: yesno, select, password, text, pager, confirm, shell or unknown",
-                    escape_for_terminal(p, 40)
-                )
-            })?,
-        ),
+        Some(p) => {
+            Some(crate::inspect::PromptKind::parse(p, true).map_err(|m| format!("prompt = {m}"))?)
+        }
     };
     let table_rows = e.table.as_ref().map(|t| t.rows);
     if texts.is_empty()
@@ -911,17 +900,7 @@ fn target(
     }
     if let Some(name) = &table.region {
         let shown = escape_for_terminal(name, 60);
-        let Some(region) = regions.get(name) else {
-            let known: Vec<String> = regions.keys().map(|k| escape_for_terminal(k, 40)).collect();
-            return Err(format!(
-                "no region \"{shown}\" in [regions] (regions: {})",
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
-            ));
-        };
+        let region = named_region(regions, name)?;
         let r = region.get_ref();
         if r.anchored() {
             return Err(format!(
@@ -987,14 +966,8 @@ fn wait(t: &WaitTableToml) -> Result<Wait, String> {
         found.push(Wait::Clipboard(c.clone()));
     }
     if let Some(p) = &t.prompt {
-        let kind = crate::inspect::PromptKind::from_name(p)
-            .filter(|k| *k != crate::inspect::PromptKind::Unknown)
-            .ok_or_else(|| {
-                format!(
-                    "wait prompt \"{}\" is not a prompt kind: yesno, select, password, text, pager, confirm or shell",
-                    escape_for_terminal(p, 40)
-                )
-            })?;
+        let kind =
+            crate::inspect::PromptKind::parse(p, false).map_err(|m| format!("wait prompt {m}"))?;
         found.push(Wait::Prompt(kind));
     }
     match (found.pop(), found.is_empty()) {

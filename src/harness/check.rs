@@ -167,17 +167,10 @@ pub(super) fn check_checkpoint(
             png,
             scrollback: case.scrollback,
         };
-        match check.check_with(&screen, cursor) {
-            Ok((outcome, actual)) => snapshots.push(SnapshotResult {
-                name: assert::pending::relative_name(&config.snapshots, &path),
-                path,
-                outcome,
-                actual,
-            }),
-            Err(e) => {
-                error = Some(format!("{}: {e}", path.display()));
-                break;
-            }
+        let checked = check.check_with(&screen, cursor);
+        if let Err(e) = take(config, path, checked, &mut snapshots) {
+            error = Some(e);
+            break;
         }
     }
     // Region goldens: the text of each region as the masked screen shows it.
@@ -200,17 +193,10 @@ pub(super) fn check_checkpoint(
             crate::escape::escape_for_terminal(&cp.name, 200),
             crate::escape::escape_for_terminal(region, 200)
         );
-        match assert::check_file(&path, &actual, opts.update, opts.color) {
-            Ok(outcome) => snapshots.push(SnapshotResult {
-                name: assert::pending::relative_name(&config.snapshots, &path),
-                path,
-                outcome,
-                actual,
-            }),
-            Err(e) => {
-                error = Some(format!("{}: {e}", path.display()));
-                break;
-            }
+        let checked = assert::check_file(&path, &actual, opts.update, opts.color);
+        if let Err(e) = take(config, path, checked.map(|o| (o, actual)), &mut snapshots) {
+            error = Some(e);
+            break;
         }
     }
     CheckResult {
@@ -222,6 +208,24 @@ pub(super) fn check_checkpoint(
         snapshots,
         error,
     }
+}
+
+/// Keeps the outcome of checking the golden at `path` (and the render it was compared with)
+/// in `snapshots`, or gives the error that stops the checkpoint's checks.
+fn take(
+    config: &Config,
+    path: std::path::PathBuf,
+    checked: std::io::Result<(assert::Outcome, String)>,
+    snapshots: &mut Vec<SnapshotResult>,
+) -> Result<(), String> {
+    let (outcome, actual) = checked.map_err(|e| format!("{}: {e}", path.display()))?;
+    snapshots.push(SnapshotResult {
+        name: assert::pending::relative_name(&config.snapshots, &path),
+        path,
+        outcome,
+        actual,
+    });
+    Ok(())
 }
 
 /// Checks the case's expectations at the checkpoint `cp` (on its screen as replayed, not

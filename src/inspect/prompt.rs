@@ -57,6 +57,24 @@ impl PromptKind {
         }
     }
 
+    /// The kind named `name` (`unknown` only when `unknown` is allowed: a wait for no prompt
+    /// means nothing), or the message a person reads: `"maybe" is not a prompt kind: …`.
+    pub fn parse(name: &str, unknown: bool) -> Result<PromptKind, String> {
+        PromptKind::from_name(name)
+            .filter(|k| unknown || *k != PromptKind::Unknown)
+            .ok_or_else(|| {
+                format!(
+                    "\"{}\" is not a prompt kind: yesno, select, password, text, pager, confirm{}",
+                    crate::escape::escape_for_terminal(name, 40),
+                    if unknown {
+                        ", shell or unknown"
+                    } else {
+                        " or shell"
+                    }
+                )
+            })
+    }
+
     /// The kind a [`name`](Self::name) gives.
     pub fn from_name(name: &str) -> Option<PromptKind> {
         use PromptKind::*;

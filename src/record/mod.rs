@@ -14,7 +14,9 @@
 //! - [`cargo_bin`]: the package's own binary for `bin = "NAME"` (cargo's, beside the test, or
 //!   built).
 //! - [`interrupt`]: SIGINT/SIGTERM/SIGHUP end recordings cleanly.
-//! - [`keys`]: key names; [`mouse`]: mouse reports as the program's modes want them; `query`, `redact`, `utf8` (internal): terminal queries, secret redaction,
+//! - [`keys`]: key names; [`mouse`]: mouse reports as the program's modes want them; `redact`
+//!   (secret redaction; `#[doc(hidden)]` public for its fuzz target); `query`, `utf8`
+//!   (internal): terminal queries,
 //!   streaming UTF-8.
 
 pub mod cargo_bin;
