@@ -136,13 +136,7 @@ fn every_kind_of_failure_is_in_the_report_and_chromium_shows_it() {
         "file://{}#cast=text&checkpoint=greeted",
         dir.join("rep/index.html").display()
     );
-    let (dom, log) = chromium(&dir, &["--dump-dom", &url]);
-    // The page logs nothing: any console message (an uncaught error, a refused request) fails.
-    let lower = log.to_lowercase();
-    assert!(
-        !lower.contains("uncaught") && !lower.contains("console"),
-        "{log}"
-    );
+    let dom = quiet_dom(&dir, &url);
     assert_eq!(dom.matches("<script").count(), 2, "no script was added");
     assert!(!dom.contains("<img"), "no element from the hostile cast");
     assert!(
@@ -454,12 +448,7 @@ fn a_live_timeout_and_a_png_golden_in_the_report() {
             "file://{}#cast=ask&checkpoint=asked",
             dir.join("rep/index.html").display()
         );
-        let (dom, log) = chromium(&dir, &["--dump-dom", &url]);
-        let lower = log.to_lowercase();
-        assert!(
-            !lower.contains("uncaught") && !lower.contains("console"),
-            "{log}"
-        );
+        let dom = quiet_dom(&dir, &url);
         let player = between(&dom, "data-stem=\"ask\"", "</section>");
         assert!(
             screen_text(player).starts_with("Overwrite? [y/N]"),
@@ -512,6 +501,18 @@ fn processes_sharing_a_report_folder_make_one_page() {
     // `tuicast report DIR` makes the same page again (after gathering CI jobs' data).
     let run = dir.tuicast(["report", "shared"]).run().fails_with(1);
     assert!(run.stdout().contains("report: "), "{run}");
+}
+
+/// The DOM of the page at `url` after its script ran, in headless Chromium; the page must
+/// log nothing (any console message, an uncaught error or a refused request, fails).
+fn quiet_dom(dir: &Dir, url: &str) -> String {
+    let (dom, log) = chromium(dir, &["--dump-dom", url]);
+    let lower = log.to_lowercase();
+    assert!(
+        !lower.contains("uncaught") && !lower.contains("console"),
+        "{log}"
+    );
+    dom
 }
 
 /// Runs headless Chromium with a fresh profile; gives stdout and stderr.
