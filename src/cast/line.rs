@@ -69,16 +69,26 @@ fn string(line: &str, mut i: usize, mut out: Option<&mut String>) -> Option<usiz
     let b = line.as_bytes();
     loop {
         let run = i;
-        // Eight bytes at a time while none of them is a quote, a backslash or a control.
-        while let Some(word) = b.get(i..i + 8) {
-            let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-            if special(w) {
-                break;
+        // Eight bytes at a time to the first quote, backslash or control: the lowest flagged
+        // byte of a word is exact (a false flag can only follow a true one).
+        loop {
+            match b.get(i..i + 8) {
+                Some(word) => {
+                    let flags =
+                        special_flags(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+                    if flags != 0 {
+                        i += (flags.trailing_zeros() / 8) as usize;
+                        break;
+                    }
+                    i += 8;
+                }
+                None => {
+                    while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
+                        i += 1;
+                    }
+                    break;
+                }
             }
-            i += 8;
-        }
-        while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
-            i += 1;
         }
         if let Some(out) = out.as_deref_mut() {
             // Stops are ASCII, so these are character boundaries.
@@ -88,6 +98,12 @@ fn string(line: &str, mut i: usize, mut out: Option<&mut String>) -> Option<usiz
             b'"' => return Some(i + 1),
             b'\\' => {}
             _ => return None, // a control character: JSON does not allow it raw
+        }
+        if b.get(i + 1..i + 6) == Some(b"u001b") {
+            // ESC, most of the escapes in terminal output.
+            push(&mut out, '\x1b');
+            i += 6;
+            continue;
         }
         let ch = match b.get(i + 1)? {
             b'"' => '"',
@@ -132,14 +148,21 @@ fn string(line: &str, mut i: usize, mut out: Option<&mut String>) -> Option<usiz
 
 /// Whether any byte of `w` is `"`, `\\` or below 0x20 (the classic "has a zero byte" test:
 /// `x - 0x01…` borrows into a byte's top bit only where that byte was below 1).
-#[inline]
+#[cfg(test)]
 fn special(w: u64) -> bool {
+    special_flags(w) != 0
+}
+
+/// The top bit of each byte of `w` (little-endian) that is `"`, `\\` or below 0x20, and
+/// possibly of bytes after such a byte (a borrow runs on): the lowest flag is exact.
+#[inline]
+pub(super) fn special_flags(w: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const TOPS: u64 = 0x8080_8080_8080_8080;
     let below = |x: u64, n: u8| x.wrapping_sub(ONES * n as u64) & !x;
     let quote = w ^ (ONES * b'"' as u64);
     let backslash = w ^ (ONES * b'\\' as u64);
-    (below(quote, 1) | below(backslash, 1) | below(w, 0x20)) & TOPS != 0
+    (below(quote, 1) | below(backslash, 1) | below(w, 0x20)) & TOPS
 }
 
 fn push(out: &mut Option<&mut String>, ch: char) {
@@ -224,6 +247,20 @@ mod tests {
             }
         }
         assert!(!special(u64::from_le_bytes(*b"\xff\x80 ~\x7f\xc3\xa9!")));
+        // The lowest flag is the first special byte, whatever follows it.
+        for first in 0..8 {
+            for byte in [b'"', b'\\', 0, 0x1f] {
+                for after in [b'a', b'"', 0, 0x01, 0xff, b'!'] {
+                    let mut word = *b"abcdefgh";
+                    word[first] = byte;
+                    for w in word.iter_mut().skip(first + 1) {
+                        *w = after;
+                    }
+                    let flags = special_flags(u64::from_le_bytes(word));
+                    assert_eq!(flags.trailing_zeros() / 8, first as u32, "{word:?}");
+                }
+            }
+        }
     }
 
     /// Lines from pieces that matter to the reader: escapes of every kind, surrogates, raw

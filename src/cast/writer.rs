@@ -68,7 +68,7 @@ impl<W: Write> CastWriter<W> {
         self.line.extend_from_slice(b", ");
         match &event.data {
             EventData::Output(s) | EventData::Input(s) | EventData::Marker(s) => {
-                serde_json::to_writer(&mut self.line, s)?
+                json_string(&mut self.line, s)
             }
             EventData::Resize(size) => serde_json::to_writer(&mut self.line, &size.to_string())?,
             EventData::Exit(status) => serde_json::to_writer(&mut self.line, &status.to_string())?,
@@ -88,6 +88,65 @@ impl<W: Write> CastWriter<W> {
         self.out.flush()?;
         Ok(self.out)
     }
+}
+
+/// Writes `s` as a JSON string, byte for byte as serde_json writes it (`\"`, `\\`, `\b`,
+/// `\f`, `\n`, `\r`, `\t`, other controls as `\u00xx`), finding the bytes to escape eight
+/// at a time: terminal output is long runs between a few escapes, and the recorder writes
+/// every byte a program prints.
+fn json_string(out: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let b = s.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
+    let mut i = 0;
+    while i < b.len() {
+        let c = match b.get(i..i + 8) {
+            Some(word) => {
+                // Copy the whole word (a fixed-size copy), then take back what follows the
+                // first byte to escape.
+                let word: [u8; 8] = word.try_into().unwrap_or_default();
+                out.extend_from_slice(&word);
+                let flags = super::line::special_flags(u64::from_le_bytes(word));
+                if flags == 0 {
+                    i += 8;
+                    continue;
+                }
+                let k = (flags.trailing_zeros() / 8) as usize;
+                out.truncate(out.len() - (8 - k));
+                i += k;
+                b[i]
+            }
+            None => {
+                let c = b[i];
+                if c != b'"' && c != b'\\' && c >= 0x20 {
+                    out.push(c);
+                    i += 1;
+                    continue;
+                }
+                c
+            }
+        };
+        match c {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            _ => out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(c >> 4)],
+                HEX[usize::from(c & 15)],
+            ]),
+        }
+        i += 1;
+    }
+    out.push(b'"');
 }
 
 /// Writes `units` × 10^-decimals as a decimal number with trailing zeros trimmed (`1.5`, `0.0`).
@@ -165,7 +224,24 @@ fn header_json(h: &Header) -> Map<String, Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::format_fixed;
+    use super::{format_fixed, json_string};
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(2000))]
+
+        /// Strings are written byte for byte as serde_json writes them.
+        #[test]
+        fn strings_are_written_as_serde_json_writes_them(
+            s in "([\\x00-\\x1f\"\\\\\\x7f]|[a-z ]{0,12}|é|😀|\u{2028})*",
+        ) {
+            let mut mine = Vec::new();
+            json_string(&mut mine, &s);
+            proptest::prop_assert_eq!(
+                String::from_utf8(mine).unwrap(),
+                serde_json::to_string(&s).unwrap()
+            );
+        }
+    }
 
     fn fixed(units: u64, decimals: u32) -> String {
         let mut v = Vec::new();

@@ -103,7 +103,7 @@ impl QueryScanner {
         while i < bytes.len() {
             if self.seq.is_ground() {
                 // Only ESC and C1 controls (UTF-8 C2 80..9F) start a sequence.
-                match bytes[i..].iter().position(|&b| b == 0x1b || b == 0xc2) {
+                match memchr::memchr2(0x1b, 0xc2, &bytes[i..]) {
                     Some(n) => i += n,
                     None => break,
                 }

@@ -239,13 +239,13 @@ pub fn each_checkpoint<R: BufRead + Send>(
 const THREAD_MIN_BYTES: u64 = 1 << 20;
 
 /// Most events per batch sent from the reading thread.
-const BATCH: usize = 1024;
+const BATCH: usize = 4096;
 
 /// A batch is sent once its events carry this many bytes of data. With [`BATCH`] it keeps
 /// the handovers few (each one can wake the other thread: full-screen output comes in events
 /// of a few dozen bytes, and batches of 64 spent a tenth of the replay in the kernel) and the
 /// memory in flight small: the channel holds 8 batches.
-const BATCH_BYTES: usize = 64 * 1024;
+const BATCH_BYTES: usize = 512 * 1024;
 
 /// Runs `f` over the cast's events, read and parsed on a second thread when the machine has
 /// more than one core, so parsing overlaps with the terminal engine. Batches travel through a
@@ -263,7 +263,7 @@ fn with_events<R: BufRead + Send, T>(
         return f(&mut reader);
     }
     std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Result<Event, CastError>>>(8);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Result<Event, CastError>>>(2);
         scope.spawn(move || {
             let mut batch = Vec::with_capacity(BATCH);
             let mut bytes = 0;

@@ -220,6 +220,11 @@ impl Charsets {
         }
     }
 
+    /// Whether a single shift (SS2, SS3) waits for the next printed character.
+    pub(crate) fn single_shift_pending(&self) -> bool {
+        self.single.is_some()
+    }
+
     /// True when every set is ASCII and G0 is invoked: printing needs no translation.
     #[inline]
     pub(crate) fn is_plain(&self) -> bool {

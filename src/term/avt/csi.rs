@@ -16,12 +16,23 @@ const MAX_PARAMS: usize = 16;
 /// The function avt dispatches for `CSI params fin`, where `params` has no private marker
 /// and no intermediates, or `None` when this module does not read that sequence (the parser
 /// must). `Some(None)`: avt dispatches nothing for it (`CSI 5 J`).
+///
+/// SGR that avt misreads (a parameter 6, 8, 21, 28, 58 or 59: see `special::sgr_misread`) is
+/// not read here either: this layer reads it itself.
 pub(super) fn plain(params: &[u8], fin: u8) -> Option<Option<Function>> {
     let mut ps = [0u16; MAX_PARAMS];
+    // Bit i: parameter i reached 1000 (before it could wrap: from below 1000 one more digit
+    // stays below 65536), so whatever it wraps to, it is none of the misread ones.
+    let mut big = 0u32;
     let mut n = 0;
     for &b in params {
         match b {
-            b'0'..=b'9' => ps[n] = ps[n].wrapping_mul(10).wrapping_add(u16::from(b - b'0')),
+            b'0'..=b'9' => {
+                ps[n] = ps[n].wrapping_mul(10).wrapping_add(u16::from(b - b'0'));
+                if ps[n] >= 1000 {
+                    big |= 1 << n;
+                }
+            }
             b';' => {
                 n += 1;
                 if n == MAX_PARAMS {
@@ -58,7 +69,16 @@ pub(super) fn plain(params: &[u8], fin: u8) -> Option<Option<Function>> {
         b'P' => Some(Function::Dch(p0)),
         b'X' => Some(Function::Ech(p0)),
         b'd' => Some(Function::Vpa(p0)),
-        b'm' => Some(Function::Sgr(sgr(ps))),
+        b'm' => {
+            let misread = ps
+                .iter()
+                .enumerate()
+                .any(|(i, p)| big & (1 << i) == 0 && matches!(p, 6 | 8 | 21 | 28 | 58 | 59));
+            if misread {
+                return None;
+            }
+            Some(Function::Sgr(sgr(ps)))
+        }
         _ => return None,
     })
 }
@@ -207,6 +227,27 @@ mod tests {
             if let Some(mine) = super::plain(params.as_bytes(), fin as u8) {
                 proptest::prop_assert_eq!(format!("{mine:?}"), format!("{:?}", avt(&params, fin)));
             }
+        }
+
+        /// SGR is left to this layer's own reading exactly where avt misreads it.
+        #[test]
+        fn sgr_is_refused_exactly_where_avt_misreads_it(
+            params in "(0{0,2}(6|8|21|28|58|59|[0-9]{1,6})?;){0,6}[0-9]{0,7}",
+        ) {
+            let refused = super::plain(params.as_bytes(), b'm').is_none();
+            let count = params.split(';').count();
+            proptest::prop_assume!(count <= super::MAX_PARAMS);
+            proptest::prop_assert_eq!(refused, super::super::special::sgr_misread(&params));
+        }
+    }
+
+    #[test]
+    fn sgr_that_avt_misreads_is_refused() {
+        for p in ["6", "1;8", "21", "0;28", "58;5;1", "59", "006", "65542;8"] {
+            assert!(super::plain(p.as_bytes(), b'm').is_none(), "{p}");
+        }
+        for p in ["65542", "600", "1;31", "38;5;208", "0"] {
+            assert!(super::plain(p.as_bytes(), b'm').is_some(), "{p}");
         }
     }
 }

@@ -330,6 +330,69 @@ impl AvtEngine {
         self.apply(special, f);
     }
 
+    /// The function of a C0 control that moves the cursor (BS, HT, LF, VT, FF, CR), read in
+    /// the ground state: avt's parser executes it and stays there, and the sequence tracker
+    /// ignores it. None for anything else (BEL rings, SO and SI shift, ESC starts a sequence:
+    /// the character-at-a-time path reads those).
+    #[inline]
+    fn control(&self, b: u8) -> Option<Function> {
+        if !(0x08..=0x0d).contains(&b)
+            || self.parser.state != State::Ground
+            || !self.seq.is_ground()
+        {
+            return None;
+        }
+        Some(match b {
+            0x08 => Function::Bs,
+            0x09 => Function::Ht,
+            0x0d => Function::Cr,
+            _ => Function::Lf,
+        })
+    }
+
+    /// Runs a whole escape sequence `ESC I… F` (at most four intermediates `I` from SP to
+    /// `/`, a final `F` from `0` to `~`) at the start of `text` through avt's parser without
+    /// the sequence tracker, which would report it and be back in the ground state: its
+    /// meaning to this layer is read from `text`. Not for the finals that start a control
+    /// sequence or a string (`[`, `]`, `P`, `X`, `^`, `_`). ncurses sends `ESC ( B` with every
+    /// attribute reset. Returns the bytes consumed, or None.
+    #[inline]
+    fn esc_run(&mut self, text: &str) -> Option<usize> {
+        let b = text.as_bytes();
+        if b.len() < 2
+            || b[0] != 0x1b
+            || self.parser.state != State::Ground
+            || !self.seq.is_ground()
+        {
+            return None;
+        }
+        let mut j = 1;
+        while j < b.len() && j <= 4 && (0x20..0x30).contains(&b[j]) {
+            j += 1;
+        }
+        let fin = *b.get(j)?;
+        if !(0x30..0x7f).contains(&fin)
+            || (j == 1 && matches!(fin, b'[' | b']' | b'P' | b'X' | b'^' | b'_'))
+        {
+            return None;
+        }
+        let seq = Sequence::Esc {
+            intermediates: &text[1..j],
+            fin: fin as char,
+        };
+        let special = Special::of(&seq);
+        let mut f = None;
+        for &c in &b[..=j] {
+            f = self.parser.feed(c as char);
+        }
+        if may_be_unknown(&special) {
+            let unsupported = &mut self.unsupported;
+            unknown::unknown_kinds(&seq, f.as_ref(), |kind| unsupported.count(kind));
+        }
+        self.apply(special, f);
+        Some(j + 1)
+    }
+
     /// Runs a whole control sequence (`ESC [ ... final`) at the start of `text` through avt's
     /// parser without the sequence tracker, when it lies whole in `text` and is one the
     /// tracker would report (an optional private marker `<`–`?`, parameters of digits, `;`
@@ -365,6 +428,15 @@ impl AvtEngine {
         if j >= b.len() || !(0x40..0x7f).contains(&b[j]) {
             return None;
         }
+        if !marked && end_of_params == j {
+            // SGR, cursor moves and erases: what avt dispatches, nothing unknown in it (see
+            // `unknown_kinds`), and nothing this layer reads itself (`csi::plain` leaves the
+            // SGR that avt misreads to `Special`).
+            if let Some(Some(f)) = csi::plain(&b[2..j], b[j]) {
+                self.apply(None, Some(f));
+                return Some(j + 1);
+            }
+        }
         let fin = b[j] as char;
         let params = &text[2..j];
         let (params, truncated) = match params.get(..SEQ_MAX) {
@@ -376,11 +448,17 @@ impl AvtEngine {
             fin,
             truncated,
         });
-        let special = Special::of(&seq);
+        // (Only these finals mean something to this layer: DEC modes, XTSAVE/XTRESTORE,
+        // SGR, DECSCUSR.)
+        let special = match b[j] {
+            b'h' | b'l' | b's' | b'r' | b'm' | b'q' => Special::of(&seq),
+            _ => None,
+        };
         let plain = match (&special, marked || end_of_params != j) {
             (None, false) => csi::plain(&b[2..j], b[j]),
             _ => None,
         };
+
         let f = match plain {
             // The parser would collect the parameters and dispatch this, and be back in the
             // ground state, where it is now.
@@ -466,12 +544,14 @@ impl AvtEngine {
                     _ => {}
                 }
             }
+            let scrolls = may_scroll(&f);
             self.execute(f);
             // A line feed, a scroll or a REP may have scrolled lines off the top, which avt
             // keeps until `gc`: take them now, so that one event of a million line feeds holds
-            // one screen and the scrollback, not a million lines. (Cheap when nothing
-            // scrolled: a flag.)
-            self.collect_scrolled();
+            // one screen and the scrollback, not a million lines.
+            if scrolls {
+                self.collect_scrolled();
+            }
         }
         if let Some(wide) = deccolm {
             self.deccolm(wide);
@@ -496,12 +576,29 @@ impl AvtEngine {
     }
 
     fn execute(&mut self, f: Function) {
+        match f {
+            Function::Print(ch) => return self.print(ch),
+            // Cursor moves: nothing below follows them (no pen, mode, mark, margin or
+            // scrollback change), so straight to avt.
+            Function::Cr
+            | Function::Bs
+            | Function::Ht
+            | Function::Cup(..)
+            | Function::Cuu(_)
+            | Function::Cud(_)
+            | Function::Cuf(_)
+            | Function::Cub(_)
+            | Function::Cha(_)
+            | Function::Vpa(_) => return self.terminal.execute(f),
+            // SGR: only the pen follows it (the screen in use does not matter to it).
+            Function::Sgr(_) => {
+                self.pen.observe(&f, false);
+                return self.terminal.execute(f);
+            }
+            _ => {}
+        }
         // avt moves RI's cursor relative to the scroll region in origin mode (so it may move
         // down); away from the top margin RI is a plain cursor up.
-        if let Function::Print(ch) = &f {
-            let ch = *ch;
-            return self.print(ch);
-        }
         if matches!(f, Function::Ri) && self.terminal.cursor().row != self.margins.0 as usize {
             return self.execute(Function::Cuu(1));
         }
@@ -774,6 +871,24 @@ fn is_alt_screen(m: &DecMode) -> bool {
     )
 }
 
+/// Whether `f` may scroll lines off the top of avt's screen (which avt then keeps until
+/// `gc`): printing (it may wrap), line feeds, SU, DL, REP, and the modes and window
+/// operations that may resize.
+fn may_scroll(f: &Function) -> bool {
+    matches!(
+        f,
+        Function::Print(_)
+            | Function::Lf
+            | Function::Nel
+            | Function::Su(_)
+            | Function::Dl(_)
+            | Function::Rep(_)
+            | Function::Decset(_)
+            | Function::Decrst(_)
+            | Function::Xtwinops(_)
+    )
+}
+
 /// Whether avt fills cells with the current pen when it executes `f`.
 fn blanks_cells(f: &Function) -> bool {
     matches!(
@@ -793,8 +908,70 @@ fn blanks_cells(f: &Function) -> bool {
     )
 }
 
-impl Engine for AvtEngine {
-    fn feed(&mut self, text: &str) {
+impl AvtEngine {
+    /// Where `text` ends in plain lines so many that most of them scroll away unseen: the
+    /// start of those lines and a cut inside them, or None. From `start` the text is only
+    /// printable ASCII, CR and LF; before the cut lie at least a screenful of line feeds, the
+    /// last one after a CR; after it, at least a screenful plus the scrollback's worth. Fed
+    /// in full, the lines before the cut end with the cursor on the bottom row at column 0,
+    /// and the line feeds after it push every row that was on the screen then, and every
+    /// line that went to the scrollback before, out of reach (each line feed scrolls at
+    /// least once from the bottom row). So the lines before the cut change nothing that
+    /// remains, and [`feed`](Engine::feed) moves the cursor there instead of printing them,
+    /// as xterm's jump scroll does — when the state at `start` allows it ([`Self::can_jump`]).
+    /// `seq 1 3000000` in the recorder's live engine prints 24 of each read's 500 lines.
+    fn jump_span(&self, text: &str) -> Option<(usize, usize)> {
+        let rows = usize::from(self.size.rows);
+        let after = rows + self.scrollback_limit;
+        let b = text.as_bytes();
+        if b.len() < rows + after {
+            return None; // fewer bytes than the line feeds wanted
+        }
+        // One pass from the end: the line feeds seen, the cut (and the line feeds after it),
+        // and where the plain text starts.
+        let mut seen = 0;
+        let mut cut: Option<(usize, usize)> = None;
+        let mut start = 0;
+        let mut i = b.len();
+        while i > 0 {
+            i -= 1;
+            match b[i] {
+                b'\n' => {
+                    if cut.is_none() && seen >= after && i > 0 && b[i - 1] == b'\r' {
+                        cut = Some((i + 1, seen));
+                    }
+                    seen += 1;
+                }
+                b'\r' | 0x20..=0x7e => {}
+                _ => {
+                    // After the line that holds the last other byte (it may end a sequence):
+                    // that line's line feed is not one of the plain lines'.
+                    seen = seen.checked_sub(1)?;
+                    start = i + 1 + b[i + 1..].iter().position(|&c| c == b'\n')? + 1;
+                    break;
+                }
+            }
+        }
+        let (cut, after_cut) = cut?;
+        (cut > start && seen - after_cut >= rows).then_some((start, cut))
+    }
+
+    /// Whether plain lines fed now may be skipped as [`Self::jump_span`] says: no sequence
+    /// in progress, the whole screen scrolls (no scroll region), no single shift waits for
+    /// the next character, no combining marks to move, and no stand-ins being handed out
+    /// (concealed or linked text).
+    fn can_jump(&self) -> bool {
+        self.parser.state == State::Ground
+            && self.seq.is_ground()
+            && self.full_region()
+            && !self.charsets.single_shift_pending()
+            && self.marks.is_empty()
+            && !self.pen.pen.conceal
+            && self.link == 0
+    }
+
+    /// Feeds `text` without the final collection of scrolled-off lines.
+    fn feed_text(&mut self, text: &str) {
         let bytes = text.as_bytes();
         let mut i = 0;
         let mut next_gc = FEED_CHUNK;
@@ -804,17 +981,45 @@ impl Engine for AvtEngine {
                 self.collect_scrolled();
                 next_gc = i + FEED_CHUNK;
             }
-            if let Some(n) = self.text_run(&text[i..]) {
-                i += n;
-                continue;
-            }
-            if let Some(n) = self.csi_run(&text[i..]) {
+            // The fast paths, by the first byte; the character-at-a-time path reads what
+            // they leave.
+            let b = bytes[i];
+            let fast = if b == 0x1b {
+                self.csi_run(&text[i..])
+                    .or_else(|| self.esc_run(&text[i..]))
+            } else if b < 0x20 {
+                self.control(b).map(|f| {
+                    self.apply(None, Some(f));
+                    1
+                })
+            } else {
+                self.text_run(&text[i..])
+            };
+            if let Some(n) = fast {
                 i += n;
                 continue;
             }
             let ch = text[i..].chars().next().expect("at a char boundary");
             self.feed_char(ch);
             i += ch.len_utf8();
+        }
+    }
+}
+
+impl Engine for AvtEngine {
+    fn feed(&mut self, text: &str) {
+        match self.jump_span(text) {
+            Some((start, cut)) => {
+                self.feed_text(&text[..start]);
+                if self.can_jump() {
+                    // Where the lines before the cut leave the cursor.
+                    self.apply(None, Some(Function::Cup(self.size.rows, 1)));
+                    self.feed_text(&text[cut..]);
+                } else {
+                    self.feed_text(&text[start..]);
+                }
+            }
+            None => self.feed_text(text),
         }
         // Take the lines scrolled off the top into the scrollback.
         self.collect_scrolled();
@@ -1133,6 +1338,98 @@ mod tests {
         assert_eq!(none.terminal.lines().count(), 4);
         none.feed("\x1b[Hend");
         assert_eq!(none.screen().row_text(0), "end");
+    }
+
+    /// Pieces of output around plain lines: lines that wrap, bare CR and LF, colours, a
+    /// scroll region, cursor moves, conceal, a link, a single shift, a combining mark, a wide
+    /// character, the alternate screen, a sequence cut in two.
+    fn jump_piece() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy;
+        proptest::sample::select(vec![
+            "ab\r\n",
+            "line\r\n",
+            "a long line that wraps twice here\r\n",
+            "x\n",
+            "\r\n",
+            "\r",
+            "\n",
+            "\x1b[31m",
+            "\x1b[0m",
+            "\x1b[44;1m",
+            "\x1b[2;4r",
+            "\x1b[r",
+            "\x1b[H",
+            "\x1b[3;5H",
+            "\x1b[8m",
+            "\x1b[28m",
+            "\x1b]8;;http://x\x1b\\",
+            "\x1b]8;;\x1b\\",
+            "\x1bN",
+            "e\u{301}",
+            "\u{4e2d}",
+            "\x1b[?1049h",
+            "\x1b[?1049l",
+            "\x1b[3",
+            "\x1b[4h",
+            "\x1b[4l",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(400))]
+
+        /// Fed at once (where many plain lines are skipped), the output leaves the same
+        /// screen, cursor, state and scrollback as fed a character at a time (where no
+        /// line is skipped).
+        #[test]
+        fn skipping_plain_lines_that_scroll_away_changes_nothing(
+            pieces in proptest::collection::vec((jump_piece(), 0usize..40), 1..12),
+            scrollback in proptest::sample::select(vec![0usize, 3, 40]),
+        ) {
+            let size = Size { cols: 12, rows: 5 };
+            let mut text = String::new();
+            for (piece, lines) in &pieces {
+                text.push_str(piece);
+                for n in 0..*lines {
+                    text.push_str(&format!("{n} plain\r\n"));
+                }
+            }
+            let mut whole = AvtEngine::with_scrollback(size, scrollback);
+            let mut by_char = AvtEngine::with_scrollback(size, scrollback);
+            whole.feed(&text);
+            let mut buf = [0u8; 4];
+            for ch in text.chars() {
+                by_char.feed(ch.encode_utf8(&mut buf));
+            }
+            proptest::prop_assert_eq!(whole.screen(), by_char.screen());
+        }
+    }
+
+    #[test]
+    fn plain_lines_that_scroll_away_are_skipped_only_where_nothing_stays() {
+        let size = Size { cols: 12, rows: 5 };
+        let e = AvtEngine::with_scrollback(size, 0);
+        let lines = |n: usize| (0..n).map(|i| format!("{i}\r\n")).collect::<String>();
+        // A screenful before the cut and one after it.
+        assert_eq!(e.jump_span(&lines(10)), Some((0, 15)));
+        assert_eq!(e.jump_span(&lines(9)), None);
+        // From after the line of the last escape; never cutting after a bare LF.
+        let text = format!("\x1b[31mred\r\n{}", lines(12));
+        assert_eq!(e.jump_span(&text), Some((10, 10 + 7 * 3)));
+        assert_eq!(e.jump_span(&"x\n".repeat(20)), None);
+        // The scrollback's lines must be pushed out too.
+        let kept = AvtEngine::with_scrollback(size, 40);
+        assert_eq!(kept.jump_span(&lines(49)), None);
+        assert!(kept.jump_span(&lines(50)).is_some());
+        // A scroll region keeps rows that a skip would lose.
+        let mut region = AvtEngine::with_scrollback(size, 0);
+        region.feed("\x1b[2;4r");
+        assert!(!region.can_jump());
+        let mut e = AvtEngine::with_scrollback(size, 0);
+        e.feed(&lines(1000));
+        assert_eq!(e.screen().row_text(3), "999");
+        assert_eq!((e.screen().cursor.row, e.screen().cursor.col), (4, 0));
     }
 
     #[test]

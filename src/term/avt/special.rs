@@ -106,7 +106,7 @@ fn csi(p: &str, fin: char) -> Option<Special> {
 
 /// Whether avt misreads the SGR parameters `p`: a colon form, or a group of 6, 8, 21, 28,
 /// 58 or 59 (read in one pass over the bytes: SGR is most of full-screen output).
-fn sgr_misread(p: &str) -> bool {
+pub(super) fn sgr_misread(p: &str) -> bool {
     let misread = |n: Option<u32>| matches!(n, Some(6 | 8 | 21 | 28 | 58 | 59));
     // The group's value so far; None when it is empty or not a number.
     let mut n: Option<u32> = None;
