@@ -1014,9 +1014,7 @@ fn an_annotation_on_an_anchored_region_boxes_what_it_finds_on_that_screen() {
         ])
         .run()
     };
-    let mut options = PngOptions::default();
-    options.padding = 40;
-    let layout = Renderer::new(options)
+    let layout = Renderer::new(PngOptions::default().padding(40))
         .unwrap()
         .layout(Size { cols: 20, rows: 4 })
         .unwrap();
