@@ -1059,6 +1059,30 @@ mod tests {
     }
 
     #[test]
+    fn status_lines_and_column_headers_are_not_selections() {
+        let size = Size { cols: 12, rows: 6 };
+        // A status line over an unstyled command line, and the same bar higher up.
+        let vim = "one\r\n\x1b[7mnotes.txt   \x1b[0m\r\ntwo\r\nthree\r\n\x1b[7mnotes.txt   \x1b[0m\r\n:split";
+        let o = test_screen(size, vim).outline();
+        assert_eq!(o.highlights.len(), 2);
+        assert_eq!(o.selected, None);
+        // With a styled last row the bar is no status line: a list's full-width selection.
+        let list = "one\r\ntwo\r\nthree\r\nfour\r\n\x1b[7mfive        \x1b[0m\r\n\x1b[44mhelp        \x1b[0m";
+        let o = test_screen(size, list).outline();
+        assert_eq!(o.selected_row().map(|h| h.text.as_str()), Some("five"));
+        // Words over numbers: a column header; the selected row below it is found.
+        let table = "\x1b[42mPID USER CMD\x1b[0m\r\n  1 root sh\r\n\x1b[46m  22 me vi  \x1b[0m\r\n  33 me ls\r\n\r\nend";
+        let o = test_screen(size, table).outline();
+        assert_eq!(o.highlights.len(), 2);
+        assert_eq!(o.selected_row().map(|h| h.row), Some(2));
+        // A bar over a shaded row stands out from no plain neighbour.
+        let bars = "\x1b[42m[Setup]\x1b[0m\r\n\x1b[42mTitles  Here\x1b[0m\r\n\x1b[46mitem\x1b[47m  value   \x1b[0m\r\nitem two\r\nitem three";
+        let o = test_screen(size, bars).outline();
+        assert_eq!(o.highlights.len(), 2, "{:?}", o.highlights);
+        assert_eq!(o.selected, None, "{:?}", o.highlights);
+    }
+
+    #[test]
     fn an_unclosed_box_is_not_a_box() {
         let s = test_screen(
             Size { cols: 10, rows: 4 },
