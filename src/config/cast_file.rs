@@ -1140,6 +1140,7 @@ pub(super) struct RegionToml {
 
 impl RegionToml {
     /// Whether the region is anchored by content (not fixed cells).
+    #[cfg(feature = "png")]
     fn anchored(&self) -> bool {
         self.row.is_some()
             || self.matched.is_some()
@@ -1648,10 +1649,12 @@ mod tests {
         );
         assert!(matches!(f.anchors["last"], Anchor::LastRow));
         #[cfg(feature = "png")]
-        assert_eq!(f.regions.len(), 6, "every region has annotation keys");
-        assert_eq!(f.regions["fixed"].rows.as_deref(), Some("2"));
-        assert_eq!(f.regions["mode"].rows, None);
-        assert_eq!(f.regions["mode"].label.as_deref(), Some("mode"));
+        {
+            assert_eq!(f.regions.len(), 6, "every region has annotation keys");
+            assert_eq!(f.regions["fixed"].rows.as_deref(), Some("2"));
+            assert_eq!(f.regions["mode"].rows, None);
+            assert_eq!(f.regions["mode"].label.as_deref(), Some("mode"));
+        }
         assert_eq!(f.expects.len(), 2);
         let (a, b) = (&f.expects[0], &f.expects[1]);
         assert_eq!((a.id.as_str(), a.at.as_deref()), ("1", None));
