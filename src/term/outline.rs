@@ -29,9 +29,9 @@
 //! - A window's status line is no selection: a highlight across every column of the bare
 //!   screen right above an unstyled last row (vim's status line over its command line), and
 //!   the same bar higher up (the status lines of vim's other windows).
-//! - A column header is no selection: a highlight of three or more words and no digit right
-//!   above a row of its block that holds digits (htop's `PID USER … Command` over the
-//!   processes).
+//! - A column header is no selection: a highlight of three or more labels set apart as
+//!   columns (by two spaces or more) and no digit, right above a row of its block that holds
+//!   digits (htop's `PID USER … Command` over the processes).
 
 // The screen, the grid of characters and the owner of each cell are read at the same
 // (row, column): indices say that more plainly than three zipped iterators.
@@ -885,11 +885,12 @@ fn status_line(highlights: &[Highlight], h: &Highlight, grid: &Grid, screen: &Sc
         })
 }
 
-/// Whether `h` is a column header: three or more words and no digit, right above a row of
-/// its block that holds digits (the rows of a table below the labels of its columns).
+/// Whether `h` is a column header: three or more labels set apart as columns are (by two
+/// spaces or more) and no digit, right above a row of its block that holds digits (the rows
+/// of a table below the labels of its columns).
 fn column_header(blocks: &[TextBlock], h: &Highlight, grid: &Grid) -> bool {
-    let words = h.text.split_whitespace().count();
-    if words < 3 || h.text.chars().any(|c| c.is_ascii_digit()) {
+    let labels = h.text.split("  ").filter(|l| !l.trim().is_empty()).count();
+    if labels < 3 || h.text.chars().any(|c| c.is_ascii_digit()) {
         return false;
     }
     let below = h.row + 1;
@@ -1075,6 +1076,14 @@ mod tests {
         let o = test_screen(size, table).outline();
         assert_eq!(o.highlights.len(), 2);
         assert_eq!(o.selected_row().map(|h| h.row), Some(2));
+        // A list item of plain words over a row with a digit is no header.
+        let items =
+            "Todo:\r\n  buy milk\r\n\x1b[43m> write the notes \x1b[0m\r\n  review #42\r\n\r\nend";
+        let o = test_screen(Size { cols: 18, rows: 6 }, items).outline();
+        assert_eq!(
+            o.selected_row().map(|h| h.text.as_str()),
+            Some("> write the notes")
+        );
         // A bar over a shaded row stands out from no plain neighbour.
         let bars = "\x1b[42m[Setup]\x1b[0m\r\n\x1b[42mTitles  Here\x1b[0m\r\n\x1b[46mitem\x1b[47m  value   \x1b[0m\r\nitem two\r\nitem three";
         let o = test_screen(size, bars).outline();

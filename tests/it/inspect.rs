@@ -399,6 +399,24 @@ fn vims_status_line_and_htops_headers_are_no_selection_and_real_lists_keep_their
     let i = inspected("tests/conformance/cases/mc.cast", "cursor");
     assert!(selected_text(&i).unwrap().starts_with("/beta"));
     assert_eq!(i.outline.selected_row().unwrap().container, Some(0));
+    // A ratatui list's item of plain words over one with a number (`#42`) is no header.
+    for (at, want) in [
+        ("down", "> Review pull request #42"),
+        ("up", "> Write the release notes"),
+    ] {
+        let i = inspected("tests/apps/todoapp/casts/navigate.cast", at);
+        assert_eq!(selected_text(&i), Some(want), "{at}");
+    }
+    // vim's status line over its command line, at every size of the resize case.
+    for at in ["vim-80x24", "vim-100x30", "vim-60x15"] {
+        let i = inspected("tests/conformance/cases/resize.cast", at);
+        assert!(
+            i.outline.highlights.iter().any(|h| h.text == "sample.py"),
+            "{at}: {:?}",
+            i.outline.highlights
+        );
+        assert_eq!(selected_text(&i), None, "{at}");
+    }
 }
 
 /// Live: vim's status lines with two windows (`:split`) and with one (`laststatus=2`) are no
