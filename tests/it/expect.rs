@@ -394,4 +394,15 @@ fn regions_of_tuicast_toml_serve_every_cast_and_a_casts_own_region_wins() {
         ),
         "{out}"
     );
+    // `tuicast record` reads the project's regions too: the same error, nothing recorded.
+    dir.write("casts/new.toml", "shell = \"true\"\n");
+    let out = dir
+        .tuicast(["record", "casts/new.toml"])
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stderr().contains("tuicast.toml:2:8: regions.mode:"),
+        "{out}"
+    );
+    assert!(!dir.join("casts/new.cast").exists());
 }
