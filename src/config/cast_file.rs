@@ -14,9 +14,9 @@
 //! scrollback = 20                      # the last 20 scrolled-off lines in text goldens
 //! ```
 //!
-//! The `[regions]` table names parts of the screen for annotated screenshots
-//! (`tuicast replay CAST --format png --annotate region=status`); each region has the keys of
-//! an `--annotate` spec:
+//! The `[regions]` table names parts of the screen for expectations, region goldens, mouse
+//! targets and annotated screenshots (`tuicast replay CAST --format png --annotate
+//! region=status`); a fixed region has the keys of an `--annotate` spec:
 //!
 //! ```toml
 //! [regions]
@@ -26,9 +26,13 @@
 //! ```
 //!
 //! A region may instead be anchored by content ([`Anchor`]: `row`, `match`, `inside`,
-//! `between`, `last_row`), found afresh on each screen; such regions serve expectations,
-//! `[[check.expect]]` in `[check]` ([`Expect`]: `at`, a region or cells, `text`,
-//! `contains`, `matches`, `fg`, `bg`, `bold`, `italic`, `underline`, `inverse`, `cursor`).
+//! `between`, `last_row`), found afresh on each screen: on a checkpoint's screen for
+//! expectations, region goldens and annotations, on the live screen when a mouse step runs.
+//! Regions serve expectations, `[[check.expect]]` in `[check]` ([`Expect`]: `at`, a region or
+//! cells, `text`, `contains`, `matches`, `fg`, `bg`, `bold`, `italic`, `underline`,
+//! `inverse`, `cursor`). `tuicast.toml` may have a `[regions]` table of the same schema
+//! ([`Regions`]): every cast has those regions, under its own of the same name
+//! ([`CastFile::parse_with`]).
 //!
 //! The `[terminal]` table sets engine options for this cast's replays and its recording's
 //! live engine, over `tuicast.toml`'s own `[terminal]`:
