@@ -1,7 +1,7 @@
 //! The TOML parsers: a cast's TOML (`CastFile::parse`: recording, steps, `[check]`,
-//! `[regions]`), `tuicast.toml` (`Config::load`, read from a file as tuicast reads it), and
-//! the value parsers they use (durations, sizes). Any text gives a value or a positioned
-//! error, never a panic.
+//! `[regions]`), `tuicast.toml` (`Config::load`, read from a file as tuicast reads it, and its
+//! `[regions]` under a cast's: `CastFile::parse_with`), and the value parsers they use
+//! (durations, sizes). Any text gives a value or a positioned error, never a panic.
 #![no_main]
 
 use std::path::{Path, PathBuf};
@@ -39,8 +39,16 @@ fuzz_target!(|data: &[u8]| {
 
     let root = root();
     std::fs::write(root.join(CONFIG_FILE), text).expect("writes tuicast.toml");
-    if let Err(e) = Config::load(root) {
-        let _ = e.to_string();
+    match Config::load(root) {
+        // The project's regions under the same text read as a cast's TOML.
+        Ok(config) => {
+            if let Err(e) = CastFile::parse_with(path, text, &config.regions) {
+                assert_eq!(e.path, path);
+            }
+        }
+        Err(e) => {
+            let _ = e.to_string();
+        }
     }
 
     // Lines as values: durations and sizes are written by hand in both files.

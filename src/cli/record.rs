@@ -244,7 +244,17 @@ fn record_file(
     repeat: usize,
     progress: &mut dyn FnMut(&str),
 ) -> Result<tuicast::record::Recorded, Failed> {
-    let file = CastFile::load(path).map_err(Failed::Config)?;
+    // The project's `[regions]` (tuicast.toml in the current folder) serve the steps too.
+    let root = std::env::current_dir().map_err(|e| {
+        Failed::Config(ConfigError::new(
+            path,
+            0,
+            0,
+            format!("the current folder: {e}"),
+        ))
+    })?;
+    let config = tuicast::config::Config::load(&root).map_err(Failed::Config)?;
+    let file = CastFile::load_with(path, &config.regions).map_err(Failed::Config)?;
     let scenario = file.scenario().map_err(Failed::Config)?;
     if repeat > 1 {
         return record_repeated(path, &file, scenario, cast, repeat, progress);

@@ -8,14 +8,14 @@ use anyhow::bail;
 
 use super::{write_output, EngineArg};
 use tuicast::cast::{transform, Header};
-use tuicast::config::CastFile;
+use tuicast::config::{CastFile, Regions};
 use tuicast::escape::escape_for_terminal;
 use tuicast::render::png::{
     self, Annotation, AnnotationSpec, Decorations, FontDirs, GifEncoder, GifOptions, PngConfig,
     PngOptions, Renderer,
 };
 use tuicast::replay::{self, Checkpoint, Found, END};
-use tuicast::term::Screen;
+use tuicast::term::{Anchor, Screen};
 
 /// Replay a cast into a terminal engine and print the screen.
 #[derive(Debug, clap::Args)]
@@ -463,10 +463,11 @@ fn picture(
     Ok(png::encode_png(&image)?)
 }
 
-/// The `--annotate` specs, with `region=NAME` taken from the scenario beside the cast; warns
-/// about annotations that box nothing on `screen`.
+/// The `--annotate` specs, with `region=NAME` taken from the scenario beside the cast (its
+/// `[regions]` over those of `tuicast.toml`); warns about fixed annotations that box nothing
+/// on `screen`, and fails for a region anchored by content that finds nothing there.
 fn annotations(specs: &[String], cast: &Path, screen: &Screen) -> anyhow::Result<Vec<Annotation>> {
-    let mut scenario: Option<(PathBuf, Option<CastFile>)> = None;
+    let mut scenario: Option<(PathBuf, Option<CastFile>, Regions)> = None;
     let mut out = Vec::new();
     for text in specs {
         let shown = escape_for_terminal(text, 120);
@@ -476,22 +477,42 @@ fn annotations(specs: &[String], cast: &Path, screen: &Screen) -> anyhow::Result
                 .build()
                 .map_err(|e| anyhow::anyhow!("--annotate {shown:?}: {e}"))?,
             Some(name) => {
-                let (path, loaded) = match &scenario {
+                let (path, loaded, project) = match &scenario {
                     Some(s) => s,
                     None => {
                         let path = cast.with_extension("toml");
-                        let loaded = CastFile::beside(cast)?;
-                        scenario.insert((path, loaded))
+                        let project =
+                            tuicast::config::Config::load(&std::env::current_dir()?)?.regions;
+                        let loaded = CastFile::beside_with(cast, &project)?;
+                        scenario.insert((path, loaded, project))
                     }
                 };
-                let region = find_region(path, loaded.as_ref(), name, cast)?;
-                spec.with_region(&region).build().map_err(|e| {
+                let (region, anchor) = find_region(path, loaded.as_ref(), project, name, cast)?;
+                let spec = spec.with_region(&region);
+                let built = match anchor {
+                    Anchor::Cells(_) => spec.build(),
+                    anchored => spec.build_anchored(anchored),
+                };
+                let a = built.map_err(|e| {
                     anyhow::anyhow!(
                         "--annotate {shown:?} (region {:?} of {}): {e}",
                         escape_for_terminal(name, 60),
                         path.display()
                     )
-                })?
+                })?;
+                if !matches!(a.target, Anchor::Cells(_)) {
+                    // Found afresh on this screen: nothing found is an error, not an empty box.
+                    if let Err(why) = a.resolve(screen) {
+                        bail!(
+                            "--annotate {shown:?}: region \"{}\" ({}) finds nothing on this \
+                             screen: {}",
+                            escape_for_terminal(name, 60),
+                            a.target.describe(),
+                            why.message()
+                        );
+                    }
+                }
+                a
             }
         };
         if a.regions(screen).is_empty() {
@@ -502,51 +523,45 @@ fn annotations(specs: &[String], cast: &Path, screen: &Screen) -> anyhow::Result
     Ok(out)
 }
 
-/// The region `name` of the cast's TOML at `path` as annotation keys (its label defaults to
-/// its name); a clear error when there is no such file or no such region.
+/// The region `name` of the cast's TOML at `path` (over the project's `[regions]`) as
+/// annotation keys (its label defaults to its name) and the cells it finds; a clear error
+/// when there is no such region.
 fn find_region(
     path: &Path,
     scenario: Option<&CastFile>,
+    project: &Regions,
     name: &str,
     cast: &Path,
-) -> anyhow::Result<AnnotationSpec> {
+) -> anyhow::Result<(AnnotationSpec, Anchor)> {
     let shown = escape_for_terminal(name, 60);
-    let Some(scenario) = scenario else {
-        bail!(
+    let (regions, anchors) = match scenario {
+        Some(s) => (&s.regions, &s.anchors),
+        None if !project.is_empty() => (&project.annotations, &project.anchors),
+        None => bail!(
             "--annotate region={shown}: there is no scenario file {} beside {} to take the \
              region from; add one with a [regions] table, like\n  [regions]\n  \
              {shown} = {{ rows = \"1\", label = \"title\" }}",
             path.display(),
             cast.display()
-        );
+        ),
     };
-    let Some(region) = scenario.regions.get(name) else {
-        if let Some(anchor) = scenario.anchors.get(name) {
+    let place = match scenario {
+        Some(_) => path.display().to_string(),
+        None => tuicast::config::CONFIG_FILE.to_string(),
+    };
+    match (regions.get(name), anchors.get(name)) {
+        (Some(region), Some(anchor)) => Ok((region.clone(), anchor.clone())),
+        _ => {
+            let names: Vec<String> = anchors.keys().map(|n| escape_for_terminal(n, 60)).collect();
+            if names.is_empty() {
+                bail!("{place}: no region named \"{shown}\": the file has no [regions] table");
+            }
             bail!(
-                "{}: region \"{shown}\" is anchored by content ({}): annotations take fixed \
-                 regions (rows, cols, regex)",
-                path.display(),
-                anchor.describe()
+                "{place}: no region named \"{shown}\"; the regions are: {}",
+                names.join(", ")
             );
         }
-        let names: Vec<String> = scenario
-            .regions
-            .keys()
-            .map(|n| escape_for_terminal(n, 60))
-            .collect();
-        if names.is_empty() {
-            bail!(
-                "{}: no region named \"{shown}\": the file has no [regions] table",
-                path.display()
-            );
-        }
-        bail!(
-            "{}: no region named \"{shown}\"; the regions are: {}",
-            path.display(),
-            names.join(", ")
-        );
-    };
-    Ok(region.clone())
+    }
 }
 
 /// `--format gif`: the whole cast, streamed into the output file. The stages compose here:

@@ -14,9 +14,9 @@
 //! scrollback = 20                      # the last 20 scrolled-off lines in text goldens
 //! ```
 //!
-//! The `[regions]` table names parts of the screen for annotated screenshots
-//! (`tuicast replay CAST --format png --annotate region=status`); each region has the keys of
-//! an `--annotate` spec:
+//! The `[regions]` table names parts of the screen for expectations, region goldens, mouse
+//! targets and annotated screenshots (`tuicast replay CAST --format png --annotate
+//! region=status`); a fixed region has the keys of an `--annotate` spec:
 //!
 //! ```toml
 //! [regions]
@@ -26,9 +26,13 @@
 //! ```
 //!
 //! A region may instead be anchored by content ([`Anchor`]: `row`, `match`, `inside`,
-//! `between`, `last_row`), found afresh on each screen; such regions serve expectations,
-//! `[[check.expect]]` in `[check]` ([`Expect`]: `at`, a region or cells, `text`,
-//! `contains`, `matches`, `fg`, `bg`, `bold`, `italic`, `underline`, `inverse`, `cursor`).
+//! `between`, `last_row`), found afresh on each screen: on a checkpoint's screen for
+//! expectations, region goldens and annotations, on the live screen when a mouse step runs.
+//! Regions serve expectations, `[[check.expect]]` in `[check]` ([`Expect`]: `at`, a region or
+//! cells, `text`, `contains`, `matches`, `fg`, `bg`, `bold`, `italic`, `underline`,
+//! `inverse`, `cursor`). `tuicast.toml` may have a `[regions]` table of the same schema
+//! ([`Regions`]): every cast has those regions, under its own of the same name
+//! ([`CastFile::parse_with`]).
 //!
 //! The `[terminal]` table sets engine options for this cast's replays and its recording's
 //! live engine, over `tuicast.toml`'s own `[terminal]`:
@@ -79,11 +83,13 @@ pub struct CastFile {
     /// Lines scrolled off the top that text goldens show above the screen (`[check]
     /// scrollback`, default 0, at most [`MAX_SCROLLBACK`]).
     pub scrollback: usize,
-    /// Named regions (`[regions]`), checked, each label defaulting to the region's name.
+    /// Every named region's annotation keys (`[regions]` of this file over those of
+    /// `tuicast.toml`), checked, each label defaulting to the region's name; an anchored
+    /// region has no `rows`, `cols` or `regex` here (its cells are in [`anchors`](Self::anchors)).
     #[cfg(feature = "png")]
     pub regions: BTreeMap<String, AnnotationSpec>,
-    /// Every named region (`[regions]`, fixed or anchored by content), as it finds its
-    /// cells on a screen.
+    /// Every named region (`[regions]` of this file over those of `tuicast.toml`, fixed or
+    /// anchored by content), as it finds its cells on a screen.
     pub anchors: BTreeMap<String, Anchor>,
     /// Expectations (`[[check.expect]]`), in the file's order.
     pub expects: Vec<Expect>,
@@ -124,19 +130,104 @@ impl Checked {
     }
 }
 
+/// Named regions of a `[regions]` table (a cast's TOML, or `tuicast.toml` for every cast),
+/// checked: what each finds on a screen, and (with the `png` feature) its annotation keys.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Regions {
+    /// Every region, fixed or anchored by content, as it finds its cells on a screen.
+    pub anchors: BTreeMap<String, Anchor>,
+    /// Every region's annotation keys, its label defaulting to its name (`rows`, `cols` and
+    /// `regex` only for fixed regions).
+    #[cfg(feature = "png")]
+    pub annotations: BTreeMap<String, AnnotationSpec>,
+}
+
+impl Regions {
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.anchors.is_empty()
+    }
+
+    /// The table as written, checked; errors name `path`'s line and column (`text` is the
+    /// file's content).
+    pub(super) fn read(
+        path: &Path,
+        text: &str,
+        table: &BTreeMap<String, Spanned<RegionToml>>,
+    ) -> Result<Regions, ConfigError> {
+        let at = Places { path, text };
+        let mut regions = Regions::default();
+        for (name, spec) in table {
+            let span = spec.span();
+            let r = spec.get_ref();
+            let shown = escape_for_terminal(name, 60);
+            #[cfg(feature = "png")]
+            {
+                let region = AnnotationSpec {
+                    region: None,
+                    rows: r.rows.as_ref().map(|v| v.0.clone()),
+                    cols: r.cols.as_ref().map(|v| v.0.clone()),
+                    regex: r.regex.clone(),
+                    label: r.label.clone().or_else(|| Some(name.clone())),
+                    color: r.color.clone(),
+                };
+                // Checked now, as masks and steps are, not when a screenshot needs the
+                // region (an anchored one's cells are checked as its anchor below).
+                if !r.anchored() {
+                    region
+                        .build()
+                        .map_err(|e| at.error(span.clone(), format!("regions.{shown}: {e}")))?;
+                } else if let Some(c) = &region.color {
+                    crate::rgb::Rgb::parse(c).map_err(|e| {
+                        at.error(span.clone(), format!("regions.{shown}: annotation: {e}"))
+                    })?;
+                }
+                regions.annotations.insert(name.clone(), region);
+            }
+            let anchor =
+                region_anchor(r).map_err(|e| at.error(span, format!("regions.{shown}: {e}")))?;
+            regions.anchors.insert(name.clone(), anchor);
+        }
+        Ok(regions)
+    }
+
+    /// These regions with `own`'s over them: a region of `own` wins over one of the same
+    /// name here.
+    fn with(&self, own: Regions) -> Regions {
+        let mut out = self.clone();
+        out.anchors.extend(own.anchors);
+        #[cfg(feature = "png")]
+        out.annotations.extend(own.annotations);
+        out
+    }
+}
+
 impl CastFile {
     /// Reads and checks the file at `path`.
     pub fn load(path: &Path) -> Result<CastFile, ConfigError> {
+        CastFile::load_with(path, &Regions::default())
+    }
+
+    /// Reads and checks the file at `path`, whose regions are `project`'s (`tuicast.toml`'s
+    /// `[regions]`) with its own over them.
+    pub fn load_with(path: &Path, project: &Regions) -> Result<CastFile, ConfigError> {
         let text =
             super::read_toml_file(path).map_err(|e| ConfigError::new(path, 0, 0, e.to_string()))?;
-        CastFile::parse(path, &text)
+        CastFile::parse_with(path, &text, project)
     }
 
     /// The file beside `cast` (`x.cast` → `x.toml`), if there is one.
     pub fn beside(cast: &Path) -> Result<Option<CastFile>, ConfigError> {
+        CastFile::beside_with(cast, &Regions::default())
+    }
+
+    /// The file beside `cast`, if there is one, whose regions are `project`'s with its own
+    /// over them (see [`CastFile::load_with`]).
+    pub fn beside_with(cast: &Path, project: &Regions) -> Result<Option<CastFile>, ConfigError> {
         let path = cast.with_extension("toml");
         if path.is_file() {
-            CastFile::load(&path).map(Some)
+            CastFile::load_with(&path, project).map(Some)
         } else {
             Ok(None)
         }
@@ -145,6 +236,13 @@ impl CastFile {
     /// Checks `text`, the content of the file at `path` (relative `cwd`s are taken from its
     /// folder).
     pub fn parse(path: &Path, text: &str) -> Result<CastFile, ConfigError> {
+        CastFile::parse_with(path, text, &Regions::default())
+    }
+
+    /// Checks `text`, the content of the file at `path`, whose regions are `project`'s
+    /// (`tuicast.toml`'s `[regions]`) with its own over them: expectations, region goldens
+    /// and mouse targets may name either.
+    pub fn parse_with(path: &Path, text: &str, project: &Regions) -> Result<CastFile, ConfigError> {
         let file: FileToml = parse_toml(path, text)?;
         let at = Places { path, text };
         let masks = file
@@ -159,34 +257,10 @@ impl CastFile {
                     .map_err(|e| at.error(spec.span(), format!("check.mask[{i}]: {e}")))
             })
             .collect::<Result<_, _>>()?;
+        let all = project.with(Regions::read(path, text, &file.regions)?);
+        let anchors = all.anchors;
         #[cfg(feature = "png")]
-        let mut regions = BTreeMap::new();
-        let mut anchors = BTreeMap::new();
-        for (name, spec) in &file.regions {
-            let span = spec.span();
-            let r = spec.get_ref();
-            let shown = escape_for_terminal(name, 60);
-            // Annotated pictures draw fixed cells; an anchored region serves expectations.
-            #[cfg(feature = "png")]
-            if !r.anchored() {
-                let region = AnnotationSpec {
-                    region: None,
-                    rows: r.rows.as_ref().map(|v| v.0.clone()),
-                    cols: r.cols.as_ref().map(|v| v.0.clone()),
-                    regex: r.regex.clone(),
-                    label: r.label.clone().or_else(|| Some(name.clone())),
-                    color: r.color.clone(),
-                };
-                // Checked now, as masks and steps are, not when a screenshot needs the region.
-                region
-                    .build()
-                    .map_err(|e| at.error(span.clone(), format!("regions.{shown}: {e}")))?;
-                regions.insert(name.clone(), region);
-            }
-            let anchor =
-                region_anchor(r).map_err(|e| at.error(span, format!("regions.{shown}: {e}")))?;
-            anchors.insert(name.clone(), anchor);
-        }
+        let regions = all.annotations;
         let expects = file
             .check
             .expect
@@ -235,7 +309,7 @@ impl CastFile {
             }
             region_goldens.push((name.get_ref().clone(), anchor.clone()));
         }
-        let recording = recording(&at, &file)?;
+        let recording = recording(&at, &file, &anchors)?;
         Ok(CastFile {
             path: path.to_path_buf(),
             recording,
@@ -384,7 +458,11 @@ impl Places<'_> {
 /// `shell`. Relative paths (a `command` program with a `/`, `cwd`) are taken from the file's
 /// folder, made absolute, so they mean the same from any working directory; `${VAR}` in
 /// `command`, `args`, `cwd` and `env` values is tuicast's environment variable `VAR`.
-fn recording(at: &Places<'_>, r: &FileToml) -> Result<Option<Scenario>, ConfigError> {
+fn recording(
+    at: &Places<'_>,
+    r: &FileToml,
+    regions: &BTreeMap<String, Anchor>,
+) -> Result<Option<Scenario>, ConfigError> {
     let expand_all = |v: &Spanned<Vec<String>>| -> Result<Vec<String>, ConfigError> {
         v.get_ref()
             .iter()
@@ -487,7 +565,7 @@ fn recording(at: &Places<'_>, r: &FileToml) -> Result<Option<Scenario>, ConfigEr
     for spanned in &r.steps {
         let origin = at.origin(spanned.span());
         let (action, timeout, settle) =
-            step(spanned.get_ref(), &r.regions).map_err(|m| at.error(spanned.span(), m))?;
+            step(spanned.get_ref(), regions).map_err(|m| at.error(spanned.span(), m))?;
         scenario.steps.push(Step {
             action,
             timeout,
@@ -543,10 +621,7 @@ const STEP_KEYS: &str =
 /// A step's action, its timeout and (a snapshot's) settle period.
 type StepParts = (Action, Option<Duration>, Option<Duration>);
 
-fn step(
-    s: &StepToml,
-    regions: &BTreeMap<String, Spanned<RegionToml>>,
-) -> Result<StepParts, String> {
+fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<StepParts, String> {
     let mut actions = Vec::new();
     let target = |t: &TargetToml| self::target(t, regions);
     let button = match &s.button {
@@ -870,10 +945,7 @@ fn expectation(
 }
 
 /// A mouse step's target, a region looked up in `[regions]`.
-fn target(
-    t: &TargetToml,
-    regions: &BTreeMap<String, Spanned<RegionToml>>,
-) -> Result<Target, String> {
+fn target(t: &TargetToml, regions: &BTreeMap<String, Anchor>) -> Result<Target, String> {
     let table = match t {
         TargetToml::Cell([r, c]) => {
             // Written counted from 1, as messages and goldens show positions; kept 0-based.
@@ -899,18 +971,9 @@ fn target(
         })?));
     }
     if let Some(name) = &table.region {
-        let shown = escape_for_terminal(name, 60);
+        // Fixed or anchored by content: the live screen resolves it when the step runs.
         let region = named_region(regions, name)?;
-        let r = region.get_ref();
-        if r.anchored() {
-            return Err(format!(
-                "region {shown} is anchored by content: a mouse target needs fixed cells (rows, cols or regex)"
-            ));
-        }
-        let cells =
-            CellSelection::new(range_text(&r.rows), range_text(&r.cols), r.regex.as_deref())
-                .map_err(|e| format!("region {shown}: {e}"))?;
-        found.push(Target::Region(name.clone(), cells));
+        found.push(Target::Region(name.clone(), region.clone()));
     }
     match (found.pop(), found.is_empty()) {
         (Some(t), true) => Ok(t),
@@ -1051,11 +1114,12 @@ struct CellsToml {
     regex: Option<String>,
 }
 
+/// One region of a `[regions]` table as written (a cast's TOML and `tuicast.toml` alike).
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 // Without the `png` feature a region's label and colour are read and not used.
 #[cfg_attr(not(feature = "png"), allow(dead_code))]
-struct RegionToml {
+pub(super) struct RegionToml {
     #[serde(default)]
     rows: Option<CellRange>,
     #[serde(default)]
@@ -1080,6 +1144,7 @@ struct RegionToml {
 
 impl RegionToml {
     /// Whether the region is anchored by content (not fixed cells).
+    #[cfg(feature = "png")]
     fn anchored(&self) -> bool {
         self.row.is_some()
             || self.matched.is_some()
@@ -1495,7 +1560,7 @@ mod tests {
                 "focus out",
             ]
         );
-        let Action::Click(Target::Region(_, cells), _) = &steps[2].action else {
+        let Action::Click(Target::Region(_, Anchor::Cells(cells)), _) = &steps[2].action else {
             panic!("{:?}", steps[2].action)
         };
         assert_eq!((cells.rows(), cells.cols()), (Some(&(1..3)), Some(&(2..3))));
@@ -1588,7 +1653,12 @@ mod tests {
         );
         assert!(matches!(f.anchors["last"], Anchor::LastRow));
         #[cfg(feature = "png")]
-        assert_eq!(f.regions.keys().collect::<Vec<_>>(), ["fixed"]);
+        {
+            assert_eq!(f.regions.len(), 6, "every region has annotation keys");
+            assert_eq!(f.regions["fixed"].rows.as_deref(), Some("2"));
+            assert_eq!(f.regions["mode"].rows, None);
+            assert_eq!(f.regions["mode"].label.as_deref(), Some("mode"));
+        }
         assert_eq!(f.expects.len(), 2);
         let (a, b) = (&f.expects[0], &f.expects[1]);
         assert_eq!((a.id.as_str(), a.at.as_deref()), ("1", None));
@@ -1623,10 +1693,6 @@ mod tests {
             (
                 "[[check.expect]]\nname = \"a\"\nat = \"end\"\nbold = true\n[[check.expect]]\nname = \"a\"\nat = \"*\"\nbold = true\n",
                 "check.expect[1]: name \"a\" is taken",
-            ),
-            (
-                "shell = \"true\"\n[regions]\nm = { last_row = true }\n[[steps]]\nclick = { region = \"m\" }\n",
-                "region m is anchored by content",
             ),
         ] {
             let e = error(text);

@@ -17,8 +17,13 @@
 //! theme = "asciinema"        # see crate::render::png::PngConfig for every key
 //! tolerance = 0              # png goldens: per-channel difference allowed
 //! max_diff_pixels = 0        # png goldens: pixels allowed to differ beyond the tolerance
+//!
+//! [regions]                  # named regions every cast has, as in a cast's [regions]
+//! status = { rows = 24 }                   # fixed cells
+//! mode = { row = { regex = "-- \\w+ --" } }  # or anchored by content
 //! ```
-//! Every key is optional; paths are relative to the folder of `tuicast.toml`.
+//! Every key is optional; paths are relative to the folder of `tuicast.toml`. A cast's own
+//! `[regions]` entry wins over the one of the same name here.
 
 pub mod cast_file;
 pub mod write;
@@ -32,7 +37,7 @@ use crate::location::{line_column, write_place};
 use crate::render::png::PngConfig;
 use crate::term::{EngineKind, EngineOptions, EngineSpec};
 
-pub use cast_file::{parse_duration, parse_step, CastFile, Checked, DurationError};
+pub use cast_file::{parse_duration, parse_step, CastFile, Checked, DurationError, Regions};
 pub use write::{scenario_toml, step_toml};
 
 /// The project configuration, with defaults filled in and paths made absolute.
@@ -54,6 +59,9 @@ pub struct Config {
     /// when the file was read.
     #[cfg(feature = "png")]
     pub png: PngConfig,
+    /// The `[regions]` table, checked: named regions every cast has (a cast's own
+    /// `[regions]` entry of the same name wins; see [`CastFile::load_with`]).
+    pub regions: Regions,
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -71,6 +79,8 @@ struct ConfigFile {
     #[cfg(not(feature = "png"))]
     #[allow(dead_code)]
     png: Option<toml::Value>,
+    #[serde(default)]
+    regions: std::collections::BTreeMap<String, toml::Spanned<cast_file::RegionToml>>,
 }
 
 /// The largest TOML file read (`tuicast.toml`, a cast's TOML); a larger one is an error.
@@ -98,6 +108,7 @@ impl Config {
             engine: EngineSpec::default(),
             #[cfg(feature = "png")]
             png: PngConfig::default(),
+            regions: Regions::default(),
         }
     }
 
@@ -124,6 +135,7 @@ impl Config {
             config.engine.kind = e;
         }
         config.engine.options = file.terminal.apply(config.engine.options);
+        config.regions = Regions::read(&path, &text, &file.regions)?;
         #[cfg(feature = "png")]
         if let Some(p) = file.png {
             config.png = p;
@@ -291,6 +303,42 @@ mod tests {
         std::fs::write(dir.path().join(CONFIG_FILE), "[png]\nfont = 3\n").unwrap();
         let e = Config::load(dir.path()).unwrap_err();
         assert_eq!((e.line, e.column), (2, 1), "{e}");
+    }
+
+    #[test]
+    fn the_regions_table_serves_every_cast_and_a_casts_own_region_wins() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            "[regions]\nstatus = { rows = 3 }\nmode = { row = { regex = \"INSERT\" } }\n",
+        )
+        .unwrap();
+        let c = Config::load(dir.path()).unwrap();
+        assert_eq!(
+            c.regions.anchors.keys().collect::<Vec<_>>(),
+            ["mode", "status"]
+        );
+        let cast = dir.path().join("x.toml");
+        let text = "[regions]\nstatus = { last_row = true }\n\
+                    [[check.expect]]\nat = \"end\"\nregion = \"mode\"\ntext = \"a\"\n";
+        let f = CastFile::parse_with(&cast, text, &c.regions).unwrap();
+        assert_eq!(f.anchors["status"].describe(), "last_row = true");
+        assert_eq!(f.anchors["mode"].describe(), "row = { regex = \"INSERT\" }");
+        assert_eq!(f.expects[0].region.as_ref().unwrap().0, "region \"mode\"");
+        // Without the project's regions the expectation names an unknown region.
+        assert!(CastFile::parse(&cast, text).is_err());
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            "casts = \"c\"\n\n[regions]\nok = { rows = 1 }\nbad = { row = { regex = \"(\" } }\n",
+        )
+        .unwrap();
+        let e = Config::load(dir.path()).unwrap_err();
+        assert_eq!((e.line, e.column), (5, 7), "{e}");
+        assert!(
+            e.to_string()
+                .contains("tuicast.toml:5:7: regions.bad: regex \"(\" is not valid"),
+            "{e}"
+        );
     }
 
     #[test]

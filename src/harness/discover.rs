@@ -222,7 +222,7 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
     if let Some(p) = leaves_snapshots(config, &stem) {
         problem = Some(p);
     }
-    match CastFile::beside(&cast) {
+    match CastFile::beside_with(&cast, &config.regions) {
         Ok(Some(file)) => {
             if let Some(f) = file.formats {
                 formats = f;

@@ -169,7 +169,21 @@ impl Session {
                     screen.modes.describe()
                 )));
             }
-            return Err(e);
+            return Err(match (e, missing(&screen)) {
+                // A region that found nothing says what it looked for and why it failed.
+                (RecordError::Timeout(mut report), Some(Target::Region(name, anchor))) => {
+                    if let Err(why) = anchor.resolve(&screen) {
+                        report.what = format!(
+                            "region {} ({}) on the screen for {what}: {}",
+                            crate::escape::escape_for_terminal(name, 60),
+                            anchor.describe(),
+                            why.message()
+                        );
+                    }
+                    RecordError::Timeout(report)
+                }
+                (e, _) => e,
+            });
         }
         let modes = screen.modes;
         // Every report first: a drag whose end cannot be sent sends nothing, never a press
@@ -271,8 +285,8 @@ pub(super) fn locate(screen: &Screen, target: &Target) -> Option<(u16, u16)> {
         Target::Regex(re) => (0..screen.rows.len())
             .find_map(|r| screen.find_cells(r, re).into_iter().next().map(|c| (r, c)))
             .and_then(|(r, c)| centre(r, c)),
-        Target::Region(_, cells) => {
-            let rect = cells.rects(screen).into_iter().next()?;
+        Target::Region(_, anchor) => {
+            let rect = anchor.resolve(screen).ok()?.into_iter().next()?;
             let row = rect.row + (rect.row_end - rect.row).saturating_sub(1) / 2;
             centre(row, rect.col..rect.col_end)
         }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use regex::Regex;
 
 use super::mouse::{MouseButton, ScrollDirection};
-use crate::term::{CellSelection, EngineOptions, Size};
+use crate::term::{Anchor, EngineOptions, Size};
 
 /// How to record a cast: the program, its terminal and environment, and the steps.
 #[derive(Debug, Clone)]
@@ -147,9 +147,10 @@ pub enum Target {
     Text(String),
     /// The first match of this regex on a row.
     Regex(Regex),
-    /// The cells of a named region (a `[regions]` entry of the cast's TOML): the centre of
-    /// the rectangle around the first of them.
-    Region(String, CellSelection),
+    /// A named region (a `[regions]` entry of the cast's TOML or of `tuicast.toml`), fixed
+    /// or anchored by content, found on the screen of the moment: the centre of the first
+    /// rectangle it finds.
+    Region(String, Anchor),
     /// One cell, 0-based row and column.
     Cell(u16, u16),
 }

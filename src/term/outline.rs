@@ -23,6 +23,15 @@
 //!   container's text is not. `selected` is the one such row in a list (a block whose other
 //!   rows are not highlighted), never a bar, and never a row with the visible cursor in it
 //!   (that is an input field).
+//! - A list row beside a selection is plain: not highlighted alike, and most of its cells in
+//!   the container's usual shade (a header bar above a row of panel cursors is no selection:
+//!   htop's setup screen).
+//! - A window's status line is no selection: a highlight across every column of the bare
+//!   screen right above an unstyled last row (vim's status line over its command line), and
+//!   the same bar higher up (the status lines of vim's other windows).
+//! - A column header is no selection: a highlight of three or more labels set apart as
+//!   columns (by two spaces or more) and no digit, right above a row of its block that holds
+//!   digits (htop's `PID USER … Command` over the processes).
 
 // The screen, the grid of characters and the owner of each cell are read at the same
 // (row, column): indices say that more plainly than three zipped iterators.
@@ -176,13 +185,36 @@ impl Screen {
         name_boxes(&mut boxes);
         let owner = owners(&grid, &boxes);
         let blocks = text_blocks(&grid, &boxes, &owner);
-        let highlights = highlights(self, &grid, &owner);
+        let (highlights, usual) = highlights(self, &grid, &owner);
         // A highlighted row with the visible cursor in it is an input field, not a selection.
         let c = self.cursor;
         let typing = |h: &Highlight| {
             c.visible && h.row == c.row as usize && h.cols.contains(&(c.col as usize))
         };
-        let selected = selected(&highlights, &blocks, &grid, typing);
+        // Whether row `r` of container `k` is mostly in the container's usual shade.
+        let plain = |r: usize, k: Option<usize>| {
+            let Some(&base) = usual.get(&k) else {
+                return false;
+            };
+            let cols: Vec<usize> = (0..grid.cols)
+                .filter(|&x| owner[r][x].container() == Some(k))
+                .collect();
+            let shaded = cols
+                .iter()
+                .filter(|&&x| shade(&self.rows[r][x]) != base)
+                .count();
+            shaded * 2 < cols.len().max(1)
+        };
+        let not_a_list_row = |h: &Highlight| {
+            status_line(&highlights, h, &grid, self) || column_header(&blocks, h, &grid)
+        };
+        let selected = selected(
+            &highlights,
+            &blocks,
+            &grid,
+            |h| typing(h) || not_a_list_row(h),
+            plain,
+        );
         let nrows = grid.rows;
         let status = (nrows > 1)
             .then(|| bar(self, &grid, &owner, nrows - 1))
@@ -716,7 +748,11 @@ fn shade(cell: &super::Cell) -> (bool, Color) {
     }
 }
 
-fn highlights(screen: &Screen, grid: &Grid, owner: &[Vec<Owner>]) -> Vec<Highlight> {
+/// The usual shade of each container (`None`: the bare screen).
+type UsualShades = std::collections::HashMap<Option<usize>, (bool, Color)>;
+
+/// The highlighted rows, and the usual shade of each container they were found against.
+fn highlights(screen: &Screen, grid: &Grid, owner: &[Vec<Owner>]) -> (Vec<Highlight>, UsualShades) {
     use std::collections::HashMap;
     // The usual shade and boldness of each container: the most common among its cells.
     let mut shades: HashMap<Option<usize>, HashMap<(bool, Color), usize>> = HashMap::new();
@@ -734,7 +770,7 @@ fn highlights(screen: &Screen, grid: &Grid, owner: &[Vec<Owner>]) -> Vec<Highlig
             }
         }
     }
-    let base: HashMap<Option<usize>, (bool, Color)> = shades
+    let base: UsualShades = shades
         .into_iter()
         .map(|(k, m)| {
             (
@@ -822,7 +858,51 @@ fn highlights(screen: &Screen, grid: &Grid, owner: &[Vec<Owner>]) -> Vec<Highlig
             });
         }
     }
-    out
+    (out, base)
+}
+
+/// Whether `h` is a window's status line: across every column of the bare screen, right
+/// above a last row that is not styled (vim's status line over its command line), or the
+/// same bar (kind and colour, every column) higher up on a screen that has one there (the
+/// status lines of vim's other windows).
+fn status_line(highlights: &[Highlight], h: &Highlight, grid: &Grid, screen: &Screen) -> bool {
+    let full = |x: &Highlight| x.container.is_none() && x.cols == (0..grid.cols);
+    let last = grid.rows.saturating_sub(1);
+    let over_a_plain_last_row = |x: &Highlight| {
+        full(x)
+            && x.row + 1 == last
+            && screen
+                .rows
+                .get(last)
+                .is_some_and(|row| row.iter().all(|c| shade(c) == (false, Color::Default)))
+    };
+    full(h)
+        && highlights.iter().any(|bottom| {
+            over_a_plain_last_row(bottom)
+                && bottom.kind == h.kind
+                && bottom.color == h.color
+                && bottom.row >= h.row
+        })
+}
+
+/// Whether `h` is a column header: three or more labels set apart as columns are (by two
+/// spaces or more) and no digit, right above a row of its block that holds digits (the rows
+/// of a table below the labels of its columns).
+fn column_header(blocks: &[TextBlock], h: &Highlight, grid: &Grid) -> bool {
+    let labels = h.text.split("  ").filter(|l| !l.trim().is_empty()).count();
+    if labels < 3 || h.text.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let below = h.row + 1;
+    blocks.iter().any(|b| {
+        b.container == h.container
+            && (b.rect.row..b.rect.row_end).contains(&h.row)
+            && below < b.rect.row_end
+            && below < grid.rows
+            && b.lines[below - b.rect.row]
+                .chars()
+                .any(|c| c.is_ascii_digit())
+    })
 }
 
 /// The one highlighted row that stands out in a list: in a block of at least two rows whose
@@ -832,12 +912,13 @@ fn selected(
     highlights: &[Highlight],
     blocks: &[TextBlock],
     grid: &Grid,
-    typing: impl Fn(&Highlight) -> bool,
+    excluded: impl Fn(&Highlight) -> bool,
+    plain_shade: impl Fn(usize, Option<usize>) -> bool,
 ) -> Option<usize> {
     let candidates: Vec<usize> = (0..highlights.len())
         .filter(|&i| {
             let h = &highlights[i];
-            if typing(h) {
+            if excluded(h) {
                 return false;
             }
             let Some(block) = blocks.iter().find(|b| {
@@ -862,7 +943,10 @@ fn selected(
                 let lit = highlights
                     .iter()
                     .any(|o| o.row == r && o.container == h.container && o.kind == h.kind);
-                if !lit && start(r).is_some_and(|s| (lo..=hi).contains(&s)) {
+                if !lit
+                    && plain_shade(r, h.container)
+                    && start(r).is_some_and(|s| (lo..=hi).contains(&s))
+                {
                     plain += 1;
                 }
             }
@@ -973,6 +1057,38 @@ mod tests {
             "+ a b c +\r\n|       |\r\n+ d e f +",
         );
         assert!(s.outline().boxes.is_empty());
+    }
+
+    #[test]
+    fn status_lines_and_column_headers_are_not_selections() {
+        let size = Size { cols: 12, rows: 6 };
+        // A status line over an unstyled command line, and the same bar higher up.
+        let vim = "one\r\n\x1b[7mnotes.txt   \x1b[0m\r\ntwo\r\nthree\r\n\x1b[7mnotes.txt   \x1b[0m\r\n:split";
+        let o = test_screen(size, vim).outline();
+        assert_eq!(o.highlights.len(), 2);
+        assert_eq!(o.selected, None);
+        // With a styled last row the bar is no status line: a list's full-width selection.
+        let list = "one\r\ntwo\r\nthree\r\nfour\r\n\x1b[7mfive        \x1b[0m\r\n\x1b[44mhelp        \x1b[0m";
+        let o = test_screen(size, list).outline();
+        assert_eq!(o.selected_row().map(|h| h.text.as_str()), Some("five"));
+        // Words over numbers: a column header; the selected row below it is found.
+        let table = "\x1b[42mPID USER CMD\x1b[0m\r\n  1 root sh\r\n\x1b[46m  22 me vi  \x1b[0m\r\n  33 me ls\r\n\r\nend";
+        let o = test_screen(size, table).outline();
+        assert_eq!(o.highlights.len(), 2);
+        assert_eq!(o.selected_row().map(|h| h.row), Some(2));
+        // A list item of plain words over a row with a digit is no header.
+        let items =
+            "Todo:\r\n  buy milk\r\n\x1b[43m> write the notes \x1b[0m\r\n  review #42\r\n\r\nend";
+        let o = test_screen(Size { cols: 18, rows: 6 }, items).outline();
+        assert_eq!(
+            o.selected_row().map(|h| h.text.as_str()),
+            Some("> write the notes")
+        );
+        // A bar over a shaded row stands out from no plain neighbour.
+        let bars = "\x1b[42m[Setup]\x1b[0m\r\n\x1b[42mTitles  Here\x1b[0m\r\n\x1b[46mitem\x1b[47m  value   \x1b[0m\r\nitem two\r\nitem three";
+        let o = test_screen(size, bars).outline();
+        assert_eq!(o.highlights.len(), 2, "{:?}", o.highlights);
+        assert_eq!(o.selected, None, "{:?}", o.highlights);
     }
 
     #[test]

@@ -329,3 +329,80 @@ fn region_goldens_check_just_their_region() {
         "{out}"
     );
 }
+
+/// `[regions]` in `tuicast.toml`: every cast has them. A cast with no `[regions]` of its own
+/// checks an expectation and a region golden on them; a cast's own region of the same name
+/// wins; a bad entry is bad input naming `tuicast.toml`, its line and column.
+#[test]
+fn regions_of_tuicast_toml_serve_every_cast_and_a_casts_own_region_wins() {
+    let dir = Dir::new();
+    dir.write("tuicast.toml", format!("formats = []\n\n{REGIONS}"));
+    dir.write("casts/app.cast", small_cast());
+    dir.write(
+        "casts/app.toml",
+        "[check]\nregions = [\"name\"]\n\n\
+         [[check.expect]]\nname = \"mode\"\nat = \"saved\"\nregion = \"mode\"\n\
+         text = \"-- INSERT --\"\nbold = true\n",
+    );
+    dir.tuicast(["test", "--update"]).run().success();
+    let golden = dir.join("snapshots/app/saved.name.txt");
+    let text = std::fs::read_to_string(&golden).unwrap();
+    assert!(text.ends_with("---\nAlice\n"), "{text}");
+    let out = dir.tuicast(["test"]).run().success();
+    assert!(
+        out.stdout().contains("test app::saved::mode ... ok"),
+        "{out}"
+    );
+    assert!(out.stdout().contains("test app::saved ... ok"), "{out}");
+
+    // The cast's own `mode` (the first row) wins over the project's.
+    dir.write(
+        "casts/app.toml",
+        "[regions]\nmode = { rows = 1 }\n\n\
+         [[check.expect]]\nname = \"mode\"\nat = \"saved\"\nregion = \"mode\"\n\
+         text = \"-- INSERT --\"\n",
+    );
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    let stdout = out.stdout();
+    assert!(stdout.contains("test app::saved::mode ... FAILED"), "{out}");
+    assert!(
+        stdout.contains("  region \"mode\" (rows = \"1..=1\"): row 1, columns 1-20\n"),
+        "{out}"
+    );
+    assert!(stdout.contains("  found text \"Name: Alice\"\n"), "{out}");
+
+    // A bad entry: exit 2, with tuicast.toml's line and column, before any test runs.
+    dir.write(
+        "tuicast.toml",
+        "formats = []\n\n[regions]\nmode = { rows = 2 }\nbroken = { between = { from = \"(\", to = \"x\" } }\n",
+    );
+    let out = dir.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stderr()
+            .contains("tuicast.toml:5:10: regions.broken: regex \"(\" is not valid"),
+        "{out}"
+    );
+    assert!(!out.stdout().contains("test app::"), "{out}");
+    dir.write(
+        "tuicast.toml",
+        "[regions]\nmode = { row = { regex = \"x\" }, rows = 2 }\n",
+    );
+    let out = dir.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stderr().contains(
+            "tuicast.toml:2:8: regions.mode: a region takes rows/cols/regex or exactly one of"
+        ),
+        "{out}"
+    );
+    // `tuicast record` reads the project's regions too: the same error, nothing recorded.
+    dir.write("casts/new.toml", "shell = \"true\"\n");
+    let out = dir
+        .tuicast(["record", "casts/new.toml"])
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stderr().contains("tuicast.toml:2:8: regions.mode:"),
+        "{out}"
+    );
+    assert!(!dir.join("casts/new.cast").exists());
+}

@@ -1,8 +1,9 @@
 //! Mouse, paste and focus steps with real programs in real PTYs, recorded by the real
 //! `tuicast` binary (and the Rust `Session` API): the crossterm `eventsapp` (every tracking
 //! mode and encoding byte for byte, and decoded by crossterm), vim (click, drag to select),
-//! less (wheel), bash's readline (bracketed paste), mc (a panel entry) and htop (a column
-//! header); the errors when a program enabled no mouse
+//! less (wheel), bash's readline (bracketed paste), mc (a panel entry), htop (a column
+//! header) and dialog (a button, through a region anchored by content, as eventsapp's clicks
+//! on anchored regions resolved on the live screen); the errors when a program enabled no mouse
 //! reporting or focus reporting; the modes in `tuicast info` and the JSON render.
 
 use std::fs;
@@ -700,5 +701,100 @@ fn the_session_api_clicks_scrolls_and_changes_focus() {
              mouse Up(Right) row=1 col=10\nmouse ScrollDown row=4 col=5\nfocus out\n"
         ),
         "{screen}"
+    );
+}
+
+/// A mouse step on a region anchored by content resolves it on the live screen when the step
+/// runs: eventsapp is clicked on its last non-blank row twice, and the second click lands two
+/// rows lower, below the lines the first one printed; a region moved off a match lands where
+/// its offset says.
+#[test]
+fn a_click_on_an_anchored_region_finds_it_on_the_live_screen() {
+    let dir = Dir::new();
+    let steps = r#"  { click = { region = "last" } },
+  { wait = "mouse Up(Left) row=1 col=30" },
+  { click = { region = "last" } },
+  { wait = "mouse Up(Left) row=3 col=30" },
+  { click = { region = "below" }, button = "right" },
+  { wait = "mouse Up(Right)" },
+  { checkpoint = "got" },
+  { press = "q" },
+  { exit = 0 },"#;
+    let toml = eventsapp_scenario(&["--mouse", "1000", "--encoding", "1006"], "60x16", steps)
+        + "[regions]\nlast = { last_row = true }\n\
+           below = { match = { regex = \"modes\", offset = [6, 2], width = 5 } }\n";
+    let (out, cast) = record_scenario(&dir, "anchored", &toml, &[]);
+    out.success();
+    let screen = screen_at(&cast, "got");
+    let got: Vec<&str> = screen.lines().skip(1).take(6).collect();
+    // "modes" starts at column 8 of row 1: moved 6 rows down and 2 columns right, 5 wide.
+    assert_eq!(
+        got,
+        [
+            "mouse Down(Left) row=1 col=30",
+            "mouse Up(Left) row=1 col=30",
+            "mouse Down(Left) row=3 col=30",
+            "mouse Up(Left) row=3 col=30",
+            "mouse Down(Right) row=7 col=12",
+            "mouse Up(Right) row=7 col=12",
+        ],
+        "{screen}"
+    );
+}
+
+/// dialog answers the button clicked through a region anchored by content: `< No >` from the
+/// cast's own `[regions]` (exit status 1), `< Yes >` from `tuicast.toml`'s, in a scenario with
+/// no `[regions]` at all (exit status 0). A region that finds nothing fails the step at its
+/// place, naming the region, what it looked for and why it found nothing.
+#[test]
+fn dialog_answers_the_button_clicked_through_an_anchored_region() {
+    if !have("dialog") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "dialog is required under CI"
+        );
+        return;
+    }
+    let dir = Dir::new();
+    let scenario = |click: &str, status: i32| {
+        format!(
+            "command = [\"dialog\", \"--yesno\", \"Delete the file?\", \"7\", \"40\"]\n\
+             size = \"80x24\"\nsteps = [\n  {{ wait = \"Delete\" }},\n  {click},\n  \
+             {{ exit = {status} }},\n]\n"
+        )
+    };
+    let no = scenario("{ click = { region = \"no\" } }", 1)
+        + "[regions]\nno = { match = { regex = \"< *No *>\" } }\n";
+    dir.write("no.toml", no);
+    dir.tuicast(["record", "no.toml"]).run().success();
+    dir.write(
+        "tuicast.toml",
+        "[regions]\nyes = { match = { regex = \"< *Yes *>\" } }\n\
+         cancel = { match = { regex = \"<Cancel>\" } }\n",
+    );
+    dir.write("yes.toml", scenario("{ click = { region = \"yes\" } }", 0));
+    dir.tuicast(["record", "yes.toml"]).run().success();
+    // The click reached dialog as mouse reports (a press and a release), no keys.
+    assert!(inputs(&dir.join("yes.cast")).starts_with("\x1b["));
+
+    dir.write(
+        "cancel.toml",
+        scenario(
+            "{ click = { region = \"cancel\" }, timeout = \"300ms\" }",
+            1,
+        ),
+    );
+    let out = dir.tuicast(["record", "cancel.toml"]).run().fails_with(1);
+    assert!(
+        out.stderr().contains(
+            "cancel.toml:5:3: timed out after 0.3s waiting for region cancel \
+             (match = { regex = \"<Cancel>\" }) on the screen for a left click: \
+             no text matches regex \"<Cancel>\""
+        ),
+        "{out}"
+    );
+    assert!(
+        out.stderr().contains("< Yes >"),
+        "the screen is shown: {out}"
     );
 }

@@ -5,7 +5,7 @@ use tuicast::inspect::{inspect, Inspection};
 use tuicast::replay::{self, Found};
 use tuicast::term::{EngineKind, Screen};
 
-use crate::util::{root, tuicast};
+use crate::util::{have, record_scenario, root, tuicast, Dir};
 
 /// The screen of `cast` (relative to the repository) at checkpoint `at`.
 pub(crate) fn screen(cast: &str, at: &str) -> Screen {
@@ -353,4 +353,160 @@ fn inspect_finds_the_table_ps_prints() {
     assert!(rows
         .iter()
         .all(|r| r[0].as_str().unwrap().parse::<u32>().is_ok()));
+}
+
+/// The highlighted row of `i` at `row` (0-based), which must be there.
+fn highlight_at(i: &Inspection, row: usize) -> &tuicast::term::Highlight {
+    i.outline
+        .highlights
+        .iter()
+        .find(|h| h.row == row)
+        .unwrap_or_else(|| panic!("no highlight on row {row}: {:?}", i.outline.highlights))
+}
+
+/// vim's status line (reverse video across the screen above the command line) and htop's
+/// header bars stay highlights, and are no `selected`; dialog, whiptail, mc and ncdu keep
+/// theirs, on the conformance corpus's real screens.
+#[test]
+fn vims_status_line_and_htops_headers_are_no_selection_and_real_lists_keep_theirs() {
+    for at in ["vsplit", "hsplit", "focus-moved"] {
+        let i = inspected("tests/conformance/cases/vim-splits.cast", at);
+        let bar = highlight_at(&i, 34);
+        assert_eq!(bar.cols, 0..120, "{at}: across the screen");
+        assert!(bar.text.starts_with("count.c"), "{at}: {bar:?}");
+        assert_eq!(selected_text(&i), None, "{at}");
+        assert_ne!(
+            i.prompt.kind,
+            tuicast::inspect::PromptKind::Select,
+            "{at}: no list"
+        );
+    }
+    for at in ["setup", "end"] {
+        let i = inspected("tests/conformance/cases/htop.cast", at);
+        assert!(highlight_at(&i, 7).text.starts_with("Categories"), "{at}");
+        assert_eq!(selected_text(&i), None, "{at}");
+    }
+    for (cast, at, want) in [
+        ("dialog-menu", "menu", "vim    Vi IMproved"),
+        ("dialog-checklist", "checklist", "[*] cheese     Mozzarella"),
+        ("whiptail", "menu", "eth0  Wired"),
+        ("ncdu", "listing", "196.0 KiB [############]  big.bin"),
+        ("ncdu", "subdir", "/.."),
+    ] {
+        let i = inspected(&format!("tests/conformance/cases/{cast}.cast"), at);
+        assert_eq!(selected_text(&i), Some(want), "{cast}@{at}");
+    }
+    let i = inspected("tests/conformance/cases/mc.cast", "cursor");
+    assert!(selected_text(&i).unwrap().starts_with("/beta"));
+    assert_eq!(i.outline.selected_row().unwrap().container, Some(0));
+    // A ratatui list's item of plain words over one with a number (`#42`) is no header.
+    for (at, want) in [
+        ("down", "> Review pull request #42"),
+        ("up", "> Write the release notes"),
+    ] {
+        let i = inspected("tests/apps/todoapp/casts/navigate.cast", at);
+        assert_eq!(selected_text(&i), Some(want), "{at}");
+    }
+    // vim's status line over its command line, at every size of the resize case.
+    for at in ["vim-80x24", "vim-100x30", "vim-60x15"] {
+        let i = inspected("tests/conformance/cases/resize.cast", at);
+        assert!(
+            i.outline.highlights.iter().any(|h| h.text == "sample.py"),
+            "{at}: {:?}",
+            i.outline.highlights
+        );
+        assert_eq!(selected_text(&i), None, "{at}");
+    }
+}
+
+/// Live: vim's status lines with two windows (`:split`) and with one (`laststatus=2`) are no
+/// selection; in htop with the selection moved two rows down, the column header above the
+/// processes is no selection, and the process row in the selection bar is.
+#[test]
+fn live_vim_status_lines_and_htops_column_header_are_no_selection() {
+    if !(have("vim") && have("htop")) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "vim and htop are required under CI"
+        );
+        return;
+    }
+    let dir = Dir::new();
+    dir.write("notes.txt", "line one\nline two\nline three\n");
+    let (out, cast) = record_scenario(
+        &dir,
+        "vim",
+        r#"command = ["vim", "-u", "NONE", "-N", "notes.txt"]
+size = "80x24"
+steps = [
+  { wait = "line three" },
+  { press = [":", "s", "p", "l", "i", "t", "Enter"] },
+  { wait = ":split" },
+  { checkpoint = "split" },
+  { press = [":", "o", "n", "l", "y", "Enter"] },
+  { wait = ":only" },
+  { press = [":", "s", "e", "t", " ", "l", "s", "=", "2", "Enter"] },
+  { wait = ":set ls=2" },
+  { checkpoint = "one-window" },
+  { press = [":", "q", "!", "Enter"] },
+  { exit = 0 },
+]
+"#,
+        &[],
+    );
+    out.success();
+    let at = |name: &str| inspect(&cast_screen(&cast, name));
+    let split = at("split");
+    let bars: Vec<usize> = split.outline.highlights.iter().map(|h| h.row).collect();
+    assert_eq!(bars.len(), 2, "a status line per window: {bars:?}");
+    assert_eq!(*bars.last().unwrap(), 22, "the last above the command line");
+    assert_eq!(selected_text(&split), None);
+    let one = at("one-window");
+    assert_eq!(highlight_at(&one, 22).text, "notes.txt");
+    assert_eq!(selected_text(&one), None);
+
+    let (out, cast) = record_scenario(
+        &dir,
+        "htop",
+        r#"command = ["htop", "-d", "100"]
+size = "100x24"
+steps = [
+  { wait = { regex = "\\d+ \\w+ +\\d+ " } },
+  { press = ["Down", "Down"] },
+  { checkpoint = "moved" },
+  { press = "q" },
+  { exit = "any" },
+]
+"#,
+        &[],
+    );
+    out.success();
+    let i = inspect(&cast_screen(&cast, "moved"));
+    let header = i
+        .outline
+        .highlights
+        .iter()
+        .find(|h| h.text.starts_with("PID USER"))
+        .unwrap_or_else(|| panic!("{:?}", i.outline.highlights));
+    let sel = i.outline.selected_row().expect("the selection bar");
+    assert_eq!(sel.row, header.row + 3, "two rows below the first process");
+    assert!(
+        sel.text
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse::<u32>()
+            .is_ok(),
+        "{sel:?}"
+    );
+    assert_ne!(sel.color, header.color);
+}
+
+/// The screen of the cast at `path` at checkpoint `at`.
+fn cast_screen(path: &std::path::Path, at: &str) -> Screen {
+    let reader = tuicast::cast::open(path).unwrap();
+    match replay::find(reader, EngineKind::Avt, at).unwrap() {
+        Found::Checkpoint(c) => c.screen,
+        Found::Missing(names) => panic!("{}: no {at}, only {names:?}", path.display()),
+    }
 }

@@ -890,12 +890,13 @@ fn cli_annotates_named_regions_of_the_scenario_file() {
             && stderr.contains("menu, status"),
         "{stderr}"
     );
-    // An anchored region serves expectations, not annotations: the error says so.
+    // An anchored region takes its cells from its anchor: the spec cannot give others.
     fs::write(&scenario, "[regions]\nlast = { last_row = true }\n").unwrap();
-    let out = run(&["region=last"]).fails_with(2);
+    run(&["region=last"]).success();
+    let out = run(&["region=last,rows=1"]).fails_with(2);
     assert!(
         out.stderr()
-            .contains("region \"last\" is anchored by content (last_row = true)"),
+            .contains("region is anchored by content (last_row = true): rows, cols and regex"),
         "{out}"
     );
     // A bad region is reported with its name and file.
@@ -956,5 +957,99 @@ fn the_cell_size_reported_to_programs_is_the_renderers() {
     assert_eq!(
         (layout.cell_width, layout.cell_height),
         (u32::from(w), u32::from(h))
+    );
+}
+
+/// The bounds (x0, y0, x1, y1) of the pixels of exactly `colour`, if any.
+fn bounds_of(img: &RgbaImage, colour: [u8; 3]) -> Option<(u32, u32, u32, u32)> {
+    let mut b: Option<(u32, u32, u32, u32)> = None;
+    for (x, y, p) in img.enumerate_pixels() {
+        if p.0 == [colour[0], colour[1], colour[2], 255] {
+            b = Some(match b {
+                None => (x, y, x, y),
+                Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
+            });
+        }
+    }
+    b
+}
+
+/// An annotation on a region anchored by content (here from `tuicast.toml`, there is no
+/// scenario beside the cast) boxes what the anchor finds on the checkpoint's own screen: the
+/// status line on row 2 at `early`, on row 4 at the end; one that finds nothing there fails,
+/// naming the region and what it looked for.
+#[test]
+fn an_annotation_on_an_anchored_region_boxes_what_it_finds_on_that_screen() {
+    let dir = Dir::new();
+    let cast = dir.write(
+        "casts/menu.cast",
+        v3_cast(
+            20,
+            4,
+            &[
+                r#"[0.1, "o", "apple\r\nstatus: ok"]"#,
+                r#"[0.1, "m", "early"]"#,
+                r#"[0.1, "o", "\u001b[2J\u001b[Happle\r\nbanana\r\ncherry\r\nstatus: ok"]"#,
+            ],
+        ),
+    );
+    dir.write(
+        "tuicast.toml",
+        "[regions]\nstatus = { match = { regex = \"status: \\\\w+\" }, color = \"#00ff00\", label = \"\" }\n\
+         gone = { row = { regex = \"NOPE\" } }\n",
+    );
+    let png = dir.path().join("menu.png");
+    let shot = |at: &str, spec: &str| {
+        dir.tuicast([
+            "screenshot",
+            &cast.display().to_string(),
+            "--at",
+            at,
+            "-o",
+            &png.display().to_string(),
+            "--padding",
+            "40",
+            "--annotate",
+            spec,
+        ])
+        .run()
+    };
+    let layout = Renderer::new(PngOptions::default().padding(40))
+        .unwrap()
+        .layout(Size { cols: 20, rows: 4 })
+        .unwrap();
+    for (at, row) in [("early", 1u16), ("end", 3)] {
+        shot(at, "region=status").success();
+        let img = decode_png(&fs::read(&png).unwrap()).unwrap();
+        let (x0, y0, x1, y1) = bounds_of(&img, [0, 255, 0]).expect("the region's colour");
+        // The box is drawn just outside the cells of "status: ok" (columns 1 to 10).
+        let (cx0, cy0, _, _) = layout.cell_rect(row, 0);
+        let (cx1, cy1, cw, ch) = layout.cell_rect(row, 9);
+        let (right, bottom) = (cx1 + cw, cy1 + ch);
+        assert!(x0 < cx0 && x0 + cw / 2 > cx0, "{at}: left {x0} by {cx0}");
+        assert!(
+            x1 >= right && x1 < right + cw / 2,
+            "{at}: right {x1} by {right}"
+        );
+        assert!(y0 < cy0 && y0 + ch / 2 > cy0, "{at}: top {y0} by {cy0}");
+        assert!(
+            y1 >= bottom && y1 < bottom + ch / 2,
+            "{at}: bottom {y1} by {bottom}"
+        );
+    }
+    let out = shot("end", "region=gone").fails_with(2);
+    assert!(
+        out.stderr().contains(
+            "--annotate \"region=gone\": region \"gone\" (row = { regex = \"NOPE\" }) finds \
+             nothing on this screen: no row matches regex \"NOPE\""
+        ),
+        "{out}"
+    );
+    assert!(!out.stderr().contains("panicked"), "{out}");
+    let out = shot("end", "region=nope").fails_with(2);
+    assert!(
+        out.stderr()
+            .contains("tuicast.toml: no region named \"nope\"; the regions are: gone, status"),
+        "{out}"
     );
 }

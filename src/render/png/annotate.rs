@@ -27,7 +27,7 @@ use super::raster::{rounded_rect_sdf, Canvas};
 use super::text::{fit_text, text_cells};
 use super::{PngError, Renderer};
 use crate::rgb::Rgb;
-use crate::term::{CellRect, CellSelection, Screen};
+use crate::term::{Anchor, AnchorError, CellRect, CellSelection, Screen};
 
 /// The keys of an annotation spec.
 const KEYS: [&str; 6] = ["rows", "cols", "regex", "label", "color", "region"];
@@ -52,8 +52,9 @@ const MAX_LABEL_CELLS: usize = 60;
 /// One annotation: what to box, and how.
 #[derive(Debug, Clone)]
 pub struct Annotation {
-    /// The cells to box: a rectangle, or every match of a regex within one.
-    pub target: CellSelection,
+    /// The cells to box: fixed cells (a rectangle, or every match of a regex within one,
+    /// [`Anchor::Cells`]), or a region anchored by content, found afresh on each screen.
+    pub target: Anchor,
     /// The badge text.
     pub label: Option<String>,
     /// The box and badge colour; a colour of the default palette when `None`.
@@ -159,9 +160,30 @@ impl AnnotationSpec {
             .transpose()
             .map_err(|e| err(e.to_string()))?;
         Ok(Annotation {
-            target,
+            target: Anchor::Cells(target),
             label: self.label.clone().filter(|l| !l.is_empty()),
             color,
+        })
+    }
+
+    /// Checks the label and colour and makes the annotation of a region anchored by
+    /// content: it boxes what `anchor` finds on the screen it is drawn on. The cells are the
+    /// anchor's, so `rows`, `cols` and `regex` are refused here.
+    pub fn build_anchored(&self, anchor: Anchor) -> Result<Annotation, PngError> {
+        if self.rows.is_some() || self.cols.is_some() || self.regex.is_some() {
+            return Err(PngError::Annotation(format!(
+                "the region is anchored by content ({}): rows, cols and regex cannot be \
+                 given with it",
+                anchor.describe()
+            )));
+        }
+        let fixed = AnnotationSpec {
+            rows: Some("1..".into()),
+            ..self.clone()
+        };
+        Ok(Annotation {
+            target: anchor,
+            ..fixed.build()?
         })
     }
 }
@@ -186,7 +208,13 @@ impl Annotation {
     /// The rectangles this annotation boxes on `screen` (clipped to it; none when it matches
     /// nothing).
     pub fn regions(&self, screen: &Screen) -> Vec<CellRect> {
-        self.target.rects(screen)
+        self.resolve(screen).unwrap_or_default()
+    }
+
+    /// The rectangles this annotation boxes on `screen`, or why it finds nothing there (an
+    /// anchor's [`AnchorError`]: what it looked for).
+    pub fn resolve(&self, screen: &Screen) -> Result<Vec<CellRect>, AnchorError> {
+        self.target.resolve(screen)
     }
 }
 
@@ -447,6 +475,13 @@ mod tests {
     use super::*;
     use crate::term::Size;
 
+    fn cells(a: &Annotation) -> &CellSelection {
+        match &a.target {
+            Anchor::Cells(c) => c,
+            other => panic!("{other:?}"),
+        }
+    }
+
     fn screen(input: &str) -> Screen {
         crate::term::test_screen(Size { cols: 20, rows: 3 }, input)
     }
@@ -459,7 +494,11 @@ mod tests {
         assert_eq!(a.label.as_deref(), Some("Menu, with comma"));
         assert_eq!(a.color, Some(Rgb(255, 0, 0)));
         assert_eq!(
-            (a.target.rows(), a.target.cols(), a.target.regex().is_none()),
+            (
+                cells(&a).rows(),
+                cells(&a).cols(),
+                cells(&a).regex().is_none()
+            ),
             (Some(&(2..5)), Some(&(0..40)), true)
         );
         // The `colour` spelling splits pairs like `color` does, wherever it stands.
@@ -469,7 +508,7 @@ mod tests {
             (Some("x"), Some(Rgb(0, 255, 0)))
         );
         let a: Annotation = "regex=a{1,3},label=As".parse().unwrap();
-        assert_eq!(a.target.regex().map(|r| r.as_str()), Some("a{1,3}"));
+        assert_eq!(cells(&a).regex().map(|r| r.as_str()), Some("a{1,3}"));
         let a: Annotation = "rows=1".parse().unwrap();
         assert!(a.label.is_none());
     }
@@ -506,7 +545,7 @@ mod tests {
         let a = spec.with_region(&region).build().unwrap();
         assert_eq!(a.label.as_deref(), Some("Mine, with comma"));
         assert_eq!(a.color, Some(Rgb(0xff, 0x88, 0x00)));
-        assert_eq!(a.target.rows(), Some(&(23..24)));
+        assert_eq!(cells(&a).rows(), Some(&(23..24)));
         // An empty label removes the region's badge.
         let spec: AnnotationSpec = "region=status,label=".parse().unwrap();
         assert!(spec.with_region(&region).build().unwrap().label.is_none());
@@ -517,6 +556,43 @@ mod tests {
         .build()
         .unwrap_err();
         assert!(e.to_string().contains("not valid"), "{e}");
+    }
+
+    #[test]
+    fn an_anchored_annotation_boxes_what_its_anchor_finds_on_each_screen() {
+        let spec = AnnotationSpec {
+            label: Some("mode".into()),
+            color: Some("#00ff00".into()),
+            ..AnnotationSpec::default()
+        };
+        let anchor = Anchor::Row(crate::term::anchor_regex("INSERT").unwrap());
+        let a = spec.build_anchored(anchor).unwrap();
+        assert_eq!(a.label.as_deref(), Some("mode"));
+        let rect = |row| CellRect {
+            row,
+            row_end: row + 1,
+            col: 0,
+            col_end: 20,
+        };
+        assert_eq!(
+            a.resolve(&screen("x\r\n-- INSERT --")).unwrap(),
+            vec![rect(1)]
+        );
+        assert_eq!(a.regions(&screen("-- INSERT --")), vec![rect(0)]);
+        let e = a.resolve(&screen("-- NORMAL --")).unwrap_err();
+        assert_eq!(e.message(), "no row matches regex \"INSERT\"");
+        assert!(a.regions(&screen("-- NORMAL --")).is_empty());
+        let e = AnnotationSpec {
+            rows: Some("2".into()),
+            ..AnnotationSpec::default()
+        }
+        .build_anchored(Anchor::LastRow)
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("anchored by content (last_row = true)"),
+            "{e}"
+        );
     }
 
     #[test]
