@@ -41,8 +41,13 @@ pub(super) fn event_line(line: &str, decode: bool) -> Option<QuickEvent<'_>> {
     if b.get(i) != Some(&b'"') {
         return None;
     }
-    let mut data = decode.then(|| String::with_capacity(b.len() - i));
+    let mut data = decode.then(|| Vec::with_capacity(b.len() - i));
     i = string(line, i + 1, data.as_mut())?;
+    // (Always UTF-8: runs of the line, which is, and whole characters.)
+    let data = match data {
+        Some(bytes) => Some(String::from_utf8(bytes).ok()?),
+        None => None,
+    };
     i = skip_ws(b, i);
     if b.get(i) != Some(&b']') || skip_ws(b, i + 1) != b.len() {
         return None;
@@ -63,36 +68,44 @@ fn comma(b: &[u8], i: usize) -> Option<usize> {
     (b.get(i) == Some(&b',')).then(|| skip_ws(b, i + 1))
 }
 
-/// Reads the string whose first character is at `i` (after the opening quote), appending it
-/// to `out` when given; returns the index after the closing quote.
-fn string(line: &str, mut i: usize, mut out: Option<&mut String>) -> Option<usize> {
+/// Reads the string whose first character is at `i` (after the opening quote), appending its
+/// UTF-8 to `out` when given; returns the index after the closing quote.
+fn string(line: &str, mut i: usize, mut out: Option<&mut Vec<u8>>) -> Option<usize> {
     let b = line.as_bytes();
     loop {
-        let run = i;
         // Eight bytes at a time to the first quote, backslash or control: the lowest flagged
-        // byte of a word is exact (a false flag can only follow a true one).
+        // byte of a word is exact (a false flag can only follow a true one). Each word is
+        // copied whole (a fixed-size copy, no call) and what follows the stop taken back.
         loop {
             match b.get(i..i + 8) {
                 Some(word) => {
-                    let flags =
-                        special_flags(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+                    let word: [u8; 8] = word.try_into().unwrap_or_default();
+                    let flags = special_flags(u64::from_le_bytes(word));
+                    let n = if flags == 0 {
+                        8
+                    } else {
+                        (flags.trailing_zeros() / 8) as usize
+                    };
+                    if let Some(out) = out.as_deref_mut() {
+                        out.extend_from_slice(&word);
+                        out.truncate(out.len() - (8 - n));
+                    }
+                    i += n;
                     if flags != 0 {
-                        i += (flags.trailing_zeros() / 8) as usize;
                         break;
                     }
-                    i += 8;
                 }
                 None => {
+                    let run = i;
                     while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
                         i += 1;
+                    }
+                    if let Some(out) = out.as_deref_mut() {
+                        out.extend_from_slice(&b[run..i]);
                     }
                     break;
                 }
             }
-        }
-        if let Some(out) = out.as_deref_mut() {
-            // Stops are ASCII, so these are character boundaries.
-            out.push_str(&line[run..i]);
         }
         match b.get(i)? {
             b'"' => return Some(i + 1),
@@ -165,9 +178,9 @@ pub(super) fn special_flags(w: u64) -> u64 {
     (below(quote, 1) | below(backslash, 1) | below(w, 0x20)) & TOPS
 }
 
-fn push(out: &mut Option<&mut String>, ch: char) {
+fn push(out: &mut Option<&mut Vec<u8>>, ch: char) {
     if let Some(out) = out.as_deref_mut() {
-        out.push(ch);
+        out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
     }
 }
 

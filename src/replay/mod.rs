@@ -17,6 +17,7 @@ mod frames;
 
 use std::collections::HashMap;
 use std::io::BufRead;
+use std::ops::ControlFlow;
 
 use crate::cast::{CastError, CastErrorKind, CastReader, Event, EventData, Header};
 use crate::term::{Engine, EngineSpec, Screen, Unsupported};
@@ -218,21 +219,19 @@ pub fn each_checkpoint<R: BufRead + Send>(
         Some(p) if e.path.is_none() => e.with_path(p),
         _ => e,
     };
-    with_events(reader, |events| {
-        for event in events {
-            let event = event?;
-            if let Some(name) = replayer.step(&event).map_err(tag)? {
-                f(Checkpoint {
-                    name,
-                    line: event.line,
-                    time: event.time,
-                    screen: replayer.screen(),
-                });
-            }
+    each_event(reader, |event| {
+        if let Some(name) = replayer.step(event).map_err(tag)? {
+            f(Checkpoint {
+                name,
+                line: event.line,
+                time: event.time,
+                screen: replayer.screen(),
+            });
         }
-        f(replayer.finish());
-        Ok(())
-    })
+        Ok(ControlFlow::<()>::Continue(()))
+    })?;
+    f(replayer.finish());
+    Ok(())
 }
 
 /// Casts smaller than this are read on the replaying thread.
@@ -244,28 +243,47 @@ const BATCH: usize = 4096;
 /// A batch is sent once its events carry this many bytes of data. With [`BATCH`] it keeps
 /// the handovers few (each one can wake the other thread: full-screen output comes in events
 /// of a few dozen bytes, and batches of 64 spent a tenth of the replay in the kernel) and the
-/// memory in flight small: the channel holds 8 batches.
+/// memory in flight small: the channel holds 2 batches.
 const BATCH_BYTES: usize = 512 * 1024;
 
-/// Runs `f` over the cast's events, read and parsed on a second thread when the machine has
-/// more than one core, so parsing overlaps with the terminal engine. Batches travel through a
-/// bounded channel: memory stays constant, and when `f` stops early the reader stops too.
-fn with_events<R: BufRead + Send, T>(
+/// A batch of events as the reading thread sends it.
+type Batch = Vec<Result<Event, CastError>>;
+
+/// Runs `f` on the cast's events in order until it breaks (its value is returned) or fails,
+/// reading and parsing them on a second thread when the machine has more than one core and
+/// the cast is big, so parsing overlaps with the terminal engine. Batches travel through a
+/// bounded channel (memory stays constant; when `f` stops early the reader stops too) and go
+/// back to the reading thread once replayed: their events are freed, and the batch reused,
+/// where they were made (a free of memory another thread allocated costs more, and full-screen
+/// output comes as many small events).
+fn each_event<R: BufRead + Send, B>(
     reader: CastReader<R>,
-    f: impl FnOnce(&mut dyn Iterator<Item = Result<Event, CastError>>) -> T,
-) -> T {
+    mut f: impl FnMut(&Event) -> Result<ControlFlow<B>, CastError>,
+) -> Result<Option<B>, CastError> {
     // A thread costs more than it saves on small casts (a test suite replays many of them);
     // it pays off from about a megabyte of cast.
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if cores < 2 || reader.size_hint().is_none_or(|n| n < THREAD_MIN_BYTES) {
-        let mut reader = reader;
-        return f(&mut reader);
+        for event in reader {
+            if let ControlFlow::Break(b) = f(&event?)? {
+                return Ok(Some(b));
+            }
+        }
+        return Ok(None);
     }
     std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Result<Event, CastError>>>(2);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(2);
+        let (back, spent) = std::sync::mpsc::channel::<Batch>();
         scope.spawn(move || {
-            let mut batch = Vec::with_capacity(BATCH);
+            let fresh = || match spent.try_recv() {
+                Ok(mut batch) => {
+                    batch.clear();
+                    batch
+                }
+                Err(_) => Vec::with_capacity(BATCH),
+            };
+            let mut batch = fresh();
             let mut bytes = 0;
             for event in reader {
                 let failed = event.is_err();
@@ -279,7 +297,7 @@ fn with_events<R: BufRead + Send, T>(
                 batch.push(event);
                 if batch.len() == BATCH || bytes >= BATCH_BYTES || failed {
                     bytes = 0;
-                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                    let full = std::mem::replace(&mut batch, fresh());
                     if tx.send(full).is_err() || failed {
                         return;
                     }
@@ -289,8 +307,30 @@ fn with_events<R: BufRead + Send, T>(
                 let _ = tx.send(batch);
             }
         });
-        let mut events = rx.into_iter().flatten();
-        f(&mut events)
+        for mut batch in rx {
+            for slot in &mut batch {
+                let event = match slot {
+                    Ok(event) => &*event,
+                    Err(_) => {
+                        let placeholder = Ok(Event {
+                            time: 0.0,
+                            line: 0,
+                            data: EventData::Exit(0),
+                        });
+                        match std::mem::replace(slot, placeholder) {
+                            Err(e) => return Err(e),
+                            Ok(_) => continue,
+                        }
+                    }
+                };
+                if let ControlFlow::Break(b) = f(event)? {
+                    return Ok(Some(b));
+                }
+            }
+            // (When the reader is done, the batch is freed here.)
+            let _ = back.send(batch);
+        }
+        Ok(None)
     })
 }
 
@@ -303,17 +343,14 @@ pub fn at_time<R: BufRead + Send>(
 ) -> Result<Checkpoint, CastError> {
     let mut replayer = Replayer::new(reader.header(), kind);
     let (mut line, mut at) = (1, 0.0);
-    with_events(reader, |events| {
-        for event in events {
-            let event = event?;
-            if event.time > time {
-                break;
-            }
-            line = event.line;
-            at = event.time;
-            replayer.apply(&event);
+    each_event(reader, |event| {
+        if event.time > time {
+            return Ok(ControlFlow::Break(()));
         }
-        Ok::<(), CastError>(())
+        line = event.line;
+        at = event.time;
+        replayer.apply(event);
+        Ok(ControlFlow::Continue(()))
     })?;
     Ok(Checkpoint {
         name: format!("t={time}"),
@@ -346,22 +383,19 @@ pub fn find<R: BufRead + Send>(
         _ => e,
     };
     let mut names = Vec::new();
-    let found = with_events(reader, |events| {
-        for event in events {
-            let event = event?;
-            if let Some(found) = replayer.step(&event).map_err(tag)? {
-                if found == name {
-                    return Ok(Some(Checkpoint {
-                        name: found,
-                        line: event.line,
-                        time: event.time,
-                        screen: replayer.screen(),
-                    }));
-                }
-                names.push(found);
+    let found = each_event(reader, |event| {
+        if let Some(found) = replayer.step(event).map_err(tag)? {
+            if found == name {
+                return Ok(ControlFlow::Break(Checkpoint {
+                    name: found,
+                    line: event.line,
+                    time: event.time,
+                    screen: replayer.screen(),
+                }));
             }
+            names.push(found);
         }
-        Ok::<_, CastError>(None)
+        Ok(ControlFlow::Continue(()))
     })?;
     if let Some(c) = found {
         return Ok(Found::Checkpoint(Box::new(c)));
@@ -389,6 +423,67 @@ pub(crate) mod tests {
 [0.1, "m", "end"]
 [0.1, "o", "!"]
 "#;
+
+    /// A cast big enough to be read on the second thread: many small events (as full-screen
+    /// output comes) with a marker every 500 events, and an optional bad line near the end.
+    fn big_cast(bad_line: bool) -> (tempfile::TempDir, std::path::PathBuf, String) {
+        let mut cast = String::from("{\"version\": 3, \"term\": {\"cols\": 20, \"rows\": 4}}\n");
+        for i in 0..30_000 {
+            cast.push_str(&format!(
+                "[0.001, \"o\", \"\\u001b[{};1H\\u001b[3{}mrow {i:06} and more text\"]\n",
+                i % 4 + 1,
+                i % 8
+            ));
+            if i % 500 == 499 {
+                cast.push_str(&format!("[0.0, \"m\", \"m{i}\"]\n"));
+            }
+        }
+        if bad_line {
+            cast.push_str("[0.1, \"o\", \"oops]\n");
+        }
+        cast.push_str("[0.1, \"o\", \"last\"]\n");
+        assert!(cast.len() as u64 > THREAD_MIN_BYTES);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.cast");
+        std::fs::write(&path, &cast).unwrap();
+        (dir, path, cast)
+    }
+
+    #[test]
+    fn a_big_cast_read_on_a_second_thread_replays_as_one_read_in_place() {
+        let (_dir, path, text) = big_cast(false);
+        let open = || crate::cast::open(&path).unwrap();
+        let here = || CastReader::new(text.as_bytes()).unwrap();
+        assert!(open().size_hint().is_some() && here().size_hint().is_none());
+        let threaded = checkpoints(open(), EngineKind::Avt).unwrap();
+        let in_place = checkpoints(here(), EngineKind::Avt).unwrap();
+        assert_eq!(threaded.len(), 61);
+        for (a, b) in threaded.iter().zip(&in_place) {
+            assert_eq!((&a.name, a.line, &a.screen), (&b.name, b.line, &b.screen));
+        }
+        // Stopping early: a checkpoint in the middle, and a time.
+        let found = |f: Found| match f {
+            Found::Checkpoint(c) => (c.line, c.screen),
+            Found::Missing(_) => panic!("m14999 is there"),
+        };
+        assert_eq!(
+            found(find(open(), EngineKind::Avt, "m14999").unwrap()),
+            found(find(here(), EngineKind::Avt, "m14999").unwrap())
+        );
+        let a = at_time(open(), EngineKind::Avt, 12.0).unwrap();
+        let b = at_time(here(), EngineKind::Avt, 12.0).unwrap();
+        assert!(a.line > 10_000 && a.line < 20_000, "{}", a.line);
+        assert_eq!((a.line, a.screen), (b.line, b.screen));
+    }
+
+    #[test]
+    fn a_bad_line_of_a_big_cast_read_on_a_second_thread_is_an_error_at_its_line() {
+        let (_dir, path, text) = big_cast(true);
+        let line = text.lines().count() as u64 - 1;
+        let err = checkpoints(crate::cast::open(&path).unwrap(), EngineKind::Avt).unwrap_err();
+        assert_eq!(err.line, line, "{err}");
+        assert!(err.to_string().contains("big.cast"), "{err}");
+    }
 
     #[test]
     fn checkpoint_names_are_unique_with_end_last() {
