@@ -83,11 +83,13 @@ impl Session {
     }
 
     /// Pastes `text`: between `CSI 200 ~` and `CSI 201 ~` when the program enabled bracketed
-    /// paste (2004), as typed text otherwise. The cast records exactly what was sent.
+    /// paste (2004), as typed text otherwise. The cast records exactly what was sent. Inside
+    /// the brackets the end marker is taken out of the text (`paste_body`), so pasted text
+    /// cannot end the paste early and be read as typed keys.
     pub fn paste(&mut self, text: &str) -> Result<(), RecordError> {
         self.drain()?;
         if self.engine.screen().modes.bracketed_paste {
-            let bytes = format!("\x1b[200~{text}\x1b[201~");
+            let bytes = format!("\x1b[200~{}\x1b[201~", paste_body(text));
             self.send(&bytes, &bytes)
         } else {
             self.send(text, text)
@@ -291,5 +293,33 @@ pub(super) fn locate(screen: &Screen, target: &Target) -> Option<(u16, u16)> {
             centre(row, rect.col..rect.col_end)
         }
         Target::Cell(r, c) => (*r < screen.size.rows && *c < screen.size.cols).then_some((*r, *c)),
+    }
+}
+
+/// The text of a bracketed paste with every `CSI 201 ~` (the end marker) taken out, again until
+/// none is left (taking one out may join another), as terminals do to stop a paste from
+/// ending itself early ("paste injection"). The start marker is left: inside a paste it is
+/// just text to the program.
+pub(crate) fn paste_body(text: &str) -> std::borrow::Cow<'_, str> {
+    const END: &str = "\x1b[201~";
+    if !text.contains(END) {
+        return text.into();
+    }
+    let mut body = text.replace(END, "");
+    while body.contains(END) {
+        body = body.replace(END, "");
+    }
+    body.into()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_paste_cannot_end_itself() {
+        use super::paste_body;
+        assert_eq!(paste_body("plain"), "plain");
+        assert_eq!(paste_body("a\x1b[201~b"), "ab");
+        assert_eq!(paste_body("\x1b[20\x1b[201~1~rm -rf ~\r"), "rm -rf ~\r");
+        assert_eq!(paste_body("\x1b[200~x"), "\x1b[200~x");
     }
 }
