@@ -799,3 +799,51 @@ fn dialog_answers_the_button_clicked_through_an_anchored_region() {
         "the screen is shown: {out}"
     );
 }
+
+/// Mouse and paste steps the natural way: recorded into a cast beside its scenario, its
+/// checkpoints written as goldens, then checked by replay and recorded again live, where the
+/// same clicks, drag, wheel and paste give the same screens.
+#[test]
+fn mouse_and_paste_steps_check_against_goldens_by_replay_and_live() {
+    let dir = Dir::new();
+    let steps = r#"  { click = { text = "ready" } },
+  { drag = { from = [4, 2], to = [6, 9] } },
+  { scroll = "down", at = [3, 5] },
+  { paste = "two words" },
+  { wait = "paste" },
+  { checkpoint = "after-input" },
+  { press = "q" },
+  { exit = 0 },"#;
+    let toml = eventsapp_scenario(
+        &["--mouse", "1002", "--encoding", "1006", "--paste"],
+        "60x16",
+        steps,
+    );
+    let (out, cast) = record_scenario(&dir, "casts/events", &toml, &[]);
+    out.success();
+    assert!(cast.exists());
+    dir.tuicast(["test", "--update"]).run().success();
+    let golden = fs::read_to_string(dir.join("snapshots/events/after-input.txt")).unwrap();
+    for line in [
+        "mouse Down(Left) row=1 col=",
+        "mouse Drag(Left) row=6 col=9",
+        "mouse ScrollDown row=3 col=5",
+        "paste \"two words\" (9 bytes)",
+    ] {
+        assert!(golden.contains(line), "{line:?} in the golden:\n{golden}");
+    }
+    let replay = dir.tuicast(["test", "--replay"]).run().success();
+    assert!(replay.stdout().contains("0 failed"), "{replay}");
+    let live = dir.tuicast(["test", "--live"]).run().success();
+    assert!(live.stdout().contains("0 failed"), "{live}");
+    // A changed step changes the screen: the live run fails on it.
+    let toml = fs::read_to_string(dir.join("casts/events.toml"))
+        .unwrap()
+        .replace("two words", "other words");
+    fs::write(dir.join("casts/events.toml"), toml).unwrap();
+    let failed = dir.tuicast(["test", "--live"]).run().fails_with(1);
+    assert!(
+        failed.stdout().contains("events::after-input ... FAILED"),
+        "{failed}"
+    );
+}
