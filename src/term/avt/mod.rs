@@ -1379,16 +1379,60 @@ mod tests {
             "\x1b[3",
             "\x1b[4h",
             "\x1b[4l",
+            // Every fast path against the character-at-a-time one: C0 controls, ESC
+            // sequences, charsets, SGR avt misreads, erases, REP, modes, strings.
+            "\x1b(0qx\x1b(B",
+            "\x1b)0\x0eqx\x0f",
+            "\x1b*0\x1bNq",
+            "\x1b7",
+            "\x1b8",
+            "\x1bM",
+            "\x1bD",
+            "\x1bE",
+            "\x1b=",
+            "\x1b>",
+            "\x1b#8",
+            "\x1b[?25l",
+            "\x1b[?7l",
+            "\x1b[?7h",
+            "\x1b[?6h",
+            "\x1b[?6l",
+            "\x1b[6m",
+            "\x1b[4:3m",
+            "\x1b[58;5;1m",
+            "\x1b[38;2;1;2;3m",
+            "\x1b[5J",
+            "\x1b[2J",
+            "\x1b[1 q",
+            "\x1b[2K",
+            "\x1b[3X",
+            "\x1b[2P",
+            "\x1b[2@",
+            "\x1b[10b",
+            "\x1b[2S",
+            "\x1b[2T",
+            "\x1b[L",
+            "\x1b[M",
+            "\x07\x08\t\x0b\x0c",
+            "\x1b]0;title\x07",
+            "\x1b]2;t\x1b\\",
+            "\x1bP$qm\x1b\\",
+            "\x1b[?1049h\x1b[2;3H",
+            "\x1b[?1000h\x1b[?1006h",
+            "\x1b[!p",
+            "\x1bc",
+            "\x7f",
+            "\u{2500}\u{2502}\u{e9}",
         ])
         .prop_map(str::to_string)
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::test_runner::Config::with_cases(400))]
+        #![proptest_config(proptest::test_runner::Config::with_cases(1000))]
 
-        /// Fed at once (where many plain lines are skipped), the output leaves the same
-        /// screen, cursor, state and scrollback as fed a character at a time (where no
-        /// line is skipped).
+        /// Fed at once (where many plain lines are skipped, and whole sequences take the
+        /// fast paths), the output leaves the same screen, cursor, state and scrollback as fed
+        /// a character at a time (where no line is skipped and every sequence is stepped).
         #[test]
         fn skipping_plain_lines_that_scroll_away_changes_nothing(
             pieces in proptest::collection::vec((jump_piece(), 0usize..40), 1..12),
