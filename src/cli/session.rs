@@ -25,6 +25,7 @@ use tuicast::term::Size;
     tuicast session snapshot demo --mark greeted      a checkpoint of the scenario\n  \
     tuicast session secret demo --env TOKEN           typed from the DAEMON's environment\n  \
     tuicast session click demo --text OK              encoded for the program's mouse mode\n  \
+    tuicast session click demo --region ok            a region of ./tuicast.toml's [regions]\n  \
     tuicast session paste demo 'two\nlines'           bracketed when the program asked\n  \
     tuicast session step demo '{ drag = { from = [2, 1], to = [2, 9] } }'\n  \
     tuicast session stop demo --save casts/demo       casts/demo.cast + casts/demo.toml\n  \
@@ -199,6 +200,11 @@ struct TargetArgs {
     /// The cell at ROW,COL (counted from 1).
     #[arg(long, value_name = "ROW,COL")]
     at: Option<String>,
+    /// The centre of a region of the `[regions]` in the tuicast.toml of the folder the
+    /// session started in (fixed, or anchored by content and found on the screen of the
+    /// moment).
+    #[arg(long, value_name = "NAME")]
+    region: Option<String>,
 }
 
 impl TargetArgs {
@@ -212,8 +218,10 @@ impl TargetArgs {
         } else if let Some(at) = &self.at {
             let (r, c) = row_col(at, "--at")?;
             Ok(format!("[{}, {}]", r + 1, c + 1))
+        } else if let Some(name) = &self.region {
+            Ok(format!("{{ region = {} }}", quoted(name)))
         } else {
-            bail!("give one of --text, --regex, --at")
+            bail!("give one of --text, --regex, --at, --region")
         }
     }
 }

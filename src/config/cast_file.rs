@@ -361,6 +361,13 @@ impl CastFile {
 /// counted in `text`). `tuicast session` sends its commands to the daemon this way, so every
 /// step kind a scenario has is a command, read by this one schema.
 pub fn parse_step(path: &Path, text: &str) -> Result<Step, ConfigError> {
+    parse_step_with(path, text, &Regions::default())
+}
+
+/// [`parse_step`] where a mouse target may name one of `regions` (`{ click = { region =
+/// "ok" } }`): `tuicast session` reads the `[regions]` of the `tuicast.toml` in the folder a
+/// session started in.
+pub fn parse_step_with(path: &Path, text: &str, regions: &Regions) -> Result<Step, ConfigError> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct One {
@@ -370,8 +377,8 @@ pub fn parse_step(path: &Path, text: &str) -> Result<Step, ConfigError> {
     let whole = format!("{prefix}{text}");
     let one: One = parse_toml(path, &whole).map_err(|e| shifted(e, prefix.len()))?;
     let span = one.step.span();
-    // A step read alone names no `[regions]`: a region target is an error that says so.
-    let (action, timeout, settle) = step(one.step.get_ref(), &BTreeMap::new()).map_err(|m| {
+    // A region target not among `regions` is an error that says so.
+    let (action, timeout, settle) = step(one.step.get_ref(), &regions.anchors).map_err(|m| {
         let column = whole[prefix.len()..span.start.max(prefix.len())]
             .chars()
             .count()

@@ -37,7 +37,9 @@ use crate::location::{line_column, write_place};
 use crate::render::png::PngConfig;
 use crate::term::{EngineKind, EngineOptions, EngineSpec};
 
-pub use cast_file::{parse_duration, parse_step, CastFile, Checked, DurationError, Regions};
+pub use cast_file::{
+    parse_duration, parse_step, parse_step_with, CastFile, Checked, DurationError, Regions,
+};
 pub use write::{scenario_toml, step_toml};
 
 /// The project configuration, with defaults filled in and paths made absolute.

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use super::worker::{self, Handle, Job, Reply, Start};
 use super::{Paths, MAX_LINE, MAX_SESSIONS};
-use crate::config::{parse_duration, parse_step};
+use crate::config::{parse_duration, parse_step_with};
 use crate::escape::escape_for_terminal;
 use crate::term::Size;
 
@@ -252,7 +252,14 @@ fn request(d: &Daemon, req: &Value) -> Reply {
                     let Some(text) = string(req, "step") else {
                         return bad("the request has no \"step\"");
                     };
-                    match parse_step(Path::new("step"), &text) {
+                    // (Read against the session's regions; an unknown id is answered below.)
+                    let regions = d
+                        .sessions
+                        .lock()
+                        .ok()
+                        .and_then(|s| s.get(&id).map(|h| Arc::clone(&h.regions)))
+                        .unwrap_or_default();
+                    match parse_step_with(Path::new("step"), &text, &regions) {
                         Ok(step) => Job::Step(Box::new(step)),
                         Err(e) => return bad(e.to_string()),
                     }

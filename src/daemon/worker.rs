@@ -52,6 +52,9 @@ pub(super) struct Brief {
 pub(super) struct Handle {
     pub(super) tx: Sender<Envelope>,
     pub(super) brief: Arc<Mutex<Brief>>,
+    /// The `[regions]` of the `tuicast.toml` in the folder the session started in: what a
+    /// mouse step's `region` target may name.
+    pub(super) regions: Arc<crate::config::Regions>,
 }
 
 /// How a session is started.
@@ -73,6 +76,11 @@ pub(super) fn spawn(start: Start, log: Arc<dyn Fn(&str) + Send + Sync>) -> Resul
     if let Some(t) = start.timeout {
         opts.timeout = t;
     }
+    // The project's regions, read first: a broken tuicast.toml is bad input, named by its
+    // line and column, before any program runs.
+    let regions = crate::config::Config::load(&start.cwd)
+        .map(|c| Arc::new(c.regions))
+        .map_err(|e| (json!({ "error": e.to_string() }), 2))?;
     let session = Session::spawn(opts, &start.cast).map_err(|e| failure(&e))?;
     let brief = Arc::new(Mutex::new(Brief {
         name: start.name.clone(),
@@ -95,7 +103,7 @@ pub(super) fn spawn(start: Start, log: Arc<dyn Fn(&str) + Send + Sync>) -> Resul
                 2,
             )
         })?;
-    Ok(Handle { tx, brief })
+    Ok(Handle { tx, brief, regions })
 }
 
 /// The thread's state.

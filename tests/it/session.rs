@@ -713,3 +713,53 @@ fn click_scroll_paste_focus_and_any_step_reach_the_program() {
     );
     rerecord_gives_the_same_checkpoints(&a, &saved, &["events"]);
 }
+
+#[test]
+fn a_click_names_a_region_of_the_tuicast_toml_where_the_session_started() {
+    let a = Agent::new();
+    a.work.write(
+        "tuicast.toml",
+        "[regions]\nlast = { last_row = true }\nready = { match = { regex = \"ready\", offset = [0, 1], width = 1 } }\nnone = { match = { regex = \"no such text\" } }\n",
+    );
+    let app = crate::input::eventsapp().display().to_string();
+    a.ok(&["start", "--", &app, "--mouse", "1000", "--encoding", "1006"]);
+    a.ok(&["wait", "s1", "--text", "ready"]);
+    // The word "ready" is on row 1: one cell into it is column 2.
+    a.ok(&["click", "s1", "--region", "ready"]);
+    a.ok(&["wait", "s1", "--text", "mouse Up(Left) row=1 col=2"]);
+    // Found afresh on the screen of the moment: the last row is now the release just printed.
+    let status = a.ok(&["status", "s1"]);
+    let rows: Vec<&str> = screen(&status).lines().collect();
+    let last = rows
+        .iter()
+        .rposition(|l| !l.trim().is_empty())
+        .expect("a row with text")
+        + 1;
+    a.ok(&["click", "s1", "--region", "last"]);
+    a.ok(&[
+        "wait",
+        "s1",
+        "--text",
+        &format!("mouse Up(Left) row={last} col="),
+    ]);
+    // A region the file does not have is bad input; one that finds nothing fails the step.
+    let unknown = a.run(&["click", "s1", "--region", "nope"]);
+    assert_eq!(unknown.code, 2, "{unknown}");
+    assert!(unknown.stdout.contains("nope"), "{unknown}");
+    let missing = a.run(&[
+        "step",
+        "s1",
+        "{ click = { region = \"none\" }, timeout = \"300ms\" }",
+    ]);
+    assert_eq!(missing.code, 1, "{missing}");
+    assert!(missing.stdout.contains("no such text"), "{missing}");
+    a.ok(&["stop", "s1"]);
+
+    // A broken tuicast.toml is bad input at its line and column, and nothing starts.
+    let b = Agent::new();
+    b.work
+        .write("tuicast.toml", "[regions]\nx = { rows = \"nope\" }\n");
+    let refused = b.run(&["start", "--", "true"]);
+    assert_eq!(refused.code, 2, "{refused}");
+    assert!(refused.stdout.contains("tuicast.toml:2:"), "{refused}");
+}
