@@ -878,6 +878,23 @@ fn is_alt_screen(m: &DecMode) -> bool {
     )
 }
 
+/// The length of the SGR (`ESC [ Ps;… m`, true) or EL (`ESC [ Ps K`, false) sequence at the
+/// start of `b`, parameters of digits and `;` only.
+fn sgr_or_el(b: &[u8]) -> Option<(usize, bool)> {
+    if b.get(..2) != Some(b"\x1b[") {
+        return None;
+    }
+    let params = b[2..]
+        .iter()
+        .take_while(|&&c| c.is_ascii_digit() || c == b';')
+        .count();
+    match b.get(2 + params)? {
+        b'm' => Some((params + 3, true)),
+        b'K' => Some((params + 3, false)),
+        _ => None,
+    }
+}
+
 /// Whether `f` may scroll lines off the top of avt's screen (which avt then keeps until
 /// `gc`): printing (it may wrap), line feeds, SU, DL, REP, and the modes and window
 /// operations that may resize.
@@ -918,21 +935,25 @@ fn blanks_cells(f: &Function) -> bool {
 impl AvtEngine {
     /// Where `text` ends in plain lines so many that most of them scroll away unseen: the
     /// start of those lines and a cut inside them, or None. From `start` the text is only
-    /// printable ASCII, CR and LF; before the cut lie at least a screenful of line feeds, the
-    /// last one after a CR; after it, at least a screenful plus the scrollback's worth. Fed
-    /// in full, the lines before the cut end with the cursor on the bottom row at column 0,
-    /// and the line feeds after it push every row that was on the screen then, and every
-    /// line that went to the scrollback before, out of reach (each line feed scrolls at
-    /// least once from the bottom row). So the lines before the cut change nothing that
-    /// remains, and [`feed`](Engine::feed) moves the cursor there instead of printing them,
-    /// as xterm's jump scroll does — when the state at `start` allows it ([`Self::can_jump`]).
-    /// `seq 1 3000000` in the recorder's live engine prints 24 of each read's 500 lines.
+    /// printable ASCII, CR, LF, SGR (`CSI Ps;… m`) and EL (`CSI Ps K`) (`ls --color`, `git
+    /// log`, compilers); before the cut lie at least a screenful of line feeds, the last one
+    /// after a CR; after it, at least a screenful plus the scrollback's worth. Fed in full,
+    /// the lines before the cut end with the cursor on the bottom row at column 0, and the
+    /// line feeds after it push every row that was on the screen then, and every line that
+    /// went to the scrollback before, out of reach (each line feed scrolls at least once
+    /// from the bottom row). So the lines before the cut leave nothing that remains but the
+    /// pen their SGR sets, and [`feed`](Engine::feed) applies only their SGR and moves the
+    /// cursor where they leave it, as xterm's jump scroll does — when the state at `start`
+    /// allows it ([`Self::can_jump`]). `seq 1 3000000` in the recorder's live engine prints
+    /// 24 of each read's 500 lines.
     fn jump_span(&self, text: &str) -> Option<(usize, usize)> {
         let rows = usize::from(self.size.rows);
         let after = rows + self.scrollback_limit;
         let b = text.as_bytes();
-        if b.len() < rows + after {
-            return None; // fewer bytes than the line feeds wanted
+        if b.len() < rows + after
+            || memchr::memchr_iter(b'\n', b).take(rows + after).count() < rows + after
+        {
+            return None; // fewer line feeds than wanted (a fast count, before the scan)
         }
         // One pass from the end: the line feeds seen, the cut (and the line feeds after it),
         // and where the plain text starts.
@@ -950,6 +971,7 @@ impl AvtEngine {
                     seen += 1;
                 }
                 b'\r' | 0x20..=0x7e => {}
+                0x1b if sgr_or_el(&b[i..]).is_some() => {}
                 _ => {
                     // After the line that holds the last other byte (it may end a sequence):
                     // that line's line feed is not one of the plain lines'.
@@ -961,6 +983,24 @@ impl AvtEngine {
         }
         let (cut, after_cut) = cut?;
         (cut > start && seen - after_cut >= rows).then_some((start, cut))
+    }
+
+    /// Applies the SGR of the lines [`Self::jump_span`] skips (their EL erases rows that scroll
+    /// away; their text is not printed).
+    fn jump_pen(&mut self, skipped: &str) {
+        let b = skipped.as_bytes();
+        let mut i = 0;
+        while let Some(at) = memchr::memchr(0x1b, &b[i..]) {
+            let start = i + at;
+            match sgr_or_el(&b[start..]) {
+                Some((len, true)) => {
+                    self.feed_text(&skipped[start..start + len]);
+                    i = start + len;
+                }
+                Some((len, false)) => i = start + len,
+                None => i = start + 1,
+            }
+        }
     }
 
     /// Whether plain lines fed now may be skipped as [`Self::jump_span`] says: no sequence
@@ -1019,7 +1059,8 @@ impl Engine for AvtEngine {
             Some((start, cut)) => {
                 self.feed_text(&text[..start]);
                 if self.can_jump() {
-                    // Where the lines before the cut leave the cursor.
+                    // The pen the lines before the cut leave, and where they leave the cursor.
+                    self.jump_pen(&text[start..cut]);
                     self.apply(None, Some(Function::Cup(self.size.rows, 1)));
                     self.feed_text(&text[cut..]);
                 } else {
@@ -1443,7 +1484,11 @@ mod tests {
             for (piece, lines) in &pieces {
                 text.push_str(piece);
                 for n in 0..*lines {
-                    text.push_str(&format!("{n} plain\r\n"));
+                    match n % 3 {
+                        0 => text.push_str(&format!("{n} plain\r\n")),
+                        1 => text.push_str(&format!("\x1b[0{};3{}m{n} dir\x1b[0m\r\n", n % 2, n % 8)),
+                        _ => text.push_str(&format!("{n} \x1b[44mbg\x1b[K\r\n")),
+                    }
                 }
             }
             let mut whole = AvtEngine::with_scrollback(size, scrollback);
@@ -1465,9 +1510,12 @@ mod tests {
         // A screenful before the cut and one after it.
         assert_eq!(e.jump_span(&lines(10)), Some((0, 15)));
         assert_eq!(e.jump_span(&lines(9)), None);
-        // From after the line of the last escape; never cutting after a bare LF.
-        let text = format!("\x1b[31mred\r\n{}", lines(12));
-        assert_eq!(e.jump_span(&text), Some((10, 10 + 7 * 3)));
+        // From after the line of the last escape other than SGR and EL; never cutting after
+        // a bare LF.
+        let text = format!("\x1b[2;3Hred\r\n{}", lines(12));
+        assert_eq!(e.jump_span(&text), Some((11, 11 + 7 * 3)));
+        let text = format!("\x1b[31mred\x1b[K\r\n{}", lines(12));
+        assert_eq!(e.jump_span(&text), Some((0, 13 + 7 * 3)));
         assert_eq!(e.jump_span(&"x\n".repeat(20)), None);
         // The scrollback's lines must be pushed out too.
         let kept = AvtEngine::with_scrollback(size, 40);
