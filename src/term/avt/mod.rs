@@ -936,8 +936,10 @@ impl AvtEngine {
     /// Where `text` ends in plain lines so many that most of them scroll away unseen: the
     /// start of those lines and a cut inside them, or None. From `start` the text is only
     /// printable ASCII, CR, LF, SGR (`CSI Ps;… m`) and EL (`CSI Ps K`) (`ls --color`, `git
-    /// log`, compilers); before the cut lie at least a screenful of line feeds, the last one
-    /// after a CR; after it, at least a screenful plus the scrollback's worth. Fed in full,
+    /// log`, compilers); the line feeds before the cut (the last one after a CR) are counted
+    /// (the third value: enough of them take the cursor to the bottom row, which
+    /// [`feed`](Engine::feed) checks); after it lie at least a screenful plus the
+    /// scrollback's worth. Fed in full,
     /// the lines before the cut end with the cursor on the bottom row at column 0, and the
     /// line feeds after it push every row that was on the screen then, and every line that
     /// went to the scrollback before, out of reach (each line feed scrolls at least once
@@ -946,14 +948,14 @@ impl AvtEngine {
     /// cursor where they leave it, as xterm's jump scroll does — when the state at `start`
     /// allows it ([`Self::can_jump`]). `seq 1 3000000` in the recorder's live engine prints
     /// 24 of each read's 500 lines.
-    fn jump_span(&self, text: &str) -> Option<(usize, usize)> {
+    fn jump_span(&self, text: &str) -> Option<(usize, usize, usize)> {
         let rows = usize::from(self.size.rows);
         let after = rows + self.scrollback_limit;
         let b = text.as_bytes();
-        if b.len() < rows + after
-            || memchr::memchr_iter(b'\n', b).take(rows + after).count() < rows + after
-        {
-            return None; // fewer line feeds than wanted (a fast count, before the scan)
+        // At least one line feed before the cut and `after` after it (a fast count first).
+        let wanted = after + 1;
+        if b.len() < wanted || memchr::memchr_iter(b'\n', b).take(wanted).count() < wanted {
+            return None;
         }
         // One pass from the end: the line feeds seen, the cut (and the line feeds after it),
         // and where the plain text starts.
@@ -982,7 +984,7 @@ impl AvtEngine {
             }
         }
         let (cut, after_cut) = cut?;
-        (cut > start && seen - after_cut >= rows).then_some((start, cut))
+        (cut > start).then_some((start, cut, seen - after_cut))
     }
 
     /// Applies the SGR of the lines [`Self::jump_span`] skips (their EL erases rows that scroll
@@ -1056,9 +1058,11 @@ impl AvtEngine {
 impl Engine for AvtEngine {
     fn feed(&mut self, text: &str) {
         match self.jump_span(text) {
-            Some((start, cut)) => {
+            Some((start, cut, before)) => {
                 self.feed_text(&text[..start]);
-                if self.can_jump() {
+                // The line feeds before the cut take the cursor to the bottom row.
+                let row = self.terminal.cursor().row;
+                if self.can_jump() && row + 1 + before >= usize::from(self.size.rows) {
                     // The pen the lines before the cut leave, and where they leave the cursor.
                     self.jump_pen(&text[start..cut]);
                     self.apply(None, Some(Function::Cup(self.size.rows, 1)));
@@ -1508,19 +1512,21 @@ mod tests {
         let e = AvtEngine::with_scrollback(size, 0);
         let lines = |n: usize| (0..n).map(|i| format!("{i}\r\n")).collect::<String>();
         // A screenful before the cut and one after it.
-        assert_eq!(e.jump_span(&lines(10)), Some((0, 15)));
-        assert_eq!(e.jump_span(&lines(9)), None);
+        assert_eq!(e.jump_span(&lines(10)), Some((0, 15, 5)));
+        // A screenful after the cut; before it, what is there (the cursor decides).
+        assert_eq!(e.jump_span(&lines(6)), Some((0, 3, 1)));
+        assert_eq!(e.jump_span(&lines(5)), None);
         // From after the line of the last escape other than SGR and EL; never cutting after
         // a bare LF.
         let text = format!("\x1b[2;3Hred\r\n{}", lines(12));
-        assert_eq!(e.jump_span(&text), Some((11, 11 + 7 * 3)));
+        assert_eq!(e.jump_span(&text), Some((11, 11 + 7 * 3, 7)));
         let text = format!("\x1b[31mred\x1b[K\r\n{}", lines(12));
-        assert_eq!(e.jump_span(&text), Some((0, 13 + 7 * 3)));
+        assert_eq!(e.jump_span(&text), Some((0, 13 + 7 * 3, 8)));
         assert_eq!(e.jump_span(&"x\n".repeat(20)), None);
         // The scrollback's lines must be pushed out too.
         let kept = AvtEngine::with_scrollback(size, 40);
-        assert_eq!(kept.jump_span(&lines(49)), None);
-        assert!(kept.jump_span(&lines(50)).is_some());
+        assert_eq!(kept.jump_span(&lines(45)), None);
+        assert_eq!(kept.jump_span(&lines(46)), Some((0, 3, 1)));
         // A scroll region keeps rows that a skip would lose.
         let mut region = AvtEngine::with_scrollback(size, 0);
         region.feed("\x1b[2;4r");
