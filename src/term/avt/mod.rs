@@ -324,10 +324,7 @@ impl AvtEngine {
             None => None,
             Some(seq) => {
                 let special = Special::of(seq);
-                if may_be_unknown(&special) {
-                    let unsupported = &mut self.unsupported;
-                    unknown::unknown_kinds(seq, f.as_ref(), |kind| unsupported.count(kind));
-                }
+                count_unknown(&mut self.unsupported, seq, &special, f.as_ref());
                 special
             }
         };
@@ -392,10 +389,7 @@ impl AvtEngine {
         for &c in &b[..=j] {
             f = self.parser.feed(c as char);
         }
-        if may_be_unknown(&special) {
-            let unsupported = &mut self.unsupported;
-            unknown::unknown_kinds(&seq, f.as_ref(), |kind| unsupported.count(kind));
-        }
+        count_unknown(&mut self.unsupported, &seq, &special, f.as_ref());
         self.apply(special, f);
         Some(j + 1)
     }
@@ -435,14 +429,17 @@ impl AvtEngine {
         if j >= b.len() || !(0x40..0x7f).contains(&b[j]) {
             return None;
         }
-        if !marked && end_of_params == j {
-            // SGR, cursor moves and erases: what avt dispatches, nothing unknown in it (see
-            // `unknown_kinds`), and nothing this layer reads itself (`csi::plain` leaves the
-            // SGR that avt misreads to `Special`).
-            if let Some(Some(f)) = csi::plain(&b[2..j], b[j]) {
-                self.apply(None, Some(f));
-                return Some(j + 1);
-            }
+        // SGR, cursor moves and erases: what avt dispatches, nothing unknown in it (see
+        // `unknown_kinds`), and nothing this layer reads itself (`csi::plain` leaves the SGR
+        // that avt misreads to `Special`).
+        let plain = if !marked && end_of_params == j {
+            csi::plain(&b[2..j], b[j])
+        } else {
+            None
+        };
+        if let Some(Some(f)) = plain {
+            self.apply(None, Some(f));
+            return Some(j + 1);
         }
         let fin = b[j] as char;
         let params = &text[2..j];
@@ -455,20 +452,9 @@ impl AvtEngine {
             fin,
             truncated,
         });
-        // (Only these finals mean something to this layer: DEC modes, XTSAVE/XTRESTORE,
-        // SGR, DECSCUSR.)
-        let special = match b[j] {
-            b'h' | b'l' | b's' | b'r' | b'm' | b'q' => Special::of(&seq),
-            _ => None,
-        };
-        let plain = match (&special, marked || end_of_params != j) {
-            (None, false) => csi::plain(&b[2..j], b[j]),
-            _ => None,
-        };
-
+        let special = Special::of(&seq);
         let f = match plain {
-            // The parser would collect the parameters and dispatch this, and be back in the
-            // ground state, where it is now.
+            // (`Some(None)`: avt dispatches nothing for it, `CSI 5 J`; no special meaning.)
             Some(f) => f,
             None => {
                 for &c in &b[..j] {
@@ -479,10 +465,7 @@ impl AvtEngine {
                 self.parser.feed(fin)
             }
         };
-        if may_be_unknown(&special) {
-            let unsupported = &mut self.unsupported;
-            unknown::unknown_kinds(&seq, f.as_ref(), |kind| unsupported.count(kind));
-        }
+        count_unknown(&mut self.unsupported, &seq, &special, f.as_ref());
         self.apply(special, f);
         Some(j + 1)
     }
@@ -1202,13 +1185,21 @@ impl Engine for AvtEngine {
     }
 }
 
-/// Whether a sequence this layer reads as `special` may still hold something no engine
-/// understands: one it does not handle, or DEC private modes (each mode is looked up).
-fn may_be_unknown(special: &Option<Special>) -> bool {
-    matches!(
+/// Counts in `unsupported` what of `seq` no engine understands, given this layer's reading of
+/// it (`special`) and avt's (`f`): only a sequence this layer does not handle, or DEC private
+/// modes (each mode is looked up), may hold such a part.
+fn count_unknown(
+    unsupported: &mut Unsupported,
+    seq: &Sequence,
+    special: &Option<Special>,
+    f: Option<&Function>,
+) {
+    if matches!(
         special,
         None | Some(Special::DecModes(..)) | Some(Special::XtSave(..))
-    )
+    ) {
+        unknown::unknown_kinds(seq, f, |kind| unsupported.count(kind));
+    }
 }
 
 /// Whether BEL read in parser state `state` rings: in the ground state and inside escape and
