@@ -73,40 +73,7 @@ fn comma(b: &[u8], i: usize) -> Option<usize> {
 fn string(line: &str, mut i: usize, mut out: Option<&mut Vec<u8>>) -> Option<usize> {
     let b = line.as_bytes();
     loop {
-        // Eight bytes at a time to the first quote, backslash or control: the lowest flagged
-        // byte of a word is exact (a false flag can only follow a true one). Each word is
-        // copied whole (a fixed-size copy, no call) and what follows the stop taken back.
-        loop {
-            match b.get(i..i + 8) {
-                Some(word) => {
-                    let word: [u8; 8] = word.try_into().unwrap_or_default();
-                    let flags = special_flags(u64::from_le_bytes(word));
-                    let n = if flags == 0 {
-                        8
-                    } else {
-                        (flags.trailing_zeros() / 8) as usize
-                    };
-                    if let Some(out) = out.as_deref_mut() {
-                        out.extend_from_slice(&word);
-                        out.truncate(out.len() - (8 - n));
-                    }
-                    i += n;
-                    if flags != 0 {
-                        break;
-                    }
-                }
-                None => {
-                    let run = i;
-                    while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
-                        i += 1;
-                    }
-                    if let Some(out) = out.as_deref_mut() {
-                        out.extend_from_slice(&b[run..i]);
-                    }
-                    break;
-                }
-            }
-        }
+        i = plain_run(b, i, out.as_deref_mut());
         match b.get(i)? {
             b'"' => return Some(i + 1),
             b'\\' => {}
@@ -159,17 +126,46 @@ fn string(line: &str, mut i: usize, mut out: Option<&mut Vec<u8>>) -> Option<usi
     }
 }
 
-/// Whether any byte of `w` is `"`, `\\` or below 0x20 (the classic "has a zero byte" test:
-/// `x - 0x01…` borrows into a byte's top bit only where that byte was below 1).
-#[cfg(test)]
-fn special(w: u64) -> bool {
-    special_flags(w) != 0
+/// The index of the first `"`, `\\` or control byte at or after `i` in `b` (or its end),
+/// appending the bytes before it to `out` when given: eight bytes at a time, each word copied
+/// whole (a fixed-size copy, no call) and what follows the stop taken back. The lowest
+/// flagged byte of a word is exact (a false flag can only follow a true one). Both the quick
+/// reader and the cast writer find the bytes a JSON string escapes with it.
+#[inline(always)]
+pub(super) fn plain_run(b: &[u8], mut i: usize, mut out: Option<&mut Vec<u8>>) -> usize {
+    while let Some(word) = b.get(i..i + 8) {
+        let word: [u8; 8] = word.try_into().unwrap_or_default();
+        let flags = special_flags(u64::from_le_bytes(word));
+        let n = if flags == 0 {
+            8
+        } else {
+            (flags.trailing_zeros() / 8) as usize
+        };
+        if let Some(out) = out.as_deref_mut() {
+            out.extend_from_slice(&word);
+            out.truncate(out.len() - (8 - n));
+        }
+        i += n;
+        if flags != 0 {
+            return i;
+        }
+    }
+    let run = i;
+    while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
+        i += 1;
+    }
+    if let Some(out) = out {
+        out.extend_from_slice(&b[run..i]);
+    }
+    i
 }
 
+/// Whether any byte of `w` is `"`, `\\` or below 0x20 (the classic "has a zero byte" test:
+/// `x - 0x01…` borrows into a byte's top bit only where that byte was below 1).
 /// The top bit of each byte of `w` (little-endian) that is `"`, `\\` or below 0x20, and
 /// possibly of bytes after such a byte (a borrow runs on): the lowest flag is exact.
 #[inline]
-pub(super) fn special_flags(w: u64) -> u64 {
+fn special_flags(w: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const TOPS: u64 = 0x8080_8080_8080_8080;
     let below = |x: u64, n: u8| x.wrapping_sub(ONES * n as u64) & !x;
@@ -253,13 +249,16 @@ mod tests {
                 let mut word = *b"abcdefgh";
                 word[pos] = byte;
                 assert_eq!(
-                    special(u64::from_le_bytes(word)),
+                    special_flags(u64::from_le_bytes(word)) != 0,
                     wanted,
                     "{byte:#x} at {pos}"
                 );
             }
         }
-        assert!(!special(u64::from_le_bytes(*b"\xff\x80 ~\x7f\xc3\xa9!")));
+        assert_eq!(
+            special_flags(u64::from_le_bytes(*b"\xff\x80 ~\x7f\xc3\xa9!")),
+            0
+        );
         // The lowest flag is the first special byte, whatever follows it.
         for first in 0..8 {
             for byte in [b'"', b'\\', 0, 0x1f] {

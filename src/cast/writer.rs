@@ -100,33 +100,9 @@ fn json_string(out: &mut Vec<u8>, s: &str) {
     out.reserve(b.len() + 2);
     out.push(b'"');
     let mut i = 0;
-    while i < b.len() {
-        let c = match b.get(i..i + 8) {
-            Some(word) => {
-                // Copy the whole word (a fixed-size copy), then take back what follows the
-                // first byte to escape.
-                let word: [u8; 8] = word.try_into().unwrap_or_default();
-                out.extend_from_slice(&word);
-                let flags = super::line::special_flags(u64::from_le_bytes(word));
-                if flags == 0 {
-                    i += 8;
-                    continue;
-                }
-                let k = (flags.trailing_zeros() / 8) as usize;
-                out.truncate(out.len() - (8 - k));
-                i += k;
-                b[i]
-            }
-            None => {
-                let c = b[i];
-                if c != b'"' && c != b'\\' && c >= 0x20 {
-                    out.push(c);
-                    i += 1;
-                    continue;
-                }
-                c
-            }
-        };
+    loop {
+        i = super::line::plain_run(b, i, Some(out));
+        let Some(&c) = b.get(i) else { break };
         match c {
             b'"' => out.extend_from_slice(b"\\\""),
             b'\\' => out.extend_from_slice(b"\\\\"),
