@@ -247,18 +247,31 @@ fn request(d: &Daemon, req: &Value) -> Reply {
             let Some(id) = string(req, "id") else {
                 return bad("the request has no session \"id\"");
             };
+            // The session's channel, and the regions its steps may name.
+            let (tx, regions) = {
+                let mut sessions = match d.sessions.lock() {
+                    Ok(s) => s,
+                    Err(_) => return bad("the daemon's state is broken"),
+                };
+                let found = match sessions.get(&id) {
+                    Some(h) => (h.tx.clone(), Arc::clone(&h.regions)),
+                    None => {
+                        return bad(format!(
+                            "no session \"{}\" (tuicast session list shows them)",
+                            escape_for_terminal(&id, 60)
+                        ))
+                    }
+                };
+                if op == "stop" {
+                    sessions.remove(&id);
+                }
+                found
+            };
             let job = match op {
                 "step" => {
                     let Some(text) = string(req, "step") else {
                         return bad("the request has no \"step\"");
                     };
-                    // (Read against the session's regions; an unknown id is answered below.)
-                    let regions = d
-                        .sessions
-                        .lock()
-                        .ok()
-                        .and_then(|s| s.get(&id).map(|h| Arc::clone(&h.regions)))
-                        .unwrap_or_default();
                     match parse_step_with(Path::new("step"), &text, &regions) {
                         Ok(step) => Job::Step(Box::new(step)),
                         Err(e) => return bad(e.to_string()),
@@ -274,25 +287,6 @@ fn request(d: &Daemon, req: &Value) -> Reply {
                 _ => Job::Stop {
                     save: string(req, "save").map(PathBuf::from),
                 },
-            };
-            let tx = {
-                let mut sessions = match d.sessions.lock() {
-                    Ok(s) => s,
-                    Err(_) => return bad("the daemon's state is broken"),
-                };
-                let found = match sessions.get(&id) {
-                    Some(h) => h.tx.clone(),
-                    None => {
-                        return bad(format!(
-                            "no session \"{}\" (tuicast session list shows them)",
-                            escape_for_terminal(&id, 60)
-                        ))
-                    }
-                };
-                if op == "stop" {
-                    sessions.remove(&id);
-                }
-                found
             };
             let (rtx, rrx) = mpsc::channel();
             if tx.send((job, rtx)).is_err() {
