@@ -312,16 +312,8 @@ impl Screen {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::term::select::tests::rect;
     use crate::term::{test_screen, Size};
-
-    fn rect(row: usize, row_end: usize, col: usize, col_end: usize) -> CellRect {
-        CellRect {
-            row,
-            row_end,
-            col,
-            col_end,
-        }
-    }
 
     fn re(r: &str) -> Regex {
         anchor_regex(r).unwrap()

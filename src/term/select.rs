@@ -132,11 +132,12 @@ impl CellSelection {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::term::{test_screen, Size};
 
-    fn rect(row: usize, row_end: usize, col: usize, col_end: usize) -> CellRect {
+    /// A rectangle from its bounds (for tests here and in `anchor`).
+    pub(crate) fn rect(row: usize, row_end: usize, col: usize, col_end: usize) -> CellRect {
         CellRect {
             row,
             row_end,
