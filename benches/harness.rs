@@ -101,7 +101,7 @@ fn main() {
         return;
     }
     let config = Config::load(&root).expect("config");
-    let cases = harness::discover(&config, &[]);
+    let cases = harness::discover(&config, &[], harness::LiveMode::Never);
     assert_eq!(cases.len(), made);
     make_goldens(&config, &cases);
     let renders = renders(&config, &cases);
@@ -233,7 +233,7 @@ fn whole(
 /// stage while its screens are fresh, as `check_case` does), and the golden check alone.
 fn parts(group: &mut Group<'_>, config: &Config, cases: &[Case], renders: &[Render]) {
     group.bench_function("discover", |b| {
-        b.iter(|| harness::discover(config, &[]).len())
+        b.iter(|| harness::discover(config, &[], harness::LiveMode::Never).len())
     });
     for stage in [Stage::Replay, Stage::Screens, Stage::Render] {
         group.bench_function(stage.name(), |b| {
@@ -473,7 +473,7 @@ fn insta_snapshots(root: &Path, expected: usize) -> Result<(), String> {
 /// in both layouts.
 fn make_insta_snapshots(root: &Path) {
     let config = Config::load(root).expect("config");
-    let cases = harness::discover(&config, &[]);
+    let cases = harness::discover(&config, &[], harness::LiveMode::Never);
     let renders = renders(&config, &cases);
     insta_check(&insta_dir(root), &renders, Layout::PerCast);
     insta_check(&insta_dir(root), &renders, Layout::OneFolder);

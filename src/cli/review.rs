@@ -282,7 +282,8 @@ fn show_snapshot(p: &Pending, color: bool) -> anyhow::Result<()> {
 /// masks applied), its text diff, then its style changes; never the cast's JSON lines.
 fn show_recording(config: &Config, p: &Pending, color: bool) -> anyhow::Result<()> {
     use tuicast::assert::{self, Format};
-    let case = tuicast::harness::load_case(config, p.golden.clone());
+    let case =
+        tuicast::harness::load_case(config, p.golden.clone(), tuicast::harness::LiveMode::Never);
     let screens = |path: &std::path::Path| -> anyhow::Result<Vec<tuicast::replay::Checkpoint>> {
         let reader = tuicast::cast::open(path)?;
         Ok(tuicast::replay::checkpoints(reader, config.engine)?)

@@ -95,7 +95,14 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             anyhow::bail!("{}: no such file or folder", p.display());
         }
     }
-    let cases = harness::discover(&config, &paths);
+    let live = if args.live {
+        LiveMode::Always
+    } else if args.replay {
+        LiveMode::Never
+    } else {
+        LiveMode::from_env()?
+    };
+    let cases = harness::discover(&config, &paths, live);
     if cases.is_empty() {
         eprintln!(
             "no casts under {}: record one with `tuicast record SCENARIO.toml` or \
@@ -115,13 +122,6 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::stdout().lock();
     // Only failures are kept for the report at the end; passes are counted.
-    let live = if args.live {
-        LiveMode::Always
-    } else if args.replay {
-        LiveMode::Never
-    } else {
-        LiveMode::from_env()?
-    };
     let opts = harness::Options::new(update).color(color).live(live);
     // A run that records ends its recordings cleanly on SIGINT/SIGTERM/SIGHUP.
     if cases.iter().any(|c| live.records(c)) {
@@ -330,11 +330,14 @@ fn selected(case: &harness::Case, filter: Option<&str>) -> usize {
 /// A heading, then one file per line, indented and escaped.
 fn list_files(out: &mut impl Write, heading: &str, files: &[PathBuf]) -> std::io::Result<()> {
     writeln!(out, "{heading}")?;
+    let cwd = std::env::current_dir().unwrap_or_default();
     for f in files {
+        // As the user would type it: relative to where tuicast runs, when inside it.
+        let shown = f.strip_prefix(&cwd).unwrap_or(f);
         writeln!(
             out,
             "  {}",
-            escape_for_terminal(&f.display().to_string(), 300)
+            escape_for_terminal(&shown.display().to_string(), 300)
         )?;
     }
     Ok(())

@@ -90,6 +90,14 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
         }
     })
     .map_err(shown)?;
+    // Checkpoints the scenario and the cast disagree about fail, whatever the replay showed.
+    if let Ok(infos) = &case.checkpoints {
+        for info in infos {
+            if let Some(why) = &info.stale {
+                results.insert(info.name.clone(), failed(case, why, &info.name));
+            }
+        }
+    }
     remove_stale(config, case, opts, &results);
     Ok(results)
 }
@@ -275,7 +283,7 @@ mod tests {
     use crate::assert::{Outcome, Place, UpdateAction, PLACEHOLDER};
     use crate::harness::discover::tests::{project, TWO};
     use crate::harness::discover::{discover, load_case};
-    use crate::harness::Status;
+    use crate::harness::{LiveMode, Status};
 
     fn opts(update: UpdateAction) -> Options {
         Options {
@@ -300,7 +308,7 @@ mod tests {
                 "[check]\nmask = [{ regex = \"\\\\d+\" }]\n",
             ),
         ]);
-        let case = &discover(&config, &[])[0];
+        let case = &discover(&config, &[], LiveMode::Auto)[0];
         let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
         assert_eq!(
             statuses(&results),
@@ -367,7 +375,7 @@ mod tests {
                  [[check.expect]]\nname = \"second\"\nat = \"end\"\nrows = 2\ntext = \"count 22\"\n",
             ),
         ]);
-        let case = &discover(&config, &[])[0];
+        let case = &discover(&config, &[], LiveMode::Auto)[0];
         assert_eq!(
             case.test_names(),
             [
@@ -408,7 +416,7 @@ mod tests {
     #[test]
     fn a_missing_golden_fails_and_says_what_was_written() {
         let (_dir, config) = project(&[("casts/two.cast", TWO)]);
-        let case = load_case(&config, config.casts.join("two.cast"));
+        let case = load_case(&config, config.casts.join("two.cast"), LiveMode::Auto);
         let results = check_case(&config, &case, &opts(UpdateAction::WriteNothing));
         assert!(results.iter().all(|r| r.status() == Status::Failed));
         assert!(matches!(
@@ -442,7 +450,7 @@ mod tests {
             "casts/bad.cast",
             "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n[0.1, \"o\"]\n",
         )]);
-        let case = &discover(&config, &[])[0];
+        let case = &discover(&config, &[], LiveMode::Auto)[0];
         let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
         assert_eq!(statuses(&results), [("bad".to_string(), Status::Failed)]);
         let message = results[0].message();
@@ -456,7 +464,7 @@ mod tests {
     #[test]
     fn a_checkpoint_the_replay_lacks_or_a_failed_replay_fails_that_checkpoint() {
         let (_dir, config) = project(&[("casts/two.cast", TWO)]);
-        let mut case = load_case(&config, config.casts.join("two.cast"));
+        let mut case = load_case(&config, config.casts.join("two.cast"), LiveMode::Auto);
         let opts = opts(UpdateAction::WriteNothing);
         let checked = check_replay(&config, &case, &opts).unwrap();
         assert_eq!(checked.len(), 2, "first and end");

@@ -4,10 +4,11 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use super::live::LiveMode;
 use crate::assert::{self, Format, Mask};
 use crate::cast::CastError;
 use crate::config::{CastFile, Config};
-use crate::record::Scenario;
+use crate::record::{Action, Scenario, Step};
 use crate::replay::CheckpointNames;
 use crate::term::EngineSpec;
 
@@ -40,13 +41,19 @@ pub struct Case {
     pub region_goldens: Vec<(String, crate::term::Anchor)>,
 }
 
-/// A checkpoint found by scanning a cast's markers (no replay needed).
+/// A checkpoint of a case: found by scanning a cast's markers (no replay needed), or, for a
+/// case recorded live, planned from its scenario's checkpoint steps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckpointInfo {
     /// The unique checkpoint name.
     pub name: String,
-    /// The cast line of its marker (or of the last event, for `end`).
+    /// The cast line of its marker (or of the last event, for `end`); 0 for a checkpoint
+    /// planned from a scenario, whose line is known once it is recorded.
     pub line: u64,
+    /// Why this checkpoint fails whatever the replay shows: the scenario and the committed
+    /// cast disagree about it (a checkpoint step added, renamed or removed since the cast was
+    /// recorded, and the cast replayed instead of recorded again).
+    pub stale: Option<String>,
 }
 
 impl Case {
@@ -86,8 +93,14 @@ impl Case {
 }
 
 /// Finds the casts to check: every `*.cast` under the configured casts folder, or under the
-/// given paths (files or folders), sorted.
-pub fn discover(config: &Config, paths: &[PathBuf]) -> Vec<Case> {
+/// given paths (files or folders), sorted, and every scenario (`NAME.toml`) there that has no
+/// cast yet: a case that `live` records, or one failing check that says how to record it.
+///
+/// A case that `live` records takes its checkpoints from its scenario, so that a checkpoint
+/// step added, renamed or removed is checked, missing or orphaned on this run; every other
+/// case takes them from its cast, and where its scenario disagrees the checkpoints concerned
+/// fail with the command that records the cast again.
+pub fn discover(config: &Config, paths: &[PathBuf], live: LiveMode) -> Vec<Case> {
     let roots: Vec<PathBuf> = if paths.is_empty() {
         // No casts folder is no casts (not a failing test named after a missing folder).
         if !config.casts.exists() {
@@ -101,17 +114,37 @@ pub fn discover(config: &Config, paths: &[PathBuf]) -> Vec<Case> {
     for root in roots {
         if root.is_dir() {
             collect_casts(&root, &mut casts);
+        } else if root.extension().is_some_and(|e| e == "toml") {
+            // `tuicast test casts/x.toml`: the case of its cast.
+            casts.push(root.with_extension("cast"));
         } else {
             casts.push(root);
         }
     }
+    // A scenario stands for the cast it records: one case whether or not the cast exists.
+    let mut casts: Vec<PathBuf> = casts
+        .into_iter()
+        .filter_map(|p| {
+            if p.extension().is_some_and(|e| e == "cast") {
+                Some(p)
+            } else {
+                let cast = p.with_extension("cast");
+                // A TOML beside an existing cast goes with it; one alone is a scenario whose
+                // cast has not been recorded yet (`tuicast.toml` is the project's, not one).
+                let scenario = p
+                    .file_name()
+                    .is_some_and(|n| n != crate::config::CONFIG_FILE);
+                (scenario && !cast.exists()).then_some(cast)
+            }
+        })
+        .collect();
     casts.sort();
     casts.dedup();
     // Naming checkpoints reads every cast once: spread over the cores, order kept.
     let mut cases = Vec::with_capacity(casts.len());
     let loaded: Result<(), std::convert::Infallible> = crate::util::par_map_ordered(
         &casts,
-        |cast| load_case(config, cast.clone()),
+        |cast| load_case(config, cast.clone(), live),
         |_, case| {
             cases.push(case);
             Ok(())
@@ -204,8 +237,9 @@ fn stem_of(config: &Config, cast: &Path) -> String {
     }
 }
 
-/// Builds the [`Case`] of one cast: its scenario's `[check]`, and its checkpoint names.
-pub fn load_case(config: &Config, cast: PathBuf) -> Case {
+/// Builds the [`Case`] of one cast: its scenario's `[check]`, and its checkpoint names (from
+/// the scenario when `live` records the case, else from the cast; see [`discover`]).
+pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
     let stem = stem_of(config, &cast);
     let mut formats = config.formats.clone();
     let mut masks = Vec::new();
@@ -242,14 +276,30 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
         Ok(None) => {}
         Err(e) => problem = Some(e.to_string()),
     }
+    let records = scenario.as_ref().is_some_and(|s| live.records_scenario(s));
     let checkpoints = match problem {
         Some(p) => Err(p),
-        None => scan_checkpoints(&cast)
-            .map_err(|e| e.with_path(relative_to_cwd(&cast)).to_string())
-            .and_then(|all| {
-                expected_checkpoints(&all, &expects)?;
-                choose(&cast, all, &checked)
-            }),
+        None => match (&scenario, records) {
+            (Some(s), true) => Ok(planned_checkpoints(s)),
+            (Some(s), false) if !cast.exists() => Err(unrecorded(&cast, s, live)),
+            (None, _) if !cast.exists() && cast.with_extension("toml").is_file() => {
+                Err(format!(
+                    "{}: no cast {} beside it, and no scenario (command, shell or bin) to record                      one from",
+                    assert::shown_path(&cast.with_extension("toml")),
+                    assert::shown_path(&cast)
+                ))
+            }
+            _ => scan_checkpoints(&cast)
+                .map_err(|e| e.with_path(relative_to_cwd(&cast)).to_string())
+                .map(|all| match &scenario {
+                    Some(s) => with_stale(&cast, all, s),
+                    None => all,
+                }),
+        }
+        .and_then(|all| {
+            expected_checkpoints(&all, &expects)?;
+            choose(&cast, all, &checked)
+        }),
     };
     Case {
         cast,
@@ -263,6 +313,136 @@ pub fn load_case(config: &Config, cast: PathBuf) -> Case {
         engine,
         expects,
         region_goldens,
+    }
+}
+
+/// The checkpoints a recording of `scenario` makes: one per checkpoint step, named as replay
+/// names markers, then `end`.
+pub(super) fn planned_checkpoints(scenario: &Scenario) -> Vec<CheckpointInfo> {
+    planned_steps(scenario)
+        .into_iter()
+        .map(|(name, _)| CheckpointInfo {
+            name,
+            line: 0,
+            stale: None,
+        })
+        .collect()
+}
+
+/// The checkpoint names of `scenario` in order (`end` last), each with the step that makes
+/// it (`None` for `end`).
+fn planned_steps(scenario: &Scenario) -> Vec<(String, Option<&Step>)> {
+    let mut names = CheckpointNames::default();
+    let mut out: Vec<(String, Option<&Step>)> = scenario
+        .steps
+        .iter()
+        .filter_map(|step| match &step.action {
+            Action::Snapshot(label) => names
+                .event(&crate::cast::EventData::Marker(label.clone()))
+                .map(|name| (name, Some(step))),
+            _ => None,
+        })
+        .collect();
+    out.push((names.end(), None));
+    out
+}
+
+/// The failure of a scenario whose cast does not exist and that this run does not record.
+fn unrecorded(cast: &Path, scenario: &Scenario, live: LiveMode) -> String {
+    let toml = scenario
+        .source
+        .clone()
+        .unwrap_or_else(|| cast.with_extension("toml"));
+    let why = if live == LiveMode::Never {
+        "this run replays (TUICAST_LIVE=0 or --replay)"
+    } else if !cfg!(feature = "record") {
+        "this build of tuicast leaves out its `record` feature"
+    } else {
+        "this run records only scenarios of the package's own binary (bin =)"
+    };
+    format!(
+        "{}: no cast {} has been recorded from this scenario, and {why}: record it \
+         with `tuicast record {}`{}",
+        assert::shown_path(&toml),
+        assert::shown_path(cast),
+        assert::shown_path(&toml),
+        if cfg!(feature = "record") {
+            ", or check it live with `tuicast test --live` (TUICAST_LIVE=1 cargo test)"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The cast's checkpoints `all`, checked against its scenario: a checkpoint step the cast
+/// lacks is added and one the cast has that no step makes is kept, both `stale`, failing with
+/// the command that records the cast again (the cast predates the scenario's last edit).
+fn with_stale(cast: &Path, all: Vec<CheckpointInfo>, scenario: &Scenario) -> Vec<CheckpointInfo> {
+    let planned = planned_steps(scenario);
+    let toml = scenario
+        .source
+        .clone()
+        .unwrap_or_else(|| cast.with_extension("toml"));
+    let again = format!(
+        "record the cast again with `tuicast record {}`{}",
+        assert::shown_path(&toml),
+        if cfg!(feature = "record") {
+            ", or check it live with `tuicast test --live` (TUICAST_LIVE=1 cargo test)"
+        } else {
+            ""
+        }
+    );
+    let shown = |n: &str| crate::escape::escape_for_terminal(n, 100);
+    let mut out = Vec::with_capacity(all.len());
+    let mut next = 0; // planned steps before this index are placed
+    for mut info in all {
+        match planned.iter().position(|(n, _)| *n == info.name) {
+            Some(at) => {
+                // Scenario checkpoints the cast lacks go before the next one it has.
+                for (name, step) in planned.iter().take(at).skip(next) {
+                    if !out.iter().any(|i: &CheckpointInfo| &i.name == name) {
+                        out.push(missing_from_cast(cast, name, *step, &again));
+                    }
+                }
+                next = next.max(at + 1);
+            }
+            None => {
+                info.stale = Some(format!(
+                    "{}: checkpoint \"{}\" (line {}) is no longer made by its scenario {}, \
+                     which was edited after the cast was recorded: {again}",
+                    assert::shown_path(cast),
+                    shown(&info.name),
+                    info.line,
+                    assert::shown_path(&toml),
+                ));
+            }
+        }
+        out.push(info);
+    }
+    for (name, step) in planned.iter().skip(next) {
+        if !out.iter().any(|i| &i.name == name) {
+            out.push(missing_from_cast(cast, name, *step, &again));
+        }
+    }
+    out
+}
+
+/// A checkpoint of the scenario that its cast does not have.
+fn missing_from_cast(cast: &Path, name: &str, step: Option<&Step>, again: &str) -> CheckpointInfo {
+    let place = step
+        .and_then(|s| s.origin.as_ref())
+        .map_or_else(String::new, |o| {
+            format!("{}:{}:{}: ", assert::shown_path(&o.path), o.line, o.column)
+        });
+    CheckpointInfo {
+        name: name.to_string(),
+        line: 0,
+        stale: Some(format!(
+            "{place}checkpoint \"{}\" is not in {}, which was recorded before the step was \
+             added: {again}",
+            crate::escape::escape_for_terminal(name, 100),
+            assert::shown_path(cast),
+        )),
     }
 }
 
@@ -349,12 +529,14 @@ pub fn scan_checkpoints(cast: &Path) -> Result<Vec<CheckpointInfo>, CastError> {
             out.push(CheckpointInfo {
                 name,
                 line: event.line,
+                stale: None,
             });
         }
     }
     out.push(CheckpointInfo {
         name: names.end(),
         line: last,
+        stale: None,
     });
     Ok(out)
 }
@@ -440,7 +622,7 @@ fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.path();
         if path.is_dir() {
             collect_casts(&path, out);
-        } else if path.extension().is_some_and(|e| e == "cast") {
+        } else if path.extension().is_some_and(|e| e == "cast" || e == "toml") {
             out.push(path);
         }
     }
@@ -513,7 +695,7 @@ pub(super) mod tests {
             ("casts/notes.txt", "not a cast"),
             ("casts/sub/a.cast.new", TWO),
         ]);
-        let cases = discover(&config, &[]);
+        let cases = discover(&config, &[], LiveMode::Auto);
         let stems: Vec<&str> = cases.iter().map(|c| c.stem.as_str()).collect();
         assert_eq!(stems, ["b", "sub/a"], "sorted, only `.cast` files");
         let first = [("first".to_string(), 3), ("end".to_string(), 4)];
@@ -530,7 +712,7 @@ pub(super) mod tests {
 
         // Given paths: a file and a folder holding it are one case, not two.
         let sub = config.casts.join("sub");
-        let cases = discover(&config, &[sub.join("a.cast"), sub.clone()]);
+        let cases = discover(&config, &[sub.join("a.cast"), sub.clone()], LiveMode::Auto);
         assert_eq!(cases.len(), 1);
         assert_eq!(cases[0].stem, "sub/a");
 
@@ -560,7 +742,7 @@ pub(super) mod tests {
             ("casts/good.cast", TWO),
             ("casts/good.toml", "[check]\nmask = [{ regex = \"(\" }]\n"),
         ]);
-        let cases = discover(&config, &[]);
+        let cases = discover(&config, &[], LiveMode::Auto);
         let errors: Vec<&String> = cases
             .iter()
             .map(|c| c.checkpoints.as_ref().unwrap_err())
@@ -586,7 +768,7 @@ pub(super) mod tests {
             ("snapshots/two/gone.txt", "x\n"),
             ("snapshots/gone/end.txt", "x\n"),
         ]);
-        let cases = discover(&config, &[]);
+        let cases = discover(&config, &[], LiveMode::Auto);
         let found: Vec<String> = orphans(&config, &cases)
             .unwrap()
             .iter()

@@ -90,17 +90,22 @@ impl LiveMode {
         }
     }
 
-    /// Whether this mode records `case` live (it needs a scenario, and a build that records).
+    /// Whether this mode records `case` live (it needs a scenario).
     pub fn records(self, case: &Case) -> bool {
-        let Some(scenario) = &case.scenario else {
-            return false;
-        };
+        case.scenario
+            .as_ref()
+            .is_some_and(|s| self.records_scenario(s))
+    }
+
+    /// Whether this mode records a case of `scenario` live: always with
+    /// [`LiveMode::Always`], never with [`LiveMode::Never`], and by default when it runs the
+    /// package's own binary (`bin =`) — also in a build without the `record` feature, where
+    /// the case then fails saying so instead of replaying a cast of an older binary.
+    pub fn records_scenario(self, scenario: &Scenario) -> bool {
         match self {
             LiveMode::Always => true,
             LiveMode::Never => false,
-            LiveMode::Auto => {
-                cfg!(feature = "record") && matches!(scenario.program, Program::Bin { .. })
-            }
+            LiveMode::Auto => matches!(scenario.program, Program::Bin { .. }),
         }
     }
 }
@@ -214,11 +219,17 @@ pub(super) fn older_than_binary(case: &Case) -> Option<String> {
     (built > recorded).then(|| {
         format!(
             "warning: {} is older than the binary {} its scenario runs ({}): replaying it tests \
-             the program as it was; record it live with `tuicast test --live` or \
-             `{LIVE_ENV}=1 cargo test`",
+             the program as it was; {}",
             assert::shown_path(&case.cast),
             crate::escape::escape_for_terminal(name, 60),
             assert::shown_path(&exe),
+            if cfg!(feature = "record") {
+                format!("record it live with `tuicast test --live` or `{LIVE_ENV}=1 cargo test`")
+            } else {
+                "record it again with `tuicast record` (this build of tuicast has no `record` \
+                 feature to record it live)"
+                    .to_string()
+            }
         )
     })
 }
@@ -227,12 +238,26 @@ pub(super) fn older_than_binary(case: &Case) -> Option<String> {
 #[cfg(not(feature = "record"))]
 pub(super) fn live_replay(
     _config: &Config,
-    _case: &Case,
-    _scenario: &Scenario,
+    case: &Case,
+    scenario: &Scenario,
     _update: UpdateAction,
     _png: &assert::PngCheck,
 ) -> Replayed {
-    Err("live mode records casts, which needs tuicast's `record` feature (this build leaves it out)".into())
+    let why = match &scenario.program {
+        Program::Bin { name, .. } => format!(
+            "its scenario runs the package's own binary (bin = \"{}\"), which is checked by \
+             recording it live",
+            crate::escape::escape_for_terminal(name, 60)
+        ),
+        _ => "live mode records it".to_string(),
+    };
+    Err(format!(
+        "{}: {why}, and this build of tuicast leaves out its `record` feature: add it to the \
+         dev-dependency (`tuicast = {{ version = \"{}\", default-features = false, features = \
+         [\"record\"] }}`), or replay the committed cast knowingly with TUICAST_LIVE=0",
+        assert::shown_path(&case.cast),
+        env!("CARGO_PKG_VERSION"),
+    ))
 }
 
 /// How long a trial waits for another process's recording of the same cast.
@@ -490,6 +515,34 @@ fn record_and_decide(
                     .is_ok_and(|(outcome, _)| outcome.passed())
             })
         });
+    // The committed cast must also make the same checkpoints: a checkpoint step removed from
+    // the scenario leaves every golden matching, and the old cast would then fail a replay.
+    let names: Vec<&str> = checkpoints.iter().map(|c| c.name.as_str()).collect();
+    let same_checkpoints = super::discover::scan_checkpoints(&case.cast).is_ok_and(|old| {
+        old.iter()
+            .map(|c| c.name.as_str())
+            .eq(names.iter().copied())
+    });
+    if matches && !same_checkpoints && update != UpdateAction::WriteNothing {
+        let what = if update == UpdateAction::Overwrite {
+            "it is replaced by the new recording".to_string()
+        } else {
+            format!(
+                "the new recording is kept for review as {}: accept it with `tuicast accept {}`",
+                assert::shown_path(&live_cast_path(&case.cast)),
+                crate::escape::escape_for_terminal(&case.stem, 200)
+            )
+        };
+        warn_once(
+            &format!("checkpoints-changed-{}", case.stem),
+            &format!(
+                "note: {} makes other checkpoints than its scenario now makes ({}): {what}",
+                assert::shown_path(&case.cast),
+                crate::escape::escape_for_terminal(&names.join(", "), 300),
+            ),
+        );
+    }
+    let matches = matches && same_checkpoints;
     let new_cast = live_cast_path(&case.cast);
     let copy = |to: &Path| {
         std::fs::read(recorded)

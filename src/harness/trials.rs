@@ -89,7 +89,7 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
     };
     let report = ReportDir::from_env().map(Arc::new);
     let mut trials = Vec::new();
-    let cases = discover(&config, &[]);
+    let cases = discover(&config, &[], opts.live);
     if opts.live == LiveMode::Always {
         let replayed: Vec<&str> = cases
             .iter()

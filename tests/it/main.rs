@@ -19,6 +19,7 @@
 //! - `inspect`: `tuicast inspect` and `tuicast::inspect` on real screens: outline, prompts, tables.
 //! - `repeat`: the flake guard, `--repeat N`: changing and steady programs recorded N times.
 //! - `live_runs`: which casts are recorded live, one recording per cast under nextest, one accept.
+//! - `edit_loop`: scenarios edited as authors edit them: checkpoints added, renamed, removed; no cast yet.
 //! - `session`: `tuicast session` as an agent drives it: vim, prompts, secrets, crashes, other users.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
@@ -31,6 +32,7 @@ mod cli;
 mod codec;
 mod conformance;
 mod cursor;
+mod edit_loop;
 mod examples;
 mod expect;
 mod harness;

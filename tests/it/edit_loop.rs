@@ -1,0 +1,214 @@
+//! The author's edit loop (issue 21): a scenario edited as an author edits it — a checkpoint
+//! added, renamed or removed, a scenario with no cast yet — is checked, missing or orphaned on
+//! the next run, live or replayed, never silently skipped.
+
+use crate::util::Dir;
+
+/// A scenario whose program greets, reads a line and answers; `checkpoints` are the checkpoint
+/// steps, in order, spread over the session (`before` the answer, then `after` it).
+fn scenario(before: &[&str], after: &[&str]) -> String {
+    let steps = |names: &[&str]| -> String {
+        names
+            .iter()
+            .map(|n| format!("  {{ checkpoint = \"{n}\" }},\n"))
+            .collect()
+    };
+    format!(
+        "shell = \"echo hello; read x; echo got $x\"\nsize = \"30x4\"\nsteps = [\n  \
+         {{ wait = \"hello\" }},\n{}  {{ type = \"abc\\n\" }},\n  {{ wait = \"got\" }},\n{}  \
+         {{ exit = 0 }},\n]\n",
+        steps(before),
+        steps(after)
+    )
+}
+
+/// A folder with `casts/greet.toml`, recorded and accepted: its cast and goldens committed.
+fn recorded(before: &[&str], after: &[&str]) -> Dir {
+    let dir = Dir::new();
+    dir.write("casts/greet.toml", scenario(before, after));
+    dir.tuicast(["record", "casts/greet.toml"]).run().success();
+    dir.tuicast(["test", "--update"]).run().success();
+    dir
+}
+
+#[test]
+fn a_scenario_with_no_cast_is_a_case_recorded_live_or_a_failure_that_says_how() {
+    let dir = Dir::new();
+    dir.write("casts/greet.toml", scenario(&["greeted"], &[]));
+    // A `shell` scenario replays by default: there is nothing to replay, and it says how to
+    // record it instead of "running 0 tests".
+    let out = dir.tuicast(["test"]).run();
+    assert_ne!(out.code(), Some(0), "{out}");
+    assert!(out.stdout().contains("running 1 test\n"), "{out}");
+    assert!(
+        out.stdout().contains(
+            "casts/greet.toml: no cast casts/greet.cast has been recorded from this scenario, \
+             and this run records only scenarios of the package's own binary (bin =): record \
+             it with `tuicast record casts/greet.toml`, or check it live with `tuicast test \
+             --live` (TUICAST_LIVE=1 cargo test)\n"
+        ),
+        "{out}"
+    );
+    let out = dir.tuicast(["test", "--replay"]).run();
+    assert!(
+        out.stdout()
+            .contains("and this run replays (TUICAST_LIVE=0 or --replay)"),
+        "{out}"
+    );
+
+    // Live, it is recorded: both checkpoints planned from the scenario, missing goldens
+    // written as `.new` with the recording beside the cast-to-be, accepted as one change.
+    let out = dir.tuicast(["test", "--live"]).run().fails_with(1);
+    assert!(out.stdout().contains("running 2 tests\n"), "{out}");
+    assert!(
+        out.stdout()
+            .contains("snapshot missing: snapshots/greet/greeted.txt\n"),
+        "{out}"
+    );
+    assert_eq!(
+        dir.files(),
+        [
+            "casts/greet.cast.new",
+            "casts/greet.toml",
+            "snapshots/greet/end.txt.new",
+            "snapshots/greet/greeted.txt.new"
+        ]
+    );
+    dir.tuicast(["accept", "greet"]).run().success();
+    assert_eq!(
+        dir.files(),
+        [
+            "casts/greet.cast",
+            "casts/greet.toml",
+            "snapshots/greet/end.txt",
+            "snapshots/greet/greeted.txt"
+        ]
+    );
+    // The accepted cast replays to the accepted goldens, and records to them again.
+    dir.tuicast(["test"]).run().success();
+    dir.tuicast(["test", "--live"]).run().success();
+}
+
+#[test]
+fn a_checkpoint_added_to_the_scenario_is_checked_live_and_fails_a_stale_replay() {
+    let dir = recorded(&["greeted"], &[]);
+    dir.write("casts/greet.toml", scenario(&["greeted"], &["answered"]));
+
+    // Replayed, the committed cast lacks it: that checkpoint fails with its step's place and
+    // the command that records the cast again; the others still pass.
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    let t = out.stdout();
+    assert!(t.contains("running 3 tests\n"), "{out}");
+    assert!(t.contains("test greet::greeted ... ok\n"), "{out}");
+    assert!(t.contains("test greet::answered ... FAILED\n"), "{out}");
+    assert!(
+        t.contains(
+            "casts/greet.toml:8:3: checkpoint \"answered\" is not in casts/greet.cast, which was \
+             recorded before the step was added: record the cast again with `tuicast record \
+             casts/greet.toml`, or check it live with `tuicast test --live` (TUICAST_LIVE=1 \
+             cargo test)\n"
+        ),
+        "{out}"
+    );
+    // `--list`-like planning: a filter sees it too.
+    let out = dir.tuicast(["test", "-k", "answered"]).run().fails_with(1);
+    assert!(out.stdout().contains("running 1 test\n"), "{out}");
+
+    // Live, the new checkpoint is recorded and its golden is missing: one pending change.
+    let out = dir.tuicast(["test", "--live"]).run().fails_with(1);
+    assert!(
+        out.stdout()
+            .contains("snapshot missing: snapshots/greet/answered.txt\n"),
+        "{out}"
+    );
+    assert!(dir.join("casts/greet.cast.new").is_file());
+    dir.tuicast(["accept", "greet"]).run().success();
+    // Accepted whole: the cast now has the checkpoint, so the replay passes too.
+    dir.tuicast(["test"]).run().success();
+    dir.tuicast(["test", "--live"]).run().success();
+}
+
+#[test]
+fn a_renamed_checkpoint_is_missing_under_its_new_name_and_its_old_golden_an_orphan() {
+    let dir = recorded(&["greeted"], &[]);
+    dir.write("casts/greet.toml", scenario(&["welcomed"], &[]));
+
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    let t = out.stdout();
+    assert!(t.contains("test greet::welcomed ... FAILED\n"), "{out}");
+    assert!(t.contains("test greet::greeted ... FAILED\n"), "{out}");
+    assert!(
+        t.contains(
+            ") is no longer made by its scenario \
+             casts/greet.toml, which was edited after the cast was recorded: record the cast \
+             again with `tuicast record casts/greet.toml`"
+        ),
+        "{out}"
+    );
+
+    let out = dir.tuicast(["test", "--live"]).run().fails_with(1);
+    let t = out.stdout();
+    assert!(t.contains("running 2 tests\n"), "{out}");
+    assert!(
+        t.contains("snapshot missing: snapshots/greet/welcomed.txt\n"),
+        "{out}"
+    );
+    assert!(
+        t.contains("1 orphaned snapshot(s) found (no cast checkpoint produces them):\n  snapshots/greet/greeted.txt\n"),
+        "{out}"
+    );
+    dir.tuicast(["accept", "greet"]).run().success();
+    let out = dir.tuicast(["test", "--remove-orphans"]).run().success();
+    assert!(
+        out.stdout().contains("1 orphaned snapshot(s) removed"),
+        "{out}"
+    );
+    assert_eq!(
+        dir.files(),
+        [
+            "casts/greet.cast",
+            "casts/greet.toml",
+            "snapshots/greet/end.txt",
+            "snapshots/greet/welcomed.txt"
+        ]
+    );
+}
+
+#[test]
+fn a_removed_checkpoint_fails_a_stale_replay_and_is_an_orphan_live() {
+    let dir = recorded(&["greeted"], &["answered"]);
+    dir.write("casts/greet.toml", scenario(&["greeted"], &[]));
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    assert!(
+        out.stdout().contains("test greet::answered ... FAILED\n"),
+        "{out}"
+    );
+    // (the marker's line depends on how the output came in)
+    let t = out.stdout();
+    assert!(
+        t.contains("casts/greet.cast: checkpoint \"answered\" (line "),
+        "{out}"
+    );
+    assert!(t.contains(") is no longer made by its scenario"), "{out}");
+    let out = dir.tuicast(["test", "--live"]).run();
+    assert!(out.stdout().contains("running 2 tests\n"), "{out}");
+    assert!(
+        out.stdout()
+            .contains("1 orphaned snapshot(s) found (no cast checkpoint produces them):\n  snapshots/greet/answered.txt\n"),
+        "{out}"
+    );
+    // Every golden still matches, but the committed cast would fail a replay: the recording
+    // is kept for review, and said so, until accepted.
+    assert!(
+        out.stderr().contains(
+            "note: casts/greet.cast makes other checkpoints than its scenario now makes \
+             (greeted, end): the new recording is kept for review as casts/greet.cast.new: \
+             accept it with `tuicast accept greet`\n"
+        ),
+        "{out}"
+    );
+    dir.tuicast(["accept", "greet"]).run().success();
+    dir.tuicast(["test", "--remove-orphans"]).run().success();
+    dir.tuicast(["test", "--live"]).run().success();
+    assert!(!dir.join("casts/greet.cast.new").exists());
+}
