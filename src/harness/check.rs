@@ -22,6 +22,7 @@ pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResu
         Err(e) => return vec![broken(case, e)],
     };
     let mut checked = check_replay(config, case, opts);
+    let first = infos.first().map(|i| i.name.as_str()).unwrap_or_default();
     infos
         .iter()
         .flat_map(|info| {
@@ -29,14 +30,14 @@ pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResu
                 Ok(results) => results
                     .remove(&info.name)
                     .unwrap_or_else(|| missing(case, &info.name)),
-                Err(e) => failed(case, e, &info.name),
+                Err(e) => failed_once(case, e, (info.name != first).then_some(first), &info.name),
             }];
             for e in case.expects_at(&info.name) {
                 let mut r = match &mut checked {
                     Ok(results) => results
                         .remove(&expect_key(&info.name, &e.id))
                         .unwrap_or_else(|| missing(case, &info.name)),
-                    Err(err) => failed(case, err, &info.name),
+                    Err(_) => failed_once(case, "", Some(first), &info.name),
                 };
                 r.test = expect_test_name(&case.stem, &info.name, &e.id);
                 out.push(r);
@@ -138,6 +139,29 @@ pub(super) fn missing(case: &Case, name: &str) -> CheckResult {
     );
     r.test = test_name(&case.stem, name);
     r
+}
+
+/// The result of a checkpoint of a case whose replay (or live recording) failed with `error`:
+/// the whole message at the case's `first` checkpoint (`None`: this is it), and at the others
+/// a line that points there — one failure is reported once, not once per checkpoint.
+pub(super) fn failed_once(
+    case: &Case,
+    error: &str,
+    first: Option<&str>,
+    name: &str,
+) -> CheckResult {
+    let Some(first) = first else {
+        return failed(case, error, name);
+    };
+    failed(
+        case,
+        &format!(
+            "not checked: {} could not be replayed or recorded (the error is under {})\n",
+            crate::assert::shown_path(&case.cast),
+            test_name(&case.stem, first)
+        ),
+        name,
+    )
 }
 
 /// The result of a checkpoint of a case whose replay failed with `error`.

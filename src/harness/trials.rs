@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::check::{check_replay, failed, missing};
+use super::check::{check_replay, failed_once, missing};
 use super::discover::discover;
 use super::live::{LiveMode, LiveModeError};
 use super::{use_color, CheckResult, Options};
@@ -142,8 +142,11 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
                 )
             })
             .collect();
+        // A case that fails whole says why at its first checkpoint only.
+        let first_name = Arc::new(infos.first().map(|i| i.name.clone()).unwrap_or_default());
         for (name, key) in keys {
             let (config, case, outcomes) = (config.clone(), case.clone(), outcomes.clone());
+            let first_name = first_name.clone();
             let report = report.clone();
             let checkpoint = key.split('\0').next().unwrap_or_default().to_string();
             trials.push(libtest_mimic::Trial::test(name, move || {
@@ -172,7 +175,13 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
                 });
                 let outcome = match outcomes {
                     Ok(map) => map.get(&key).cloned(),
-                    Err(e) => Some(Err(failed(&case, e, &checkpoint).message_in(opts.live))),
+                    // The whole message once, at the case's first checkpoint (not its
+                    // expectations); the others point there.
+                    Err(e) => {
+                        let lead = (key != *first_name).then_some(first_name.as_str());
+                        let r = failed_once(&case, e, lead, &checkpoint);
+                        Some(Err(r.message_in(opts.live)))
+                    }
                 };
                 outcome
                     .unwrap_or_else(|| Err(missing(&case, &checkpoint).message_in(opts.live)))

@@ -76,7 +76,8 @@ pub fn record_scenario(
         std::fs::create_dir_all(parent)?;
     }
     let mut session = Session::spawn(opts, &partial)?;
-    for (step, secret) in scenario.steps.iter().zip(&secrets) {
+    let mut last_input: Option<&Step> = None;
+    for (i, (step, secret)) in scenario.steps.iter().zip(&secrets).enumerate() {
         match &step.origin {
             Some(origin) => progress(&format!("{origin}: {}", step.describe())),
             None => progress(&step.describe()),
@@ -85,6 +86,27 @@ pub fn record_scenario(
             run_step(step, secret.as_deref(), &mut session).map_err(|e| at_step(step, e))?;
         if let Some(waited) = settled {
             progress(&format!("  settled after {} ms", waited.as_millis()));
+        }
+        if needs_program(&step.action) {
+            last_input = Some(step);
+        }
+        // The program ended during this step: if a later step still needs it (input or a
+        // resize before the step that waits for its exit), this step is where it failed —
+        // no later step, checkpoint or resize runs on a program that is gone.
+        if !matches!(step.action, Action::Exit(_)) {
+            session.poll(Duration::ZERO)?;
+            if session.status().is_some() {
+                let later = scenario.steps[i + 1..]
+                    .iter()
+                    .take_while(|s| !matches!(s.action, Action::Exit(_)))
+                    .find(|s| needs_program(&s.action));
+                if let Some(later) = later {
+                    return Err(at_step(
+                        step,
+                        ended_during(&session, step, last_input, later),
+                    ));
+                }
+            }
         }
     }
     // The final checkpoint (`end`) of a program still running is taken on a settled screen
@@ -103,6 +125,44 @@ pub fn record_scenario(
         cast: cast.to_path_buf(),
         finished,
     })
+}
+
+/// Whether a step needs the program running: it sends input or resizes the terminal.
+fn needs_program(action: &Action) -> bool {
+    !matches!(
+        action,
+        Action::Wait(_) | Action::Snapshot(_) | Action::Exit(_) | Action::Sleep(_)
+    )
+}
+
+/// The error of `step`, during which the program ended although `later` still needed it:
+/// its exit status (or signal), the last input sent before, and its last screen (a panic
+/// message is on it).
+fn ended_during(
+    session: &Session,
+    step: &Step,
+    last_input: Option<&Step>,
+    later: &Step,
+) -> RecordError {
+    let place = |s: &Step| {
+        s.origin
+            .as_ref()
+            .map_or_else(String::new, |o| format!("line {}: ", o.line))
+    };
+    let mut what = format!("this step ran ({})", step.describe());
+    if let Some(input) = last_input.filter(|s| !std::ptr::eq(*s, step)) {
+        what.push_str(&format!(
+            ", after the input of {}{}",
+            place(input),
+            input.describe()
+        ));
+    }
+    what.push_str(&format!(
+        "; the steps after it were not run on the ended program ({}{} needed it running)",
+        place(later),
+        later.describe()
+    ));
+    session.exited_error(&what)
 }
 
 /// `error` as an error of `step`, at its place when it has one.

@@ -212,3 +212,62 @@ fn a_removed_checkpoint_fails_a_stale_replay_and_is_an_orphan_live() {
     dir.tuicast(["test", "--live"]).run().success();
     assert!(!dir.join("casts/greet.cast.new").exists());
 }
+
+#[test]
+fn a_crash_fails_the_step_it_happened_in_with_its_status_and_last_screen_once() {
+    let dir = Dir::new();
+    // A program that panics on the first key, as a Rust TUI does on a bug.
+    dir.write(
+        "casts/crash.toml",
+        "shell = \"echo ready; read -n1 k; echo; echo \\\"thread 'main' panicked at src/main.rs:10:5:\\\"; echo oops; exit 101\"\n\
+         size = \"60x6\"\n\
+         steps = [\n\
+           { wait = \"ready\" },\n\
+           { press = \"t\" },\n\
+           { checkpoint = \"after-t\" },\n\
+           { resize = \"70x6\" },\n\
+           { checkpoint = \"resized\" },\n\
+           { press = \"q\" },\n\
+           { exit = 0 },\n\
+         ]\n",
+    );
+    let out = dir
+        .tuicast(["record", "casts/crash.toml"])
+        .run()
+        .fails_with(1);
+    let e = out.stderr();
+    // Not `press q` (line 9), and no checkpoint or resize after the end.
+    assert!(
+        e.contains(
+            "casts/crash.toml:6:1: the program exited (status 101) while this step ran \
+             (snapshot after-t), after the input of line 5: press t; the steps after it were \
+             not run on the ended program (line 7: resize to 70x6 needed it running)\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        e.contains("| thread 'main' panicked at src/main.rs:10:5:\n"),
+        "the panic is on the screen shown: {out}"
+    );
+    let partial = std::fs::read_to_string(dir.join("casts/crash.cast.partial")).unwrap();
+    assert!(
+        !partial.contains("resized") && !partial.contains("\"r\""),
+        "{partial}"
+    );
+
+    // Under the harness, one failure, said once.
+    let out = dir.tuicast(["test", "--live"]).run().fails_with(1);
+    let t = out.stdout();
+    assert_eq!(
+        t.matches("the program exited (status 101)").count(),
+        1,
+        "{out}"
+    );
+    assert!(
+        t.contains(
+            "not checked: casts/crash.cast could not be replayed or recorded (the error is \
+             under crash::after-t)\n"
+        ),
+        "{out}"
+    );
+}
