@@ -15,27 +15,40 @@
 //! ```
 
 use super::snapshot::CursorView;
-use crate::term::{Cell, CellSelection, Screen};
+use crate::term::{Anchor, CellRect, CellSelection, Screen};
 
 /// The character drawn in masked cells.
-pub const PLACEHOLDER: &str = "▒";
+pub use crate::term::PLACEHOLDER;
 
 /// One mask: the cells of a [`CellSelection`] (a rectangle, or the matches of a regex within
-/// one), hidden before comparing.
+/// one), or of a named region anchored by content, hidden before comparing. A mask that finds
+/// nothing on a screen hides nothing there.
 #[derive(Debug, Clone)]
 pub struct Mask {
-    cells: CellSelection,
+    anchor: Anchor,
 }
 
 impl Mask {
     /// A mask hiding the cells `cells` selects.
     pub fn new(cells: CellSelection) -> Mask {
-        Mask { cells }
+        Mask {
+            anchor: Anchor::Cells(cells),
+        }
     }
 
-    /// The cells this mask hides.
-    pub fn cells(&self) -> &CellSelection {
-        &self.cells
+    /// A mask hiding what a region finds on each screen (`mask = [{ region = "clock" }]`).
+    pub fn anchored(anchor: Anchor) -> Mask {
+        Mask { anchor }
+    }
+
+    /// How this mask finds its cells.
+    pub fn anchor(&self) -> &Anchor {
+        &self.anchor
+    }
+
+    /// The cells this mask hides on `screen`.
+    pub fn rects(&self, screen: &Screen) -> Vec<CellRect> {
+        self.anchor.resolve(screen).unwrap_or_default()
     }
 
     /// Whether this mask hides the cell at 0-based `row`, `col` of `screen` (a wide
@@ -50,21 +63,15 @@ impl Mask {
         if wide_start(col) {
             cols.push(col + 1);
         }
-        self.cells.rects(screen).iter().any(|r| {
+        self.rects(screen).iter().any(|r| {
             (r.row..r.row_end).contains(&row) && cols.iter().any(|c| (r.col..r.col_end).contains(c))
         })
     }
 
     /// Replaces the covered cells of `screen` with [`PLACEHOLDER`] in the default style.
     pub fn apply(&self, screen: &mut Screen) {
-        for rect in self.cells.rects(screen) {
-            for row in &mut screen.rows[rect.row..rect.row_end] {
-                let end = rect.col_end.min(row.len());
-                for c in rect.col.min(end)..end {
-                    mask_cell(row, c);
-                }
-            }
-        }
+        let rects = self.rects(screen);
+        crate::term::hide_rects(screen, &rects);
     }
 }
 
@@ -92,23 +99,6 @@ pub fn cursor_view(masks: &[Mask], screen: &Screen, check: bool) -> CursorView {
         CursorView::Masked
     } else {
         CursorView::Shown
-    }
-}
-
-/// Masks cell `c` of `row`; a wide character half covered is masked whole.
-fn mask_cell(row: &mut [Cell], c: usize) {
-    let start = if row[c].width == 0 && c > 0 { c - 1 } else { c };
-    let end = if row[start].width == 2 {
-        (start + 2).min(row.len())
-    } else {
-        start + 1
-    };
-    for cell in &mut row[start..end] {
-        *cell = Cell {
-            text: PLACEHOLDER.into(),
-            width: 1,
-            ..Cell::default()
-        };
     }
 }
 

@@ -245,20 +245,36 @@ impl CastFile {
     pub fn parse_with(path: &Path, text: &str, project: &Regions) -> Result<CastFile, ConfigError> {
         let file: FileToml = parse_toml(path, text)?;
         let at = Places { path, text };
-        let masks = file
+        let all = project.with(Regions::read(path, text, &file.regions)?);
+        let anchors = all.anchors;
+        let masks: Vec<Mask> = file
             .check
             .mask
             .iter()
             .enumerate()
             .map(|(i, spec)| {
                 let m = spec.get_ref();
-                CellSelection::new(range_text(&m.rows), range_text(&m.cols), m.regex.as_deref())
+                let fail = |e: String| at.error(spec.span(), format!("check.mask[{i}]: {e}"));
+                match &m.region {
+                    Some(_) if m.rows.is_some() || m.cols.is_some() || m.regex.is_some() => {
+                        Err(fail(
+                            "a mask names a region or its cells (rows, cols, regex), not both"
+                                .into(),
+                        ))
+                    }
+                    Some(name) => named_region(&anchors, name)
+                        .map(|a| Mask::anchored(a.clone()))
+                        .map_err(fail),
+                    None => CellSelection::new(
+                        range_text(&m.rows),
+                        range_text(&m.cols),
+                        m.regex.as_deref(),
+                    )
                     .map(Mask::new)
-                    .map_err(|e| at.error(spec.span(), format!("check.mask[{i}]: {e}")))
+                    .map_err(|e| fail(e.to_string())),
+                }
             })
             .collect::<Result<_, _>>()?;
-        let all = project.with(Regions::read(path, text, &file.regions)?);
-        let anchors = all.anchors;
         #[cfg(feature = "png")]
         let regions = all.annotations;
         let expects = file
@@ -309,7 +325,11 @@ impl CastFile {
             }
             region_goldens.push((name.get_ref().clone(), anchor.clone()));
         }
-        let recording = recording(&at, &file, &anchors)?;
+        // The masks also tell the recorder which changes do not unsettle a checkpoint.
+        let recording = recording(&at, &file, &anchors)?.map(|mut s| {
+            s.masks = masks.iter().map(|m| m.anchor().clone()).collect();
+            s
+        });
         Ok(CastFile {
             path: path.to_path_buf(),
             recording,
@@ -1100,7 +1120,7 @@ struct CheckToml {
     #[serde(default)]
     cursor: Option<bool>,
     #[serde(default)]
-    mask: Vec<Spanned<CellsToml>>,
+    mask: Vec<Spanned<MaskToml>>,
     #[serde(default)]
     scrollback: Option<Spanned<u32>>,
     #[serde(default)]
@@ -1109,16 +1129,19 @@ struct CheckToml {
     regions: Vec<Spanned<String>>,
 }
 
-/// The cell-selecting keys, shared by masks and regions.
+/// One `[check] mask` entry: cells (the cell-selecting keys of a region), or a named region
+/// of `[regions]`.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CellsToml {
+struct MaskToml {
     #[serde(default)]
     rows: Option<CellRange>,
     #[serde(default)]
     cols: Option<CellRange>,
     #[serde(default)]
     regex: Option<String>,
+    #[serde(default)]
+    region: Option<String>,
 }
 
 /// One region of a `[regions]` table as written (a cast's TOML and `tuicast.toml` alike).
@@ -1502,7 +1525,11 @@ mod tests {
         assert!(matches!(&s.steps[1].action, Action::Press(k) if k == &["C-c"]));
         assert_eq!(f.formats, Some(vec![Format::Styled]));
         assert_eq!(f.masks.len(), 2);
-        assert_eq!(f.masks[0].cells().rows(), Some(&(0..1)));
+        assert!(
+            matches!(f.masks[0].anchor(), Anchor::Cells(c) if c.rows() == Some(&(0..1))),
+            "{:?}",
+            f.masks[0]
+        );
         let status = &f.regions["status"];
         assert_eq!(
             status.label.as_deref(),
@@ -1524,7 +1551,7 @@ mod tests {
         let screen = crate::term::test_screen(Size { cols: 8, rows: 2 }, "abcdefgh");
         for (mask, region) in f.masks.iter().zip(["x", "y"]) {
             let annotation = f.regions[region].build().unwrap();
-            assert_eq!(mask.cells().rects(&screen), annotation.regions(&screen));
+            assert_eq!(mask.rects(&screen), annotation.regions(&screen));
             assert!(!annotation.regions(&screen).is_empty());
         }
         for bad in ["rows = -1", "rows = 2.5", "cols = true"] {

@@ -59,6 +59,7 @@ pub fn record_scenario(
     opts.title = scenario.title.clone();
     opts.engine = scenario.terminal;
     opts.redact = scenario.redact.clone();
+    opts.masks = scenario.masks.clone();
 
     let secrets = scenario
         .steps

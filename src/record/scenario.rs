@@ -41,6 +41,9 @@ pub struct Scenario {
     pub steps: Vec<Step>,
     /// Options of the live engine (`[terminal]`), the same as replay's.
     pub terminal: EngineOptions,
+    /// Cells masked in the goldens (`[check] mask`), whose changes alone do not keep a
+    /// checkpoint from settling.
+    pub masks: Vec<Anchor>,
 }
 
 /// The program a scenario runs.
@@ -229,6 +232,7 @@ impl Scenario {
             redact: Vec::new(),
             steps: Vec::new(),
             terminal: EngineOptions::default(),
+            masks: Vec::new(),
         }
     }
 }

@@ -43,7 +43,7 @@ use super::settle::ScreenWatch;
 pub use super::settle::{UnsettledReport, DEFAULT_SETTLE};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
-use crate::term::{AvtEngine, Engine, EngineOptions, Screen, Size};
+use crate::term::{Anchor, AvtEngine, Engine, EngineOptions, Screen, Size};
 
 /// How to start a recording.
 #[derive(Debug, Clone)]
@@ -72,6 +72,9 @@ pub struct SessionOptions {
     pub settle: Duration,
     /// Options of the live engine (DECCOLM, …): those the cast is replayed with.
     pub engine: EngineOptions,
+    /// Cells whose changes do not keep a checkpoint or an idle wait from settling (the
+    /// cast's `[check] mask`: a clock, a spinner, a random chart), hidden before comparing.
+    pub masks: Vec<Anchor>,
 }
 
 impl SessionOptions {
@@ -94,12 +97,14 @@ impl SessionOptions {
             fresh_home: true,
             settle: DEFAULT_SETTLE,
             engine: EngineOptions::default(),
+            masks: Vec::new(),
         }
     }
 }
 
 /// The clean, deterministic environment every recorded program starts from:
-/// `TERM=xterm-256color`, `LANG=C.UTF-8`, `TZ=UTC`, a standard `PATH`, `SHELL=/bin/bash`
+/// `TERM=xterm-256color`, `COLORTERM=truecolor`, `LANG=C.UTF-8`, `TZ=UTC`, a standard `PATH`,
+/// `SHELL=/bin/bash`
 /// (`HOME` is set per session).
 pub fn base_env() -> BTreeMap<String, String> {
     [
@@ -111,6 +116,9 @@ pub fn base_env() -> BTreeMap<String, String> {
             "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
         ),
         ("SHELL", "/bin/bash"),
+        // What the engine draws: 24-bit colour (Textual, rich and others otherwise fall back
+        // to 256 colours, and screenshots no longer look like the program).
+        ("COLORTERM", "truecolor"),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -308,7 +316,7 @@ impl Session {
         // No scrollback: nothing in a recording reads it, and making its text for every look
         // at the screen under heavy output would cost the recorder (replay has it).
         let engine = AvtEngine::with_options_and_scrollback(opts.size, opts.engine, 0);
-        let watch = ScreenWatch::new(engine.screen(), now);
+        let watch = ScreenWatch::new(engine.screen(), now, opts.masks);
         Ok(Session {
             _active: super::interrupt::Active::new(),
             pty,

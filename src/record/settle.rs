@@ -23,7 +23,9 @@ use std::time::{Duration, Instant};
 
 use super::error::RecordError;
 use super::session::Session;
-use crate::term::{describe_runs, row_runs, suggest_masks, CellRun, Engine, Screen};
+use crate::term::{
+    describe_runs, hide_all, row_runs, suggest_masks, Anchor, CellRun, Engine, Screen,
+};
 
 /// The settle period of checkpoints when a scenario does not choose one: twice the smallest
 /// period measured that gave identical checkpoints in 50 of 50 recordings of every scenario
@@ -112,6 +114,8 @@ pub(super) struct ScreenWatch {
     unobserved: bool,
     /// The changes seen while a settling wait runs.
     changes: Option<Changes>,
+    /// Cells hidden before comparing (the cast's masks): a change only there is no change.
+    masks: Vec<Anchor>,
 }
 
 /// How often each cell (and the shown cursor) changed.
@@ -122,13 +126,14 @@ struct Changes {
 }
 
 impl ScreenWatch {
-    pub(super) fn new(screen: Screen, now: Instant) -> ScreenWatch {
+    pub(super) fn new(screen: Screen, now: Instant, masks: Vec<Anchor>) -> ScreenWatch {
         ScreenWatch {
-            seen: screen,
+            seen: hide_all(&masks, &screen),
             last_change: now,
             last_input: None,
             unobserved: false,
             changes: None,
+            masks,
         }
     }
 
@@ -151,6 +156,11 @@ impl ScreenWatch {
     /// Compares `screen` with the one seen before; a difference is a change at `at`.
     fn observe(&mut self, screen: Screen, at: Instant) {
         self.unobserved = false;
+        let screen = if self.masks.is_empty() {
+            screen
+        } else {
+            hide_all(&self.masks, &screen)
+        };
         let cursor = |s: &Screen| {
             s.cursor
                 .visible
@@ -326,7 +336,7 @@ mod tests {
     #[test]
     fn only_changes_of_what_a_golden_shows_count() {
         let t0 = Instant::now();
-        let mut w = ScreenWatch::new(screen("ab\x1b[?25l"), t0);
+        let mut w = ScreenWatch::new(screen("ab\x1b[?25l"), t0, Vec::new());
         w.changes = Some(Changes::default());
         let t1 = t0 + Duration::from_millis(10);
         // Pen resets, a hidden cursor moving: the same screen.

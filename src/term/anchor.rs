@@ -47,6 +47,53 @@ pub enum Anchor {
     LastRow,
 }
 
+/// The character drawn in hidden (masked) cells.
+pub const PLACEHOLDER: &str = "▒";
+
+/// Hides the cells of `rects` on `screen`: each becomes [`PLACEHOLDER`] in the default style;
+/// a wide character half covered is hidden whole. Masks of goldens and the recorder's settle
+/// watch both hide cells this way, so a screen whose only changes are masked is still.
+pub fn hide_rects(screen: &mut Screen, rects: &[CellRect]) {
+    for rect in rects {
+        let rows = rect.row.min(screen.rows.len())..rect.row_end.min(screen.rows.len());
+        for row in &mut screen.rows[rows] {
+            let end = rect.col_end.min(row.len());
+            for c in rect.col.min(end)..end {
+                hide_cell(row, c);
+            }
+        }
+    }
+}
+
+/// A copy of `screen` with the cells every one of `anchors` finds hidden (an anchor that finds
+/// nothing on this screen hides nothing).
+pub fn hide_all(anchors: &[Anchor], screen: &Screen) -> Screen {
+    let mut s = screen.clone();
+    for a in anchors {
+        if let Ok(rects) = a.resolve(screen) {
+            hide_rects(&mut s, &rects);
+        }
+    }
+    s
+}
+
+/// Hides cell `c` of `row`; a wide character half covered is hidden whole.
+fn hide_cell(row: &mut [super::Cell], c: usize) {
+    let start = if row[c].width == 0 && c > 0 { c - 1 } else { c };
+    let end = if row[start].width == 2 {
+        (start + 2).min(row.len())
+    } else {
+        start + 1
+    };
+    for cell in &mut row[start..end] {
+        *cell = super::Cell {
+            text: PLACEHOLDER.into(),
+            width: 1,
+            ..super::Cell::default()
+        };
+    }
+}
+
 message_error!(
     /// Why an anchor found nothing on a screen, or why it cannot be made.
     AnchorError

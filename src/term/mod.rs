@@ -26,7 +26,9 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 pub use self::avt::AvtEngine;
-pub use anchor::{anchor_regex, rects_text, Anchor, AnchorError, CellStyle};
+pub use anchor::{
+    anchor_regex, hide_all, hide_rects, rects_text, Anchor, AnchorError, CellStyle, PLACEHOLDER,
+};
 pub use cell_text::CellText;
 pub use modes::{Modes, MouseEncoding, MouseTracking, KNOWN_DEC_MODES};
 pub use options::{EngineOptions, EngineSpec};

@@ -49,27 +49,50 @@ pub fn describe_runs(runs: &[CellRun], max: usize) -> String {
     parts.join(", ")
 }
 
-/// Masks that hide `runs`, written as in a cast's TOML (counted from 1): one rectangle per
-/// run of columns, consecutive rows with the same columns merged; at most `max`, then
-/// `… N more`.
+/// Columns of a row closer than this many unchanged cells are masked as one run: the digits
+/// of a clock, the bars of a chart, the words of a changing label.
+pub(crate) const MASK_GAP: usize = 2;
+
+/// Masks that hide `runs` and what varies like them, written as in a cast's TOML (counted from
+/// 1): runs on a row closed over gaps of up to [`MASK_GAP`] cells, then rows whose column
+/// spans overlap (or come within that gap), on neighbouring rows, joined into one rectangle (a chart
+/// whose bars differ in height varies on different cells of the same columns). All of them,
+/// never a cut list: past `max` rectangles, their bounding rectangle, which generalises best.
 pub fn suggest_masks(runs: &[CellRun], max: usize) -> Vec<String> {
-    // (first row, last row, first column, last column)
-    let mut rects: Vec<(usize, usize, usize, usize)> = Vec::new();
+    // (first row, last row, first column, last column), closed over small gaps per row.
+    let mut closed: Vec<(usize, usize, usize, usize)> = Vec::new();
     let mut sorted = runs.to_vec();
-    sorted.sort_by_key(|r| (r.first, r.last, r.row));
+    sorted.sort();
     for r in sorted {
-        match rects.last_mut() {
-            Some((_, last, a, b)) if *a == r.first && *b == r.last && *last + 1 == r.row => {
-                *last = r.row
+        match closed.last_mut() {
+            Some((row, _, _, b)) if *row == r.row && r.first <= *b + MASK_GAP + 1 => {
+                *b = (*b).max(r.last)
             }
-            _ => rects.push((r.row, r.row, r.first, r.last)),
+            _ => closed.push((r.row, r.row, r.first, r.last)),
         }
     }
+    // Join overlapping rectangles of nearby rows until nothing changes.
+    let near = |x: &(usize, usize, usize, usize), y: &(usize, usize, usize, usize)| {
+        x.0 <= y.1 + 1 && y.0 <= x.1 + 1 && x.2 <= y.3 + MASK_GAP + 1 && y.2 <= x.3 + MASK_GAP + 1
+    };
+    let mut rects: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for r in closed {
+        let mut r = r;
+        while let Some(i) = rects.iter().position(|o| near(o, &r)) {
+            let o = rects.swap_remove(i);
+            r = (o.0.min(r.0), o.1.max(r.1), o.2.min(r.2), o.3.max(r.3));
+        }
+        rects.push(r);
+    }
+    if rects.len() > max.max(1) {
+        let all = rects.iter().fold(rects[0], |a, b| {
+            (a.0.min(b.0), a.1.max(b.1), a.2.min(b.2), a.3.max(b.3))
+        });
+        rects = vec![all];
+    }
     rects.sort();
-    let total = rects.len();
-    let mut out: Vec<String> = rects
+    rects
         .into_iter()
-        .take(max)
         .map(|(r1, r2, a, b)| {
             let rows = if r1 == r2 {
                 format!("{}", r1 + 1)
@@ -78,11 +101,7 @@ pub fn suggest_masks(runs: &[CellRun], max: usize) -> Vec<String> {
             };
             format!("{{ rows = {rows}, cols = \"{}..={}\" }}", a + 1, b + 1)
         })
-        .collect();
-    if total > max {
-        out.push(format!("… {} more", total - max));
-    }
-    out
+        .collect()
 }
 
 #[cfg(test)]
@@ -103,14 +122,27 @@ mod tests {
         ]);
         assert_eq!(describe_runs(&runs, 10), "1:6-8, 3:3-4, 4:3-4, 5:1");
         assert_eq!(describe_runs(&runs, 2), "1:6-8, 3:3-4, … and 2 more");
+        // Rows 3 to 5 vary in overlapping columns: one rectangle; row 1 stands apart.
         assert_eq!(
             suggest_masks(&runs, 10),
             [
                 "{ rows = 1, cols = \"6..=8\" }",
-                "{ rows = \"3..=4\", cols = \"3..=4\" }",
-                "{ rows = 5, cols = \"1..=1\" }"
+                "{ rows = \"3..=5\", cols = \"1..=4\" }",
             ]
         );
-        assert_eq!(suggest_masks(&runs, 1).last().unwrap(), "… 2 more");
+        // Past the most, one rectangle that holds them all, never a cut list.
+        assert_eq!(
+            suggest_masks(&runs, 1),
+            ["{ rows = \"1..=5\", cols = \"1..=8\" }"]
+        );
+        // Small gaps close; far cells stay apart.
+        let clock = row_runs([(0, 0), (0, 1), (0, 3), (0, 4), (0, 20)]);
+        assert_eq!(
+            suggest_masks(&clock, 10),
+            [
+                "{ rows = 1, cols = \"1..=5\" }",
+                "{ rows = 1, cols = \"21..=21\" }"
+            ]
+        );
     }
 }

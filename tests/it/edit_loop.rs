@@ -271,3 +271,62 @@ fn a_crash_fails_the_step_it_happened_in_with_its_status_and_last_screen_once() 
         "{out}"
     );
 }
+
+/// A program whose second row ticks every 20 ms, for ever (an animation), under a title.
+const TICKING: &str = "shell = \"printf 'Dashboard\\\\n'; i=0; while :; do i=$((i+1)); printf '\\\\rtick %06d' $i; sleep 0.02; done\"\n\
+size = \"30x3\"\ntimeout = \"2s\"\nsteps = [{ wait = \"tick\" }, { checkpoint = \"shown\" }]\n";
+
+#[test]
+fn a_screen_whose_only_changes_are_masked_settles_and_the_hint_gives_whole_masks() {
+    let dir = Dir::new();
+    dir.write("casts/tick.toml", TICKING);
+    let out = dir
+        .tuicast(["record", "casts/tick.toml"])
+        .run()
+        .fails_with(1);
+    let e = out.stderr();
+    assert!(
+        e.contains("the screen never stayed the same for 50 ms"),
+        "{out}"
+    );
+    // One mask for the digits that changed, whole, not a cut list.
+    assert!(
+        e.contains("(in the cast's TOML: [check] mask = [{ rows = 2, cols = \""),
+        "{out}"
+    );
+    assert!(!e.contains("more]"), "{out}");
+
+    // Masked by a regex: the checkpoint settles although the digits never stop.
+    dir.write(
+        "casts/tick.toml",
+        format!("{TICKING}[check]\nmask = [{{ regex = \"\\\\d+\" }}]\n"),
+    );
+    dir.tuicast(["record", "casts/tick.toml"]).run().success();
+    dir.tuicast(["test", "--update"]).run().success();
+    let golden = std::fs::read_to_string(dir.join("snapshots/tick/shown.txt")).unwrap();
+    assert!(golden.contains("\nDashboard\ntick ▒▒▒▒▒▒\n"), "{golden}");
+
+    // Masked by a named region, anchored by content.
+    dir.write(
+        "casts/tick.toml",
+        format!(
+            "{TICKING}[regions]\ncounter = {{ row = {{ regex = \"^tick\" }} }}\n\
+             [check]\nmask = [{{ region = \"counter\" }}]\n"
+        ),
+    );
+    dir.tuicast(["record", "casts/tick.toml"]).run().success();
+    let out = dir.tuicast(["test", "--update"]).run().success();
+    let golden = std::fs::read_to_string(dir.join("snapshots/tick/shown.txt")).unwrap();
+    assert!(golden.contains("\nDashboard\n▒▒▒▒"), "{golden}\n{out}");
+    // A region the file does not have is an error at its place.
+    dir.write(
+        "casts/tick.toml",
+        format!("{TICKING}[check]\nmask = [{{ region = \"nope\" }}]\n"),
+    );
+    let out = dir.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stdout()
+            .contains("casts/tick.toml:6:9: check.mask[0]: no region \"nope\" in [regions]"),
+        "{out}"
+    );
+}
