@@ -509,6 +509,12 @@ fn recording(
             if let Some(a) = &r.args {
                 return Err(at.error(a.span(), "args go with bin = \"NAME\""));
             }
+            if let Some(l) = &r.live {
+                return Err(at.error(
+                    l.span(),
+                    format!("live says how to check a recording: {needs}"),
+                ));
+            }
             return Ok(None);
         }
         (Some(b), None, None) => Program::Bin {
@@ -550,6 +556,7 @@ fn recording(
     }
     let mut scenario = Scenario::new(program, &dir);
     scenario.source = Some(at.path.to_path_buf());
+    scenario.live = r.live.as_ref().map(|l| *l.get_ref());
     scenario.terminal = r.terminal.apply(scenario.terminal);
     if let Some(c) = &r.cwd {
         let expanded =
@@ -1106,6 +1113,8 @@ struct FileToml {
     regions: BTreeMap<String, Spanned<RegionToml>>,
     #[serde(default)]
     terminal: super::TerminalTable,
+    #[serde(default)]
+    live: Option<Spanned<bool>>,
 }
 
 #[derive(Debug, Default, serde::Deserialize)]

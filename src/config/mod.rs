@@ -64,6 +64,9 @@ pub struct Config {
     /// The `[regions]` table, checked: named regions every cast has (a cast's own
     /// `[regions]` entry of the same name wins; see [`CastFile::load_with`]).
     pub regions: Regions,
+    /// `live`: whether the project's scenarios run its own code, recorded live by default
+    /// (a scenario's own `live =` wins; `None`: decided per scenario from its program).
+    pub live: Option<bool>,
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -83,6 +86,7 @@ struct ConfigFile {
     png: Option<toml::Value>,
     #[serde(default)]
     regions: std::collections::BTreeMap<String, toml::Spanned<cast_file::RegionToml>>,
+    live: Option<bool>,
 }
 
 /// The largest TOML file read (`tuicast.toml`, a cast's TOML); a larger one is an error.
@@ -111,6 +115,7 @@ impl Config {
             #[cfg(feature = "png")]
             png: PngConfig::default(),
             regions: Regions::default(),
+            live: None,
         }
     }
 
@@ -138,6 +143,7 @@ impl Config {
         }
         config.engine.options = file.terminal.apply(config.engine.options);
         config.regions = Regions::read(&path, &text, &file.regions)?;
+        config.live = file.live;
         #[cfg(feature = "png")]
         if let Some(p) = file.png {
             config.png = p;

@@ -267,6 +267,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
             engine.options = file.terminal.apply(engine.options);
             scenario = file.recording.map(|mut s| {
                 s.terminal = engine.options;
+                s.live = s.live.or(config.live);
                 s
             });
             checked = file.checked;
@@ -358,7 +359,8 @@ fn unrecorded(cast: &Path, scenario: &Scenario, live: LiveMode) -> String {
     } else if !cfg!(feature = "record") {
         "this build of tuicast leaves out its `record` feature"
     } else {
-        "this run records only scenarios of the package's own binary (bin =)"
+        "this run records live only scenarios of the project's own code (bin =, live = true, \
+         or a script of the project)"
     };
     format!(
         "{}: no cast {} has been recorded from this scenario, and {why}: record it \

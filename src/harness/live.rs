@@ -31,8 +31,8 @@ pub const LIVE_ENV: &str = "TUICAST_LIVE";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum LiveMode {
-    /// Casts whose scenario uses `bin =` (the package's own program) are recorded live; the
-    /// others replay. The default.
+    /// Casts whose scenario runs the project's own code (`bin =`, `live = true`, a script of
+    /// the project) are recorded live; the others replay. The default.
     #[default]
     Auto,
     /// Every cast that has a scenario is recorded live (`TUICAST_LIVE=1`, `--live`); casts
@@ -99,13 +99,14 @@ impl LiveMode {
 
     /// Whether this mode records a case of `scenario` live: always with
     /// [`LiveMode::Always`], never with [`LiveMode::Never`], and by default when it runs the
-    /// package's own binary (`bin =`) — also in a build without the `record` feature, where
-    /// the case then fails saying so instead of replaying a cast of an older binary.
+    /// project's own code (`bin =`, `live = true`, a script of the project: see
+    /// [`Scenario::runs_project_code`]) — also in a build without the `record` feature, where
+    /// the case then fails saying so instead of replaying a cast of an older program.
     pub fn records_scenario(self, scenario: &Scenario) -> bool {
         match self {
             LiveMode::Always => true,
             LiveMode::Never => false,
-            LiveMode::Auto => matches!(scenario.program, Program::Bin { .. }),
+            LiveMode::Auto => scenario.runs_project_code(),
         }
     }
 }
@@ -207,22 +208,36 @@ pub(super) fn warn_once(key: &str, message: &str) {
     }
 }
 
-/// In replay mode: a warning when `case`'s scenario names the package's binary and the cast is
-/// older than that binary as built now (`None` when it is not, or either cannot be found).
+/// In replay mode: a warning when `case`'s scenario runs the project's own code — the
+/// package's binary as built now, or a script of the project — and the cast is older than it
+/// (`None` when it is not, or either cannot be found).
 pub(super) fn older_than_binary(case: &Case) -> Option<String> {
-    let Program::Bin { name, from, .. } = &case.scenario.as_ref()?.program else {
-        return None;
+    let scenario = case.scenario.as_ref()?;
+    let (what, program) = match &scenario.program {
+        Program::Bin { name, from, .. } => (
+            format!(
+                "the binary {}",
+                crate::escape::escape_for_terminal(name, 60)
+            ),
+            crate::record::cargo_bin::existing(name, from)?,
+        ),
+        _ => {
+            let newest = scenario
+                .project_files()
+                .into_iter()
+                .filter_map(|f| Some((std::fs::metadata(&f).ok()?.modified().ok()?, f)))
+                .max()?;
+            ("the file".to_string(), newest.1)
+        }
     };
-    let exe = crate::record::cargo_bin::existing(name, from)?;
-    let built = std::fs::metadata(&exe).ok()?.modified().ok()?;
+    let built = std::fs::metadata(&program).ok()?.modified().ok()?;
     let recorded = std::fs::metadata(&case.cast).ok()?.modified().ok()?;
     (built > recorded).then(|| {
         format!(
-            "warning: {} is older than the binary {} its scenario runs ({}): replaying it tests \
-             the program as it was; {}",
+            "warning: {} is older than {what} its scenario runs ({}): replaying it tests the \
+             program as it was; {}",
             assert::shown_path(&case.cast),
-            crate::escape::escape_for_terminal(name, 60),
-            assert::shown_path(&exe),
+            assert::shown_path(&program),
             if cfg!(feature = "record") {
                 format!("record it live with `tuicast test --live` or `{LIVE_ENV}=1 cargo test`")
             } else {

@@ -43,6 +43,16 @@ pub fn record_scenario(
         opts.size = size;
     }
     let mut env = base_env();
+    // An activated virtualenv is the project's Python (its interpreter and packages): kept,
+    // where the clean PATH would otherwise lose it (`ModuleNotFoundError`).
+    if let Some(venv) =
+        std::env::var_os("VIRTUAL_ENV").filter(|v| Path::new(v).join("bin").is_dir())
+    {
+        let venv = venv.to_string_lossy().into_owned();
+        let path = env.get("PATH").cloned().unwrap_or_default();
+        env.insert("PATH".into(), format!("{venv}/bin:{path}"));
+        env.insert("VIRTUAL_ENV".into(), venv);
+    }
     for name in &scenario.inherit_env {
         if let Ok(v) = std::env::var(name) {
             env.insert(name.clone(), v);

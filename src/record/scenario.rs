@@ -44,6 +44,10 @@ pub struct Scenario {
     /// Cells masked in the goldens (`[check] mask`), whose changes alone do not keep a
     /// checkpoint from settling.
     pub masks: Vec<Anchor>,
+    /// Whether the program is the project's own code, checked by recording it live (`live =`
+    /// in the scenario, else `tuicast.toml`'s); `None`: decided from the program (see
+    /// [`Scenario::runs_project_code`]).
+    pub live: Option<bool>,
 }
 
 /// The program a scenario runs.
@@ -233,7 +237,76 @@ impl Scenario {
             steps: Vec::new(),
             terminal: EngineOptions::default(),
             masks: Vec::new(),
+            live: None,
         }
+    }
+}
+
+/// Programs that run the file named by their first argument (`python3 app.py`).
+const INTERPRETERS: &[&str] = &[
+    "bash", "sh", "zsh", "fish", "dash", "python", "python3", "node", "deno", "bun", "ruby",
+    "perl", "php", "lua", "tclsh", "Rscript", "uv", "poetry",
+];
+
+/// File names that are programs of the project when a scenario runs them.
+const SCRIPT_EXTENSIONS: &[&str] = &[
+    "py", "js", "mjs", "cjs", "ts", "sh", "rb", "pl", "php", "lua",
+];
+
+impl Scenario {
+    /// The project's own files this scenario's program runs, relative to its working
+    /// folder: the package's binary is `bin =`; besides, a `command` or `shell` whose program
+    /// is a relative path (`./script.sh`, `bin/tool`), or an interpreter's script
+    /// (`python3 app.py`, `node cli.js`), or any word of a shell script that names a script
+    /// file there (`cd src && python3 -m x` names none; `python3 app.py --flag` names
+    /// `app.py`). Only files that exist; absolute paths are not the project's.
+    pub fn project_files(&self) -> Vec<PathBuf> {
+        let words: Vec<String> = match &self.program {
+            Program::Bin { .. } => return Vec::new(),
+            Program::Argv(argv) => argv.clone(),
+            Program::Shell(script) => script
+                .split(|c: char| c.is_whitespace() || ";&|()'\"".contains(c))
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect(),
+        };
+        let mut out: Vec<PathBuf> = Vec::new();
+        let mut after_interpreter = false;
+        for word in &words {
+            let base = Path::new(word.as_str())
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("");
+            let is_path = word.contains('/') || after_interpreter;
+            let script = Path::new(word.as_str())
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e));
+            if !word.starts_with('-') && (is_path || script) {
+                let path = self.cwd.join(word);
+                let relative = !Path::new(word.as_str()).is_absolute();
+                if relative && path.is_file() {
+                    let path = crate::util::resolved(&path);
+                    if !out.contains(&path) {
+                        out.push(path);
+                    }
+                }
+            }
+            if !word.starts_with('-') {
+                after_interpreter = INTERPRETERS.contains(&base);
+            }
+        }
+        out
+    }
+
+    /// Whether the program is the project's own code: `live =` when the scenario (or the
+    /// project) says, else `bin =` or a command that runs [project files](Self::project_files).
+    /// Replaying last month's cast of today's code tests nothing, so such scenarios are
+    /// recorded live by default.
+    pub fn runs_project_code(&self) -> bool {
+        self.live.unwrap_or_else(|| {
+            matches!(self.program, Program::Bin { .. }) || !self.project_files().is_empty()
+        })
     }
 }
 

@@ -43,8 +43,8 @@ fn a_scenario_with_no_cast_is_a_case_recorded_live_or_a_failure_that_says_how() 
     assert!(
         out.stdout().contains(
             "casts/greet.toml: no cast casts/greet.cast has been recorded from this scenario, \
-             and this run records only scenarios of the package's own binary (bin =): record \
-             it with `tuicast record casts/greet.toml`, or check it live with `tuicast test \
+             and this run records live only scenarios of the project's own code (bin =, live = \
+             true, or a script of the project): record it with `tuicast record casts/greet.toml`, or check it live with `tuicast test \
              --live` (TUICAST_LIVE=1 cargo test)\n"
         ),
         "{out}"
@@ -328,5 +328,93 @@ fn a_screen_whose_only_changes_are_masked_settles_and_the_hint_gives_whole_masks
         out.stdout()
             .contains("casts/tick.toml:6:9: check.mask[0]: no region \"nope\" in [regions]"),
         "{out}"
+    );
+}
+
+/// A Python program of the project, as a Python author writes one (no TUI library needed).
+fn python_app(label: &str) -> String {
+    format!("import sys\nprint('{label}')\nsys.stdin.readline()\nprint('bye')\n")
+}
+
+#[test]
+fn a_script_of_the_project_is_recorded_live_by_default_so_a_ui_change_fails() {
+    let dir = Dir::new();
+    dir.write("app.py", python_app("Hello from the app"));
+    dir.write(
+        "casts/app.toml",
+        "command = [\"python3\", \"../app.py\"]\nsize = \"30x3\"\nsteps = [\n  \
+         { wait = \"Hello\" },\n  { checkpoint = \"greeted\" },\n  { press = \"Enter\" },\n  \
+         { exit = 0 },\n]\n",
+    );
+    dir.tuicast(["test"]).run().fails_with(1);
+    dir.tuicast(["accept", "app"]).run().success();
+    let counted = dir.tuicast(["test"]).run().success();
+    assert!(counted.stdout().contains("2 passed"), "{counted}");
+
+    // The label changes: plain `tuicast test` notices, without --live.
+    dir.write("app.py", python_app("Hello from the new app"));
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    assert!(
+        out.stdout().contains("+Hello from the new app"),
+        "the diff shows the new label: {out}"
+    );
+    assert!(dir.join("casts/app.cast.new").is_file());
+
+    // `live = false` replays it knowingly, and warns that the file is newer than the cast.
+    let toml = std::fs::read_to_string(dir.join("casts/app.toml")).unwrap();
+    dir.write("casts/app.toml", format!("live = false\n{toml}"));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    dir.write("app.py", python_app("Hello from the app"));
+    let out = dir.tuicast(["test"]).run().success();
+    assert!(
+        out.stderr()
+            .contains("warning: casts/app.cast is older than the file its scenario runs (app.py)"),
+        "{out}"
+    );
+    // A project that says so records every scenario live, even one whose program is not a
+    // file of the project.
+    dir.write(
+        "casts/inline.toml",
+        "command = [\"python3\", \"-c\", \"print('inline')\"]\nsize = \"30x3\"\n",
+    );
+    let out = dir
+        .tuicast(["test", "casts/inline.toml"])
+        .run()
+        .fails_with(2);
+    assert!(out.stdout().contains("has been recorded"), "{out}");
+    dir.write("tuicast.toml", "live = true\n");
+    let out = dir
+        .tuicast(["test", "casts/inline.toml"])
+        .run()
+        .fails_with(1);
+    assert!(
+        out.stdout()
+            .contains("snapshot missing: snapshots/inline/end.txt\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_activated_virtualenv_is_the_recorded_programs_python() {
+    let dir = Dir::new();
+    let python = dir.write(
+        "venv/bin/python3",
+        "#!/bin/sh\necho \"the venv's python: $VIRTUAL_ENV\"\n",
+    );
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir.write(
+        "casts/py.toml",
+        "command = [\"python3\"]\nsize = \"60x3\"\nsteps = [{ wait = \"python\" }, { exit = 0 }]\n",
+    );
+    let venv = dir.join("venv");
+    dir.tuicast(["record", "casts/py.toml"])
+        .env("VIRTUAL_ENV", &venv)
+        .run()
+        .success();
+    let screen = crate::util::screen_at(&dir.join("casts/py.cast"), "end");
+    assert!(
+        screen.contains(&format!("the venv's python: {}", venv.display())),
+        "{screen}"
     );
 }
