@@ -70,8 +70,10 @@
 /// Checks a screen against the golden `snapshots/@screens/NAME.txt` of the package under
 /// test, as cast goldens are checked: `TUICAST_UPDATE` (and CI) decide what a mismatch writes,
 /// `tuicast review` / `accept` take the `.new`, and the golden is never an orphan. The screen
-/// comes from a [`term::Screen`] or a `record::Session` (its live screen); a mismatch panics
-/// with the golden, the first difference and the diff.
+/// comes from a [`term::Screen`] (`&screen` for one you keep) or a `record::Session`, whose
+/// live screen is taken once it has settled, as a checkpoint's (see
+/// [`harness::ScreenSource`]); a mismatch panics at the macro's line with the golden, the
+/// first difference and the diff.
 ///
 /// ```no_run
 /// # #[cfg(feature = "record")] {
@@ -85,7 +87,7 @@
 #[macro_export]
 macro_rules! assert_screen {
     ($screen:expr, $name:expr $(,)?) => {
-        $crate::harness::assert_screen_golden(env!("CARGO_MANIFEST_DIR"), &$screen, $name)
+        $crate::harness::assert_screen_golden(env!("CARGO_MANIFEST_DIR"), &mut $screen, $name)
     };
 }
 

@@ -148,7 +148,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             let results: Vec<CheckResult> =
                 harness::repeat::check_case_repeated(&config, case, &opts, repeat)
                     .into_iter()
-                    .filter(|r| wanted(&r.test, filter))
+                    // A broken cast or scenario is reported whatever the filter: its
+                    // checkpoints cannot be named, so no filter can be known to skip them.
+                    .filter(|r| wanted(&r.test, filter) || case.checkpoints.is_err())
                     .collect();
             if let Some(report) = &report {
                 let key = format!("cast {}", case.stem);
@@ -321,6 +323,9 @@ fn wanted(name: &str, filter: Option<&str>) -> bool {
 /// How many checks of `case` the filter selects: one per checkpoint, named as the harness
 /// names them, or one for a cast that could not be read.
 fn selected(case: &harness::Case, filter: Option<&str>) -> usize {
+    if case.checkpoints.is_err() {
+        return 1;
+    }
     case.test_names()
         .iter()
         .filter(|name| wanted(name, filter))

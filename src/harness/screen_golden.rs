@@ -13,22 +13,35 @@ use crate::term::Screen;
 /// out of the orphans).
 pub const SCREENS_DIR: &str = "@screens";
 
-/// What `assert_screen!` can take a screen from.
+/// What `assert_screen!` can take a screen from: a [`Screen`] (or `&Screen`), or a live
+/// `record::Session`, whose screen is taken as a checkpoint's is — once it has settled (not
+/// changed for the session's settle period, 50 ms by default, `SessionOptions::settle` or
+/// `Session::set_settle`; never inside a synchronized update), so that a frame the program
+/// draws in several writes is never caught half-drawn.
 pub trait ScreenSource {
-    /// The screen now.
-    fn current_screen(&self) -> Screen;
+    /// The screen to check, or why there is none (the session's screen never settled).
+    fn golden_screen(&mut self) -> Result<Screen, String>;
 }
 
 impl ScreenSource for Screen {
-    fn current_screen(&self) -> Screen {
-        self.clone()
+    fn golden_screen(&mut self) -> Result<Screen, String> {
+        Ok(self.clone())
+    }
+}
+
+impl ScreenSource for &Screen {
+    fn golden_screen(&mut self) -> Result<Screen, String> {
+        Ok((*self).clone())
     }
 }
 
 #[cfg(feature = "record")]
 impl ScreenSource for crate::record::Session {
-    fn current_screen(&self) -> Screen {
-        self.screen()
+    fn golden_screen(&mut self) -> Result<Screen, String> {
+        let settle = self.settle();
+        self.wait_settled(settle)
+            .map_err(|e| format!("assert_screen!: {e}"))?;
+        Ok(self.screen())
     }
 }
 
@@ -89,15 +102,19 @@ pub fn check_screen_golden(
 }
 
 /// What `assert_screen!` does: [`check_screen_golden`] in the package being tested, with the
-/// update mode of `TUICAST_UPDATE` (and CI); panics with the failure message.
-pub fn assert_screen_golden(root: &str, source: &dyn ScreenSource, name: &str) {
+/// update mode of `TUICAST_UPDATE` (and CI); panics with the failure message, at the caller's
+/// file and line (the test's `assert_screen!`, not this file).
+#[track_caller]
+pub fn assert_screen_golden(root: &str, source: &mut dyn ScreenSource, name: &str) {
     let action = match UpdateMode::from_env() {
         Ok(mode) => mode.resolve_here(),
         Err(e) => panic!("{e}"),
     };
-    if let Err(message) =
-        check_screen_golden(Path::new(root), &source.current_screen(), name, action)
-    {
+    let screen = match source.golden_screen() {
+        Ok(s) => s,
+        Err(e) => panic!("{e}"),
+    };
+    if let Err(message) = check_screen_golden(Path::new(root), &screen, name, action) {
         panic!("{message}");
     }
 }

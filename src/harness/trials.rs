@@ -32,15 +32,34 @@ pub fn main() -> ! {
         }
     };
     let conclusion = libtest_mimic::run(&args, trials);
+    // libtest says `ok` for a trial that wrote its goldens: say which did, as `tuicast test`
+    // says `updated`.
+    let updated = std::mem::take(&mut *UPDATED.lock().unwrap_or_else(|e| e.into_inner()));
+    if !updated.is_empty() {
+        let mut names = updated;
+        names.sort();
+        eprintln!(
+            "updated: {} trial(s) wrote their goldens (TUICAST_UPDATE=always): {}",
+            names.len(),
+            crate::escape::escape_for_terminal(&names.join(", "), 2000)
+        );
+    }
     // Each process (one per test under nextest) adds its results, then the page is made
     // again from all of them (`TUICAST_REPORT`).
     if let Some(report) = ReportDir::from_env() {
         if !args.list {
-            if let Err(e) = report.regenerate() {
-                eprintln!(
+            match report.regenerate() {
+                Ok(()) => eprintln!(
+                    "report: {}",
+                    crate::escape::escape_for_terminal(
+                        &report.path().join("index.html").display().to_string(),
+                        500
+                    )
+                ),
+                Err(e) => eprintln!(
                     "warning: cannot write the report in {}: {e}",
                     report.path().display()
-                );
+                ),
             }
         }
     }
@@ -147,6 +166,7 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
         for (name, key) in keys {
             let (config, case, outcomes) = (config.clone(), case.clone(), outcomes.clone());
             let first_name = first_name.clone();
+            let name_shown = name.clone();
             let report = report.clone();
             let checkpoint = key.split('\0').next().unwrap_or_default().to_string();
             trials.push(libtest_mimic::Trial::test(name, move || {
@@ -164,7 +184,7 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
                             .into_iter()
                             .map(|(name, r)| {
                                 let outcome = if r.passed() {
-                                    Ok(())
+                                    Ok(r.status() == super::Status::Updated)
                                 } else {
                                     Err(r.message_in(opts.live))
                                 };
@@ -183,9 +203,15 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
                         Some(Err(r.message_in(opts.live)))
                     }
                 };
-                outcome
-                    .unwrap_or_else(|| Err(missing(&case, &checkpoint).message_in(opts.live)))
-                    .map_err(Into::into)
+                let outcome = outcome
+                    .unwrap_or_else(|| Err(missing(&case, &checkpoint).message_in(opts.live)));
+                if outcome == Ok(true) {
+                    UPDATED
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(name_shown.clone());
+                }
+                outcome.map(|_| ()).map_err(Into::into)
             }));
         }
     }
@@ -206,9 +232,12 @@ fn to_report(
     }
 }
 
-/// What each checkpoint of a cast came to, by name: passed, or the failure message; or why
-/// the cast could not be replayed.
-type Outcomes = Result<HashMap<String, Result<(), String>>, String>;
+/// What each checkpoint of a cast came to, by name: passed (`true`: writing its goldens), or
+/// the failure message; or why the cast could not be replayed.
+type Outcomes = Result<HashMap<String, Result<bool, String>>, String>;
+
+/// The trials of this process that passed by writing their goldens.
+static UPDATED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
 /// The test name of a checkpoint: `<cast stem>::<checkpoint>`, with anything from the cast
 /// escaped so that printing it is safe.

@@ -315,12 +315,45 @@ fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// The command that ran, as a person would type it: the program by its file name (`tuicast
 /// test --report rep`, not the absolute path of the binary), arguments quoted where needed.
 fn command_line() -> String {
-    std::env::args()
-        .enumerate()
-        .map(|(i, a)| match Path::new(&a).file_name() {
-            Some(name) if i == 0 => name.to_string_lossy().into_owned(),
-            _ => a,
-        })
+    // A test binary cargo built (`target/debug/deps/casts-305ffe4eaa9a0c24`) is the command
+    // that ran it: `cargo test --test casts` (or nextest's), its libtest arguments after `--`.
+    if let Some(target) = cargo_test_target() {
+        if std::env::var_os("NEXTEST_RUN_ID").is_some() {
+            return format!("cargo nextest run --test {target}");
+        }
+        let rest: Vec<String> = std::env::args().skip(1).collect();
+        return if rest.is_empty() {
+            format!("cargo test --test {target}")
+        } else {
+            format!("cargo test --test {target} -- {}", quoted_args(rest))
+        };
+    }
+    quoted_args(
+        std::env::args()
+            .enumerate()
+            .map(|(i, a)| match Path::new(&a).file_name() {
+                Some(name) if i == 0 => name.to_string_lossy().into_owned(),
+                _ => a,
+            }),
+    )
+}
+
+/// The test target this process is, when it is a test binary cargo built: `deps/NAME-HASH`
+/// with a 16-digit hex hash gives `NAME`.
+fn cargo_test_target() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    if exe.parent()?.file_name()? != "deps" {
+        return None;
+    }
+    let stem = exe.file_name()?.to_str()?;
+    let (name, hash) = stem.rsplit_once('-')?;
+    (hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && !name.is_empty())
+        .then(|| name.to_string())
+}
+
+/// Arguments as one shell-like line, quoted where needed.
+fn quoted_args(args: impl IntoIterator<Item = String>) -> String {
+    args.into_iter()
         .map(|a| {
             if a.is_empty() || a.contains(|c: char| c.is_whitespace() || c == '\'') {
                 format!("'{}'", a.replace('\'', "'\\''"))

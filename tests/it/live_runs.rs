@@ -159,6 +159,45 @@ fn casts_of_bin_scenarios_are_recorded_live_by_default_and_warn_when_replayed_st
     );
     assert!(t.contains("to accept: tuicast accept app/said.txt"), "{t}");
 
+    // The scenario gains a checkpoint: cargo test lists it before anything is recorded.
+    c.dir.write(
+        "casts/app.toml",
+        "bin = \"uses-tuicast\"\nsize = \"30x3\"\nsteps = [{ wait = \"app says\" }, { snapshot = \"said\" }, { snapshot = \"again\" }, { exit = 0 }]\n",
+    );
+    let out = c.cargo(&["test", "--test", "casts", "--", "--list"], &[]);
+    let t = text(&out);
+    assert!(t.contains("app::again: test"), "{t}");
+    // Updating says which trials wrote their goldens, and where the report is; the page
+    // names the command as it was typed.
+    let report = c.path("report");
+    let out = c.cargo(
+        &["test", "--test", "casts"],
+        &[
+            ("TUICAST_UPDATE", "always"),
+            ("TUICAST_REPORT", report.to_str().unwrap()),
+        ],
+    );
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains(
+            "updated: 3 trial(s) wrote their goldens (TUICAST_UPDATE=always): app::again, \
+             app::end, app::said\n"
+        ),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!("report: {}/index.html\n", report.display())),
+        "{t}"
+    );
+    let page = fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(
+        page.contains("<code>cargo test --test casts</code>"),
+        "{page}"
+    );
+    // The program changes again, after its cast and goldens were written.
+    c.dir.write("greeting.txt", "hello again\n");
+
     // Replayed (TUICAST_LIVE=0), the old cast passes, with one warning that it is older than
     // the binary.
     fs::remove_file(&counter).unwrap();
@@ -207,4 +246,45 @@ fn live_on_casts_without_a_scenario_says_it_replayed_them_and_passing_runs_clear
     dir.tuicast(["test", "--live", "--replay"])
         .run()
         .fails_with(2);
+}
+
+#[test]
+fn a_lean_build_fails_a_bin_case_with_what_to_change_instead_of_replaying_it() {
+    // The harness-only build: no `record` feature.
+    let c = Crate::empty("");
+    c.dir.write(
+        "src/main.rs",
+        "fn main() {\n    println!(\"lean app\");\n}\n",
+    );
+    c.dir.write(
+        "casts/app.toml",
+        "bin = \"uses-tuicast\"\nsize = \"30x3\"\nsteps = [{ wait = \"lean app\" }, { exit = 0 }]\n",
+    );
+    c.tuicast(&["record", "casts/app.toml"]).success();
+    c.tuicast(&["test", "--update", "--replay"]).success();
+    let out = c.cargo(&["test", "--test", "casts"], &[]);
+    let t = text(&out);
+    assert!(
+        !out.status.success(),
+        "a lean build does not pass it silently: {t}"
+    );
+    assert!(
+        t.contains(
+            "casts/app.cast: its scenario runs the package's own binary (bin = \"uses-tuicast\"), \
+             which is checked by recording it live, and this build of tuicast leaves out its \
+             `record` feature: add it to the dev-dependency"
+        ),
+        "{t}"
+    );
+    // Replayed knowingly, it passes; the staleness warning recommends nothing this build
+    // cannot do.
+    c.dir.write(
+        "src/main.rs",
+        "fn main() {\n    println!(\"lean app 2\");\n}\n",
+    );
+    let out = c.cargo(&["test", "--test", "casts"], &[("TUICAST_LIVE", "0")]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(!t.contains("TUICAST_LIVE=1"), "{t}");
+    assert!(t.contains("record it again with `tuicast record`"), "{t}");
 }

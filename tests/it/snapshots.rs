@@ -463,3 +463,46 @@ fn assert_screen_checks_a_sessions_live_screen() {
     s.wait_text("Name?").unwrap();
     tuicast::assert_screen!(s, "bash-read");
 }
+
+/// A live screen is taken as a checkpoint's, settled: a frame drawn in two writes with a pause
+/// between is never caught half-drawn after a wait for its first part; and a mismatch panics
+/// at the test's own line (`#[track_caller]`), not in tuicast's sources.
+#[cfg(feature = "record")]
+#[test]
+fn assert_screen_waits_for_a_settled_screen_and_blames_the_callers_line() {
+    use tuicast::record::{Session, SessionOptions};
+    let frame = "printf 'Title\\n'; sleep 0.03; printf 'body of the frame'; read x";
+    for _ in 0..3 {
+        let mut opts = SessionOptions::new(["bash", "-c", frame]);
+        opts.size = tuicast::term::Size { cols: 20, rows: 3 };
+        let mut s = Session::spawn_in_memory(opts).unwrap();
+        s.wait_text("Title").unwrap();
+        tuicast::assert_screen!(s, "two-writes");
+    }
+
+    // The panic's place is this file.
+    let mut opts = SessionOptions::new(["bash", "-c", "printf 'other'; read x"]);
+    opts.size = tuicast::term::Size { cols: 20, rows: 3 };
+    let mut s = Session::spawn_in_memory(opts).unwrap();
+    s.wait_text("other").unwrap();
+    let me = std::thread::current().id();
+    let place = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let previous = std::sync::Arc::new(std::panic::take_hook());
+    {
+        let (place, previous) = (place.clone(), previous.clone());
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().id() == me {
+                *place.lock().unwrap() = info.location().map(|l| l.file().to_string());
+            } else {
+                previous(info);
+            }
+        }));
+    }
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        tuicast::assert_screen!(s, "two-writes");
+    }));
+    let _ = std::panic::take_hook();
+    assert!(caught.is_err(), "a different screen fails");
+    let file = place.lock().unwrap().clone();
+    assert_eq!(file.as_deref(), Some("tests/it/snapshots.rs"));
+}
