@@ -31,7 +31,9 @@ pub(super) struct ReviewArgs {
 /// the `.new` snapshots of its cast, every other `.new` snapshot alone. A filter that selects
 /// any part of a change selects all of it.
 fn load(filter: &FilterArgs) -> anyhow::Result<(Config, Vec<Change>)> {
-    let config = Config::load(&std::env::current_dir()?)?;
+    // The project of the working folder, from any folder inside it.
+    let cwd = std::env::current_dir()?;
+    let config = Config::find(&cwd, &cwd)?;
     let snapshots = pending::list(&config.snapshots)?;
     // Live recordings that differed from their goldens: casts/NAME.cast.new.
     let mut recordings = Vec::new();

@@ -26,7 +26,9 @@ use tuicast::report::ReportDir;
     TUICAST_UPDATE=no tuicast test        check only, write nothing\n  \
     tuicast test --message-format json    one JSON object per checkpoint, for tools\n  \
     tuicast test --deccolm                CSI ? 3 h switches to 132 columns, as on a VT100\n  \
-    tuicast test --report report          also write report/index.html (TUICAST_REPORT=report)")]
+    tuicast test --report report          also write report/index.html (TUICAST_REPORT=report)\n  \
+    tuicast test --workspace              every suite of the workspace (each member's casts/)\n  \
+    tuicast test members/app/casts        one member's casts, with that member's snapshots/")]
 pub(super) struct Args {
     /// Casts or folders of casts; default: the casts folder of tuicast.toml (`casts/`).
     paths: Vec<PathBuf>,
@@ -59,6 +61,10 @@ pub(super) struct Args {
     /// Replay every cast as committed, even those of `bin =` scenarios (TUICAST_LIVE=0).
     #[arg(long)]
     replay: bool,
+    /// Also check every suite below the project (the members of a workspace: each folder with
+    /// a casts folder beside a Cargo.toml or tuicast.toml), as `cargo test --workspace`.
+    #[arg(long)]
+    workspace: bool,
     /// DECCOLM (CSI ? 3 h/l) switches to 132/80 columns, as on a VT100 (as `[terminal]
     /// deccolm = true` in tuicast.toml; by default it is ignored, as xterm and xterm.js do).
     #[arg(long)]
@@ -72,8 +78,86 @@ enum MessageFormat {
 }
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let root = std::env::current_dir()?;
-    let mut config = Config::load(&root)?;
+    let cwd = std::env::current_dir()?;
+    let paths: Vec<PathBuf> = args.paths.iter().map(|p| cwd.join(p)).collect();
+    for p in &paths {
+        if !p.exists() {
+            anyhow::bail!("{}: no such file or folder", p.display());
+        }
+    }
+    // Each path is checked in its own project (the nearest tuicast.toml or Cargo.toml
+    // package), and a workspace root without a suite of its own runs its members' suites.
+    let mut projects: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
+    if paths.is_empty() {
+        let root = tuicast::config::project_root(&cwd).unwrap_or_else(|| cwd.clone());
+        let own = Config::load(&root)?.casts.is_dir();
+        let members = tuicast::config::suites_below(&root);
+        if own || members.is_empty() {
+            projects.push((root.clone(), Vec::new()));
+        }
+        if args.workspace || !own {
+            projects.extend(members.iter().map(|m| (m.clone(), Vec::new())));
+        } else if !members.is_empty() {
+            let shown: Vec<String> = members.iter().map(|m| shown_dir(&cwd, m)).collect();
+            eprintln!(
+                "note: {} more suite(s) below: {} (tuicast test --workspace checks them too)",
+                members.len(),
+                shown.join(", ")
+            );
+        }
+    } else {
+        for p in paths {
+            let root = tuicast::config::project_root(&p).unwrap_or_else(|| cwd.clone());
+            match projects.iter_mut().find(|(r, _)| *r == root) {
+                Some((_, ps)) => ps.push(p),
+                None => projects.push((root, vec![p])),
+            }
+        }
+    }
+    let report = args
+        .report
+        .as_ref()
+        .map(|d| ReportDir::new(cwd.join(d)))
+        .or_else(ReportDir::from_env);
+    if let (Some(r), Some(_)) = (&report, &args.report) {
+        // A folder named on the command line is this run's report alone.
+        r.clear()
+            .map_err(|e| anyhow::anyhow!("cannot clear {}: {e}", r.path().display()))?;
+    }
+    let many = projects.len() > 1;
+    let mut worst = 0u8;
+    for (root, paths) in projects {
+        if many {
+            println!("\nsuite {}:", shown_dir(&cwd, &root));
+        }
+        let code = run_project(&args, &root, &paths, report.as_ref())?;
+        if tuicast::record::interrupt::requested().is_some() {
+            return Ok(ExitCode::from(code));
+        }
+        // Bad input (2) outranks a failed check (1).
+        worst = worst.max(code);
+    }
+    Ok(ExitCode::from(worst))
+}
+
+/// `dir` as the user would type it from `cwd` (`.` for the folder itself).
+fn shown_dir(cwd: &std::path::Path, dir: &std::path::Path) -> String {
+    let rel = match dir.strip_prefix(cwd) {
+        Ok(r) if r.as_os_str().is_empty() => std::path::Path::new("."),
+        Ok(r) => r,
+        Err(_) => dir,
+    };
+    escape_for_terminal(&rel.display().to_string(), 300)
+}
+
+/// Checks the suite of the project at `root` (or the `paths` in it): its exit status.
+fn run_project(
+    args: &Args,
+    root: &std::path::Path,
+    paths: &[PathBuf],
+    report: Option<&ReportDir>,
+) -> anyhow::Result<u8> {
+    let mut config = Config::load(root)?;
     if args.deccolm {
         config.engine.options = config.engine.options.with_deccolm(true);
     }
@@ -89,12 +173,6 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let color = harness::use_color(std::io::stdout().is_terminal())
         && args.message_format == MessageFormat::Human;
-    let paths: Vec<PathBuf> = args.paths.iter().map(|p| root.join(p)).collect();
-    for p in &paths {
-        if !p.exists() {
-            anyhow::bail!("{}: no such file or folder", p.display());
-        }
-    }
     let live = if args.live {
         LiveMode::Always
     } else if args.replay {
@@ -102,23 +180,13 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         LiveMode::from_env()?
     };
-    let cases = harness::discover(&config, &paths, live);
+    let cases = harness::discover(&config, paths, live);
     if cases.is_empty() {
         eprintln!(
             "no casts under {}: record one with `tuicast record SCENARIO.toml` or \
              `tuicast record -o casts/NAME.cast -- PROGRAM`",
             escape_for_terminal(&config.casts.display().to_string(), 300)
         );
-    }
-    let report = args
-        .report
-        .as_ref()
-        .map(|d| ReportDir::new(root.join(d)))
-        .or_else(ReportDir::from_env);
-    if let (Some(r), Some(_)) = (&report, &args.report) {
-        // A folder named on the command line is this run's report alone.
-        r.clear()
-            .map_err(|e| anyhow::anyhow!("cannot clear {}: {e}", r.path().display()))?;
     }
     let mut out = std::io::stdout().lock();
     // Only failures are kept for the report at the end; passes are counted.
@@ -152,7 +220,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     // checkpoints cannot be named, so no filter can be known to skip them.
                     .filter(|r| wanted(&r.test, filter) || case.checkpoints.is_err())
                     .collect();
-            if let Some(report) = &report {
+            if let Some(report) = report {
                 let key = format!("cast {}", case.stem);
                 let done = harness::add_to_report(
                     report,
@@ -285,7 +353,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    if let Some(dir) = &report {
+    if let Some(dir) = report {
         write_report(dir, &mut out, args.message_format == MessageFormat::Human)?;
     }
     match args.message_format {
@@ -302,16 +370,14 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             "interrupted by {}: the recordings were ended",
             tuicast::record::interrupt::signal_name(signal)
         );
-        return Ok(ExitCode::from(
-            tuicast::record::interrupt::exit_status(signal) as u8,
-        ));
+        return Ok(tuicast::record::interrupt::exit_status(signal) as u8);
     }
     Ok(if bad_input {
-        ExitCode::from(super::EXIT_BAD_INPUT)
+        super::EXIT_BAD_INPUT
     } else if report_summary.failed().is_empty() {
-        ExitCode::SUCCESS
+        0
     } else {
-        ExitCode::from(super::EXIT_CHECK_FAILED)
+        super::EXIT_CHECK_FAILED
     })
 }
 

@@ -169,6 +169,15 @@ impl Config {
         Ok(PngCheck::default())
     }
 
+    /// The project `start` (a file or folder) belongs to, as every command finds it: the
+    /// nearest folder at or above it holding `tuicast.toml`, else the nearest holding a
+    /// `Cargo.toml` with a `[package]`, else `fallback` (the working folder). So `tuicast test
+    /// members/app/casts` at a workspace root writes under `members/app/snapshots/`, not
+    /// `./snapshots/members/...`.
+    pub fn find(start: &Path, fallback: &Path) -> Result<Config, ConfigError> {
+        Config::load(&project_root(start).unwrap_or_else(|| fallback.to_path_buf()))
+    }
+
     /// The configuration of the project being tested: the folder of `CARGO_MANIFEST_DIR`
     /// (set by cargo for tests) or else the current directory.
     pub fn discover() -> Result<Config, ConfigError> {
@@ -178,6 +187,74 @@ impl Config {
             .unwrap_or_else(|| PathBuf::from("."));
         Config::load(&root)
     }
+}
+
+/// The folder of the project `start` belongs to (see [`Config::find`]), if any.
+pub fn project_root(start: &Path) -> Option<PathBuf> {
+    let start = crate::util::resolved(start);
+    let mut dirs: Vec<&Path> = start.ancestors().collect();
+    if start.is_file() || !start.exists() {
+        dirs.remove(0);
+    }
+    if let Some(d) = dirs.iter().find(|d| d.join(CONFIG_FILE).is_file()) {
+        return Some(d.to_path_buf());
+    }
+    dirs.iter()
+        .find(|d| {
+            read_toml_file(&d.join("Cargo.toml")).is_ok_and(|text| {
+                text.parse::<toml::Table>()
+                    .is_ok_and(|t| t.contains_key("package"))
+            })
+        })
+        .map(|d| d.to_path_buf())
+}
+
+/// The most folders [`suites_below`] looks into, and how deep.
+pub const MAX_SUITE_SEARCH: (usize, usize) = (20_000, 6);
+
+/// The projects below `root` (not `root` itself) that have a suite: a casts folder (`casts/`,
+/// or the one their `tuicast.toml` names) beside a `tuicast.toml` or a `Cargo.toml`. Hidden
+/// folders, `target` and `node_modules` are not searched, symlinks not followed, and the
+/// search stops after [`MAX_SUITE_SEARCH`] folders or levels.
+pub fn suites_below(root: &Path) -> Vec<PathBuf> {
+    let (max_dirs, max_depth) = MAX_SUITE_SEARCH;
+    let mut out = Vec::new();
+    let mut queue = std::collections::VecDeque::from([(root.to_path_buf(), 0usize)]);
+    let mut seen = 0;
+    while let Some((dir, depth)) = queue.pop_front() {
+        seen += 1;
+        if seen > max_dirs {
+            break;
+        }
+        let project = dir.join(CONFIG_FILE).is_file() || dir.join("Cargo.toml").is_file();
+        if dir != root && project {
+            if let Ok(c) = Config::load(&dir) {
+                if c.casts.is_dir() {
+                    out.push(dir.clone());
+                }
+            }
+        }
+        if depth >= max_depth {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut subs: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                !name.starts_with('.') && name != "target" && name != "node_modules"
+            })
+            .map(|e| e.path())
+            .collect();
+        subs.sort();
+        queue.extend(subs.into_iter().map(|d| (d, depth + 1)));
+    }
+    out.sort();
+    out
 }
 
 /// The `[terminal]` table of `tuicast.toml` and of a cast's TOML: engine options, each

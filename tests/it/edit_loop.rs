@@ -418,3 +418,53 @@ fn an_activated_virtualenv_is_the_recorded_programs_python() {
         "{screen}"
     );
 }
+
+#[test]
+fn at_a_workspace_root_each_members_suite_runs_in_its_own_folder() {
+    let dir = Dir::new();
+    dir.write(
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"apps/a\", \"apps/b\"]\n",
+    );
+    for app in ["a", "b"] {
+        dir.write(
+            format!("apps/{app}/Cargo.toml"),
+            format!("[package]\nname = \"{app}\"\nversion = \"0.0.0\"\n"),
+        );
+        dir.write(
+            format!("apps/{app}/casts/greet.toml"),
+            scenario(&["greeted"], &[]),
+        );
+    }
+    // Record both from the root, then check one member by its path: its goldens go to that
+    // member's snapshots folder, never ./snapshots/apps/....
+    dir.tuicast([
+        "record",
+        "apps/a/casts/greet.toml",
+        "apps/b/casts/greet.toml",
+    ])
+    .run()
+    .success();
+    dir.tuicast(["test", "--update", "apps/a/casts"])
+        .run()
+        .success();
+    assert!(dir.join("apps/a/snapshots/greet/greeted.txt").is_file());
+    assert!(!dir.join("snapshots").exists(), "{:?}", dir.files());
+
+    // Plain `tuicast test` at the root: no casts of its own, so every member's suite runs,
+    // each said; one failing member fails the run.
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    let t = out.stdout();
+    assert!(t.contains("\nsuite apps/a:\nrunning 2 tests\n"), "{out}");
+    assert!(t.contains("\nsuite apps/b:\nrunning 2 tests\n"), "{out}");
+    assert!(
+        t.contains("snapshot missing: apps/b/snapshots/greet/greeted.txt"),
+        "{out}"
+    );
+    assert!(!dir.join("snapshots").exists());
+    // From inside a member, its own suite alone.
+    dir.tuicast(["test"])
+        .current_dir(dir.join("apps/a/casts"))
+        .run()
+        .success();
+}

@@ -17,11 +17,17 @@ impl Crate {
     /// The package, depending on tuicast with `features` (`""`: the harness-only build), and no
     /// casts yet.
     pub(crate) fn empty(features: &str) -> Crate {
+        Crate::named("uses-tuicast", features)
+    }
+
+    /// [`Crate::empty`] with another package name: tests run at once share a target folder,
+    /// so each package that builds a binary needs a name of its own.
+    pub(crate) fn named(name: &str, features: &str) -> Crate {
         let dir = Dir::new();
         dir.write(
             "Cargo.toml",
             format!(
-                "[package]\nname = \"uses-tuicast\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
+                "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
                  [dev-dependencies]\ntuicast = {{ path = {:?}, default-features = false, features = [{features}] }}\n\n\
                  [[test]]\nname = \"casts\"\nharness = false\n",
                 root().display().to_string()

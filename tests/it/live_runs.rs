@@ -251,14 +251,14 @@ fn live_on_casts_without_a_scenario_says_it_replayed_them_and_passing_runs_clear
 #[test]
 fn a_lean_build_fails_a_bin_case_with_what_to_change_instead_of_replaying_it() {
     // The harness-only build: no `record` feature.
-    let c = Crate::empty("");
+    let c = Crate::named("lean-app", "");
     c.dir.write(
         "src/main.rs",
         "fn main() {\n    println!(\"lean app\");\n}\n",
     );
     c.dir.write(
         "casts/app.toml",
-        "bin = \"uses-tuicast\"\nsize = \"30x3\"\nsteps = [{ wait = \"lean app\" }, { exit = 0 }]\n",
+        "bin = \"lean-app\"\nsize = \"30x3\"\nsteps = [{ wait = \"lean app\" }, { exit = 0 }]\n",
     );
     c.tuicast(&["record", "casts/app.toml"]).success();
     c.tuicast(&["test", "--update", "--replay"]).success();
@@ -270,7 +270,7 @@ fn a_lean_build_fails_a_bin_case_with_what_to_change_instead_of_replaying_it() {
     );
     assert!(
         t.contains(
-            "casts/app.cast: its scenario runs the package's own binary (bin = \"uses-tuicast\"), \
+            "casts/app.cast: its scenario runs the package's own binary (bin = \"lean-app\"), \
              which is checked by recording it live, and this build of tuicast leaves out its \
              `record` feature: add it to the dev-dependency"
         ),
