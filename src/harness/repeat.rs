@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::check::failed;
+use super::check::failed_once;
 use super::discover::Case;
 use super::result::CheckResult;
 use super::Options;
@@ -141,10 +141,15 @@ pub fn check_case_repeated(
                 let _ = std::fs::remove_file(first.cast);
             }
             Err(e) => {
+                // Said once, at the first checkpoint; the others point there.
+                let first = infos.first().map(|i| i.name.as_str()).unwrap_or_default();
                 return infos
                     .iter()
-                    .map(|info| failed(case, &e, &info.name))
-                    .collect()
+                    .map(|info| {
+                        let lead = (info.name != first).then_some(first);
+                        failed_once(case, &e, lead, &info.name)
+                    })
+                    .collect();
             }
         }
     }
@@ -160,6 +165,7 @@ fn scenario_label(config: &Config, case: &Case, scenario: &Scenario) -> String {
 }
 
 /// One checkpoint as its goldens see it.
+#[derive(Clone)]
 struct Seen {
     name: String,
     screen: Screen,
@@ -206,6 +212,15 @@ struct Varied {
     cells: BTreeSet<(usize, usize)>,
     sizes: BTreeSet<String>,
     cursors: BTreeSet<String>,
+    /// Recordings whose checkpoint is the first recording's, the first included.
+    same_as_first: usize,
+    /// The first recording (from 1) that differs here, and its screen's rows that differ
+    /// from the first's, side by side: (row, first's text, its text).
+    sample: Option<(usize, Vec<(usize, String, String)>)>,
+    /// A race: a recording (from 1) whose varied cells still show what they showed at the
+    /// checkpoint before (its name; `None`: the blank screen of the start), while another
+    /// recording's had changed — the checkpoint was taken before the program had answered.
+    race: Option<(usize, Option<String>)>,
 }
 
 fn differences(recordings: &[Vec<Seen>]) -> Option<Report> {
@@ -224,8 +239,16 @@ fn differences(recordings: &[Vec<Seen>]) -> Option<Report> {
             cells: BTreeSet::new(),
             sizes: BTreeSet::new(),
             cursors: BTreeSet::new(),
+            same_as_first: 1,
+            sample: None,
+            race: None,
         };
-        for other in recordings.iter().skip(1).map(|r| &r[i]) {
+        for (k, other) in recordings
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(k, r)| (k, &r[i]))
+        {
             if other.screen.size != base.screen.size {
                 v.sizes.insert(base.screen.size.to_string());
                 v.sizes.insert(other.screen.size.to_string());
@@ -235,6 +258,7 @@ fn differences(recordings: &[Vec<Seen>]) -> Option<Report> {
                 v.cursors.insert(base.cursor.clone());
                 v.cursors.insert(other.cursor.clone());
             }
+            let mut differs = other.cursor != base.cursor;
             let rows = base.screen.rows.len().min(other.screen.rows.len());
             for row in 0..rows {
                 let cols = base.screen.rows[row]
@@ -243,15 +267,63 @@ fn differences(recordings: &[Vec<Seen>]) -> Option<Report> {
                 for col in 0..cols {
                     if base.cell_differs(other, row, col) {
                         v.cells.insert((row, col));
+                        differs = true;
                     }
                 }
             }
+            if !differs {
+                v.same_as_first += 1;
+            } else if v.sample.is_none() {
+                let shown: Vec<(usize, String, String)> = (0..rows)
+                    .filter(|&r| base.screen.row_text(r) != other.screen.row_text(r))
+                    .map(|r| (r, base.screen.row_text(r), other.screen.row_text(r)))
+                    .collect();
+                v.sample = Some((k + 1, shown));
+            }
+        }
+        if !v.cells.is_empty() {
+            v.race = race(recordings, i, &v.cells);
         }
         if !(v.cells.is_empty() && v.sizes.is_empty() && v.cursors.is_empty()) {
             report.checkpoints.push(v);
         }
     }
     (report.names.is_some() || !report.checkpoints.is_empty()).then_some(report)
+}
+
+/// Whether checkpoint `i` varied by a race: in some recording the `cells` that varied still
+/// show what they showed at the checkpoint before it (or are blank, for the first), while in
+/// another they had changed. Noise (a clock, random data) changes them in every recording.
+fn race(
+    recordings: &[Vec<Seen>],
+    i: usize,
+    cells: &BTreeSet<(usize, usize)>,
+) -> Option<(usize, Option<String>)> {
+    let unchanged = |r: &[Seen]| -> bool {
+        let now = &r[i];
+        cells.iter().all(|&(row, col)| {
+            let cell = now.screen.rows.get(row).and_then(|l| l.get(col));
+            match i.checked_sub(1).map(|p| &r[p]) {
+                Some(before) if before.screen.size == now.screen.size => {
+                    cell == before.screen.rows.get(row).and_then(|l| l.get(col))
+                }
+                Some(_) => false,
+                None => cell.is_none_or(|c| c.text.trim().is_empty()),
+            }
+        })
+    };
+    let stale: Vec<usize> = recordings
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| unchanged(r))
+        .map(|(k, _)| k)
+        .collect();
+    (!stale.is_empty() && stale.len() < recordings.len()).then(|| {
+        (
+            stale[0] + 1,
+            i.checked_sub(1).map(|p| recordings[0][p].name.clone()),
+        )
+    })
 }
 
 impl Report {
@@ -275,20 +347,45 @@ impl Report {
                 let _ = writeln!(out, "  {name}: the size varied: {}", sizes.join(", "));
             }
             if !v.cursors.is_empty() {
-                cursor = true;
+                // A race moves the cursor too: no hint to stop checking it then.
+                cursor |= v.race.is_none();
                 let c: Vec<&str> = v.cursors.iter().map(String::as_str).collect();
                 let _ = writeln!(out, "  {name}: the cursor varied: {}", c.join(", "));
             }
             if !v.cells.is_empty() {
                 let _ = writeln!(
                     out,
-                    "  {name}: {} {} varied: {}",
+                    "  {name}: {} {} varied: {} ({} of {n} recordings identical to the first)",
                     v.cells.len(),
                     if v.cells.len() == 1 { "cell" } else { "cells" },
-                    describe_cells(&v.cells)
+                    describe_cells(&v.cells),
+                    v.same_as_first
                 );
             }
-            all_cells.extend(v.cells.iter().copied());
+            if let Some((k, rows)) = &v.sample {
+                side_by_side(&mut out, *k, rows);
+            }
+            match &v.race {
+                Some((k, before)) => {
+                    let before = match before {
+                        Some(b) => format!(
+                            "at the checkpoint before (\"{}\")",
+                            escape_for_terminal(b, 60)
+                        ),
+                        None => "on the blank screen of the start".to_string(),
+                    };
+                    let _ = writeln!(
+                        out,
+                        "  {name}: a race, not noise: in recording {k} those cells still show what \
+                         they showed {before}, while other recordings had changed them: the \
+                         checkpoint was taken before the program had answered. Wait for what it \
+                         should show before the checkpoint ({{ wait = \"...\" }}), or give it a \
+                         longer settle ({{ checkpoint = \"{name}\", settle = \"200ms\" }}); a \
+                         mask would hide the bug"
+                    );
+                }
+                None => all_cells.extend(v.cells.iter().copied()),
+            }
         }
         let masks = suggest_masks(&all_cells);
         if !masks.is_empty() {
@@ -305,6 +402,32 @@ impl Report {
             );
         }
         out
+    }
+}
+
+/// The rows of two recordings that differ, side by side: recording 1 left, recording `k`
+/// right, each cut to 38 columns, at most 8 rows.
+fn side_by_side(out: &mut String, k: usize, rows: &[(usize, String, String)]) {
+    const WIDTH: usize = 38;
+    let cut = |t: &str| -> String {
+        let t = escape_for_terminal(t.trim_end(), 4 * WIDTH);
+        let mut s: String = t.chars().take(WIDTH).collect();
+        let pad = WIDTH.saturating_sub(s.chars().count());
+        s.extend(std::iter::repeat_n(' ', pad));
+        s
+    };
+    let head = format!(
+        "        {} │ {}",
+        cut("recording 1"),
+        cut(&format!("recording {k}"))
+    );
+    let _ = writeln!(out, "{}", head.trim_end());
+    for (row, a, b) in rows.iter().take(8) {
+        let line = format!("  {:>3} | {} │ {}", row + 1, cut(a), cut(b));
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if rows.len() > 8 {
+        let _ = writeln!(out, "        ({} more rows differ)", rows.len() - 8);
     }
 }
 
@@ -375,6 +498,48 @@ mod tests {
             "{msg}"
         );
         assert!(msg.contains("cursor = false"), "{msg}");
+    }
+
+    fn named(name: &str, input: &str) -> Seen {
+        let mut s = seen(input, false);
+        s.name = name.into();
+        s
+    }
+
+    #[test]
+    fn a_checkpoint_taken_before_the_program_answered_is_a_race_not_noise() {
+        // Recording 2 took "added" while its screen still showed what "typed" showed.
+        let good = vec![named("typed", "> Call mom"), named("added", "5 todos")];
+        let early = vec![named("typed", "> Call mom"), named("added", "> Call mom")];
+        let report = differences(&[good.clone(), good, early]).unwrap();
+        let msg = report.message(3, "casts/add.toml");
+        assert!(
+            msg.contains("(2 of 3 recordings identical to the first)"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains(
+                "added: a race, not noise: in recording 3 those cells still show what they \
+                 showed at the checkpoint before (\"typed\")"
+            ),
+            "{msg}"
+        );
+        assert!(!msg.contains("mask = ["), "a race gets no mask: {msg}");
+        // The two screens, side by side.
+        assert!(msg.contains("recording 1"), "{msg}");
+        assert!(msg.contains("recording 3"), "{msg}");
+        assert!(msg.contains("    1 | 5 todos"), "{msg}");
+        assert!(msg.contains("│ > Call mom"), "{msg}");
+
+        // A clock differs in every recording: noise, masked.
+        let at = |t: &str| vec![named("typed", "> Call mom"), named("added", t)];
+        let report = differences(&[at("12:00:01"), at("12:00:02"), at("12:00:03")]).unwrap();
+        let msg = report.message(3, "casts/add.toml");
+        assert!(!msg.contains("race"), "{msg}");
+        assert!(
+            msg.contains("mask = [{ rows = 1, cols = \"8..=8\" }]"),
+            "{msg}"
+        );
     }
 
     #[test]

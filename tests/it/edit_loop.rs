@@ -468,3 +468,35 @@ fn at_a_workspace_root_each_members_suite_runs_in_its_own_folder() {
         .run()
         .success();
 }
+
+#[test]
+fn the_flake_guard_tells_a_race_from_noise_and_shows_both_screens() {
+    let dir = Dir::new();
+    // Answers a key at once or, one time in two, after 150 ms: a checkpoint with a 40 ms
+    // settle is then taken before the answer — a race the scenario must wait for.
+    dir.write(
+        "casts/race.toml",
+        "shell = \"echo ready; read -n1 k; [ $((RANDOM % 2)) = 0 ] && sleep 0.15; echo; echo answered\"\n\
+         size = \"30x4\"\nsettle = \"40ms\"\n\
+         steps = [\n  { wait = \"ready\" },\n  { checkpoint = \"ready\" },\n  { press = \"x\" },\n  \
+         { checkpoint = \"answer\" },\n  { exit = 0 },\n]\n",
+    );
+    let out = dir
+        .tuicast(["test", "--live", "--repeat", "14"])
+        .run()
+        .fails_with(1);
+    let t = out.stdout();
+    assert!(
+        t.contains("answer: a race, not noise: in recording "),
+        "{out}"
+    );
+    assert!(
+        t.contains("those cells still show what they showed at the checkpoint before (\"ready\")"),
+        "{out}"
+    );
+    assert!(t.contains(" recordings identical to the first)"), "{out}");
+    assert!(t.contains("answered"), "the screens side by side: {out}");
+    assert!(!t.contains("mask = ["), "no mask for a race: {out}");
+    // Said once, not once per checkpoint.
+    assert_eq!(t.matches("a race, not noise").count(), 1, "{out}");
+}
