@@ -136,8 +136,9 @@ pub fn parse_color(text: &str) -> Result<Color, String> {
 pub struct Expect {
     /// Its name in test names: the `name` key, or its number in the file (from 1).
     pub id: String,
-    /// The checkpoint it is checked at; `None` for every one (`at = "*"`).
-    pub at: Option<String>,
+    /// The checkpoints it is checked at (`at = "name"` or `at = ["a", "b"]`); `None` for
+    /// every one (`at = "*"`).
+    pub at: Option<Vec<String>>,
     /// Where it is written, `path:line`.
     pub place: String,
     /// The region: a label for messages (`region "status"`, or the cells' keys) and its
@@ -161,7 +162,9 @@ pub struct Expect {
 impl Expect {
     /// Whether this expectation is checked at the checkpoint `name`.
     pub fn applies_to(&self, name: &str) -> bool {
-        self.at.as_deref().is_none_or(|at| at == name)
+        self.at
+            .as_ref()
+            .is_none_or(|at| at.iter().any(|a| a == name))
     }
 
     /// Checks `screen`, the checkpoint `checkpoint`'s; the failure message when it differs.

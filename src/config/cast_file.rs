@@ -862,11 +862,29 @@ fn expectation(
     span: Range<usize>,
     anchors: &BTreeMap<String, Anchor>,
 ) -> Result<Expect, String> {
-    let when = match e.at.as_deref() {
-        None => return Err("an expectation needs at = \"CHECKPOINT\" or at = \"*\"".into()),
-        Some("*") => None,
-        Some("") => return Err("at = \"\" names no checkpoint".into()),
-        Some(name) => Some(name.to_string()),
+    let names: Vec<String> = match &e.at {
+        None => {
+            return Err(
+                "an expectation needs at = \"CHECKPOINT\", at = [\"A\", \"B\"] or at = \"*\""
+                    .into(),
+            )
+        }
+        Some(OneOrMany::One(name)) => vec![name.clone()],
+        Some(OneOrMany::Many(names)) if names.is_empty() => {
+            return Err("at = [] names no checkpoint".into())
+        }
+        Some(OneOrMany::Many(names)) => names.clone(),
+    };
+    if names.iter().any(String::is_empty) {
+        return Err("at = \"\" names no checkpoint".into());
+    }
+    let when = if names.iter().any(|n| n == "*") {
+        if names.len() > 1 {
+            return Err("at = \"*\" is every checkpoint: list names, or \"*\" alone".into());
+        }
+        None
+    } else {
+        Some(names)
     };
     let id = match &e.name {
         Some(n) if n.is_empty() => return Err("name = \"\" is empty".into()),
@@ -1138,6 +1156,14 @@ struct CheckToml {
     regions: Vec<Spanned<String>>,
 }
 
+/// A string or a list of strings (`at = "end"`, `at = ["a", "b"]`).
+#[derive(Debug, serde::Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
 /// One `[check] mask` entry: cells (the cell-selecting keys of a region), or a named region
 /// of `[regions]`.
 #[derive(Debug, Default, serde::Deserialize)]
@@ -1230,7 +1256,7 @@ struct ExpectToml {
     #[serde(default)]
     name: Option<String>,
     #[serde(default)]
-    at: Option<String>,
+    at: Option<OneOrMany>,
     #[serde(default)]
     region: Option<String>,
     #[serde(default)]
@@ -1707,7 +1733,10 @@ mod tests {
         assert_eq!((a.id.as_str(), a.at.as_deref()), ("1", None));
         assert_eq!(a.place, "casts/x.toml:9");
         assert_eq!(a.style.fg, Some(crate::term::Color::Indexed(2)));
-        assert_eq!((b.id.as_str(), b.at.as_deref()), ("cursor", Some("end")));
+        assert_eq!(
+            (b.id.as_str(), b.at.as_deref()),
+            ("cursor", Some(&["end".to_string()][..]))
+        );
         assert_eq!(
             (b.cursor, b.style.bg),
             (Some((4, 0)), Some(crate::term::Color::Indexed(4)))

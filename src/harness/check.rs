@@ -438,6 +438,41 @@ mod tests {
     }
 
     #[test]
+    fn an_expectation_may_name_a_list_of_checkpoints() {
+        let (_dir, config) = project(&[
+            ("casts/two.cast", TWO),
+            (
+                "casts/two.toml",
+                "[[check.expect]]\nname = \"count\"\nat = [\"first\", \"end\"]\ncontains = \"count\"\n",
+            ),
+        ]);
+        let case = &discover(&config, &[], LiveMode::Auto)[0];
+        assert_eq!(
+            case.test_names(),
+            [
+                "two::first",
+                "two::first::count",
+                "two::end",
+                "two::end::count"
+            ]
+        );
+        // A name in the list that the cast lacks is an error naming it.
+        let (_dir, config) = project(&[
+            ("casts/two.cast", TWO),
+            (
+                "casts/two.toml",
+                "[[check.expect]]\nat = [\"first\", \"later\"]\ncontains = \"count\"\n",
+            ),
+        ]);
+        let case = &discover(&config, &[], LiveMode::Auto)[0];
+        let e = case.checkpoints.as_ref().unwrap_err();
+        assert!(
+            e.contains("has at = \"later\", a checkpoint the cast does not have"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn a_missing_golden_fails_and_says_what_was_written() {
         let (_dir, config) = project(&[("casts/two.cast", TWO)]);
         let case = load_case(&config, config.casts.join("two.cast"), LiveMode::Auto);

@@ -454,8 +454,11 @@ fn expected_checkpoints(
     expects: &[crate::assert::Expect],
 ) -> Result<(), String> {
     for e in expects {
-        let Some(at) = &e.at else { continue };
-        if !all.iter().any(|c| &c.name == at) {
+        let Some(names) = &e.at else { continue };
+        let Some(at) = names.iter().find(|at| !all.iter().any(|c| &c.name == *at)) else {
+            continue;
+        };
+        {
             let have: Vec<String> = all
                 .iter()
                 .map(|c| crate::escape::escape_for_terminal(&c.name, 60))

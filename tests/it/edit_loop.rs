@@ -500,3 +500,15 @@ fn the_flake_guard_tells_a_race_from_noise_and_shows_both_screens() {
     // Said once, not once per checkpoint.
     assert_eq!(t.matches("a race, not noise").count(), 1, "{out}");
 }
+
+#[test]
+fn a_broken_scenario_fails_whatever_the_filter() {
+    let dir = recorded(&["greeted"], &[]);
+    dir.write(
+        "casts/greet.toml",
+        scenario(&["greeted"], &[]).replace("size = \"30x4\"", "size = \"wide\""),
+    );
+    let out = dir.tuicast(["test", "-k", "greeted"]).run().fails_with(2);
+    assert!(out.stdout().contains("running 1 test\n"), "{out}");
+    assert!(out.stdout().contains("casts/greet.toml:2:"), "{out}");
+}
