@@ -198,6 +198,9 @@ impl Seen {
     }
 }
 
+/// A row of two recordings' screens that differs: (row, the first's text, the other's).
+type DifferingRow = (usize, String, String);
+
 /// What varied between the recordings.
 #[derive(Default)]
 struct Report {
@@ -216,7 +219,7 @@ struct Varied {
     same_as_first: usize,
     /// The first recording (from 1) that differs here, and its screen's rows that differ
     /// from the first's, side by side: (row, first's text, its text).
-    sample: Option<(usize, Vec<(usize, String, String)>)>,
+    sample: Option<(usize, Vec<DifferingRow>)>,
     /// A race: a recording (from 1) whose varied cells still show what they showed at the
     /// checkpoint before (its name; `None`: the blank screen of the start), while another
     /// recording's had changed — the checkpoint was taken before the program had answered.
@@ -274,7 +277,7 @@ fn differences(recordings: &[Vec<Seen>]) -> Option<Report> {
             if !differs {
                 v.same_as_first += 1;
             } else if v.sample.is_none() {
-                let shown: Vec<(usize, String, String)> = (0..rows)
+                let shown: Vec<DifferingRow> = (0..rows)
                     .filter(|&r| base.screen.row_text(r) != other.screen.row_text(r))
                     .map(|r| (r, base.screen.row_text(r), other.screen.row_text(r)))
                     .collect();
@@ -407,7 +410,7 @@ impl Report {
 
 /// The rows of two recordings that differ, side by side: recording 1 left, recording `k`
 /// right, each cut to 38 columns, at most 8 rows.
-fn side_by_side(out: &mut String, k: usize, rows: &[(usize, String, String)]) {
+fn side_by_side(out: &mut String, k: usize, rows: &[DifferingRow]) {
     const WIDTH: usize = 38;
     let cut = |t: &str| -> String {
         let t = escape_for_terminal(t.trim_end(), 4 * WIDTH);
