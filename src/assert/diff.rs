@@ -106,9 +106,12 @@ fn first_place(expected: &str, actual: &str, styles: &[StyleChange]) -> Place {
             act.get(i).copied().unwrap_or(""),
         );
         let column = e.chars().zip(a.chars()).take_while(|(x, y)| x == y).count() + 1;
-        return Place::Cell {
-            row: i - act_head + 1,
-            column,
+        let row = i - act_head + 1;
+        // The first difference in reading order: a style change above or left of the first
+        // text change comes first (a styled golden's colour changed on row 2, a word on 9).
+        return match styles.iter().map(|c| (c.row, c.col)).min() {
+            Some((r, c)) if (r, c) < (row, column) => Place::Cell { row: r, column: c },
+            _ => Place::Cell { row, column },
         };
     }
     match styles.first() {
@@ -377,6 +380,34 @@ mod tests {
         assert_eq!(d.place, Place::Cell { row: 1, column: 8 }.with_row(121));
         assert!(d.diff.lines().count() <= 8, "{}", d.diff);
         assert!(d.diff.contains("-line 120\n+line 12X\n"), "{}", d.diff);
+    }
+
+    #[test]
+    fn the_first_difference_of_a_styled_golden_is_the_first_in_reading_order() {
+        let size = Size { cols: 10, rows: 3 };
+        let styled = |input: &str| {
+            render(
+                Format::Styled,
+                "c",
+                "end",
+                &crate::term::test_screen(size, input),
+            )
+        };
+        // A colour changed on row 1, a word on row 3: row 1 comes first.
+        let a = styled("\x1b[31mred\x1b[0m\r\n\r\nword");
+        let b = styled("\x1b[32mred\x1b[0m\r\n\r\nWord");
+        let d = compare(&a, &b, false).unwrap();
+        assert_eq!(d.place, Place::Cell { row: 1, column: 1 });
+        // A word changed above a colour: the word's place.
+        let a = styled("word\r\n\r\n\x1b[31mred\x1b[0m");
+        let b = styled("Word\r\n\r\n\x1b[32mred\x1b[0m");
+        let d = compare(&a, &b, false).unwrap();
+        assert_eq!(d.place, Place::Cell { row: 1, column: 1 });
+        let b = styled("wOrd\r\n\r\n\x1b[32mred\x1b[0m");
+        assert_eq!(
+            compare(&a, &b, false).unwrap().place,
+            Place::Cell { row: 1, column: 2 }
+        );
     }
 
     #[test]

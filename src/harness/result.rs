@@ -200,6 +200,7 @@ impl CheckResult {
 #[derive(Debug, Default)]
 pub struct Report {
     passed: usize,
+    updated: usize,
     failed: Vec<CheckResult>,
     live: LiveMode,
 }
@@ -230,6 +231,7 @@ impl Report {
     pub fn count(&mut self, result: CheckResult) {
         if result.passed() {
             self.passed += 1;
+            self.updated += usize::from(result.status() == Status::Updated);
         } else {
             self.failed.push(result);
         }
@@ -264,9 +266,19 @@ impl Report {
         out
     }
 
-    /// The last line: `N passed, M failed`, after a blank line.
+    /// The last line: `N passed, M failed` (`N passed (K updated), M failed` when some passed
+    /// by writing their goldens), after a blank line.
     pub fn summary(&self) -> String {
-        format!("\n{} passed, {} failed\n", self.passed, self.failed.len())
+        let updated = if self.updated > 0 {
+            format!(" ({} updated)", self.updated)
+        } else {
+            String::new()
+        };
+        format!(
+            "\n{} passed{updated}, {} failed\n",
+            self.passed,
+            self.failed.len()
+        )
     }
 }
 

@@ -27,7 +27,14 @@ fn recorded(before: &[&str], after: &[&str]) -> Dir {
     let dir = Dir::new();
     dir.write("casts/greet.toml", scenario(before, after));
     dir.tuicast(["record", "casts/greet.toml"]).run().success();
-    dir.tuicast(["test", "--update"]).run().success();
+    let out = dir.tuicast(["test", "--update"]).run().success();
+    // The summary says how many of the passes wrote their goldens.
+    let n = before.len() + after.len() + 1;
+    assert!(
+        out.stdout()
+            .ends_with(&format!("\n{n} passed ({n} updated), 0 failed\n")),
+        "{out}"
+    );
     dir
 }
 
