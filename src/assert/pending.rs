@@ -17,8 +17,19 @@ pub struct Pending {
 
 impl Pending {
     /// Replaces the golden with the pending file (atomically, by rename); a PNG golden's diff
-    /// image goes too.
+    /// image goes too. A pending file that is a symbolic link (or no regular file) is refused:
+    /// accepted, it would become a golden that points anywhere.
     pub fn accept(&self) -> io::Result<()> {
+        let regular = std::fs::symlink_metadata(&self.new)?.file_type().is_file();
+        if !regular {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{}: not accepted: a pending snapshot must be a regular file, not a symbolic link",
+                    crate::escape::escape_for_terminal(&self.new.display().to_string(), 300)
+                ),
+            ));
+        }
         std::fs::rename(&self.new, &self.golden)?;
         let _ = std::fs::remove_file(super::diff_image_path(&self.golden));
         Ok(())

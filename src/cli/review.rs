@@ -269,7 +269,7 @@ fn show_snapshot(p: &Pending, color: bool) -> anyhow::Result<()> {
     } else if let Some((old, new)) = text_pair(p)? {
         print!("{}", tuicast::assert::unified(&old, &new, color));
     } else {
-        let new = std::fs::read_to_string(&p.new)?;
+        let new = read_pending(&p.new)?;
         println!("  new snapshot:");
         for line in new.lines() {
             println!("  +{}", tuicast::escape::escape_for_terminal(line, 500));
@@ -335,11 +335,30 @@ fn show_recording(config: &Config, p: &Pending, color: bool) -> anyhow::Result<(
     Ok(())
 }
 
-/// The golden's and the pending file's text, when a golden exists and is not empty.
-fn text_pair(p: &Pending) -> std::io::Result<Option<(String, String)>> {
-    let old = std::fs::read_to_string(&p.golden).unwrap_or_default();
+/// The golden's and the pending file's text, when a golden exists and is not empty. Both are
+/// read as goldens are (`assert::read_golden`): a golden committed as a symbolic link is an
+/// error naming it, never a diff of what it points to.
+fn text_pair(p: &Pending) -> anyhow::Result<Option<(String, String)>> {
+    let old = match tuicast::assert::read_golden(&p.golden) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes.unwrap_or_default()).into_owned(),
+        Err(e) => anyhow::bail!("{}: {e}", shown(&p.golden)),
+    };
     if old.is_empty() {
         return Ok(None);
     }
-    Ok(Some((old, std::fs::read_to_string(&p.new)?)))
+    Ok(Some((old, read_pending(&p.new)?)))
+}
+
+/// A pending `.new` file's text, read as goldens are (no symbolic link, a size limit).
+fn read_pending(new: &std::path::Path) -> anyhow::Result<String> {
+    match tuicast::assert::read_golden(new) {
+        Ok(Some(bytes)) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+        Ok(None) => anyhow::bail!("{}: the pending file is gone", shown(new)),
+        Err(e) => anyhow::bail!("{}: {e}", shown(new)),
+    }
+}
+
+/// A path as messages show it: escaped (a repository chooses its file names).
+fn shown(path: &std::path::Path) -> String {
+    tuicast::escape::escape_for_terminal(&path.display().to_string(), 300)
 }

@@ -217,12 +217,15 @@ impl ReportDir {
                 std::fs::create_dir_all(&files)?;
                 let golden = config.snapshots.join(&s.name);
                 let base = short_hash(&s.name);
+                // Read as goldens are (`assert::read_golden`: no symbolic link, no FIFO, a
+                // size limit): a picture committed as a link to any file would otherwise be
+                // copied into the artifact.
                 let copy = |from: &Path, suffix: &str| -> io::Result<Option<String>> {
-                    if !from.is_file() {
+                    let Ok(Some(bytes)) = crate::assert::read_golden(from) else {
                         return Ok(None);
-                    }
+                    };
                     let name = format!("{base}-{suffix}.png");
-                    std::fs::copy(from, files.join(&name))?;
+                    write_replacing(&files.join(&name), &bytes)?;
                     Ok(Some(name))
                 };
                 s.images.expected = copy(&golden, "expected")?;
@@ -275,10 +278,11 @@ impl ReportDir {
         crate::util::write_atomic(&files.join(&name), &bytes)?;
         // The changes, when the golden is a picture of the same size (a larger one is not
         // decoded: see `assert::check_png`).
-        let golden_image = crate::util::read_regular(golden, crate::assert::MAX_GOLDEN_BYTES)
-            .ok()
-            .filter(|b| png_render::png_dimensions(b) == Some(image.dimensions()))
-            .and_then(|b| png_render::decode_png(&b).ok());
+        let golden_image =
+            crate::util::read_regular_nofollow(golden, crate::assert::MAX_GOLDEN_BYTES)
+                .ok()
+                .filter(|b| png_render::png_dimensions(b) == Some(image.dimensions()))
+                .and_then(|b| png_render::decode_png(&b).ok());
         let changes = match golden_image {
             Some(g) => {
                 let diff = png_render::compare(&g, &image, check.tolerance, &layout);

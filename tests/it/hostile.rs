@@ -180,7 +180,7 @@ fn a_fifo_or_a_device_in_the_suite_is_an_error_not_a_hang() {
         "{out}"
     );
     assert!(
-        text.contains("end.txt: cannot read the golden: is a device, not a regular file"),
+        text.contains("end.txt: cannot read the golden: is a symbolic link (to /dev/zero)"),
         "{out}"
     );
     assert_eq!(
@@ -408,5 +408,91 @@ fn goldens_are_never_written_through_a_symlink_out_of_the_snapshots_folder() {
         outside.files().is_empty(),
         "nothing written outside: {:?}",
         outside.files()
+    );
+}
+
+/// Issue 23: a golden committed as a symbolic link (`snapshots/c/end.txt ->
+/// /proc/self/environ`, `-> ../../.git/config`) was read through: `tuicast test` printed its
+/// target in the diff, `--report` embedded it in the artifact, `review` showed it. Every
+/// golden read (text, styled, PNG, region goldens, `.new` files) refuses a link and names it.
+#[test]
+fn a_golden_that_is_a_symlink_is_an_error_never_a_diff_of_its_target() {
+    let secret = "SECRET-TOKEN-8c1f";
+    let outside = Dir::new();
+    let target = outside.write("secret.txt", format!("{secret}\n"));
+    let dir = project_with_goldens();
+    dir.write("casts/text.cast", v3_cast(10, 2, &[r#"[0.1, "o", "hi"]"#]));
+    dir.write(
+        "casts/demo.toml",
+        "[regions]\ntop = { rows = 1 }\n[check]\nformats = [\"txt\", \"png\"]\nregions = [\"top\"]\n",
+    );
+    dir.tuicast(["test", "--update"]).run().success();
+    // Each the first golden its checkpoint reads that is a link: a text golden, a picture and
+    // a region golden.
+    let links = [
+        "snapshots/text/end.txt",
+        "snapshots/demo/end.png",
+        "snapshots/demo/greeted.top.txt",
+    ];
+    for golden in links {
+        std::fs::remove_file(dir.join(golden)).unwrap();
+        std::os::unix::fs::symlink(&target, dir.join(golden)).unwrap();
+    }
+    // A picture that differs, with a committed `.new` and changes picture that are links:
+    // the report copies pictures beside a failing PNG golden.
+    dir.write("snapshots/demo/greeted.png", "not a picture");
+    for beside in ["greeted.png.new", "greeted.png.diff.png"] {
+        std::os::unix::fs::symlink(&target, dir.join("snapshots/demo").join(beside)).unwrap();
+    }
+    let out = dir
+        .tuicast(["test", "--report", "rep"])
+        .env("TUICAST_UPDATE", "no")
+        .run()
+        .fails_with(1);
+    assert!(
+        !out.stdout().contains(secret) && !out.stderr().contains(secret),
+        "{out}"
+    );
+    for golden in links {
+        assert!(
+            out.stdout().contains(&format!(
+                "{golden}: cannot read the golden: is a symbolic link (to {}), which tuicast does \
+                 not read through",
+                target.display()
+            )),
+            "{golden}: {out}"
+        );
+    }
+    let report: Vec<String> = dir
+        .files()
+        .into_iter()
+        .filter(|f| f.starts_with("rep/"))
+        .collect();
+    assert!(report.contains(&"rep/index.html".to_string()), "{report:?}");
+    for f in report {
+        let bytes = std::fs::read(dir.join(&f)).unwrap();
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(secret),
+            "{f} holds the link's target"
+        );
+    }
+
+    // Review: a symlinked golden beside a real `.new` is named, not diffed; a symlinked `.new`
+    // is never accepted into a golden.
+    dir.write("snapshots/text/end.txt.new", "hi\n");
+    let out = dir.tuicast(["review"]).stdin("s\n").run().fails_with(2);
+    assert!(
+        out.stderr()
+            .contains("snapshots/text/end.txt: cannot read the golden: is a symbolic link"),
+        "{out}"
+    );
+    assert!(!out.stdout().contains(secret), "{out}");
+    std::fs::remove_file(dir.join("snapshots/text/end.txt.new")).unwrap();
+    std::fs::remove_file(dir.join("snapshots/text/end.txt")).unwrap();
+    std::os::unix::fs::symlink(&target, dir.join("snapshots/text/end.txt.new")).unwrap();
+    dir.tuicast(["accept"]).run().success();
+    assert!(
+        !dir.join("snapshots/text/end.txt").exists(),
+        "a link is no pending snapshot"
     );
 }
