@@ -496,3 +496,65 @@ fn a_golden_that_is_a_symlink_is_an_error_never_a_diff_of_its_target() {
         "a link is no pending snapshot"
     );
 }
+
+/// Issue 23: `tuicast test --report .` (or `docs`, `~`) removed `DIR/data/` and `DIR/files/`
+/// and replaced `DIR/index.html`. A report is written only into a new or empty folder, or one
+/// a report made (its `tuicast-report.txt`); any other folder is refused, exit status 2.
+#[test]
+fn a_report_never_writes_into_a_folder_it_did_not_make() {
+    let dir = project_with_goldens();
+    dir.write("docs/index.html", "<p>the project's page</p>\n");
+    dir.write("docs/data/keep.json", "{}\n");
+    dir.write("docs/files/logo.png", "picture\n");
+    let before = dir.files();
+    for folder in ["docs", "."] {
+        let out = dir
+            .tuicast(["test", "--report", folder])
+            .run()
+            .fails_with(2);
+        assert!(
+            out.stderr().contains(
+                "not a report folder tuicast made (it holds files and no tuicast-report.txt)"
+            ),
+            "{folder}: {out}"
+        );
+        let out = dir
+            .tuicast(["test"])
+            .env("TUICAST_REPORT", folder)
+            .run()
+            .fails_with(2);
+        assert!(
+            out.stderr().contains("not a report folder"),
+            "{folder}: {out}"
+        );
+        assert_eq!(dir.files(), before, "{folder}: nothing written or removed");
+    }
+    // A new folder, an empty one, and a folder a report made (again) are fine.
+    std::fs::create_dir(dir.join("empty")).unwrap();
+    for folder in ["rep", "empty", "rep"] {
+        dir.tuicast(["test", "--report", folder]).run().success();
+        assert!(dir.join(folder).join("tuicast-report.txt").is_file());
+        assert!(dir.join(folder).join("index.html").is_file());
+    }
+    // A marker that is a link makes no folder a report.
+    std::os::unix::fs::symlink(
+        dir.join("rep/tuicast-report.txt"),
+        dir.join("docs/tuicast-report.txt"),
+    )
+    .unwrap();
+    let out = dir
+        .tuicast(["test", "--report", "docs"])
+        .run()
+        .fails_with(2);
+    assert!(out.stderr().contains("is not a regular file"), "{out}");
+    let docs = |files: Vec<String>| -> Vec<String> {
+        files
+            .into_iter()
+            .filter(|f| f.starts_with("docs/"))
+            .collect()
+    };
+    let mut expected = docs(before);
+    expected.push("docs/tuicast-report.txt".to_string());
+    expected.sort();
+    assert_eq!(docs(dir.files()), expected, "the project's docs untouched");
+}
