@@ -100,7 +100,9 @@ pub fn discover(config: &Config, paths: &[PathBuf]) -> Vec<Case> {
     let mut casts = Vec::new();
     for root in roots {
         if root.is_dir() {
-            collect_casts(&root, &mut casts);
+            if let Err(e) = collect_casts(&root, &mut casts) {
+                return vec![walk_failure(config, &root, e)];
+            }
         } else {
             casts.push(root);
         }
@@ -432,17 +434,81 @@ pub fn orphans(config: &Config, cases: &[Case]) -> std::io::Result<Vec<PathBuf>>
     Ok(found)
 }
 
-fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect_casts(&path, out);
-        } else if path.extension().is_some_and(|e| e == "cast") {
-            out.push(path);
+/// Adds the casts under `dir` to `out`. Symbolic links to folders are not followed (two
+/// one-byte links `casts/a -> .` and `casts/b -> .` made 2^40 paths, `casts/root -> /` the
+/// whole file system); a link named `*.cast` is a cast like any file. Past
+/// [`MAX_CAST_DEPTH`] folders deep, [`MAX_CASTS`] casts (in `out`, over every root) or
+/// [`MAX_DISCOVERY_ENTRIES`] entries read, the walk stops with an error that says which.
+fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let mut stack = vec![(dir.to_path_buf(), 0)];
+    let mut seen = 0;
+    while let Some((folder, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > MAX_DISCOVERY_ENTRIES {
+                return Err(format!(
+                    "{}: more than {MAX_DISCOVERY_ENTRIES} files and folders to look through for \
+                     casts, the most discovery reads: name the folders to check (`tuicast test PATH`)",
+                    assert::shown_path(dir)
+                ));
+            }
+            let path = entry.path();
+            // The entry itself: `file_type` does not follow a symbolic link.
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                if depth >= MAX_CAST_DEPTH {
+                    return Err(format!(
+                        "{}: folders nested more than {MAX_CAST_DEPTH} deep under {}, deeper \
+                         than discovery looks for casts",
+                        assert::shown_path(&path),
+                        assert::shown_path(dir)
+                    ));
+                }
+                stack.push((path, depth + 1));
+            } else if path.extension().is_some_and(|e| e == "cast") {
+                if out.len() >= MAX_CASTS {
+                    return Err(format!(
+                        "{}: more than {MAX_CASTS} casts, the most one run checks: name the \
+                         folders or casts to check (`tuicast test PATH`)",
+                        assert::shown_path(dir)
+                    ));
+                }
+                out.push(path);
+            }
         }
+    }
+    Ok(())
+}
+
+/// The deepest folder below a casts folder that discovery looks into.
+pub(crate) const MAX_CAST_DEPTH: usize = 32;
+
+/// The most casts one discovery finds.
+pub(crate) const MAX_CASTS: usize = 10_000;
+
+/// The most files and folders one discovery reads while looking for casts.
+pub(crate) const MAX_DISCOVERY_ENTRIES: usize = 1_000_000;
+
+/// The one case of a discovery that stopped at a limit: named after the folder, failing with
+/// `error` (so `tuicast test` exits 2 and the harness runs one failing test, not none).
+fn walk_failure(config: &Config, root: &Path, error: String) -> Case {
+    Case {
+        cast: root.to_path_buf(),
+        stem: assert::pending::relative_name(&config.root, root),
+        checkpoints: Err(error),
+        formats: Vec::new(),
+        masks: Vec::new(),
+        cursor: true,
+        scrollback: 0,
+        scenario: None,
+        engine: config.engine,
+        expects: Vec::new(),
+        region_goldens: Vec::new(),
     }
 }
 

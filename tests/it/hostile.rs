@@ -558,3 +558,43 @@ fn a_report_never_writes_into_a_folder_it_did_not_make() {
     expected.sort();
     assert_eq!(docs(dir.files()), expected, "the project's docs untouched");
 }
+
+/// Issue 23: `casts/a -> .` plus `casts/b -> .` (two one-byte symlinks) made discovery walk
+/// 2^40 paths, and `casts/root -> /` the file system. Symlinked folders are not followed, and
+/// discovery has a depth and a count limit, each a clear error (exit status 2).
+#[test]
+fn discovery_follows_no_symlinked_folder_and_stops_at_its_limits() {
+    let dir = project_with_goldens();
+    for (link, to) in [("a", "."), ("b", "."), ("root", "/")] {
+        std::os::unix::fs::symlink(to, dir.join("casts").join(link)).unwrap();
+    }
+    let started = std::time::Instant::now();
+    let out = dir.tuicast(["test"]).run().success();
+    assert!(out.stdout().contains("2 passed"), "{out}");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+
+    // 33 folders deep: refused, naming the folder and the limit.
+    let deep = Dir::new();
+    let nested: String = (0..33).map(|i| format!("d{i}/")).collect();
+    deep.write(format!("casts/{nested}x.cast"), "");
+    let out = deep.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stdout()
+            .contains("folders nested more than 32 deep under casts"),
+        "{out}"
+    );
+    assert!(out.stdout().contains("casts/d0/d1/"), "{out}");
+
+    // More casts than one run checks.
+    let many = Dir::new();
+    std::fs::create_dir(many.join("casts")).unwrap();
+    for i in 0..10_001 {
+        std::fs::write(many.join(format!("casts/c{i}.cast")), "").unwrap();
+    }
+    let out = many.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stdout()
+            .contains("casts: more than 10000 casts, the most one run checks"),
+        "{out}"
+    );
+}
