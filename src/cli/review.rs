@@ -92,7 +92,24 @@ pub(super) fn accept(args: AcceptArgs) -> anyhow::Result<ExitCode> {
             tuicast::escape::escape_for_terminal(&dir.display().to_string(), 300)
         );
     }
-    match tuicast::report::accept_from(&dir, &config.snapshots, &args.filter.filters) {
+    // Writes only inside the project: a `snapshots` folder that is a link out of it, or a
+    // `snapshots = "../x"`, takes no golden from a report.
+    let inside = tuicast::util::resolved(&config.snapshots)
+        .starts_with(tuicast::util::resolved(&config.root));
+    if !inside {
+        anyhow::bail!(
+            "the snapshots folder {} is outside the project: accept --from writes goldens only \
+             inside it",
+            shown(&config.snapshots)
+        );
+    }
+    // Every golden the checkout's casts produce: the only names a report may change.
+    let known: std::collections::HashSet<String> = tuicast::harness::discover(&config, &[])
+        .iter()
+        .flat_map(|case| tuicast::harness::expected_snapshots(&config, case))
+        .map(|golden| pending::relative_name(&config.snapshots, &golden))
+        .collect();
+    match tuicast::report::accept_from(&dir, &config.snapshots, &args.filter.filters, &known) {
         Ok(done) if done.is_empty() => {
             eprintln!(
                 "no changes in the report{}",
@@ -114,9 +131,15 @@ pub(super) fn accept(args: AcceptArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => {
+        // Goldens changed since the report: a check that failed. Anything else is a report
+        // that does not hold up: bad input.
+        Err(e @ tuicast::report::AcceptError::Stale(_)) => {
             eprintln!("error: {e}");
             Ok(ExitCode::from(super::EXIT_CHECK_FAILED))
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(super::EXIT_BAD_INPUT))
         }
     }
 }

@@ -2,6 +2,8 @@
 //! folders, names and bytes tuicast sees; nothing outside the snapshots folder is deleted,
 //! nothing reaches the terminal raw, no input crashes the run. One test per finding.
 
+use std::path::Path;
+
 use crate::util::{v3_cast, Dir};
 
 /// A project with one cast (two checkpoints) and its goldens written.
@@ -595,6 +597,203 @@ fn discovery_follows_no_symlinked_folder_and_stops_at_its_limits() {
     assert!(
         out.stdout()
             .contains("casts: more than 10000 casts, the most one run checks"),
+        "{out}"
+    );
+}
+
+/// Every `rep/data/r-*.json` of a report, parsed, changed by `f` and written back.
+fn tamper(dir: &Dir, f: impl Fn(&mut serde_json::Value)) {
+    for entry in std::fs::read_dir(dir.join("rep/data")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("r-") && name.ends_with(".json") {
+            let mut v: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            f(&mut v);
+            std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+        }
+    }
+}
+
+/// Each snapshot entry of a report's data file.
+fn each_snapshot(v: &mut serde_json::Value, f: &dyn Fn(&mut serde_json::Value)) {
+    for r in v["results"].as_array_mut().unwrap() {
+        for s in r["snapshots"].as_array_mut().unwrap() {
+            f(s);
+        }
+    }
+}
+
+/// Issue 23: `accept --from` trusted the report: it wrote any name under `snapshots/`
+/// (`evil.sh`, `.gitattributes`), wrote through a symlinked folder out of the project, copied
+/// any local file into `end.png` through a `files/` link, read `/dev/zero` and hung on a
+/// FIFO. Every entry is checked against the checkout; one that fails refuses the whole report
+/// (exit status 2), naming it, and nothing is written.
+#[test]
+fn accept_from_refuses_a_report_that_does_not_hold_up_against_the_checkout() {
+    let dir = project_with_goldens();
+    dir.write("casts/pic.cast", v3_cast(6, 1, &[r#"[0.1, "o", "hi"]"#]));
+    dir.write("casts/pic.toml", "[check]\nformats = [\"png\"]\n");
+    dir.tuicast(["test", "--update"]).run().success();
+    // Both casts change; CI (mode `no`) leaves a report of the changes.
+    dir.write(
+        "casts/demo.cast",
+        v3_cast(10, 2, &[r#"[0.1, "o", "ho"]"#, r#"[0.1, "m", "greeted"]"#]),
+    );
+    dir.write("casts/pic.cast", v3_cast(6, 1, &[r#"[0.1, "o", "ho"]"#]));
+    dir.tuicast(["test", "--report", "rep"])
+        .env("TUICAST_UPDATE", "no")
+        .run()
+        .fails_with(1);
+    let pristine = Dir::new();
+    let copy = |from: &Path, to: &Path| {
+        assert!(std::process::Command::new("cp")
+            .args(["-a"])
+            .arg(from)
+            .arg(to)
+            .status()
+            .unwrap()
+            .success());
+    };
+    copy(&dir.join("rep"), &pristine.join("rep"));
+    let restore = || {
+        std::fs::remove_dir_all(dir.join("rep")).unwrap();
+        copy(&pristine.join("rep"), &dir.join("rep"));
+    };
+    let refused = |what: &str, expected: &str| {
+        let before = dir.files();
+        let out = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(2);
+        assert!(
+            out.stderr()
+                .contains("refused the whole report, nothing was written"),
+            "{what}: {out}"
+        );
+        assert!(out.stderr().contains(expected), "{what}: {out}");
+        assert_eq!(dir.files(), before, "{what}: nothing written");
+        restore();
+    };
+
+    // Names no cast and checkpoint of the checkout has: refused, escaped.
+    for name in [
+        "evil.sh",
+        ".gitattributes",
+        "demo/new/end.txt",
+        "demo/end.txt\u{1b}]0;x\u{7}",
+    ] {
+        tamper(&dir, |v| {
+            each_snapshot(v, &|s| {
+                if s["name"] == "demo/end.txt" {
+                    s["name"] = name.into();
+                }
+            })
+        });
+        let shown = name.replace('\u{1b}', "\\e").replace('\u{7}', "\\x07");
+        refused(
+            name,
+            &format!("{shown}: no cast and checkpoint of this checkout"),
+        );
+    }
+    // A text golden claimed to be a picture.
+    tamper(&dir, |v| {
+        each_snapshot(v, &|s| {
+            if s["name"] == "demo/end.txt" {
+                s["format"] = "png".into();
+            }
+        })
+    });
+    refused(
+        "format",
+        "demo/end.txt: its format is not the one its name says",
+    );
+
+    // The picture: a link to any file, /dev/zero, a FIFO, no PNG, a `files` folder link.
+    let picture = std::fs::read_dir(dir.join("rep/files"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with("-actual.png"))
+        .expect("the actual picture");
+    let secret = dir.write("secret.txt", "SECRET\n");
+    for (what, make) in [
+        ("a link", "link"),
+        ("/dev/zero", "zero"),
+        ("a FIFO", "fifo"),
+        ("no PNG", "text"),
+    ] {
+        std::fs::remove_file(&picture).unwrap();
+        match make {
+            "link" => std::os::unix::fs::symlink(&secret, &picture).unwrap(),
+            "zero" => std::os::unix::fs::symlink("/dev/zero", &picture).unwrap(),
+            "fifo" => assert!(std::process::Command::new("mkfifo")
+                .arg(&picture)
+                .status()
+                .unwrap()
+                .success()),
+            _ => std::fs::write(&picture, "SECRET\n").unwrap(),
+        }
+        let expected = match make {
+            "text" => "is not a PNG",
+            "fifo" => "is a FIFO, not a regular file",
+            _ => "is a symbolic link",
+        };
+        refused(what, expected);
+    }
+    let outside = Dir::new();
+    copy(&dir.join("rep/files"), &outside.join("files"));
+    std::fs::remove_dir_all(dir.join("rep/files")).unwrap();
+    std::os::unix::fs::symlink(outside.join("files"), dir.join("rep/files")).unwrap();
+    refused(
+        "files link",
+        "rep/files: is not a folder (a symbolic link or a file)",
+    );
+
+    // A data file that is a link, or a FIFO.
+    let data = std::fs::read_dir(dir.join("rep/data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("r-"))
+        .unwrap();
+    std::fs::rename(&data, outside.join("r.json")).unwrap();
+    std::os::unix::fs::symlink(outside.join("r.json"), &data).unwrap();
+    refused("data link", "is a symbolic link");
+    std::fs::remove_file(&data).unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&data)
+        .status()
+        .unwrap()
+        .success());
+    refused("data FIFO", "is a FIFO, not a regular file");
+
+    // A snapshots folder that is a link out of the project: nothing written through it.
+    let away = Dir::new();
+    copy(&dir.join("snapshots/demo"), &away.join("demo"));
+    std::fs::remove_dir_all(dir.join("snapshots/demo")).unwrap();
+    std::os::unix::fs::symlink(away.join("demo"), dir.join("snapshots/demo")).unwrap();
+    let before = away.files();
+    // Discovery already refuses such a cast, so its goldens are no known ones.
+    refused("folder link out", "no cast and checkpoint of this checkout");
+    assert_eq!(away.files(), before);
+    // A link inside the snapshots folder is refused too: accept writes through none.
+    std::fs::remove_file(dir.join("snapshots/demo")).unwrap();
+    copy(&away.join("demo"), &dir.join("snapshots/real-demo"));
+    std::os::unix::fs::symlink("real-demo", dir.join("snapshots/demo")).unwrap();
+    refused("folder link", "snapshots/demo is a symbolic link");
+    std::fs::remove_file(dir.join("snapshots/demo")).unwrap();
+    std::fs::rename(dir.join("snapshots/real-demo"), dir.join("snapshots/demo")).unwrap();
+
+    // A snapshots folder outside the project takes nothing.
+    dir.write("tuicast.toml", format!("snapshots = {:?}\n", away.path()));
+    let out = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(2);
+    assert!(out.stderr().contains("is outside the project"), "{out}");
+    std::fs::remove_file(dir.join("tuicast.toml")).unwrap();
+
+    // The untouched report is accepted.
+    let out = dir.tuicast(["accept", "--from", "rep"]).run().success();
+    assert!(
+        out.stdout().contains("accepted pic/end.png (changed)"),
+        "{out}"
+    );
+    assert!(
+        out.stdout().contains("accepted demo/end.txt (changed)"),
         "{out}"
     );
 }
