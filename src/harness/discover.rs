@@ -121,6 +121,7 @@ pub fn discover(config: &Config, paths: &[PathBuf]) -> Vec<Case> {
     );
     let Ok(()) = loaded;
     refuse_shared_goldens(config, &mut cases);
+    refuse_fan_out(&mut cases);
     cases
 }
 
@@ -509,6 +510,73 @@ fn walk_failure(config: &Config, root: &Path, error: String) -> Case {
         engine: config.engine,
         expects: Vec::new(),
         region_goldens: Vec::new(),
+    }
+}
+
+/// The most tests one run makes: each checkpoint is one, and each expectation one more at
+/// every checkpoint it is checked at (`at = "*"`: all of them). 10,000 markers and 1,000
+/// expectations at `"*"` (240 KB of TOML) made 10 M and aborted on memory.
+pub(crate) const MAX_TRIALS: usize = 100_000;
+
+/// The most region goldens (`[check] regions`, one file per region and checkpoint) one run
+/// checks: 22 KB of input asked for 100,100, which mode `new` wrote as 395 MB of `.new` files.
+pub(crate) const MAX_REGION_GOLDENS: usize = 10_000;
+
+/// Fails each case whose tests or region goldens would take the run past [`MAX_TRIALS`] or
+/// [`MAX_REGION_GOLDENS`], naming the expectation (or the cast's TOML) that fans out; it is
+/// then one failing test. Counted before any trial is made, so the run never holds them.
+fn refuse_fan_out(cases: &mut [Case]) {
+    let (mut trials_total, mut regions_total) = (0usize, 0usize);
+    for case in cases.iter_mut() {
+        let Ok(infos) = &case.checkpoints else {
+            trials_total += 1;
+            continue;
+        };
+        let names: HashSet<&str> = infos.iter().map(|i| i.name.as_str()).collect();
+        let every = case.expects.iter().filter(|e| e.at.is_none()).count();
+        let named = case
+            .expects
+            .iter()
+            .filter(|e| e.at.as_deref().is_some_and(|at| names.contains(at)))
+            .count();
+        let trials = infos.len().saturating_mul(every + 1).saturating_add(named);
+        let regions = infos.len().saturating_mul(case.region_goldens.len());
+        let toml = || assert::shown_path(&case.cast.with_extension("toml"));
+        let problem = if trials_total.saturating_add(trials) > MAX_TRIALS {
+            let place = case
+                .expects
+                .iter()
+                .find(|e| e.at.is_none())
+                .map_or_else(toml, |e| e.place.clone());
+            Some(format!(
+                "{place}: {} checkpoints and {} expectations make {trials} tests, which takes \
+                 the run past {MAX_TRIALS}, the most one run makes: give expectations a \
+                 checkpoint (`at`) or check fewer checkpoints (`[check] checkpoints`)",
+                infos.len(),
+                case.expects.len()
+            ))
+        } else if regions_total.saturating_add(regions) > MAX_REGION_GOLDENS {
+            Some(format!(
+                "{}: [check] regions asks for {} regions at {} checkpoints, {regions} region \
+                 goldens, which takes the run past {MAX_REGION_GOLDENS}, the most one run \
+                 checks: name fewer regions or check fewer checkpoints (`[check] checkpoints`)",
+                toml(),
+                case.region_goldens.len(),
+                infos.len()
+            ))
+        } else {
+            None
+        };
+        match problem {
+            Some(p) => {
+                case.checkpoints = Err(p);
+                trials_total += 1;
+            }
+            None => {
+                trials_total += trials;
+                regions_total += regions;
+            }
+        }
     }
 }
 

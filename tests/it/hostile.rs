@@ -797,3 +797,58 @@ fn accept_from_refuses_a_report_that_does_not_hold_up_against_the_checkout() {
         "{out}"
     );
 }
+
+/// A cast of `markers` labelled markers `m0`, `m1`, … on a 10x2 screen.
+fn cast_with_markers(markers: usize) -> String {
+    let events: Vec<String> = (0..markers)
+        .map(|i| format!(r#"[0.001, "m", "m{i}"]"#))
+        .collect();
+    let refs: Vec<&str> = events.iter().map(String::as_str).collect();
+    v3_cast(10, 2, &refs)
+}
+
+/// Issue 23: 10,000 markers and 1,000 `[[check.expect]] at = "*"` (240 KB) made 10 M trials
+/// and aborted on memory; `[check] regions` at every checkpoint wrote 100,100 `.new` files
+/// from 22 KB. A run makes at most 100,000 tests and 10,000 region goldens: past that the
+/// case is one failing test naming the expectation (or the TOML), exit status 2.
+#[test]
+fn expectations_and_region_goldens_fan_out_to_a_limit() {
+    let dir = project_with_goldens();
+    dir.write("casts/wide.cast", cast_with_markers(10_000));
+    let expects: String = (0..10)
+        .map(|_| "[[check.expect]]\nat = \"*\"\ncontains = \"m\"\n".to_string())
+        .collect();
+    dir.write(
+        "casts/wide.toml",
+        format!("[check]\nformats = []\n{expects}"),
+    );
+    let started = std::time::Instant::now();
+    let out = dir.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stdout().contains(
+            "casts/wide.toml:3: 10001 checkpoints and 10 expectations make 110011 tests, \
+             which takes the run past 100000, the most one run makes"
+        ),
+        "{out}"
+    );
+    assert!(out.stdout().contains("test demo::end ... ok"), "{out}");
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+
+    dir.write(
+        "casts/wide.toml",
+        "[regions]\na = { rows = 1 }\nb = { rows = 2 }\n[check]\nformats = []\nregions = [\"a\", \"b\"]\n",
+    );
+    let out = dir
+        .tuicast(["test"])
+        .env("TUICAST_UPDATE", "new")
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stdout().contains(
+            "casts/wide.toml: [check] regions asks for 2 regions at 10001 checkpoints, 20002 \
+             region goldens, which takes the run past 10000"
+        ),
+        "{out}"
+    );
+    assert!(!dir.join("snapshots/wide").exists(), "nothing written");
+}
