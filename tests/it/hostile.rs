@@ -852,3 +852,29 @@ fn expectations_and_region_goldens_fan_out_to_a_limit() {
     );
     assert!(!dir.join("snapshots/wide").exists(), "nothing written");
 }
+
+/// Issue 23: `tuicast session … | head` panicked ("failed printing to stdout: Broken pipe",
+/// exit 101) when the reader went away. The rest of the reply is dropped instead, and the exit
+/// status is the reply's.
+#[test]
+fn a_session_reply_to_a_reader_that_went_away_is_no_panic() {
+    let runtime = Dir::new();
+    let work = Dir::new();
+    for human in [false, true] {
+        let mut cmd = std::process::Command::new(crate::util::BIN);
+        cmd.args(["session", "list"])
+            .args(human.then_some("--human"))
+            .current_dir(work.path())
+            .env("XDG_RUNTIME_DIR", runtime.path())
+            .env("TUICAST_SESSION_IDLE", "5s")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        // The only reader closes its end before anything is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "human {human}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "human {human}: {stderr}");
+    }
+}
