@@ -165,10 +165,12 @@ pub fn accept_from(
                 .filter(|f| !f.contains('/') && !f.starts_with('.'))
                 .ok_or_else(|| AcceptError::NoPicture(name.clone()))?;
             let from = dir.join("files").join(file);
+            // The report chooses the file's name: escaped where it is shown.
+            let shown = crate::escape::escape_for_terminal(file, 200);
             let bytes = crate::util::read_regular_nofollow(&from, MAX_GOLDEN_BYTES)
-                .map_err(|e| refuse(name, &format!("its picture files/{file}: {e}")))?;
+                .map_err(|e| refuse(name, &format!("its picture files/{shown}: {e}")))?;
             if let Err(why) = check_picture(&bytes) {
-                return Err(refuse(name, &format!("its picture files/{file} {why}")));
+                return Err(refuse(name, &format!("its picture files/{shown} {why}")));
             }
             bytes
         } else {
