@@ -878,3 +878,33 @@ fn a_session_reply_to_a_reader_that_went_away_is_no_panic() {
         assert_eq!(out.status.code(), Some(0), "human {human}: {stderr}");
     }
 }
+
+/// Issue 23 (open from before): a font folder holding `x.ttf -> /dev/zero` took 4.2 GB, and
+/// a FIFO named `y.otf` would block. Only regular font files within the size limit are read.
+#[test]
+fn a_font_folder_with_a_device_or_a_fifo_is_read_safely() {
+    let dir = Dir::new();
+    dir.write("x.cast", v3_cast(10, 2, &[r#"[0.1, "o", "hi"]"#]));
+    std::fs::create_dir(dir.join("fonts")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("fonts/x.ttf")).unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(dir.join("fonts/y.otf"))
+        .status()
+        .unwrap()
+        .success());
+    let started = std::time::Instant::now();
+    dir.tuicast([
+        "replay",
+        "x.cast",
+        "--format",
+        "png",
+        "--font-dir",
+        "fonts",
+        "-o",
+        "x.png",
+    ])
+    .run()
+    .success();
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    assert!(dir.join("x.png").is_file());
+}
