@@ -162,11 +162,20 @@ pub fn list(snapshots: &Path) -> io::Result<Vec<Pending>> {
 /// Goldens under `snapshots` that no cast checkpoint produces (`expected` holds the goldens
 /// that are produced), sorted. Only files shaped like a golden tuicast writes count: a
 /// sanitized checkpoint name with a snapshot extension (`.txt`, `.styled.txt`, `.png`) in a
-/// cast's folder; anything else in the folder is none of tuicast's business.
+/// cast's folder; anything else in the folder is none of tuicast's business. The changes
+/// picture of an expected PNG golden (`end.png.diff.png`, which a mismatch writes) is no
+/// orphan either: removing it would delete what the failure message points at.
 pub fn orphans(snapshots: &Path, expected: &HashSet<PathBuf>) -> io::Result<Vec<PathBuf>> {
+    let changes_of_expected = |f: &Path| {
+        f.to_str()
+            .and_then(|s| s.strip_suffix(".diff.png"))
+            .is_some_and(|golden| expected.contains(Path::new(golden)))
+    };
     let mut out: Vec<PathBuf> = files(snapshots)?
         .into_iter()
-        .filter(|f| golden_stem(snapshots, f).is_some() && !expected.contains(f))
+        .filter(|f| {
+            golden_stem(snapshots, f).is_some() && !expected.contains(f) && !changes_of_expected(f)
+        })
         .collect();
     out.sort();
     Ok(out)

@@ -908,3 +908,22 @@ fn a_font_folder_with_a_device_or_a_fifo_is_read_safely() {
     assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     assert!(dir.join("x.png").is_file());
 }
+
+/// Issue 23: the changes picture a PNG mismatch writes (`end.png.diff.png`) was listed as an
+/// orphan and deleted by `--remove-orphans` while the failure message pointed at it.
+#[test]
+fn the_changes_picture_of_a_failing_png_golden_is_no_orphan() {
+    let dir = Dir::new();
+    dir.write("casts/pic.cast", v3_cast(6, 1, &[r#"[0.1, "o", "hi"]"#]));
+    dir.write("casts/pic.toml", "[check]\nformats = [\"png\"]\n");
+    dir.tuicast(["test", "--update"]).run().success();
+    dir.write("casts/pic.cast", v3_cast(6, 1, &[r#"[0.1, "o", "ho"]"#]));
+    let out = dir
+        .tuicast(["test", "--remove-orphans"])
+        .env("TUICAST_UPDATE", "new")
+        .run()
+        .fails_with(1);
+    assert!(out.stdout().contains("end.png.diff.png"), "{out}");
+    assert!(!out.stdout().contains("orphan"), "{out}");
+    assert!(dir.join("snapshots/pic/end.png.diff.png").is_file());
+}
