@@ -927,3 +927,36 @@ fn the_changes_picture_of_a_failing_png_golden_is_no_orphan() {
     assert!(!out.stdout().contains("orphan"), "{out}");
     assert!(dir.join("snapshots/pic/end.png.diff.png").is_file());
 }
+
+/// Issue 23 (open from before): `env` keys like `"A=B"` were accepted (the program got
+/// `A=B=C`), and NUL could not reach a program at all. Each is an error at its place.
+#[test]
+fn env_names_with_an_equals_sign_or_nul_are_refused_at_their_place() {
+    let dir = Dir::new();
+    for (env, expected) in [
+        (
+            r#"env = { "A=B" = "C" }"#,
+            r#"s.toml:2:17: env: "A=B" is not a variable name"#,
+        ),
+        (
+            r#"env = { "" = "C" }"#,
+            r#"s.toml:2:14: env: "" is not a variable name"#,
+        ),
+        (
+            r#"env = { "A\u0000" = "C" }"#,
+            r#"env: "A\x00" is not a variable name"#,
+        ),
+        (
+            r#"env = { A = "x\u0000" }"#,
+            "env.A: a value cannot hold a NUL",
+        ),
+    ] {
+        dir.write("s.toml", format!("shell = \"true\"\n{env}\n"));
+        let out = dir
+            .tuicast(["record", "s.toml", "-o", "s.cast"])
+            .run()
+            .fails_with(2);
+        assert!(out.stderr().contains(expected), "{env}: {out}");
+        assert!(!dir.join("s.cast").exists());
+    }
+}
