@@ -148,6 +148,39 @@ pub fn resolved(path: &Path) -> std::path::PathBuf {
     }
 }
 
+/// Whether `path` is `root` or inside it once symbolic links and `..` are resolved, whether
+/// `path` exists yet or not: its longest existing ancestor is resolved and the rest must be
+/// plain names. A link to a folder elsewhere (`snapshots -> /home/me`) is outside.
+pub fn is_inside(root: &Path, path: &Path) -> bool {
+    use std::path::Component;
+    let Ok(root) = std::fs::canonicalize(root) else {
+        return false;
+    };
+    let mut existing = path;
+    let mut rest = Vec::new();
+    let base = loop {
+        match std::fs::canonicalize(existing) {
+            Ok(b) => break b,
+            Err(_) => match (existing.parent(), existing.file_name()) {
+                (Some(parent), Some(name)) => {
+                    rest.push(name.to_owned());
+                    existing = if parent.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        parent
+                    };
+                }
+                // `..` or a root that does not resolve: not provably inside.
+                _ => return false,
+            },
+        }
+    };
+    let plain = rest
+        .iter()
+        .all(|n| matches!(Path::new(n).components().next(), Some(Component::Normal(_))));
+    plain && base.starts_with(&root)
+}
+
 /// `n` bytes as a person reads them: `64 MiB`, `1 GiB`, `512 bytes`.
 pub fn human_bytes(n: u64) -> String {
     const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
@@ -319,6 +352,23 @@ mod tests {
             open_regular_nofollow(dir.path()).unwrap_err().to_string(),
             "is a folder, not a regular file"
         );
+    }
+
+    #[test]
+    fn inside_means_inside_once_links_and_dots_are_resolved() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        std::fs::create_dir_all(root.join("snapshots")).unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.join("away")).unwrap();
+        assert!(is_inside(&root, &root));
+        assert!(is_inside(&root, &root.join("snapshots")));
+        assert!(is_inside(&root, &root.join("not/made/yet")));
+        assert!(!is_inside(&root, &root.join("../x")));
+        assert!(!is_inside(&root, &root.join("not/../../x")));
+        assert!(!is_inside(&root, &root.join("away")));
+        assert!(!is_inside(&root, &root.join("away/sub")));
+        assert!(!is_inside(&root, outside.path()));
     }
 
     #[test]

@@ -24,7 +24,7 @@ fn remove_orphans_refuses_a_snapshots_folder_that_is_the_project() {
     let outside = Dir::new();
     outside.write("elsewhere/end.txt", "not the project's\n");
     let outside_path = outside.join("elsewhere").display().to_string();
-    for snapshots in [".", "casts", "casts/..", outside_path.as_str()] {
+    for snapshots in [".", "casts", "casts/.."] {
         let dir = project_with_goldens();
         dir.write("Cargo.toml", "[package]\n");
         dir.write("src/lib.rs", "");
@@ -41,6 +41,14 @@ fn remove_orphans_refuses_a_snapshots_folder_that_is_the_project() {
         );
         assert_eq!(dir.files(), before, "{snapshots}: nothing may be deleted");
     }
+    // A folder outside the project is refused when the configuration is read (issue 23).
+    let dir = project_with_goldens();
+    dir.write("tuicast.toml", format!("snapshots = {outside_path:?}\n"));
+    let out = dir
+        .tuicast(["test", "--remove-orphans"])
+        .run()
+        .fails_with(2);
+    assert!(out.stderr().contains("is outside the project"), "{out}");
     assert_eq!(outside.files(), ["elsewhere/end.txt"]);
 }
 
@@ -958,5 +966,36 @@ fn env_names_with_an_equals_sign_or_nul_are_refused_at_their_place() {
             .fails_with(2);
         assert!(out.stderr().contains(expected), "{env}: {out}");
         assert!(!dir.join("s.cast").exists());
+    }
+}
+
+/// Issue 23 (open from before): a symlinked `snapshots` folder, `snapshots = "../x"` or an
+/// absolute path had goldens written (and read) outside the project. The configuration is
+/// refused when read, naming the folder; nothing is written.
+#[test]
+fn a_snapshots_folder_outside_the_project_is_refused() {
+    let outside = Dir::new();
+    let away = outside.path().display().to_string();
+    for (config, link) in [
+        (Some("snapshots = \"../x\"\n".to_string()), false),
+        (Some(format!("snapshots = {away:?}\n")), false),
+        (None, true),
+    ] {
+        let dir = Dir::new();
+        dir.write("casts/demo.cast", v3_cast(10, 2, &[r#"[0.1, "o", "hi"]"#]));
+        if let Some(c) = &config {
+            dir.write("tuicast.toml", c);
+        }
+        if link {
+            std::os::unix::fs::symlink(outside.path(), dir.join("snapshots")).unwrap();
+        }
+        let out = dir.tuicast(["test", "--update"]).run().fails_with(2);
+        assert!(
+            out.stderr()
+                .contains("is outside the project (after symbolic links)"),
+            "{config:?}: {out}"
+        );
+        assert!(outside.files().is_empty(), "{:?}", outside.files());
+        assert!(!dir.path().parent().unwrap().join("x").exists());
     }
 }
