@@ -999,3 +999,35 @@ fn a_snapshots_folder_outside_the_project_is_refused() {
         assert!(!dir.path().parent().unwrap().join("x").exists());
     }
 }
+
+/// Issue 23: `tuicast record -o X --scenario X -- CMD` wrote the scenario over the recording
+/// it had just made. Refused before anything runs, the file untouched.
+#[test]
+fn a_scenario_written_over_its_own_recording_is_refused() {
+    let dir = Dir::new();
+    dir.write("x.cast", "mine\n");
+    for scenario in ["x.cast", "./x.cast", "sub/../x.cast"] {
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        let out = dir
+            .tuicast([
+                "record",
+                "-o",
+                "x.cast",
+                "--scenario",
+                scenario,
+                "--",
+                "true",
+            ])
+            .run()
+            .fails_with(2);
+        assert!(
+            out.stderr()
+                .contains("refusing to write the scenario over the cast x.cast"),
+            "{scenario}: {out}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("x.cast")).unwrap(),
+            "mine\n"
+        );
+    }
+}
