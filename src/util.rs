@@ -37,10 +37,52 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
+/// Opens `path` like [`open_regular`], but refuses a symbolic link instead of following it.
+/// For the files a repository or a report chooses whose content tuicast shows or copies
+/// (goldens, `.new` files, report pictures): a golden committed as a link to
+/// `/proc/self/environ` or `../../.git/config` would otherwise be printed in a CI log's diff
+/// and copied into a report. The file opened is checked to be the one looked at, so a link
+/// swapped in between is refused too.
+pub fn open_regular_nofollow(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::MetadataExt;
+    let seen = std::fs::symlink_metadata(path)?;
+    if seen.file_type().is_symlink() {
+        let target = std::fs::read_link(path)
+            .map(|t| t.display().to_string())
+            .unwrap_or_default();
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "is a symbolic link (to {}), which tuicast does not read through",
+                crate::escape::escape_for_terminal(&target, 200)
+            ),
+        ));
+    }
+    // Not a link, so `open_regular` looks at this very file.
+    let file = open_regular(path)?;
+    let opened = file.metadata()?;
+    if (opened.dev(), opened.ino()) != (seen.dev(), seen.ino()) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "was replaced while it was opened",
+        ));
+    }
+    Ok(file)
+}
+
 /// Reads the regular file `path` whole, refusing one of more than `limit` bytes (see
 /// [`open_regular`]). Errors do not repeat the path: the caller names the file once.
 pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let file = open_regular(path)?;
+    read_limited(open_regular(path)?, limit)
+}
+
+/// [`read_regular`] that refuses a symbolic link (see [`open_regular_nofollow`]).
+pub fn read_regular_nofollow(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    read_limited(open_regular_nofollow(path)?, limit)
+}
+
+/// The whole of `file`, at most `limit` bytes.
+fn read_limited(file: File, limit: u64) -> io::Result<Vec<u8>> {
     let len = file.metadata()?.len();
     let too_big = || {
         io::Error::new(
@@ -104,6 +146,39 @@ pub fn resolved(path: &Path) -> std::path::PathBuf {
         }
         _ => path.to_path_buf(),
     }
+}
+
+/// Whether `path` is `root` or inside it once symbolic links and `..` are resolved, whether
+/// `path` exists yet or not: its longest existing ancestor is resolved and the rest must be
+/// plain names. A link to a folder elsewhere (`snapshots -> /home/me`) is outside.
+pub fn is_inside(root: &Path, path: &Path) -> bool {
+    use std::path::Component;
+    let Ok(root) = std::fs::canonicalize(root) else {
+        return false;
+    };
+    let mut existing = path;
+    let mut rest = Vec::new();
+    let base = loop {
+        match std::fs::canonicalize(existing) {
+            Ok(b) => break b,
+            Err(_) => match (existing.parent(), existing.file_name()) {
+                (Some(parent), Some(name)) => {
+                    rest.push(name.to_owned());
+                    existing = if parent.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        parent
+                    };
+                }
+                // `..` or a root that does not resolve: not provably inside.
+                _ => return false,
+            },
+        }
+    };
+    let plain = rest
+        .iter()
+        .all(|n| matches!(Path::new(n).components().next(), Some(Component::Normal(_))));
+    plain && base.starts_with(&root)
 }
 
 /// `n` bytes as a person reads them: `64 MiB`, `1 GiB`, `512 bytes`.
@@ -253,6 +328,47 @@ mod tests {
             "is a FIFO, not a regular file"
         );
         assert_eq!(human_bytes(64 << 20), "64 MiB");
+    }
+
+    #[test]
+    fn nofollow_reads_refuse_a_symbolic_link_and_name_its_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        std::fs::write(&f, b"secret").unwrap();
+        assert_eq!(read_regular_nofollow(&f, 6).unwrap(), b"secret");
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink("f\x1b]0;x\x07", &link).unwrap();
+        let e = read_regular_nofollow(&link, 1 << 20).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("is a symbolic link (to f\\e]0;x\\x07)"),
+            "escaped: {e}"
+        );
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink(&f, &link).unwrap();
+        assert!(read_regular_nofollow(&link, 1 << 20).is_err());
+        assert_eq!(read_regular(&link, 1 << 20).unwrap(), b"secret");
+        assert_eq!(
+            open_regular_nofollow(dir.path()).unwrap_err().to_string(),
+            "is a folder, not a regular file"
+        );
+    }
+
+    #[test]
+    fn inside_means_inside_once_links_and_dots_are_resolved() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        std::fs::create_dir_all(root.join("snapshots")).unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.join("away")).unwrap();
+        assert!(is_inside(&root, &root));
+        assert!(is_inside(&root, &root.join("snapshots")));
+        assert!(is_inside(&root, &root.join("not/made/yet")));
+        assert!(!is_inside(&root, &root.join("../x")));
+        assert!(!is_inside(&root, &root.join("not/../../x")));
+        assert!(!is_inside(&root, &root.join("away")));
+        assert!(!is_inside(&root, &root.join("away/sub")));
+        assert!(!is_inside(&root, outside.path()));
     }
 
     #[test]

@@ -221,9 +221,13 @@ pub(super) fn write_as_allowed(
     })
 }
 
-/// The golden's bytes; `None` when there is none.
-pub(super) fn read_golden(golden: &Path) -> io::Result<Option<Vec<u8>>> {
-    match crate::util::read_regular(golden, MAX_GOLDEN_BYTES) {
+/// The golden's bytes; `None` when there is none. A golden that is a symbolic link, not a
+/// regular file, or larger than [`MAX_GOLDEN_BYTES`] is an error: a repository chooses its
+/// goldens, and one committed as a link to `/proc/self/environ` must never be shown in a
+/// diff or copied into a report. The same read for every golden a run or a review looks at
+/// (text, styled, PNG, region goldens, `.new` files).
+pub fn read_golden(golden: &Path) -> io::Result<Option<Vec<u8>>> {
+    match crate::util::read_regular_nofollow(golden, MAX_GOLDEN_BYTES) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         // The caller names the golden; the message says only what is wrong with it.

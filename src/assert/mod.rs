@@ -24,7 +24,7 @@ mod update;
 
 use std::path::Path;
 
-pub use check::{check_file, Check, Outcome, MAX_GOLDEN_BYTES};
+pub use check::{check_file, read_golden, Check, Outcome, MAX_GOLDEN_BYTES};
 pub use diff::{compare, unified, Difference, Place, MAX_DIFF_LINES};
 pub use expect::{parse_color, Expect, StyleCheck, TextCheck};
 pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_path};

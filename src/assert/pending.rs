@@ -17,8 +17,19 @@ pub struct Pending {
 
 impl Pending {
     /// Replaces the golden with the pending file (atomically, by rename); a PNG golden's diff
-    /// image goes too.
+    /// image goes too. A pending file that is a symbolic link (or no regular file) is refused:
+    /// accepted, it would become a golden that points anywhere.
     pub fn accept(&self) -> io::Result<()> {
+        let regular = std::fs::symlink_metadata(&self.new)?.file_type().is_file();
+        if !regular {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{}: not accepted: a pending snapshot must be a regular file, not a symbolic link",
+                    crate::escape::escape_for_terminal(&self.new.display().to_string(), 300)
+                ),
+            ));
+        }
         std::fs::rename(&self.new, &self.golden)?;
         let _ = std::fs::remove_file(super::diff_image_path(&self.golden));
         Ok(())
@@ -151,11 +162,20 @@ pub fn list(snapshots: &Path) -> io::Result<Vec<Pending>> {
 /// Goldens under `snapshots` that no cast checkpoint produces (`expected` holds the goldens
 /// that are produced), sorted. Only files shaped like a golden tuicast writes count: a
 /// sanitized checkpoint name with a snapshot extension (`.txt`, `.styled.txt`, `.png`) in a
-/// cast's folder; anything else in the folder is none of tuicast's business.
+/// cast's folder; anything else in the folder is none of tuicast's business. The changes
+/// picture of an expected PNG golden (`end.png.diff.png`, which a mismatch writes) is no
+/// orphan either: removing it would delete what the failure message points at.
 pub fn orphans(snapshots: &Path, expected: &HashSet<PathBuf>) -> io::Result<Vec<PathBuf>> {
+    let changes_of_expected = |f: &Path| {
+        f.to_str()
+            .and_then(|s| s.strip_suffix(".diff.png"))
+            .is_some_and(|golden| expected.contains(Path::new(golden)))
+    };
     let mut out: Vec<PathBuf> = files(snapshots)?
         .into_iter()
-        .filter(|f| golden_stem(snapshots, f).is_some() && !expected.contains(f))
+        .filter(|f| {
+            golden_stem(snapshots, f).is_some() && !expected.contains(f) && !changes_of_expected(f)
+        })
         .collect();
     out.sort();
     Ok(out)

@@ -435,6 +435,15 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
     let Some(cast) = &args.output else {
         bail!("recording by hand needs -o CAST");
     };
+    // Before anything runs: the scenario, written last, would replace the recording.
+    if let Some(scenario) = &args.scenario {
+        if tuicast::util::resolved(scenario) == tuicast::util::resolved(cast) {
+            bail!(
+                "refusing to write the scenario over the cast {}: name another file for --scenario",
+                escape_for_terminal(&cast.display().to_string(), 300)
+            );
+        }
+    }
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         bail!("recording by hand needs a terminal on standard input (use a scenario file for scripted recordings)");

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use tuicast::assert::pending::{self, Change, Pending};
 use tuicast::config::Config;
+use tuicast::harness::LiveMode;
 
 /// Filter shared by the review commands.
 #[derive(Debug, clap::Args)]
@@ -87,14 +88,37 @@ pub(super) fn accept(args: AcceptArgs) -> anyhow::Result<ExitCode> {
     let Some(dir) = args.from else {
         return apply(args.filter, true);
     };
-    let config = Config::load(&std::env::current_dir()?)?;
+    let cwd = std::env::current_dir()?;
+    let config = Config::find(&cwd, &cwd)?;
     if !dir.join("data").is_dir() {
         anyhow::bail!(
             "{}: not a tuicast report folder (no data/ in it)",
             tuicast::escape::escape_for_terminal(&dir.display().to_string(), 300)
         );
     }
-    match tuicast::report::accept_from(&dir, &config.snapshots, &args.filter.filters) {
+    // Writes only inside the project: a `snapshots` folder that is a link out of it, or a
+    // `snapshots = "../x"`, takes no golden from a report.
+    let inside = tuicast::util::resolved(&config.snapshots)
+        .starts_with(tuicast::util::resolved(&config.root));
+    if !inside {
+        anyhow::bail!(
+            "the snapshots folder {} is outside the project: accept --from writes goldens only \
+             inside it",
+            shown(&config.snapshots)
+        );
+    }
+    // Every golden the checkout's casts produce, recorded live (the checkpoints their
+    // scenarios plan) or replayed (their casts'): the only names a report may change.
+    let cases: Vec<tuicast::harness::Case> = [LiveMode::Always, LiveMode::Never]
+        .into_iter()
+        .flat_map(|live| tuicast::harness::discover(&config, &[], live))
+        .collect();
+    let known: std::collections::HashSet<String> = cases
+        .iter()
+        .flat_map(|case| tuicast::harness::expected_snapshots(&config, case))
+        .map(|golden| pending::relative_name(&config.snapshots, &golden))
+        .collect();
+    match tuicast::report::accept_from(&dir, &config.snapshots, &args.filter.filters, &known) {
         Ok(done) if done.is_empty() => {
             eprintln!(
                 "no changes in the report{}",
@@ -116,9 +140,15 @@ pub(super) fn accept(args: AcceptArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => {
+        // Goldens changed since the report: a check that failed. Anything else is a report
+        // that does not hold up: bad input.
+        Err(e @ tuicast::report::AcceptError::Stale(_)) => {
             eprintln!("error: {e}");
             Ok(ExitCode::from(super::EXIT_CHECK_FAILED))
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(super::EXIT_BAD_INPUT))
         }
     }
 }
@@ -271,7 +301,7 @@ fn show_snapshot(p: &Pending, color: bool) -> anyhow::Result<()> {
     } else if let Some((old, new)) = text_pair(p)? {
         print!("{}", tuicast::assert::unified(&old, &new, color));
     } else {
-        let new = std::fs::read_to_string(&p.new)?;
+        let new = read_pending(&p.new)?;
         println!("  new snapshot:");
         for line in new.lines() {
             println!("  +{}", tuicast::escape::escape_for_terminal(line, 500));
@@ -284,8 +314,7 @@ fn show_snapshot(p: &Pending, color: bool) -> anyhow::Result<()> {
 /// masks applied), its text diff, then its style changes; never the cast's JSON lines.
 fn show_recording(config: &Config, p: &Pending, color: bool) -> anyhow::Result<()> {
     use tuicast::assert::{self, Format};
-    let case =
-        tuicast::harness::load_case(config, p.golden.clone(), tuicast::harness::LiveMode::Never);
+    let case = tuicast::harness::load_case(config, p.golden.clone(), LiveMode::Never);
     let screens = |path: &std::path::Path| -> anyhow::Result<Vec<tuicast::replay::Checkpoint>> {
         let reader = tuicast::cast::open(path)?;
         Ok(tuicast::replay::checkpoints(reader, config.engine)?)
@@ -338,11 +367,30 @@ fn show_recording(config: &Config, p: &Pending, color: bool) -> anyhow::Result<(
     Ok(())
 }
 
-/// The golden's and the pending file's text, when a golden exists and is not empty.
-fn text_pair(p: &Pending) -> std::io::Result<Option<(String, String)>> {
-    let old = std::fs::read_to_string(&p.golden).unwrap_or_default();
+/// The golden's and the pending file's text, when a golden exists and is not empty. Both are
+/// read as goldens are (`assert::read_golden`): a golden committed as a symbolic link is an
+/// error naming it, never a diff of what it points to.
+fn text_pair(p: &Pending) -> anyhow::Result<Option<(String, String)>> {
+    let old = match tuicast::assert::read_golden(&p.golden) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes.unwrap_or_default()).into_owned(),
+        Err(e) => anyhow::bail!("{}: {e}", shown(&p.golden)),
+    };
     if old.is_empty() {
         return Ok(None);
     }
-    Ok(Some((old, std::fs::read_to_string(&p.new)?)))
+    Ok(Some((old, read_pending(&p.new)?)))
+}
+
+/// A pending `.new` file's text, read as goldens are (no symbolic link, a size limit).
+fn read_pending(new: &std::path::Path) -> anyhow::Result<String> {
+    match tuicast::assert::read_golden(new) {
+        Ok(Some(bytes)) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+        Ok(None) => anyhow::bail!("{}: the pending file is gone", shown(new)),
+        Err(e) => anyhow::bail!("{}: {e}", shown(new)),
+    }
+}
+
+/// A path as messages show it: escaped (a repository chooses its file names).
+fn shown(path: &std::path::Path) -> String {
+    tuicast::escape::escape_for_terminal(&path.display().to_string(), 300)
 }

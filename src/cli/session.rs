@@ -428,7 +428,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let called = match daemon::call(&paths, &request, &start) {
         Ok(c) => c,
         Err(e) => {
-            print(&json!({"error": e.to_string()}), args.human);
+            print(&json!({"error": e.to_string()}), args.human)?;
             return Ok(ExitCode::from(super::EXIT_CHECK_FAILED));
         }
     };
@@ -444,7 +444,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             reply["exit"] = json!(code);
         }
     }
-    print(&reply, args.human);
+    print(&reply, args.human)?;
     Ok(ExitCode::from(code))
 }
 
@@ -498,20 +498,41 @@ fn run_daemon(idle: Option<&str>) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints a reply: as one JSON line, or for people.
-fn print(reply: &Value, human: bool) {
+/// Prints a reply: as one JSON line, or for people. A reader that went away (`tuicast
+/// session screen ID | head`) is no failure and no panic: the rest is dropped, and the
+/// command's exit status stays what the reply says. Another write error is returned.
+fn print(reply: &Value, human: bool) -> std::io::Result<()> {
+    use std::io::Write;
+    let (out, err) = reply_text(reply, human);
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e),
+        _ => {}
+    }
+    // Notes and errors are best effort: nowhere is left to say that stderr failed.
+    let _ = std::io::stderr().lock().write_all(err.as_bytes());
+    Ok(())
+}
+
+/// What [`print`] writes: the text for standard output and for standard error.
+fn reply_text(reply: &Value, human: bool) -> (String, String) {
+    use std::fmt::Write;
+    let (mut out, mut err) = (String::new(), String::new());
     if !human {
-        println!("{}", serde_json::to_string(reply).unwrap_or_default());
-        return;
+        let _ = writeln!(out, "{}", serde_json::to_string(reply).unwrap_or_default());
+        return (out, err);
     }
     let text = |k: &str| reply.get(k).and_then(Value::as_str).map(str::to_string);
     if let Some(sessions) = reply.get("sessions").and_then(Value::as_array) {
         if sessions.is_empty() {
-            println!("no sessions");
+            let _ = writeln!(out, "no sessions");
         }
         for s in sessions {
             let f = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-            println!("{}  {}  {}", f("id"), f("state"), f("command"));
+            let _ = writeln!(out, "{}  {}  {}", f("id"), f("state"), f("command"));
         }
     }
     if let Some(id) = text("id") {
@@ -533,32 +554,37 @@ fn print(reply: &Value, human: bool) {
                 line.push_str(&format!(", prompt: {k}"));
             }
         }
-        println!("{line}");
+        let _ = writeln!(out, "{line}");
         if let Some(screen) = text("screen") {
             for row in screen.lines() {
-                println!("  │{}", escape_for_terminal(row, 1000));
+                let _ = writeln!(out, "  │{}", escape_for_terminal(row, 1000));
             }
         }
         for key in ["step", "cast", "scenario", "png"] {
             if let Some(v) = text(key) {
-                println!("{key}: {}", escape_for_terminal(&v, 1000));
+                let _ = writeln!(out, "{key}: {}", escape_for_terminal(&v, 1000));
             }
         }
         if let Some(i) = reply.get("inspect") {
-            println!("{}", serde_json::to_string_pretty(i).unwrap_or_default());
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(i).unwrap_or_default()
+            );
         }
     }
     if let Some(note) = text("daemon_restarted") {
-        eprintln!("note: {note}");
+        let _ = writeln!(err, "note: {note}");
     }
     if let Some(e) = text("error") {
         for (i, line) in e.lines().enumerate() {
             let shown = escape_for_terminal(line, 1000);
             if i == 0 {
-                eprintln!("error: {shown}");
+                let _ = writeln!(err, "error: {shown}");
             } else {
-                eprintln!("{shown}");
+                let _ = writeln!(err, "{shown}");
             }
         }
     }
+    (out, err)
 }

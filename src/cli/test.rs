@@ -119,6 +119,11 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         .as_ref()
         .map(|d| ReportDir::new(cwd.join(d)))
         .or_else(ReportDir::from_env);
+    if let Some(r) = &report {
+        // Checked before anything runs: a report replaces files in its folder.
+        r.claim()
+            .map_err(|e| anyhow::anyhow!("cannot write the report: {e}"))?;
+    }
     if let (Some(r), Some(_)) = (&report, &args.report) {
         // A folder named on the command line is this run's report alone.
         r.clear()

@@ -568,8 +568,23 @@ fn recording(
         scenario.size = Some(parsed.map_err(|e| at.error(size.span(), format!("size: {e}")))?);
     }
     for (name, value) in &r.env {
+        let shown = crate::escape::escape_for_terminal(name, 100);
+        // A name with `=` sets another variable than it says (`"A=B" = "C"` is `A=B=C`), and a
+        // NUL cannot be passed to a program at all.
+        if name.is_empty() || name.contains(['=', '\0']) {
+            return Err(at.error(
+                value.span(),
+                format!("env: \"{shown}\" is not a variable name (empty, or with `=` or NUL)"),
+            ));
+        }
         let expanded = expand_vars(value.get_ref())
-            .map_err(|e| at.error(value.span(), format!("env.{name}: {e}")))?;
+            .map_err(|e| at.error(value.span(), format!("env.{shown}: {e}")))?;
+        if expanded.contains('\0') {
+            return Err(at.error(
+                value.span(),
+                format!("env.{shown}: a value cannot hold a NUL"),
+            ));
+        }
         scenario.env.insert(name.clone(), expanded);
     }
     scenario.inherit_env = r.inherit_env.clone();

@@ -6,7 +6,7 @@
 //!
 //! ```toml
 //! casts = "casts"            # where casts are found (recursively)
-//! snapshots = "snapshots"    # where goldens are kept
+//! snapshots = "snapshots"    # where goldens are kept: inside the project, links resolved
 //! formats = ["txt"]          # snapshot formats checked by default: txt, styled.txt, png
 //! engine = "avt"             # avt or vt100
 //!
@@ -119,9 +119,40 @@ impl Config {
         }
     }
 
-    /// Reads `root/tuicast.toml` when it exists; defaults otherwise.
+    /// Reads `root/tuicast.toml` when it exists; defaults otherwise. A snapshots folder
+    /// outside the project once symbolic links are resolved is an error.
     pub fn load(root: &Path) -> Result<Config, ConfigError> {
         let path = root.join(CONFIG_FILE);
+        let config = Config::read(root, &path)?;
+        // A cloned repository chooses both the setting and the folder: `snapshots = "../x"`,
+        // an absolute path, or a committed link `snapshots -> /home/me` would have goldens
+        // written (and read) anywhere.
+        if root.is_dir() && !crate::util::is_inside(root, &config.snapshots) {
+            let (file, what) = if path.is_file() {
+                (path.as_path(), "the snapshots folder it names")
+            } else {
+                (config.snapshots.as_path(), "this snapshots folder")
+            };
+            return Err(ConfigError::new(
+                file,
+                0,
+                0,
+                format!(
+                    "{what} ({}) is outside the project (after symbolic links): goldens are \
+                     written and read only inside it",
+                    crate::escape::escape_for_terminal(
+                        &config.snapshots.display().to_string(),
+                        300
+                    )
+                ),
+            ));
+        }
+        Ok(config)
+    }
+
+    /// `root/tuicast.toml` at `path` read over the defaults.
+    fn read(root: &Path, path: &Path) -> Result<Config, ConfigError> {
+        let path = path.to_path_buf();
         let mut config = Config::defaults(root);
         let text = match read_toml_file(&path) {
             Ok(t) => t,

@@ -113,7 +113,9 @@ pub fn discover(config: &Config, paths: &[PathBuf], live: LiveMode) -> Vec<Case>
     let mut casts = Vec::new();
     for root in roots {
         if root.is_dir() {
-            collect_casts(&root, &mut casts);
+            if let Err(e) = collect_casts(&root, &mut casts) {
+                return vec![walk_failure(config, &root, e)];
+            }
         } else if root.extension().is_some_and(|e| e == "toml") {
             // `tuicast test casts/x.toml`: the case of its cast.
             casts.push(root.with_extension("cast"));
@@ -152,6 +154,7 @@ pub fn discover(config: &Config, paths: &[PathBuf], live: LiveMode) -> Vec<Case>
     );
     let Ok(()) = loaded;
     refuse_shared_goldens(config, &mut cases);
+    refuse_fan_out(&mut cases);
     cases
 }
 
@@ -619,16 +622,149 @@ pub fn orphans(config: &Config, cases: &[Case]) -> std::io::Result<Vec<PathBuf>>
     Ok(found)
 }
 
-fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect_casts(&path, out);
-        } else if path.extension().is_some_and(|e| e == "cast" || e == "toml") {
-            out.push(path);
+/// Adds the casts and scenarios (`*.toml`) under `dir` to `out`. Symbolic links to folders are not followed (two
+/// one-byte links `casts/a -> .` and `casts/b -> .` made 2^40 paths, `casts/root -> /` the
+/// whole file system); a link named `*.cast` is a cast like any file. Past
+/// [`MAX_CAST_DEPTH`] folders deep, [`MAX_CASTS`] casts (in `out`, over every root) or
+/// [`MAX_DISCOVERY_ENTRIES`] entries read, the walk stops with an error that says which.
+fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let mut stack = vec![(dir.to_path_buf(), 0)];
+    let mut seen = 0;
+    while let Some((folder, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > MAX_DISCOVERY_ENTRIES {
+                return Err(format!(
+                    "{}: more than {MAX_DISCOVERY_ENTRIES} files and folders to look through for \
+                     casts, the most discovery reads: name the folders to check (`tuicast test PATH`)",
+                    assert::shown_path(dir)
+                ));
+            }
+            let path = entry.path();
+            // The entry itself: `file_type` does not follow a symbolic link.
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                if depth >= MAX_CAST_DEPTH {
+                    return Err(format!(
+                        "{}: folders nested more than {MAX_CAST_DEPTH} deep under {}, deeper \
+                         than discovery looks for casts",
+                        assert::shown_path(&path),
+                        assert::shown_path(dir)
+                    ));
+                }
+                stack.push((path, depth + 1));
+            } else if path.extension().is_some_and(|e| e == "cast" || e == "toml") {
+                // (a scenario too: one without a cast is a case of its own)
+                if out.len() >= MAX_CASTS {
+                    return Err(format!(
+                        "{}: more than {MAX_CASTS} casts, the most one run checks: name the \
+                         folders or casts to check (`tuicast test PATH`)",
+                        assert::shown_path(dir)
+                    ));
+                }
+                out.push(path);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The deepest folder below a casts folder that discovery looks into.
+pub(crate) const MAX_CAST_DEPTH: usize = 32;
+
+/// The most casts one discovery finds.
+pub(crate) const MAX_CASTS: usize = 10_000;
+
+/// The most files and folders one discovery reads while looking for casts.
+pub(crate) const MAX_DISCOVERY_ENTRIES: usize = 1_000_000;
+
+/// The one case of a discovery that stopped at a limit: named after the folder, failing with
+/// `error` (so `tuicast test` exits 2 and the harness runs one failing test, not none).
+fn walk_failure(config: &Config, root: &Path, error: String) -> Case {
+    Case {
+        cast: root.to_path_buf(),
+        stem: assert::pending::relative_name(&config.root, root),
+        checkpoints: Err(error),
+        formats: Vec::new(),
+        masks: Vec::new(),
+        cursor: true,
+        scrollback: 0,
+        scenario: None,
+        engine: config.engine,
+        expects: Vec::new(),
+        region_goldens: Vec::new(),
+    }
+}
+
+/// The most tests one run makes: each checkpoint is one, and each expectation one more at
+/// every checkpoint it is checked at (`at = "*"`: all of them). 10,000 markers and 1,000
+/// expectations at `"*"` (240 KB of TOML) made 10 M and aborted on memory.
+pub(crate) const MAX_TRIALS: usize = 100_000;
+
+/// The most region goldens (`[check] regions`, one file per region and checkpoint) one run
+/// checks: 22 KB of input asked for 100,100, which mode `new` wrote as 395 MB of `.new` files.
+pub(crate) const MAX_REGION_GOLDENS: usize = 10_000;
+
+/// Fails each case whose tests or region goldens would take the run past [`MAX_TRIALS`] or
+/// [`MAX_REGION_GOLDENS`], naming the expectation (or the cast's TOML) that fans out; it is
+/// then one failing test. Counted before any trial is made, so the run never holds them.
+fn refuse_fan_out(cases: &mut [Case]) {
+    let (mut trials_total, mut regions_total) = (0usize, 0usize);
+    for case in cases.iter_mut() {
+        let Ok(infos) = &case.checkpoints else {
+            trials_total += 1;
+            continue;
+        };
+        let names: HashSet<&str> = infos.iter().map(|i| i.name.as_str()).collect();
+        let every = case.expects.iter().filter(|e| e.at.is_none()).count();
+        let named = case
+            .expects
+            .iter()
+            .filter_map(|e| e.at.as_ref())
+            .map(|at| at.iter().filter(|a| names.contains(a.as_str())).count())
+            .sum::<usize>();
+        let trials = infos.len().saturating_mul(every + 1).saturating_add(named);
+        let regions = infos.len().saturating_mul(case.region_goldens.len());
+        let toml = || assert::shown_path(&case.cast.with_extension("toml"));
+        let problem = if trials_total.saturating_add(trials) > MAX_TRIALS {
+            let place = case
+                .expects
+                .iter()
+                .find(|e| e.at.is_none())
+                .map_or_else(toml, |e| e.place.clone());
+            Some(format!(
+                "{place}: {} checkpoints and {} expectations make {trials} tests, which takes \
+                 the run past {MAX_TRIALS}, the most one run makes: give expectations a \
+                 checkpoint (`at`) or check fewer checkpoints (`[check] checkpoints`)",
+                infos.len(),
+                case.expects.len()
+            ))
+        } else if regions_total.saturating_add(regions) > MAX_REGION_GOLDENS {
+            Some(format!(
+                "{}: [check] regions asks for {} regions at {} checkpoints, {regions} region \
+                 goldens, which takes the run past {MAX_REGION_GOLDENS}, the most one run \
+                 checks: name fewer regions or check fewer checkpoints (`[check] checkpoints`)",
+                toml(),
+                case.region_goldens.len(),
+                infos.len()
+            ))
+        } else {
+            None
+        };
+        match problem {
+            Some(p) => {
+                case.checkpoints = Err(p);
+                trials_total += 1;
+            }
+            None => {
+                trials_total += trials;
+                regions_total += regions;
+            }
         }
     }
 }

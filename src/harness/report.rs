@@ -70,7 +70,8 @@ pub(crate) fn report_data(r: &CheckResult) -> ResultData {
         .filter(|s| !s.outcome.passed())
         .map(|s| {
             let format = format_of(&s.name);
-            let golden = std::fs::read(&s.path).ok();
+            // Never through a symbolic link (`assert::read_golden`): the report is an artifact.
+            let golden = assert::read_golden(&s.path).ok().flatten();
             let golden_hash = golden.as_deref().map(content_hash);
             let (missing, expected, place, row, style_changes) = match &s.outcome {
                 Outcome::Mismatch { difference, .. } => {

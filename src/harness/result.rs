@@ -339,7 +339,7 @@ mod tests {
              casts/bad.cast:2:1: no\n\
              \n\
              \n\
-             2 passed, 2 failed\n"
+             2 passed (1 updated), 2 failed\n"
         );
         assert_eq!(report.passed(), 2);
         let failed: Vec<&str> = report.failed().iter().map(|r| r.test.as_str()).collect();

@@ -1,11 +1,13 @@
 //! `tuicast accept --from DIR`: the changes a CI run left in a report folder, applied to the
 //! local goldens they were computed from.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
-use super::data::{content_hash, SnapshotData};
+use super::data::{content_hash, format_of, SnapshotData};
 use super::ReportDir;
+use crate::assert::MAX_GOLDEN_BYTES;
 
 /// A golden written from a report.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +34,11 @@ pub enum AcceptError {
     BadName(String),
     /// A PNG change whose picture is not in the folder.
     NoPicture(String),
+    /// An entry of the report that does not hold up against the checkout (a golden no cast
+    /// and checkpoint here produces, a picture that is no PNG, a file of the report that is a
+    /// link, a folder that leads out of the snapshots folder): the entry, and what is wrong.
+    /// The whole report is refused.
+    Refused(String, String),
 }
 
 impl fmt::Display for AcceptError {
@@ -60,6 +67,11 @@ impl fmt::Display for AcceptError {
                 "the report has no actual picture for {}",
                 crate::escape::escape_for_terminal(n, 200)
             ),
+            AcceptError::Refused(entry, why) => write!(
+                f,
+                "refused the whole report, nothing was written: {}: {why}",
+                crate::escape::escape_for_terminal(entry, 200)
+            ),
         }
     }
 }
@@ -69,20 +81,48 @@ impl std::error::Error for AcceptError {}
 /// Applies every failing golden of the report in `dir` whose name contains one of `filters`
 /// (all when empty) to `snapshots`: each only if the local golden is still the one the report
 /// compared with (same content hash, or still missing); otherwise nothing is written.
+///
+/// A report is an artifact of a CI run over whatever a pull request held, so every entry is
+/// checked against the checkout first, filtered or not, and one that fails refuses the whole
+/// report ([`AcceptError::Refused`]): its name must be one of `known` (the goldens the
+/// checkout's casts produce, by name under `snapshots`: a known cast and checkpoint in a
+/// format tuicast writes); its data and picture files must be regular files (no link, no
+/// FIFO, within a size limit); a picture must be a PNG; and no folder on the way to the golden
+/// may be a symbolic link.
 pub fn accept_from(
     dir: &Path,
     snapshots: &Path,
     filters: &[String],
+    known: &HashSet<String>,
 ) -> Result<Vec<Accepted>, AcceptError> {
-    let report = ReportDir::new(dir);
-    let casts = report
-        .read()
-        .map_err(|e| AcceptError::Io(dir.join("data"), e))?;
+    let refuse = |entry: &str, why: &str| AcceptError::Refused(entry.to_string(), why.to_string());
+    for sub in ["data", "files"] {
+        let path = dir.join(sub);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.file_type().is_dir()) {
+            return Err(refuse(
+                &path.display().to_string(),
+                "is not a folder (a symbolic link or a file)",
+            ));
+        }
+    }
+    let casts = ReportDir::new(dir)
+        .read_checked()
+        .map_err(|(p, e)| refuse(&p.display().to_string(), &e.to_string()))?;
     // The latest result of each golden.
     let mut changes: std::collections::BTreeMap<String, SnapshotData> = Default::default();
     for cast in &casts {
         for r in &cast.results {
             for s in &r.snapshots {
+                if !known.contains(&s.name) {
+                    return Err(refuse(
+                        &s.name,
+                        "no cast and checkpoint of this checkout has this golden (a known cast, \
+                         checkpoint and format)",
+                    ));
+                }
+                if s.format != format_of(&s.name) {
+                    return Err(refuse(&s.name, "its format is not the one its name says"));
+                }
                 if filters.is_empty() || filters.iter().any(|f| s.name.contains(f.as_str())) {
                     changes.insert(s.name.clone(), s.clone());
                 }
@@ -96,11 +136,20 @@ pub fn accept_from(
         if name.is_empty() || !rel.components().all(|c| matches!(c, Component::Normal(_))) {
             return Err(AcceptError::BadName(name.clone()));
         }
+        if let Some(link) = linked_folder(snapshots, rel) {
+            return Err(refuse(
+                name,
+                &format!(
+                    "{} is a symbolic link: accept --from writes no golden through one",
+                    crate::escape::escape_for_terminal(&link.display().to_string(), 300)
+                ),
+            ));
+        }
         let path = snapshots.join(rel);
-        let now = match std::fs::read(&path) {
+        let now = match crate::util::read_regular_nofollow(&path, MAX_GOLDEN_BYTES) {
             Ok(bytes) => Some(content_hash(&bytes)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(AcceptError::Io(path, e)),
+            Err(e) => return Err(refuse(name, &format!("the local golden: {e}"))),
         };
         match (&s.golden_hash, &now) {
             (a, b) if a == b => {}
@@ -116,8 +165,18 @@ pub fn accept_from(
                 .filter(|f| !f.contains('/') && !f.starts_with('.'))
                 .ok_or_else(|| AcceptError::NoPicture(name.clone()))?;
             let from = dir.join("files").join(file);
-            std::fs::read(&from).map_err(|e| AcceptError::Io(from, e))?
+            // The report chooses the file's name: escaped where it is shown.
+            let shown = crate::escape::escape_for_terminal(file, 200);
+            let bytes = crate::util::read_regular_nofollow(&from, MAX_GOLDEN_BYTES)
+                .map_err(|e| refuse(name, &format!("its picture files/{shown}: {e}")))?;
+            if let Err(why) = check_picture(&bytes) {
+                return Err(refuse(name, &format!("its picture files/{shown} {why}")));
+            }
+            bytes
         } else {
+            if s.actual.len() as u64 > MAX_GOLDEN_BYTES {
+                return Err(refuse(name, "its text is larger than a golden may be"));
+            }
             s.actual.clone().into_bytes()
         };
         planned.push((name.clone(), path, content, now.is_none()));
@@ -140,4 +199,51 @@ pub fn accept_from(
         });
     }
     Ok(done)
+}
+
+/// The first folder from `snapshots` down to the golden `rel`'s folder that is a symbolic
+/// link, if any: a golden written through one lands wherever it points (`authorized_keys`).
+/// Folders that do not exist yet are made as real folders.
+fn linked_folder(snapshots: &Path, rel: &Path) -> Option<PathBuf> {
+    let mut dir = snapshots.to_path_buf();
+    for part in rel.parent()?.components() {
+        dir.push(part);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.file_type().is_symlink() => return Some(dir),
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// Whether `bytes` are a PNG picture tuicast could have drawn: decoded whole, after its header's
+/// size is checked against the largest picture tuicast draws (a small file can decode to
+/// gigabytes). The error says what it is instead.
+fn check_picture(bytes: &[u8]) -> Result<(), String> {
+    #[cfg(feature = "png")]
+    {
+        use crate::render::png as png_render;
+        let Some((w, h)) = png_render::png_dimensions(bytes) else {
+            return Err("is not a PNG".into());
+        };
+        if w > png_render::MAX_SIDE
+            || h > png_render::MAX_SIDE
+            || u64::from(w) * u64::from(h) > png_render::MAX_PIXELS
+        {
+            return Err(format!("is {w}x{h} pixels, larger than tuicast draws"));
+        }
+        png_render::decode_png(bytes)
+            .map(|_| ())
+            .map_err(|e| format!("is not a readable PNG: {e}"))
+    }
+    #[cfg(not(feature = "png"))]
+    {
+        const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+        if bytes.starts_with(SIGNATURE) {
+            Ok(())
+        } else {
+            Err("is not a PNG".into())
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! under `cargo test`) in `DIR/data/`, written atomically, read back when `index.html` is
 //! generated and by `tuicast accept --from`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -117,27 +117,79 @@ pub fn content_hash(bytes: &[u8]) -> String {
 }
 
 /// Reads every `r-*.json` in `data`, oldest first, skipping files that do not read (a
-/// process killed mid-write leaves only its temporary file, which is not named so).
+/// process killed mid-write leaves only its temporary file, which is not named so). Data
+/// beyond [`MAX_TOTAL_DATA_BYTES`] in all is an error.
 pub(super) fn read_all(data: &Path) -> std::io::Result<Vec<CastData>> {
+    read_data(data, false).map_err(|(path, e)| {
+        std::io::Error::new(
+            e.kind(),
+            format!(
+                "{}: {e}",
+                crate::escape::escape_for_terminal(&path.display().to_string(), 300)
+            ),
+        )
+    })
+}
+
+/// [`read_all`] for a report that is about to be trusted (`accept --from`): a data file that
+/// is a symbolic link, not a regular file, too large or not tuicast's JSON is an error naming
+/// it, not skipped.
+pub(super) fn read_all_checked(data: &Path) -> Result<Vec<CastData>, (PathBuf, std::io::Error)> {
+    read_data(data, true)
+}
+
+/// The most report data read back in all (every `r-*.json` together): eight files of 250 MB
+/// made `tuicast report` and `accept --from` abort on memory.
+pub(crate) const MAX_TOTAL_DATA_BYTES: u64 = super::MAX_DATA_BYTES;
+
+fn read_data(data: &Path, strict: bool) -> Result<Vec<CastData>, (PathBuf, std::io::Error)> {
+    let at = |e| (data.to_path_buf(), e);
     let mut files = Vec::new();
     let entries = match std::fs::read_dir(data) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e),
+        Err(e) => return Err(at(e)),
     };
     for entry in entries {
-        let entry = entry?;
+        let entry = entry.map_err(at)?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with("r-") && name.ends_with(".json") {
             files.push(entry.path());
         }
     }
     files.sort();
-    let mut out: Vec<CastData> = files
-        .iter()
-        .filter_map(|p| crate::util::read_regular(p, super::MAX_DATA_BYTES).ok())
-        .filter_map(|b| serde_json::from_slice(&b).ok())
-        .collect();
+    let mut out: Vec<CastData> = Vec::new();
+    let mut total = 0;
+    for p in files {
+        // Never through a link: a report folder is an artifact from elsewhere.
+        let bytes = match crate::util::read_regular_nofollow(&p, super::MAX_DATA_BYTES) {
+            Ok(b) => b,
+            Err(e) if strict => return Err((p, e)),
+            Err(_) => continue,
+        };
+        total += bytes.len() as u64;
+        if total > MAX_TOTAL_DATA_BYTES {
+            let e = std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "the report's data files are larger than {} in all, the most tuicast reads",
+                    crate::util::human_bytes(MAX_TOTAL_DATA_BYTES)
+                ),
+            );
+            return Err((data.to_path_buf(), e));
+        }
+        match serde_json::from_slice(&bytes) {
+            Ok(c) => out.push(c),
+            Err(e) if strict => {
+                let e = std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("not the data of a tuicast report: {e}"),
+                );
+                return Err((p, e));
+            }
+            Err(_) => {}
+        }
+    }
     out.sort_by(|a: &CastData, b| a.finished.total_cmp(&b.finished));
     Ok(out)
 }

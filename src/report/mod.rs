@@ -53,6 +53,18 @@ pub const REPORT_ENV: &str = "TUICAST_REPORT";
 /// The largest data file read back (a hostile or broken folder cannot exhaust memory).
 pub(crate) const MAX_DATA_BYTES: u64 = 256 * 1024 * 1024;
 
+/// The file that marks a folder as a report tuicast made: `tuicast test --report DIR` and
+/// `TUICAST_REPORT=DIR` write into a folder only when it is new, empty or holds it, because
+/// writing a report replaces `DIR/index.html` and `tuicast test --report` removes `DIR/data/`
+/// and `DIR/files/` (`--report .` or `--report docs` would delete a project's own files). Not
+/// a hidden name, so that CI artifact uploads, which leave hidden files out, keep it.
+pub const REPORT_MARKER: &str = "tuicast-report.txt";
+
+/// What the marker file says to a person who finds it.
+const MARKER_TEXT: &str =
+    "This folder is a tuicast report (tuicast test --report, TUICAST_REPORT).\n\
+    tuicast replaces index.html, data/ and files/ here on every run.\n";
+
 /// A report folder that checks add their results to.
 #[derive(Debug, Clone)]
 pub struct ReportDir {
@@ -82,8 +94,70 @@ impl ReportDir {
         self.dir.join("index.html")
     }
 
-    /// Removes the data of earlier runs (`tuicast test --report` starts a report afresh).
+    /// Makes sure the folder is one tuicast may write a report into, and marks it: a folder
+    /// that does not exist yet (made here), an empty one, or one that holds
+    /// [`REPORT_MARKER`]. Any other folder is refused with an error that says so: writing a
+    /// report replaces files in it. Every write of this type checks it first.
+    pub fn claim(&self) -> io::Result<()> {
+        let marker = self.dir.join(REPORT_MARKER);
+        if self.marked()? {
+            return Ok(());
+        }
+        match std::fs::read_dir(&self.dir).map(|mut entries| entries.next().is_some()) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => std::fs::create_dir_all(&self.dir)?,
+            Err(e) if self.dir.exists() && !self.dir.is_dir() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("{}: is not a folder ({e})", self.shown()),
+                ))
+            }
+            Err(e) => return Err(e),
+            // Another process may have claimed it since the first look: its marker is the
+            // first file it writes, so a folder with files and no marker is no report.
+            Ok(true) if !self.marked()? => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "{}: not a report folder tuicast made (it holds files and no {REPORT_MARKER}); \
+                         a report is written only into a new or empty folder, or one an earlier \
+                         report made, because it replaces index.html, data/ and files/ there: \
+                         name another folder",
+                        self.shown()
+                    ),
+                ));
+            }
+            Ok(_) => {}
+        }
+        std::fs::write(marker, MARKER_TEXT)
+    }
+
+    /// Whether the folder holds the marker, as a regular file (a link is refused: it would
+    /// make any folder look like a report).
+    fn marked(&self) -> io::Result<bool> {
+        match std::fs::symlink_metadata(self.dir.join(REPORT_MARKER)) {
+            Ok(m) if m.file_type().is_file() => Ok(true),
+            Ok(_) => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{}: its {REPORT_MARKER} is not a regular file, so it is no report folder",
+                    self.shown()
+                ),
+            )),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            // Under a path that is no folder: `claim` says what is wrong.
+            Err(_) => Ok(false),
+        }
+    }
+
+    /// The folder as messages show it.
+    fn shown(&self) -> String {
+        crate::escape::escape_for_terminal(&self.dir.display().to_string(), 300)
+    }
+
+    /// Removes the data of earlier runs (`tuicast test --report` starts a report afresh),
+    /// once the folder is [claimed](ReportDir::claim).
     pub fn clear(&self) -> io::Result<()> {
+        self.claim()?;
         for sub in ["data", "files"] {
             match std::fs::remove_dir_all(self.dir.join(sub)) {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
@@ -103,6 +177,7 @@ impl ReportDir {
         mut results: Vec<ResultData>,
         duration: Duration,
     ) -> io::Result<()> {
+        self.claim()?;
         let data = self.dir.join("data");
         std::fs::create_dir_all(&data)?;
         let failed = results.iter().any(ResultData::failed);
@@ -139,7 +214,7 @@ impl ReportDir {
     /// page always ends with every result, and no process waits for another.
     pub fn regenerate(&self) -> io::Result<()> {
         static IN_PROCESS: Mutex<()> = Mutex::new(());
-        std::fs::create_dir_all(&self.dir)?;
+        self.claim()?;
         let dirty = self.dir.join(".dirty");
         std::fs::write(&dirty, b"")?;
         let _guard = IN_PROCESS.lock().unwrap_or_else(|e| e.into_inner());
@@ -161,6 +236,7 @@ impl ReportDir {
 
     /// Writes `index.html` from every data file now (no lock: see [`ReportDir::regenerate`]).
     pub fn generate(&self) -> io::Result<Counts> {
+        self.claim()?;
         let data = self.dir.join("data");
         let mut casts = data::read_all(&data)?;
         // A cast checked again (another run in the same folder) shows its latest results.
@@ -181,7 +257,7 @@ impl ReportDir {
         stems.dedup();
         for stem in stems {
             let file = data.join(format!("p-{}.json", short_hash(stem)));
-            if let Ok(bytes) = crate::util::read_regular(&file, MAX_DATA_BYTES) {
+            if let Ok(bytes) = crate::util::read_regular_nofollow(&file, MAX_DATA_BYTES) {
                 if let Ok(p) = serde_json::from_slice::<Player>(&bytes) {
                     players.push(p);
                 }
@@ -201,6 +277,12 @@ impl ReportDir {
         data::read_all(&self.dir.join("data"))
     }
 
+    /// [`ReportDir::read`] for a report about to be trusted: a data file that does not read
+    /// as tuicast's is an error naming it, not skipped.
+    fn read_checked(&self) -> Result<Vec<CastData>, (PathBuf, io::Error)> {
+        data::read_all_checked(&self.dir.join("data"))
+    }
+
     /// PNG goldens: the golden, the actual picture and the changes, as files in `DIR/files/`.
     fn pictures(
         &self,
@@ -217,12 +299,15 @@ impl ReportDir {
                 std::fs::create_dir_all(&files)?;
                 let golden = config.snapshots.join(&s.name);
                 let base = short_hash(&s.name);
+                // Read as goldens are (`assert::read_golden`: no symbolic link, no FIFO, a
+                // size limit): a picture committed as a link to any file would otherwise be
+                // copied into the artifact.
                 let copy = |from: &Path, suffix: &str| -> io::Result<Option<String>> {
-                    if !from.is_file() {
+                    let Ok(Some(bytes)) = crate::assert::read_golden(from) else {
                         return Ok(None);
-                    }
+                    };
                     let name = format!("{base}-{suffix}.png");
-                    std::fs::copy(from, files.join(&name))?;
+                    write_replacing(&files.join(&name), &bytes)?;
                     Ok(Some(name))
                 };
                 s.images.expected = copy(&golden, "expected")?;
@@ -275,10 +360,11 @@ impl ReportDir {
         crate::util::write_atomic(&files.join(&name), &bytes)?;
         // The changes, when the golden is a picture of the same size (a larger one is not
         // decoded: see `assert::check_png`).
-        let golden_image = crate::util::read_regular(golden, crate::assert::MAX_GOLDEN_BYTES)
-            .ok()
-            .filter(|b| png_render::png_dimensions(b) == Some(image.dimensions()))
-            .and_then(|b| png_render::decode_png(&b).ok());
+        let golden_image =
+            crate::util::read_regular_nofollow(golden, crate::assert::MAX_GOLDEN_BYTES)
+                .ok()
+                .filter(|b| png_render::png_dimensions(b) == Some(image.dimensions()))
+                .and_then(|b| png_render::decode_png(&b).ok());
         let changes = match golden_image {
             Some(g) => {
                 let diff = png_render::compare(&g, &image, check.tolerance, &layout);

@@ -49,8 +49,8 @@ pub fn markdown_summary(casts: &[CastData], report: &str) -> String {
                         };
                         format!(
                             "row {row}: expected `{}`, actual `{}`",
-                            md(line(&s.expected).trim_end()).replace('`', "'"),
-                            md(line(&Some(s.actual.clone())).trim_end()).replace('`', "'")
+                            code(line(&s.expected).trim_end()),
+                            code(line(&Some(s.actual.clone())).trim_end())
                         )
                     }
                     (false, None) => md(s.place.as_deref().unwrap_or("differs")),
@@ -71,7 +71,7 @@ pub fn markdown_summary(casts: &[CastData], report: &str) -> String {
         out,
         "Report: `{}` (upload it as an artifact; apply the changes locally with \
          `tuicast accept --from DIR`)",
-        md(report)
+        code(report)
     );
     out
 }
@@ -80,10 +80,50 @@ fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or("")
 }
 
-/// Text safe in a Markdown table cell: HTML escaped, `|` and backslashes escaped, one line.
+/// Text safe in a Markdown table cell, one line: every character that could start a link, an
+/// image, emphasis, HTML, an entity or math (`[x](u)`, `![x](u)`, `*`, `<b>`, `&lt;`, `$`) or
+/// end the cell (`|`) is backslash-escaped, which Markdown shows as the character itself. A
+/// cast chooses its checkpoint labels, and GitHub renders the summary.
 fn md(text: &str) -> String {
-    super::html::escape(text)
-        .replace('\\', "\\\\")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '<' | '>' | '!' | '|' | '~' | '&'
+            | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text for a code span in a table cell, one line. A code span shows its text as it is (an
+/// entity or a backslash escape there is shown literally, `&lt;` as `&lt;`), so only what
+/// would end it is changed: a backtick becomes `'`, and `|` is written `\|`, which a GitHub
+/// table reads as `|` inside code too.
+fn code(text: &str) -> String {
+    text.replace('`', "'")
         .replace('|', "\\|")
         .replace(['\n', '\r'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_no_links_or_images_and_code_shows_its_text() {
+        assert_eq!(
+            md("![x](https://e.example/p.png) [a](b) <b>&lt; *c* $m$ a|b \\"),
+            "\\!\\[x\\]\\(https://e.example/p.png\\) \\[a\\]\\(b\\) \\<b\\>\\&lt; \\*c\\* \\$m\\$ a\\|b \\\\"
+        );
+        assert_eq!(
+            md("text::greeted text/greeted.txt"),
+            "text::greeted text/greeted.txt"
+        );
+        assert_eq!(code("a < b && c\\d `e` |f"), "a < b && c\\d 'e' \\|f");
+    }
 }

@@ -2,6 +2,8 @@
 //! folders, names and bytes tuicast sees; nothing outside the snapshots folder is deleted,
 //! nothing reaches the terminal raw, no input crashes the run. One test per finding.
 
+use std::path::Path;
+
 use crate::util::{v3_cast, Dir};
 
 /// A project with one cast (two checkpoints) and its goldens written.
@@ -22,7 +24,7 @@ fn remove_orphans_refuses_a_snapshots_folder_that_is_the_project() {
     let outside = Dir::new();
     outside.write("elsewhere/end.txt", "not the project's\n");
     let outside_path = outside.join("elsewhere").display().to_string();
-    for snapshots in [".", "casts", "casts/..", outside_path.as_str()] {
+    for snapshots in [".", "casts", "casts/.."] {
         let dir = project_with_goldens();
         dir.write("Cargo.toml", "[package]\n");
         dir.write("src/lib.rs", "");
@@ -39,6 +41,14 @@ fn remove_orphans_refuses_a_snapshots_folder_that_is_the_project() {
         );
         assert_eq!(dir.files(), before, "{snapshots}: nothing may be deleted");
     }
+    // A folder outside the project is refused when the configuration is read (issue 23).
+    let dir = project_with_goldens();
+    dir.write("tuicast.toml", format!("snapshots = {outside_path:?}\n"));
+    let out = dir
+        .tuicast(["test", "--remove-orphans"])
+        .run()
+        .fails_with(2);
+    assert!(out.stderr().contains("is outside the project"), "{out}");
     assert_eq!(outside.files(), ["elsewhere/end.txt"]);
 }
 
@@ -180,7 +190,7 @@ fn a_fifo_or_a_device_in_the_suite_is_an_error_not_a_hang() {
         "{out}"
     );
     assert!(
-        text.contains("end.txt: cannot read the golden: is a device, not a regular file"),
+        text.contains("end.txt: cannot read the golden: is a symbolic link (to /dev/zero)"),
         "{out}"
     );
     assert_eq!(
@@ -409,4 +419,615 @@ fn goldens_are_never_written_through_a_symlink_out_of_the_snapshots_folder() {
         "nothing written outside: {:?}",
         outside.files()
     );
+}
+
+/// Issue 23: a golden committed as a symbolic link (`snapshots/c/end.txt ->
+/// /proc/self/environ`, `-> ../../.git/config`) was read through: `tuicast test` printed its
+/// target in the diff, `--report` embedded it in the artifact, `review` showed it. Every
+/// golden read (text, styled, PNG, region goldens, `.new` files) refuses a link and names it.
+#[test]
+fn a_golden_that_is_a_symlink_is_an_error_never_a_diff_of_its_target() {
+    let secret = "SECRET-TOKEN-8c1f";
+    let outside = Dir::new();
+    let target = outside.write("secret.txt", format!("{secret}\n"));
+    let dir = project_with_goldens();
+    dir.write("casts/text.cast", v3_cast(10, 2, &[r#"[0.1, "o", "hi"]"#]));
+    dir.write(
+        "casts/demo.toml",
+        "[regions]\ntop = { rows = 1 }\n[check]\nformats = [\"txt\", \"png\"]\nregions = [\"top\"]\n",
+    );
+    dir.tuicast(["test", "--update"]).run().success();
+    // Each the first golden its checkpoint reads that is a link: a text golden, a picture and
+    // a region golden.
+    let links = [
+        "snapshots/text/end.txt",
+        "snapshots/demo/end.png",
+        "snapshots/demo/greeted.top.txt",
+    ];
+    for golden in links {
+        std::fs::remove_file(dir.join(golden)).unwrap();
+        std::os::unix::fs::symlink(&target, dir.join(golden)).unwrap();
+    }
+    // A picture that differs, with a committed `.new` and changes picture that are links:
+    // the report copies pictures beside a failing PNG golden.
+    dir.write("snapshots/demo/greeted.png", "not a picture");
+    for beside in ["greeted.png.new", "greeted.png.diff.png"] {
+        std::os::unix::fs::symlink(&target, dir.join("snapshots/demo").join(beside)).unwrap();
+    }
+    let out = dir
+        .tuicast(["test", "--report", "rep"])
+        .env("TUICAST_UPDATE", "no")
+        .run()
+        .fails_with(1);
+    assert!(
+        !out.stdout().contains(secret) && !out.stderr().contains(secret),
+        "{out}"
+    );
+    for golden in links {
+        assert!(
+            out.stdout().contains(&format!(
+                "{golden}: cannot read the golden: is a symbolic link (to {}), which tuicast does \
+                 not read through",
+                target.display()
+            )),
+            "{golden}: {out}"
+        );
+    }
+    let report: Vec<String> = dir
+        .files()
+        .into_iter()
+        .filter(|f| f.starts_with("rep/"))
+        .collect();
+    assert!(report.contains(&"rep/index.html".to_string()), "{report:?}");
+    for f in report {
+        let bytes = std::fs::read(dir.join(&f)).unwrap();
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(secret),
+            "{f} holds the link's target"
+        );
+    }
+
+    // Review: a symlinked golden beside a real `.new` is named, not diffed; a symlinked `.new`
+    // is never accepted into a golden.
+    dir.write("snapshots/text/end.txt.new", "hi\n");
+    let out = dir.tuicast(["review"]).stdin("s\n").run().fails_with(2);
+    assert!(
+        out.stderr()
+            .contains("snapshots/text/end.txt: cannot read the golden: is a symbolic link"),
+        "{out}"
+    );
+    assert!(!out.stdout().contains(secret), "{out}");
+    std::fs::remove_file(dir.join("snapshots/text/end.txt.new")).unwrap();
+    std::fs::remove_file(dir.join("snapshots/text/end.txt")).unwrap();
+    std::os::unix::fs::symlink(&target, dir.join("snapshots/text/end.txt.new")).unwrap();
+    dir.tuicast(["accept"]).run().success();
+    assert!(
+        !dir.join("snapshots/text/end.txt").exists(),
+        "a link is no pending snapshot"
+    );
+}
+
+/// Issue 23: `tuicast test --report .` (or `docs`, `~`) removed `DIR/data/` and `DIR/files/`
+/// and replaced `DIR/index.html`. A report is written only into a new or empty folder, or one
+/// a report made (its `tuicast-report.txt`); any other folder is refused, exit status 2.
+#[test]
+fn a_report_never_writes_into_a_folder_it_did_not_make() {
+    let dir = project_with_goldens();
+    dir.write("docs/index.html", "<p>the project's page</p>\n");
+    dir.write("docs/data/keep.json", "{}\n");
+    dir.write("docs/files/logo.png", "picture\n");
+    let before = dir.files();
+    for folder in ["docs", "."] {
+        let out = dir
+            .tuicast(["test", "--report", folder])
+            .run()
+            .fails_with(2);
+        assert!(
+            out.stderr().contains(
+                "not a report folder tuicast made (it holds files and no tuicast-report.txt)"
+            ),
+            "{folder}: {out}"
+        );
+        let out = dir
+            .tuicast(["test"])
+            .env("TUICAST_REPORT", folder)
+            .run()
+            .fails_with(2);
+        assert!(
+            out.stderr().contains("not a report folder"),
+            "{folder}: {out}"
+        );
+        assert_eq!(dir.files(), before, "{folder}: nothing written or removed");
+    }
+    // A new folder, an empty one, and a folder a report made (again) are fine.
+    std::fs::create_dir(dir.join("empty")).unwrap();
+    for folder in ["rep", "empty", "rep"] {
+        dir.tuicast(["test", "--report", folder]).run().success();
+        assert!(dir.join(folder).join("tuicast-report.txt").is_file());
+        assert!(dir.join(folder).join("index.html").is_file());
+    }
+    // A marker that is a link makes no folder a report.
+    std::os::unix::fs::symlink(
+        dir.join("rep/tuicast-report.txt"),
+        dir.join("docs/tuicast-report.txt"),
+    )
+    .unwrap();
+    let out = dir
+        .tuicast(["test", "--report", "docs"])
+        .run()
+        .fails_with(2);
+    assert!(out.stderr().contains("is not a regular file"), "{out}");
+    let docs = |files: Vec<String>| -> Vec<String> {
+        files
+            .into_iter()
+            .filter(|f| f.starts_with("docs/"))
+            .collect()
+    };
+    let mut expected = docs(before);
+    expected.push("docs/tuicast-report.txt".to_string());
+    expected.sort();
+    assert_eq!(docs(dir.files()), expected, "the project's docs untouched");
+}
+
+/// Issue 23: `casts/a -> .` plus `casts/b -> .` (two one-byte symlinks) made discovery walk
+/// 2^40 paths, and `casts/root -> /` the file system. Symlinked folders are not followed, and
+/// discovery has a depth and a count limit, each a clear error (exit status 2).
+#[test]
+fn discovery_follows_no_symlinked_folder_and_stops_at_its_limits() {
+    let dir = project_with_goldens();
+    for (link, to) in [("a", "."), ("b", "."), ("root", "/")] {
+        std::os::unix::fs::symlink(to, dir.join("casts").join(link)).unwrap();
+    }
+    let started = std::time::Instant::now();
+    let out = dir.tuicast(["test"]).run().success();
+    assert!(out.stdout().contains("2 passed"), "{out}");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+
+    // 33 folders deep: refused, naming the folder and the limit.
+    let deep = Dir::new();
+    let nested: String = (0..33).map(|i| format!("d{i}/")).collect();
+    deep.write(format!("casts/{nested}x.cast"), "");
+    let out = deep.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stdout()
+            .contains("folders nested more than 32 deep under casts"),
+        "{out}"
+    );
+    assert!(out.stdout().contains("casts/d0/d1/"), "{out}");
+
+    // More casts than one run checks.
+    let many = Dir::new();
+    std::fs::create_dir(many.join("casts")).unwrap();
+    for i in 0..10_001 {
+        std::fs::write(many.join(format!("casts/c{i}.cast")), "").unwrap();
+    }
+    let out = many.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stdout()
+            .contains("casts: more than 10000 casts, the most one run checks"),
+        "{out}"
+    );
+}
+
+/// Every `rep/data/r-*.json` of a report, parsed, changed by `f` and written back.
+fn tamper(dir: &Dir, f: impl Fn(&mut serde_json::Value)) {
+    for entry in std::fs::read_dir(dir.join("rep/data")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("r-") && name.ends_with(".json") {
+            let mut v: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            f(&mut v);
+            std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+        }
+    }
+}
+
+/// Each snapshot entry of a report's data file.
+fn each_snapshot(v: &mut serde_json::Value, f: &dyn Fn(&mut serde_json::Value)) {
+    for r in v["results"].as_array_mut().unwrap() {
+        for s in r["snapshots"].as_array_mut().unwrap() {
+            f(s);
+        }
+    }
+}
+
+/// Issue 23: `accept --from` trusted the report: it wrote any name under `snapshots/`
+/// (`evil.sh`, `.gitattributes`), wrote through a symlinked folder out of the project, copied
+/// any local file into `end.png` through a `files/` link, read `/dev/zero` and hung on a
+/// FIFO. Every entry is checked against the checkout; one that fails refuses the whole report
+/// (exit status 2), naming it, and nothing is written.
+#[test]
+fn accept_from_refuses_a_report_that_does_not_hold_up_against_the_checkout() {
+    let dir = project_with_goldens();
+    dir.write("casts/pic.cast", v3_cast(6, 1, &[r#"[0.1, "o", "hi"]"#]));
+    dir.write("casts/pic.toml", "[check]\nformats = [\"png\"]\n");
+    dir.tuicast(["test", "--update"]).run().success();
+    // Both casts change; CI (mode `no`) leaves a report of the changes.
+    dir.write(
+        "casts/demo.cast",
+        v3_cast(10, 2, &[r#"[0.1, "o", "ho"]"#, r#"[0.1, "m", "greeted"]"#]),
+    );
+    dir.write("casts/pic.cast", v3_cast(6, 1, &[r#"[0.1, "o", "ho"]"#]));
+    dir.tuicast(["test", "--report", "rep"])
+        .env("TUICAST_UPDATE", "no")
+        .run()
+        .fails_with(1);
+    let pristine = Dir::new();
+    let copy = |from: &Path, to: &Path| {
+        assert!(std::process::Command::new("cp")
+            .args(["-a"])
+            .arg(from)
+            .arg(to)
+            .status()
+            .unwrap()
+            .success());
+    };
+    copy(&dir.join("rep"), &pristine.join("rep"));
+    let restore = || {
+        std::fs::remove_dir_all(dir.join("rep")).unwrap();
+        copy(&pristine.join("rep"), &dir.join("rep"));
+    };
+    let refused = |what: &str, expected: &str| {
+        let before = dir.files();
+        let out = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(2);
+        assert!(
+            out.stderr()
+                .contains("refused the whole report, nothing was written"),
+            "{what}: {out}"
+        );
+        assert!(out.stderr().contains(expected), "{what}: {out}");
+        assert_eq!(dir.files(), before, "{what}: nothing written");
+        restore();
+    };
+
+    // Names no cast and checkpoint of the checkout has: refused, escaped.
+    for name in [
+        "evil.sh",
+        ".gitattributes",
+        "demo/new/end.txt",
+        "demo/end.txt\u{1b}]0;x\u{7}",
+    ] {
+        tamper(&dir, |v| {
+            each_snapshot(v, &|s| {
+                if s["name"] == "demo/end.txt" {
+                    s["name"] = name.into();
+                }
+            })
+        });
+        let shown = name.replace('\u{1b}', "\\e").replace('\u{7}', "\\x07");
+        refused(
+            name,
+            &format!("{shown}: no cast and checkpoint of this checkout"),
+        );
+    }
+    // A text golden claimed to be a picture.
+    tamper(&dir, |v| {
+        each_snapshot(v, &|s| {
+            if s["name"] == "demo/end.txt" {
+                s["format"] = "png".into();
+            }
+        })
+    });
+    refused(
+        "format",
+        "demo/end.txt: its format is not the one its name says",
+    );
+
+    // The picture: a link to any file, /dev/zero, a FIFO, no PNG, a `files` folder link.
+    let picture = std::fs::read_dir(dir.join("rep/files"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with("-actual.png"))
+        .expect("the actual picture");
+    let secret = dir.write("secret.txt", "SECRET\n");
+    for (what, make) in [
+        ("a link", "link"),
+        ("/dev/zero", "zero"),
+        ("a FIFO", "fifo"),
+        ("no PNG", "text"),
+    ] {
+        std::fs::remove_file(&picture).unwrap();
+        match make {
+            "link" => std::os::unix::fs::symlink(&secret, &picture).unwrap(),
+            "zero" => std::os::unix::fs::symlink("/dev/zero", &picture).unwrap(),
+            "fifo" => assert!(std::process::Command::new("mkfifo")
+                .arg(&picture)
+                .status()
+                .unwrap()
+                .success()),
+            _ => std::fs::write(&picture, "SECRET\n").unwrap(),
+        }
+        let expected = match make {
+            "text" => "is not a PNG",
+            "fifo" => "is a FIFO, not a regular file",
+            _ => "is a symbolic link",
+        };
+        refused(what, expected);
+    }
+    let outside = Dir::new();
+    copy(&dir.join("rep/files"), &outside.join("files"));
+    std::fs::remove_dir_all(dir.join("rep/files")).unwrap();
+    std::os::unix::fs::symlink(outside.join("files"), dir.join("rep/files")).unwrap();
+    refused(
+        "files link",
+        "rep/files: is not a folder (a symbolic link or a file)",
+    );
+
+    // A data file that is a link, or a FIFO.
+    let data = std::fs::read_dir(dir.join("rep/data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("r-"))
+        .unwrap();
+    std::fs::rename(&data, outside.join("r.json")).unwrap();
+    std::os::unix::fs::symlink(outside.join("r.json"), &data).unwrap();
+    refused("data link", "is a symbolic link");
+    std::fs::remove_file(&data).unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&data)
+        .status()
+        .unwrap()
+        .success());
+    refused("data FIFO", "is a FIFO, not a regular file");
+
+    // A snapshots folder that is a link out of the project: nothing written through it.
+    let away = Dir::new();
+    copy(&dir.join("snapshots/demo"), &away.join("demo"));
+    std::fs::remove_dir_all(dir.join("snapshots/demo")).unwrap();
+    std::os::unix::fs::symlink(away.join("demo"), dir.join("snapshots/demo")).unwrap();
+    let before = away.files();
+    // Discovery already refuses such a cast, so its goldens are no known ones.
+    refused("folder link out", "no cast and checkpoint of this checkout");
+    assert_eq!(away.files(), before);
+    // A link inside the snapshots folder is refused too: accept writes through none.
+    std::fs::remove_file(dir.join("snapshots/demo")).unwrap();
+    copy(&away.join("demo"), &dir.join("snapshots/real-demo"));
+    std::os::unix::fs::symlink("real-demo", dir.join("snapshots/demo")).unwrap();
+    refused("folder link", "snapshots/demo is a symbolic link");
+    std::fs::remove_file(dir.join("snapshots/demo")).unwrap();
+    std::fs::rename(dir.join("snapshots/real-demo"), dir.join("snapshots/demo")).unwrap();
+
+    // A snapshots folder outside the project takes nothing.
+    dir.write("tuicast.toml", format!("snapshots = {:?}\n", away.path()));
+    let out = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(2);
+    assert!(out.stderr().contains("is outside the project"), "{out}");
+    std::fs::remove_file(dir.join("tuicast.toml")).unwrap();
+
+    // The untouched report is accepted.
+    let out = dir.tuicast(["accept", "--from", "rep"]).run().success();
+    assert!(
+        out.stdout().contains("accepted pic/end.png (changed)"),
+        "{out}"
+    );
+    assert!(
+        out.stdout().contains("accepted demo/end.txt (changed)"),
+        "{out}"
+    );
+}
+
+/// A cast of `markers` labelled markers `m0`, `m1`, … on a 10x2 screen.
+fn cast_with_markers(markers: usize) -> String {
+    let events: Vec<String> = (0..markers)
+        .map(|i| format!(r#"[0.001, "m", "m{i}"]"#))
+        .collect();
+    let refs: Vec<&str> = events.iter().map(String::as_str).collect();
+    v3_cast(10, 2, &refs)
+}
+
+/// Issue 23: 10,000 markers and 1,000 `[[check.expect]] at = "*"` (240 KB) made 10 M trials
+/// and aborted on memory; `[check] regions` at every checkpoint wrote 100,100 `.new` files
+/// from 22 KB. A run makes at most 100,000 tests and 10,000 region goldens: past that the
+/// case is one failing test naming the expectation (or the TOML), exit status 2.
+#[test]
+fn expectations_and_region_goldens_fan_out_to_a_limit() {
+    let dir = project_with_goldens();
+    dir.write("casts/wide.cast", cast_with_markers(10_000));
+    let expects: String = (0..10)
+        .map(|_| "[[check.expect]]\nat = \"*\"\ncontains = \"m\"\n".to_string())
+        .collect();
+    dir.write(
+        "casts/wide.toml",
+        format!("[check]\nformats = []\n{expects}"),
+    );
+    let started = std::time::Instant::now();
+    let out = dir.tuicast(["test"]).run().fails_with(2);
+    assert!(
+        out.stdout().contains(
+            "casts/wide.toml:3: 10001 checkpoints and 10 expectations make 110011 tests, \
+             which takes the run past 100000, the most one run makes"
+        ),
+        "{out}"
+    );
+    assert!(out.stdout().contains("test demo::end ... ok"), "{out}");
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+
+    dir.write(
+        "casts/wide.toml",
+        "[regions]\na = { rows = 1 }\nb = { rows = 2 }\n[check]\nformats = []\nregions = [\"a\", \"b\"]\n",
+    );
+    let out = dir
+        .tuicast(["test"])
+        .env("TUICAST_UPDATE", "new")
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stdout().contains(
+            "casts/wide.toml: [check] regions asks for 2 regions at 10001 checkpoints, 20002 \
+             region goldens, which takes the run past 10000"
+        ),
+        "{out}"
+    );
+    assert!(!dir.join("snapshots/wide").exists(), "nothing written");
+}
+
+/// Issue 23: `tuicast session … | head` panicked ("failed printing to stdout: Broken pipe",
+/// exit 101) when the reader went away. The rest of the reply is dropped instead, and the exit
+/// status is the reply's.
+#[test]
+fn a_session_reply_to_a_reader_that_went_away_is_no_panic() {
+    let runtime = Dir::new();
+    let work = Dir::new();
+    for human in [false, true] {
+        let mut cmd = std::process::Command::new(crate::util::BIN);
+        cmd.args(["session", "list"])
+            .args(human.then_some("--human"))
+            .current_dir(work.path())
+            .env("XDG_RUNTIME_DIR", runtime.path())
+            .env("TUICAST_SESSION_IDLE", "5s")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        // The only reader closes its end before anything is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "human {human}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "human {human}: {stderr}");
+    }
+}
+
+/// Issue 23 (open from before): a font folder holding `x.ttf -> /dev/zero` took 4.2 GB, and
+/// a FIFO named `y.otf` would block. Only regular font files within the size limit are read.
+#[test]
+fn a_font_folder_with_a_device_or_a_fifo_is_read_safely() {
+    let dir = Dir::new();
+    dir.write("x.cast", v3_cast(10, 2, &[r#"[0.1, "o", "hi"]"#]));
+    std::fs::create_dir(dir.join("fonts")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("fonts/x.ttf")).unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(dir.join("fonts/y.otf"))
+        .status()
+        .unwrap()
+        .success());
+    let started = std::time::Instant::now();
+    dir.tuicast([
+        "replay",
+        "x.cast",
+        "--format",
+        "png",
+        "--font-dir",
+        "fonts",
+        "-o",
+        "x.png",
+    ])
+    .run()
+    .success();
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    assert!(dir.join("x.png").is_file());
+}
+
+/// Issue 23: the changes picture a PNG mismatch writes (`end.png.diff.png`) was listed as an
+/// orphan and deleted by `--remove-orphans` while the failure message pointed at it.
+#[test]
+fn the_changes_picture_of_a_failing_png_golden_is_no_orphan() {
+    let dir = Dir::new();
+    dir.write("casts/pic.cast", v3_cast(6, 1, &[r#"[0.1, "o", "hi"]"#]));
+    dir.write("casts/pic.toml", "[check]\nformats = [\"png\"]\n");
+    dir.tuicast(["test", "--update"]).run().success();
+    dir.write("casts/pic.cast", v3_cast(6, 1, &[r#"[0.1, "o", "ho"]"#]));
+    let out = dir
+        .tuicast(["test", "--remove-orphans"])
+        .env("TUICAST_UPDATE", "new")
+        .run()
+        .fails_with(1);
+    assert!(out.stdout().contains("end.png.diff.png"), "{out}");
+    assert!(!out.stdout().contains("orphan"), "{out}");
+    assert!(dir.join("snapshots/pic/end.png.diff.png").is_file());
+}
+
+/// Issue 23 (open from before): `env` keys like `"A=B"` were accepted (the program got
+/// `A=B=C`), and NUL could not reach a program at all. Each is an error at its place.
+#[test]
+fn env_names_with_an_equals_sign_or_nul_are_refused_at_their_place() {
+    let dir = Dir::new();
+    for (env, expected) in [
+        (
+            r#"env = { "A=B" = "C" }"#,
+            r#"s.toml:2:17: env: "A=B" is not a variable name"#,
+        ),
+        (
+            r#"env = { "" = "C" }"#,
+            r#"s.toml:2:14: env: "" is not a variable name"#,
+        ),
+        (
+            r#"env = { "A\u0000" = "C" }"#,
+            r#"env: "A\x00" is not a variable name"#,
+        ),
+        (
+            r#"env = { A = "x\u0000" }"#,
+            "env.A: a value cannot hold a NUL",
+        ),
+    ] {
+        dir.write("s.toml", format!("shell = \"true\"\n{env}\n"));
+        let out = dir
+            .tuicast(["record", "s.toml", "-o", "s.cast"])
+            .run()
+            .fails_with(2);
+        assert!(out.stderr().contains(expected), "{env}: {out}");
+        assert!(!dir.join("s.cast").exists());
+    }
+}
+
+/// Issue 23 (open from before): a symlinked `snapshots` folder, `snapshots = "../x"` or an
+/// absolute path had goldens written (and read) outside the project. The configuration is
+/// refused when read, naming the folder; nothing is written.
+#[test]
+fn a_snapshots_folder_outside_the_project_is_refused() {
+    let outside = Dir::new();
+    let away = outside.path().display().to_string();
+    for (config, link) in [
+        (Some("snapshots = \"../x\"\n".to_string()), false),
+        (Some(format!("snapshots = {away:?}\n")), false),
+        (None, true),
+    ] {
+        let dir = Dir::new();
+        dir.write("casts/demo.cast", v3_cast(10, 2, &[r#"[0.1, "o", "hi"]"#]));
+        if let Some(c) = &config {
+            dir.write("tuicast.toml", c);
+        }
+        if link {
+            std::os::unix::fs::symlink(outside.path(), dir.join("snapshots")).unwrap();
+        }
+        let out = dir.tuicast(["test", "--update"]).run().fails_with(2);
+        assert!(
+            out.stderr()
+                .contains("is outside the project (after symbolic links)"),
+            "{config:?}: {out}"
+        );
+        assert!(outside.files().is_empty(), "{:?}", outside.files());
+        assert!(!dir.path().parent().unwrap().join("x").exists());
+    }
+}
+
+/// Issue 23: `tuicast record -o X --scenario X -- CMD` wrote the scenario over the recording
+/// it had just made. Refused before anything runs, the file untouched.
+#[test]
+fn a_scenario_written_over_its_own_recording_is_refused() {
+    let dir = Dir::new();
+    dir.write("x.cast", "mine\n");
+    for scenario in ["x.cast", "./x.cast", "sub/../x.cast"] {
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        let out = dir
+            .tuicast([
+                "record",
+                "-o",
+                "x.cast",
+                "--scenario",
+                scenario,
+                "--",
+                "true",
+            ])
+            .run()
+            .fails_with(2);
+        assert!(
+            out.stderr()
+                .contains("refusing to write the scenario over the cast x.cast"),
+            "{scenario}: {out}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("x.cast")).unwrap(),
+            "mine\n"
+        );
+    }
 }

@@ -310,13 +310,9 @@ fn load_dir(dir: &Path) -> Result<Vec<FontArc>, PngError> {
     files.sort();
     let mut out = Vec::new();
     for path in files {
-        let Ok(meta) = std::fs::metadata(&path) else {
-            continue;
-        };
-        if meta.len() > MAX_FONT_FILE {
-            continue;
-        }
-        let Ok(data) = std::fs::read(&path) else {
+        // A regular file within the limit only: `x.ttf -> /dev/zero` has no length to check
+        // and never ends (it took 4.2 GB), and a FIFO would block the run.
+        let Ok(data) = crate::util::read_regular(&path, MAX_FONT_FILE) else {
             continue;
         };
         // The first face of a collection (.ttc): the regular one in every common collection.
