@@ -118,7 +118,21 @@ pub(super) fn accept(args: AcceptArgs) -> anyhow::Result<ExitCode> {
         .flat_map(|case| tuicast::harness::expected_snapshots(&config, case))
         .map(|golden| pending::relative_name(&config.snapshots, &golden))
         .collect();
-    match tuicast::report::accept_from(&dir, &config.snapshots, &args.filter.filters, &known) {
+    let known_casts: std::collections::HashSet<String> = cases
+        .iter()
+        .map(|case| pending::relative_name(&config.root, &case.cast))
+        .collect();
+    let project = tuicast::report::ProjectCasts {
+        root: &config.root,
+        known: &known_casts,
+    };
+    match tuicast::report::accept_from_project(
+        &dir,
+        &config.snapshots,
+        &args.filter.filters,
+        &known,
+        Some(project),
+    ) {
         Ok(done) if done.is_empty() => {
             eprintln!(
                 "no changes in the report{}",

@@ -202,7 +202,8 @@ impl Config {
 
     /// The project `start` (a file or folder) belongs to, as every command finds it: the
     /// nearest folder at or above it holding `tuicast.toml`, else the nearest holding a
-    /// `Cargo.toml` with a `[package]`, else `fallback` (the working folder). So `tuicast test
+    /// `Cargo.toml` with a `[package]`, else the nearest holding a `casts` folder, else
+    /// `fallback` (the working folder). So `tuicast test
     /// members/app/casts` at a workspace root writes under `members/app/snapshots/`, not
     /// `./snapshots/members/...`.
     pub fn find(start: &Path, fallback: &Path) -> Result<Config, ConfigError> {
@@ -230,13 +231,15 @@ pub fn project_root(start: &Path) -> Option<PathBuf> {
     if let Some(d) = dirs.iter().find(|d| d.join(CONFIG_FILE).is_file()) {
         return Some(d.to_path_buf());
     }
-    dirs.iter()
-        .find(|d| {
-            read_toml_file(&d.join("Cargo.toml")).is_ok_and(|text| {
-                text.parse::<toml::Table>()
-                    .is_ok_and(|t| t.contains_key("package"))
-            })
+    let package = dirs.iter().find(|d| {
+        read_toml_file(&d.join("Cargo.toml")).is_ok_and(|text| {
+            text.parse::<toml::Table>()
+                .is_ok_and(|t| t.contains_key("package"))
         })
+    });
+    // A project with neither file: the nearest folder holding the default casts folder.
+    package
+        .or_else(|| dirs.iter().find(|d| d.join("casts").is_dir()))
         .map(|d| d.to_path_buf())
 }
 

@@ -95,6 +95,32 @@ pub fn accept_from(
     filters: &[String],
     known: &HashSet<String>,
 ) -> Result<Vec<Accepted>, AcceptError> {
+    accept_from_project(dir, snapshots, filters, known, None)
+}
+
+/// The casts of a project, for [`accept_from_project`]: its folder, and the casts its cases
+/// check (by name relative to it, as a report names them; a scenario's cast-to-be included).
+#[derive(Debug, Clone, Copy)]
+pub struct ProjectCasts<'a> {
+    /// The project's folder.
+    pub root: &'a Path,
+    /// The casts that may be written.
+    pub known: &'a HashSet<String>,
+}
+
+/// [`accept_from`], also writing the new recordings the report carries for live cases
+/// (`CastData::new_cast`) into `project`'s casts: a cast travels with its goldens. A recording
+/// is taken when one of its cast's goldens is, or, when only its checkpoints changed (every
+/// golden matched), when a filter names the cast's stem or no filter is given; each only over
+/// the cast it was compared with (same content hash), and only for a cast of this checkout,
+/// a regular file that reads as a cast.
+pub fn accept_from_project(
+    dir: &Path,
+    snapshots: &Path,
+    filters: &[String],
+    known: &HashSet<String>,
+    project: Option<ProjectCasts<'_>>,
+) -> Result<Vec<Accepted>, AcceptError> {
     let refuse = |entry: &str, why: &str| AcceptError::Refused(entry.to_string(), why.to_string());
     for sub in ["data", "files"] {
         let path = dir.join(sub);
@@ -181,10 +207,37 @@ pub fn accept_from(
         };
         planned.push((name.clone(), path, content, now.is_none()));
     }
+    // The new recordings of the casts whose changes are taken.
+    let mut recordings = Vec::new();
+    if let Some(project) = project {
+        for cast in &casts {
+            let Some(new) = &cast.new_cast else { continue };
+            let goldens_taken = cast
+                .results
+                .iter()
+                .flat_map(|r| &r.snapshots)
+                .any(|s| changes.contains_key(&s.name));
+            let named =
+                filters.is_empty() || filters.iter().any(|f| cast.stem.contains(f.as_str()));
+            if !goldens_taken && !(named && cast.results.iter().all(|r| r.snapshots.is_empty())) {
+                continue;
+            }
+            recordings.push(planned_cast(dir, project, cast, new, &mut stale)?);
+        }
+    }
     if !stale.is_empty() {
         return Err(AcceptError::Stale(stale));
     }
     let mut done = Vec::new();
+    for (name, path, content, created) in recordings {
+        crate::util::write_atomic(&path, &content).map_err(|e| AcceptError::Io(path.clone(), e))?;
+        let _ = std::fs::remove_file(crate::assert::pending_path(&path));
+        done.push(Accepted {
+            name,
+            path,
+            created,
+        });
+    }
     for (name, path, content, created) in planned {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| AcceptError::Io(parent.into(), e))?;
@@ -199,6 +252,63 @@ pub fn accept_from(
         });
     }
     Ok(done)
+}
+
+/// A change of the cast itself: where it goes, its bytes, whether it is new. Refused unless
+/// the cast is one of the project's, its file in the report a regular file that reads as a
+/// cast, and no folder on its way a link; stale when the cast changed since the report.
+fn planned_cast(
+    dir: &Path,
+    project: ProjectCasts<'_>,
+    cast: &super::CastData,
+    new: &super::NewCast,
+    stale: &mut Vec<(PathBuf, &'static str)>,
+) -> Result<(String, PathBuf, Vec<u8>, bool), AcceptError> {
+    let refuse = |why: &str| AcceptError::Refused(cast.cast.clone(), why.to_string());
+    let rel = Path::new(&cast.cast);
+    let plain = rel.components().all(|c| matches!(c, Component::Normal(_)));
+    if !plain || !project.known.contains(&cast.cast) || rel.extension().is_none_or(|e| e != "cast")
+    {
+        return Err(refuse("is not a cast this checkout checks"));
+    }
+    if let Some(link) = linked_folder(project.root, rel) {
+        return Err(refuse(&format!(
+            "{} is a symbolic link: accept --from writes no cast through one",
+            crate::escape::escape_for_terminal(&link.display().to_string(), 300)
+        )));
+    }
+    let file = &new.file;
+    if file.contains('/') || file.starts_with('.') {
+        return Err(refuse("its recording is not a file of the report"));
+    }
+    let bytes =
+        crate::util::read_regular_nofollow(&dir.join("files").join(file), super::MAX_CARRIED_CAST)
+            .map_err(|e| {
+                refuse(&format!(
+                    "its recording files/{}: {e}",
+                    crate::escape::escape_for_terminal(file, 100)
+                ))
+            })?;
+    let reads = crate::cast::CastReader::new(bytes.as_slice())
+        .map_err(|e| e.to_string())
+        .and_then(|r| {
+            r.skim()
+                .try_for_each(|e| e.map(|_| ()))
+                .map_err(|e| e.to_string())
+        });
+    if let Err(e) = reads {
+        return Err(refuse(&format!("its recording is not a cast: {e}")));
+    }
+    let path = project.root.join(rel);
+    let now = match crate::util::read_regular_nofollow(&path, super::MAX_CARRIED_CAST) {
+        Ok(b) => Some(content_hash(&b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(refuse(&format!("the local cast: {e}"))),
+    };
+    if now != new.cast_hash {
+        stale.push((path.clone(), "the cast changed since"));
+    }
+    Ok((cast.cast.clone(), path, bytes, now.is_none()))
 }
 
 /// The first folder from `snapshots` down to the golden `rel`'s folder that is a symbolic

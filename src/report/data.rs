@@ -24,6 +24,20 @@ pub struct CastData {
     pub finished: f64,
     /// One per checkpoint checked.
     pub results: Vec<ResultData>,
+    /// The new recording of a case recorded live whose checks failed: accepted with its
+    /// goldens (`accept --from`), so the cast and its goldens travel as one change.
+    #[serde(default)]
+    pub new_cast: Option<NewCast>,
+}
+
+/// A live recording carried in the report: a file in `DIR/files/`, and what it replaces.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct NewCast {
+    /// Its file name in `DIR/files/`.
+    pub file: String,
+    /// [`content_hash`] of the committed cast it replaces; `None` when there was none.
+    pub cast_hash: Option<String>,
 }
 
 /// One checkpoint's result.

@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-pub use accept::{accept_from, AcceptError, Accepted};
-pub use data::{content_hash, format_of, CastData, Images, ResultData, SnapshotData};
+pub use accept::{accept_from, accept_from_project, AcceptError, Accepted, ProjectCasts};
+pub use data::{content_hash, format_of, CastData, Images, NewCast, ResultData, SnapshotData};
 pub use html::{escape, Counts};
 pub use player::{player, Frame, LiveInfo, Marker, Player, Run, StepInfo};
 pub use summary::markdown_summary;
@@ -46,6 +46,9 @@ pub struct CaseInfo<'a> {
     /// The engine its checkpoints replay with.
     pub engine: crate::term::EngineSpec,
 }
+
+/// The largest live recording a report carries (and `accept --from` takes back).
+pub const MAX_CARRIED_CAST: u64 = 64 << 20;
 
 /// The environment variable that names a report folder for `cargo test` / nextest runs.
 pub const REPORT_ENV: &str = "TUICAST_REPORT";
@@ -195,6 +198,12 @@ impl ReportDir {
                 write_replacing(&player_file, &serde_json::to_vec(&p)?)?;
             }
         }
+        // A live recording that failed its checks goes with them: accepting the goldens
+        // without it would leave the old cast, which replay and screenshots then show.
+        let new_cast = match case.live {
+            Some(live) if failed => self.carry_recording(case, &live.recording)?,
+            _ => None,
+        };
         let cast = CastData {
             cast: crate::assert::pending::relative_name(&config.root, case.cast),
             stem: case.stem.to_string(),
@@ -204,9 +213,33 @@ impl ReportDir {
                 .duration_since(UNIX_EPOCH)
                 .map_or(0.0, |d| d.as_secs_f64()),
             results,
+            new_cast,
         };
         let file = data.join(format!("r-{}.json", short_hash(key)));
         write_replacing(&file, &serde_json::to_vec(&cast)?)
+    }
+
+    /// Copies a complete live recording (not the partial part of a failed one) into
+    /// `DIR/files/`, with the hash of the cast it would replace.
+    fn carry_recording(
+        &self,
+        case: &CaseInfo<'_>,
+        recording: &Path,
+    ) -> io::Result<Option<NewCast>> {
+        if recording.extension().is_some_and(|e| e == "partial") {
+            return Ok(None);
+        }
+        let Ok(bytes) = crate::util::read_regular_nofollow(recording, MAX_CARRIED_CAST) else {
+            return Ok(None);
+        };
+        let files = self.dir.join("files");
+        std::fs::create_dir_all(&files)?;
+        let file = format!("c-{}.cast", short_hash(case.stem));
+        write_replacing(&files.join(&file), &bytes)?;
+        let cast_hash = crate::util::read_regular_nofollow(case.cast, MAX_CARRIED_CAST)
+            .ok()
+            .map(|b| content_hash(&b));
+        Ok(Some(NewCast { file, cast_hash }))
     }
 
     /// Writes `index.html` from every data file, under the folder's lock. When another

@@ -519,3 +519,42 @@ fn a_broken_scenario_fails_whatever_the_filter() {
     assert!(out.stdout().contains("running 1 test\n"), "{out}");
     assert!(out.stdout().contains("casts/greet.toml:2:"), "{out}");
 }
+
+#[test]
+fn accept_from_a_ci_report_takes_the_new_recording_with_its_goldens() {
+    let dir = recorded(&["greeted"], &[]);
+    // The program's output changes; CI records it live, writes nothing, and keeps a report.
+    let changed = scenario(&["greeted"], &[]).replace("echo hello", "echo hello there");
+    dir.write("casts/greet.toml", changed);
+    let out = dir
+        .tuicast(["test", "--live", "--report", "report"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    assert!(
+        !dir.join("casts/greet.cast.new").exists(),
+        "CI writes nothing: {out}"
+    );
+    let old_cast = std::fs::read_to_string(dir.join("casts/greet.cast")).unwrap();
+    assert!(!old_cast.contains("hello there"));
+
+    // From a folder inside the project, as after downloading the artifact.
+    let out = dir
+        .tuicast(["accept", "--from", "../report"])
+        .current_dir(dir.join("casts"))
+        .run()
+        .success();
+    assert!(out.stdout().contains("casts/greet.cast"), "{out}");
+    let cast = std::fs::read_to_string(dir.join("casts/greet.cast")).unwrap();
+    assert!(
+        cast.contains("hello there"),
+        "the cast travelled with its goldens"
+    );
+    // A clean checkout passes replayed and live.
+    dir.tuicast(["test", "--replay"]).run().success();
+    dir.tuicast(["test", "--live"]).run().success();
+    // Applying it again is stale: the cast and goldens changed since.
+    dir.tuicast(["accept", "--from", "report"])
+        .run()
+        .fails_with(1);
+}
