@@ -219,7 +219,8 @@ pub fn accept_from_project(
                 .any(|s| changes.contains_key(&s.name));
             let named =
                 filters.is_empty() || filters.iter().any(|f| cast.stem.contains(f.as_str()));
-            if !goldens_taken && !(named && cast.results.iter().all(|r| r.snapshots.is_empty())) {
+            let only_checkpoints = cast.results.iter().all(|r| r.snapshots.is_empty());
+            if !(goldens_taken || named && only_checkpoints) {
                 continue;
             }
             recordings.push(planned_cast(dir, project, cast, new, &mut stale)?);
