@@ -89,13 +89,86 @@ pub(super) fn accept(args: AcceptArgs) -> anyhow::Result<ExitCode> {
         return apply(args.filter, true);
     };
     let cwd = std::env::current_dir()?;
-    let config = Config::find(&cwd, &cwd)?;
+    let here = Config::find(&cwd, &cwd)?;
     if !dir.join("data").is_dir() {
         anyhow::bail!(
             "{}: not a tuicast report folder (no data/ in it)",
             tuicast::escape::escape_for_terminal(&dir.display().to_string(), 300)
         );
     }
+    // The report names each cast's project relative to the repository it was made in, so it
+    // applies from any folder of the checkout, to each project of a workspace.
+    let projects = match tuicast::report::ReportDir::new(&dir).projects() {
+        Ok(p) => p,
+        Err((path, e)) => {
+            eprintln!(
+                "error: refused the whole report, nothing was written: {}: {e}",
+                shown(&path)
+            );
+            return Ok(ExitCode::from(super::EXIT_BAD_INPUT));
+        }
+    };
+    let repo = tuicast::report::repository_root(&here.root);
+    let mut all = Vec::new();
+    for name in &projects {
+        let root = match (&repo, name.as_str()) {
+            (_, "") | (None, _) => here.root.clone(),
+            (Some(r), n) => r.join(n),
+        };
+        let plain = std::path::Path::new(name)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !plain || !root.is_dir() {
+            eprintln!(
+                "error: refused the whole report: its project {} is not a folder of this checkout",
+                tuicast::escape::escape_for_terminal(name, 200)
+            );
+            return Ok(ExitCode::from(super::EXIT_BAD_INPUT));
+        }
+        let config = Config::load(&root)?;
+        match accept_project(&dir, &config, name, &args.filter.filters)? {
+            Ok(done) => all.extend(done),
+            Err(e) => return Ok(accept_failed(e)),
+        }
+    }
+    if all.is_empty() {
+        eprintln!(
+            "no changes in the report{}",
+            if args.filter.filters.is_empty() {
+                ""
+            } else {
+                " match"
+            }
+        );
+    }
+    for a in &all {
+        println!(
+            "accepted {} ({})",
+            tuicast::escape::escape_for_terminal(&a.name, 300),
+            if a.created { "new" } else { "changed" }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The exit of a refused `accept --from`: goldens changed since the report is a check that
+/// failed (1); anything else is a report that does not hold up, bad input (2).
+fn accept_failed(e: tuicast::report::AcceptError) -> ExitCode {
+    eprintln!("error: {e}");
+    match e {
+        tuicast::report::AcceptError::Stale(_) => ExitCode::from(super::EXIT_CHECK_FAILED),
+        _ => ExitCode::from(super::EXIT_BAD_INPUT),
+    }
+}
+
+/// The changes of the report in `dir` for the project of `config` (named `name` in it),
+/// checked against that project's casts.
+fn accept_project(
+    dir: &std::path::Path,
+    config: &Config,
+    name: &str,
+    filters: &[String],
+) -> anyhow::Result<Result<Vec<tuicast::report::Accepted>, tuicast::report::AcceptError>> {
     // Writes only inside the project: a `snapshots` folder that is a link out of it, or a
     // `snapshots = "../x"`, takes no golden from a report.
     let inside = tuicast::util::resolved(&config.snapshots)
@@ -111,11 +184,11 @@ pub(super) fn accept(args: AcceptArgs) -> anyhow::Result<ExitCode> {
     // scenarios plan) or replayed (their casts'): the only names a report may change.
     let cases: Vec<tuicast::harness::Case> = [LiveMode::Always, LiveMode::Never]
         .into_iter()
-        .flat_map(|live| tuicast::harness::discover(&config, &[], live))
+        .flat_map(|live| tuicast::harness::discover(config, &[], live))
         .collect();
     let known: std::collections::HashSet<String> = cases
         .iter()
-        .flat_map(|case| tuicast::harness::expected_snapshots(&config, case))
+        .flat_map(|case| tuicast::harness::expected_snapshots(config, case))
         .map(|golden| pending::relative_name(&config.snapshots, &golden))
         .collect();
     let known_casts: std::collections::HashSet<String> = cases
@@ -125,46 +198,15 @@ pub(super) fn accept(args: AcceptArgs) -> anyhow::Result<ExitCode> {
     let project = tuicast::report::ProjectCasts {
         root: &config.root,
         known: &known_casts,
+        name,
     };
-    match tuicast::report::accept_from_project(
-        &dir,
+    Ok(tuicast::report::accept_from_project(
+        dir,
         &config.snapshots,
-        &args.filter.filters,
+        filters,
         &known,
         Some(project),
-    ) {
-        Ok(done) if done.is_empty() => {
-            eprintln!(
-                "no changes in the report{}",
-                if args.filter.filters.is_empty() {
-                    ""
-                } else {
-                    " match"
-                }
-            );
-            Ok(ExitCode::SUCCESS)
-        }
-        Ok(done) => {
-            for a in &done {
-                println!(
-                    "accepted {} ({})",
-                    tuicast::escape::escape_for_terminal(&a.name, 300),
-                    if a.created { "new" } else { "changed" }
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        // Goldens changed since the report: a check that failed. Anything else is a report
-        // that does not hold up: bad input.
-        Err(e @ tuicast::report::AcceptError::Stale(_)) => {
-            eprintln!("error: {e}");
-            Ok(ExitCode::from(super::EXIT_CHECK_FAILED))
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            Ok(ExitCode::from(super::EXIT_BAD_INPUT))
-        }
-    }
+    ))
 }
 
 /// `tuicast reject [FILTER...]`.

@@ -106,6 +106,9 @@ pub struct ProjectCasts<'a> {
     pub root: &'a Path,
     /// The casts that may be written.
     pub known: &'a HashSet<String>,
+    /// The project's folder as the report names it (`CastData::project`): only its casts
+    /// are taken from a report of several projects (a workspace).
+    pub name: &'a str,
 }
 
 /// [`accept_from`], also writing the new recordings the report carries for live cases
@@ -131,9 +134,12 @@ pub fn accept_from_project(
             ));
         }
     }
-    let casts = ReportDir::new(dir)
+    let mut casts = ReportDir::new(dir)
         .read_checked()
         .map_err(|(p, e)| refuse(&p.display().to_string(), &e.to_string()))?;
+    if let Some(project) = project {
+        casts.retain(|c| c.project == project.name);
+    }
     // The latest result of each golden.
     let mut changes: std::collections::BTreeMap<String, SnapshotData> = Default::default();
     for cast in &casts {

@@ -14,6 +14,11 @@ use crate::assert::Format;
 pub struct CastData {
     /// The cast's name: its path relative to the project (or its file name).
     pub cast: String,
+    /// The project's folder relative to the repository's (the nearest folder above holding
+    /// `.git`): empty when they are one, `members/app` in a workspace. `accept --from`
+    /// finds the project from any folder of the checkout by it.
+    #[serde(default)]
+    pub project: String,
     /// The cast's stem, as in test names.
     pub stem: String,
     /// The command line of the process that checked it.

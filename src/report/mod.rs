@@ -47,6 +47,24 @@ pub struct CaseInfo<'a> {
     pub engine: crate::term::EngineSpec,
 }
 
+/// The folder holding `.git` at or above `dir`: the repository a report is made in.
+pub fn repository_root(dir: &Path) -> Option<PathBuf> {
+    let dir = crate::util::resolved(dir);
+    dir.ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+/// `root`, a project's folder, relative to its repository's (empty when they are one or
+/// there is no repository).
+fn project_in_repository(root: &Path) -> String {
+    let root = crate::util::resolved(root);
+    repository_root(&root)
+        .and_then(|repo| root.strip_prefix(&repo).ok().map(Path::to_path_buf))
+        .map(|p| p.display().to_string())
+        .unwrap_or_default()
+}
+
 /// The largest live recording a report carries (and `accept --from` takes back).
 pub const MAX_CARRIED_CAST: u64 = 64 << 20;
 
@@ -206,6 +224,7 @@ impl ReportDir {
         };
         let cast = CastData {
             cast: crate::assert::pending::relative_name(&config.root, case.cast),
+            project: project_in_repository(&config.root),
             stem: case.stem.to_string(),
             command: command_line(),
             duration: duration.as_secs_f64(),
@@ -312,6 +331,19 @@ impl ReportDir {
 
     /// [`ReportDir::read`] for a report about to be trusted: a data file that does not read
     /// as tuicast's is an error naming it, not skipped.
+    /// The projects the report's casts belong to (`CastData::project`), sorted, each once;
+    /// checked as `accept --from` reads the folder.
+    pub fn projects(&self) -> Result<Vec<String>, (PathBuf, io::Error)> {
+        let mut names: Vec<String> = self
+            .read_checked()?
+            .into_iter()
+            .map(|c| c.project)
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+
     fn read_checked(&self) -> Result<Vec<CastData>, (PathBuf, io::Error)> {
         data::read_all_checked(&self.dir.join("data"))
     }

@@ -474,6 +474,22 @@ fn at_a_workspace_root_each_members_suite_runs_in_its_own_folder() {
         .current_dir(dir.join("apps/a/casts"))
         .run()
         .success();
+
+    // A CI report made at the root names each cast's member, so `accept --from` at the root
+    // (where the artifact is downloaded) writes into the member's snapshots.
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    dir.tuicast(["test", "--report", "report"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    let out = dir
+        .tuicast(["accept", "--from", "report"])
+        .run()
+        .success();
+    assert!(out.stdout().contains("accepted greet/greeted.txt (new)"), "{out}");
+    assert!(dir.join("apps/b/snapshots/greet/greeted.txt").is_file());
+    assert!(!dir.join("snapshots").exists());
+    dir.tuicast(["test"]).run().success();
 }
 
 #[test]
