@@ -5,7 +5,8 @@
 //! That lets this layer fix what avt leaves out or gets wrong, measured against real
 //! terminals by the conformance corpus (`tests/conformance/`, `docs/conformance.md`):
 //! - combining marks (zero-width characters): avt would give each its own cell; a real
-//!   terminal puts them on the previous character, and so does this adapter;
+//!   terminal puts them on the previous character, and so does this adapter (and a
+//!   character printed over that cell starts it anew, without them);
 //! - the window title (OSC 0 and 2), which avt ignores;
 //! - whether the alternate screen is active;
 //! - character sets: G0–G3 designation with national replacement sets (`ESC ( A` draws `#`
@@ -745,6 +746,9 @@ impl AvtEngine {
             ch
         };
         self.terminal.execute(Function::Print(stored));
+        if !self.marks.is_empty() {
+            self.unmark_printed(cursor, ch);
+        }
         if wraps && cursor.row == self.margins.1 as usize && !self.pen.pen.is_background_only() {
             // The line scrolled in took the whole pen; erase the rest of it with only the
             // background, as xterm and tmux fill it.
@@ -804,6 +808,26 @@ impl AvtEngine {
         }
         if entry.1.len() < 64 {
             entry.1.push(ch);
+        }
+    }
+
+    /// Drops the combining marks of the cells that printing `ch` with the cursor at `before`
+    /// overwrote: a new character starts a new cell, marks and all, as in xterm (without
+    /// this, printing the same base character again, as a redraw does, kept the old marks).
+    fn unmark_printed(&mut self, before: avt::terminal::Cursor, ch: char) {
+        let cols = usize::from(self.size.cols);
+        let width = if ch.width() == Some(2) { 2 } else { 1 };
+        let (row, col) = if before.col + width <= cols {
+            (before.row, before.col)
+        } else if self.modes.modes.autowrap {
+            // It wrapped onto the start of the next line (or of the line scrolled in).
+            (self.terminal.cursor().row, 0)
+        } else {
+            // avt prints over the end of the line.
+            (before.row, cols.saturating_sub(width))
+        };
+        for c in col..col + width {
+            self.marks.remove(&(row as u16, c as u16));
         }
     }
 
@@ -1409,6 +1433,7 @@ mod tests {
             "\x1b]8;;\x1b\\",
             "\x1bN",
             "e\u{301}",
+            "e\u{301}\re",
             "\u{4e2d}",
             "\x1b[?1049h",
             "\x1b[?1049l",
@@ -1561,6 +1586,24 @@ mod tests {
         assert_eq!(r(&e, "m"), "0;2;8;94;48;2;1;2;3m");
         assert_eq!(r(&e, " q"), "4 q");
         assert_eq!(e.setting_report("x"), None);
+    }
+
+    #[test]
+    fn an_overwritten_cell_loses_its_combining_marks() {
+        // The same base character printed again is a new cell (neovim redraws accented text
+        // so); the marks of other cells stay.
+        assert_eq!(screen("e\u{301}x\rey").row_text(0), "ey");
+        assert_eq!(screen("e\u{301}a\u{301}\rx").row_text(0), "xa\u{301}");
+        assert_eq!(screen("e\u{301}\re\u{302}").row_text(0), "e\u{302}");
+        // Over the last column with auto-wrap off, after a wrap, and by a wide character.
+        let s = screen("\x1b[?7l\x1b[1;10He\u{301}e");
+        assert_eq!(s.rows[0][9].text, "e");
+        let s = screen("\x1b[2;1He\u{301}\x1b[1;10Hxe");
+        assert_eq!(s.rows[1][0].text, "e");
+        let s = screen("e\u{301}a\u{301}\r\u{4e2d}");
+        assert_eq!(s.row_text(0), "\u{4e2d}");
+        // A repeat overwrites too.
+        assert_eq!(screen("ae\u{301}\rx\x1b[b").row_text(0), "xx");
     }
 
     #[test]
