@@ -28,6 +28,8 @@
 //!   (`unknown.rs`): see [`TermState`](crate::term::TermState).
 //! - the terminal modes ([`Modes`](crate::term::Modes): mouse reporting, bracketed paste,
 //!   focus, keypad, which avt ignores, and the origin and auto-wrap modes avt keeps private);
+//! - a tab at the pending-wrap position keeps the wrap pending (avt moves the cursor back
+//!   onto the last column);
 //! - auto-wrap is not restored with the cursor (avt restores it, as old xterms did; xterm
 //!   today and tmux do not), and DECSTR turns it on (as xterm does; avt keeps it).
 //!
@@ -569,6 +571,15 @@ impl AvtEngine {
     fn execute(&mut self, f: Function) {
         match f {
             Function::Print(ch) => return self.print(ch),
+            // A tab at the pending-wrap position keeps the wrap pending: xterm's
+            // `TabToNextStop` moves only to a stop right of the cursor, and there is none past
+            // the last column (avt would move the cursor back onto the last column, and the
+            // next character would overwrite it instead of wrapping).
+            Function::Ht | Function::Cht(_)
+                if self.terminal.cursor().col >= usize::from(self.size.cols) =>
+            {
+                return
+            }
             // Cursor moves: nothing below follows them (no pen, mode, mark, margin or
             // scrollback change), so straight to avt.
             Function::Cr
@@ -1434,6 +1445,7 @@ mod tests {
             "\x1bN",
             "e\u{301}",
             "e\u{301}\re",
+            "0123456789ab\tZ",
             "\u{4e2d}",
             "\x1b[?1049h",
             "\x1b[?1049l",
@@ -1604,6 +1616,22 @@ mod tests {
         assert_eq!(s.row_text(0), "\u{4e2d}");
         // A repeat overwrites too.
         assert_eq!(screen("ae\u{301}\rx\x1b[b").row_text(0), "xx");
+    }
+
+    #[test]
+    fn a_tab_at_the_pending_wrap_keeps_the_wrap() {
+        // xterm, tmux and xterm.js: the tab finds no stop, the wrap stays pending, and the
+        // next character wraps.
+        for tab in ["\t", "\x1b[I", "\x1b[3I"] {
+            let s = screen(&format!("0123456789{tab}Z"));
+            assert_eq!(
+                (s.row_text(0).as_str(), s.row_text(1).as_str()),
+                ("0123456789", "Z"),
+                "{tab:?}"
+            );
+        }
+        // Before the last column a tab still stops on it.
+        assert_eq!(screen("012345678\tZ").row_text(0), "012345678Z");
     }
 
     #[test]
