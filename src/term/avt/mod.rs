@@ -28,6 +28,8 @@
 //!   (`unknown.rs`): see [`TermState`](crate::term::TermState).
 //! - the terminal modes ([`Modes`](crate::term::Modes): mouse reporting, bracketed paste,
 //!   focus, keypad, which avt ignores, and the origin and auto-wrap modes avt keeps private);
+//! - REP repeats the character just printed, and only that, as xterm does (avt repeats the
+//!   cell before the cursor, whatever came between);
 //! - a tab at the pending-wrap position keeps the wrap pending (avt moves the cursor back
 //!   onto the last column);
 //! - auto-wrap is not restored with the cursor (avt restores it, as old xterms did; xterm
@@ -133,6 +135,9 @@ pub struct AvtEngine {
     modes: ModeShadow,
     /// DECCOLM resizes, as on a VT100 ([`EngineOptions::deccolm`]).
     deccolm: bool,
+    /// The character just printed, as the program sent it (before its character set), for
+    /// REP; `None` once anything else was read in the ground state (see [`Self::apply`]).
+    last_graphic: Option<char>,
 }
 
 impl std::fmt::Debug for AvtEngine {
@@ -192,6 +197,7 @@ impl AvtEngine {
             deferred_lfs: 0,
             unsupported: Unsupported::default(),
             modes: ModeShadow::default(),
+            last_graphic: None,
         }
     }
 
@@ -305,6 +311,7 @@ impl AvtEngine {
                 ch
             };
             self.terminal.execute(Function::Print(ch));
+            self.last_graphic = Some(ch);
             room -= 1;
         }
         (i > 0).then_some(i)
@@ -474,8 +481,22 @@ impl AvtEngine {
     }
 
     /// Does what a parsed sequence means: this layer's part (`special`), then avt's (`f`).
+    /// Anything but a printed character that leaves the parser in the ground state ends what
+    /// REP may repeat, as in xterm (`doparsing` keeps `lastchar` only for a character printed:
+    /// `+ CSI 1 b CSI 2 b` is `++`, and a control or a sequence between the character and
+    /// REP leaves nothing to repeat); a C0 control inside a sequence does not.
     #[inline]
     fn apply(&mut self, special: Option<Special>, f: Option<Function>) {
+        let prints = matches!(f, Some(Function::Print(_)));
+        self.apply_parsed(special, f);
+        if !prints && self.parser.state == State::Ground {
+            self.last_graphic = None;
+        }
+    }
+
+    /// [`Self::apply`] but for what REP repeats.
+    #[inline]
+    fn apply_parsed(&mut self, special: Option<Special>, f: Option<Function>) {
         let mut deccolm = None;
         match special {
             None => {}
@@ -703,39 +724,41 @@ impl AvtEngine {
 
     fn print(&mut self, ch: char) {
         if ch == '\x7f' {
+            self.last_graphic = None;
             return; // DEL draws nothing
         }
+        let raw = ch;
         let ch = if self.charsets.is_plain() {
             ch
         } else {
             self.charsets.translate(ch)
         };
         if ch >= '\u{300}' && ch.width() == Some(0) {
+            // (xterm's REP repeats nothing after a combining mark: it has no width.)
+            self.last_graphic = None;
             self.attach_mark(ch);
             return;
         }
+        self.last_graphic = Some(raw);
         self.put(ch);
     }
 
-    /// REP: the character before the cursor again, `n` times (at least once), drawn with the
-    /// current pen as avt draws it (avt alone would copy a concealed character's stand-in,
-    /// and so its concealment). The count is capped by [`rep_count`]: past a screenful the
-    /// screen looks the same with fewer repeats.
+    /// REP: the character just printed again, `n` times (at least once), as xterm repeats
+    /// it: through the character set in use now (`dotext` with `gsets[curgl]`), with the
+    /// current pen and link; nothing when anything else came between (see [`Self::apply`]).
+    /// (avt repeats the character before the cursor, whatever put it there, and copies a
+    /// concealed character's stand-in, and so its concealment.) The count is capped by
+    /// [`rep_count`]: past a screenful the screen looks the same with fewer repeats.
     fn repeat(&mut self, n: u16) {
-        let cursor = self.terminal.cursor();
-        if cursor.col == 0 {
-            return;
-        }
-        let Some(raw) = self
-            .terminal
-            .view()
-            .nth(cursor.row)
-            .and_then(|line| line.cells().get(cursor.col - 1).map(|c| c.char()))
-        else {
+        let Some(raw) = self.last_graphic else {
             return;
         };
-        // (Drawn with the current link, as with the current pen.)
-        let ch = self.stand_ins.decode(raw).0;
+        // (No single shift can be waiting: the character just printed took it.)
+        let ch = if self.charsets.is_plain() {
+            raw
+        } else {
+            self.charsets.translate(raw)
+        };
         let width = if ch.width() == Some(2) { 2 } else { 1 };
         for _ in 0..rep_count(n, self.size, width) {
             self.put(ch);
@@ -1446,6 +1469,8 @@ mod tests {
             "e\u{301}",
             "e\u{301}\re",
             "0123456789ab\tZ",
+            "+\x1b[1b\x1b[2b",
+            "\x1b[3b",
             "\u{4e2d}",
             "\x1b[?1049h",
             "\x1b[?1049l",
@@ -1632,6 +1657,30 @@ mod tests {
         }
         // Before the last column a tab still stops on it.
         assert_eq!(screen("012345678\tZ").row_text(0), "012345678Z");
+    }
+
+    #[test]
+    fn rep_repeats_only_a_character_just_printed() {
+        // Measured in tmux, and as xterm's `doparsing` keeps `lastchar` (vttest 11.7).
+        for (input, row) in [
+            ("+\x1b[1b\x1b[2b", "++"),
+            ("+\x1b[2b", "+++"),
+            ("+\r\x1b[2b", "+"),
+            ("ab\x1b[C\x1b[2b", "ab"),
+            ("+\x1b[31m\x1b[2b", "+"),
+            ("e\u{301}\x1b[2b", "e\u{301}"),
+            ("ab\x7f\x1b[2b", "ab"),
+            // What was printed, not what is before the cursor.
+            ("ab\x1b[Dc\x1b[b", "acc"),
+            ("\x1b[1;9Hxy\x1b[2b", "        xy\nyy"),
+            // Through the character set in use now, as printed anew.
+            ("\x1b(0q\x1b[b", "──"),
+            ("\x1b*0\x1bNq\x1b[2b", "─qq"),
+        ] {
+            let s = screen(input);
+            let text = format!("{}\n{}", s.row_text(0), s.row_text(1));
+            assert_eq!(text.trim_end(), row, "{input:?}");
+        }
     }
 
     #[test]
