@@ -20,6 +20,8 @@
 //!   foreground, bold, inverse, underline);
 //! - DEL (0x7f) draws nothing (avt prints it);
 //! - colon forms of underline (`CSI 4:3 m`, `CSI 4:0 m`);
+//! - bold and faint together (`CSI 1;2 m`), as xterm, tmux and xterm.js keep them (avt keeps
+//!   one intensity; the other rides on a stand-in, see [`StandIns`]);
 //! - concealed text (SGR 8, revealed by SGR 28), which avt ignores: see [`StandIns`];
 //! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores;
 //! - the icon name (OSC 1), bells, OSC 52 clipboard writes and OSC 8 hyperlinks (a link rides
@@ -285,7 +287,7 @@ impl AvtEngine {
             || !self.seq.is_ground()
             || !self.marks.is_empty()
             || !self.charsets.is_plain()
-            || self.pen.pen.conceal
+            || !self.pen.pen.extra().is_plain()
             || self.link != 0
         {
             return None;
@@ -774,8 +776,9 @@ impl AvtEngine {
         if wraps && !self.marks.is_empty() {
             self.line_feed_marks();
         }
-        let stored = if self.pen.pen.conceal || self.link != 0 || StandIns::in_range(ch) {
-            self.stand_ins.stand_in(ch, self.pen.pen.conceal, self.link)
+        let extra = self.pen.pen.extra();
+        let stored = if !extra.is_plain() || self.link != 0 || StandIns::in_range(ch) {
+            self.stand_ins.stand_in(ch, extra, self.link)
         } else {
             ch
         };
@@ -1056,7 +1059,7 @@ impl AvtEngine {
             && self.full_region()
             && !self.charsets.single_shift_pending()
             && self.marks.is_empty()
-            && !self.pen.pen.conceal
+            && self.pen.pen.extra().is_plain()
             && self.link == 0
     }
 
@@ -1167,9 +1170,12 @@ impl Engine for AvtEngine {
                     };
                 }
                 let width = c.width() as u8;
-                let (ch, hidden, link) = self.stand_ins.decode(c.char());
+                let (ch, extra, link) = self.stand_ins.decode(c.char());
                 let mut attrs = style.attrs;
-                attrs.hidden = hidden;
+                attrs.hidden = extra.hidden;
+                if extra.bold_faint {
+                    (attrs.bold, attrs.dim) = (true, true);
+                }
                 row.push(Cell {
                     text: if width == 0 {
                         CellText::EMPTY
@@ -1184,10 +1190,13 @@ impl Engine for AvtEngine {
                 });
             }
             if !self.stand_ins.is_empty() {
-                // The tail of a concealed (or linked) wide character is concealed too.
+                // The tail of a concealed (or linked, or bold and faint) wide character is
+                // too.
                 for c in 1..row.len() {
                     if row[c].width == 0 && row[c - 1].width == 2 {
-                        row[c].attrs.hidden = row[c - 1].attrs.hidden;
+                        let head = row[c - 1].attrs;
+                        let tail = &mut row[c].attrs;
+                        (tail.hidden, tail.bold, tail.dim) = (head.hidden, head.bold, head.dim);
                         row[c].link = row[c - 1].link;
                     }
                 }
@@ -1199,8 +1208,11 @@ impl Engine for AvtEngine {
                 .get_mut(r as usize)
                 .and_then(|row| row.get_mut(c as usize))
             {
-                let (base, hidden, _) = self.stand_ins.decode(*base);
-                if cell.text.starts_with(base) && cell.attrs.hidden == hidden && cell.width > 0 {
+                let (base, extra, _) = self.stand_ins.decode(*base);
+                if cell.text.starts_with(base)
+                    && cell.attrs.hidden == extra.hidden
+                    && cell.width > 0
+                {
                     cell.text.push_str(marks);
                 }
             }
@@ -1471,6 +1483,8 @@ mod tests {
             "0123456789ab\tZ",
             "+\x1b[1b\x1b[2b",
             "\x1b[3b",
+            "\x1b[1;2m",
+            "\x1b[22m",
             "\u{4e2d}",
             "\x1b[?1049h",
             "\x1b[?1049l",
