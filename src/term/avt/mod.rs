@@ -23,6 +23,10 @@
 //! - bold and faint together (`CSI 1;2 m`), as xterm, tmux and xterm.js keep them (avt keeps
 //!   one intensity; the other rides on a stand-in, see [`StandIns`]);
 //! - concealed text (SGR 8, revealed by SGR 28), which avt ignores: see [`StandIns`];
+//! - selective erase: DECSCA (`CSI 1 " q`) protects what is printed next (riding on a
+//!   stand-in), DECSED and DECSEL (`CSI ? Ps J`, `CSI ? Ps K`) erase all else, and ED, EL and
+//!   ECH ignore the protection, as in xterm; and the column scrolls SL and SR (`CSI Ps SP @`,
+//!   `CSI Ps SP A`), which avt reads as nothing (`edits.rs`);
 //! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores;
 //! - the icon name (OSC 1), bells, OSC 52 clipboard writes and OSC 8 hyperlinks (a link rides
 //!   on a stand-in, as concealed text does, so it follows its cell), the scrollback (the
@@ -45,6 +49,7 @@
 //! per read.
 
 mod csi;
+mod edits;
 mod modes;
 mod pen;
 mod sgr;
@@ -522,6 +527,10 @@ impl AvtEngine {
                     self.cursor_shape = shape;
                 }
             }
+            Some(Special::Decsca(Some(protect))) => self.pen.pen.protected = protect,
+            Some(Special::Decsca(None)) => {}
+            Some(Special::SelectiveErase(display, ps)) => self.selective_erase(display, ps),
+            Some(Special::ScrollColumns(left, n)) => self.scroll_columns(left, n),
             // Without the option DECCOLM does nothing at all, as in xterm, whose `c132`
             // resource defaults to false ("Specifies whether or not the VT102 DECCOLM
             // escape sequence should be honored", xterm(1)): `dpmodes` in charproc.c does
@@ -1485,6 +1494,13 @@ mod tests {
             "\x1b[3b",
             "\x1b[1;2m",
             "\x1b[22m",
+            "\x1b[1\"q",
+            "\x1b[0\"q",
+            "\x1b[?2K",
+            "\x1b[?J",
+            "\x1b[?1J",
+            "\x1b[2 @",
+            "\x1b[ A",
             "\u{4e2d}",
             "\x1b[?1049h",
             "\x1b[?1049l",

@@ -28,6 +28,10 @@ pub(super) struct PenState {
     pub(super) strikethrough: bool,
     /// Conceal (SGR 8): avt does not know it; this layer prints stand-ins (see [`StandIns`](super::standins::StandIns)).
     pub(super) conceal: bool,
+    /// Protected from selective erase (DECSCA 1), which avt does not know either: no SGR
+    /// attribute, so SGR 0 keeps it (DECSC saves it with the attributes, as xterm's
+    /// `DECSC_FLAGS` do; DECSTR and RIS end it).
+    pub(super) protected: bool,
 }
 
 impl PenState {
@@ -37,15 +41,17 @@ impl PenState {
         Extra {
             hidden: self.conceal,
             bold_faint: self.bold && self.faint,
+            protected: self.protected,
         }
     }
 
-    /// Whether avt's pen holds at most a background (conceal is not avt's).
+    /// Whether avt's pen holds at most a background (conceal and protection are not avt's).
     pub(super) fn is_background_only(&self) -> bool {
         *self
             == PenState {
                 bg: self.bg,
                 conceal: self.conceal,
+                protected: self.protected,
                 ..PenState::default()
             }
     }
@@ -122,7 +128,12 @@ impl PenState {
     /// Applies one SGR operation the way xterm does (avt too, but for bold and faint).
     fn apply(&mut self, op: &SgrOp) {
         match *op {
-            SgrOp::Reset => *self = PenState::default(),
+            SgrOp::Reset => {
+                *self = PenState {
+                    protected: self.protected,
+                    ..PenState::default()
+                }
+            }
             SgrOp::SetBoldIntensity => self.bold = true,
             SgrOp::SetFaintIntensity => self.faint = true,
             SgrOp::ResetIntensity => (self.bold, self.faint) = (false, false),

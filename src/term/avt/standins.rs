@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use unicode_width::UnicodeWidthChar;
 
-/// Characters printed while conceal (SGR 8) was on, or bold and faint together, or with a
-/// hyperlink ([`Extra`] and the link), remembered in avt's own grid.
+/// Characters printed while conceal (SGR 8) was on, or bold and faint together, or protected
+/// (DECSCA), or with a hyperlink ([`Extra`] and the link), remembered in avt's own grid.
 ///
 /// avt has no conceal attribute, keeps one intensity, and its pen has no spare bit. So such
 /// a character is printed into avt as a stand-in: a private code point of the same width (avt lays out only
@@ -35,6 +35,8 @@ pub(super) struct Extra {
     /// Bold and faint together (SGR 1 and 2, as xterm, tmux and xterm.js keep them): avt
     /// keeps one intensity, the last set.
     pub(super) bold_faint: bool,
+    /// Protected from selective erase (DECSCA 1).
+    pub(super) protected: bool,
 }
 
 impl Extra {
