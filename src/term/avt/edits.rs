@@ -13,25 +13,27 @@ impl AvtEngine {
     /// erases, but for the cells printed while DECSCA protection was on, as xterm's
     /// `do_erase_display` and `do_erase_line` with `DEC_PROTECT` (ED, EL and ECH ignore the
     /// protection, as in xterm: DEC protection guards only against these two). `CSI ? 3 J`
-    /// erases the saved lines, as `CSI 3 J` does.
+    /// erases the saved lines, as `CSI 3 J` does. The cells are those ED and EL erase here,
+    /// and the cursor stays as they leave it, its pending wrap too (as in tmux and xterm.js;
+    /// xterm's erases end the pending wrap, and take the last column as the cursor's).
     pub(super) fn selective_erase(&mut self, display: bool, ps: u16) {
         let cols = usize::from(self.size.cols);
         let rows = usize::from(self.size.rows);
         let cursor = self.terminal.cursor();
-        // At the pending wrap xterm's cursor is on the last column.
-        let (row, col) = (cursor.row, cursor.col.min(cols - 1));
+        let (row, col) = (cursor.row, cursor.col);
+        let through_cursor = (col + 1).min(cols);
         let whole = |r: usize| (r, 0, cols);
         // (row, first column, end column) of each part.
         let parts: Vec<(usize, usize, usize)> = match (display, ps) {
             (false, 0) => vec![(row, col, cols)],
-            (false, 1) => vec![(row, 0, col + 1)],
+            (false, 1) => vec![(row, 0, through_cursor)],
             (false, 2) => vec![whole(row)],
             (true, 0) => std::iter::once((row, col, cols))
                 .chain((row + 1..rows).map(whole))
                 .collect(),
             (true, 1) => (0..row)
                 .map(whole)
-                .chain(std::iter::once((row, 0, col + 1)))
+                .chain(std::iter::once((row, 0, through_cursor)))
                 .collect(),
             (true, 2) => (0..rows).map(whole).collect(),
             (true, 3) => return self.execute(Function::Ed(EdScope::SavedLines)),
@@ -46,10 +48,7 @@ impl AvtEngine {
                     .any(|&(row, from, n)| row == r && (from..from + n).contains(&c))
             });
         }
-        // xterm resets the pending wrap when it erases anything, and always for `Ps` 0
-        // (`ClearRight`).
-        let keep_wrap = runs.is_empty() && ps != 0;
-        self.edit(cursor, keep_wrap, |e| {
+        self.edit(cursor, |e| {
             for &(r, from, n) in &runs {
                 e.goto(r, from);
                 e.terminal.execute(Function::Ech(n as u16));
@@ -87,7 +86,7 @@ impl AvtEngine {
                 })
                 .collect();
         }
-        self.edit(cursor, true, |e| {
+        self.edit(cursor, |e| {
             for r in top..=bottom {
                 e.goto(r, 0);
                 e.terminal.execute(if left {
@@ -133,15 +132,9 @@ impl AvtEngine {
     }
 
     /// Runs `edit` on avt with its cursor free to move to any row (origin mode off) and its
-    /// pen holding only the background, then puts back the pen, origin mode and `cursor`
-    /// (at the pending wrap when `keep_wrap`; else on the last column, as xterm's
-    /// `ResetWrap` leaves it).
-    fn edit(
-        &mut self,
-        cursor: avt::terminal::Cursor,
-        keep_wrap: bool,
-        edit: impl FnOnce(&mut Self),
-    ) {
+    /// pen holding only the background, then puts back the pen, origin mode and `cursor`,
+    /// at the pending wrap if it was there.
+    fn edit(&mut self, cursor: avt::terminal::Cursor, edit: impl FnOnce(&mut Self)) {
         let origin = self.modes.modes.origin;
         if origin {
             self.terminal
@@ -166,7 +159,7 @@ impl AvtEngine {
         } else {
             self.goto(cursor.row, col);
         }
-        let rewrap = keep_wrap && cursor.col >= cols;
+        let rewrap = cursor.col >= cols;
         if rewrap {
             self.reprint_last_cell(cursor.row);
         }
@@ -315,11 +308,13 @@ mod tests {
         // In origin mode, inside a scroll region.
         let s = screen("\x1b[2;3r\x1b[?6h\x1b[2;2Hab\x1b[?2Jc");
         assert_eq!((s.cursor.row, s.cursor.col), (2, 4));
-        // The pending wrap ends when anything is erased (xterm's ResetWrap)...
-        assert_eq!(rows(&screen("0123456789\x1b[?1KZ")), "         Z|");
-        // ...and stays when nothing is.
+        // The pending wrap stays, as after EL (and in tmux and xterm.js).
+        assert_eq!(rows(&screen("0123456789\x1b[?1KZ")), "|Z");
+        assert_eq!(rows(&screen("0123456789\x1b[?KZ")), "0123456789|Z");
         let s = screen(&format!("{ON}0123456789\x1b[?1KZ"));
         assert_eq!(rows(&s), "0123456789|Z");
+        let s = screen(&format!("01234{ON}56789\x1b[?2JZ"));
+        assert_eq!(rows(&s), "     56789|Z");
         // CSI ? 3 J erases the saved lines, as CSI 3 J does.
         let mut e = AvtEngine::new(Size { cols: 10, rows: 2 });
         e.feed("1\r\n2\r\n3\r\n");
