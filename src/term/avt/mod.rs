@@ -301,6 +301,7 @@ impl AvtEngine {
         let mut room = (self.size.cols as usize).checked_sub(col)?;
         let bytes = text.as_bytes();
         let mut i = 0;
+        let mut last = None;
         while room > 0 && i < bytes.len() {
             let b = bytes[i];
             let ch = if (0x20..0x7f).contains(&b) {
@@ -318,8 +319,11 @@ impl AvtEngine {
                 ch
             };
             self.terminal.execute(Function::Print(ch));
-            self.last_graphic = Some(ch);
+            last = Some(ch);
             room -= 1;
+        }
+        if last.is_some() {
+            self.last_graphic = last;
         }
         (i > 0).then_some(i)
     }
