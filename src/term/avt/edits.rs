@@ -315,6 +315,12 @@ mod tests {
         assert_eq!(rows(&s), "0123456789|Z");
         let s = screen(&format!("01234{ON}56789\x1b[?2JZ"));
         assert_eq!(rows(&s), "     56789|Z");
+        let s = screen(&format!("{ON}01234567\u{65e5}\x1b[?1KZ"));
+        assert_eq!(
+            rows(&s),
+            "01234567\u{65e5}|Z",
+            "a wide character on the last column"
+        );
         // CSI ? 3 J erases the saved lines, as CSI 3 J does.
         let mut e = AvtEngine::new(Size { cols: 10, rows: 2 });
         e.feed("1\r\n2\r\n3\r\n");

@@ -505,7 +505,7 @@ impl AvtEngine {
         }
     }
 
-    /// [`Self::apply`] but for what REP repeats.
+    /// What [`Self::apply`] does, but for its end of what REP may repeat.
     #[inline]
     fn apply_parsed(&mut self, special: Option<Special>, f: Option<Function>) {
         let mut deccolm = None;
