@@ -6,7 +6,8 @@
 //! terminals by the conformance corpus (`tests/conformance/`, `docs/conformance.md`):
 //! - combining marks (zero-width characters): avt would give each its own cell; a real
 //!   terminal puts them on the previous character, and so does this adapter (and a
-//!   character printed over that cell starts it anew, without them);
+//!   character printed over that cell starts it anew, without them; insertions, deletions and
+//!   erases move or take them with their cells);
 //! - the window title (OSC 0 and 2), which avt ignores;
 //! - whether the alternate screen is active;
 //! - character sets: G0–G3 designation with national replacement sets (`ESC ( A` draws `#`
@@ -677,6 +678,11 @@ impl AvtEngine {
                 {
                     self.marks.clear()
                 }
+                Function::Ich(_)
+                | Function::Dch(_)
+                | Function::Ech(_)
+                | Function::El(_)
+                | Function::Ed(_) => self.edit_marks(&f),
                 _ => {}
             }
         }
@@ -791,6 +797,10 @@ impl AvtEngine {
             self.line_feed_marks();
         }
         let extra = self.pen.pen.extra();
+        if self.modes.insert && cursor.col < cols && !self.marks.is_empty() {
+            // (avt's insert mode shifts the line one cell, whatever the width.)
+            self.shift_marks(cursor.row, cursor.col, 1);
+        }
         let stored = if !extra.is_plain() || self.link != 0 || StandIns::in_range(ch) {
             self.stand_ins.stand_in(ch, extra, self.link)
         } else {
@@ -880,6 +890,70 @@ impl AvtEngine {
         for c in col..col + width {
             self.marks.remove(&(row as u16, c as u16));
         }
+    }
+
+    /// Moves the combining marks with their cells, or drops them with their cells, as ICH,
+    /// DCH, ECH, EL or ED `f` (about to run) does to the cells, as avt reads them (tmux, like
+    /// xterm, moves and erases a cell's marks with it; avt knows none of them).
+    fn edit_marks(&mut self, f: &Function) {
+        use avt::parser::{EdScope, ElScope};
+        let cols = usize::from(self.size.cols);
+        let cursor = self.terminal.cursor();
+        let (row, col) = (cursor.row, cursor.col);
+        let count = |n: u16, at: usize| usize::from(n.max(1)).min(cols - at);
+        match *f {
+            Function::Ich(n) => {
+                let at = col.min(cols - 1);
+                self.shift_marks(row, at, count(n, at) as isize);
+            }
+            Function::Dch(n) => {
+                let at = col.min(cols - 1);
+                let n = count(n, at);
+                self.unmark(row, at..at + n);
+                self.shift_marks(row, at + n, -(n as isize));
+            }
+            Function::Ech(n) if col < cols => self.unmark(row, col..col + count(n, col)),
+            Function::El(ElScope::ToRight) => self.unmark(row, col..cols),
+            Function::El(ElScope::ToLeft) => self.unmark(row, 0..(col + 1).min(cols)),
+            Function::El(ElScope::All) => self.unmark(row, 0..cols),
+            Function::Ed(EdScope::All) => self.marks.clear(),
+            Function::Ed(EdScope::Below) => {
+                self.marks.retain(|&(r, c), _| {
+                    let (r, c) = (usize::from(r), usize::from(c));
+                    r < row || (r == row && c < col)
+                });
+            }
+            Function::Ed(EdScope::Above) => {
+                self.marks.retain(|&(r, c), _| {
+                    let (r, c) = (usize::from(r), usize::from(c));
+                    r > row || (r == row && c > col)
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// Drops the marks of the cells `cols` of `row`.
+    fn unmark(&mut self, row: usize, cols: std::ops::Range<usize>) {
+        self.marks
+            .retain(|&(r, c), _| usize::from(r) != row || !cols.contains(&usize::from(c)));
+    }
+
+    /// Moves the marks of `row` from column `from` on by `by` columns (those pushed off the
+    /// line go).
+    fn shift_marks(&mut self, row: usize, from: usize, by: isize) {
+        let cols = isize::try_from(self.size.cols).unwrap_or(isize::MAX);
+        self.marks = self
+            .marks
+            .drain()
+            .filter_map(|((r, c), mark)| {
+                if usize::from(r) != row || usize::from(c) < from {
+                    return Some(((r, c), mark));
+                }
+                let c = c as isize + by;
+                (0..cols).contains(&c).then_some(((r, c as u16), mark))
+            })
+            .collect();
     }
 
     /// Keeps marks on their rows when a line feed on the last row scrolls the screen.
@@ -1676,6 +1750,34 @@ mod tests {
         assert_eq!(s.row_text(0), "\u{4e2d}");
         // A repeat overwrites too.
         assert_eq!(screen("ae\u{301}\rx\x1b[b").row_text(0), "xx");
+    }
+
+    #[test]
+    fn combining_marks_move_and_go_with_their_cells() {
+        // As tmux (and xterm) do: inserted and deleted characters move them, erases take
+        // them (even off a space, which printing the space again would not show).
+        for (input, row) in [
+            ("e\u{301}\r\x1b[@", " e\u{301}"),
+            ("e\u{301}\r\x1b[2@", "  e\u{301}"),
+            ("xe\u{301}\r\x1b[P", "e\u{301}"),
+            ("xe\u{301}\r\x1b[2P", ""),
+            ("e\u{301}\r\x1b[4hx", "xe\u{301}"),
+            (" \u{301}a\u{301}\r\x1b[K", ""),
+            (" \u{301}a\u{301}\r\x1b[X", " a\u{301}"),
+            ("a\u{301} \u{301}\x1b[1K", ""),
+            (" \u{301}\x1b[2K", ""),
+            (" \u{301}\x1b[J", " \u{301}"),
+            (" \u{301}\r\x1b[J", ""),
+            (" \u{301}\x1b[1J", ""),
+            (" \u{301}\x1b[2J", ""),
+            // The last column: ICH pushes it off.
+            ("\x1b[1;10He\u{301}\r\x1b[@", ""),
+        ] {
+            assert_eq!(screen(input).row_text(0), row, "{input:?}");
+        }
+        // On another row they stay.
+        let s = screen("e\u{301}\r\n\x1b[@\x1b[P\x1b[X\x1b[2K");
+        assert_eq!(s.row_text(0), "e\u{301}");
     }
 
     #[test]
