@@ -14,8 +14,9 @@ impl AvtEngine {
     /// `do_erase_display` and `do_erase_line` with `DEC_PROTECT` (ED, EL and ECH ignore the
     /// protection, as in xterm: DEC protection guards only against these two). `CSI ? 3 J`
     /// erases the saved lines, as `CSI 3 J` does. The cells are those ED and EL erase here,
-    /// and the cursor stays as they leave it, its pending wrap too (as in tmux and xterm.js;
-    /// xterm's erases end the pending wrap, and take the last column as the cursor's).
+    /// and the cursor stays as they leave it, its pending wrap too (as ED and EL do in tmux,
+    /// and DECSED and DECSEL in xterm.js; xterm's erases end the pending wrap, and take the
+    /// last column as the cursor's).
     pub(super) fn selective_erase(&mut self, display: bool, ps: u16) {
         let cols = usize::from(self.size.cols);
         let rows = usize::from(self.size.rows);
@@ -66,25 +67,12 @@ impl AvtEngine {
         if cursor.row < top || cursor.row > bottom {
             return;
         }
-        let cols = self.size.cols;
         if !self.marks.is_empty() {
             // Marks go with their cells.
-            let (top, bottom) = (self.margins.0, self.margins.1);
-            self.marks = self
-                .marks
-                .drain()
-                .filter_map(|((r, c), mark)| {
-                    if r < top || r > bottom {
-                        return Some(((r, c), mark));
-                    }
-                    let c = if left {
-                        c.checked_sub(n)?
-                    } else {
-                        c.checked_add(n).filter(|&c| c < cols)?
-                    };
-                    Some(((r, c), mark))
-                })
-                .collect();
+            let by = if left { -(n as isize) } else { n as isize };
+            for r in top..=bottom {
+                self.shift_marks(r, 0, by);
+            }
         }
         self.edit(cursor, |e| {
             for r in top..=bottom {

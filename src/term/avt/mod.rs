@@ -499,6 +499,10 @@ impl AvtEngine {
     /// REP leaves nothing to repeat); a C0 control inside a sequence does not.
     #[inline]
     fn apply(&mut self, special: Option<Special>, f: Option<Function>) {
+        if self.last_graphic.is_none() {
+            // (The common case in full-screen output: a sequence after a sequence.)
+            return self.apply_parsed(special, f);
+        }
         let prints = matches!(f, Some(Function::Print(_)));
         self.apply_parsed(special, f);
         if !prints && self.parser.state == State::Ground {
