@@ -558,6 +558,13 @@ impl AvtEngine {
             Some(Special::Keypad(application)) => self.modes.keypad(application),
         }
         if let Some(f) = f {
+            if matches!(&f, Function::Decset(m) | Function::Decrst(m) if m.iter().any(is_alt_screen))
+            {
+                // A print that wrapped at the bottom may have scrolled lines off the main
+                // screen that wait in avt for `gc`, which takes them from the screen in use:
+                // take them before the switch, or they are lost.
+                self.collect_scrolled();
+            }
             if self.scrollback_limit == 0 {
                 // No scrollback (the recorder's live engine): the lines of line feeds are
                 // dropped in batches, not one `gc` (an allocation and a free) each — what
@@ -1701,6 +1708,22 @@ mod tests {
         e.feed(&lines(1000));
         assert_eq!(e.screen().row_text(3), "999");
         assert_eq!((e.screen().cursor.row, e.screen().cursor.col), (4, 0));
+    }
+
+    #[test]
+    fn lines_a_wrap_scrolled_off_are_kept_across_a_switch_to_the_alternate_screen() {
+        // The wrap scrolls `top` off; nothing collects it before the switch in the same
+        // event but the switch itself.
+        let size = Size { cols: 12, rows: 3 };
+        let text = "top\r\n\r\n0123456789abZ\x1b[?1049h";
+        let mut e = AvtEngine::with_scrollback(size, 10);
+        e.feed(text);
+        assert_eq!(e.screen().state.scrollback, vec!["top".to_string()].into());
+        let mut by_char = AvtEngine::with_scrollback(size, 10);
+        for ch in text.chars() {
+            by_char.feed(&ch.to_string());
+        }
+        assert_eq!(e.screen(), by_char.screen());
     }
 
     #[test]
