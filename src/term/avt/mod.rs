@@ -5,7 +5,9 @@
 //! That lets this layer fix what avt leaves out or gets wrong, measured against real
 //! terminals by the conformance corpus (`tests/conformance/`, `docs/conformance.md`):
 //! - combining marks (zero-width characters): avt would give each its own cell; a real
-//!   terminal puts them on the previous character, and so does this adapter;
+//!   terminal puts them on the previous character, and so does this adapter (and a
+//!   character printed over that cell starts it anew, without them; insertions, deletions and
+//!   erases move or take them with their cells);
 //! - the window title (OSC 0 and 2), which avt ignores;
 //! - whether the alternate screen is active;
 //! - character sets: G0–G3 designation with national replacement sets (`ESC ( A` draws `#`
@@ -19,7 +21,13 @@
 //!   foreground, bold, inverse, underline);
 //! - DEL (0x7f) draws nothing (avt prints it);
 //! - colon forms of underline (`CSI 4:3 m`, `CSI 4:0 m`);
+//! - bold and faint together (`CSI 1;2 m`), as xterm, tmux and xterm.js keep them (avt keeps
+//!   one intensity; the other rides on a stand-in, see [`StandIns`]);
 //! - concealed text (SGR 8, revealed by SGR 28), which avt ignores: see [`StandIns`];
+//! - selective erase: DECSCA (`CSI 1 " q`) protects what is printed next (riding on a
+//!   stand-in), DECSED and DECSEL (`CSI ? Ps J`, `CSI ? Ps K`) erase all else, and ED, EL and
+//!   ECH ignore the protection, as in xterm; and the column scrolls SL and SR (`CSI Ps SP @`,
+//!   `CSI Ps SP A`), which avt reads as nothing (`edits.rs`);
 //! - the cursor shape (DECSCUSR, `CSI Ps SP q`), which avt ignores;
 //! - the icon name (OSC 1), bells, OSC 52 clipboard writes and OSC 8 hyperlinks (a link rides
 //!   on a stand-in, as concealed text does, so it follows its cell), the scrollback (the
@@ -27,6 +35,10 @@
 //!   (`unknown.rs`): see [`TermState`](crate::term::TermState).
 //! - the terminal modes ([`Modes`](crate::term::Modes): mouse reporting, bracketed paste,
 //!   focus, keypad, which avt ignores, and the origin and auto-wrap modes avt keeps private);
+//! - REP repeats the character just printed, and only that, as xterm does (avt repeats the
+//!   cell before the cursor, whatever came between);
+//! - a tab at the pending-wrap position keeps the wrap pending (avt moves the cursor back
+//!   onto the last column);
 //! - auto-wrap is not restored with the cursor (avt restores it, as old xterms did; xterm
 //!   today and tmux do not), and DECSTR turns it on (as xterm does; avt keeps it).
 //!
@@ -38,6 +50,7 @@
 //! per read.
 
 mod csi;
+mod edits;
 mod modes;
 mod pen;
 mod sgr;
@@ -130,6 +143,9 @@ pub struct AvtEngine {
     modes: ModeShadow,
     /// DECCOLM resizes, as on a VT100 ([`EngineOptions::deccolm`]).
     deccolm: bool,
+    /// The character just printed, as the program sent it (before its character set), for
+    /// REP; `None` once anything else was read in the ground state (see [`Self::apply`]).
+    last_graphic: Option<char>,
 }
 
 impl std::fmt::Debug for AvtEngine {
@@ -189,6 +205,7 @@ impl AvtEngine {
             deferred_lfs: 0,
             unsupported: Unsupported::default(),
             modes: ModeShadow::default(),
+            last_graphic: None,
         }
     }
 
@@ -276,7 +293,7 @@ impl AvtEngine {
             || !self.seq.is_ground()
             || !self.marks.is_empty()
             || !self.charsets.is_plain()
-            || self.pen.pen.conceal
+            || !self.pen.pen.extra().is_plain()
             || self.link != 0
         {
             return None;
@@ -285,6 +302,7 @@ impl AvtEngine {
         let mut room = (self.size.cols as usize).checked_sub(col)?;
         let bytes = text.as_bytes();
         let mut i = 0;
+        let mut last = None;
         while room > 0 && i < bytes.len() {
             let b = bytes[i];
             let ch = if (0x20..0x7f).contains(&b) {
@@ -302,7 +320,11 @@ impl AvtEngine {
                 ch
             };
             self.terminal.execute(Function::Print(ch));
+            last = Some(ch);
             room -= 1;
+        }
+        if last.is_some() {
+            self.last_graphic = last;
         }
         (i > 0).then_some(i)
     }
@@ -471,8 +493,26 @@ impl AvtEngine {
     }
 
     /// Does what a parsed sequence means: this layer's part (`special`), then avt's (`f`).
+    /// Anything but a printed character that leaves the parser in the ground state ends what
+    /// REP may repeat, as in xterm (`doparsing` keeps `lastchar` only for a character printed:
+    /// `+ CSI 1 b CSI 2 b` is `++`, and a control or a sequence between the character and
+    /// REP leaves nothing to repeat); a C0 control inside a sequence does not.
     #[inline]
     fn apply(&mut self, special: Option<Special>, f: Option<Function>) {
+        if self.last_graphic.is_none() {
+            // (The common case in full-screen output: a sequence after a sequence.)
+            return self.apply_parsed(special, f);
+        }
+        let prints = matches!(f, Some(Function::Print(_)));
+        self.apply_parsed(special, f);
+        if !prints && self.parser.state == State::Ground {
+            self.last_graphic = None;
+        }
+    }
+
+    /// What [`Self::apply`] does, but for its end of what REP may repeat.
+    #[inline]
+    fn apply_parsed(&mut self, special: Option<Special>, f: Option<Function>) {
         let mut deccolm = None;
         match special {
             None => {}
@@ -496,6 +536,10 @@ impl AvtEngine {
                     self.cursor_shape = shape;
                 }
             }
+            Some(Special::Decsca(Some(protect))) => self.pen.pen.protected = protect,
+            Some(Special::Decsca(None)) => {}
+            Some(Special::SelectiveErase(display, ps)) => self.selective_erase(display, ps),
+            Some(Special::ScrollColumns(left, n)) => self.scroll_columns(left, n),
             // Without the option DECCOLM does nothing at all, as in xterm, whose `c132`
             // resource defaults to false ("Specifies whether or not the VT102 DECCOLM
             // escape sequence should be honored", xterm(1)): `dpmodes` in charproc.c does
@@ -514,6 +558,13 @@ impl AvtEngine {
             Some(Special::Keypad(application)) => self.modes.keypad(application),
         }
         if let Some(f) = f {
+            if matches!(&f, Function::Decset(m) | Function::Decrst(m) if m.iter().any(is_alt_screen))
+            {
+                // A print that wrapped at the bottom may have scrolled lines off the main
+                // screen that wait in avt for `gc`, which takes them from the screen in use:
+                // take them before the switch, or they are lost.
+                self.collect_scrolled();
+            }
             if self.scrollback_limit == 0 {
                 // No scrollback (the recorder's live engine): the lines of line feeds are
                 // dropped in batches, not one `gc` (an allocation and a free) each — what
@@ -568,6 +619,15 @@ impl AvtEngine {
     fn execute(&mut self, f: Function) {
         match f {
             Function::Print(ch) => return self.print(ch),
+            // A tab at the pending-wrap position keeps the wrap pending: xterm's
+            // `TabToNextStop` moves only to a stop right of the cursor, and there is none past
+            // the last column (avt would move the cursor back onto the last column, and the
+            // next character would overwrite it instead of wrapping).
+            Function::Ht | Function::Cht(_)
+                if self.terminal.cursor().col >= usize::from(self.size.cols) =>
+            {
+                return
+            }
             // Cursor moves: nothing below follows them (no pen, mode, mark, margin or
             // scrollback change), so straight to avt.
             Function::Cr
@@ -629,6 +689,11 @@ impl AvtEngine {
                 {
                     self.marks.clear()
                 }
+                Function::Ich(_)
+                | Function::Dch(_)
+                | Function::Ech(_)
+                | Function::El(_)
+                | Function::Ed(_) => self.edit_marks(&f),
                 _ => {}
             }
         }
@@ -691,39 +756,42 @@ impl AvtEngine {
 
     fn print(&mut self, ch: char) {
         if ch == '\x7f' {
+            self.last_graphic = None;
             return; // DEL draws nothing
         }
+        let raw = ch;
         let ch = if self.charsets.is_plain() {
             ch
         } else {
             self.charsets.translate(ch)
         };
         if ch >= '\u{300}' && ch.width() == Some(0) {
+            // (A combining mark leaves what REP repeats as it was: xterm's `doparsing` adds
+            // it to the cell and skips the update of `lastchar`, so `e\u{301} CSI 2 b` is
+            // `éee`; tmux repeats nothing, xterm.js `é` twice.)
             self.attach_mark(ch);
             return;
         }
+        self.last_graphic = Some(raw);
         self.put(ch);
     }
 
-    /// REP: the character before the cursor again, `n` times (at least once), drawn with the
-    /// current pen as avt draws it (avt alone would copy a concealed character's stand-in,
-    /// and so its concealment). The count is capped by [`rep_count`]: past a screenful the
-    /// screen looks the same with fewer repeats.
+    /// REP: the character just printed again, `n` times (at least once), as xterm repeats
+    /// it: through the character set in use now (`dotext` with `gsets[curgl]`), with the
+    /// current pen and link; nothing when anything else came between (see [`Self::apply`]).
+    /// (avt repeats the character before the cursor, whatever put it there, and copies a
+    /// concealed character's stand-in, and so its concealment.) The count is capped by
+    /// [`rep_count`]: past a screenful the screen looks the same with fewer repeats.
     fn repeat(&mut self, n: u16) {
-        let cursor = self.terminal.cursor();
-        if cursor.col == 0 {
-            return;
-        }
-        let Some(raw) = self
-            .terminal
-            .view()
-            .nth(cursor.row)
-            .and_then(|line| line.cells().get(cursor.col - 1).map(|c| c.char()))
-        else {
+        let Some(raw) = self.last_graphic else {
             return;
         };
-        // (Drawn with the current link, as with the current pen.)
-        let ch = self.stand_ins.decode(raw).0;
+        // (No single shift can be waiting: the character just printed took it.)
+        let ch = if self.charsets.is_plain() {
+            raw
+        } else {
+            self.charsets.translate(raw)
+        };
         let width = if ch.width() == Some(2) { 2 } else { 1 };
         for _ in 0..rep_count(n, self.size, width) {
             self.put(ch);
@@ -739,12 +807,20 @@ impl AvtEngine {
         if wraps && !self.marks.is_empty() {
             self.line_feed_marks();
         }
-        let stored = if self.pen.pen.conceal || self.link != 0 || StandIns::in_range(ch) {
-            self.stand_ins.stand_in(ch, self.pen.pen.conceal, self.link)
+        let extra = self.pen.pen.extra();
+        if self.modes.insert && cursor.col < cols && !self.marks.is_empty() {
+            // (avt's insert mode shifts the line one cell, whatever the width.)
+            self.shift_marks(cursor.row, cursor.col, 1);
+        }
+        let stored = if !extra.is_plain() || self.link != 0 || StandIns::in_range(ch) {
+            self.stand_ins.stand_in(ch, extra, self.link)
         } else {
             ch
         };
         self.terminal.execute(Function::Print(stored));
+        if !self.marks.is_empty() {
+            self.unmark_printed(cursor, ch);
+        }
         if wraps && cursor.row == self.margins.1 as usize && !self.pen.pen.is_background_only() {
             // The line scrolled in took the whole pen; erase the rest of it with only the
             // background, as xterm and tmux fill it.
@@ -805,6 +881,90 @@ impl AvtEngine {
         if entry.1.len() < 64 {
             entry.1.push(ch);
         }
+    }
+
+    /// Drops the combining marks of the cells that printing `ch` with the cursor at `before`
+    /// overwrote: a new character starts a new cell, marks and all, as in xterm (without
+    /// this, printing the same base character again, as a redraw does, kept the old marks).
+    fn unmark_printed(&mut self, before: avt::terminal::Cursor, ch: char) {
+        let cols = usize::from(self.size.cols);
+        let width = if ch.width() == Some(2) { 2 } else { 1 };
+        let (row, col) = if before.col + width <= cols {
+            (before.row, before.col)
+        } else if self.modes.modes.autowrap {
+            // It wrapped onto the start of the next line (or of the line scrolled in).
+            (self.terminal.cursor().row, 0)
+        } else {
+            // avt prints over the end of the line.
+            (before.row, cols.saturating_sub(width))
+        };
+        for c in col..col + width {
+            self.marks.remove(&(row as u16, c as u16));
+        }
+    }
+
+    /// Moves the combining marks with their cells, or drops them with their cells, as ICH,
+    /// DCH, ECH, EL or ED `f` (about to run) does to the cells, as avt reads them (tmux, like
+    /// xterm, moves and erases a cell's marks with it; avt knows none of them).
+    fn edit_marks(&mut self, f: &Function) {
+        use avt::parser::{EdScope, ElScope};
+        let cols = usize::from(self.size.cols);
+        let cursor = self.terminal.cursor();
+        let (row, col) = (cursor.row, cursor.col);
+        let count = |n: u16, at: usize| usize::from(n.max(1)).min(cols - at);
+        match *f {
+            Function::Ich(n) => {
+                let at = col.min(cols - 1);
+                self.shift_marks(row, at, count(n, at) as isize);
+            }
+            Function::Dch(n) => {
+                let at = col.min(cols - 1);
+                let n = count(n, at);
+                self.unmark(row, at..at + n);
+                self.shift_marks(row, at + n, -(n as isize));
+            }
+            Function::Ech(n) if col < cols => self.unmark(row, col..col + count(n, col)),
+            Function::El(ElScope::ToRight) => self.unmark(row, col..cols),
+            Function::El(ElScope::ToLeft) => self.unmark(row, 0..(col + 1).min(cols)),
+            Function::El(ElScope::All) => self.unmark(row, 0..cols),
+            Function::Ed(EdScope::All) => self.marks.clear(),
+            Function::Ed(EdScope::Below) => {
+                self.marks.retain(|&(r, c), _| {
+                    let (r, c) = (usize::from(r), usize::from(c));
+                    r < row || (r == row && c < col)
+                });
+            }
+            Function::Ed(EdScope::Above) => {
+                self.marks.retain(|&(r, c), _| {
+                    let (r, c) = (usize::from(r), usize::from(c));
+                    r > row || (r == row && c > col)
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// Drops the marks of the cells `cols` of `row`.
+    fn unmark(&mut self, row: usize, cols: std::ops::Range<usize>) {
+        self.marks
+            .retain(|&(r, c), _| usize::from(r) != row || !cols.contains(&usize::from(c)));
+    }
+
+    /// Moves the marks of `row` from column `from` on by `by` columns (those pushed off the
+    /// line go).
+    fn shift_marks(&mut self, row: usize, from: usize, by: isize) {
+        let cols = isize::try_from(self.size.cols).unwrap_or(isize::MAX);
+        self.marks = self
+            .marks
+            .drain()
+            .filter_map(|((r, c), mark)| {
+                if usize::from(r) != row || usize::from(c) < from {
+                    return Some(((r, c), mark));
+                }
+                let c = c as isize + by;
+                (0..cols).contains(&c).then_some(((r, c as u16), mark))
+            })
+            .collect();
     }
 
     /// Keeps marks on their rows when a line feed on the last row scrolls the screen.
@@ -998,7 +1158,7 @@ impl AvtEngine {
             && self.full_region()
             && !self.charsets.single_shift_pending()
             && self.marks.is_empty()
-            && !self.pen.pen.conceal
+            && self.pen.pen.extra().is_plain()
             && self.link == 0
     }
 
@@ -1109,9 +1269,12 @@ impl Engine for AvtEngine {
                     };
                 }
                 let width = c.width() as u8;
-                let (ch, hidden, link) = self.stand_ins.decode(c.char());
+                let (ch, extra, link) = self.stand_ins.decode(c.char());
                 let mut attrs = style.attrs;
-                attrs.hidden = hidden;
+                attrs.hidden = extra.hidden;
+                if extra.bold_faint {
+                    (attrs.bold, attrs.dim) = (true, true);
+                }
                 row.push(Cell {
                     text: if width == 0 {
                         CellText::EMPTY
@@ -1126,10 +1289,13 @@ impl Engine for AvtEngine {
                 });
             }
             if !self.stand_ins.is_empty() {
-                // The tail of a concealed (or linked) wide character is concealed too.
+                // The tail of a concealed (or linked, or bold and faint) wide character is
+                // too.
                 for c in 1..row.len() {
                     if row[c].width == 0 && row[c - 1].width == 2 {
-                        row[c].attrs.hidden = row[c - 1].attrs.hidden;
+                        let head = row[c - 1].attrs;
+                        let tail = &mut row[c].attrs;
+                        (tail.hidden, tail.bold, tail.dim) = (head.hidden, head.bold, head.dim);
                         row[c].link = row[c - 1].link;
                     }
                 }
@@ -1141,8 +1307,11 @@ impl Engine for AvtEngine {
                 .get_mut(r as usize)
                 .and_then(|row| row.get_mut(c as usize))
             {
-                let (base, hidden, _) = self.stand_ins.decode(*base);
-                if cell.text.starts_with(base) && cell.attrs.hidden == hidden && cell.width > 0 {
+                let (base, extra, _) = self.stand_ins.decode(*base);
+                if cell.text.starts_with(base)
+                    && cell.attrs.hidden == extra.hidden
+                    && cell.width > 0
+                {
                     cell.text.push_str(marks);
                 }
             }
@@ -1409,6 +1578,19 @@ mod tests {
             "\x1b]8;;\x1b\\",
             "\x1bN",
             "e\u{301}",
+            "e\u{301}\re",
+            "0123456789ab\tZ",
+            "+\x1b[1b\x1b[2b",
+            "\x1b[3b",
+            "\x1b[1;2m",
+            "\x1b[22m",
+            "\x1b[1\"q",
+            "\x1b[0\"q",
+            "\x1b[?2K",
+            "\x1b[?J",
+            "\x1b[?1J",
+            "\x1b[2 @",
+            "\x1b[ A",
             "\u{4e2d}",
             "\x1b[?1049h",
             "\x1b[?1049l",
@@ -1529,6 +1711,22 @@ mod tests {
     }
 
     #[test]
+    fn lines_a_wrap_scrolled_off_are_kept_across_a_switch_to_the_alternate_screen() {
+        // The wrap scrolls `top` off; nothing collects it before the switch in the same
+        // event but the switch itself.
+        let size = Size { cols: 12, rows: 3 };
+        let text = "top\r\n\r\n0123456789abZ\x1b[?1049h";
+        let mut e = AvtEngine::with_scrollback(size, 10);
+        e.feed(text);
+        assert_eq!(e.screen().state.scrollback, vec!["top".to_string()].into());
+        let mut by_char = AvtEngine::with_scrollback(size, 10);
+        for ch in text.chars() {
+            by_char.feed(&ch.to_string());
+        }
+        assert_eq!(e.screen(), by_char.screen());
+    }
+
+    #[test]
     fn lines_scrolled_off_in_one_event_are_dropped_as_they_go() {
         // avt keeps scrolled-off lines until gc; one event of many line feeds (or wrapping
         // prints) must not keep them all.
@@ -1561,6 +1759,96 @@ mod tests {
         assert_eq!(r(&e, "m"), "0;2;8;94;48;2;1;2;3m");
         assert_eq!(r(&e, " q"), "4 q");
         assert_eq!(e.setting_report("x"), None);
+    }
+
+    #[test]
+    fn an_overwritten_cell_loses_its_combining_marks() {
+        // The same base character printed again is a new cell (neovim redraws accented text
+        // so); the marks of other cells stay.
+        assert_eq!(screen("e\u{301}x\rey").row_text(0), "ey");
+        assert_eq!(screen("e\u{301}a\u{301}\rx").row_text(0), "xa\u{301}");
+        assert_eq!(screen("e\u{301}\re\u{302}").row_text(0), "e\u{302}");
+        // Over the last column with auto-wrap off, after a wrap, and by a wide character.
+        let s = screen("\x1b[?7l\x1b[1;10He\u{301}e");
+        assert_eq!(s.rows[0][9].text, "e");
+        let s = screen("\x1b[2;1He\u{301}\x1b[1;10Hxe");
+        assert_eq!(s.rows[1][0].text, "e");
+        let s = screen("e\u{301}a\u{301}\r\u{4e2d}");
+        assert_eq!(s.row_text(0), "\u{4e2d}");
+        // A repeat overwrites too.
+        assert_eq!(screen("ae\u{301}\rx\x1b[b").row_text(0), "xx");
+    }
+
+    #[test]
+    fn combining_marks_move_and_go_with_their_cells() {
+        // As tmux (and xterm) do: inserted and deleted characters move them, erases take
+        // them (even off a space, which printing the space again would not show).
+        for (input, row) in [
+            ("e\u{301}\r\x1b[@", " e\u{301}"),
+            ("e\u{301}\r\x1b[2@", "  e\u{301}"),
+            ("xe\u{301}\r\x1b[P", "e\u{301}"),
+            ("xe\u{301}\r\x1b[2P", ""),
+            ("e\u{301}\r\x1b[4hx", "xe\u{301}"),
+            (" \u{301}a\u{301}\r\x1b[K", ""),
+            (" \u{301}a\u{301}\r\x1b[X", " a\u{301}"),
+            ("a\u{301} \u{301}\x1b[1K", ""),
+            (" \u{301}\x1b[2K", ""),
+            (" \u{301}\x1b[J", " \u{301}"),
+            (" \u{301}\r\x1b[J", ""),
+            (" \u{301}\x1b[1J", ""),
+            (" \u{301}\x1b[2J", ""),
+            // The last column: ICH pushes it off.
+            ("\x1b[1;10He\u{301}\r\x1b[@", ""),
+        ] {
+            assert_eq!(screen(input).row_text(0), row, "{input:?}");
+        }
+        // On another row they stay.
+        let s = screen("e\u{301}\r\n\x1b[@\x1b[P\x1b[X\x1b[2K");
+        assert_eq!(s.row_text(0), "e\u{301}");
+    }
+
+    #[test]
+    fn a_tab_at_the_pending_wrap_keeps_the_wrap() {
+        // xterm, tmux and xterm.js: the tab finds no stop, the wrap stays pending, and the
+        // next character wraps.
+        for tab in ["\t", "\x1b[I", "\x1b[3I"] {
+            let s = screen(&format!("0123456789{tab}Z"));
+            assert_eq!(
+                (s.row_text(0).as_str(), s.row_text(1).as_str()),
+                ("0123456789", "Z"),
+                "{tab:?}"
+            );
+        }
+        // Before the last column a tab still stops on it.
+        assert_eq!(screen("012345678\tZ").row_text(0), "012345678Z");
+    }
+
+    #[test]
+    fn rep_repeats_only_a_character_just_printed() {
+        // As xterm's `doparsing` keeps `lastchar` (vttest 11.7); tmux and xterm.js agree but
+        // where said.
+        for (input, row) in [
+            ("+\x1b[1b\x1b[2b", "++"),
+            ("+\x1b[2b", "+++"),
+            ("+\r\x1b[2b", "+"),
+            ("ab\x1b[C\x1b[2b", "ab"),
+            ("+\x1b[31m\x1b[2b", "+"),
+            // xterm's own choices, where tmux and xterm.js differ: after a combining mark the
+            // base character (tmux: nothing; xterm.js: with the mark); after DEL nothing
+            // (both: the character before it).
+            ("e\u{301}\x1b[2b", "e\u{301}ee"),
+            ("ab\x7f\x1b[2b", "ab"),
+            // What was printed, not what is before the cursor.
+            ("ab\x1b[Dc\x1b[b", "acc"),
+            ("\x1b[1;9Hxy\x1b[2b", "        xy\nyy"),
+            // Through the character set in use now, as printed anew.
+            ("\x1b(0q\x1b[b", "──"),
+            ("\x1b*0\x1bNq\x1b[2b", "─qq"),
+        ] {
+            let s = screen(input);
+            let text = format!("{}\n{}", s.row_text(0), s.row_text(1));
+            assert_eq!(text.trim_end(), row, "{input:?}");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! it, and so does this layer; and DECSTR turns it on, as xterm's soft reset does:
 //! [`ModeShadow::overrides_autowrap`] tells the engine when to put avt's auto-wrap right.
 
-use avt::parser::{DecMode, Function};
+use avt::parser::{AnsiMode, DecMode, Function};
 
 use crate::term::{Modes, KNOWN_DEC_MODES};
 
@@ -21,6 +21,8 @@ struct Ctx {
 #[derive(Debug, Default)]
 pub(super) struct ModeShadow {
     pub(super) modes: Modes,
+    /// Insert mode (IRM, `CSI 4 h`), avt's own: its edits rewrite a cell only with it off.
+    pub(super) insert: bool,
     /// Saved with the cursor on the active screen, and on the other one (avt swaps them).
     saved: Ctx,
     other_saved: Ctx,
@@ -63,6 +65,12 @@ impl ModeShadow {
             Function::Decstr => {
                 self.modes.soft_reset();
                 self.saved = Ctx::default();
+                self.insert = false;
+            }
+            Function::Sm(modes) | Function::Rm(modes)
+                if modes.iter().any(|m| matches!(m, AnsiMode::Insert)) =>
+            {
+                self.insert = matches!(f, Function::Sm(_));
             }
             Function::Decset(modes) | Function::Decrst(modes) => {
                 let set = matches!(f, Function::Decset(_));

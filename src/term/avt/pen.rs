@@ -2,6 +2,8 @@
 
 use avt::parser::{DecMode, Function, SgrOp};
 
+use super::standins::Extra;
+
 /// avt's pen as this layer knows it: the pen, and the pens saved with the cursor in the
 /// primary and alternate screens (avt keeps them to itself).
 #[derive(Debug, Default, Clone, Copy)]
@@ -15,8 +17,10 @@ pub(super) struct PenShadow {
 pub(super) struct PenState {
     pub(super) fg: Option<avt::Color>,
     pub(super) bg: Option<avt::Color>,
-    /// 0 normal, 1 bold, 2 faint (avt keeps one intensity).
-    pub(super) intensity: u8,
+    /// Bold (SGR 1) and faint (SGR 2) are kept apart, as in xterm, tmux and xterm.js (avt
+    /// keeps one intensity, the last set: both ride on a stand-in, see [`Extra`]).
+    pub(super) bold: bool,
+    pub(super) faint: bool,
     pub(super) italic: bool,
     pub(super) underline: bool,
     pub(super) blink: bool,
@@ -24,15 +28,30 @@ pub(super) struct PenState {
     pub(super) strikethrough: bool,
     /// Conceal (SGR 8): avt does not know it; this layer prints stand-ins (see [`StandIns`](super::standins::StandIns)).
     pub(super) conceal: bool,
+    /// Protected from selective erase (DECSCA 1), which avt does not know either: no SGR
+    /// attribute, so SGR 0 keeps it (DECSC saves it with the attributes, as xterm's
+    /// `DECSC_FLAGS` do; DECSTR and RIS end it).
+    pub(super) protected: bool,
 }
 
 impl PenState {
-    /// Whether avt's pen holds at most a background (conceal is not avt's).
+    /// What of this pen avt's cells have no room for.
+    #[inline]
+    pub(super) fn extra(&self) -> Extra {
+        Extra {
+            hidden: self.conceal,
+            bold_faint: self.bold && self.faint,
+            protected: self.protected,
+        }
+    }
+
+    /// Whether avt's pen holds at most a background (conceal and protection are not avt's).
     pub(super) fn is_background_only(&self) -> bool {
         *self
             == PenState {
                 bg: self.bg,
                 conceal: self.conceal,
+                protected: self.protected,
                 ..PenState::default()
             }
     }
@@ -52,10 +71,12 @@ impl PenState {
         if let Some(fg) = self.fg {
             ops.push(SgrOp::SetForegroundColor(fg));
         }
-        match self.intensity {
-            1 => ops.push(SgrOp::SetBoldIntensity),
-            2 => ops.push(SgrOp::SetFaintIntensity),
-            _ => {}
+        // (Both: avt keeps the last, faint; the stand-in says bold too.)
+        if self.bold {
+            ops.push(SgrOp::SetBoldIntensity);
+        }
+        if self.faint {
+            ops.push(SgrOp::SetFaintIntensity);
         }
         for (on, op) in [
             (self.italic, SgrOp::SetItalic),
@@ -75,12 +96,9 @@ impl PenState {
     /// DECRQSS: `0`, then the attributes and colours (`0;1;31;48;5;200`).
     pub(super) fn sgr_params(&self) -> String {
         let mut p = String::from("0");
-        match self.intensity {
-            1 => p.push_str(";1"),
-            2 => p.push_str(";2"),
-            _ => {}
-        }
         for (on, code) in [
+            (self.bold, ";1"),
+            (self.faint, ";2"),
             (self.italic, ";3"),
             (self.underline, ";4"),
             (self.blink, ";5"),
@@ -107,13 +125,18 @@ impl PenState {
         p
     }
 
-    /// Applies one SGR operation the way avt does.
+    /// Applies one SGR operation the way xterm does (avt too, but for bold and faint).
     fn apply(&mut self, op: &SgrOp) {
         match *op {
-            SgrOp::Reset => *self = PenState::default(),
-            SgrOp::SetBoldIntensity => self.intensity = 1,
-            SgrOp::SetFaintIntensity => self.intensity = 2,
-            SgrOp::ResetIntensity => self.intensity = 0,
+            SgrOp::Reset => {
+                *self = PenState {
+                    protected: self.protected,
+                    ..PenState::default()
+                }
+            }
+            SgrOp::SetBoldIntensity => self.bold = true,
+            SgrOp::SetFaintIntensity => self.faint = true,
+            SgrOp::ResetIntensity => (self.bold, self.faint) = (false, false),
             SgrOp::SetItalic => self.italic = true,
             SgrOp::ResetItalic => self.italic = false,
             SgrOp::SetUnderline => self.underline = true,
@@ -238,7 +261,7 @@ mod tests {
             assert_eq!(cell.bg, color(pen.bg), "step {i} {step:?}");
             assert_eq!(
                 (cell.attrs.bold, cell.attrs.dim),
-                (pen.intensity == 1, pen.intensity == 2),
+                (pen.bold, pen.faint),
                 "step {i} {step:?}"
             );
             assert_eq!(cell.attrs.underline, pen.underline, "step {i} {step:?}");

@@ -107,4 +107,40 @@ mod tests {
         let s = screen("\x1b[>4;2mx");
         assert!(s.rows[0][0].attrs.is_empty());
     }
+
+    #[test]
+    fn bold_and_faint_are_kept_together() {
+        // As in xterm, tmux (`capture-pane -e` shows `1;2`) and xterm.js; avt keeps the last.
+        let both = |input: &str, col: usize| {
+            let a = screen(input).rows[0][col].attrs;
+            (a.bold, a.dim)
+        };
+        for input in [
+            "\x1b[1;2mx",
+            "\x1b[1m\x1b[2mx",
+            "\x1b[2;1mx",
+            "\x1b[2m\x1b[1mx",
+        ] {
+            assert_eq!(both(input, 0), (true, true), "{input:?}");
+        }
+        assert_eq!(both("\x1b[1;2;22mx", 0), (false, false));
+        assert_eq!(both("\x1b[1;2m\x1b[22;2mx", 0), (false, true));
+        assert_eq!(both("\x1b[1;2m\x1b[mx", 0), (false, false));
+        assert_eq!(
+            both("\x1b[1;2;8;4:3mx", 0),
+            (true, true),
+            "with SGR avt misreads"
+        );
+        // Every cell of a run, both halves of a wide character, a repeat.
+        let s = screen("\x1b[1;2mabcdef\u{65e5}g\x1b[b");
+        for c in &s.rows[0][..10] {
+            assert!(c.attrs.bold && c.attrs.dim, "{c:?}");
+        }
+        // Saved with the cursor; erased cells take only the background.
+        assert_eq!(both("\x1b[1;2m\x1b7\x1b[m\x1b8x", 0), (true, true));
+        assert_eq!(both("\x1b[1;2mab\x1b[H\x1b[K", 0), (false, false));
+        let mut e = crate::term::AvtEngine::new(crate::term::Size { cols: 10, rows: 4 });
+        crate::term::Engine::feed(&mut e, "\x1b[2;1m");
+        assert_eq!(e.setting_report("m").as_deref(), Some("0;1;2m"));
+    }
 }

@@ -25,6 +25,15 @@ pub(super) enum Special {
     Keypad(bool),
     /// DECSCUSR (`CSI Ps SP q`): the cursor shape.
     Decscusr(u16),
+    /// DECSCA (`CSI Ps " q`): whether what is printed next is protected from selective erase
+    /// (1), or not (0 or 2); `None` for other values, which xterm ignores.
+    Decsca(Option<bool>),
+    /// DECSED (`CSI ? Ps J`, true) or DECSEL (`CSI ? Ps K`): erase as ED or EL with `Ps`,
+    /// but for the cells DECSCA protected (avt reads neither).
+    SelectiveErase(bool, u16),
+    /// SL (`CSI Ps SP @`, true) or SR (`CSI Ps SP A`): scroll the scroll region's columns
+    /// left or right by `Ps` (avt reads them as nothing).
+    ScrollColumns(bool, u16),
     /// An SGR sequence avt reads wrongly: colon forms (`CSI 4:3 m`), underline colours
     /// (`CSI 58;5;1 m`, whose parameters avt takes for blink and bold), rapid blink (6),
     /// double underline (21); and any SGR with conceal (8) or reveal (28), which avt ignores.
@@ -89,6 +98,21 @@ fn csi(p: &str, fin: char) -> Option<Special> {
             let (ops, conceal) = parse_sgr(p);
             Some(Special::Sgr(ops, conceal))
         }
+        'J' | 'K' if p.starts_with('?') => {
+            Some(Special::SelectiveErase(fin == 'J', first_param(&p[1..])?))
+        }
+        '@' | 'A' => {
+            let n = first_param(p.strip_suffix(' ')?)?;
+            Some(Special::ScrollColumns(fin == '@', n.max(1)))
+        }
+        'q' if p.ends_with('"') => {
+            let ps = first_param(&p[..p.len() - 1])?;
+            Some(Special::Decsca(match ps {
+                0 | 2 => Some(false),
+                1 => Some(true),
+                _ => None,
+            }))
+        }
         'q' => {
             let ps = p.strip_suffix(' ')?;
             if !ps.bytes().all(|b| b.is_ascii_digit()) {
@@ -102,6 +126,23 @@ fn csi(p: &str, fin: char) -> Option<Special> {
         }
         _ => None,
     }
+}
+
+/// The first of the parameters `p` (digits and `;` only), 0 when it is empty, as xterm reads
+/// the one parameter of these sequences (a number past 65535 is 65535); `None` when `p` is no
+/// such list.
+fn first_param(p: &str) -> Option<u16> {
+    if !p.bytes().all(|b| b.is_ascii_digit() || b == b';') {
+        return None;
+    }
+    let first = p.split(';').next().unwrap_or("");
+    Some(if first.is_empty() {
+        0
+    } else {
+        first
+            .parse::<u32>()
+            .map_or(u16::MAX, |n| n.min(65535) as u16)
+    })
 }
 
 /// Whether avt misreads the SGR parameters `p`: a colon form, or a group of 6, 8, 21, 28,

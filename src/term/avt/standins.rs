@@ -1,13 +1,15 @@
-//! Stand-ins for hidden text: concealed characters kept in avt's own cells.
+//! Stand-ins: characters kept in avt's own cells with what avt's pen has no room for
+//! (concealed text, bold and faint together, a hyperlink).
 
 use std::collections::HashMap;
 
 use unicode_width::UnicodeWidthChar;
 
-/// Characters printed while conceal (SGR 8) was on, remembered in avt's own grid.
+/// Characters printed while conceal (SGR 8) was on, or bold and faint together, or protected
+/// (DECSCA), or with a hyperlink ([`Extra`] and the link), remembered in avt's own grid.
 ///
-/// avt has no conceal attribute, and its pen has no spare bit. So a concealed character is
-/// printed into avt as a stand-in: a private code point of the same width (avt lays out only
+/// avt has no conceal attribute, keeps one intensity, and its pen has no spare bit. So such
+/// a character is printed into avt as a stand-in: a private code point of the same width (avt lays out only
 /// by width), mapped back when the screen is read. The stand-in lives in the cell, so it
 /// follows everything avt does to cells (erase, scroll, insert and delete, reflow on resize,
 /// the alternate screen, wide characters) exactly as the character would, and an erased or
@@ -19,10 +21,30 @@ use unicode_width::UnicodeWidthChar;
 /// not) gets a stand-in too, so every code point in them reads back as what was printed.
 #[derive(Debug, Default)]
 pub(super) struct StandIns {
-    to_stand_in: HashMap<(char, bool, u16), char>,
-    from_stand_in: HashMap<char, (char, bool, u16)>,
+    to_stand_in: HashMap<(char, Extra, u16), char>,
+    from_stand_in: HashMap<char, (char, Extra, u16)>,
     /// Stand-ins given out so far, narrow and wide.
     used: [u32; 2],
+}
+
+/// What a cell holds beyond avt's cell: the attributes avt's pen has no room for.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct Extra {
+    /// Concealed (SGR 8).
+    pub(super) hidden: bool,
+    /// Bold and faint together (SGR 1 and 2, as xterm, tmux and xterm.js keep them): avt
+    /// keeps one intensity, the last set.
+    pub(super) bold_faint: bool,
+    /// Protected from selective erase (DECSCA 1).
+    pub(super) protected: bool,
+}
+
+impl Extra {
+    /// Whether there is nothing beyond avt's cell.
+    #[inline]
+    pub(super) fn is_plain(self) -> bool {
+        self == Extra::default()
+    }
 }
 
 /// The ranges stand-ins come from, narrow then wide, allocated from the top down.
@@ -42,11 +64,11 @@ impl StandIns {
             .any(|&(lo, hi)| (lo..=hi).contains(&c))
     }
 
-    /// The character to print into avt for `ch`, concealed or not, with the engine's
-    /// hyperlink number `link` (0: none). Hyperlinks ride on stand-ins too, so a link follows
-    /// its cell wherever avt moves it.
-    pub(super) fn stand_in(&mut self, ch: char, hidden: bool, link: u16) -> char {
-        if let Some(&p) = self.to_stand_in.get(&(ch, hidden, link)) {
+    /// The character to print into avt for `ch` with `extra`, with the engine's hyperlink
+    /// number `link` (0: none). Hyperlinks ride on stand-ins too, so a link follows its cell
+    /// wherever avt moves it.
+    pub(super) fn stand_in(&mut self, ch: char, extra: Extra, link: u16) -> char {
+        if let Some(&p) = self.to_stand_in.get(&(ch, extra, link)) {
             return p;
         }
         let wide = usize::from(avt_width(ch) == 2);
@@ -55,8 +77,8 @@ impl StandIns {
             let candidate = char::from_u32(hi - self.used[wide]);
             self.used[wide] += 1;
             if let Some(p) = candidate.filter(|&p| avt_width(p) == avt_width(ch)) {
-                self.to_stand_in.insert((ch, hidden, link), p);
-                self.from_stand_in.insert(p, (ch, hidden, link));
+                self.to_stand_in.insert((ch, extra, link), p);
+                self.from_stand_in.insert(p, (ch, extra, link));
                 return p;
             }
         }
@@ -69,16 +91,17 @@ impl StandIns {
         }
     }
 
-    /// The character a cell of avt holds, whether it is concealed, and its hyperlink number.
+    /// The character a cell of avt holds, what it has beyond avt's cell, and its hyperlink
+    /// number.
     #[inline]
-    pub(super) fn decode(&self, raw: char) -> (char, bool, u16) {
+    pub(super) fn decode(&self, raw: char) -> (char, Extra, u16) {
         if self.is_empty() || !StandIns::in_range(raw) {
-            return (raw, false, 0);
+            return (raw, Extra::default(), 0);
         }
         self.from_stand_in
             .get(&raw)
             .copied()
-            .unwrap_or((raw, false, 0))
+            .unwrap_or((raw, Extra::default(), 0))
     }
 }
 
@@ -258,9 +281,9 @@ mod tests {
             (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
             ("e\u{301}x", "h.........")
         );
-        // REP repeats a concealed character concealed (as tmux does); the repeat takes the
-        // current pen, so a REP after SGR 28 (where tmux and xterm.js repeat nothing, and avt
-        // repeats) is shown like the colours avt gives it.
+        // REP repeats a concealed character concealed (as tmux does), with the current pen;
+        // after SGR 28 it repeats nothing (nor in xterm, tmux and xterm.js: a sequence came
+        // between the character and the REP).
         let s = screen("\x1b[8ma\x1b[2bX\x1b[28mb\x1b[2b");
         assert_eq!(
             (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
@@ -269,7 +292,7 @@ mod tests {
         let s = screen("\x1b[8ma\x1b[28m\x1b[2b");
         assert_eq!(
             (s.row_text(0).as_str(), hidden(&s, 0).as_str()),
-            ("aaa", "h.........")
+            ("a", "h.........")
         );
         let s = screen("ab\x1b[3b");
         assert_eq!(s.row_text(0), "abbbb");
