@@ -147,64 +147,59 @@ impl Worker {
 
     fn run(mut self, rx: Receiver<Envelope>) {
         loop {
-            match rx.try_recv() {
-                Ok((job, reply)) => {
-                    let stop = matches!(job, Job::Stop { .. });
-                    let answer = self.handle(job);
-                    // The reply's state is the one `list` shows now.
-                    if let (Some(state), Ok(mut b)) =
-                        (answer.0["status"]["state"].as_str(), self.brief.lock())
-                    {
-                        b.state = state.to_string();
-                    }
-                    let _ = reply.send(answer);
-                    if stop {
-                        return;
-                    }
-                    continue;
-                }
-                Err(TryRecvError::Disconnected) => {
-                    // The daemon is ending: the program with it.
-                    if let Some(s) = self.session.take() {
-                        let _ = s.finish();
-                    }
-                    let _ = std::fs::remove_file(&self.start.cast);
-                    return;
-                }
-                Err(TryRecvError::Empty) => {}
-            }
+            // A command first, whenever one is waiting; otherwise read the program's output
+            // (while it runs) or wait for a command.
             let live = self.broken.is_none() && self.session.as_ref().is_some_and(|s| !s.is_done());
-            if live {
-                let s = self.session.as_mut().expect("a live session");
-                match s.poll(SLICE) {
-                    Err(e) => self.break_with(&e),
-                    // What `list` shows, at most every 100 ms: classifying a screen costs.
-                    Ok(true) if self.briefed.elapsed() >= BRIEF_EVERY => self.update_brief(),
-                    Ok(_) => {}
+            let next = match rx.try_recv() {
+                Ok(envelope) => Some(envelope),
+                Err(TryRecvError::Disconnected) => return self.end(),
+                Err(TryRecvError::Empty) if live => {
+                    let s = self.session.as_mut().expect("a live session");
+                    match s.poll(SLICE) {
+                        Err(e) => self.break_with(&e),
+                        // What `list` shows, at most every 100 ms: classifying a screen costs.
+                        Ok(true) if self.briefed.elapsed() >= BRIEF_EVERY => self.update_brief(),
+                        Ok(_) => {}
+                    }
+                    None
                 }
-            } else {
-                // Nothing to read: wait for a command.
-                match rx.recv_timeout(Duration::from_millis(200)) {
-                    Ok(envelope) => {
-                        let (job, reply) = envelope;
-                        let stop = matches!(job, Job::Stop { .. });
-                        let answer = self.handle(job);
-                        let _ = reply.send(answer);
-                        if stop {
-                            return;
-                        }
+                Err(TryRecvError::Empty) => match rx.recv_timeout(Duration::from_millis(200)) {
+                    Ok(envelope) => Some(envelope),
+                    Err(RecvTimeoutError::Timeout) => {
+                        // The program may have ended since the last look: `list` says so.
+                        self.update_brief();
+                        None
                     }
-                    Err(RecvTimeoutError::Timeout) => {}
-                    Err(RecvTimeoutError::Disconnected) => {
-                        if let Some(s) = self.session.take() {
-                            let _ = s.finish();
-                        }
-                        let _ = std::fs::remove_file(&self.start.cast);
-                        return;
-                    }
+                    Err(RecvTimeoutError::Disconnected) => return self.end(),
+                },
+            };
+            if let Some((job, reply)) = next {
+                if self.serve(job, reply) {
+                    return;
                 }
             }
         }
+    }
+
+    /// Runs one command and sends its answer; the reply's state is what `list` shows from
+    /// now on. Whether the session is over (`stop`).
+    fn serve(&mut self, job: Job, reply: Sender<Reply>) -> bool {
+        let stop = matches!(job, Job::Stop { .. });
+        let answer = self.handle(job);
+        if let (Some(state), Ok(mut b)) = (answer.0["status"]["state"].as_str(), self.brief.lock())
+        {
+            b.state = state.to_string();
+        }
+        let _ = reply.send(answer);
+        stop
+    }
+
+    /// The daemon is ending: the program with it, and its cast.
+    fn end(&mut self) {
+        if let Some(s) = self.session.take() {
+            let _ = s.finish();
+        }
+        let _ = std::fs::remove_file(&self.start.cast);
     }
 
     fn break_with(&mut self, e: &RecordError) {
@@ -449,7 +444,8 @@ impl Worker {
         if self.journal.is_full() {
             let _ = std::fs::remove_file(&cast);
             v["error"] = json!(format!(
-                "the session ran more than {} steps: its scenario would be cut short, so                  nothing was saved",
+                "the session ran more than {} steps: its scenario would be cut short, so \
+                 nothing was saved",
                 crate::record::journal::MAX_STEPS
             ));
             return (v, 2);

@@ -286,13 +286,12 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
         None => match (&scenario, records) {
             (Some(s), true) => Ok(planned_checkpoints(s)),
             (Some(s), false) if !cast.exists() => Err(unrecorded(&cast, s, live)),
-            (None, _) if !cast.exists() && cast.with_extension("toml").is_file() => {
-                Err(format!(
-                    "{}: no cast {} beside it, and no scenario (command, shell or bin) to record                      one from",
-                    assert::shown_path(&cast.with_extension("toml")),
-                    assert::shown_path(&cast)
-                ))
-            }
+            (None, _) if !cast.exists() && cast.with_extension("toml").is_file() => Err(format!(
+                "{}: no cast {} beside it, and no scenario (command, shell or bin) to \
+                     record one from",
+                assert::shown_path(&cast.with_extension("toml")),
+                assert::shown_path(&cast)
+            )),
             _ => scan_checkpoints(&cast)
                 .map_err(|e| e.with_path(relative_to_cwd(&cast)).to_string())
                 .map(|all| match &scenario {

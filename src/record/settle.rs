@@ -84,7 +84,7 @@ impl fmt::Display for UnsettledReport {
             writeln!(f, "  the cursor kept moving")?;
         }
         if !self.cells.is_empty() || self.cursor {
-            let masks = suggest_masks(&self.cells, 3);
+            let masks = suggest_masks(&self.cells, 8);
             let mask = if masks.is_empty() {
                 String::new()
             } else {

@@ -69,8 +69,9 @@ pub fn hide_rects(screen: &mut Screen, rects: &[CellRect]) {
 /// nothing on this screen hides nothing).
 pub fn hide_all(anchors: &[Anchor], screen: &Screen) -> Screen {
     let mut s = screen.clone();
+    let outline = std::cell::OnceCell::new();
     for a in anchors {
-        if let Ok(rects) = a.resolve(screen) {
+        if let Ok(rects) = a.resolve_in(screen, &outline) {
             hide_rects(&mut s, &rects);
         }
     }
@@ -165,6 +166,17 @@ impl Anchor {
     /// The cells of this anchor on `screen`, clipped to it; an error saying what was looked
     /// for when nothing is found.
     pub fn resolve(&self, screen: &Screen) -> Result<Vec<CellRect>, AnchorError> {
+        self.resolve_in(screen, &std::cell::OnceCell::new())
+    }
+
+    /// [`Anchor::resolve`] with the screen's outline made at most once for several anchors
+    /// (`outline` is filled the first time an anchor needs it): the recorder resolves every
+    /// mask on every chunk of output while it waits for a still screen.
+    pub fn resolve_in(
+        &self,
+        screen: &Screen,
+        outline: &std::cell::OnceCell<super::Outline>,
+    ) -> Result<Vec<CellRect>, AnchorError> {
         let nrows = screen.rows.len().min(screen.size.rows as usize);
         let ncols = screen.size.cols as usize;
         let whole_rows = |row: usize, row_end: usize| CellRect {
@@ -229,7 +241,7 @@ impl Anchor {
                 }]
             }
             Anchor::Inside(name) => {
-                let outline = screen.outline();
+                let outline = outline.get_or_init(|| screen.outline());
                 let found = outline.find_box(name).or_else(|| {
                     outline.boxes.iter().find(|b| {
                         b.title

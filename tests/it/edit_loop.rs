@@ -482,11 +482,11 @@ fn at_a_workspace_root_each_members_suite_runs_in_its_own_folder() {
         .env("CI", "true")
         .run()
         .fails_with(1);
-    let out = dir
-        .tuicast(["accept", "--from", "report"])
-        .run()
-        .success();
-    assert!(out.stdout().contains("accepted greet/greeted.txt (new)"), "{out}");
+    let out = dir.tuicast(["accept", "--from", "report"]).run().success();
+    assert!(
+        out.stdout().contains("accepted greet/greeted.txt (new)"),
+        "{out}"
+    );
     assert!(dir.join("apps/b/snapshots/greet/greeted.txt").is_file());
     assert!(!dir.join("snapshots").exists());
     dir.tuicast(["test"]).run().success();

@@ -91,6 +91,65 @@ fn layers_from_architecture() -> Vec<String> {
 
 /// Every library source file (`src/` less `lib.rs` and the binary: `main.rs`, `cli/`), with
 /// its module: the first path component under `src/`.
+/// A message string that lost the `\` of its line continuation keeps the next line's
+/// indentation inside it (`"… so                  nothing was saved"`): no line of the
+/// sources has a string with a run of eight spaces between words.
+#[test]
+fn no_message_kept_the_indentation_of_its_next_line() {
+    let mut problems = Vec::new();
+    for (file, _) in source_files() {
+        let text = std::fs::read_to_string(root().join(&file)).unwrap();
+        // Messages, not the test data of a file's tests (last, by convention).
+        let code = text.split("\n#[cfg(test)]").next().unwrap_or_default();
+        for (i, line) in code.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            // Each literal of the line (between unescaped quotes), in turn.
+            let mut literals = Vec::new();
+            let (mut open, mut escaped, mut start) = (false, false, 0);
+            for (j, c) in line.char_indices() {
+                match c {
+                    '\\' if open => escaped = !escaped,
+                    '"' if !escaped => {
+                        if open {
+                            literals.push(&line[start..j]);
+                        }
+                        open = !open;
+                        start = j + 1;
+                    }
+                    _ => escaped = false,
+                }
+            }
+            for literal in literals {
+                // Runs of two or more spaces: a table of test data has several, a message that
+                // lost its continuation one long one between words.
+                let mut runs = Vec::new();
+                let mut from = None;
+                for (j, c) in literal.char_indices().chain([(literal.len(), 'x')]) {
+                    match (c == ' ', from) {
+                        (true, None) => from = Some(j),
+                        (false, Some(f)) => {
+                            if j - f >= 2 {
+                                runs.push((f, j));
+                            }
+                            from = None;
+                        }
+                        _ => {}
+                    }
+                }
+                let words = |t: &str| t.chars().any(char::is_alphabetic);
+                if let [(f, t)] = runs[..] {
+                    if t - f >= 8 && words(&literal[..f]) && words(&literal[t..]) {
+                        problems.push(format!("{file}:{}: {}", i + 1, line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 fn source_files() -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut stack = vec![root().join("src")];

@@ -763,3 +763,36 @@ fn a_click_names_a_region_of_the_tuicast_toml_where_the_session_started() {
     assert_eq!(refused.code, 2, "{refused}");
     assert!(refused.stdout.contains("tuicast.toml:2:"), "{refused}");
 }
+
+/// A program that ends between commands is `exited` in `session list` (the worker's one job
+/// loop updates what `list` shows on every path, and while it waits).
+#[test]
+fn a_session_that_ends_between_commands_is_listed_as_exited() {
+    let a = Agent::new();
+    a.ok(&[
+        "start",
+        "--name",
+        "short",
+        "--",
+        "bash",
+        "-c",
+        "read x; echo bye",
+    ]);
+    a.ok(&["press", "short", "Enter"]);
+    let since = std::time::Instant::now();
+    loop {
+        let list = a.ok(&["list"]);
+        let state = list["sessions"][0]["state"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if state == "exited" {
+            break;
+        }
+        assert!(
+            since.elapsed() < std::time::Duration::from_secs(5),
+            "still {state} 5 s after the program ended: {list}"
+        );
+        std::thread::yield_now();
+    }
+}
