@@ -341,7 +341,7 @@ impl Report {
             );
             return out;
         }
-        let mut all_cells = BTreeSet::new();
+        let mut all_masks: Vec<String> = Vec::new();
         let mut cursor = false;
         for v in &self.checkpoints {
             let name = escape_for_terminal(&v.name, 80);
@@ -387,10 +387,18 @@ impl Report {
                          mask would hide the bug"
                     );
                 }
-                None => all_cells.extend(v.cells.iter().copied()),
+                // Masks per checkpoint, at its size: cells of two checkpoints (another size,
+                // another layout) are never joined into one rectangle.
+                None => {
+                    for m in suggest_masks(&v.cells) {
+                        if !all_masks.contains(&m) {
+                            all_masks.push(m);
+                        }
+                    }
+                }
             }
         }
-        let masks = suggest_masks(&all_cells);
+        let masks = all_masks;
         if !masks.is_empty() {
             let _ = writeln!(
                 out,

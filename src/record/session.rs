@@ -125,6 +125,27 @@ pub fn base_env() -> BTreeMap<String, String> {
     .collect()
 }
 
+/// When the program is a bare name that the session's `PATH` does not hold: what to do, for
+/// the clean base `PATH` has none of the user's own folders (a project's `node_modules/.bin`,
+/// `~/.cargo/bin`, a virtualenv that is not activated).
+fn not_on_path(command: &[String], env: &BTreeMap<String, String>) -> Option<String> {
+    let program = command.first().filter(|p| !p.contains('/'))?;
+    let path = env.get("PATH").map_or("", String::as_str);
+    let found = path
+        .split(':')
+        .any(|dir| !dir.is_empty() && Path::new(dir).join(program).is_file());
+    (!found).then(|| {
+        format!(
+            " ({} is not in the recording's PATH {}: a program of your own PATH needs \
+             `inherit_env = [\"PATH\"]` or `env = {{ PATH = \"...\" }}` in the scenario, or a \
+             path: `command = [\"./node_modules/.bin/{}\"]`)",
+            crate::escape::escape_for_terminal(program, 60),
+            crate::escape::escape_for_terminal(path, 300),
+            crate::escape::escape_for_terminal(program, 60)
+        )
+    })
+}
+
 /// `text` with every match of `patterns` replaced by as many `*` (the header's command and
 /// title).
 fn redact_header(patterns: &[Regex], text: &str) -> String {
@@ -309,7 +330,10 @@ impl Session {
                 if let Some(h) = &home {
                     let _ = std::fs::remove_dir_all(h);
                 }
-                return Err(RecordError::Setup(e.to_string()));
+                return Err(RecordError::Setup(format!(
+                    "{e}{}",
+                    not_on_path(&opts.command, &opts.env).unwrap_or_default()
+                )));
             }
         };
         let now = Instant::now();

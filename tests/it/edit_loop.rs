@@ -574,3 +574,23 @@ fn accept_from_a_ci_report_takes_the_new_recording_with_its_goldens() {
         .run()
         .fails_with(1);
 }
+
+#[test]
+fn a_program_missing_from_the_clean_path_says_how_to_pass_yours() {
+    let dir = Dir::new();
+    dir.write(
+        "casts/tool.toml",
+        "command = [\"my-project-tool\"]\nsteps = [{ exit = 0 }]\n",
+    );
+    let out = dir
+        .tuicast(["record", "casts/tool.toml"])
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stderr().contains(
+            "(my-project-tool is not in the recording's PATH /usr/local/sbin:/usr/local/bin:"
+        ),
+        "{out}"
+    );
+    assert!(out.stderr().contains("`inherit_env = [\"PATH\"]`"), "{out}");
+}
