@@ -236,21 +236,13 @@ pub fn accept_from_project(
         return Err(AcceptError::Stale(stale));
     }
     let mut done = Vec::new();
-    for (name, path, content, created) in recordings {
-        crate::util::write_atomic(&path, &content).map_err(|e| AcceptError::Io(path.clone(), e))?;
-        let _ = std::fs::remove_file(crate::assert::pending_path(&path));
-        done.push(Accepted {
-            name,
-            path,
-            created,
-        });
-    }
-    for (name, path, content, created) in planned {
+    // The casts first, then their goldens; each written atomically.
+    for (name, path, content, created) in recordings.into_iter().chain(planned) {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| AcceptError::Io(parent.into(), e))?;
         }
         crate::util::write_atomic(&path, &content).map_err(|e| AcceptError::Io(path.clone(), e))?;
-        // A `.new` from a local run is now outdated.
+        // A `.new` (or `.cast.new`) from a local run is now outdated.
         let _ = std::fs::remove_file(crate::assert::pending_path(&path));
         done.push(Accepted {
             name,
