@@ -31,7 +31,34 @@ pub fn main() -> ! {
             std::process::exit(101);
         }
     };
+    // A broken cast or scenario is a failing trial named after its cast; a filter that
+    // leaves it out must not make the run pass as if it were fine.
+    let filtered_broken: Vec<String> =
+        std::mem::take(&mut *BROKEN.lock().unwrap_or_else(|e| e.into_inner()))
+            .into_iter()
+            .filter(|(name, _)| {
+                let kept = match &args.filter {
+                    Some(f) if args.exact => name == f,
+                    Some(f) => name.contains(f.as_str()),
+                    None => true,
+                };
+                !kept || args.skip.iter().any(|s| name.contains(s.as_str()))
+            })
+            .map(|(_, why)| why)
+            .collect();
     let conclusion = libtest_mimic::run(&args, trials);
+    // (nextest runs each test alone with `--exact`, the broken one included: not then.)
+    let nextest = std::env::var_os("NEXTEST_RUN_ID").is_some_and(|v| !v.is_empty());
+    if !filtered_broken.is_empty() && !args.list && !nextest {
+        for why in &filtered_broken {
+            eprintln!("error (filtered out, but broken): {why}");
+        }
+        eprintln!(
+            "error: {} cast(s) or scenario(s) cannot be checked; the filter does not make them pass",
+            filtered_broken.len()
+        );
+        std::process::exit(101);
+    }
     // libtest says `ok` for a trial that wrote its goldens: say which did, as `tuicast test`
     // says `updated`.
     let updated = std::mem::take(&mut *UPDATED.lock().unwrap_or_else(|e| e.into_inner()));
@@ -133,6 +160,10 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
             Ok(infos) => infos.clone(),
             Err(e) => {
                 let e = e.clone();
+                BROKEN
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((case.stem.clone(), e.clone()));
                 let (config, case, report) = (config.clone(), case.clone(), report.clone());
                 trials.push(libtest_mimic::Trial::test(case.stem.clone(), move || {
                     if let Some(report) = &report {
@@ -235,6 +266,9 @@ fn to_report(
 /// What each checkpoint of a cast came to, by name: passed (`true`: writing its goldens), or
 /// the failure message; or why the cast could not be replayed.
 type Outcomes = Result<HashMap<String, Result<bool, String>>, String>;
+
+/// The cases of this process that cannot be checked: (trial name, why).
+static BROKEN: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
 
 /// The trials of this process that passed by writing their goldens.
 static UPDATED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());

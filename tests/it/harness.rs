@@ -146,6 +146,20 @@ fn a_crate_checks_its_casts_with_cargo_test_and_nextest() {
         "{}",
         text(&out)
     );
+    // A broken cast the filter leaves out still fails the run, saying why.
+    c.dir.write(
+        "casts/bad.cast",
+        "{\"version\": 3, \"term\": {\"cols\": 9, \"rows\": 2}}\n[1]\n",
+    );
+    let out = c.cargo(
+        &["test", "--test", "casts", "--", "--exact", "progress::half"],
+        &[],
+    );
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(t.contains("error (filtered out, but broken): "), "{t}");
+    assert!(t.contains("bad.cast:2:1"), "{t}");
+    fs::remove_file(c.path("casts/bad.cast")).unwrap();
 
     // A changed golden fails with path, checkpoint, row and column, and writes .new.
     let golden = c.path("snapshots/progress/done.txt");
