@@ -53,6 +53,16 @@ pub fn record_scenario(
         env.insert("PATH".into(), format!("{venv}/bin:{path}"));
         env.insert("VIRTUAL_ENV".into(), venv);
     }
+    // The project's own tools: `node_modules/.bin` of the working folder or the nearest
+    // folder above it that has one (as npm scripts see them).
+    if let Some(bin) = crate::util::resolved(&scenario.cwd)
+        .ancestors()
+        .map(|d| d.join("node_modules").join(".bin"))
+        .find(|b| b.is_dir())
+    {
+        let path = env.get("PATH").cloned().unwrap_or_default();
+        env.insert("PATH".into(), format!("{}:{path}", bin.display()));
+    }
     for name in &scenario.inherit_env {
         if let Ok(v) = std::env::var(name) {
             env.insert(name.clone(), v);

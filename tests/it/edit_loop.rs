@@ -594,3 +594,19 @@ fn a_program_missing_from_the_clean_path_says_how_to_pass_yours() {
     );
     assert!(out.stderr().contains("`inherit_env = [\"PATH\"]`"), "{out}");
 }
+
+#[test]
+fn a_tool_of_the_projects_node_modules_is_found_on_the_recorded_path() {
+    let dir = Dir::new();
+    let tool = dir.write(
+        "node_modules/.bin/greet-tool",
+        "#!/bin/sh\necho greetings from the project tool\n",
+    );
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir.write(
+        "casts/tool.toml",
+        "command = [\"greet-tool\"]\nsize = \"40x3\"\nsteps = [{ wait = \"greetings\" }, { exit = 0 }]\n",
+    );
+    dir.tuicast(["record", "casts/tool.toml"]).run().success();
+}
