@@ -285,6 +285,7 @@ fn record_repeated(
         masks: &file.masks,
         cursor: file.cursor,
         styles: formats.iter().any(|f| *f != tuicast::assert::Format::Text),
+        regions: &file.anchors,
     };
     progress(&format!("recording {repeat} times"));
     let shown = escape_for_terminal(&path.display().to_string(), 300);

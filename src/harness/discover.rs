@@ -39,6 +39,9 @@ pub struct Case {
     pub expects: Vec<crate::assert::Expect>,
     /// Regions with goldens of their own (`[check] regions`): `<checkpoint>.<region>.txt`.
     pub region_goldens: Vec<(String, crate::term::Anchor)>,
+    /// Every named region of the cast's TOML and `tuicast.toml` (what the flake guard may
+    /// suggest masking by name).
+    pub regions: std::collections::BTreeMap<String, crate::term::Anchor>,
 }
 
 /// A checkpoint of a case: found by scanning a cast's markers (no replay needed), or, for a
@@ -254,6 +257,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
     let mut engine = config.engine;
     let mut expects = Vec::new();
     let mut region_goldens = Vec::new();
+    let mut regions = config.regions.anchors.clone();
     // Goldens are written under snapshots/<stem>/: never through a symlink that leads out of
     // the snapshots folder (a cloned repository can hold one pointing anywhere).
     if let Some(p) = leaves_snapshots(config, &stem) {
@@ -276,6 +280,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
             checked = file.checked;
             expects = file.expects;
             region_goldens = file.region_goldens;
+            regions = file.anchors;
         }
         Ok(None) => {}
         Err(e) => problem = Some(e.to_string()),
@@ -316,6 +321,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
         engine,
         expects,
         region_goldens,
+        regions,
     }
 }
 
@@ -697,6 +703,7 @@ fn walk_failure(config: &Config, root: &Path, error: String) -> Case {
         engine: config.engine,
         expects: Vec::new(),
         region_goldens: Vec::new(),
+        regions: Default::default(),
     }
 }
 

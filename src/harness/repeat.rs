@@ -3,7 +3,7 @@
 //! (masked, the cursor as the case records it), and a failure — before anything is accepted or
 //! written — that lists the cells that varied and the masks that would hide them.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -35,6 +35,9 @@ pub struct Compared<'a> {
     pub cursor: bool,
     /// Whether goldens record styles (a `styled.txt` or `png` format).
     pub styles: bool,
+    /// The named regions the hint may suggest as masks (`{ region = "clock" }`): one that
+    /// covers cells that varied generalises better than their rectangle.
+    pub regions: &'a BTreeMap<String, crate::term::Anchor>,
 }
 
 impl<'a> Compared<'a> {
@@ -45,6 +48,7 @@ impl<'a> Compared<'a> {
             masks: &case.masks,
             cursor: case.cursor,
             styles: case.formats.iter().any(|f| *f != Format::Text),
+            regions: &case.regions,
         }
     }
 }
@@ -171,6 +175,8 @@ struct Seen {
     screen: Screen,
     cursor: String,
     styles: bool,
+    /// Each named region's cells on this screen (as the case's TOML names them).
+    regions: Vec<(String, Vec<crate::term::CellRect>)>,
 }
 
 impl Seen {
@@ -184,11 +190,18 @@ impl Seen {
                 .find_map(|l| l.strip_prefix("cursor: ").map(str::to_string))
                 .unwrap_or_default(),
         };
+        let outline = std::cell::OnceCell::new();
+        let regions = how
+            .regions
+            .iter()
+            .filter_map(|(name, a)| Some((name.clone(), a.resolve_in(&cp.screen, &outline).ok()?)))
+            .collect();
         Seen {
             name: cp.name.clone(),
             screen,
             cursor,
             styles: how.styles,
+            regions,
         }
     }
 
@@ -220,6 +233,8 @@ struct Varied {
     /// The first recording (from 1) that differs here, and its screen's rows that differ
     /// from the first's, side by side: (row, first's text, its text).
     sample: Option<(usize, Vec<DifferingRow>)>,
+    /// The named regions of the first recording's screen here, and their cells.
+    regions: Vec<(String, Vec<crate::term::CellRect>)>,
     /// A race: a recording (from 1) whose varied cells still show what they showed at the
     /// checkpoint before (its name; `None`: the blank screen of the start), while another
     /// recording's had changed — the checkpoint was taken before the program had answered.
@@ -245,6 +260,7 @@ fn differences(recordings: &[Vec<Seen>]) -> Option<Report> {
             same_as_first: 1,
             sample: None,
             race: None,
+            regions: base.regions.clone(),
         };
         for (k, other) in recordings
             .iter()
@@ -390,7 +406,7 @@ impl Report {
                 // Masks per checkpoint, at its size: cells of two checkpoints (another size,
                 // another layout) are never joined into one rectangle.
                 None => {
-                    for m in suggest_masks(&v.cells) {
+                    for m in v.masks() {
                         if !all_masks.contains(&m) {
                             all_masks.push(m);
                         }
@@ -412,6 +428,31 @@ impl Report {
                 "hint: if the cursor may move, mask its cells or add `cursor = false` to [check]"
             );
         }
+        out
+    }
+}
+
+impl Varied {
+    /// The masks that hide the cells that varied here: each named region that holds some of
+    /// them (it follows the layout, at any size), then rectangles for the cells no region holds.
+    fn masks(&self) -> Vec<String> {
+        let inside = |(row, col): (usize, usize), rects: &[crate::term::CellRect]| {
+            rects
+                .iter()
+                .any(|r| (r.row..r.row_end).contains(&row) && (r.col..r.col_end).contains(&col))
+        };
+        let mut out = Vec::new();
+        let mut left = self.cells.clone();
+        for (name, rects) in &self.regions {
+            if left.iter().any(|&c| inside(c, rects)) {
+                left.retain(|&c| !inside(c, rects));
+                out.push(format!(
+                    "{{ region = \"{}\" }}",
+                    escape_for_terminal(name, 60)
+                ));
+            }
+        }
+        out.extend(suggest_masks(&left));
         out
     }
 }
@@ -479,6 +520,7 @@ mod tests {
                 masks: &[],
                 cursor: true,
                 styles,
+                regions: &BTreeMap::new(),
             },
         )
     }
@@ -549,6 +591,42 @@ mod tests {
         assert!(!msg.contains("race"), "{msg}");
         assert!(
             msg.contains("mask = [{ rows = 1, cols = \"8..=8\" }]"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn a_region_that_holds_the_varied_cells_is_the_mask_suggested() {
+        let regions: BTreeMap<String, crate::term::Anchor> = [(
+            "clock".to_string(),
+            crate::term::Anchor::Match {
+                regex: regex::Regex::new(r"\d\d:\d\d").unwrap(),
+                offset: (0, 0),
+                width: None,
+            },
+        )]
+        .into();
+        let at = |input: &str| {
+            let cp = Checkpoint {
+                name: "end".into(),
+                line: 1,
+                time: 0.0,
+                screen: crate::term::test_screen(Size { cols: 20, rows: 4 }, input),
+            };
+            let how = Compared {
+                engine: crate::term::EngineKind::Avt.into(),
+                masks: &[],
+                cursor: false,
+                styles: false,
+                regions: &regions,
+            };
+            vec![Seen::of(&cp, how)]
+        };
+        let report = differences(&[at("up 12:01 x1"), at("up 12:02 x2")]).unwrap();
+        let msg = report.message(2, "casts/c.toml");
+        // The clock by name; the other cell, which no region holds, by its place.
+        assert!(
+            msg.contains("mask = [{ region = \"clock\" }, { rows = 1, cols = \"11..=11\" }]"),
             "{msg}"
         );
     }
