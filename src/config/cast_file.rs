@@ -328,6 +328,10 @@ impl CastFile {
         // The masks also tell the recorder which changes do not unsettle a checkpoint.
         let recording = recording(&at, &file, &anchors)?.map(|mut s| {
             s.masks = masks.iter().map(|m| m.anchor().clone()).collect();
+            s.regions = anchors
+                .iter()
+                .map(|(n, a)| (n.clone(), a.clone()))
+                .collect();
             s
         });
         Ok(CastFile {

@@ -434,26 +434,13 @@ impl Report {
 
 impl Varied {
     /// The masks that hide the cells that varied here: each named region that holds some of
-    /// them (it follows the layout, at any size), then rectangles for the cells no region holds.
+    /// them, then rectangles for the cells no region holds.
     fn masks(&self) -> Vec<String> {
-        let inside = |(row, col): (usize, usize), rects: &[crate::term::CellRect]| {
-            rects
-                .iter()
-                .any(|r| (r.row..r.row_end).contains(&row) && (r.col..r.col_end).contains(&col))
-        };
-        let mut out = Vec::new();
-        let mut left = self.cells.clone();
-        for (name, rects) in &self.regions {
-            if left.iter().any(|&c| inside(c, rects)) {
-                left.retain(|&c| !inside(c, rects));
-                out.push(format!(
-                    "{{ region = \"{}\" }}",
-                    escape_for_terminal(name, 60)
-                ));
-            }
-        }
-        out.extend(suggest_masks(&left));
-        out
+        crate::term::suggest_masks_in(
+            &row_runs(self.cells.iter().copied()),
+            &self.regions,
+            MAX_MASKS,
+        )
     }
 }
 
@@ -494,11 +481,6 @@ fn list(names: &[String]) -> String {
 /// `1:7-12, 3:1` (row:column, counted from 1), at most 10 runs.
 fn describe_cells(cells: &BTreeSet<(usize, usize)>) -> String {
     describe_runs(&row_runs(cells.iter().copied()), 10)
-}
-
-/// Masks that hide `cells` (0-based), written as in a cast's TOML (counted from 1).
-fn suggest_masks(cells: &BTreeSet<(usize, usize)>) -> Vec<String> {
-    crate::term::suggest_masks(&row_runs(cells.iter().copied()), MAX_MASKS)
 }
 
 #[cfg(test)]

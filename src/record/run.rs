@@ -80,6 +80,7 @@ pub fn record_scenario(
     opts.engine = scenario.terminal;
     opts.redact = scenario.redact.clone();
     opts.masks = scenario.masks.clone();
+    opts.regions = scenario.regions.clone();
 
     let secrets = scenario
         .steps

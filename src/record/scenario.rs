@@ -44,6 +44,9 @@ pub struct Scenario {
     /// Cells masked in the goldens (`[check] mask`), whose changes alone do not keep a
     /// checkpoint from settling.
     pub masks: Vec<Anchor>,
+    /// Named regions (the cast's `[regions]` over `tuicast.toml`'s), which messages may
+    /// suggest as masks.
+    pub regions: Vec<(String, Anchor)>,
     /// Whether the program is the project's own code, checked by recording it live (`live =`
     /// in the scenario, else `tuicast.toml`'s); `None`: decided from the program (see
     /// [`Scenario::runs_project_code`]).
@@ -237,6 +240,7 @@ impl Scenario {
             steps: Vec::new(),
             terminal: EngineOptions::default(),
             masks: Vec::new(),
+            regions: Vec::new(),
             live: None,
         }
     }

@@ -75,6 +75,9 @@ pub struct SessionOptions {
     /// Cells whose changes do not keep a checkpoint or an idle wait from settling (the
     /// cast's `[check] mask`: a clock, a spinner, a random chart), hidden before comparing.
     pub masks: Vec<Anchor>,
+    /// Named regions (the cast's `[regions]` and `tuicast.toml`'s) that messages may name:
+    /// a screen that never settled suggests masking one that holds the changing cells.
+    pub regions: Vec<(String, Anchor)>,
 }
 
 impl SessionOptions {
@@ -98,6 +101,7 @@ impl SessionOptions {
             settle: DEFAULT_SETTLE,
             engine: EngineOptions::default(),
             masks: Vec::new(),
+            regions: Vec::new(),
         }
     }
 }
@@ -213,6 +217,8 @@ pub struct Session {
     /// Screen changes and inputs, for settling and idle waits.
     pub(super) watch: ScreenWatch,
     pub(super) settle_period: Duration,
+    /// Named regions messages may suggest as masks (`SessionOptions::regions`).
+    pub(super) regions: Vec<(String, Anchor)>,
     /// The secrets typed so far, by name: looked for on the screen after every output.
     pub(super) secrets: Vec<(String, String)>,
     /// The cast file, removed when a secret reaches the screen.
@@ -361,6 +367,7 @@ impl Session {
             mirror: None,
             watch,
             settle_period: opts.settle,
+            regions: opts.regions,
             secrets: Vec::new(),
             cast_path: None,
             bells_taken: 0,

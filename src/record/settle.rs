@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use super::error::RecordError;
 use super::session::Session;
 use crate::term::{
-    describe_runs, hide_all, row_runs, suggest_masks, Anchor, CellRun, Engine, Screen,
+    describe_runs, hide_all, row_runs, suggest_masks_in, Anchor, CellRun, Engine, Screen,
 };
 
 /// The settle period of checkpoints when a scenario does not choose one: twice the smallest
@@ -51,6 +51,9 @@ pub struct UnsettledReport {
     pub cells: Vec<CellRun>,
     /// Whether the shown cursor kept moving (or appearing and disappearing).
     pub cursor: bool,
+    /// Masks that would hide the cells, as a cast's TOML writes them: a named region of the
+    /// scenario where one holds them, rectangles for the rest.
+    pub masks: Vec<String>,
     /// Whether a synchronized update (DEC mode 2026) was still open at the end.
     pub sync_open: bool,
     /// The screen at that moment, rows escaped, trailing empty rows dropped.
@@ -84,7 +87,7 @@ impl fmt::Display for UnsettledReport {
             writeln!(f, "  the cursor kept moving")?;
         }
         if !self.cells.is_empty() || self.cursor {
-            let masks = suggest_masks(&self.cells, 8);
+            let masks = &self.masks;
             let mask = if masks.is_empty() {
                 String::new()
             } else {
@@ -258,6 +261,19 @@ impl Session {
         self.watch.input_sent(now);
     }
 
+    /// Masks for `cells` (they kept changing): the scenario's named regions that hold some,
+    /// found on the screen of now, then rectangles.
+    fn suggested_masks(&self, cells: &[CellRun]) -> Vec<String> {
+        let screen = self.engine.screen();
+        let outline = std::cell::OnceCell::new();
+        let regions: Vec<(String, Vec<crate::term::CellRect>)> = self
+            .regions
+            .iter()
+            .filter_map(|(n, a)| Some((n.clone(), a.resolve_in(&screen, &outline).ok()?)))
+            .collect();
+        suggest_masks_in(cells, &regions, 8)
+    }
+
     /// Whether the program has begun a synchronized update and not yet ended it.
     fn sync_open(&self) -> bool {
         self.scanner.dec_mode(SYNC_MODE) == Some(true)
@@ -279,6 +295,7 @@ impl Session {
                 what: what.to_string(),
                 period,
                 waited: started.elapsed(),
+                masks: self.suggested_masks(&changes.runs()),
                 cells: changes.runs(),
                 cursor: changes.cursor > 1,
                 sync_open: self.sync_open(),

@@ -33,7 +33,7 @@ pub use cell_text::CellText;
 pub use modes::{Modes, MouseEncoding, MouseTracking, KNOWN_DEC_MODES};
 pub use options::{EngineOptions, EngineSpec};
 pub use outline::{Bar, BoxPart, CursorRow, Highlight, HighlightKind, Outline, TextBlock};
-pub use runs::{describe_runs, row_runs, suggest_masks, CellRun};
+pub use runs::{describe_runs, row_runs, suggest_masks, suggest_masks_in, CellRun};
 pub use select::{CellRect, CellSelection, SelectionError};
 pub use state::{
     ClipboardWrite, Hyperlink, Scrollback, TermState, Unsupported, MAX_CLIPBOARD_TEXT,

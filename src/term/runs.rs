@@ -104,6 +104,36 @@ pub fn suggest_masks(runs: &[CellRun], max: usize) -> Vec<String> {
         .collect()
 }
 
+/// [`suggest_masks`] that names a region where one holds cells of `runs`: each region (name,
+/// its cells on the screen) holding any of them is `{ region = "NAME" }` — it follows the
+/// layout at any size — and rectangles cover only the cells no region holds.
+pub fn suggest_masks_in(
+    runs: &[CellRun],
+    regions: &[(String, Vec<super::CellRect>)],
+    max: usize,
+) -> Vec<String> {
+    let holds = |r: &[super::CellRect], row: usize, col: usize| {
+        r.iter()
+            .any(|r| (r.row..r.row_end).contains(&row) && (r.col..r.col_end).contains(&col))
+    };
+    let mut cells: Vec<(usize, usize)> = runs
+        .iter()
+        .flat_map(|r| (r.first..=r.last).map(move |c| (r.row, c)))
+        .collect();
+    let mut out = Vec::new();
+    for (name, rects) in regions {
+        if cells.iter().any(|&(row, col)| holds(rects, row, col)) {
+            cells.retain(|&(row, col)| !holds(rects, row, col));
+            out.push(format!(
+                "{{ region = \"{}\" }}",
+                crate::escape::escape_for_terminal(name, 60)
+            ));
+        }
+    }
+    out.extend(suggest_masks(&row_runs(cells), max));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

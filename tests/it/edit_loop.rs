@@ -610,3 +610,21 @@ fn a_tool_of_the_projects_node_modules_is_found_on_the_recorded_path() {
     );
     dir.tuicast(["record", "casts/tool.toml"]).run().success();
 }
+
+#[test]
+fn a_screen_that_never_settles_suggests_the_region_that_holds_what_changed() {
+    let dir = Dir::new();
+    dir.write(
+        "casts/tick.toml",
+        format!("{TICKING}[regions]\ncounter = {{ match = {{ regex = \"\\\\d+\" }} }}\n"),
+    );
+    let out = dir
+        .tuicast(["record", "casts/tick.toml"])
+        .run()
+        .fails_with(1);
+    assert!(
+        out.stderr()
+            .contains("(in the cast's TOML: [check] mask = [{ region = \"counter\" }])"),
+        "{out}"
+    );
+}
