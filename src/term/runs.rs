@@ -54,7 +54,7 @@ pub fn describe_runs(runs: &[CellRun], max: usize) -> String {
 pub(crate) const MASK_GAP: usize = 2;
 
 /// Masks that hide `runs` and what varies like them, written as in a cast's TOML (counted from
-/// 1): runs on a row closed over gaps of up to [`MASK_GAP`] cells, then rows whose column
+/// 1): runs on a row closed over gaps of up to two cells (`MASK_GAP`), then rows whose column
 /// spans overlap (or come within that gap), on neighbouring rows, joined into one rectangle (a chart
 /// whose bars differ in height varies on different cells of the same columns). All of them,
 /// never a cut list: past `max` rectangles, their bounding rectangle, which generalises best.
