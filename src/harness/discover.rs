@@ -126,23 +126,6 @@ pub fn discover(config: &Config, paths: &[PathBuf], live: LiveMode) -> Vec<Case>
             casts.push(root);
         }
     }
-    // A scenario stands for the cast it records: one case whether or not the cast exists.
-    let mut casts: Vec<PathBuf> = casts
-        .into_iter()
-        .filter_map(|p| {
-            if p.extension().is_some_and(|e| e == "cast") {
-                Some(p)
-            } else {
-                let cast = p.with_extension("cast");
-                // A TOML beside an existing cast goes with it; one alone is a scenario whose
-                // cast has not been recorded yet (`tuicast.toml` is the project's, not one).
-                let scenario = p
-                    .file_name()
-                    .is_some_and(|n| n != crate::config::CONFIG_FILE);
-                (scenario && !cast.exists()).then_some(cast)
-            }
-        })
-        .collect();
     casts.sort();
     casts.dedup();
     // Naming checkpoints reads every cast once: spread over the cores, order kept.
@@ -371,11 +354,19 @@ fn unrecorded(cast: &Path, scenario: &Scenario, live: LiveMode) -> String {
          or a script of the project)"
     };
     format!(
-        "{}: no cast {} has been recorded from this scenario, and {why}: record it \
-         with `tuicast record {}`{}",
+        "{}: no cast {} has been recorded from this scenario, and {why}: {}",
         assert::shown_path(&toml),
         assert::shown_path(cast),
-        assert::shown_path(&toml),
+        how_to_record(&toml, "it")
+    )
+}
+
+/// `record it with `tuicast record casts/x.toml`` (`what`: "it", "the cast again"), and how
+/// to check it live where this build can.
+fn how_to_record(toml: &Path, what: &str) -> String {
+    format!(
+        "record {what} with `tuicast record {}`{}",
+        assert::shown_path(toml),
         if cfg!(feature = "record") {
             ", or check it live with `tuicast test --live` (TUICAST_LIVE=1 cargo test)"
         } else {
@@ -393,24 +384,23 @@ fn with_stale(cast: &Path, all: Vec<CheckpointInfo>, scenario: &Scenario) -> Vec
         .source
         .clone()
         .unwrap_or_else(|| cast.with_extension("toml"));
-    let again = format!(
-        "record the cast again with `tuicast record {}`{}",
-        assert::shown_path(&toml),
-        if cfg!(feature = "record") {
-            ", or check it live with `tuicast test --live` (TUICAST_LIVE=1 cargo test)"
-        } else {
-            ""
-        }
-    );
+    let again = how_to_record(&toml, "the cast again");
     let shown = |n: &str| crate::escape::escape_for_terminal(n, 100);
+    // By name, once each: a cast may hold thousands of checkpoints.
+    let position: std::collections::HashMap<&str, usize> = planned
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| (n.as_str(), i))
+        .collect();
+    let in_cast: HashSet<String> = all.iter().map(|i| i.name.clone()).collect();
     let mut out = Vec::with_capacity(all.len());
     let mut next = 0; // planned steps before this index are placed
     for mut info in all {
-        match planned.iter().position(|(n, _)| *n == info.name) {
-            Some(at) => {
+        match position.get(info.name.as_str()) {
+            Some(&at) => {
                 // Scenario checkpoints the cast lacks go before the next one it has.
                 for (name, step) in planned.iter().take(at).skip(next) {
-                    if !out.iter().any(|i: &CheckpointInfo| &i.name == name) {
+                    if !in_cast.contains(name) {
                         out.push(missing_from_cast(cast, name, *step, &again));
                     }
                 }
@@ -430,7 +420,7 @@ fn with_stale(cast: &Path, all: Vec<CheckpointInfo>, scenario: &Scenario) -> Vec
         out.push(info);
     }
     for (name, step) in planned.iter().skip(next) {
-        if !out.iter().any(|i| &i.name == name) {
+        if !in_cast.contains(name) {
             out.push(missing_from_cast(cast, name, *step, &again));
         }
     }
@@ -461,12 +451,10 @@ fn expected_checkpoints(
     all: &[CheckpointInfo],
     expects: &[crate::assert::Expect],
 ) -> Result<(), String> {
+    let have: HashSet<&str> = all.iter().map(|c| c.name.as_str()).collect();
     for e in expects {
         let Some(names) = &e.at else { continue };
-        let Some(at) = names.iter().find(|at| !all.iter().any(|c| &c.name == *at)) else {
-            continue;
-        };
-        {
+        if let Some(at) = names.iter().find(|at| !have.contains(at.as_str())) {
             let have: Vec<String> = all
                 .iter()
                 .map(|c| crate::escape::escape_for_terminal(&c.name, 60))
@@ -627,8 +615,8 @@ pub fn orphans(config: &Config, cases: &[Case]) -> std::io::Result<Vec<PathBuf>>
     Ok(found)
 }
 
-/// Adds the casts and scenarios (`*.toml`) under `dir` to `out`. Symbolic links to folders are not followed (two
-/// one-byte links `casts/a -> .` and `casts/b -> .` made 2^40 paths, `casts/root -> /` the
+/// Adds the casts under `dir` to `out`, and the casts-to-be of scenarios not recorded yet
+/// ([`case_file`]). Symbolic links to folders are not followed (two one-byte links `casts/a -> .` and `casts/b -> .` made 2^40 paths, `casts/root -> /` the
 /// whole file system); a link named `*.cast` is a cast like any file. Past
 /// [`MAX_CAST_DEPTH`] folders deep, [`MAX_CASTS`] casts (in `out`, over every root) or
 /// [`MAX_DISCOVERY_ENTRIES`] entries read, the walk stops with an error that says which.
@@ -663,8 +651,7 @@ fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
                     ));
                 }
                 stack.push((path, depth + 1));
-            } else if path.extension().is_some_and(|e| e == "cast" || e == "toml") {
-                // (a scenario too: one without a cast is a case of its own)
+            } else if let Some(cast) = case_file(&path) {
                 if out.len() >= MAX_CASTS {
                     return Err(format!(
                         "{}: more than {MAX_CASTS} casts, the most one run checks: name the \
@@ -672,11 +659,24 @@ fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
                         assert::shown_path(dir)
                     ));
                 }
-                out.push(path);
+                out.push(cast);
             }
         }
     }
     Ok(())
+}
+
+/// The cast a file found by discovery stands for: a `.cast` itself; a scenario (`NAME.toml`,
+/// not `tuicast.toml`) whose cast has not been recorded yet, the cast it would record (a
+/// scenario beside its cast is found with the cast, so no cast is counted twice).
+fn case_file(path: &Path) -> Option<PathBuf> {
+    let ext = path.extension()?;
+    if ext == "cast" {
+        return Some(path.to_path_buf());
+    }
+    let scenario = ext == "toml" && path.file_name()? != crate::config::CONFIG_FILE;
+    let cast = path.with_extension("cast");
+    (scenario && !cast.exists()).then_some(cast)
 }
 
 /// The deepest folder below a casts folder that discovery looks into.
