@@ -24,7 +24,8 @@ pub fn main() -> ! {
         eprintln!("warning: cannot set up signal handling: {e}");
     }
     let args = libtest_mimic::Arguments::from_args();
-    let trials = match trials() {
+    let updated = Updated::default();
+    let (trials, broken) = match suite(&updated) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
@@ -33,19 +34,18 @@ pub fn main() -> ! {
     };
     // A broken cast or scenario is a failing trial named after its cast; a filter that
     // leaves it out must not make the run pass as if it were fine.
-    let filtered_broken: Vec<String> =
-        std::mem::take(&mut *BROKEN.lock().unwrap_or_else(|e| e.into_inner()))
-            .into_iter()
-            .filter(|(name, _)| {
-                let kept = match &args.filter {
-                    Some(f) if args.exact => name == f,
-                    Some(f) => name.contains(f.as_str()),
-                    None => true,
-                };
-                !kept || args.skip.iter().any(|s| name.contains(s.as_str()))
-            })
-            .map(|(_, why)| why)
-            .collect();
+    let filtered_broken: Vec<String> = broken
+        .into_iter()
+        .filter(|(name, _)| {
+            let kept = match &args.filter {
+                Some(f) if args.exact => name == f,
+                Some(f) => name.contains(f.as_str()),
+                None => true,
+            };
+            !kept || args.skip.iter().any(|s| name.contains(s.as_str()))
+        })
+        .map(|(_, why)| why)
+        .collect();
     let conclusion = libtest_mimic::run(&args, trials);
     // (nextest runs each test alone with `--exact`, the broken one included: not then.)
     let nextest = std::env::var_os("NEXTEST_RUN_ID").is_some_and(|v| !v.is_empty());
@@ -61,7 +61,7 @@ pub fn main() -> ! {
     }
     // libtest says `ok` for a trial that wrote its goldens: say which did, as `tuicast test`
     // says `updated`.
-    let updated = std::mem::take(&mut *UPDATED.lock().unwrap_or_else(|e| e.into_inner()));
+    let updated = std::mem::take(&mut *updated.lock().unwrap_or_else(|e| e.into_inner()));
     if !updated.is_empty() {
         let mut names = updated;
         names.sort();
@@ -127,6 +127,19 @@ impl std::error::Error for HarnessError {}
 
 /// The trials of the project's suite, one per checkpoint, sharing one replay per cast.
 pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
+    suite(&Updated::default()).map(|(trials, _)| trials)
+}
+
+/// A case that cannot be checked: its trial's name, and why.
+type Broken = (String, String);
+
+/// The trials that passed by writing their goldens, by name (libtest says only `ok`).
+type Updated = Arc<std::sync::Mutex<Vec<String>>>;
+
+/// [`trials`], each noting in `updated` when it wrote its goldens, and the cases that cannot
+/// be checked: (trial name, why).
+fn suite(updated: &Updated) -> Result<(Vec<libtest_mimic::Trial>, Vec<Broken>), HarnessError> {
+    let mut broken = Vec::new();
     let config = Arc::new(Config::discover().map_err(HarnessError::Config)?);
     let opts = Options {
         update: UpdateAction::from_env().map_err(HarnessError::Update)?,
@@ -160,10 +173,7 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
             Ok(infos) => infos.clone(),
             Err(e) => {
                 let e = e.clone();
-                BROKEN
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push((case.stem.clone(), e.clone()));
+                broken.push((case.stem.clone(), e.clone()));
                 let (config, case, report) = (config.clone(), case.clone(), report.clone());
                 trials.push(libtest_mimic::Trial::test(case.stem.clone(), move || {
                     if let Some(report) = &report {
@@ -198,6 +208,7 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
             let (config, case, outcomes) = (config.clone(), case.clone(), outcomes.clone());
             let first_name = first_name.clone();
             let name_shown = name.clone();
+            let updated = updated.clone();
             let report = report.clone();
             let checkpoint = key.split('\0').next().unwrap_or_default().to_string();
             trials.push(libtest_mimic::Trial::test(name, move || {
@@ -237,7 +248,7 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
                 let outcome = outcome
                     .unwrap_or_else(|| Err(missing(&case, &checkpoint).message_in(opts.live)));
                 if outcome == Ok(true) {
-                    UPDATED
+                    updated
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .push(name_shown.clone());
@@ -246,7 +257,7 @@ pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
             }));
         }
     }
-    Ok(trials)
+    Ok((trials, broken))
 }
 
 /// Adds a case's results to the report in `TUICAST_REPORT` (a warning when that fails: the
@@ -266,12 +277,6 @@ fn to_report(
 /// What each checkpoint of a cast came to, by name: passed (`true`: writing its goldens), or
 /// the failure message; or why the cast could not be replayed.
 type Outcomes = Result<HashMap<String, Result<bool, String>>, String>;
-
-/// The cases of this process that cannot be checked: (trial name, why).
-static BROKEN: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
-
-/// The trials of this process that passed by writing their goldens.
-static UPDATED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
 /// The test name of a checkpoint: `<cast stem>::<checkpoint>`, with anything from the cast
 /// escaped so that printing it is safe.
