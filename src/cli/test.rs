@@ -63,7 +63,7 @@ pub(super) struct Args {
     replay: bool,
     /// Also check every suite below the project (the members of a workspace: each folder with
     /// a casts folder beside a Cargo.toml or tuicast.toml), as `cargo test --workspace`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "paths")]
     workspace: bool,
     /// DECCOLM (CSI ? 3 h/l) switches to 132/80 columns, as on a VT100 (as `[terminal]
     /// deccolm = true` in tuicast.toml; by default it is ignored, as xterm and xterm.js do).
@@ -91,7 +91,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if paths.is_empty() {
         let root = tuicast::config::project_root(&cwd).unwrap_or_else(|| cwd.clone());
         let own = Config::load(&root)?.casts.is_dir();
-        let members = tuicast::config::suites_below(&root);
+        let members = tuicast::config::suites_below(&root).map_err(anyhow::Error::msg)?;
         if own || members.is_empty() {
             projects.push((root.clone(), Vec::new()));
         }
@@ -133,7 +133,13 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut worst = 0u8;
     for (root, paths) in projects {
         if many {
-            println!("\nsuite {}:", shown_dir(&cwd, &root));
+            match args.message_format {
+                MessageFormat::Human => println!("\nsuite {}:", shown_dir(&cwd, &root)),
+                // One JSON object per line, as every other line of this format.
+                MessageFormat::Json => {
+                    println!("{}", json!({"suite": root.display().to_string()}))
+                }
+            }
         }
         let code = run_project(&args, &root, &paths, report.as_ref())?;
         if tuicast::record::interrupt::requested().is_some() {

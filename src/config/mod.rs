@@ -247,10 +247,12 @@ pub fn project_root(start: &Path) -> Option<PathBuf> {
 pub const MAX_SUITE_SEARCH: (usize, usize) = (20_000, 6);
 
 /// The projects below `root` (not `root` itself) that have a suite: a casts folder (`casts/`,
-/// or the one their `tuicast.toml` names) beside a `tuicast.toml` or a `Cargo.toml`. Hidden
-/// folders, `target` and `node_modules` are not searched, symlinks not followed, and the
-/// search stops after [`MAX_SUITE_SEARCH`] folders or levels.
-pub fn suites_below(root: &Path) -> Vec<PathBuf> {
+/// or the one their `tuicast.toml` names) beside a `tuicast.toml` or a `Cargo.toml`; one whose
+/// `tuicast.toml` does not read is listed too, so that its run says why. Hidden folders,
+/// `target` and `node_modules` are not searched, symlinks not followed, and nothing deeper
+/// than [`MAX_SUITE_SEARCH`]'s levels; more folders than its count is an error (naming the
+/// suite's folder is then the way), never a shorter list.
+pub fn suites_below(root: &Path) -> Result<Vec<PathBuf>, String> {
     let (max_dirs, max_depth) = MAX_SUITE_SEARCH;
     let mut out = Vec::new();
     let mut queue = std::collections::VecDeque::from([(root.to_path_buf(), 0usize)]);
@@ -258,15 +260,15 @@ pub fn suites_below(root: &Path) -> Vec<PathBuf> {
     while let Some((dir, depth)) = queue.pop_front() {
         seen += 1;
         if seen > max_dirs {
-            break;
+            return Err(format!(
+                "{}: more than {max_dirs} folders to look through for the suites of a \
+                 workspace: name the suite to check (`tuicast test PATH/casts`)",
+                crate::escape::escape_for_terminal(&root.display().to_string(), 300)
+            ));
         }
         let project = dir.join(CONFIG_FILE).is_file() || dir.join("Cargo.toml").is_file();
-        if dir != root && project {
-            if let Ok(c) = Config::load(&dir) {
-                if c.casts.is_dir() {
-                    out.push(dir.clone());
-                }
-            }
+        if dir != root && project && Config::load(&dir).map_or(true, |c| c.casts.is_dir()) {
+            out.push(dir.clone());
         }
         if depth >= max_depth {
             continue;
@@ -288,7 +290,7 @@ pub fn suites_below(root: &Path) -> Vec<PathBuf> {
         queue.extend(subs.into_iter().map(|d| (d, depth + 1)));
     }
     out.sort();
-    out
+    Ok(out)
 }
 
 /// The `[terminal]` table of `tuicast.toml` and of a cast's TOML: engine options, each

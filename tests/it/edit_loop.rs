@@ -628,3 +628,22 @@ fn a_screen_that_never_settles_suggests_the_region_that_holds_what_changed() {
         "{out}"
     );
 }
+
+#[test]
+fn a_workspace_member_whose_config_does_not_read_is_an_error_not_skipped() {
+    let dir = Dir::new();
+    dir.write("Cargo.toml", "[workspace]\nmembers = [\"a\", \"b\"]\n");
+    dir.write("a/Cargo.toml", "[package]\nname = \"a\"\n");
+    dir.write("a/casts/x.toml", scenario(&["greeted"], &[]));
+    dir.write("b/Cargo.toml", "[package]\nname = \"b\"\n");
+    dir.write("b/tuicast.toml", "casts = 3\n");
+    let out = dir.tuicast(["test"]).run().fails_with(2);
+    assert!(out.stderr().contains("b/tuicast.toml"), "{out}");
+    // In JSON, each suite is a line of its own.
+    let out = dir
+        .tuicast(["test", "--message-format", "json", "--live"])
+        .run();
+    let first = out.stdout().lines().next().unwrap_or_default();
+    let suite: serde_json::Value = serde_json::from_str(first).unwrap();
+    assert!(suite["suite"].as_str().unwrap().ends_with("/a"), "{out}");
+}
