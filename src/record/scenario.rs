@@ -263,7 +263,8 @@ impl Scenario {
     /// is a relative path (`./script.sh`, `bin/tool`), or an interpreter's script
     /// (`python3 app.py`, `node cli.js`), or any word of a shell script that names a script
     /// file there (`cd src && python3 -m x` names none; `python3 app.py --flag` names
-    /// `app.py`). Only files that exist; absolute paths are not the project's.
+    /// `app.py`). Only files that exist; an absolute path only in the folder above the
+    /// scenario's (a system program is not the project's).
     pub fn project_files(&self) -> Vec<PathBuf> {
         let words: Vec<String> = match &self.program {
             Program::Bin { .. } => return Vec::new(),
@@ -274,6 +275,16 @@ impl Scenario {
                 .map(str::to_string)
                 .collect(),
         };
+        let project = self
+            .source
+            .as_deref()
+            .and_then(|s| {
+                crate::util::resolved(s)
+                    .parent()?
+                    .parent()
+                    .map(Path::to_path_buf)
+            })
+            .filter(|p| p.parent().is_some());
         let mut out: Vec<PathBuf> = Vec::new();
         let mut after_interpreter = false;
         for word in &words {
@@ -288,8 +299,11 @@ impl Scenario {
                 .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e));
             if !word.starts_with('-') && (is_path || script) {
                 let path = self.cwd.join(word);
-                let relative = !Path::new(word.as_str()).is_absolute();
-                if relative && path.is_file() {
+                // A relative path is the project's; so is an absolute one in the folder
+                // above the scenario's (`command = ["./run.sh"]` is made absolute when read).
+                let ours = !Path::new(word.as_str()).is_absolute()
+                    || project.as_deref().is_some_and(|p| path.starts_with(p));
+                if ours && path.is_file() {
                     let path = crate::util::resolved(&path);
                     if !out.contains(&path) {
                         out.push(path);

@@ -647,3 +647,33 @@ fn a_workspace_member_whose_config_does_not_read_is_an_error_not_skipped() {
     let suite: serde_json::Value = serde_json::from_str(first).unwrap();
     assert!(suite["suite"].as_str().unwrap().ends_with("/a"), "{out}");
 }
+
+#[test]
+fn a_script_named_as_the_command_is_recorded_live_by_default() {
+    let dir = Dir::new();
+    let script = dir.write("casts/run.sh", "#!/bin/sh\necho script says hi\n");
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir.write(
+        "casts/run.toml",
+        "command = [\"./run.sh\"]\nsize = \"30x3\"\nsteps = [{ wait = \"says\" }, { exit = 0 }]\n",
+    );
+    // No cast yet: a project script is recorded (goldens missing), not "record it first".
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    assert!(
+        out.stdout()
+            .contains("snapshot missing: snapshots/run/end.txt"),
+        "{out}"
+    );
+    // A system program stays replayed by default.
+    dir.write(
+        "casts/sys.toml",
+        "command = [\"/bin/echo\", \"hi\"]\nsteps = [{ exit = 0 }]\n",
+    );
+    let out = dir.tuicast(["test", "casts/sys.toml"]).run().fails_with(2);
+    assert!(
+        out.stdout()
+            .contains("no cast casts/sys.cast has been recorded"),
+        "{out}"
+    );
+}
