@@ -538,9 +538,15 @@ fn record_and_decide(
             .map(|c| c.name.as_str())
             .eq(names.iter().copied())
     });
-    if matches && !same_checkpoints && update != UpdateAction::WriteNothing {
+    if matches && !same_checkpoints {
         let what = if update == UpdateAction::Overwrite {
             "it is replaced by the new recording".to_string()
+        } else if update == UpdateAction::WriteNothing {
+            // CI: nothing is written, but a replay of the committed cast would fail.
+            format!(
+                "this run writes nothing; record it again with `tuicast record {}`",
+                assert::shown_path(&case.cast.with_extension("toml"))
+            )
         } else {
             format!(
                 "the new recording is kept for review as {}: accept it with `tuicast accept {}`",
