@@ -287,17 +287,19 @@ impl Scenario {
             .filter(|p| p.parent().is_some());
         let mut out: Vec<PathBuf> = Vec::new();
         let mut after_interpreter = false;
-        for word in &words {
+        for (i, word) in words.iter().enumerate() {
             let base = Path::new(word.as_str())
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or("");
-            let is_path = word.contains('/') || after_interpreter;
+            // What runs: the program itself (a path to it) or an interpreter's script; a data
+            // file a command reads or writes (`echo x >> log/out.txt`) is not code.
+            let program = i == 0 && word.contains('/');
             let script = Path::new(word.as_str())
                 .extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| SCRIPT_EXTENSIONS.contains(&e));
-            if !word.starts_with('-') && (is_path || script) {
+            if !word.starts_with('-') && (program || after_interpreter || script) {
                 let path = self.cwd.join(word);
                 // A relative path is the project's; so is an absolute one in the folder
                 // above the scenario's (`command = ["./run.sh"]` is made absolute when read).
