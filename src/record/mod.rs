@@ -1,7 +1,7 @@
 //! Recording: run a real program in a pseudo-terminal, drive it from a scenario, and write
 //! the session as an asciicast v3 file.
 //!
-//! - [`pty`]: the program in a PTY (portable-pty), output and exit as events.
+//! - [`pty`]: the program in a PTY (on `nix`), output and exit as events.
 //! - [`session`]: the live engine, waits on the screen, input, secrets, query answers, the cast.
 //!   Its parts are private files by concern, their public items shown in [`session`]: `wait.rs`,
 //!   `input.rs`, `settle.rs` (checkpoints on a settled screen, idle waits), `report.rs` (what a
