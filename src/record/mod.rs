@@ -20,45 +20,30 @@
 //!   streaming UTF-8.
 
 pub mod cargo_bin;
-#[cfg(feature = "record")]
 pub mod interrupt;
 pub mod journal;
 pub mod keys;
 pub mod mouse;
-#[cfg(feature = "record")]
 #[doc(hidden)] // public for the recording benchmark only; not a stable API
 pub mod pty;
-#[cfg(feature = "record")]
 pub(crate) mod query;
 #[doc(hidden)] // public for the `redact` fuzz target only; not a stable API
 pub mod redact;
-#[cfg(feature = "record")]
 pub mod run;
 pub mod scenario;
-#[cfg(feature = "record")]
 pub mod session;
-#[cfg(feature = "record")]
 pub(crate) mod utf8;
 
 // `Session`'s parts by concern; `session` re-exports their public items.
-#[cfg(feature = "record")]
 mod error;
-#[cfg(feature = "record")]
 mod home;
-#[cfg(feature = "record")]
 mod input;
-#[cfg(feature = "record")]
 mod report;
-#[cfg(feature = "record")]
 mod settle;
-#[cfg(feature = "record")]
 mod wait;
 
 pub use mouse::{MouseButton, ScrollDirection};
-#[cfg(feature = "record")]
 pub use query::CELL_PIXELS;
-#[cfg(feature = "record")]
 pub use run::{default_cast_path, record_scenario, Recorded};
 pub use scenario::{Action, Origin, Program, Scenario, Step, Target, Wait};
-#[cfg(feature = "record")]
 pub use session::{base_env, sweep_orphans, Finished, RecordError, Session, SessionOptions};
