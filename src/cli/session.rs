@@ -174,6 +174,10 @@ enum Cmd {
         /// Where to save the cast and the scenario that reproduces the session.
         #[arg(long, value_name = "PATH")]
         save: Option<PathBuf>,
+        /// Write over a cast or TOML file that is there already (a scenario written by
+        /// hand, `tuicast.toml`, `Cargo.toml`): without it such a file is refused.
+        #[arg(long, requires = "save")]
+        force: bool,
     },
     /// Run the daemon in the foreground (started by the other commands when none runs).
     #[command(hide = true)]
@@ -418,9 +422,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Cmd::Inspect { id } => json!({"op": "inspect", "id": id}),
         Cmd::Status { id } => json!({"op": "status", "id": id}),
         Cmd::List => json!({"op": "list"}),
-        Cmd::Stop { id, save } => {
+        Cmd::Stop { id, save, force } => {
             let save = save.map(|p| std::path::absolute(&p).unwrap_or(p));
-            json!({"op": "stop", "id": id, "save": save.map(|p| p.display().to_string())})
+            json!({"op": "stop", "id": id, "save": save.map(|p| p.display().to_string()),
+                   "force": force})
         }
         Cmd::Daemon { .. } | Cmd::Watch => unreachable!("handled above"),
     };

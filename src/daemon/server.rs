@@ -154,7 +154,16 @@ fn shut_down(d: &Daemon, why: &str) {
         .unwrap_or_default();
     for h in handles {
         let (tx, rx) = mpsc::channel();
-        if h.tx.send((Job::Stop { save: None }, tx)).is_ok() {
+        if h.tx
+            .send((
+                Job::Stop {
+                    save: None,
+                    force: false,
+                },
+                tx,
+            ))
+            .is_ok()
+        {
             let _ = rx.recv_timeout(Duration::from_secs(5));
         }
     }
@@ -247,6 +256,13 @@ fn request(d: &Daemon, req: &Value) -> Reply {
             let Some(id) = string(req, "id") else {
                 return bad("the request has no session \"id\"");
             };
+            let force = req.get("force").and_then(Value::as_bool).unwrap_or(false);
+            if op == "stop" {
+                let save = string(req, "save").map(PathBuf::from);
+                if let Some(e) = save.and_then(|s| super::worker::refused_save(&s, force)) {
+                    return bad(e);
+                }
+            }
             // The session's channel, and the regions its steps may name.
             let (tx, regions) = {
                 let mut sessions = match d.sessions.lock() {
@@ -286,6 +302,7 @@ fn request(d: &Daemon, req: &Value) -> Reply {
                 "status" => Job::Status,
                 _ => Job::Stop {
                     save: string(req, "save").map(PathBuf::from),
+                    force,
                 },
             };
             let (rtx, rrx) = mpsc::channel();

@@ -796,3 +796,42 @@ fn a_session_that_ends_between_commands_is_listed_as_exited() {
         std::thread::yield_now();
     }
 }
+
+/// Issue 23: `stop --save` replaced `Cargo.toml`, `tuicast.toml` or a hand-written scenario
+/// without a word. A file that is there already is refused (exit status 2), the session goes
+/// on so it can be saved elsewhere, and `--force` writes over it.
+#[test]
+fn stop_save_writes_over_no_file_without_force() {
+    let a = Agent::new();
+    let cargo = "[package]\nname = \"mine\"\n";
+    std::fs::write(a.work.join("Cargo.toml"), cargo).unwrap();
+    std::fs::create_dir(a.work.join("casts")).unwrap();
+    std::fs::write(a.work.join("casts/old.cast"), "by hand\n").unwrap();
+    a.ok(&["start", "--name", "x", "--", "cat"]);
+    for (save, taken) in [
+        ("Cargo", "Cargo.toml"),
+        ("casts/old.toml", "casts/old.cast"),
+    ] {
+        let r = a.run(&["stop", "x", "--save", save]);
+        assert_eq!(r.code, 2, "{r}");
+        let error = r.json["error"].as_str().unwrap_or_default();
+        assert!(
+            error.contains(taken) && error.contains("exists already") && error.contains("--force"),
+            "{r}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(a.work.join("Cargo.toml")).unwrap(),
+        cargo
+    );
+    assert_eq!(
+        std::fs::read_to_string(a.work.join("casts/old.cast")).unwrap(),
+        "by hand\n"
+    );
+    // The session is still there; saved elsewhere it is written.
+    a.ok(&["type", "x", "hi"]);
+    a.ok(&["stop", "x", "--save", "casts/new"]);
+    assert!(a.work.join("casts/new.toml").is_file());
+    a.ok(&["start", "--name", "y", "--", "cat"]);
+    a.ok(&["stop", "y", "--save", "casts/new", "--force"]);
+}
