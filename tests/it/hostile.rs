@@ -454,11 +454,12 @@ fn a_golden_that_is_a_symlink_is_an_error_never_a_diff_of_its_target() {
     for beside in ["greeted.png.new", "greeted.png.diff.png"] {
         std::os::unix::fs::symlink(&target, dir.join("snapshots/demo").join(beside)).unwrap();
     }
+    // Bad input, not a failed check: exit status 2 (it was 1).
     let out = dir
         .tuicast(["test", "--report", "rep"])
         .env("TUICAST_UPDATE", "no")
         .run()
-        .fails_with(1);
+        .fails_with(2);
     assert!(
         !out.stdout().contains(secret) && !out.stderr().contains(secret),
         "{out}"
