@@ -300,6 +300,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let paths = Paths::for_user().context("cannot set up the session daemon's folder")?;
+    if let Some(note) = &paths.passed_over {
+        eprintln!("warning: {note}");
+    }
     let mut idle_for_new = None;
     let request = match args.command {
         Cmd::Start {

@@ -129,7 +129,7 @@ fn take_pid_file(paths: &Paths) -> io::Result<bool> {
             .open(paths.pid_file())
         {
             Ok(mut f) => {
-                writeln!(f, "{}", std::process::id())?;
+                f.write_all(crate::util::pid_file_text(std::process::id()).as_bytes())?;
                 return Ok(true);
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {

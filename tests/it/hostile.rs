@@ -1032,3 +1032,53 @@ fn a_scenario_written_over_its_own_recording_is_refused() {
         );
     }
 }
+
+/// Issue 23: `tuicast test --live` outside cargo kept its recordings in a shared
+/// `$TMPDIR/tuicast-live`: a second user got "Permission denied", and a user who made it first
+/// could swap in a forged recording that `--update` made the victim's golden. The folder is
+/// `tuicast-live-UID`, mode 0700, and one of another user is refused, naming it.
+#[test]
+fn live_recordings_outside_cargo_are_kept_in_a_private_folder_of_this_user() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = Dir::new();
+    dir.write(
+        "casts/hi.toml",
+        "command = [\"echo\", \"hi\"]\nsize = \"20x2\"\nsteps = [{ wait = \"hi\" }, { exit = 0 }]\n",
+    );
+    let tmp = Dir::new();
+    let uid = std::fs::metadata("/proc/self").unwrap().uid();
+    let live = tmp.join(format!("tuicast-live-{uid}"));
+    let run = |dir: &Dir| {
+        dir.tuicast(["test", "--live", "--update"])
+            .env("TMPDIR", tmp.path())
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("NEXTEST_RUN_ID")
+            .run()
+    };
+    run(&dir).success();
+    let meta = std::fs::symlink_metadata(&live).unwrap();
+    assert!(meta.is_dir(), "{}", live.display());
+    assert_eq!(meta.permissions().mode() & 0o777, 0o700);
+    assert!(
+        !tmp.join("tuicast-live").exists(),
+        "no folder shared by users"
+    );
+    if uid != 0 {
+        assert!(std::env::var_os("CI").is_none(), "root is needed under CI");
+        return;
+    }
+    // Another user made it first: refused, naming the folder and its owner.
+    std::fs::remove_dir_all(&live).unwrap();
+    std::fs::create_dir(&live).unwrap();
+    std::fs::set_permissions(&live, std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::os::unix::fs::chown(&live, Some(65534), Some(65534)).unwrap();
+    let out = run(&dir);
+    assert_ne!(out.code(), Some(0), "{out}");
+    assert!(
+        out.stdout().contains(&format!(
+            "{}: belongs to another user (uid 65534), so it is not a private folder of this user",
+            live.display()
+        )),
+        "{out}"
+    );
+}
