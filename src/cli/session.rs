@@ -23,7 +23,7 @@ use tuicast::term::Size;
     tuicast session press demo Enter\n  \
     tuicast session wait demo --regex '(?m)^hello$' --timeout 5s\n  \
     tuicast session snapshot demo --mark greeted      a checkpoint of the scenario\n  \
-    tuicast session secret demo --env TOKEN           typed from the DAEMON's environment\n  \
+    tuicast session secret demo --env TUICAST_SECRET_X typed from the DAEMON's environment\n  \
     tuicast session click demo --text OK              encoded for the program's mouse mode\n  \
     tuicast session click demo --region ok            a region of ./tuicast.toml's [regions]\n  \
     tuicast session paste demo 'two\nlines'           bracketed when the program asked\n  \

@@ -40,6 +40,14 @@ use crate::record;
 /// The longest request or reply line (a reply holds one screen: far less).
 pub const MAX_LINE: usize = 4 << 20;
 
+/// The prefix of the daemon's variables that `tuicast session secret --env VAR` may type
+/// (`TUICAST_SECRET_TOKEN`); others only when listed in [`SECRETS_ALLOWED`].
+pub const SECRET_PREFIX: &str = "TUICAST_SECRET_";
+
+/// The daemon's variable that lists (comma-separated) more variables `session secret` may
+/// type: `TUICAST_SECRETS=DEPLOY_TOKEN,DB_PASSWORD`.
+pub const SECRETS_ALLOWED: &str = "TUICAST_SECRETS";
+
 /// The most sessions one daemon runs at once.
 pub const MAX_SESSIONS: usize = 64;
 

@@ -326,6 +326,18 @@ impl Worker {
             return (json!({"error": "the session has ended"}), 2);
         };
         let secret = match &step.action {
+            Action::Secret(var) if !secret_allowed(var) => {
+                let mut v = self.view();
+                v["error"] = json!(format!(
+                    "{} is not a variable the session daemon may type as a secret: only those \
+                     named {}* or listed in {} (comma-separated) in the daemon's environment \
+                     are (see docs/agents.md, \"Secrets\")",
+                    escape_for_terminal(var, 60),
+                    super::SECRET_PREFIX,
+                    super::SECRETS_ALLOWED
+                ));
+                return (v, 2);
+            }
             Action::Secret(var) => match std::env::var(var) {
                 Ok(v) => Some(v),
                 Err(_) => {
@@ -477,6 +489,18 @@ impl Worker {
             }
         }
     }
+}
+
+/// Whether `session secret` may type the daemon's variable `var`: named with
+/// [`super::SECRET_PREFIX`], or listed in [`super::SECRETS_ALLOWED`] in the daemon's
+/// environment. Any other (`HOME`, a cloud key the daemon happens to hold) is refused: an agent
+/// could otherwise have any of them typed into a program that shows it.
+fn secret_allowed(var: &str) -> bool {
+    var.starts_with(super::SECRET_PREFIX)
+        || std::env::var(super::SECRETS_ALLOWED).is_ok_and(|list| {
+            list.split(|c: char| c == ',' || c.is_whitespace())
+                .any(|name| !name.is_empty() && name == var)
+        })
 }
 
 /// The screen's rows as text, trailing blanks removed, joined by newlines.

@@ -230,6 +230,9 @@ fn a_secret_from_the_daemons_environment_is_in_no_reply_cast_scenario_or_daemon_
     let mut a = Agent::new();
     // The daemon starts with the first command, with its environment.
     a.env.push(("SESSION_TOKEN".into(), secret.into()));
+    // Allowed by name: only TUICAST_SECRET_* and what TUICAST_SECRETS lists may be typed.
+    a.env
+        .push(("TUICAST_SECRETS".into(), "OTHER, SESSION_TOKEN".into()));
     let script =
         "read -s -p 'Password: ' p; echo; echo \"got ${#p} characters\"; read -p 'again? ' x";
     let mut replies = Vec::new();
@@ -901,4 +904,55 @@ fn a_folder_taken_by_another_user_is_passed_over_and_a_reused_pid_is_no_daemon()
     );
     assert!(tmp.join("tuicast-0-3/daemon.sock").exists());
     b.ok(&["stop", "x"]);
+}
+
+/// Issue 23: `session secret` typed any variable of the daemon (even `HOME`), and a program
+/// that printed the secret reversed, base64-encoded, in hex or cut short got it into replies
+/// and the cast. Only variables the user allowed are typed; the transformations are starred.
+#[test]
+fn only_allowed_secrets_are_typed_and_their_transformations_never_reach_a_reply_or_the_cast() {
+    let secret = "hunter2-Zq9-unlikely-anywhere";
+    let mut a = Agent::new();
+    a.env.push(("TUICAST_SECRET_TOKEN".into(), secret.into()));
+    a.env.push(("PLAIN_TOKEN".into(), secret.into()));
+    let script = "read -s -p 'Password: ' p; echo; echo \"$p\" | rev; printf %s \"$p\" | base64; \
+                  printf %s \"$p\" | od -An -tx1 | tr -d ' \\n'; echo; echo \"cut ${p:0:16}\"; \
+                  echo done; read x";
+    let mut replies = vec![a.ok(&["start", "--", "bash", "-c", script])];
+    a.ok(&["wait", "s1", "--echo", "off"]);
+    for var in ["HOME", "PLAIN_TOKEN"] {
+        let r = a.run(&["secret", "s1", "--env", var]);
+        assert_eq!(r.code, 2, "{r}");
+        assert!(
+            r.json["error"]
+                .as_str()
+                .is_some_and(|e| e.contains(var) && e.contains("TUICAST_SECRET_")),
+            "{r}"
+        );
+    }
+    replies.push(a.ok(&["secret", "s1", "--env", "TUICAST_SECRET_TOKEN"]));
+    replies.push(a.ok(&["press", "s1", "Enter"]));
+    replies.push(a.ok(&["wait", "s1", "--text", "done"]));
+    replies.push(a.ok(&["snapshot", "s1", "--mark", "shown"]));
+    replies.push(a.ok(&["stop", "s1", "--save", "casts/shown"]));
+    let reversed: String = secret.chars().rev().collect();
+    let hex: String = secret.bytes().map(|b| format!("{b:02x}")).collect();
+    let forms = [
+        secret.to_string(),
+        reversed,
+        "aHVudGVyMi1acTktdW5saWtlbHktYW55d2hlcmU=".to_string(),
+        hex,
+        secret[..16].to_string(),
+    ];
+    let cast = std::fs::read_to_string(a.work.join("casts/shown.cast")).unwrap();
+    for form in &forms {
+        for r in &replies {
+            assert!(
+                !r.to_string().contains(form.as_str()),
+                "{form} in a reply: {r}"
+            );
+        }
+        assert!(!cast.contains(form.as_str()), "{form} in the cast: {cast}");
+    }
+    assert!(cast.contains("cut ****"), "{cast}");
 }
