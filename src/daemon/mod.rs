@@ -48,6 +48,14 @@ pub const SECRET_PREFIX: &str = "TUICAST_SECRET_";
 /// type: `TUICAST_SECRETS=DEPLOY_TOKEN,DB_PASSWORD`.
 pub const SECRETS_ALLOWED: &str = "TUICAST_SECRETS";
 
+/// The most cells one session's screen may have (columns × rows), at its start and after a
+/// resize: an idle session costs about 140 bytes a cell (a 4000x1000 one held ~570 MB).
+pub const MAX_SESSION_CELLS: u64 = 1_000_000;
+
+/// The most cells the screens of all of one daemon's sessions may have together (about
+/// 300 MB).
+pub const MAX_TOTAL_SESSION_CELLS: u64 = 2_000_000;
+
 /// The most sessions one daemon runs at once.
 pub const MAX_SESSIONS: usize = 64;
 

@@ -956,3 +956,76 @@ fn only_allowed_secrets_are_typed_and_their_transformations_never_reach_a_reply_
     }
     assert!(cast.contains("cut ****"), "{cast}");
 }
+
+/// Issue 23: concurrent `session start` calls with one name started two programs (one deleted
+/// the other's cast), and 90 of 90 concurrent starts got a session despite the limit of 64:
+/// both were checked before the program started and counted only once it ran.
+#[test]
+fn concurrent_starts_keep_names_unique_and_the_session_limit() {
+    let a = Agent::new();
+    a.ok(&["list"]);
+    let starts = |args: &[&str], n: usize| -> Vec<Reply> {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..n).map(|_| s.spawn(|| a.run(args))).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    };
+    let same = starts(&["start", "--name", "same", "--", "cat"], 8);
+    let started = same.iter().filter(|r| r.code == 0).count();
+    assert_eq!(
+        started,
+        1,
+        "{}",
+        same.iter().map(|r| r.to_string()).collect::<String>()
+    );
+    assert!(same
+        .iter()
+        .filter(|r| r.code != 0)
+        .all(|r| r.code == 2 && r.stdout.contains("running already")));
+    let many = starts(&["start", "--", "cat"], 90);
+    let started = many.iter().filter(|r| r.code == 0).count();
+    assert_eq!(started, 63, "63 more beside \"same\"");
+    assert!(many
+        .iter()
+        .filter(|r| r.code != 0)
+        .all(|r| r.code == 2 && r.stdout.contains("64 sessions are running already")));
+    assert_eq!(a.ok(&["list"])["sessions"].as_array().unwrap().len(), 64);
+}
+
+/// Issue 23: an idle 4000x1000 session cost ~570 MB, and 64 of them ~36 GB. A session's
+/// screen has at most a million cells, and all of one daemon's at most two million, at the
+/// start and at a resize; past either the command is bad input (exit status 2), naming the
+/// size and the limit.
+#[test]
+fn session_screens_are_bounded_one_by_one_and_in_all() {
+    let a = Agent::new();
+    let r = a.run(&["start", "--size", "4000x1000", "--", "cat"]);
+    assert_eq!(r.code, 2, "{r}");
+    assert!(
+        r.stdout
+            .contains("size 4000x1000 is 4000000 cells, more than the 1000000"),
+        "{r}"
+    );
+    a.ok(&["start", "--name", "big", "--size", "1000x1000", "--", "cat"]);
+    a.ok(&["start", "--name", "small", "--", "cat"]);
+    // Up to the limit in all: two million cells.
+    a.ok(&["step", "small", "{ resize = \"1000x1000\" }"]);
+    let r = a.run(&["start", "--name", "third", "--", "cat"]);
+    assert_eq!(r.code, 2, "{r}");
+    assert!(
+        r.stdout
+            .contains("2001920 cells in all, more than the 2000000 one daemon holds"),
+        "{r}"
+    );
+    let r = a.run(&["step", "small", "{ resize = \"1000x1001\" }"]);
+    assert_eq!(r.code, 2, "{r}");
+    assert!(
+        r.stdout.contains("1001000 cells, more than the 1000000"),
+        "{r}"
+    );
+    // A smaller resize is made, and a stopped session's cells are free again.
+    a.ok(&["step", "small", "{ resize = \"100x30\" }"]);
+    a.ok(&["start", "--name", "third", "--", "cat"]);
+    a.ok(&["stop", "big"]);
+    a.ok(&["step", "small", "{ resize = \"1000x1000\" }"]);
+}
