@@ -78,7 +78,7 @@ impl Pty {
         if !cwd.is_dir() {
             return Err(io::Error::new(
                 io::ErrorKind::NotFound,
-                format!("the working folder {} does not exist", cwd.display()),
+                format!("the working folder {} does not exist", shown(cwd)),
             ));
         }
         let pair = native_pty_system()
@@ -97,7 +97,7 @@ impl Pty {
         let child = pair
             .slave
             .spawn_command(cmd)
-            .map_err(|e| io::Error::other(format!("cannot start {program}: {e}")))?;
+            .map_err(|e| io::Error::other(format!("cannot start {}: {e}", shown(program))))?;
         // Without this the PTY never reports EOF: our copy of the slave keeps it open.
         drop(pair.slave);
         let pid = child.process_id().unwrap_or(0);
@@ -410,7 +410,7 @@ fn resolve_program(program: &str, cwd: &Path, path: Option<&str>) -> io::Result<
         } else {
             Err(io::Error::new(
                 io::ErrorKind::NotFound,
-                format!("{} is not an executable file", p.display()),
+                format!("{} is not an executable file", shown(&p)),
             ))
         };
     }
@@ -423,6 +423,16 @@ fn resolve_program(program: &str, cwd: &Path, path: Option<&str>) -> io::Result<
     }
     Err(io::Error::new(
         io::ErrorKind::NotFound,
-        format!("command not found: {program} (searched PATH={path})"),
+        format!(
+            "command not found: {} (searched PATH={})",
+            shown(program),
+            shown(path)
+        ),
     ))
+}
+
+/// A scenario's program, folder or PATH as a message shows it: escaped, so that a name holding
+/// OSC 52 or OSC 0 never reaches the terminal raw.
+fn shown(text: impl AsRef<std::ffi::OsStr>) -> String {
+    crate::escape::escape_for_terminal(&text.as_ref().to_string_lossy(), 300)
 }

@@ -1082,3 +1082,44 @@ fn live_recordings_outside_cargo_are_kept_in_a_private_folder_of_this_user() {
         "{out}"
     );
 }
+
+/// Issue 23: a scenario's `command` or `cwd` reached the terminal raw in the error (OSC 52
+/// writes the clipboard, OSC 0 the title), and a setup error left a header-only `.partial`
+/// that the message pointed at as "the recording so far". Both are escaped; a recording whose
+/// program never started leaves no file.
+#[test]
+fn a_scenarios_command_and_folder_are_escaped_and_a_setup_error_leaves_no_partial() {
+    let dir = Dir::new();
+    dir.write(
+        "cmd.toml",
+        "command = [\"no-such-\\u001b]52;c;aGk=\\u0007prog\"]\nsteps = [{ exit = 0 }]\n",
+    );
+    dir.write(
+        "cwd.toml",
+        "command = [\"true\"]\ncwd = \"x\\u001b]0;T\\u0007y\"\nsteps = [{ exit = 0 }]\n",
+    );
+    for (toml, said) in [
+        (
+            "cmd.toml",
+            "command not found: no-such-\\e]52;c;aGk=\\x07prog",
+        ),
+        ("cwd.toml", "x\\e]0;T\\x07y does not exist"),
+    ] {
+        let out = dir
+            .tuicast(["record", toml, "-o", "out.cast"])
+            .run()
+            .fails_with(2);
+        assert!(out.stderr().contains(said), "{out}");
+        assert!(
+            !out.stderr().contains(['\x1b', '\x07']) && !out.stdout().contains(['\x1b', '\x07']),
+            "{toml}: raw control characters: {out}"
+        );
+        assert!(!out.stderr().contains("recording so far"), "{out}");
+        let left: Vec<String> = dir
+            .files()
+            .into_iter()
+            .filter(|f| f.contains("out.cast"))
+            .collect();
+        assert!(left.is_empty(), "{toml}: {left:?}");
+    }
+}
