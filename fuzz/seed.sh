@@ -8,6 +8,8 @@
 #   render       a size and flags, then the start of a cast's output
 #   cast_toml    every scenario and tuicast.toml
 #   goldens      every text and styled golden and small PNGs; outputs for the round trip
+#   outline      box screens (tiny tiled, nested, titled, ASCII, DEC line drawing), cast outputs
+#   accept_from  report data of one cast's results, a text and a PNG golden
 #   redact       secrets drawn as programs draw them (split, styled, one character at a time),
 #                with and without the pattern; cast outputs split at each write
 # Outputs are cut (replay/resize 16 KiB, render 2 KiB, goldens 4 KiB) to keep executions fast.
@@ -120,6 +122,35 @@ for body in [b"pw: hunter2!\r\n", b"pw: hun\xffter2\r\n", b"hun\x1b[0mter2",
              b"key tok_ab\xff12 end\r\n", b"\x1b[1mtok_\xffq7\x1b[0m \x1b[6n"]:
     put("redact", b"\x07hunter2\x01" + body)
     put("redact", b"\x07hunter2\x00" + body)
+
+# Screens of boxes for the outline: tiny ones tiled, nested, titled, ASCII, with highlights.
+tiny = b"\r\n".join([b"\xe2\x94\x8c\xe2\x94\x80\xe2\x94\x90" * 20, b"\xe2\x94\x82x\xe2\x94\x82" * 20,
+                      b"\xe2\x94\x94\xe2\x94\x80\xe2\x94\x98" * 20] * 4)
+put("outline", bytes([60, 12]) + tiny)
+put("outline", bytes([30, 8]) + "┌─┤ Todo ├──────┐\r\n│ ┌──┐ \x1b[7mone\x1b[0m  │\r\n│ └──┘ two    │\r\n├──────────────┤\r\n│ +--+ three  │\r\n│ |  |        │\r\n│ +--+        │\r\n└──────────────┘".encode())
+put("outline", bytes([20, 6]) + b"one\r\n\x1b[44mtwo      \x1b[0m\r\nthree\r\n\x1b(0lqqk\r\nx  x\r\nmqqj")
+for path in casts[:20]:
+    ev = events(path)
+    if ev:
+        (c, r), evs = ev
+        put("outline", bytes([(c - 1) % 120, (r - 1) % 40]) + "".join(d for code, d in evs if code == "o").encode()[:8192])
+
+# Report data for accept --from: one cast's results as `tuicast test --report` writes them,
+# a mismatching text golden (its golden hash that of the checkout's "bye\n") and a PNG one.
+snap = {"name": "demo/end.txt", "format": "txt", "missing": False, "expected": "bye\n",
+        "actual": "---\ncast: casts/demo.cast\ncheckpoint: end\nsize: 10x2\ncursor: 1:3\n---\nhi\n\n",
+        "golden_hash": "6862d09c1e63d18b-4", "diff": "@@ -1,1 +1,2 @@\n-bye\n+hi\n", "place": "bye",
+        "row": None, "style_changes": [], "images": {"expected": None, "actual": None, "diff": None}}
+result = lambda cp, snaps, status: {"test": f"demo::{cp}", "checkpoint": cp, "line": 3, "time": 0.2,
+                                    "status": status, "error": None, "snapshots": snaps}
+data = {"cast": "casts/demo.cast", "project": "", "stem": "demo", "command": "tuicast test --report rep",
+        "duration": 0.001, "finished": 1796163362.27, "results": [result("greeted", [], "ok"),
+        result("end", [snap], "failed")], "new_cast": None}
+put("accept_from", json.dumps(data).encode())
+png_snap = dict(snap, name="demo/end.png", format="png", golden_hash=None, missing=True,
+                images={"expected": None, "actual": "files/demo/end.png", "diff": None})
+data["results"][1]["snapshots"].append(png_snap)
+put("accept_from", json.dumps(data).encode())
 
 for target in sorted(counts):
     print(f"seeded {target}: {len(counts[target])} inputs in {out / target}")

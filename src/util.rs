@@ -113,6 +113,91 @@ pub fn process_alive(pid: u32) -> bool {
     })
 }
 
+/// When process `pid` started (field 22 of `/proc/PID/stat`, in clock ticks since boot), if
+/// it is running: with the pid, it names one process, where a pid alone may be reused.
+pub fn process_start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which may hold spaces and parentheses) start with
+    // the state, field 3.
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().nth(22 - 3)?.parse().ok()
+}
+
+/// What a pid file holds for process `pid`: `PID START`, its start time beside it (see
+/// [`process_start_time`]), so that a reused pid is not taken for it ([`pid_file_alive`]).
+pub fn pid_file_text(pid: u32) -> String {
+    match process_start_time(pid) {
+        Some(start) => format!("{pid} {start}\n"),
+        None => format!("{pid}\n"),
+    }
+}
+
+/// The pid a pid file's `text` names ([`pid_file_text`]), when that very process still runs:
+/// alive, and started when the file says (a file of only a pid: alive). A stale file whose
+/// pid now belongs to another process is `None`.
+pub fn pid_file_alive(text: &str) -> Option<u32> {
+    let mut words = text.split_whitespace();
+    let pid: u32 = words.next()?.parse().ok()?;
+    if !process_alive(pid) {
+        return None;
+    }
+    match words.next() {
+        None => Some(pid),
+        Some(start) => {
+            let start: u64 = start.parse().ok()?;
+            (process_start_time(pid) == Some(start)).then_some(pid)
+        }
+    }
+}
+
+/// This process's user id (the owner of `/proc/self`).
+pub fn current_uid() -> io::Result<u32> {
+    use std::os::unix::fs::MetadataExt;
+    Ok(std::fs::metadata("/proc/self")?.uid())
+}
+
+/// Makes `dir` a private folder of this user, or says why it cannot be: created with mode
+/// 0700 when missing (its parents as usual); refused when it is a symbolic link, no folder,
+/// or another user's (who could read or swap what tuicast keeps there); made 0700 when it is
+/// this user's and open to others.
+pub fn private_dir(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
+        _ => {}
+    }
+    let uid = current_uid()?;
+    let meta = std::fs::symlink_metadata(dir)?;
+    let refuse = |why: String| {
+        io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "{}: {why}, so it is not a private folder of this user",
+                crate::escape::escape_for_terminal(&dir.display().to_string(), 300)
+            ),
+        )
+    };
+    if meta.file_type().is_symlink() {
+        return Err(refuse("is a symbolic link".into()));
+    }
+    if !meta.is_dir() {
+        return Err(refuse("is no folder".into()));
+    }
+    if meta.uid() != uid {
+        return Err(refuse(format!(
+            "belongs to another user (uid {})",
+            meta.uid()
+        )));
+    }
+    if meta.mode() & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
 /// The temporary file [`write_atomic_with`] fills before renaming it over `name`:
 /// `.NAME.tmpPID`.
 pub fn temporary_name(name: &str, pid: u32) -> String {
@@ -282,6 +367,56 @@ pub fn par_map_ordered<T: Sync, R: Send, E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pid_file_names_one_process_by_its_start_time_too() {
+        // Issue 23: a stale pid file whose pid a later process got was taken for a live
+        // daemon (every session command waited 10 s and failed).
+        let me = std::process::id();
+        let text = pid_file_text(me);
+        assert_eq!(pid_file_alive(&text), Some(me), "{text}");
+        let start = process_start_time(me).unwrap();
+        assert_eq!(pid_file_alive(&format!("{me} {}", start + 1)), None);
+        assert_eq!(
+            pid_file_alive(&format!("{me}\n")),
+            Some(me),
+            "an old file: the pid"
+        );
+        assert_eq!(pid_file_alive("x 1"), None);
+    }
+
+    #[test]
+    fn a_private_folder_is_this_users_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("a/private");
+        private_dir(&dir).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        private_dir(&dir).unwrap();
+        assert_eq!(mode(&dir), 0o700, "made private again");
+        let link = t.path().join("link");
+        std::os::unix::fs::symlink(&dir, &link).unwrap();
+        let e = private_dir(&link).unwrap_err();
+        assert!(e.to_string().contains("is a symbolic link"), "{e}");
+        std::fs::write(t.path().join("file"), "").unwrap();
+        let e = private_dir(&t.path().join("file")).unwrap_err();
+        assert!(e.to_string().contains("is no folder"), "{e}");
+        // Another user's folder (made so where this runs as root).
+        if current_uid().unwrap() == 0 {
+            let theirs = t.path().join("theirs");
+            std::fs::create_dir(&theirs).unwrap();
+            std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).unwrap();
+            let e = private_dir(&theirs).unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::PermissionDenied);
+            assert!(
+                e.to_string()
+                    .contains("belongs to another user (uid 65534)"),
+                "{e}"
+            );
+        }
+    }
 
     #[test]
     fn a_zombie_is_no_live_process() {

@@ -23,7 +23,7 @@ use tuicast::term::Size;
     tuicast session press demo Enter\n  \
     tuicast session wait demo --regex '(?m)^hello$' --timeout 5s\n  \
     tuicast session snapshot demo --mark greeted      a checkpoint of the scenario\n  \
-    tuicast session secret demo --env TOKEN           typed from the DAEMON's environment\n  \
+    tuicast session secret demo --env TUICAST_SECRET_X typed from the DAEMON's environment\n  \
     tuicast session click demo --text OK              encoded for the program's mouse mode\n  \
     tuicast session click demo --region ok            a region of ./tuicast.toml's [regions]\n  \
     tuicast session paste demo 'two\nlines'           bracketed when the program asked\n  \
@@ -174,6 +174,10 @@ enum Cmd {
         /// Where to save the cast and the scenario that reproduces the session.
         #[arg(long, value_name = "PATH")]
         save: Option<PathBuf>,
+        /// Write over a cast or TOML file that is there already (a scenario written by
+        /// hand, `tuicast.toml`, `Cargo.toml`): without it such a file is refused.
+        #[arg(long, requires = "save")]
+        force: bool,
     },
     /// Run the daemon in the foreground (started by the other commands when none runs).
     #[command(hide = true)]
@@ -296,6 +300,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let paths = Paths::for_user().context("cannot set up the session daemon's folder")?;
+    if let Some(note) = &paths.passed_over {
+        eprintln!("warning: {note}");
+    }
     let mut idle_for_new = None;
     let request = match args.command {
         Cmd::Start {
@@ -418,9 +425,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Cmd::Inspect { id } => json!({"op": "inspect", "id": id}),
         Cmd::Status { id } => json!({"op": "status", "id": id}),
         Cmd::List => json!({"op": "list"}),
-        Cmd::Stop { id, save } => {
+        Cmd::Stop { id, save, force } => {
             let save = save.map(|p| std::path::absolute(&p).unwrap_or(p));
-            json!({"op": "stop", "id": id, "save": save.map(|p| p.display().to_string())})
+            json!({"op": "stop", "id": id, "save": save.map(|p| p.display().to_string()),
+                   "force": force})
         }
         Cmd::Daemon { .. } | Cmd::Watch => unreachable!("handled above"),
     };

@@ -270,6 +270,8 @@ fn run_project(
                 bad_input |= !case_results.is_empty();
             }
             for (n, r) in case_results.into_iter().enumerate() {
+                // A golden refused as bad input (a symbolic link, no regular file) is exit 2.
+                bad_input |= r.bad_input;
                 match args.message_format {
                     MessageFormat::Human => out.write_all(report_summary.add(r).as_bytes())?,
                     MessageFormat::Json => {

@@ -26,7 +26,7 @@ mod server;
 mod worker;
 
 use std::io;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -40,6 +40,22 @@ use crate::record;
 /// The longest request or reply line (a reply holds one screen: far less).
 pub const MAX_LINE: usize = 4 << 20;
 
+/// The prefix of the daemon's variables that `tuicast session secret --env VAR` may type
+/// (`TUICAST_SECRET_TOKEN`); others only when listed in [`SECRETS_ALLOWED`].
+pub const SECRET_PREFIX: &str = "TUICAST_SECRET_";
+
+/// The daemon's variable that lists (comma-separated) more variables `session secret` may
+/// type: `TUICAST_SECRETS=DEPLOY_TOKEN,DB_PASSWORD`.
+pub const SECRETS_ALLOWED: &str = "TUICAST_SECRETS";
+
+/// The most cells one session's screen may have (columns × rows), at its start and after a
+/// resize: an idle session costs about 140 bytes a cell (a 4000x1000 one held ~570 MB).
+pub const MAX_SESSION_CELLS: u64 = 1_000_000;
+
+/// The most cells the screens of all of one daemon's sessions may have together (about
+/// 300 MB).
+pub const MAX_TOTAL_SESSION_CELLS: u64 = 2_000_000;
+
 /// The most sessions one daemon runs at once.
 pub const MAX_SESSIONS: usize = 64;
 
@@ -52,46 +68,68 @@ pub const DEFAULT_IDLE: Duration = Duration::from_secs(600);
 pub struct Paths {
     /// The folder (mode 0700).
     pub dir: PathBuf,
+    /// Why the folder is not the first choice, when it is not: the folders passed over (another
+    /// user's, a symbolic link), for a warning.
+    pub passed_over: Option<String>,
 }
+
+/// How many folders `tuicast-UID`, `tuicast-UID-2`, … in the temporary folder the daemon tries
+/// when another user took the first ones.
+pub const TEMP_DIR_CHOICES: usize = 8;
 
 impl Paths {
     /// The folder for this user: `$XDG_RUNTIME_DIR/tuicast/` when that variable names a
-    /// folder, else `tuicast-UID` in the temporary folder. Created with mode 0700 when missing;
-    /// refused when it belongs to someone else, is a symbolic link, or others may use it.
+    /// folder, else `tuicast-UID` in the temporary folder (`tuicast-UID-2` … when another
+    /// user made that one first, up to [`TEMP_DIR_CHOICES`]). Created with mode 0700 when
+    /// missing; one that belongs to someone else or is a symbolic link is passed over (said
+    /// in [`Paths::passed_over`]), and when every choice is, an error names them.
     pub fn for_user() -> io::Result<Paths> {
         let uid = std::fs::metadata("/proc/self")?.uid();
-        let dir = match std::env::var_os("XDG_RUNTIME_DIR") {
-            Some(x) if !x.is_empty() && Path::new(&x).is_dir() => PathBuf::from(x).join("tuicast"),
-            _ => std::env::temp_dir().join(format!("tuicast-{uid}")),
-        };
-        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => {
-                return Err(io::Error::new(
-                    e.kind(),
-                    format!("cannot create {}: {e}", dir.display()),
-                ))
+        let mut choices = Vec::new();
+        if let Some(x) = std::env::var_os("XDG_RUNTIME_DIR") {
+            if !x.is_empty() && Path::new(&x).is_dir() {
+                choices.push(PathBuf::from(x).join("tuicast"));
             }
         }
-        let meta = std::fs::symlink_metadata(&dir)?;
-        if !meta.is_dir() || meta.uid() != uid {
-            return Err(io::Error::new(
-                io::ErrorKind::PermissionDenied,
+        let temp = std::env::temp_dir();
+        choices.push(temp.join(format!("tuicast-{uid}")));
+        choices.extend((2..=TEMP_DIR_CHOICES).map(|n| temp.join(format!("tuicast-{uid}-{n}"))));
+        let mut refused: Vec<String> = Vec::new();
+        for dir in choices {
+            match crate::util::private_dir(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+                    refused.push(e.to_string());
+                    continue;
+                }
+                Err(e) => {
+                    return Err(io::Error::new(
+                        e.kind(),
+                        format!("cannot create {}: {e}", dir.display()),
+                    ))
+                }
+            }
+            std::fs::DirBuilder::new()
+                .mode(0o700)
+                .recursive(true)
+                .create(dir.join("sessions"))?;
+            let passed_over = (!refused.is_empty()).then(|| {
                 format!(
-                    "{} is not a folder of this user: refusing to use it for the session daemon",
-                    dir.display()
-                ),
-            ));
+                    "the session daemon uses {} instead: {}",
+                    crate::escape::escape_for_terminal(&dir.display().to_string(), 300),
+                    refused.join("; ")
+                )
+            });
+            return Ok(Paths { dir, passed_over });
         }
-        if meta.mode() & 0o077 != 0 {
-            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))?;
-        }
-        std::fs::DirBuilder::new()
-            .mode(0o700)
-            .recursive(true)
-            .create(dir.join("sessions"))?;
-        Ok(Paths { dir })
+        Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "no private folder for the session daemon: {}; set XDG_RUNTIME_DIR to a folder \
+                 of your own",
+                refused.join("; ")
+            ),
+        ))
     }
 
     /// The daemon's socket.
@@ -114,11 +152,11 @@ impl Paths {
         self.dir.join("sessions").join(format!("{id}.cast"))
     }
 
-    /// The pid in the pid file, when it names a live process.
+    /// The pid in the pid file, when it names a live process: the one that wrote it, by its
+    /// start time too (a pid reused by another process after the daemon died is no daemon).
     pub fn running_pid(&self) -> Option<u32> {
         let text = std::fs::read_to_string(self.pid_file()).ok()?;
-        let pid: u32 = text.trim().parse().ok()?;
-        crate::util::process_alive(pid).then_some(pid)
+        crate::util::pid_file_alive(&text)
     }
 }
 

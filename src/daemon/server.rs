@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::worker::{self, Handle, Job, Reply, Start};
-use super::{Paths, MAX_LINE, MAX_SESSIONS};
+use super::{Paths, MAX_LINE, MAX_SESSIONS, MAX_SESSION_CELLS, MAX_TOTAL_SESSION_CELLS};
 use crate::config::{parse_duration, parse_step_with};
 use crate::escape::escape_for_terminal;
 use crate::term::Size;
@@ -28,6 +28,13 @@ const MAX_LOG: u64 = 1 << 20;
 struct Daemon {
     paths: Paths,
     sessions: Mutex<BTreeMap<String, Handle>>,
+    /// The ids of the sessions running and of those starting: taken, under this one lock,
+    /// before a session's program starts, so that two starts with one name cannot both start
+    /// one and concurrent starts cannot pass [`MAX_SESSIONS`] (they were counted only once
+    /// running).
+    /// Each taken id's screen size in cells, for [`MAX_SESSION_CELLS`] and
+    /// [`MAX_TOTAL_SESSION_CELLS`].
+    taken: Mutex<BTreeMap<String, u64>>,
     next: Mutex<u64>,
     last_request: Mutex<Instant>,
     log: Arc<dyn Fn(&str) + Send + Sync>,
@@ -70,6 +77,7 @@ pub fn serve(paths: &Paths, idle: Duration) -> io::Result<()> {
     let daemon = Arc::new(Daemon {
         paths: paths.clone(),
         sessions: Mutex::new(BTreeMap::new()),
+        taken: Mutex::new(BTreeMap::new()),
         next: Mutex::new(1),
         last_request: Mutex::new(Instant::now()),
         log,
@@ -129,7 +137,7 @@ fn take_pid_file(paths: &Paths) -> io::Result<bool> {
             .open(paths.pid_file())
         {
             Ok(mut f) => {
-                writeln!(f, "{}", std::process::id())?;
+                f.write_all(crate::util::pid_file_text(std::process::id()).as_bytes())?;
                 return Ok(true);
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
@@ -154,7 +162,16 @@ fn shut_down(d: &Daemon, why: &str) {
         .unwrap_or_default();
     for h in handles {
         let (tx, rx) = mpsc::channel();
-        if h.tx.send((Job::Stop { save: None }, tx)).is_ok() {
+        if h.tx
+            .send((
+                Job::Stop {
+                    save: None,
+                    force: false,
+                },
+                tx,
+            ))
+            .is_ok()
+        {
             let _ = rx.recv_timeout(Duration::from_secs(5));
         }
     }
@@ -216,6 +233,32 @@ fn bad(message: impl Into<String>) -> Reply {
     (json!({"error": message.into()}), 2)
 }
 
+/// Whether a screen of `size` for session `id` (`None`: a new one) fits the limits: at most
+/// [`MAX_SESSION_CELLS`] cells, and with the other sessions' screens at most
+/// [`MAX_TOTAL_SESSION_CELLS`] (an idle 4000x1000 session held ~570 MB).
+fn screen_fits(taken: &BTreeMap<String, u64>, id: Option<&str>, size: Size) -> Result<(), String> {
+    let cells = size.cells();
+    if cells > MAX_SESSION_CELLS {
+        return Err(format!(
+            "size {size} is {cells} cells, more than the {MAX_SESSION_CELLS} a session's screen \
+             may have"
+        ));
+    }
+    let others: u64 = taken
+        .iter()
+        .filter(|(k, _)| Some(k.as_str()) != id)
+        .map(|(_, c)| c)
+        .sum();
+    if others + cells > MAX_TOTAL_SESSION_CELLS {
+        return Err(format!(
+            "a {size} screen would make the sessions' screens {} cells in all, more than the \
+             {MAX_TOTAL_SESSION_CELLS} one daemon holds: stop a session or use a smaller size",
+            others + cells
+        ));
+    }
+    Ok(())
+}
+
 fn string(req: &Value, key: &str) -> Option<String> {
     req.get(key).and_then(Value::as_str).map(str::to_string)
 }
@@ -247,6 +290,13 @@ fn request(d: &Daemon, req: &Value) -> Reply {
             let Some(id) = string(req, "id") else {
                 return bad("the request has no session \"id\"");
             };
+            let force = req.get("force").and_then(Value::as_bool).unwrap_or(false);
+            if op == "stop" {
+                let save = string(req, "save").map(PathBuf::from);
+                if let Some(e) = save.and_then(|s| super::worker::refused_save(&s, force)) {
+                    return bad(e);
+                }
+            }
             // The session's channel, and the regions its steps may name.
             let (tx, regions) = {
                 let mut sessions = match d.sessions.lock() {
@@ -264,6 +314,10 @@ fn request(d: &Daemon, req: &Value) -> Reply {
                 };
                 if op == "stop" {
                     sessions.remove(&id);
+                    d.taken
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .remove(&id);
                 }
                 found
             };
@@ -272,10 +326,19 @@ fn request(d: &Daemon, req: &Value) -> Reply {
                     let Some(text) = string(req, "step") else {
                         return bad("the request has no \"step\"");
                     };
-                    match parse_step_with(Path::new("step"), &text, &regions) {
-                        Ok(step) => Job::Step(Box::new(step)),
+                    let step = match parse_step_with(Path::new("step"), &text, &regions) {
+                        Ok(step) => step,
                         Err(e) => return bad(e.to_string()),
+                    };
+                    // A resize is held to the screen limits before it is made.
+                    if let crate::record::Action::Resize(size) = step.action {
+                        let mut taken = d.taken.lock().unwrap_or_else(|p| p.into_inner());
+                        if let Err(e) = screen_fits(&taken, Some(&id), size) {
+                            return bad(e);
+                        }
+                        taken.insert(id.clone(), size.cells());
                     }
+                    Job::Step(Box::new(step))
                 }
                 "snapshot" => Job::Snapshot {
                     mark: string(req, "mark").filter(|m| !m.is_empty()),
@@ -286,6 +349,7 @@ fn request(d: &Daemon, req: &Value) -> Reply {
                 "status" => Job::Status,
                 _ => Job::Stop {
                     save: string(req, "save").map(PathBuf::from),
+                    force,
                 },
             };
             let (rtx, rrx) = mpsc::channel();
@@ -339,7 +403,7 @@ fn start(d: &Daemon, req: &Value) -> Reply {
         }
     }
     let id = {
-        let sessions = match d.sessions.lock() {
+        let mut sessions = match d.taken.lock() {
             Ok(s) => s,
             Err(_) => return bad("the daemon's state is broken"),
         };
@@ -348,7 +412,10 @@ fn start(d: &Daemon, req: &Value) -> Reply {
                 "{MAX_SESSIONS} sessions are running already: stop one first"
             ));
         }
-        match &name {
+        if let Err(e) = screen_fits(&sessions, None, size) {
+            return bad(e);
+        }
+        let id = match &name {
             Some(n) if sessions.contains_key(n) => {
                 return bad(format!("a session named \"{n}\" is running already"))
             }
@@ -363,7 +430,15 @@ fn start(d: &Daemon, req: &Value) -> Reply {
                     }
                 }
             }
-        }
+        };
+        sessions.insert(id.clone(), size.cells());
+        id
+    };
+    let release = || {
+        d.taken
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&id);
     };
     let cast = d.paths.cast(&id);
     let shown = argv
@@ -384,7 +459,10 @@ fn start(d: &Daemon, req: &Value) -> Reply {
         Arc::clone(&d.log),
     ) {
         Ok(h) => h,
-        Err(reply) => return reply,
+        Err(reply) => {
+            release();
+            return reply;
+        }
     };
     (d.log)(&format!("session {id} started: {shown}"));
     let tx = handle.tx.clone();

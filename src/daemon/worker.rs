@@ -30,8 +30,9 @@ pub(super) enum Job {
     Inspect,
     /// The status and screen.
     Status,
-    /// End the session; with `save`, write `save.cast` and `save.toml`.
-    Stop { save: Option<PathBuf> },
+    /// End the session; with `save`, write `save.cast` and `save.toml` (over files that are
+    /// there only with `force`).
+    Stop { save: Option<PathBuf>, force: bool },
 }
 
 /// A reply: the JSON object, and the exit status the client should give (0, 1, 2).
@@ -286,8 +287,8 @@ impl Worker {
     }
 
     fn handle(&mut self, job: Job) -> Reply {
-        if let Job::Stop { save } = job {
-            return self.stop(save.as_deref());
+        if let Job::Stop { save, force } = job {
+            return self.stop(save.as_deref(), force);
         }
         if let Some(why) = &self.broken {
             let mut v = self.view();
@@ -325,6 +326,18 @@ impl Worker {
             return (json!({"error": "the session has ended"}), 2);
         };
         let secret = match &step.action {
+            Action::Secret(var) if !secret_allowed(var) => {
+                let mut v = self.view();
+                v["error"] = json!(format!(
+                    "{} is not a variable the session daemon may type as a secret: only those \
+                     named {}* or listed in {} (comma-separated) in the daemon's environment \
+                     are (see docs/agents.md, \"Secrets\")",
+                    escape_for_terminal(var, 60),
+                    super::SECRET_PREFIX,
+                    super::SECRETS_ALLOWED
+                ));
+                return (v, 2);
+            }
             Action::Secret(var) => match std::env::var(var) {
                 Ok(v) => Some(v),
                 Err(_) => {
@@ -408,9 +421,16 @@ impl Worker {
         (v, 0)
     }
 
-    fn stop(&mut self, save: Option<&Path>) -> Reply {
+    fn stop(&mut self, save: Option<&Path>, force: bool) -> Reply {
         if self.session.is_none() {
             return (json!({"error": "the session has ended"}), 2);
+        }
+        // The daemon refuses before the session ends (`refused_save`); a file made since
+        // is still not written over.
+        if let Some(e) = save.and_then(|s| refused_save(s, force)) {
+            let mut v = self.view();
+            v["error"] = json!(e);
+            return (v, 2);
         }
         let mut v = self.view();
         let session = self.session.take().expect("a session");
@@ -471,6 +491,18 @@ impl Worker {
     }
 }
 
+/// Whether `session secret` may type the daemon's variable `var`: named with
+/// [`super::SECRET_PREFIX`], or listed in [`super::SECRETS_ALLOWED`] in the daemon's
+/// environment. Any other (`HOME`, a cloud key the daemon happens to hold) is refused: an agent
+/// could otherwise have any of them typed into a program that shows it.
+fn secret_allowed(var: &str) -> bool {
+    var.starts_with(super::SECRET_PREFIX)
+        || std::env::var(super::SECRETS_ALLOWED).is_ok_and(|list| {
+            list.split(|c: char| c == ',' || c.is_whitespace())
+                .any(|name| !name.is_empty() && name == var)
+        })
+}
+
 /// The screen's rows as text, trailing blanks removed, joined by newlines.
 fn screen_text(screen: &Screen) -> String {
     let rows: Vec<String> = (0..screen.rows.len())
@@ -508,6 +540,24 @@ fn save_files(save: &Path, scenario: &Scenario, cast: &Path) -> Result<(PathBuf,
         let _ = std::fs::remove_file(cast);
     }
     Ok((cast_to, toml_to))
+}
+
+/// Why `stop --save` may not write at `save`: a file it would write is there already (a
+/// link too) and `force` was not given. Checked before a session ends, so that it can be
+/// saved elsewhere.
+pub(crate) fn refused_save(save: &Path, force: bool) -> Option<String> {
+    if force {
+        return None;
+    }
+    let taken = ["toml", "cast"]
+        .into_iter()
+        .map(|ext| with_suffix(save, ext))
+        .find(|p| p.symlink_metadata().is_ok())?;
+    Some(format!(
+        "{} exists already: `stop --save` writes over a file only with --force (the session \
+         goes on; save it elsewhere or add --force)",
+        crate::escape::escape_for_terminal(&taken.display().to_string(), 300)
+    ))
 }
 
 /// `casts/NAME` → `casts/NAME.cast` (a given `.cast` or `.toml` is replaced).

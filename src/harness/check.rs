@@ -186,6 +186,7 @@ pub(super) fn check_checkpoint(
     let cast_label = assert::pending::relative_name(&config.root, &case.cast);
     let mut snapshots = Vec::new();
     let mut error = None;
+    let mut bad_input = false;
     for &format in &case.formats {
         let path =
             assert::snapshot_path(&config.snapshots, &case.stem, &cp.name, format.extension());
@@ -200,8 +201,8 @@ pub(super) fn check_checkpoint(
             scrollback: case.scrollback,
         };
         let checked = check.check_with(&screen, cursor);
-        if let Err(e) = take(config, path, checked, &mut snapshots) {
-            error = Some(e);
+        if let Err((e, bad)) = take(config, path, checked, &mut snapshots) {
+            (error, bad_input) = (Some(e), bad);
             break;
         }
     }
@@ -226,8 +227,8 @@ pub(super) fn check_checkpoint(
             crate::escape::escape_for_terminal(region, 200)
         );
         let checked = assert::check_file(&path, &actual, opts.update, opts.color);
-        if let Err(e) = take(config, path, checked.map(|o| (o, actual)), &mut snapshots) {
-            error = Some(e);
+        if let Err((e, bad)) = take(config, path, checked.map(|o| (o, actual)), &mut snapshots) {
+            (error, bad_input) = (Some(e), bad);
             break;
         }
     }
@@ -239,18 +240,27 @@ pub(super) fn check_checkpoint(
         time: cp.time,
         snapshots,
         error,
+        bad_input,
     }
 }
 
 /// Keeps the outcome of checking the golden at `path` (and the render it was compared with)
-/// in `snapshots`, or gives the error that stops the checkpoint's checks.
+/// in `snapshots`, or gives the error that stops the checkpoint's checks, and whether it is
+/// bad input: a golden refused as it is read (a symbolic link, no regular file, too large:
+/// `util::open_regular_nofollow` and its limit say so with `InvalidInput`/`InvalidData`).
 fn take(
     config: &Config,
     path: std::path::PathBuf,
     checked: std::io::Result<(assert::Outcome, String)>,
     snapshots: &mut Vec<SnapshotResult>,
-) -> Result<(), String> {
-    let (outcome, actual) = checked.map_err(|e| format!("{}: {e}", path.display()))?;
+) -> Result<(), (String, bool)> {
+    let (outcome, actual) = checked.map_err(|e| {
+        let bad = matches!(
+            e.kind(),
+            std::io::ErrorKind::InvalidInput | std::io::ErrorKind::InvalidData
+        );
+        (format!("{}: {e}", path.display()), bad)
+    })?;
     snapshots.push(SnapshotResult {
         name: assert::pending::relative_name(&config.snapshots, &path),
         path,
@@ -274,6 +284,7 @@ fn check_expects(case: &Case, cp: &Checkpoint, results: &mut HashMap<String, Che
                 time: cp.time,
                 snapshots: Vec::new(),
                 error: e.check(&cp.screen, &cp.name).err(),
+                bad_input: false,
             },
         );
     }
@@ -289,6 +300,7 @@ pub(super) fn broken(case: &Case, error: &str) -> CheckResult {
         time: 0.0,
         snapshots: Vec::new(),
         error: Some(error.to_string()),
+        bad_input: false,
     }
 }
 

@@ -116,13 +116,23 @@ pub fn live_cast_path(cast: &Path) -> PathBuf {
 
 /// The folder this run's live recordings are shared in: `<target>/tuicast-live/<run>/`, the
 /// target folder being the one the running test binary is in (`<target>/<profile>/deps/`),
-/// else `CARGO_TARGET_DIR`, else the temporary folder; `<run>` is `NEXTEST_RUN_ID`, else this
-/// process.
+/// else `CARGO_TARGET_DIR`, else `tuicast-live-UID` in the temporary folder (a folder per
+/// user: another could read or swap a recording in a shared one); `<run>` is
+/// `NEXTEST_RUN_ID`, else this process. Both folders are made private (mode 0700) and refused
+/// when another user owns them.
 pub fn run_dir() -> PathBuf {
-    let base = target_dir()
-        .unwrap_or_else(std::env::temp_dir)
-        .join("tuicast-live");
-    base.join(run_id())
+    live_base().join(run_id())
+}
+
+fn live_base() -> PathBuf {
+    match target_dir() {
+        Some(target) => target.join("tuicast-live"),
+        None => {
+            let uid =
+                crate::util::current_uid().map_or_else(|_| "unknown".into(), |u| u.to_string());
+            std::env::temp_dir().join(format!("tuicast-live-{uid}"))
+        }
+    }
 }
 
 fn target_dir() -> Option<PathBuf> {
@@ -163,8 +173,11 @@ fn file_safe(name: &str) -> String {
 /// The run folder, made, with run folders of earlier runs older than a day removed.
 fn make_run_dir() -> std::io::Result<PathBuf> {
     let dir = run_dir();
-    if !dir.is_dir() {
-        std::fs::create_dir_all(&dir)?;
+    // Checked every time: the folders are this user's alone before anything is read there.
+    crate::util::private_dir(&live_base())?;
+    let made = !dir.is_dir();
+    crate::util::private_dir(&dir)?;
+    if made {
         if let Some(Ok(entries)) = dir.parent().map(std::fs::read_dir) {
             let day = Duration::from_secs(24 * 3600);
             for e in entries.flatten() {
@@ -279,7 +292,7 @@ pub(super) fn live_replay(
         {
             Ok(mut f) => {
                 use std::io::Write as _;
-                let _ = write!(f, "{}", std::process::id());
+                let _ = write!(f, "{}", crate::util::pid_file_text(std::process::id()));
                 drop(f);
                 if let Some(result) = read_done(&done) {
                     // Finished between our look and our lock.
@@ -411,9 +424,10 @@ fn lock_is_stale(lock: &Path) -> bool {
     let Ok(text) = std::fs::read_to_string(lock) else {
         return false;
     };
-    match text.trim().parse::<u32>() {
-        Ok(pid) => !crate::util::process_alive(pid),
-        Err(_) => std::fs::metadata(lock)
+    // The pid with its start time: a pid reused since is no holder.
+    match text.split_whitespace().next().map(str::parse::<u32>) {
+        Some(Ok(_)) => crate::util::pid_file_alive(&text).is_none(),
+        _ => std::fs::metadata(lock)
             .and_then(|m| m.modified())
             .ok()
             .and_then(|t| t.elapsed().ok())
@@ -571,6 +585,12 @@ mod tests {
         child.wait().unwrap();
         std::fs::write(&lock, gone.to_string()).unwrap();
         assert!(lock_is_stale(&lock), "process {gone} is gone");
+        // This pid, but another start time: the pid was reused, the holder is gone.
+        let start = crate::util::process_start_time(std::process::id()).unwrap();
+        std::fs::write(&lock, format!("{} {}", std::process::id(), start + 1)).unwrap();
+        assert!(lock_is_stale(&lock), "a reused pid");
+        std::fs::write(&lock, crate::util::pid_file_text(std::process::id())).unwrap();
+        assert!(!lock_is_stale(&lock));
         std::fs::write(&lock, "").unwrap();
         assert!(!lock_is_stale(&lock), "a lock being written is given time");
         assert!(!lock_is_stale(&dir.path().join("none.lock")));

@@ -30,6 +30,9 @@ pub struct CheckResult {
     /// Set when the checkpoint could not be checked at all (a malformed cast, a missing
     /// checkpoint); the message says why.
     pub error: Option<String>,
+    /// Set with `error` when the checkpoint's input is bad, not its screen: a golden that is a
+    /// symbolic link, no regular file or too large. `tuicast test` then exits with status 2.
+    pub bad_input: bool,
 }
 
 /// One golden file's outcome.
@@ -190,6 +193,7 @@ impl CheckResult {
 ///     time: 0.5,
 ///     snapshots: Vec::new(),
 ///     error: None,
+///     bad_input: false,
 /// };
 /// let mut report = Report::default();
 /// assert_eq!(Report::title(1), "running 1 test\n");
@@ -303,6 +307,7 @@ mod tests {
                 })
                 .collect(),
             error: error.map(String::from),
+            bad_input: false,
         }
     }
 

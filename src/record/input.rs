@@ -301,15 +301,31 @@ pub(super) fn locate(screen: &Screen, target: &Target) -> Option<(u16, u16)> {
 /// ending itself early ("paste injection"). The start marker is left: inside a paste it is
 /// just text to the program.
 pub(crate) fn paste_body(text: &str) -> std::borrow::Cow<'_, str> {
-    const END: &str = "\x1b[201~";
-    if !text.contains(END) {
+    paste_body_counted(text, &mut 0)
+}
+
+/// [`paste_body`], counting the bytes it looks at in `work`: one pass, each byte pushed once
+/// and compared with the marker once (taking markers out again and again was quadratic in a
+/// paste of nested markers). A marker joins only where one was just taken out, at the end of
+/// what is kept, so looking at that end after every byte finds every one.
+fn paste_body_counted<'t>(text: &'t str, work: &mut usize) -> std::borrow::Cow<'t, str> {
+    const END: &[u8] = b"\x1b[201~";
+    if !text.contains("\x1b[201~") {
         return text.into();
     }
-    let mut body = text.replace(END, "");
-    while body.contains(END) {
-        body = body.replace(END, "");
+    let mut body: Vec<u8> = Vec::with_capacity(text.len());
+    for &b in text.as_bytes() {
+        *work += 1;
+        body.push(b);
+        if b == b'~' && body.ends_with(END) {
+            *work += END.len();
+            body.truncate(body.len() - END.len());
+        }
     }
-    body.into()
+    // Only whole ASCII markers were taken out, so the rest is still UTF-8.
+    String::from_utf8(body)
+        .map(Into::into)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned().into())
 }
 
 #[cfg(test)]
@@ -321,5 +337,18 @@ mod tests {
         assert_eq!(paste_body("a\x1b[201~b"), "ab");
         assert_eq!(paste_body("\x1b[20\x1b[201~1~rm -rf ~\r"), "rm -rf ~\r");
         assert_eq!(paste_body("\x1b[200~x"), "\x1b[200~x");
+        assert_eq!(paste_body("\x1b[201\x1b[201~~a\x1b[201~"), "a");
+    }
+
+    #[test]
+    fn nested_end_markers_are_taken_out_in_one_pass() {
+        // Markers nested 20 000 deep: taking them out again and again looked at the paste
+        // 20 000 times (quadratic); one pass looks at each byte about once.
+        let n = 20_000;
+        let text = format!("{}\x1b[201~{}rm -rf ~", "\x1b[20".repeat(n), "1~".repeat(n));
+        let mut work = 0;
+        let body = super::paste_body_counted(&text, &mut work);
+        assert_eq!(body, "rm -rf ~");
+        assert!(work <= 3 * text.len(), "{work} for {} bytes", text.len());
     }
 }

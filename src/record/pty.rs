@@ -94,7 +94,7 @@ impl Pty {
         if !cwd.is_dir() {
             return Err(io::Error::new(
                 io::ErrorKind::NotFound,
-                format!("the working folder {} does not exist", cwd.display()),
+                format!("the working folder {} does not exist", shown(cwd)),
             ));
         }
         let (master, slave) = open_pty(size)?;
@@ -117,7 +117,7 @@ impl Pty {
         }
         let child = cmd
             .spawn()
-            .map_err(|e| io::Error::new(e.kind(), format!("cannot start {program}: {e}")))?;
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot start {}: {e}", shown(program))))?;
         // The child's copies of the slave are its own; ours went with `cmd` (or EOF would
         // never come).
         drop(cmd);
@@ -532,7 +532,7 @@ fn resolve_program(program: &str, cwd: &Path, path: Option<&str>) -> io::Result<
         } else {
             Err(io::Error::new(
                 io::ErrorKind::NotFound,
-                format!("{} is not an executable file", p.display()),
+                format!("{} is not an executable file", shown(&p)),
             ))
         };
     }
@@ -545,6 +545,16 @@ fn resolve_program(program: &str, cwd: &Path, path: Option<&str>) -> io::Result<
     }
     Err(io::Error::new(
         io::ErrorKind::NotFound,
-        format!("command not found: {program} (searched PATH={path})"),
+        format!(
+            "command not found: {} (searched PATH={})",
+            shown(program),
+            shown(path)
+        ),
     ))
+}
+
+/// A scenario's program, folder or PATH as a message shows it: escaped, so that a name holding
+/// OSC 52 or OSC 0 never reaches the terminal raw.
+fn shown(text: impl AsRef<std::ffi::OsStr>) -> String {
+    crate::escape::escape_for_terminal(&text.as_ref().to_string_lossy(), 300)
 }

@@ -1,7 +1,10 @@
 //! Secret redaction: what a secret's value looks like on screen never reaches a cast.
 //!
 //! Each occurrence of a secret value in program output is replaced by as many `*` as it has
-//! characters, so the screen layout is unchanged. A value split across two reads is still
+//! characters, so the screen layout is unchanged. So are its common transformations (for a
+//! value of at least [`MIN_TRANSFORMED`] characters): the value reversed, in base64 (standard
+//! with and without padding, URL-safe) and in hex (either case); and a prefix of it cut short
+//! but long — at least [`MIN_PREFIX`] characters and half the value. A value split across two reads is still
 //! caught: output that ends with the start of a secret is held back until the next read shows
 //! whether the secret follows. `redact = [...]` regexes scrub their matches in the printed
 //! text (escape sequences and control characters left out, as for secrets); a token printed in
@@ -13,12 +16,24 @@
 /// characters is released (a pattern match longer than this split across reads is missed).
 pub const MAX_HELD_WORD: usize = 256;
 
+/// The shortest secret whose transformations (reversed, base64, hex) are scrubbed too: in
+/// shorter ones they would star innocent text (the hex of `ab` is `6162`).
+pub const MIN_TRANSFORMED: usize = 6;
+
+/// The shortest prefix of a secret that is scrubbed as the secret is (and never less than half
+/// of it): a program that prints the value cut short leaks most of it.
+pub const MIN_PREFIX: usize = 8;
+
 use regex::Regex;
 
 /// Scrubs secrets and patterns from output text.
 #[derive(Debug, Default)]
 pub struct Redactor {
+    /// The values and their transformations, longest first.
     secrets: Vec<String>,
+    /// Secrets whose long prefixes are scrubbed too, each with the byte length of the
+    /// shortest such prefix.
+    prefixes: Vec<(String, usize)>,
     patterns: Vec<Regex>,
     held: String,
     /// The last word released by [`flush`](Self::flush) (output went quiet mid-word), raw:
@@ -34,6 +49,7 @@ impl Redactor {
     pub fn new(patterns: Vec<Regex>) -> Self {
         Redactor {
             secrets: Vec::new(),
+            prefixes: Vec::new(),
             patterns,
             held: String::new(),
             flushed_word: String::new(),
@@ -41,12 +57,42 @@ impl Redactor {
         }
     }
 
-    /// Adds a secret value to scrub (empty values are ignored).
+    /// Adds a secret value to scrub (empty values are ignored), with its transformations and
+    /// long prefixes (see the module docs).
     pub fn add_secret(&mut self, value: &str) {
-        if !value.is_empty() && !self.secrets.iter().any(|s| s == value) {
-            self.secrets.push(value.to_string());
-            // Longest first, so a secret containing another is scrubbed whole.
-            self.secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        if value.is_empty() || self.secrets.iter().any(|s| s == value) {
+            return;
+        }
+        let chars = value.chars().count();
+        let mut forms = vec![value.to_string()];
+        if chars >= MIN_TRANSFORMED {
+            let bytes = value.as_bytes();
+            let padded = base64(bytes, STANDARD, true);
+            forms.extend([
+                value.chars().rev().collect(),
+                padded.trim_end_matches('=').to_string(),
+                padded,
+                base64(bytes, URL_SAFE, false),
+                hex(bytes, false),
+                hex(bytes, true),
+            ]);
+        }
+        for form in forms {
+            if !self.secrets.contains(&form) {
+                self.secrets.push(form);
+            }
+        }
+        // Longest first, so a secret containing another is scrubbed whole.
+        self.secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        if chars > MIN_PREFIX {
+            let shortest = MIN_PREFIX.max(chars.div_ceil(2));
+            let end = value
+                .char_indices()
+                .nth(shortest)
+                .map_or(value.len(), |(i, _)| i);
+            if end < value.len() {
+                self.prefixes.push((value.to_string(), end));
+            }
         }
     }
 
@@ -127,6 +173,29 @@ impl Redactor {
             if s.contains(secret.as_str()) {
                 s = s.replace(secret.as_str(), &"*".repeat(secret.chars().count()));
             }
+        }
+        // A long prefix: from each start of the shortest one, as far as the secret goes on.
+        for (secret, shortest) in &self.prefixes {
+            let head = &secret[..*shortest];
+            if !s.contains(head) {
+                continue;
+            }
+            let mut out = String::with_capacity(s.len());
+            let mut rest = s.as_str();
+            while let Some(i) = rest.find(head) {
+                out.push_str(&rest[..i]);
+                let tail = &rest[i..];
+                let same: usize = tail
+                    .chars()
+                    .zip(secret.chars())
+                    .take_while(|(a, b)| a == b)
+                    .map(|(a, _)| a.len_utf8())
+                    .sum();
+                out.push_str(&"*".repeat(tail[..same].chars().count()));
+                rest = &tail[same..];
+            }
+            out.push_str(rest);
+            s = out;
         }
         s
     }
@@ -216,6 +285,45 @@ impl Redactor {
     }
 }
 
+const STANDARD: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const URL_SAFE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// `bytes` in base64 with the alphabet `abc`, `=`-padded or not.
+fn base64(bytes: &[u8], abc: &[u8; 64], pad: bool) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.len();
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let v = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= n {
+                out.push(abc[(v >> (18 - 6 * k) & 63) as usize] as char);
+            } else if pad {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// `bytes` in hex, in lower or upper case.
+fn hex(bytes: &[u8], upper: bool) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = if upper {
+            write!(out, "{b:02X}")
+        } else {
+            write!(out, "{b:02x}")
+        };
+    }
+    out
+}
+
 /// The printed characters of `text` and its blanks (tabs and line ends too), without its
 /// escape sequences and other control characters — what `redact` patterns are matched in —
 /// and for each of their bytes the byte offset in `text` of the character it belongs to.
@@ -290,6 +398,40 @@ mod tests {
         assert_eq!(out, "x ******* y");
         assert_eq!(r.push("hu"), "");
         assert_eq!(r.flush(), "hu");
+    }
+
+    #[test]
+    fn a_secrets_common_transformations_and_long_prefixes_are_starred() {
+        // Issue 23: a program that printed the secret reversed, base64-encoded or cut short got
+        // it into replies and the cast.
+        let secret = "hunter2-Zq9-unlikely";
+        let mut r = Redactor::new(Vec::new());
+        r.add_secret(secret);
+        assert_eq!(
+            super::base64(b"hunter2", super::STANDARD, true),
+            "aHVudGVyMg=="
+        );
+        assert_eq!(super::base64(b"ab?>", super::URL_SAFE, false), "YWI_Pg");
+        let reversed: String = secret.chars().rev().collect();
+        let shown = [
+            reversed,
+            "aHVudGVyMi1acTktdW5saWtlbHk=".to_string(),
+            "aHVudGVyMi1acTktdW5saWtlbHk".to_string(),
+            "68756e746572322d5a71392d756e6c696b656c79".to_string(),
+            "68756E746572322D5A71392D756E6C696B656C79".to_string(),
+            secret[..12].to_string(),
+            secret[..10].to_string(),
+        ];
+        for s in &shown {
+            let out = r.push(&format!("[{s}]\r\n"));
+            assert_eq!(out, format!("[{}]\r\n", "*".repeat(s.len())), "{s}");
+        }
+        // A short prefix, or a word that only starts alike, is left.
+        assert_eq!(r.push("[hunter2-]\r\n"), "[hunter2-]\r\n");
+        // Short secrets have no transformations (their hex would be ordinary digits).
+        let mut r = Redactor::new(Vec::new());
+        r.add_secret("ab1");
+        assert_eq!(r.push("616231 1ba\r\n"), "616231 1ba\r\n");
     }
 
     #[test]

@@ -254,9 +254,13 @@ impl Session {
         remove_stale_headers(path, &name);
         let file = File::create(&tmp)
             .map_err(|e| RecordError::Setup(format!("cannot create {}: {e}", path.display())))?;
+        let committed = std::cell::Cell::new(false);
         let commit = || {
-            std::fs::rename(&tmp, path)
-                .map_err(|e| RecordError::Setup(format!("cannot create {}: {e}", path.display())))
+            std::fs::rename(&tmp, path).map_err(|e| {
+                RecordError::Setup(format!("cannot create {}: {e}", path.display()))
+            })?;
+            committed.set(true);
+            Ok(())
         };
         let started = Self::start(opts, Sink::File(BufWriter::new(file)), &commit);
         match started {
@@ -266,6 +270,10 @@ impl Session {
             }
             Err(e) => {
                 let _ = std::fs::remove_file(&tmp);
+                // The program never started: the cast holds only its header, no recording.
+                if committed.get() {
+                    let _ = std::fs::remove_file(path);
+                }
                 Err(e)
             }
         }

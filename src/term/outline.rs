@@ -109,7 +109,7 @@ pub struct TextBlock {
 }
 
 /// How a row is highlighted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum HighlightKind {
     /// Reverse video.
@@ -179,38 +179,38 @@ impl Screen {
     /// The outline of this screen: boxes, titles, text blocks, highlighted rows, bars and the
     /// cursor (the rules are in the module docs).
     pub fn outline(&self) -> Outline {
+        self.outline_counted(&Work::default())
+    }
+
+    /// The outline, counting the cells and boxes its stages look at in `work` (the test of
+    /// its cost: near-linear in the screen's cells).
+    pub(crate) fn outline_counted(&self, work: &Work) -> Outline {
         let grid = Grid::new(self);
-        let mut boxes = find_boxes(&grid);
-        link_parents(&mut boxes);
+        let mut boxes = find_boxes(&grid, work);
+        let owner = owners(&grid, &boxes, work);
+        link_parents(&grid, &mut boxes, work);
         name_boxes(&mut boxes);
-        let owner = owners(&grid, &boxes);
-        let blocks = text_blocks(&grid, &boxes, &owner);
-        let (highlights, usual) = highlights(self, &grid, &owner);
+        let blocks = text_blocks(&grid, &boxes, &owner, work);
+        let block_at = blocks_by_row(&blocks);
+        let (highlights, usual, row_shades) = highlights(self, &grid, &owner, work);
         // A highlighted row with the visible cursor in it is an input field, not a selection.
         let c = self.cursor;
         let typing = |h: &Highlight| {
             c.visible && h.row == c.row as usize && h.cols.contains(&(c.col as usize))
         };
         // Whether row `r` of container `k` is mostly in the container's usual shade.
-        let plain = |r: usize, k: Option<usize>| {
-            let Some(&base) = usual.get(&k) else {
-                return false;
-            };
-            let cols: Vec<usize> = (0..grid.cols)
-                .filter(|&x| owner[r][x].container() == Some(k))
-                .collect();
-            let shaded = cols
-                .iter()
-                .filter(|&&x| shade(&self.rows[r][x]) != base)
-                .count();
-            shaded * 2 < cols.len().max(1)
+        let plain = |r: usize, k: Option<usize>| match row_shades.get(&(r, k)) {
+            Some(&(cells, shaded)) => shaded * 2 < cells.max(1),
+            None => usual.contains_key(&k),
         };
+        let bottoms = status_bottoms(&highlights, &grid, self);
         let not_a_list_row = |h: &Highlight| {
-            status_line(&highlights, h, &grid, self) || column_header(&blocks, h, &grid)
+            status_line(&bottoms, h, &grid) || column_header(&blocks, &block_at, h, &grid)
         };
         let selected = selected(
             &highlights,
             &blocks,
+            &block_at,
             &grid,
             |h| typing(h) || not_a_list_row(h),
             plain,
@@ -452,17 +452,40 @@ impl BoxStyle for Ascii {
     }
 }
 
-fn find_boxes(grid: &Grid) -> Vec<BoxPart> {
+/// The cells and boxes the stages of an outline look at: each stage costs about the screen's
+/// cells, a box its height (see `Screen::outline_counted`).
+#[derive(Debug, Default)]
+pub(crate) struct Work(std::cell::Cell<u64>);
+
+impl Work {
+    fn add(&self, n: usize) {
+        self.0.set(self.0.get().saturating_add(n as u64));
+    }
+
+    /// The count so far.
+    #[cfg(test)]
+    pub(crate) fn get(&self) -> u64 {
+        self.0.get()
+    }
+}
+
+/// At most this many box-to-box comparisons a screen for the parents of boxes that overlap
+/// others without nesting (nested boxes find their parent in one look); past it such a box
+/// has no parent.
+pub(crate) const MAX_OVERLAP_COMPARISONS: usize = 1 << 20;
+
+fn find_boxes(grid: &Grid, work: &Work) -> Vec<BoxPart> {
     let mut out = Vec::new();
     for r in 0..grid.rows {
+        work.add(grid.cols);
         for c in 0..grid.cols {
             let ch = grid.at(r, c);
             if Unicode.top_left(ch) {
-                if let Some(b) = box_at(grid, &Unicode, r, c) {
+                if let Some(b) = box_at(grid, &Unicode, r, c, work) {
                     out.push(b);
                 }
             } else if ch == '+' {
-                if let Some(b) = box_at(grid, &Ascii, r, c) {
+                if let Some(b) = box_at(grid, &Ascii, r, c, work) {
                     out.push(b);
                 }
             }
@@ -472,11 +495,12 @@ fn find_boxes(grid: &Grid) -> Vec<BoxPart> {
 }
 
 /// The box whose top-left corner is at (`r`, `c`), if the borders close.
-fn box_at(grid: &Grid, style: &dyn BoxStyle, r: usize, c: usize) -> Option<BoxPart> {
+fn box_at(grid: &Grid, style: &dyn BoxStyle, r: usize, c: usize, work: &Work) -> Option<BoxPart> {
     let ascii = grid.at(r, c) == '+';
     // The top edge runs to the first top-right corner.
     let mut c2 = None;
     for x in c + 1..grid.cols {
+        work.add(1);
         let ch = grid.at(r, x);
         if style.top_right(ch) && x > c + 1 {
             c2 = Some(x);
@@ -493,8 +517,10 @@ fn box_at(grid: &Grid, style: &dyn BoxStyle, r: usize, c: usize) -> Option<BoxPa
     // Down both sides together, to the first row that closes the box.
     let mut separators = Vec::new();
     for y in r + 1..grid.rows {
+        work.add(1);
         let (left, right) = (grid.at(y, c), grid.at(y, c2));
         if style.bottom_left(left) && style.bottom_right(right) {
+            work.add(c2 - c);
             if y == r + 1 || !edge_is_a_line(grid, style, y, c + 1..c2, ascii) {
                 return None;
             }
@@ -525,10 +551,10 @@ fn box_at(grid: &Grid, style: &dyn BoxStyle, r: usize, c: usize) -> Option<BoxPa
                 arms(ch).is_some_and(|a| if want_right { a.right } else { a.left })
             }
         };
-        if tee(left, true)
-            && tee(right, false)
-            && (c + 1..c2).all(|x| style.horizontal(grid.at(y, x)))
-        {
+        if tee(left, true) && tee(right, false) && {
+            work.add(c2 - c);
+            (c + 1..c2).all(|x| style.horizontal(grid.at(y, x)))
+        } {
             separators.push(y);
         }
     }
@@ -587,19 +613,96 @@ fn line_style(corner: char) -> &'static str {
     }
 }
 
-/// Each box's innermost enclosing box.
-fn link_parents(boxes: &mut [BoxPart]) {
+/// Each box's innermost enclosing box: the smallest box whose inside holds the box's top-left
+/// corner, when it holds the whole box (always, for boxes that nest); for a box that overlaps
+/// another without nesting, the smallest of the boxes around it, looked for within
+/// [`MAX_OVERLAP_COMPARISONS`].
+fn link_parents(grid: &Grid, boxes: &mut [BoxPart], work: &Work) {
     let inside = |outer: &CellRect, inner: &CellRect| {
         outer.row < inner.row
             && inner.row_end < outer.row_end
             && outer.col < inner.col
             && inner.col_end < outer.col_end
     };
+    // The smallest box whose inside holds each cell (of equal ones the first), each cell
+    // painted once.
+    const NONE: u32 = u32::MAX;
+    let mut inner = vec![NONE; grid.rows * grid.cols];
+    let mut painter = Painter::new(grid.rows, grid.cols);
+    let mut order: Vec<usize> = (0..boxes.len()).collect();
+    order.sort_by_key(|&i| (area(&boxes[i].rect), i));
+    for &i in &order {
+        let r = boxes[i].rect;
+        for row in r.row + 1..(r.row_end - 1).min(grid.rows) {
+            work.add(1);
+            painter.paint(row, r.col + 1..(r.col_end - 1).min(grid.cols), |c| {
+                work.add(1);
+                inner[row * grid.cols + c] = i as u32;
+            });
+        }
+    }
+    let mut comparisons = 0;
     for i in 0..boxes.len() {
         let rect = boxes[i].rect;
-        boxes[i].parent = (0..boxes.len())
-            .filter(|&j| j != i && inside(&boxes[j].rect, &rect))
-            .min_by_key(|&j| area(&boxes[j].rect));
+        let j = inner
+            .get(rect.row * grid.cols + rect.col)
+            .copied()
+            .unwrap_or(NONE);
+        boxes[i].parent = if j != NONE && inside(&boxes[j as usize].rect, &rect) {
+            Some(j as usize)
+        } else if j != NONE && comparisons + boxes.len() <= MAX_OVERLAP_COMPARISONS {
+            // Boxes that overlap: the smallest of all around it.
+            comparisons += boxes.len();
+            work.add(boxes.len());
+            (0..boxes.len())
+                .filter(|&k| k != i && inside(&boxes[k].rect, &rect))
+                .min_by_key(|&k| area(&boxes[k].rect))
+        } else {
+            None
+        };
+    }
+}
+
+/// Paints the cells of rectangles once each: per row, the next column not painted yet (a
+/// union-find over the columns), so a rectangle costs its height and the cells it paints,
+/// however many others cover it.
+struct Painter {
+    cols: usize,
+    next: Vec<u32>,
+}
+
+impl Painter {
+    fn new(rows: usize, cols: usize) -> Painter {
+        let next = (0..rows)
+            .flat_map(|_| 0..=cols as u32)
+            .collect::<Vec<u32>>();
+        Painter { cols, next }
+    }
+
+    /// The first column from `c` on in row `r` that is not painted (`cols` when none is).
+    fn find(&mut self, r: usize, c: usize) -> usize {
+        let base = r * (self.cols + 1);
+        let mut x = c;
+        while self.next[base + x] as usize != x {
+            let up = self.next[base + x] as usize;
+            self.next[base + x] = self.next[base + up];
+            x = up;
+        }
+        x
+    }
+
+    /// Calls `f` for each column of `cols` in row `r` not painted before, and paints it.
+    fn paint(&mut self, r: usize, cols: Range<usize>, mut f: impl FnMut(usize)) {
+        if cols.is_empty() {
+            return;
+        }
+        let base = r * (self.cols + 1);
+        let mut c = self.find(r, cols.start);
+        while c < cols.end {
+            f(c);
+            self.next[base + c] = c as u32 + 1;
+            c = self.find(r, c + 1);
+        }
     }
 }
 
@@ -609,18 +712,17 @@ fn area(r: &CellRect) -> usize {
 
 fn name_boxes(boxes: &mut [BoxPart]) {
     let mut untitled = 0;
-    for i in 0..boxes.len() {
-        boxes[i].name = match boxes[i].title.clone() {
+    let mut titles: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for b in boxes.iter_mut() {
+        b.name = match b.title.clone() {
             Some(t) => {
-                let n = boxes[..i]
-                    .iter()
-                    .filter(|b| b.title.as_deref() == Some(t.as_str()))
-                    .count();
                 let quoted = serde_json::to_string(&t).unwrap_or_default();
-                if n == 0 {
+                let n = titles.entry(t).or_default();
+                *n += 1;
+                if *n == 1 {
                     format!("box({quoted})")
                 } else {
-                    format!("box({quoted}, {})", n + 1)
+                    format!("box({quoted}, {n})")
                 }
             }
             None => {
@@ -652,73 +754,107 @@ impl Owner {
     }
 }
 
-fn owners(grid: &Grid, boxes: &[BoxPart]) -> Vec<Vec<Owner>> {
+fn owners(grid: &Grid, boxes: &[BoxPart], work: &Work) -> Vec<Vec<Owner>> {
     let mut owner = vec![vec![Owner::Screen; grid.cols]; grid.rows];
+    // The smallest box over a cell owns it (of equal ones the last), so a box inside another
+    // owns its cells: the smallest first, each cell painted once.
     let mut order: Vec<usize> = (0..boxes.len()).collect();
-    // Larger boxes first, so a box inside another paints over it.
-    order.sort_by_key(|&i| std::cmp::Reverse(area(&boxes[i].rect)));
+    order.sort_by_key(|&i| (area(&boxes[i].rect), std::cmp::Reverse(i)));
+    let mut painter = Painter::new(grid.rows, grid.cols);
     for i in order {
         let b = &boxes[i];
-        for (r, row) in owner
-            .iter_mut()
-            .enumerate()
-            .take(b.rect.row_end)
-            .skip(b.rect.row)
-        {
-            for (c, cell) in row
-                .iter_mut()
-                .enumerate()
-                .take(b.rect.col_end)
-                .skip(b.rect.col)
-            {
-                let edge = r == b.rect.row
-                    || r + 1 == b.rect.row_end
-                    || c == b.rect.col
-                    || c + 1 == b.rect.col_end
-                    || b.separators.contains(&r);
-                *cell = if edge {
+        for r in b.rect.row..b.rect.row_end.min(grid.rows) {
+            work.add(1);
+            let edge_row = r == b.rect.row
+                || r + 1 == b.rect.row_end
+                || b.separators.binary_search(&r).is_ok();
+            let row = &mut owner[r];
+            painter.paint(r, b.rect.col..b.rect.col_end.min(grid.cols), |c| {
+                work.add(1);
+                let edge = edge_row || c == b.rect.col || c + 1 == b.rect.col_end;
+                row[c] = if edge {
                     Owner::Border
                 } else {
                     Owner::Inside(i)
                 };
-            }
+            });
         }
     }
     owner
 }
 
-fn text_blocks(grid: &Grid, boxes: &[BoxPart], owner: &[Vec<Owner>]) -> Vec<TextBlock> {
-    let containers = std::iter::once(None).chain((0..boxes.len()).map(Some));
+/// The slot of a container in per-container tables: 0 the screen, `i + 1` box `i`.
+fn slot(k: Option<usize>) -> usize {
+    k.map_or(0, |i| i + 1)
+}
+
+fn text_blocks(
+    grid: &Grid,
+    boxes: &[BoxPart],
+    owner: &[Vec<Owner>],
+    work: &Work,
+) -> Vec<TextBlock> {
+    let slots = boxes.len() + 1;
+    // Each container's block still growing, and its first and last text column on this row.
+    let mut open: Vec<Option<TextBlock>> = vec![None; slots];
+    let mut open_slots: Vec<usize> = Vec::new();
+    let mut span: Vec<Option<(usize, usize)>> = vec![None; slots];
+    let mut touched: Vec<usize> = Vec::new();
     let mut blocks = Vec::new();
-    for container in containers {
-        let mut current: Option<TextBlock> = None;
-        for r in 0..grid.rows {
-            let cols: Vec<usize> = (0..grid.cols)
-                .filter(|&c| owner[r][c].container() == Some(container))
-                .filter(|&c| !grid.blank(r, c) && !is_line_char(grid.at(r, c)))
-                .collect();
-            match (cols.first(), cols.last()) {
-                (Some(&first), Some(&last)) => {
-                    let b = current.get_or_insert_with(|| TextBlock {
-                        container,
-                        rect: CellRect {
-                            row: r,
-                            row_end: r,
-                            col: first,
-                            col_end: last + 1,
-                        },
-                        lines: Vec::new(),
-                    });
-                    b.rect.row_end = r + 1;
-                    b.rect.col = b.rect.col.min(first);
-                    b.rect.col_end = b.rect.col_end.max(last + 1);
+    for r in 0..grid.rows {
+        work.add(grid.cols);
+        for c in 0..grid.cols {
+            let Some(k) = owner[r][c].container() else {
+                continue;
+            };
+            if grid.blank(r, c) || is_line_char(grid.at(r, c)) {
+                continue;
+            }
+            let s = slot(k);
+            match &mut span[s] {
+                Some((_, last)) => *last = c,
+                none => {
+                    *none = Some((c, c));
+                    touched.push(s);
                 }
-                _ => blocks.extend(current.take()),
             }
         }
-        blocks.extend(current.take());
+        // A block ends at a row without text of its container.
+        open_slots.retain(|&s| {
+            let goes_on = span[s].is_some();
+            if !goes_on {
+                blocks.extend(open[s].take());
+            }
+            goes_on
+        });
+        for &s in &touched {
+            let Some((first, last)) = span[s].take() else {
+                continue;
+            };
+            let b = open[s].get_or_insert_with(|| {
+                open_slots.push(s);
+                TextBlock {
+                    container: s.checked_sub(1),
+                    rect: CellRect {
+                        row: r,
+                        row_end: r,
+                        col: first,
+                        col_end: last + 1,
+                    },
+                    lines: Vec::new(),
+                }
+            });
+            b.rect.row_end = r + 1;
+            b.rect.col = b.rect.col.min(first);
+            b.rect.col_end = b.rect.col_end.max(last + 1);
+        }
+        touched.clear();
+    }
+    for s in open_slots {
+        blocks.extend(open[s].take());
     }
     for b in &mut blocks {
+        work.add((b.rect.row_end - b.rect.row) * (b.rect.col_end - b.rect.col));
         b.lines = (b.rect.row..b.rect.row_end)
             .map(|r| {
                 let text: String = (b.rect.col..b.rect.col_end)
@@ -735,8 +871,22 @@ fn text_blocks(grid: &Grid, boxes: &[BoxPart], owner: &[Vec<Owner>]) -> Vec<Text
             })
             .collect();
     }
-    blocks.sort_by_key(|b| (b.rect.row, b.rect.col));
+    // Of blocks that start at one cell, the screen's first, then by box.
+    blocks.sort_by_key(|b| (b.rect.row, b.rect.col, b.container));
     blocks
+}
+
+/// The block of each container at each row (a container's blocks share no row).
+type BlocksByRow = std::collections::HashMap<(Option<usize>, usize), usize>;
+
+fn blocks_by_row(blocks: &[TextBlock]) -> BlocksByRow {
+    let mut at = BlocksByRow::new();
+    for (i, b) in blocks.iter().enumerate() {
+        for r in b.rect.row..b.rect.row_end {
+            at.entry((b.container, r)).or_insert(i);
+        }
+    }
+    at
 }
 
 /// The style that tells a highlighted cell: its visible background.
@@ -751,17 +901,35 @@ fn shade(cell: &super::Cell) -> (bool, Color) {
 /// The usual shade of each container (`None`: the bare screen).
 type UsualShades = std::collections::HashMap<Option<usize>, (bool, Color)>;
 
-/// The highlighted rows, and the usual shade of each container they were found against.
-fn highlights(screen: &Screen, grid: &Grid, owner: &[Vec<Owner>]) -> (Vec<Highlight>, UsualShades) {
+/// Per row and container: its cells on the row, and how many are not in its usual shade.
+type RowShades = std::collections::HashMap<(usize, Option<usize>), (usize, usize)>;
+
+/// The highlighted rows, the usual shade of each container they were found against, and how
+/// each row of each container is shaded.
+fn highlights(
+    screen: &Screen,
+    grid: &Grid,
+    owner: &[Vec<Owner>],
+    work: &Work,
+) -> (Vec<Highlight>, UsualShades, RowShades) {
     use std::collections::HashMap;
     // The usual shade and boldness of each container: the most common among its cells.
-    let mut shades: HashMap<Option<usize>, HashMap<(bool, Color), usize>> = HashMap::new();
+    // Each shade's count and the first cell it was seen at: of shades as common as each
+    // other, the first in reading order is the usual one (not the map's order of the run).
+    type Seen = HashMap<(bool, Color), (usize, usize)>;
+    let mut shades: HashMap<Option<usize>, Seen> = HashMap::new();
     let mut bold: HashMap<Option<usize>, (usize, usize)> = HashMap::new();
     for r in 0..grid.rows {
+        work.add(grid.cols);
         for c in 0..grid.cols {
             if let Some(k) = owner[r][c].container() {
                 let cell = &screen.rows[r][c];
-                *shades.entry(k).or_default().entry(shade(cell)).or_default() += 1;
+                let seen = shades
+                    .entry(k)
+                    .or_default()
+                    .entry(shade(cell))
+                    .or_insert((0, r * grid.cols + c));
+                seen.0 += 1;
                 if !grid.blank(r, c) {
                     let e = bold.entry(k).or_default();
                     e.0 += usize::from(cell.attrs.bold);
@@ -776,26 +944,44 @@ fn highlights(screen: &Screen, grid: &Grid, owner: &[Vec<Owner>]) -> (Vec<Highli
             (
                 k,
                 m.into_iter()
-                    .max_by_key(|&(s, n)| (n, s == (false, Color::Default)))
+                    .max_by_key(|&(s, (n, first))| {
+                        (n, s == (false, Color::Default), std::cmp::Reverse(first))
+                    })
                     .map_or((false, Color::Default), |(s, _)| s),
             )
         })
         .collect();
     let mut out = Vec::new();
+    let mut row_shades = RowShades::new();
+    // The cells of each container on a row, containers in the order the row meets them.
+    let mut group_of: Vec<Option<usize>> = vec![None; owner_slots(owner)];
+    let mut groups: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
     for r in 0..grid.rows {
-        // One candidate per container on the row.
-        let mut seen: Vec<Option<usize>> = Vec::new();
+        work.add(grid.cols);
+        for (k, _) in groups.drain(..) {
+            group_of[slot(k)] = None;
+        }
         for c in 0..grid.cols {
             let Some(k) = owner[r][c].container() else {
                 continue;
             };
-            if seen.contains(&k) {
-                continue;
+            match group_of[slot(k)] {
+                Some(g) => groups[g].1.push(c),
+                None => {
+                    group_of[slot(k)] = Some(groups.len());
+                    groups.push((k, vec![c]));
+                }
             }
-            seen.push(k);
-            let cols: Vec<usize> = (0..grid.cols)
-                .filter(|&x| owner[r][x].container() == Some(k))
-                .collect();
+        }
+        // One candidate per container on the row.
+        for (k, cols) in &groups {
+            let (k, cols) = (*k, cols);
+            let usual = base[&k];
+            let shaded = cols
+                .iter()
+                .filter(|&&x| shade(&screen.rows[r][x]) != usual)
+                .count();
+            row_shades.insert((r, k), (cols.len(), shaded));
             let visible: Vec<usize> = cols
                 .iter()
                 .copied()
@@ -804,7 +990,6 @@ fn highlights(screen: &Screen, grid: &Grid, owner: &[Vec<Owner>]) -> (Vec<Highli
             if visible.len() < 2 {
                 continue;
             }
-            let usual = base[&k];
             let marked: Vec<usize> = cols
                 .iter()
                 .copied()
@@ -858,46 +1043,69 @@ fn highlights(screen: &Screen, grid: &Grid, owner: &[Vec<Owner>]) -> (Vec<Highli
             });
         }
     }
-    (out, base)
+    (out, base, row_shades)
+}
+
+/// The number of container slots the owners name (the screen and every box inside).
+fn owner_slots(owner: &[Vec<Owner>]) -> usize {
+    owner
+        .iter()
+        .flatten()
+        .filter_map(|o| match o {
+            Owner::Inside(i) => Some(i + 1),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+        + 1
 }
 
 /// Whether `h` is a window's status line: across every column of the bare screen, right
 /// above a last row that is not styled (vim's status line over its command line), or the
 /// same bar (kind and colour, every column) higher up on a screen that has one there (the
 /// status lines of vim's other windows).
-fn status_line(highlights: &[Highlight], h: &Highlight, grid: &Grid, screen: &Screen) -> bool {
-    let full = |x: &Highlight| x.container.is_none() && x.cols == (0..grid.cols);
+fn status_line(bottoms: &[&Highlight], h: &Highlight, grid: &Grid) -> bool {
+    full_width(h, grid)
+        && bottoms
+            .iter()
+            .any(|bottom| bottom.kind == h.kind && bottom.color == h.color && bottom.row >= h.row)
+}
+
+/// A highlight across every column of the bare screen.
+fn full_width(h: &Highlight, grid: &Grid) -> bool {
+    h.container.is_none() && h.cols == (0..grid.cols)
+}
+
+/// The status lines at the bottom that [`status_line`] matches others with: full width, right
+/// above a last row that is not styled.
+fn status_bottoms<'h>(
+    highlights: &'h [Highlight],
+    grid: &Grid,
+    screen: &Screen,
+) -> Vec<&'h Highlight> {
     let last = grid.rows.saturating_sub(1);
-    let over_a_plain_last_row = |x: &Highlight| {
-        full(x)
-            && x.row + 1 == last
-            && screen
-                .rows
-                .get(last)
-                .is_some_and(|row| row.iter().all(|c| shade(c) == (false, Color::Default)))
-    };
-    full(h)
-        && highlights.iter().any(|bottom| {
-            over_a_plain_last_row(bottom)
-                && bottom.kind == h.kind
-                && bottom.color == h.color
-                && bottom.row >= h.row
-        })
+    let plain_last = screen
+        .rows
+        .get(last)
+        .is_some_and(|row| row.iter().all(|c| shade(c) == (false, Color::Default)));
+    highlights
+        .iter()
+        .filter(|x| plain_last && full_width(x, grid) && x.row + 1 == last)
+        .collect()
 }
 
 /// Whether `h` is a column header: three or more labels set apart as columns are (by two
 /// spaces or more) and no digit, right above a row of its block that holds digits (the rows
 /// of a table below the labels of its columns).
-fn column_header(blocks: &[TextBlock], h: &Highlight, grid: &Grid) -> bool {
+fn column_header(blocks: &[TextBlock], block_at: &BlocksByRow, h: &Highlight, grid: &Grid) -> bool {
     let labels = h.text.split("  ").filter(|l| !l.trim().is_empty()).count();
     if labels < 3 || h.text.chars().any(|c| c.is_ascii_digit()) {
         return false;
     }
     let below = h.row + 1;
-    blocks.iter().any(|b| {
-        b.container == h.container
-            && (b.rect.row..b.rect.row_end).contains(&h.row)
-            && below < b.rect.row_end
+    block_at.get(&(h.container, h.row)).is_some_and(|&i| {
+        let b = &blocks[i];
+        below < b.rect.row_end
             && below < grid.rows
             && b.lines[below - b.rect.row]
                 .chars()
@@ -911,19 +1119,22 @@ fn column_header(blocks: &[TextBlock], h: &Highlight, grid: &Grid) -> bool {
 fn selected(
     highlights: &[Highlight],
     blocks: &[TextBlock],
+    block_at: &BlocksByRow,
     grid: &Grid,
     excluded: impl Fn(&Highlight) -> bool,
     plain_shade: impl Fn(usize, Option<usize>) -> bool,
 ) -> Option<usize> {
+    let lit_rows: std::collections::HashSet<(usize, Option<usize>, HighlightKind)> = highlights
+        .iter()
+        .map(|o| (o.row, o.container, o.kind))
+        .collect();
     let candidates: Vec<usize> = (0..highlights.len())
         .filter(|&i| {
             let h = &highlights[i];
             if excluded(h) {
                 return false;
             }
-            let Some(block) = blocks.iter().find(|b| {
-                b.container == h.container && (b.rect.row..b.rect.row_end).contains(&h.row)
-            }) else {
+            let Some(block) = block_at.get(&(h.container, h.row)).map(|&b| &blocks[b]) else {
                 return false;
             };
             // A list: a neighbour row that is not highlighted alike and starts between the
@@ -940,9 +1151,7 @@ fn selected(
                 if !(block.rect.row..block.rect.row_end).contains(&r) {
                     continue;
                 }
-                let lit = highlights
-                    .iter()
-                    .any(|o| o.row == r && o.container == h.container && o.kind == h.kind);
+                let lit = lit_rows.contains(&(r, h.container, h.kind));
                 if !lit
                     && plain_shade(r, h.container)
                     && start(r).is_some_and(|s| (lo..=hi).contains(&s))
@@ -1089,6 +1298,66 @@ mod tests {
         let o = test_screen(size, bars).outline();
         assert_eq!(o.highlights.len(), 2, "{:?}", o.highlights);
         assert_eq!(o.selected, None, "{:?}", o.highlights);
+    }
+
+    /// A screen of `cols`x`rows` tiled with 3x3 boxes, each with a letter inside, and an
+    /// inverse row of them now and then.
+    fn tiny_boxes(cols: u16, rows: u16) -> Screen {
+        let n = cols as usize / 3;
+        let mut input = String::new();
+        for r in 0..rows as usize / 3 {
+            let lit = if r % 4 == 1 { "\x1b[7m" } else { "" };
+            input += &"┌─┐".repeat(n);
+            input += "\r\n";
+            input += lit;
+            input += &"│x│".repeat(n);
+            input += "\x1b[0m\r\n";
+            input += &"└─┘".repeat(n);
+            input += "\r\n";
+        }
+        test_screen(Size { cols, rows }, input.trim_end())
+    }
+
+    #[test]
+    fn the_outline_of_many_tiny_boxes_costs_about_its_cells() {
+        // The screens of tiny boxes took 1.7 s (113 KB) and 33 s (440 KB) a
+        // checkpoint: every box was compared with every other, every container rescanned the
+        // screen. Four times the cells must cost about four times the work, not sixteen.
+        let small = tiny_boxes(150, 99);
+        let large = tiny_boxes(300, 198);
+        let (ws, wl) = (Work::default(), Work::default());
+        let (os, ol) = (small.outline_counted(&ws), large.outline_counted(&wl));
+        assert_eq!((os.boxes.len(), ol.boxes.len()), (50 * 33, 100 * 66));
+        assert_eq!(ol.blocks.len(), 100 * 66);
+        assert!(ol.boxes[101].parent.is_none());
+        let cells = |s: &Screen| s.size.cols as u64 * s.size.rows as u64;
+        let per_cell = wl.get() / cells(&large);
+        assert!(
+            per_cell <= 16,
+            "{} work for {} cells",
+            wl.get(),
+            cells(&large)
+        );
+        assert!(
+            wl.get() <= ws.get() * 5,
+            "4x the cells cost {}x the work ({} vs {})",
+            wl.get() / ws.get(),
+            wl.get(),
+            ws.get()
+        );
+    }
+
+    #[test]
+    fn nested_boxes_find_their_parent_and_overlapping_ones_too() {
+        let s = test_screen(
+            Size { cols: 16, rows: 8 },
+            "┌────────────┐\r\n│ ┌──┐ ┌──┐  │\r\n│ │ab│ │cd│  │\r\n│ └──┘ └──┘  │\r\n│ +--+--+    │\r\n│ |  |  |    │\r\n│ +--+--+    │\r\n└────────────┘",
+        );
+        let o = s.outline();
+        let parents: Vec<Option<usize>> = o.boxes.iter().map(|b| b.parent).collect();
+        assert_eq!(parents[..3], [None, Some(0), Some(0)], "{:?}", o.boxes);
+        // The ASCII boxes share a side; both are inside the big one.
+        assert_eq!(parents[3..], [Some(0), Some(0)], "{:?}", o.boxes);
     }
 
     #[test]

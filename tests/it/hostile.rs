@@ -454,11 +454,12 @@ fn a_golden_that_is_a_symlink_is_an_error_never_a_diff_of_its_target() {
     for beside in ["greeted.png.new", "greeted.png.diff.png"] {
         std::os::unix::fs::symlink(&target, dir.join("snapshots/demo").join(beside)).unwrap();
     }
+    // Bad input, not a failed check: exit status 2 (it was 1).
     let out = dir
         .tuicast(["test", "--report", "rep"])
         .env("TUICAST_UPDATE", "no")
         .run()
-        .fails_with(1);
+        .fails_with(2);
     assert!(
         !out.stdout().contains(secret) && !out.stderr().contains(secret),
         "{out}"
@@ -1029,5 +1030,96 @@ fn a_scenario_written_over_its_own_recording_is_refused() {
             std::fs::read_to_string(dir.join("x.cast")).unwrap(),
             "mine\n"
         );
+    }
+}
+
+/// Issue 23: `tuicast test --live` outside cargo kept its recordings in a shared
+/// `$TMPDIR/tuicast-live`: a second user got "Permission denied", and a user who made it first
+/// could swap in a forged recording that `--update` made the victim's golden. The folder is
+/// `tuicast-live-UID`, mode 0700, and one of another user is refused, naming it.
+#[test]
+fn live_recordings_outside_cargo_are_kept_in_a_private_folder_of_this_user() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = Dir::new();
+    dir.write(
+        "casts/hi.toml",
+        "command = [\"echo\", \"hi\"]\nsize = \"20x2\"\nsteps = [{ wait = \"hi\" }, { exit = 0 }]\n",
+    );
+    let tmp = Dir::new();
+    let uid = std::fs::metadata("/proc/self").unwrap().uid();
+    let live = tmp.join(format!("tuicast-live-{uid}"));
+    let run = |dir: &Dir| {
+        dir.tuicast(["test", "--live", "--update"])
+            .env("TMPDIR", tmp.path())
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("NEXTEST_RUN_ID")
+            .run()
+    };
+    run(&dir).success();
+    let meta = std::fs::symlink_metadata(&live).unwrap();
+    assert!(meta.is_dir(), "{}", live.display());
+    assert_eq!(meta.permissions().mode() & 0o777, 0o700);
+    assert!(
+        !tmp.join("tuicast-live").exists(),
+        "no folder shared by users"
+    );
+    if uid != 0 {
+        assert!(std::env::var_os("CI").is_none(), "root is needed under CI");
+        return;
+    }
+    // Another user made it first: refused, naming the folder and its owner.
+    std::fs::remove_dir_all(&live).unwrap();
+    std::fs::create_dir(&live).unwrap();
+    std::fs::set_permissions(&live, std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::os::unix::fs::chown(&live, Some(65534), Some(65534)).unwrap();
+    let out = run(&dir);
+    assert_ne!(out.code(), Some(0), "{out}");
+    assert!(
+        out.stdout().contains(&format!(
+            "{}: belongs to another user (uid 65534), so it is not a private folder of this user",
+            live.display()
+        )),
+        "{out}"
+    );
+}
+
+/// Issue 23: a scenario's `command` or `cwd` reached the terminal raw in the error (OSC 52
+/// writes the clipboard, OSC 0 the title), and a setup error left a header-only `.partial`
+/// that the message pointed at as "the recording so far". Both are escaped; a recording whose
+/// program never started leaves no file.
+#[test]
+fn a_scenarios_command_and_folder_are_escaped_and_a_setup_error_leaves_no_partial() {
+    let dir = Dir::new();
+    dir.write(
+        "cmd.toml",
+        "command = [\"no-such-\\u001b]52;c;aGk=\\u0007prog\"]\nsteps = [{ exit = 0 }]\n",
+    );
+    dir.write(
+        "cwd.toml",
+        "command = [\"true\"]\ncwd = \"x\\u001b]0;T\\u0007y\"\nsteps = [{ exit = 0 }]\n",
+    );
+    for (toml, said) in [
+        (
+            "cmd.toml",
+            "command not found: no-such-\\e]52;c;aGk=\\x07prog",
+        ),
+        ("cwd.toml", "x\\e]0;T\\x07y does not exist"),
+    ] {
+        let out = dir
+            .tuicast(["record", toml, "-o", "out.cast"])
+            .run()
+            .fails_with(2);
+        assert!(out.stderr().contains(said), "{out}");
+        assert!(
+            !out.stderr().contains(['\x1b', '\x07']) && !out.stdout().contains(['\x1b', '\x07']),
+            "{toml}: raw control characters: {out}"
+        );
+        assert!(!out.stderr().contains("recording so far"), "{out}");
+        let left: Vec<String> = dir
+            .files()
+            .into_iter()
+            .filter(|f| f.contains("out.cast"))
+            .collect();
+        assert!(left.is_empty(), "{toml}: {left:?}");
     }
 }

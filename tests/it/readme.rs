@@ -262,3 +262,42 @@ fn copy(from: &Path, to: &Path) {
         fs::copy(from, to).unwrap();
     }
 }
+
+/// Issue 23: `tuicast test` builds the package (runs its `build.rs`) for `bin =` scenarios, and
+/// docs/ci.md did not say that only replay avoids it. It says so, and its workflow for pull
+/// requests you do not trust replays only and builds nothing of the checkout.
+#[test]
+fn the_ci_docs_say_live_runs_build_the_package_and_untrusted_pull_requests_replay() {
+    let ci =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ci.md")).unwrap();
+    assert!(
+        ci.contains("`build.rs`") && ci.contains("`cargo build`"),
+        "docs/ci.md"
+    );
+    let section = ci
+        .split("### Pull requests you do not trust")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("docs/ci.md has a section for untrusted pull requests");
+    let workflow = section
+        .split("```yaml")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("the section has a workflow");
+    let runs: Vec<&str> = workflow
+        .lines()
+        .map(str::trim)
+        .filter_map(|l| l.strip_prefix("run: "))
+        .collect();
+    assert!(
+        runs.iter().any(|r| r.starts_with("tuicast test --replay")),
+        "{runs:?}"
+    );
+    for r in &runs {
+        assert!(
+            r.starts_with("tuicast ") && r.contains("--replay") || r.starts_with("cargo install"),
+            "a step of the untrusted workflow may run the pull request's code: {r}"
+        );
+    }
+    assert!(!workflow.contains("pull_request_target"), "{workflow}");
+}
