@@ -48,6 +48,8 @@ mod home;
 #[cfg(feature = "record")]
 mod input;
 #[cfg(feature = "record")]
+mod quiet;
+#[cfg(feature = "record")]
 mod report;
 #[cfg(feature = "record")]
 mod settle;
@@ -59,6 +61,6 @@ pub use mouse::{MouseButton, ScrollDirection};
 pub use query::CELL_PIXELS;
 #[cfg(feature = "record")]
 pub use run::{default_cast_path, record_scenario, Recorded};
-pub use scenario::{Action, Origin, Program, Scenario, Step, Target, Wait};
+pub use scenario::{Action, Origin, Program, Scenario, Settle, Step, Target, Wait};
 #[cfg(feature = "record")]
 pub use session::{base_env, sweep_orphans, Finished, RecordError, Session, SessionOptions};

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -50,6 +51,21 @@ pub struct Pty {
     rx: Receiver<PtyEvent>,
     /// An environment entry (`HOME=/tmp/tuicast-home-…`) only this session's processes have.
     marker: Option<Vec<u8>>,
+    /// What is in flight between the program and the session (see [`Pty::input_pending`],
+    /// [`Pty::output_pending`]).
+    flight: Arc<Flight>,
+}
+
+/// Bytes between the program and the session, counted by the threads that move them.
+#[derive(Debug, Default)]
+struct Flight {
+    /// Input handed to the writing thread and not yet written.
+    queued: AtomicUsize,
+    /// Output the reading thread has read, and output the session has received.
+    read: AtomicU64,
+    received: AtomicU64,
+    /// The reading thread's id (0 until it starts).
+    reader_tid: AtomicU32,
 }
 
 /// Output chunks (of up to 64 KiB) that may wait in the channel.
@@ -106,11 +122,15 @@ impl Pty {
         let (input, typed) = mpsc::channel::<Vec<u8>>();
         let write_failed = Arc::new(Mutex::new(None));
         let failed = Arc::clone(&write_failed);
+        let flight = Arc::new(Flight::default());
+        let written = Arc::clone(&flight);
         std::thread::Builder::new()
             .name("tuicast-pty-write".into())
             .spawn(move || {
                 for bytes in typed {
-                    if let Err(e) = writer.write_all(&bytes).and_then(|()| writer.flush()) {
+                    let result = writer.write_all(&bytes).and_then(|()| writer.flush());
+                    written.queued.fetch_sub(bytes.len(), Ordering::SeqCst);
+                    if let Err(e) = result {
                         *failed.lock().unwrap_or_else(|p| p.into_inner()) =
                             Some((e.kind(), e.to_string()));
                         return;
@@ -123,14 +143,18 @@ impl Pty {
         let (tx, rx) = mpsc::sync_channel(CHANNEL_CHUNKS);
 
         let out = tx.clone();
+        let read = Arc::clone(&flight);
         std::thread::Builder::new()
             .name("tuicast-pty-read".into())
             .spawn(move || {
+                read.reader_tid
+                    .store(nix::unistd::gettid().as_raw() as u32, Ordering::SeqCst);
                 let mut buf = vec![0u8; 1 << 16];
                 loop {
                     match reader.read(&mut buf) {
                         Ok(0) => break,
                         Ok(n) => {
+                            read.read.fetch_add(n as u64, Ordering::SeqCst);
                             if out.send(PtyEvent::Output(buf[..n].to_vec())).is_err() {
                                 return;
                             }
@@ -171,7 +195,49 @@ impl Pty {
             pid,
             rx,
             marker: None,
+            flight,
         })
+    }
+
+    /// Whether input sent to the program is still on its way: queued for the writing
+    /// thread, or in the terminal's input buffer, not yet read by the program (`FIONREAD` on
+    /// the terminal's program side; a line not yet ended in canonical mode is not counted).
+    /// `None` when the terminal does not tell.
+    pub fn input_pending(&self) -> Option<bool> {
+        use std::os::unix::fs::OpenOptionsExt;
+        if self.flight.queued.load(Ordering::SeqCst) > 0 {
+            return Some(true);
+        }
+        // The program's side, opened for a moment (never as a controlling terminal) to ask.
+        let slave = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nix::libc::O_NOCTTY | nix::libc::O_NONBLOCK)
+            .open(self.master.tty_name()?)
+            .ok()?;
+        rustix::io::ioctl_fionread(&slave).ok().map(|n| n > 0)
+    }
+
+    /// Whether output the program wrote has not reached [`Pty::recv`] yet: held by the
+    /// reading thread, or not yet read by it (the thread is not asleep in its `read` of the
+    /// terminal, where it is whenever the terminal holds nothing for it). `None` when
+    /// `/proc` does not tell.
+    pub fn output_pending(&self) -> Option<bool> {
+        let f = &self.flight;
+        if f.read.load(Ordering::SeqCst) != f.received.load(Ordering::SeqCst) {
+            return Some(true);
+        }
+        let tid = f.reader_tid.load(Ordering::SeqCst);
+        if tid == 0 {
+            return None;
+        }
+        let dir = format!("/proc/self/task/{tid}");
+        let stat = std::fs::read_to_string(format!("{dir}/stat")).ok()?;
+        let state = stat
+            .rfind(')')
+            .and_then(|i| stat[i + 1..].split_whitespace().next());
+        let syscall = std::fs::read_to_string(format!("{dir}/syscall")).ok()?;
+        let nr = syscall.split_whitespace().next()?.parse::<i64>().ok();
+        Some(state != Some("S") || nr != Some(nix::libc::SYS_read))
     }
 
     /// Names an environment entry (`NAME=value`) that only this session's processes have, so
@@ -192,9 +258,11 @@ impl Pty {
         {
             return Err(io::Error::new(*kind, message.clone()));
         }
-        self.input
-            .send(bytes.to_vec())
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the terminal is closed"))
+        self.flight.queued.fetch_add(bytes.len(), Ordering::SeqCst);
+        self.input.send(bytes.to_vec()).map_err(|_| {
+            self.flight.queued.fetch_sub(bytes.len(), Ordering::SeqCst);
+            io::Error::new(io::ErrorKind::BrokenPipe, "the terminal is closed")
+        })
     }
 
     /// Resizes the terminal; the program gets SIGWINCH.
@@ -214,10 +282,16 @@ impl Pty {
 
     /// The next event, waiting at most `timeout` (forever when `None`).
     pub fn recv(&self, timeout: Option<Duration>) -> Result<PtyEvent, RecvTimeoutError> {
-        match timeout {
+        let event = match timeout {
             Some(t) => self.rx.recv_timeout(t),
             None => self.rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        if let Ok(PtyEvent::Output(bytes)) = &event {
+            self.flight
+                .received
+                .fetch_add(bytes.len() as u64, Ordering::SeqCst);
         }
+        event
     }
 
     /// Whether the terminal echoes input (false while a program reads a password).
