@@ -25,9 +25,12 @@ pub(super) enum Activity {
     /// Asleep until an event (input, another thread, a child, a signal, or a timer further
     /// away than the settle period).
     Waiting,
-    /// Running, runnable, in a call that is no wait, or in a wait that ends by itself within
-    /// the settle period.
+    /// Running, runnable, in a call that is no wait, or in a wait for input that ends by
+    /// itself within the settle period (an animation's frame timer).
     Busy,
+    /// In a sleep (`nanosleep`) that ends within the settle period: a pause, maybe in the
+    /// middle of a frame.
+    Pausing,
 }
 
 /// One thread at one look.
@@ -37,6 +40,8 @@ struct Task {
     run_ns: u64,
     runs: u64,
     activity: Activity,
+    /// Running or runnable (`R`), or in an uninterruptible wait (`D`, disk): working.
+    working: bool,
 }
 
 /// One look at the whole tree: every thread by (pid, tid).
@@ -100,6 +105,15 @@ impl TreeLook {
         self.waiting() && self == later
     }
 
+    /// Whether a thread is running, wants to run, is in disk I/O or pauses in a short sleep:
+    /// the program is working (or starved of CPU), not waiting for input or an animation's
+    /// next frame.
+    pub(super) fn working(&self) -> bool {
+        self.tasks
+            .values()
+            .any(|t| t.working || t.activity == Activity::Pausing)
+    }
+
     /// How many times the tree's threads were scheduled in all: a change says the program
     /// ran.
     pub(super) fn runs(&self) -> u64 {
@@ -135,6 +149,7 @@ fn task(pid: u32, base: &str, soon: Duration) -> Option<Task> {
         run_ns,
         runs,
         activity,
+        working: state == "R" || state == "D",
     })
 }
 
@@ -179,12 +194,14 @@ fn syscall_activity(pid: u32, line: &str, soon: Duration) -> Activity {
                 0 => Clock::Realtime,
                 _ => Clock::Monotonic,
             };
-            if arg(1) & 1 != 0 {
-                timed(absolute(pid, arg(2), clock), soon)
+            let timeout = if arg(1) & 1 != 0 {
+                absolute(pid, arg(2), clock)
             } else {
-                timed(relative(pid, arg(2), Layout::Timespec), soon)
-            }
+                relative(pid, arg(2), Layout::Timespec)
+            };
+            pause(timed(timeout, soon))
         }
+        Some(Call::Sleep(i)) => pause(timed(relative(pid, arg(i), Layout::Timespec), soon)),
         None => Activity::Busy,
     }
 }
@@ -200,6 +217,16 @@ enum Call {
     Relative(usize, Layout),
     Futex,
     ClockNanosleep,
+    /// `nanosleep` with its relative time at the pointer in this argument.
+    Sleep(usize),
+}
+
+/// A sleep that is not a wait is a pause.
+fn pause(activity: Activity) -> Activity {
+    match activity {
+        Activity::Busy => Activity::Pausing,
+        other => other,
+    }
 }
 
 /// A timeout in memory.
@@ -254,7 +281,7 @@ fn classify(nr: i64) -> Option<Call> {
             c::SYS_epoll_wait => return Some(Call::Millis(3)),
             c::SYS_select => return Some(Call::Relative(4, Layout::Timeval)),
             c::SYS_pause | c::SYS_wait4 => return Some(Call::Event),
-            c::SYS_nanosleep => return Some(Call::Relative(0, Layout::Timespec)),
+            c::SYS_nanosleep => return Some(Call::Sleep(0)),
             _ => {}
         }
     }

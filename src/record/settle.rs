@@ -346,7 +346,24 @@ impl Session {
             }
             self.observe();
             let now = Instant::now();
-            let ready = self.watch.quiet_since() + period;
+            // In auto mode a program seen working (running, or runnable and starved of CPU
+            // on a loaded machine, or pausing in a short sleep) holds the quiet rule back
+            // too, up to WORKING_HOLD periods: its screen is still because it has not drawn
+            // yet. A busy loop that never stops working still gets the quiet rule after that;
+            // an animation waiting for its next frame (a poll with a short timeout) is not
+            // held.
+            if auto && now >= self.watch.quiet_since() + period {
+                // About to fall back: look again, the last look may be old.
+                self.quiescence.working = TreeLook::take(self.pty.pid(), period)
+                    .as_ref()
+                    .is_some_and(TreeLook::working);
+            }
+            let hold = if auto && self.quiescence.working {
+                WORKING_HOLD
+            } else {
+                1
+            };
+            let ready = self.watch.quiet_since() + period * hold;
             let busy = self.sync_open() || self.redactor.holding();
             if now >= ready && !busy {
                 return Ok(Some(SettledBy::Quiet));
@@ -396,10 +413,12 @@ impl Session {
     /// input unread (and the last input taken: the program ran since it was sent), no output
     /// the session has not taken in.
     fn look_waiting(&mut self, period: Duration) -> Option<TreeLook> {
+        let look = TreeLook::take(self.pty.pid(), period);
+        self.quiescence.working = look.as_ref().is_some_and(TreeLook::working);
+        let look = look?;
         if self.pty.output_pending()? || self.pty.input_pending()? {
             return None;
         }
-        let look = TreeLook::take(self.pty.pid(), period)?;
         if !look.waiting() {
             return None;
         }
@@ -468,7 +487,12 @@ const BURST_EVENTS: usize = 256;
 #[derive(Debug, Default)]
 pub(super) struct Quiescence {
     pub(super) input: InputSeen,
+    /// The last look saw a thread working (see [`TreeLook::working`]).
+    pub(super) working: bool,
 }
+
+/// How many settle periods a program seen working holds the quiet rule back.
+const WORKING_HOLD: u32 = 4;
 
 /// Whether the program has taken the last input.
 #[derive(Debug, Default, Clone, Copy)]
