@@ -2,19 +2,19 @@
 # The cost of the dev-dependency (issue 21, point 9): the clean build of a crate that adds
 # tuicast as the README recommends, against insta and against ratatui (whose TestBackend is
 # the in-process alternative), each in a fresh target folder, offline (the repository's
-# Cargo.lock pins the same versions). Prints one line per build: what, profile, seconds.
+# Cargo.lock pins the same versions). Prints one line per build: what, profile, wall seconds,
+# CPU seconds (user + system: steadier than wall time on a shared machine).
 #
 #   scripts/bench-devdep.sh [-o NAME,NAME] [debug|release ...]
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-only="tuicast-default,tuicast-record,tuicast-lean,insta,ratatui"
+only="tuicast-default,tuicast-lean,insta,ratatui"
 if [ "${1:-}" = -o ]; then only="$2"; shift 2; fi
 profiles=("${@:-debug}")
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 declare -A deps=(
   [tuicast-default]="tuicast = { path = \"$repo\" }"
-  [tuicast-record]="tuicast = { path = \"$repo\", default-features = false, features = [\"record\"] }"
   [tuicast-lean]="tuicast = { path = \"$repo\", default-features = false }"
   [insta]="insta = \"1\""
   [ratatui]="ratatui = \"0.30.2\""
@@ -29,9 +29,9 @@ for name in ${only//,/ }; do
     echo 'fn main() {}' > "$dir/tests/t.rs"
     cp "$repo/Cargo.lock" "$dir/Cargo.lock"
     flag=(); [ "$profile" = release ] && flag=(--release)
-    start=$(date +%s.%N)
-    (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo test --offline --no-run -q "${flag[@]}" >/dev/null 2>&1)
-    end=$(date +%s.%N)
-    printf '%s\t%s\t%.1f\n' "$name" "$profile" "$(echo "$end - $start" | bc)"
+    times="$(cd "$dir" && CARGO_TARGET_DIR="$dir/target" /usr/bin/time -f '%e %U %S' \
+      cargo test --offline --no-run -q "${flag[@]}" 2>&1 >/dev/null | tail -1)"
+    read -r wall user sys <<<"$times"
+    printf '%s\t%s\t%.1f\t%.1f\n' "$name" "$profile" "$wall" "$(echo "$user + $sys" | bc)"
   done
 done

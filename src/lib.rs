@@ -76,12 +76,10 @@
 /// first difference and the diff.
 ///
 /// ```no_run
-/// # #[cfg(feature = "record")] {
 /// use tuicast::record::{Session, SessionOptions};
 /// let mut s = Session::spawn_in_memory(SessionOptions::new(["bash", "--norc"]))?;
 /// s.wait_text("$")?;
 /// tuicast::assert_screen!(s, "prompt");
-/// # }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[macro_export]
@@ -130,7 +128,7 @@ pub mod size;
 pub mod assert;
 pub mod cast;
 pub mod config;
-#[cfg(feature = "record")]
+#[cfg(feature = "cli")]
 pub mod daemon;
 pub mod harness;
 pub mod inspect;

@@ -109,7 +109,9 @@ pub(super) fn accept(args: AcceptArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let repo = tuicast::report::repository_root(&here.root);
-    let mut all = Vec::new();
+    // Every project's changes are checked before any is written: one refused project leaves
+    // the others untouched too.
+    let mut plans = Vec::new();
     for name in &projects {
         let root = match (&repo, name.as_str()) {
             (_, "") | (None, _) => here.root.clone(),
@@ -127,6 +129,13 @@ pub(super) fn accept(args: AcceptArgs) -> anyhow::Result<ExitCode> {
         }
         let config = Config::load(&root)?;
         match accept_project(&dir, &config, name, &args.filter.filters)? {
+            Ok(plan) => plans.push(plan),
+            Err(e) => return Ok(accept_failed(e)),
+        }
+    }
+    let mut all = Vec::new();
+    for plan in plans {
+        match plan.apply() {
             Ok(done) => all.extend(done),
             Err(e) => return Ok(accept_failed(e)),
         }
@@ -162,13 +171,13 @@ fn accept_failed(e: tuicast::report::AcceptError) -> ExitCode {
 }
 
 /// The changes of the report in `dir` for the project of `config` (named `name` in it),
-/// checked against that project's casts.
+/// checked against that project's casts: what accepting them would write.
 fn accept_project(
     dir: &std::path::Path,
     config: &Config,
     name: &str,
     filters: &[String],
-) -> anyhow::Result<Result<Vec<tuicast::report::Accepted>, tuicast::report::AcceptError>> {
+) -> anyhow::Result<Result<tuicast::report::AcceptPlan, tuicast::report::AcceptError>> {
     // Writes only inside the project: a `snapshots` folder that is a link out of it, or a
     // `snapshots = "../x"`, takes no golden from a report.
     let inside = tuicast::util::resolved(&config.snapshots)
@@ -200,7 +209,7 @@ fn accept_project(
         known: &known_casts,
         name,
     };
-    Ok(tuicast::report::accept_from_project(
+    Ok(tuicast::report::plan_accept_from(
         dir,
         &config.snapshots,
         filters,

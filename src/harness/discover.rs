@@ -347,8 +347,6 @@ fn unrecorded(cast: &Path, scenario: &Scenario, live: LiveMode) -> String {
         .unwrap_or_else(|| cast.with_extension("toml"));
     let why = if live == LiveMode::Never {
         "this run replays (TUICAST_LIVE=0 or --replay)"
-    } else if !cfg!(feature = "record") {
-        "this build of tuicast leaves out its `record` feature"
     } else {
         "this run records live only scenarios of the project's own code (bin =, live = true, \
          or a script of the project)"
@@ -365,13 +363,9 @@ fn unrecorded(cast: &Path, scenario: &Scenario, live: LiveMode) -> String {
 /// to check it live where this build can.
 fn how_to_record(toml: &Path, what: &str) -> String {
     format!(
-        "record {what} with `tuicast record {}`{}",
+        "record {what} with `tuicast record {}`, or check it live with `tuicast test --live` \
+         (TUICAST_LIVE=1 cargo test)",
         assert::shown_path(toml),
-        if cfg!(feature = "record") {
-            ", or check it live with `tuicast test --live` (TUICAST_LIVE=1 cargo test)"
-        } else {
-            ""
-        }
     )
 }
 

@@ -21,7 +21,6 @@ use super::discover::Case;
 use crate::assert::{self, UpdateAction};
 use crate::config::Config;
 use crate::record::{Program, Scenario};
-#[cfg(feature = "record")]
 use {super::check::masked, crate::assert::Check, crate::replay};
 
 /// The environment variable that forces live mode on (`1`) or off (`0`).
@@ -100,8 +99,7 @@ impl LiveMode {
     /// Whether this mode records a case of `scenario` live: always with
     /// [`LiveMode::Always`], never with [`LiveMode::Never`], and by default when it runs the
     /// project's own code (`bin =`, `live = true`, a script of the project: see
-    /// [`Scenario::runs_project_code`]) — also in a build without the `record` feature, where
-    /// the case then fails saying so instead of replaying a cast of an older program.
+    /// [`Scenario::runs_project_code`]) — in every build: the recorder is never left out.
     pub fn records_scenario(self, scenario: &Scenario) -> bool {
         match self {
             LiveMode::Always => true,
@@ -235,54 +233,20 @@ pub(super) fn older_than_binary(case: &Case) -> Option<String> {
     (built > recorded).then(|| {
         format!(
             "warning: {} is older than {what} its scenario runs ({}): replaying it tests the \
-             program as it was; {}",
+             program as it was; record it live with `tuicast test --live` or \
+             `{LIVE_ENV}=1 cargo test`",
             assert::shown_path(&case.cast),
             assert::shown_path(&program),
-            if cfg!(feature = "record") {
-                format!("record it live with `tuicast test --live` or `{LIVE_ENV}=1 cargo test`")
-            } else {
-                "record it again with `tuicast record` (this build of tuicast has no `record` \
-                 feature to record it live)"
-                    .to_string()
-            }
         )
     })
 }
 
-/// Live mode in a build without the `record` feature: an error saying so.
-#[cfg(not(feature = "record"))]
-pub(super) fn live_replay(
-    _config: &Config,
-    case: &Case,
-    scenario: &Scenario,
-    _update: UpdateAction,
-    _png: &assert::PngCheck,
-) -> Replayed {
-    let why = match &scenario.program {
-        Program::Bin { name, .. } => format!(
-            "its scenario runs the package's own binary (bin = \"{}\"), which is checked by \
-             recording it live",
-            crate::escape::escape_for_terminal(name, 60)
-        ),
-        _ => "live mode records it".to_string(),
-    };
-    Err(format!(
-        "{}: {why}, and this build of tuicast leaves out its `record` feature: add it to the \
-         dev-dependency (`tuicast = {{ version = \"{}\", default-features = false, features = \
-         [\"record\"] }}`), or replay the committed cast knowingly with TUICAST_LIVE=0",
-        assert::shown_path(&case.cast),
-        env!("CARGO_PKG_VERSION"),
-    ))
-}
-
 /// How long a trial waits for another process's recording of the same cast.
-#[cfg(feature = "record")]
 const WAIT_FOR_RECORDING: Duration = Duration::from_secs(600);
 
 /// Live mode: the scenario recorded once per run (see the module docs), the recording
 /// replayed, and kept as `<cast>.new` when any checkpoint differs from its golden (`always`
 /// replaces the cast).
-#[cfg(feature = "record")]
 pub(super) fn live_replay(
     config: &Config,
     case: &Case,
@@ -373,14 +337,12 @@ pub(super) fn live_replay(
 
 /// Why a live recording failed: the message, and the line of the scenario step that failed
 /// when one did.
-#[cfg(feature = "record")]
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Failed {
     message: String,
     step_line: Option<u64>,
 }
 
-#[cfg(feature = "record")]
 impl From<String> for Failed {
     fn from(message: String) -> Failed {
         Failed {
@@ -401,11 +363,9 @@ pub(crate) struct LiveOutcome {
 }
 
 /// The live outcomes of this process, by cast.
-#[cfg(feature = "record")]
 static OUTCOMES: std::sync::Mutex<Option<std::collections::HashMap<PathBuf, LiveOutcome>>> =
     std::sync::Mutex::new(None);
 
-#[cfg(feature = "record")]
 fn note_outcome(case: &Case, recorded: &Path, result: &Result<(), Failed>) {
     let partial = crate::record::run::partial_path(recorded);
     let outcome = LiveOutcome {
@@ -423,27 +383,17 @@ fn note_outcome(case: &Case, recorded: &Path, result: &Result<(), Failed>) {
 
 /// The outcome of the last live recording of `cast` in this process, if it was recorded live.
 pub(crate) fn live_outcome(cast: &Path) -> Option<LiveOutcome> {
-    #[cfg(feature = "record")]
-    {
-        let map = OUTCOMES.lock().unwrap_or_else(|e| e.into_inner());
-        map.as_ref().and_then(|m| m.get(cast).cloned())
-    }
-    #[cfg(not(feature = "record"))]
-    {
-        let _ = cast;
-        None
-    }
+    let map = OUTCOMES.lock().unwrap_or_else(|e| e.into_inner());
+    map.as_ref().and_then(|m| m.get(cast).cloned())
 }
 
 /// Whether trials of this run are separate processes (cargo-nextest).
-#[cfg(feature = "record")]
 fn shared_between_processes() -> bool {
     std::env::var_os("NEXTEST_RUN_ID").is_some_and(|v| !v.is_empty())
 }
 
 /// The result a finished recording left: `Some(Ok)`, `Some(Err(why))`, or `None` (not yet).
 /// The file holds `ok`, or `error [LINE]` and the message on the lines after.
-#[cfg(feature = "record")]
 fn read_done(done: &Path) -> Option<Result<(), Failed>> {
     let text = std::fs::read_to_string(done).ok()?;
     let Some(rest) = text.strip_prefix("error") else {
@@ -457,7 +407,6 @@ fn read_done(done: &Path) -> Option<Result<(), Failed>> {
 }
 
 /// A lock whose process is gone (or that names none, after a moment to write it).
-#[cfg(feature = "record")]
 fn lock_is_stale(lock: &Path) -> bool {
     let Ok(text) = std::fs::read_to_string(lock) else {
         return false;
@@ -475,7 +424,6 @@ fn lock_is_stale(lock: &Path) -> bool {
 /// Records the scenario into `recorded` and decides, once, what becomes of it beside the cast:
 /// matching every golden, an old `<cast>.new` goes; differing, it is kept as `<cast>.new`
 /// (`new`) or replaces the cast (`always`); `no` writes nothing.
-#[cfg(feature = "record")]
 fn record_and_decide(
     config: &Config,
     case: &Case,
@@ -612,7 +560,6 @@ mod tests {
         assert_eq!(run_dir(), dir, "one folder for the whole run");
     }
 
-    #[cfg(feature = "record")]
     #[test]
     fn a_lock_is_stale_when_its_process_is_gone() {
         let dir = tempfile::tempdir().unwrap();

@@ -25,7 +25,6 @@
 mod check;
 mod discover;
 mod live;
-#[cfg(feature = "record")]
 pub mod repeat;
 mod report;
 mod result;

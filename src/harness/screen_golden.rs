@@ -35,7 +35,6 @@ impl ScreenSource for &Screen {
     }
 }
 
-#[cfg(feature = "record")]
 impl ScreenSource for crate::record::Session {
     fn golden_screen(&mut self) -> Result<Screen, String> {
         let settle = self.settle();

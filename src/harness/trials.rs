@@ -19,7 +19,6 @@ pub fn main() -> ! {
     // Before any thread exists: a signal during a live recording ends it cleanly (its
     // program's whole session, its temporary HOME); with no recording alive it ends the
     // process at once, as without this.
-    #[cfg(feature = "record")]
     if let Err(e) = crate::record::interrupt::install() {
         eprintln!("warning: cannot set up signal handling: {e}");
     }
@@ -90,7 +89,6 @@ pub fn main() -> ! {
             }
         }
     }
-    #[cfg(feature = "record")]
     if let Some(signal) = crate::record::interrupt::requested() {
         eprintln!(
             "interrupted by {}: the recordings were ended",

@@ -3,7 +3,7 @@
 //!
 //! [`install`] (call it first thing in `main`, before any other thread exists) blocks the three
 //! signals in the calling thread — so in every thread started after it, and never in the
-//! recorded programs: portable-pty empties the signal mask before `exec` — and starts one
+//! recorded programs: `pty.rs` empties the signal mask before `exec` — and starts one
 //! thread that takes them with `sigwait` (no signal handler, no `unsafe`). The first signal is
 //! stored (with no session alive the process exits at once); every session checks it at
 //! least every 20 ms while it waits for its program and fails with [`RecordError::Interrupted`](super::session::RecordError::Interrupted), which

@@ -1,7 +1,7 @@
 //! Recording: run a real program in a pseudo-terminal, drive it from a scenario, and write
 //! the session as an asciicast v3 file.
 //!
-//! - [`pty`]: the program in a PTY (portable-pty), output and exit as events.
+//! - [`pty`]: the program in a PTY (on `nix`), output and exit as events.
 //! - [`session`]: the live engine, waits on the screen, input, secrets, query answers, the cast.
 //!   Its parts are private files by concern, their public items shown in [`session`]: `wait.rs`,
 //!   `input.rs`, `settle.rs` (checkpoints on a settled screen, idle waits), `report.rs` (what a
@@ -20,47 +20,31 @@
 //!   streaming UTF-8.
 
 pub mod cargo_bin;
-#[cfg(feature = "record")]
 pub mod interrupt;
 pub mod journal;
 pub mod keys;
 pub mod mouse;
-#[cfg(feature = "record")]
 #[doc(hidden)] // public for the recording benchmark only; not a stable API
 pub mod pty;
-#[cfg(feature = "record")]
 pub(crate) mod query;
 #[doc(hidden)] // public for the `redact` fuzz target only; not a stable API
 pub mod redact;
-#[cfg(feature = "record")]
 pub mod run;
 pub mod scenario;
-#[cfg(feature = "record")]
 pub mod session;
-#[cfg(feature = "record")]
 pub(crate) mod utf8;
 
 // `Session`'s parts by concern; `session` re-exports their public items.
-#[cfg(feature = "record")]
 mod error;
-#[cfg(feature = "record")]
 mod home;
-#[cfg(feature = "record")]
 mod input;
-#[cfg(feature = "record")]
 mod quiet;
-#[cfg(feature = "record")]
 mod report;
-#[cfg(feature = "record")]
 mod settle;
-#[cfg(feature = "record")]
 mod wait;
 
 pub use mouse::{MouseButton, ScrollDirection};
-#[cfg(feature = "record")]
 pub use query::CELL_PIXELS;
-#[cfg(feature = "record")]
 pub use run::{default_cast_path, record_scenario, Recorded};
 pub use scenario::{Action, Origin, Program, Scenario, Settle, Step, Target, Wait};
-#[cfg(feature = "record")]
 pub use session::{base_env, sweep_orphans, Finished, RecordError, Session, SessionOptions};

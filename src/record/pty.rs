@@ -1,5 +1,11 @@
-//! A program running in a pseudo-terminal (on portable-pty), with its output and its exit
-//! delivered as events on one channel.
+//! A program running in a pseudo-terminal, with its output and its exit delivered as events
+//! on one channel.
+//!
+//! The terminal is opened here on `nix` (`posix_openpt`, with both sides close-on-exec from
+//! the start, so a program another thread starts at the same moment cannot inherit them), and
+//! the program is started with `std::process::Command` as the leader of a new session whose
+//! controlling terminal is the PTY, with the signal dispositions and mask a shell would give it
+//! and no descriptor but 0, 1 and 2.
 //!
 //! The traps handled here: the slave side is dropped right after spawning (or EOF never
 //! comes); the writer is kept until the end (dropping it sends EOF to the program), and
@@ -13,18 +19,26 @@
 //! links lead to them — every process whose environment holds the session's marker (its
 //! private `HOME=…`, see [`Pty::set_marker`]), killed again until none is left.
 
+// The only module with `unsafe`: between fork and exec (`pre_exec`) and the PTY's ioctls.
+#![allow(unsafe_code)]
+
 use std::collections::BTreeMap;
+use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::unix::process::ExitStatusExt;
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd};
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use nix::fcntl::OFlag;
+use nix::libc;
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::unistd::Pid;
-use portable_pty::{native_pty_system, CommandBuilder, MasterPty, PtySize};
 
 use crate::term::Size;
 
@@ -42,7 +56,9 @@ pub enum PtyEvent {
 
 /// A program in a pseudo-terminal.
 pub struct Pty {
-    master: Box<dyn MasterPty + Send>,
+    /// The master side: the program's output is read from (a copy of) it, its input
+    /// written to (another copy), and its size and modes are asked and set through it.
+    master: File,
     /// Input for the writing thread; dropping it closes the writer (EOF to the program).
     input: mpsc::Sender<Vec<u8>>,
     /// The first write that failed on the writing thread.
@@ -64,8 +80,6 @@ struct Flight {
     /// Output the reading thread has read, and output the session has received.
     read: AtomicU64,
     received: AtomicU64,
-    /// The reading thread's id (0 until it starts).
-    reader_tid: AtomicU32,
 }
 
 /// Output chunks (of up to 64 KiB) that may wait in the channel.
@@ -97,28 +111,33 @@ impl Pty {
                 format!("the working folder {} does not exist", cwd.display()),
             ));
         }
-        let pair = native_pty_system()
-            .openpty(pty_size(size))
-            .map_err(|e| io::Error::other(format!("cannot open a pseudo-terminal: {e}")))?;
-        let mut cmd = CommandBuilder::new(&resolved);
-        cmd.args(&argv[1..]);
-        cmd.env_clear();
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
+        let (master, slave) = open_pty(size)?;
+        let mut cmd = Command::new(&resolved);
+        cmd.arg0(program)
+            .args(&argv[1..])
+            .env_clear()
+            .envs(env)
+            .current_dir(cwd)
+            .stdin(Stdio::from(slave.try_clone()?))
+            .stdout(Stdio::from(slave.try_clone()?))
+            .stderr(Stdio::from(slave));
         if !env.contains_key("TERM") {
             cmd.env("TERM", "xterm-256color");
         }
-        cmd.cwd(cwd);
-        let child = pair
-            .slave
-            .spawn_command(cmd)
-            .map_err(|e| io::Error::other(format!("cannot start {program}: {e}")))?;
-        // Without this the PTY never reports EOF: our copy of the slave keeps it open.
-        drop(pair.slave);
-        let pid = child.process_id().unwrap_or(0);
-        let mut reader = pair.master.try_clone_reader().map_err(io::Error::other)?;
-        let mut writer = pair.master.take_writer().map_err(io::Error::other)?;
+        // SAFETY: between fork and exec the closure calls only async-signal-safe functions
+        // (signal, sigprocmask, setsid, ioctl, close_range/close) and allocates nothing.
+        unsafe {
+            cmd.pre_exec(become_session_leader);
+        }
+        let child = cmd
+            .spawn()
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot start {program}: {e}")))?;
+        // The child's copies of the slave are its own; ours went with `cmd` (or EOF would
+        // never come).
+        drop(cmd);
+        let pid = child.id();
+        let mut reader = master.try_clone()?;
+        let mut writer = master.try_clone()?;
         let (input, typed) = mpsc::channel::<Vec<u8>>();
         let write_failed = Arc::new(Mutex::new(None));
         let failed = Arc::clone(&write_failed);
@@ -147,8 +166,6 @@ impl Pty {
         std::thread::Builder::new()
             .name("tuicast-pty-read".into())
             .spawn(move || {
-                read.reader_tid
-                    .store(nix::unistd::gettid().as_raw() as u32, Ordering::SeqCst);
                 let mut buf = vec![0u8; 1 << 16];
                 loop {
                     match reader.read(&mut buf) {
@@ -171,25 +188,18 @@ impl Pty {
         std::thread::Builder::new()
             .name("tuicast-pty-wait".into())
             .spawn(move || {
-                // The std child is inside: its status has the real signal number.
-                let inner: &mut dyn portable_pty::Child = &mut *child;
-                let status = match inner.downcast_mut::<std::process::Child>() {
-                    Some(c) => loop {
-                        match c.wait() {
-                            Ok(s) => {
-                                break s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
-                            }
-                            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                            Err(_) => break 255,
-                        }
-                    },
-                    None => child.wait().map(|s| s.exit_code() as i32).unwrap_or(255),
+                let status = loop {
+                    match child.wait() {
+                        Ok(s) => break s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0)),
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        Err(_) => break 255,
+                    }
                 };
                 let _ = tx.send(PtyEvent::Exit(status));
             })?;
 
         Ok(Pty {
-            master: pair.master,
+            master,
             input,
             write_failed,
             pid,
@@ -204,40 +214,21 @@ impl Pty {
     /// the terminal's program side; a line not yet ended in canonical mode is not counted).
     /// `None` when the terminal does not tell.
     pub fn input_pending(&self) -> Option<bool> {
-        use std::os::unix::fs::OpenOptionsExt;
         if self.flight.queued.load(Ordering::SeqCst) > 0 {
             return Some(true);
         }
-        // The program's side, opened for a moment (never as a controlling terminal) to ask.
-        let slave = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(nix::libc::O_NOCTTY | nix::libc::O_NONBLOCK)
-            .open(self.master.tty_name()?)
-            .ok()?;
-        rustix::io::ioctl_fionread(&slave).ok().map(|n| n > 0)
+        bytes_readable(&peer(&self.master)?).map(|n| n > 0)
     }
 
-    /// Whether output the program wrote has not reached [`Pty::recv`] yet: held by the
-    /// reading thread, or not yet read by it (the thread is not asleep in its `read` of the
-    /// terminal, where it is whenever the terminal holds nothing for it). `None` when
-    /// `/proc` does not tell.
+    /// Whether output the program wrote has not reached [`Pty::recv`] yet: in the terminal
+    /// (`FIONREAD` on the master side), or held by the reading thread. `None` when the
+    /// terminal does not tell.
     pub fn output_pending(&self) -> Option<bool> {
         let f = &self.flight;
         if f.read.load(Ordering::SeqCst) != f.received.load(Ordering::SeqCst) {
             return Some(true);
         }
-        let tid = f.reader_tid.load(Ordering::SeqCst);
-        if tid == 0 {
-            return None;
-        }
-        let dir = format!("/proc/self/task/{tid}");
-        let stat = std::fs::read_to_string(format!("{dir}/stat")).ok()?;
-        let state = stat
-            .rfind(')')
-            .and_then(|i| stat[i + 1..].split_whitespace().next());
-        let syscall = std::fs::read_to_string(format!("{dir}/syscall")).ok()?;
-        let nr = syscall.split_whitespace().next()?.parse::<i64>().ok();
-        Some(state != Some("S") || nr != Some(nix::libc::SYS_read))
+        bytes_readable(&self.master).map(|n| n > 0)
     }
 
     /// Names an environment entry (`NAME=value`) that only this session's processes have, so
@@ -267,16 +258,18 @@ impl Pty {
 
     /// Resizes the terminal; the program gets SIGWINCH.
     pub fn resize(&self, size: Size) -> io::Result<()> {
-        self.master.resize(pty_size(size)).map_err(io::Error::other)
+        set_size(&self.master, size)
     }
 
     /// The terminal's size as the kernel has it now: a program may change it itself
     /// (`stty cols 100`, `TIOCSWINSZ`).
     pub fn size(&self) -> Option<Size> {
-        let s = self.master.get_size().ok()?;
-        Some(Size {
-            cols: s.cols,
-            rows: s.rows,
+        let mut ws = winsize(Size { cols: 0, rows: 0 });
+        // SAFETY: TIOCGWINSZ writes one `winsize` into the struct it is given.
+        let r = unsafe { libc::ioctl(self.master.as_raw_fd(), libc::TIOCGWINSZ, &mut ws) };
+        (r == 0).then_some(Size {
+            cols: ws.ws_col,
+            rows: ws.ws_row,
         })
     }
 
@@ -296,18 +289,22 @@ impl Pty {
 
     /// Whether the terminal echoes input (false while a program reads a password).
     pub fn echo_enabled(&self) -> Option<bool> {
-        self.master
-            .get_termios()
-            .map(|t| t.local_flags.contains(nix::sys::termios::LocalFlags::ECHO))
+        self.local_flags()
+            .map(|f| f.contains(nix::sys::termios::LocalFlags::ECHO))
     }
 
     /// Whether the terminal reads whole lines (canonical mode, `ICANON`): false while a
     /// full-screen program reads keys one at a time (raw mode).
     pub fn canonical(&self) -> Option<bool> {
-        self.master.get_termios().map(|t| {
-            t.local_flags
-                .contains(nix::sys::termios::LocalFlags::ICANON)
-        })
+        self.local_flags()
+            .map(|f| f.contains(nix::sys::termios::LocalFlags::ICANON))
+    }
+
+    /// The terminal's local modes (`c_lflag`) as the program has set them.
+    fn local_flags(&self) -> Option<nix::sys::termios::LocalFlags> {
+        nix::sys::termios::tcgetattr(&self.master)
+            .ok()
+            .map(|t| t.local_flags)
     }
 
     /// Sends `signal` to everything the program started (see the module docs): its process
@@ -458,12 +455,139 @@ fn kill_until_gone(root: Option<u32>, marker: Option<&[u8]>) {
     }
 }
 
-fn pty_size(size: Size) -> PtySize {
-    PtySize {
-        rows: size.rows,
-        cols: size.cols,
-        pixel_width: 0,
-        pixel_height: 0,
+/// How many bytes `file` holds to be read (`FIONREAD`).
+fn bytes_readable(file: &File) -> Option<usize> {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one `int` into the place it is given.
+    let r = unsafe { libc::ioctl(file.as_raw_fd(), libc::FIONREAD, &mut n) };
+    (r == 0).then(|| usize::try_from(n).unwrap_or(0))
+}
+
+/// The slave side of `master`, opened anew for a question (`TIOCGPTPEER`; never as a
+/// controlling terminal). Closing it is no hang-up while the program holds the side open.
+#[cfg(target_os = "linux")]
+fn peer(master: &File) -> Option<File> {
+    let flags = libc::O_RDONLY | libc::O_NOCTTY | libc::O_NONBLOCK | libc::O_CLOEXEC;
+    // SAFETY: TIOCGPTPEER takes open flags and returns a new descriptor (or -1).
+    let fd = unsafe { libc::ioctl(master.as_raw_fd(), libc::TIOCGPTPEER, flags) };
+    // SAFETY: the descriptor is new and ours alone.
+    (fd >= 0).then(|| unsafe { File::from_raw_fd(fd) })
+}
+
+/// Other systems: not asked.
+#[cfg(not(target_os = "linux"))]
+fn peer(_master: &File) -> Option<File> {
+    None
+}
+
+/// Opens a new pseudo-terminal of `size`: its master and slave sides, both close-on-exec.
+fn open_pty(size: Size) -> io::Result<(File, File)> {
+    let cannot = |what: &str, e: nix::Error| {
+        io::Error::other(format!("cannot open a pseudo-terminal: {what}: {e}"))
+    };
+    let master = nix::pty::posix_openpt(OFlag::O_RDWR | OFlag::O_NOCTTY | OFlag::O_CLOEXEC)
+        .map_err(|e| cannot("posix_openpt", e))?;
+    nix::pty::grantpt(&master).map_err(|e| cannot("grantpt", e))?;
+    nix::pty::unlockpt(&master).map_err(|e| cannot("unlockpt", e))?;
+    let name = slave_name(&master).map_err(|e| cannot("ptsname", e))?;
+    // SAFETY: `into_raw_fd` gives up ownership of an open descriptor, which `File` takes.
+    let master = unsafe { File::from_raw_fd(master.into_raw_fd()) };
+    let slave = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOCTTY | libc::O_CLOEXEC)
+        .open(&name)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot open {name}: {e}")))?;
+    set_size(&master, size)?;
+    Ok((master, slave))
+}
+
+/// The path of the slave side of `master`.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn slave_name(master: &nix::pty::PtyMaster) -> nix::Result<String> {
+    nix::pty::ptsname_r(master)
+}
+
+/// The path of the slave side of `master` (`ptsname` uses a static buffer: one at a time).
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn slave_name(master: &nix::pty::PtyMaster) -> nix::Result<String> {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    // SAFETY: the lock keeps other threads of tuicast from using the static buffer meanwhile.
+    unsafe { nix::pty::ptsname(master) }
+}
+
+fn winsize(size: Size) -> libc::winsize {
+    libc::winsize {
+        ws_row: size.rows,
+        ws_col: size.cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    }
+}
+
+/// Sets the terminal's size (the program in it gets SIGWINCH).
+fn set_size(master: &File, size: Size) -> io::Result<()> {
+    let ws = winsize(size);
+    // SAFETY: TIOCSWINSZ reads one `winsize` from the struct it is given.
+    if unsafe { libc::ioctl(master.as_raw_fd(), libc::TIOCSWINSZ, &ws) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Runs in the child between fork and exec: default dispositions for the signals a parent
+/// may have ignored or handled, an empty signal mask, a new session whose controlling
+/// terminal is the PTY on descriptor 0, and every descriptor above 2 closed. Only
+/// async-signal-safe calls, no allocation.
+fn become_session_leader() -> io::Result<()> {
+    // SAFETY: plain system calls on values owned by this (single-threaded) child.
+    unsafe {
+        for signal in [
+            libc::SIGCHLD,
+            libc::SIGHUP,
+            libc::SIGINT,
+            libc::SIGQUIT,
+            libc::SIGTERM,
+            libc::SIGALRM,
+            libc::SIGPIPE,
+        ] {
+            libc::signal(signal, libc::SIG_DFL);
+        }
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+        if libc::setsid() == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        #[allow(clippy::useless_conversion)]
+        if libc::ioctl(0, libc::TIOCSCTTY as _, 0) == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        close_descriptors_above_2();
+    }
+    Ok(())
+}
+
+/// Closes every descriptor above 2 in the child, so the program inherits nothing of ours
+/// (a parent's pipe left open, a test harness's descriptors).
+///
+/// # Safety
+/// Only between fork and exec.
+unsafe fn close_descriptors_above_2() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: close_range(2) takes three integers and touches no memory.
+    if unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) } == 0 {
+        return;
+    }
+    // SAFETY: sysconf takes an integer and touches no memory.
+    let max = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) };
+    let max = if max <= 0 { 1024 } else { max.min(65_536) } as libc::c_int;
+    for fd in 3..max {
+        // SAFETY: close takes an integer; closing a descriptor that is not open fails
+        // harmlessly, and this child owns every descriptor it has.
+        unsafe { libc::close(fd) };
     }
 }
 

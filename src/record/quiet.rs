@@ -331,12 +331,15 @@ fn absolute(pid: u32, addr: u64, clock: Clock) -> Timeout {
     let Some((s, ns)) = read_time(pid, addr) else {
         return Timeout::Unknown;
     };
-    let now = rustix::time::clock_gettime(match clock {
-        Clock::Realtime => rustix::time::ClockId::Realtime,
-        Clock::Monotonic => rustix::time::ClockId::Monotonic,
-    });
+    use nix::time::{clock_gettime, ClockId};
+    let Ok(now) = clock_gettime(match clock {
+        Clock::Realtime => ClockId::CLOCK_REALTIME,
+        Clock::Monotonic => ClockId::CLOCK_MONOTONIC,
+    }) else {
+        return Timeout::Unknown;
+    };
     let at = i128::from(s) * 1_000_000_000 + i128::from(ns);
-    let now = i128::from(now.tv_sec) * 1_000_000_000 + i128::from(now.tv_nsec);
+    let now = i128::from(now.tv_sec()) * 1_000_000_000 + i128::from(now.tv_nsec());
     let left = u64::try_from((at - now).max(0)).unwrap_or(u64::MAX);
     Timeout::After(Duration::from_nanos(left))
 }

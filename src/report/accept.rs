@@ -124,6 +124,60 @@ pub fn accept_from_project(
     known: &HashSet<String>,
     project: Option<ProjectCasts<'_>>,
 ) -> Result<Vec<Accepted>, AcceptError> {
+    plan_accept_from(dir, snapshots, filters, known, project)?.apply()
+}
+
+/// What [`accept_from_project`] would write, checked whole and nothing written yet: the
+/// plans of every project of a workspace are made first, so that one refused project leaves
+/// every other one untouched too ([`AcceptPlan::apply`] writes).
+#[derive(Debug, Default)]
+pub struct AcceptPlan {
+    /// (name as shown, file, content, whether the file is new), casts before goldens.
+    writes: Vec<(String, PathBuf, Vec<u8>, bool)>,
+}
+
+impl AcceptPlan {
+    /// How many files the plan writes (casts and goldens).
+    pub fn len(&self) -> usize {
+        self.writes.len()
+    }
+
+    /// Whether the plan writes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.writes.is_empty()
+    }
+
+    /// Writes the plan: the casts first, then their goldens, each atomically, removing the
+    /// local `.new` each replaces.
+    pub fn apply(self) -> Result<Vec<Accepted>, AcceptError> {
+        let mut done = Vec::new();
+        for (name, path, content, created) in self.writes {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| AcceptError::Io(parent.into(), e))?;
+            }
+            crate::util::write_atomic(&path, &content)
+                .map_err(|e| AcceptError::Io(path.clone(), e))?;
+            // A `.new` (or `.cast.new`) from a local run is now outdated.
+            let _ = std::fs::remove_file(crate::assert::pending_path(&path));
+            done.push(Accepted {
+                name,
+                path,
+                created,
+            });
+        }
+        Ok(done)
+    }
+}
+
+/// Checks the report in `dir` as [`accept_from_project`] does and returns what it would
+/// write, writing nothing.
+pub fn plan_accept_from(
+    dir: &Path,
+    snapshots: &Path,
+    filters: &[String],
+    known: &HashSet<String>,
+    project: Option<ProjectCasts<'_>>,
+) -> Result<AcceptPlan, AcceptError> {
     let refuse = |entry: &str, why: &str| AcceptError::Refused(entry.to_string(), why.to_string());
     for sub in ["data", "files"] {
         let path = dir.join(sub);
@@ -235,22 +289,8 @@ pub fn accept_from_project(
     if !stale.is_empty() {
         return Err(AcceptError::Stale(stale));
     }
-    let mut done = Vec::new();
-    // The casts first, then their goldens; each written atomically.
-    for (name, path, content, created) in recordings.into_iter().chain(planned) {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| AcceptError::Io(parent.into(), e))?;
-        }
-        crate::util::write_atomic(&path, &content).map_err(|e| AcceptError::Io(path.clone(), e))?;
-        // A `.new` (or `.cast.new`) from a local run is now outdated.
-        let _ = std::fs::remove_file(crate::assert::pending_path(&path));
-        done.push(Accepted {
-            name,
-            path,
-            created,
-        });
-    }
-    Ok(done)
+    recordings.extend(planned);
+    Ok(AcceptPlan { writes: recordings })
 }
 
 /// A change of the cast itself: where it goes, its bytes, whether it is new. Refused unless

@@ -23,7 +23,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-pub use accept::{accept_from, accept_from_project, AcceptError, Accepted, ProjectCasts};
+pub use accept::{
+    accept_from, accept_from_project, plan_accept_from, AcceptError, AcceptPlan, Accepted,
+    ProjectCasts,
+};
 pub use data::{content_hash, format_of, CastData, Images, NewCast, ResultData, SnapshotData};
 pub use html::{escape, Counts};
 pub use player::{player, Frame, LiveInfo, Marker, Player, Run, StepInfo};
@@ -201,10 +204,14 @@ impl ReportDir {
         self.claim()?;
         let data = self.dir.join("data");
         std::fs::create_dir_all(&data)?;
+        // Files are named by the project too: two members of a workspace may have a cast of
+        // the same name, and a report of both keeps each.
+        let project = project_in_repository(&config.root);
+        let id = qualified(&project, case.stem);
         let failed = results.iter().any(ResultData::failed);
         if failed {
-            self.pictures(config, case, &mut results)?;
-            let player_file = data.join(format!("p-{}.json", short_hash(case.stem)));
+            self.pictures(config, &project, case, &mut results)?;
+            let player_file = data.join(format!("p-{}.json", short_hash(&id)));
             if !player_file.exists() || case.live.is_some() {
                 let p = match case.live {
                     Some(live) => Player {
@@ -219,12 +226,12 @@ impl ReportDir {
         // A live recording that failed its checks goes with them: accepting the goldens
         // without it would leave the old cast, which replay and screenshots then show.
         let new_cast = match case.live {
-            Some(live) if failed => self.carry_recording(case, &live.recording)?,
+            Some(live) if failed => self.carry_recording(&id, case, &live.recording)?,
             _ => None,
         };
         let cast = CastData {
             cast: crate::assert::pending::relative_name(&config.root, case.cast),
-            project: project_in_repository(&config.root),
+            project: project.clone(),
             stem: case.stem.to_string(),
             command: command_line(),
             duration: duration.as_secs_f64(),
@@ -234,7 +241,7 @@ impl ReportDir {
             results,
             new_cast,
         };
-        let file = data.join(format!("r-{}.json", short_hash(key)));
+        let file = data.join(format!("r-{}.json", short_hash(&qualified(&project, key))));
         write_replacing(&file, &serde_json::to_vec(&cast)?)
     }
 
@@ -242,6 +249,7 @@ impl ReportDir {
     /// `DIR/files/`, with the hash of the cast it would replace.
     fn carry_recording(
         &self,
+        id: &str,
         case: &CaseInfo<'_>,
         recording: &Path,
     ) -> io::Result<Option<NewCast>> {
@@ -253,7 +261,7 @@ impl ReportDir {
         };
         let files = self.dir.join("files");
         std::fs::create_dir_all(&files)?;
-        let file = format!("c-{}.cast", short_hash(case.stem));
+        let file = format!("c-{}.cast", short_hash(id));
         write_replacing(&files.join(&file), &bytes)?;
         let cast_hash = crate::util::read_regular_nofollow(case.cast, MAX_CARRIED_CAST)
             .ok()
@@ -295,26 +303,40 @@ impl ReportDir {
         let mut seen = std::collections::HashSet::new();
         casts.reverse();
         for c in &mut casts {
-            c.results.retain(|r| seen.insert(r.test.clone()));
+            c.results
+                .retain(|r| seen.insert((c.project.clone(), r.test.clone())));
         }
         casts.retain(|c| !c.results.is_empty());
         casts.reverse();
-        casts.sort_by(|a, b| a.stem.cmp(&b.stem));
+        // Several projects (a workspace): each cast is shown with its project's folder, so
+        // two members' casts of one name stay apart.
+        let many = casts.iter().any(|c| c.project != casts[0].project);
         let mut players = Vec::new();
-        let mut stems: Vec<&str> = casts
+        let mut ids: Vec<(String, String)> = casts
             .iter()
             .filter(|c| c.results.iter().any(ResultData::failed))
-            .map(|c| c.stem.as_str())
+            .map(|c| (c.project.clone(), c.stem.clone()))
             .collect();
-        stems.dedup();
-        for stem in stems {
-            let file = data.join(format!("p-{}.json", short_hash(stem)));
+        ids.sort();
+        ids.dedup();
+        for (project, stem) in ids {
+            let id = qualified(&project, &stem);
+            let file = data.join(format!("p-{}.json", short_hash(&id)));
             if let Ok(bytes) = crate::util::read_regular_nofollow(&file, MAX_DATA_BYTES) {
-                if let Ok(p) = serde_json::from_slice::<Player>(&bytes) {
+                if let Ok(mut p) = serde_json::from_slice::<Player>(&bytes) {
+                    if many {
+                        p.stem = id;
+                    }
                     players.push(p);
                 }
             }
         }
+        if many {
+            for c in &mut casts {
+                c.stem = qualified(&c.project, &c.stem);
+            }
+        }
+        casts.sort_by(|a, b| a.stem.cmp(&b.stem));
         let page = html::Page {
             casts: &casts,
             players: &players,
@@ -352,6 +374,7 @@ impl ReportDir {
     fn pictures(
         &self,
         config: &Config,
+        project: &str,
         case: &CaseInfo<'_>,
         results: &mut [ResultData],
     ) -> io::Result<()> {
@@ -363,7 +386,7 @@ impl ReportDir {
             for s in r.snapshots.iter_mut().filter(|s| s.format.is_binary()) {
                 std::fs::create_dir_all(&files)?;
                 let golden = config.snapshots.join(&s.name);
-                let base = short_hash(&s.name);
+                let base = short_hash(&qualified(project, &s.name));
                 // Read as goldens are (`assert::read_golden`: no symbolic link, no FIFO, a
                 // size limit): a picture committed as a link to any file would otherwise be
                 // copied into the artifact.
@@ -517,6 +540,16 @@ fn quoted_args(args: impl IntoIterator<Item = String>) -> String {
 }
 
 /// 16 hex digits naming a data file for `key`.
+/// `name` of the project `project` (its folder in the repository, empty for the repository's
+/// own): `project/name`, or `name` alone.
+fn qualified(project: &str, name: &str) -> String {
+    if project.is_empty() {
+        name.to_string()
+    } else {
+        format!("{project}/{name}")
+    }
+}
+
 fn short_hash(key: &str) -> String {
     content_hash(key.as_bytes())[..16].to_string()
 }

@@ -358,12 +358,10 @@ impl SequenceTracker {
 /// The DEC private modes a program set and reset (`CSI ? Pm h`, `CSI ? Pm l`); the query
 /// answerer of the recorder uses it.
 #[derive(Debug, Default)]
-#[cfg_attr(not(feature = "record"), allow(dead_code))]
 pub(crate) struct DecModes {
     modes: HashMap<u16, bool>,
 }
 
-#[cfg_attr(not(feature = "record"), allow(dead_code))]
 impl DecModes {
     /// Follows a control sequence.
     pub(crate) fn observe(&mut self, csi: &Csi) {

@@ -439,8 +439,9 @@ fn an_activated_virtualenv_is_the_recorded_programs_python() {
     );
 }
 
-#[test]
-fn at_a_workspace_root_each_members_suite_runs_in_its_own_folder() {
+/// A workspace of two members, `apps/a` and `apps/b`, each with one recorded scenario
+/// (`casts/greet`, checkpoint `greeted`) and no golden yet.
+fn workspace_of_two() -> Dir {
     let dir = Dir::new();
     dir.write(
         "Cargo.toml",
@@ -456,8 +457,6 @@ fn at_a_workspace_root_each_members_suite_runs_in_its_own_folder() {
             scenario(&["greeted"], &[]),
         );
     }
-    // Record both from the root, then check one member by its path: its goldens go to that
-    // member's snapshots folder, never ./snapshots/apps/....
     dir.tuicast([
         "record",
         "apps/a/casts/greet.toml",
@@ -465,6 +464,14 @@ fn at_a_workspace_root_each_members_suite_runs_in_its_own_folder() {
     ])
     .run()
     .success();
+    dir
+}
+
+#[test]
+fn at_a_workspace_root_each_members_suite_runs_in_its_own_folder() {
+    // Recorded from the root; now check one member by its path: its goldens go to that
+    // member's snapshots folder, never ./snapshots/apps/....
+    let dir = workspace_of_two();
     dir.tuicast(["test", "--update", "apps/a/casts"])
         .run()
         .success();
@@ -502,6 +509,54 @@ fn at_a_workspace_root_each_members_suite_runs_in_its_own_folder() {
     );
     assert!(dir.join("apps/b/snapshots/greet/greeted.txt").is_file());
     assert!(!dir.join("snapshots").exists());
+    dir.tuicast(["test"]).run().success();
+}
+
+/// `accept --from` over a workspace is one change: every member's entries are checked before
+/// anything is written, so one member's stale golden leaves the other member untouched too.
+#[test]
+fn accept_from_a_workspace_report_writes_every_member_or_none() {
+    let dir = workspace_of_two();
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    dir.tuicast(["test", "--report", "report"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    // Both members' casts are named `greet`: the report keeps and shows each.
+    let page = std::fs::read_to_string(dir.join("report/index.html")).unwrap();
+    for app in ["a", "b"] {
+        assert!(page.contains(&format!("apps/{app}/greet")), "{page}");
+    }
+    // Since the report, someone wrote b's golden by hand: b's change is stale.
+    dir.write("apps/b/snapshots/greet/greeted.txt", "by hand\n");
+    let out = dir
+        .tuicast(["accept", "--from", "report"])
+        .run()
+        .fails_with(1);
+    assert!(
+        out.stderr().contains("apps/b/snapshots/greet/greeted.txt"),
+        "{out}"
+    );
+    assert!(
+        !dir.join("apps/a/snapshots").exists(),
+        "a's golden was written although b's was refused: {:?}",
+        dir.files()
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("apps/b/snapshots/greet/greeted.txt")).unwrap(),
+        "by hand\n"
+    );
+    // Without the stale entry, both members are written.
+    std::fs::remove_file(dir.join("apps/b/snapshots/greet/greeted.txt")).unwrap();
+    let out = dir.tuicast(["accept", "--from", "report"]).run().success();
+    for app in ["a", "b"] {
+        assert!(
+            dir.join(format!("apps/{app}/snapshots/greet/greeted.txt"))
+                .is_file(),
+            "{out}\n{:?}",
+            dir.files()
+        );
+    }
     dir.tuicast(["test"]).run().success();
 }
 

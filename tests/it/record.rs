@@ -1052,3 +1052,51 @@ fn wait_region_find_region_and_style_at_on_a_real_vim() {
     s.type_text(":q!\r").unwrap();
     s.wait_exit(None).unwrap();
 }
+
+/// The program starts as a shell would start it, whatever state `tuicast` itself was started
+/// in: the leader of a session of its own with the PTY as its controlling terminal, no signal
+/// blocked or ignored (here `tuicast` was started with SIGINT, SIGQUIT and SIGTERM ignored),
+/// and no descriptor but 0, 1 and 2 (here `tuicast` inherited descriptor 7).
+#[test]
+fn the_program_starts_in_a_session_of_its_own_with_nothing_inherited() {
+    let dir = Dir::new();
+    let scenario = dir.write(
+        "clean.toml",
+        r#"shell = '''
+grep -E '^Sig(Blk|Ign)' /proc/self/status
+echo "fds=$(ls /proc/self/fd | tr '\n' ' ')"
+echo "sid=$(ps -o sid= -p $$ | tr -d ' ') pid=$$ tty=$(ps -o tty= -p $$)"
+'''
+size = "60x8"
+"#,
+    );
+    let status = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(r#"exec 7</dev/null; trap '' INT QUIT TERM; exec "$0" record "$1""#)
+        .arg(crate::util::BIN)
+        .arg(&scenario)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let screen = screen_at(&dir.join("clean.cast"), "end");
+    let lines: Vec<&str> = screen.lines().collect();
+    // The standard signals 1 to 31 (the real-time ones above may be glibc's or the machine's).
+    let standard = |line: &str, name: &str| {
+        let hex = line.strip_prefix(name).map(str::trim).unwrap_or("?");
+        u64::from_str_radix(hex, 16).map(|set| set & 0x7fff_ffff)
+    };
+    assert_eq!(standard(lines[0], "SigBlk:"), Ok(0), "{screen}");
+    assert_eq!(standard(lines[1], "SigIgn:"), Ok(0), "{screen}");
+    assert_eq!(lines[2], "fds=0 1 2 3", "{screen}");
+    let ids = lines[3];
+    let field = |name: &str| {
+        ids.split(' ')
+            .find_map(|f| f.strip_prefix(&format!("{name}=")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(field("sid"), field("pid"), "{screen}");
+    assert!(field("tty").starts_with("pts/"), "{screen}");
+}

@@ -453,7 +453,6 @@ fn screen_goldens_of_rust_tests_are_checked_accepted_and_not_orphans() {
 
 /// The macro itself, on a real program's live screen, against the golden committed in this
 /// repository (`snapshots/@screens/bash-read.txt`).
-#[cfg(feature = "record")]
 #[test]
 fn assert_screen_checks_a_sessions_live_screen() {
     use tuicast::record::{Session, SessionOptions};
@@ -467,7 +466,6 @@ fn assert_screen_checks_a_sessions_live_screen() {
 /// A live screen is taken as a checkpoint's, settled: a frame drawn in two writes with a pause
 /// between is never caught half-drawn after a wait for its first part; and a mismatch panics
 /// at the test's own line (`#[track_caller]`), not in tuicast's sources.
-#[cfg(feature = "record")]
 #[test]
 fn assert_screen_waits_for_a_settled_screen_and_blames_the_callers_line() {
     use tuicast::record::{Session, SessionOptions};
