@@ -353,10 +353,10 @@ impl Session {
             // an animation waiting for its next frame (a poll with a short timeout) is not
             // held.
             if auto && now >= self.watch.quiet_since() + period {
-                // About to fall back: look again, the last look may be old.
-                self.quiescence.working = TreeLook::take(self.pty.pid(), period)
-                    .as_ref()
-                    .is_some_and(TreeLook::working);
+                // About to fall back: look again (the last look may be old), twice, CONFIRM
+                // apart: an animation is seen working for a moment at a frame, a starved
+                // or pausing program for longer.
+                self.quiescence.working = self.still_working()?;
             }
             let hold = if auto && self.quiescence.working {
                 WORKING_HOLD
@@ -390,6 +390,25 @@ impl Session {
                 self.observe();
             }
         }
+    }
+
+    /// Whether the program is seen working at a look and again at a second look CONFIRM
+    /// later (output coming meanwhile counts as working: the caller looks at the screen
+    /// again).
+    fn still_working(&mut self) -> Result<bool, RecordError> {
+        let look = |s: &Session| {
+            TreeLook::take(s.pty.pid(), s.settle_rule.period())
+                .as_ref()
+                .is_some_and(TreeLook::working)
+        };
+        if !look(self) {
+            return Ok(false);
+        }
+        if self.pump(Some(Instant::now() + CONFIRM))? {
+            self.observe();
+            return Ok(true);
+        }
+        Ok(look(self))
     }
 
     /// Whether the program is waiting for input with everything it wrote on the screen:
