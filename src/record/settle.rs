@@ -511,7 +511,7 @@ pub(super) struct Quiescence {
 }
 
 /// How many settle periods a program seen working holds the quiet rule back.
-const WORKING_HOLD: u32 = 4;
+const WORKING_HOLD: u32 = 10;
 
 /// Whether the program has taken the last input.
 #[derive(Debug, Default, Clone, Copy)]
