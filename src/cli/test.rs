@@ -25,6 +25,7 @@ use tuicast::report::ReportDir;
     tuicast test --live --repeat 5        record each scenario 5 times first: fail if they differ\n  \
     TUICAST_UPDATE=no tuicast test        check only, write nothing\n  \
     tuicast test --message-format json    one JSON object per checkpoint, for tools\n  \
+    tuicast test --message-format junit > junit.xml   JUnit XML for GitLab, Jenkins, Buildkite\n  \
     tuicast test --deccolm                CSI ? 3 h switches to 132 columns, as on a VT100\n  \
     tuicast test --report report          also write report/index.html (TUICAST_REPORT=report)\n  \
     tuicast test --workspace              every suite of the workspace (each member's casts/)\n  \
@@ -38,7 +39,8 @@ pub(super) struct Args {
     /// Only checkpoints whose test name (`cast::checkpoint`) contains this text.
     #[arg(long, short = 'k', value_name = "TEXT")]
     filter: Option<String>,
-    /// Output: libtest-like text, or one JSON object per result.
+    /// Output: libtest-like text, one JSON object per result, or a JUnit XML document (one
+    /// testcase per checkpoint and expectation) for CI systems.
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
     message_format: MessageFormat,
     /// Delete goldens that no cast checkpoint produces.
@@ -75,6 +77,8 @@ pub(super) struct Args {
 enum MessageFormat {
     Human,
     Json,
+    /// JUnit XML (one document for the whole run, at its end): for GitLab, Jenkins, Buildkite.
+    Junit,
 }
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -131,6 +135,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let many = projects.len() > 1;
     let mut worst = 0u8;
+    let mut junit = Vec::new();
     for (root, paths) in projects {
         if many {
             match args.message_format {
@@ -139,14 +144,25 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 MessageFormat::Json => {
                     println!("{}", json!({"suite": root.display().to_string()}))
                 }
+                MessageFormat::Junit => {}
             }
         }
-        let code = run_project(&args, &root, &paths, report.as_ref())?;
+        let code = run_project(&args, &root, &paths, report.as_ref(), &mut junit)?;
         if tuicast::record::interrupt::requested().is_some() {
-            return Ok(ExitCode::from(code));
+            break;
         }
         // Bad input (2) outranks a failed check (1).
         worst = worst.max(code);
+    }
+    if args.message_format == MessageFormat::Junit {
+        let mut out = std::io::stdout().lock();
+        out.write_all(harness::junit::render(&junit).as_bytes())?;
+        out.flush()?;
+    }
+    if let Some(signal) = tuicast::record::interrupt::requested() {
+        return Ok(ExitCode::from(
+            tuicast::record::interrupt::exit_status(signal) as u8,
+        ));
     }
     Ok(ExitCode::from(worst))
 }
@@ -167,8 +183,10 @@ fn run_project(
     root: &std::path::Path,
     paths: &[PathBuf],
     report: Option<&ReportDir>,
+    junit: &mut Vec<harness::junit::JunitCase>,
 ) -> anyhow::Result<u8> {
     let mut config = Config::load(root)?;
+    let suite = harness::junit::suite_name(&config.root);
     if args.deccolm {
         config.engine.options = config.engine.options.with_deccolm(true);
     }
@@ -218,9 +236,9 @@ fn run_project(
     // as it and every case before it are done.
     tuicast::util::par_map_ordered(
         &cases,
-        |case| -> Vec<CheckResult> {
+        |case| -> (Vec<CheckResult>, f64) {
             if selected(case, filter) == 0 {
-                return Vec::new();
+                return (Vec::new(), 0.0);
             }
             let started = std::time::Instant::now();
             let repeat = args.repeat.map_or(1, usize::from);
@@ -245,17 +263,25 @@ fn run_project(
                     eprintln!("warning: report: {e}");
                 }
             }
-            results
+            (results, started.elapsed().as_secs_f64())
         },
-        |i, case_results| -> anyhow::Result<()> {
+        |i, (case_results, seconds)| -> anyhow::Result<()> {
             if cases[i].checkpoints.is_err() {
                 bad_input |= !case_results.is_empty();
             }
-            for r in case_results {
+            for (n, r) in case_results.into_iter().enumerate() {
                 match args.message_format {
                     MessageFormat::Human => out.write_all(report_summary.add(r).as_bytes())?,
                     MessageFormat::Json => {
                         writeln!(out, "{}", result_json(&r))?;
+                        report_summary.count(r);
+                    }
+                    MessageFormat::Junit => {
+                        // A cast's trials share one replay: the first carries its time.
+                        let time = if n == 0 { seconds } else { 0.0 };
+                        junit.push(harness::junit::JunitCase::from_result(
+                            &suite, &r, live, time,
+                        ));
                         report_summary.count(r);
                     }
                 }
@@ -352,7 +378,7 @@ fn run_project(
                     writeln!(out, "remove them with: tuicast test --remove-orphans")?;
                 }
             }
-        } else {
+        } else if args.message_format == MessageFormat::Json {
             for (list, was_removed) in [(&removed, true), (&kept, false)] {
                 for o in list {
                     writeln!(
@@ -374,6 +400,8 @@ fn run_project(
             "{}",
             json!({"summary": {"passed": report_summary.passed(), "failed": report_summary.failed().len()}})
         )?,
+        // One document for the whole run, written by the caller.
+        MessageFormat::Junit => {}
     }
     out.flush()?;
     if let Some(signal) = tuicast::record::interrupt::requested() {

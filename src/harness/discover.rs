@@ -541,21 +541,23 @@ pub fn expected_snapshots(config: &Config, case: &Case) -> Vec<PathBuf> {
     let Ok(checkpoints) = &case.checkpoints else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    for c in checkpoints {
-        for f in &case.formats {
-            out.push(assert::snapshot_path(
-                &config.snapshots,
-                &case.stem,
-                &c.name,
-                f.extension(),
-            ));
-        }
-        for (region, _) in &case.region_goldens {
-            out.push(region_golden_path(config, case, &c.name, region));
-        }
-    }
-    out
+    checkpoints
+        .iter()
+        .flat_map(|c| checkpoint_goldens(config, case, &c.name))
+        .collect()
+}
+
+/// The goldens of one checkpoint of `case`: one per format, one per region golden.
+pub fn checkpoint_goldens(config: &Config, case: &Case, checkpoint: &str) -> Vec<PathBuf> {
+    let formats = case
+        .formats
+        .iter()
+        .map(|f| assert::snapshot_path(&config.snapshots, &case.stem, checkpoint, f.extension()));
+    let regions = case
+        .region_goldens
+        .iter()
+        .map(|(region, _)| region_golden_path(config, case, checkpoint, region));
+    formats.chain(regions).collect()
 }
 
 /// The golden of `region` at `checkpoint`: `snapshots/<stem>/<checkpoint>.<region>.txt`.

@@ -24,6 +24,7 @@
 
 mod check;
 mod discover;
+pub mod junit;
 mod live;
 pub mod repeat;
 mod report;
@@ -33,7 +34,8 @@ mod trials;
 
 pub use check::check_case;
 pub use discover::{
-    discover, expected_snapshots, load_case, orphans, scan_checkpoints, Case, CheckpointInfo,
+    checkpoint_goldens, discover, expected_snapshots, load_case, orphans, scan_checkpoints, Case,
+    CheckpointInfo,
 };
 pub use live::{live_cast_path, run_dir, LiveMode, LiveModeError, LIVE_ENV};
 pub use report::add_to_report;

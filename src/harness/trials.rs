@@ -89,6 +89,19 @@ pub fn main() -> ! {
             }
         }
     }
+    // Each process adds its trials to the run's JUnit file (`TUICAST_JUNIT`).
+    if let Some(path) = junit_path() {
+        if !args.list {
+            let cases = std::mem::take(&mut *JUNIT.lock().unwrap_or_else(|e| e.into_inner()));
+            match super::junit::add_to_file(&path, &super::junit::run_key(), &cases) {
+                Ok(()) => eprintln!(
+                    "junit: {}",
+                    crate::escape::escape_for_terminal(&path.display().to_string(), 500)
+                ),
+                Err(e) => eprintln!("warning: {e}"),
+            }
+        }
+    }
     if let Some(signal) = crate::record::interrupt::requested() {
         eprintln!(
             "interrupted by {}: the recordings were ended",
@@ -97,6 +110,22 @@ pub fn main() -> ! {
         std::process::exit(crate::record::interrupt::exit_status(signal));
     }
     conclusion.exit()
+}
+
+/// The trials this process ran, for the JUnit file (only kept when `TUICAST_JUNIT` is set).
+static JUNIT: std::sync::Mutex<Vec<super::junit::JunitCase>> = std::sync::Mutex::new(Vec::new());
+
+/// The JUnit file `TUICAST_JUNIT` names, made absolute from the folder the run started in.
+fn junit_path() -> Option<std::path::PathBuf> {
+    let path = std::env::var_os(super::junit::JUNIT_ENV).filter(|v| !v.is_empty())?;
+    Some(std::env::current_dir().ok()?.join(path))
+}
+
+/// Notes a finished trial for the JUnit file, when one is written.
+fn junit_note(case: super::junit::JunitCase) {
+    if junit_path().is_some() {
+        JUNIT.lock().unwrap_or_else(|e| e.into_inner()).push(case);
+    }
 }
 
 /// Why the harness cannot start: the project's `tuicast.toml` or `TUICAST_UPDATE` is wrong.
@@ -173,11 +202,21 @@ fn suite(updated: &Updated) -> Result<(Vec<libtest_mimic::Trial>, Vec<Broken>), 
                 let e = e.clone();
                 broken.push((case.stem.clone(), e.clone()));
                 let (config, case, report) = (config.clone(), case.clone(), report.clone());
+                let suite = super::junit::suite_name(&config.root);
                 trials.push(libtest_mimic::Trial::test(case.stem.clone(), move || {
+                    let result = super::check::broken(&case, &e);
                     if let Some(report) = &report {
-                        let result = super::check::broken(&case, &e);
-                        to_report(report, &config, &case, &[result], Duration::ZERO);
+                        to_report(
+                            report,
+                            &config,
+                            &case,
+                            std::slice::from_ref(&result),
+                            Duration::ZERO,
+                        );
                     }
+                    junit_note(super::junit::JunitCase::from_result(
+                        &suite, &result, opts.live, 0.0,
+                    ));
                     Err(e.into())
                 }));
                 continue;
@@ -202,7 +241,11 @@ fn suite(updated: &Updated) -> Result<(Vec<libtest_mimic::Trial>, Vec<Broken>), 
             .collect();
         // A case that fails whole says why at its first checkpoint only.
         let first_name = Arc::new(infos.first().map(|i| i.name.clone()).unwrap_or_default());
+        let suite = Arc::new(super::junit::suite_name(&config.root));
+        let lines: Arc<HashMap<String, u64>> =
+            Arc::new(infos.iter().map(|i| (i.name.clone(), i.line)).collect());
         for (name, key) in keys {
+            let (suite, lines) = (suite.clone(), lines.clone());
             let (config, case, outcomes) = (config.clone(), case.clone(), outcomes.clone());
             let first_name = first_name.clone();
             let name_shown = name.clone();
@@ -210,6 +253,7 @@ fn suite(updated: &Updated) -> Result<(Vec<libtest_mimic::Trial>, Vec<Broken>), 
             let report = report.clone();
             let checkpoint = key.split('\0').next().unwrap_or_default().to_string();
             trials.push(libtest_mimic::Trial::test(name, move || {
+                let started = Instant::now();
                 let outcomes = outcomes.get_or_init(|| {
                     let started = Instant::now();
                     let checked = check_replay(&config, &case, &opts);
@@ -251,6 +295,24 @@ fn suite(updated: &Updated) -> Result<(Vec<libtest_mimic::Trial>, Vec<Broken>), 
                         .unwrap_or_else(|e| e.into_inner())
                         .push(name_shown.clone());
                 }
+                let line = lines.get(&checkpoint).copied().unwrap_or(0);
+                let cast = crate::assert::shown_path(&case.cast);
+                junit_note(super::junit::JunitCase {
+                    suite: suite.to_string(),
+                    classname: super::junit::classname(&suite, &name_shown),
+                    name: name_shown.clone(),
+                    time: started.elapsed().as_secs_f64(),
+                    failure: outcome.clone().err(),
+                    place: if line > 0 {
+                        format!("{cast}:{line}")
+                    } else {
+                        cast
+                    },
+                    goldens: super::discover::checkpoint_goldens(&config, &case, &checkpoint)
+                        .iter()
+                        .map(|g| crate::assert::shown_path(g))
+                        .collect(),
+                });
                 outcome.map(|_| ()).map_err(Into::into)
             }));
         }

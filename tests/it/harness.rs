@@ -43,7 +43,7 @@ impl Crate {
         Crate { dir }
     }
 
-    fn new() -> Crate {
+    pub(crate) fn new() -> Crate {
         let c = Crate::empty("");
         let dir = &c.dir;
         dir.copy_from_repo("casts/progress.cast", "casts/progress.cast");

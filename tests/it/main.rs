@@ -39,6 +39,7 @@ mod harness;
 mod hostile;
 mod input;
 mod inspect;
+mod junit;
 mod layers;
 mod limits;
 mod live;
