@@ -36,6 +36,34 @@ struct Mark {
     name: String,
     line: u64,
     time: f64,
+    /// When input was last sent before it, and when the program's last output before it
+    /// came (seconds, as the cast has them).
+    input: Option<f64>,
+    output: Option<f64>,
+}
+
+impl Mark {
+    /// What waiting for a settled screen cost: from the program's last output to the
+    /// checkpoint, in milliseconds.
+    fn overhead_ms(&self) -> Option<f64> {
+        self.output.map(|o| (self.time - o).max(0.0) * 1000.0)
+    }
+}
+
+/// The median of the checkpoints' overheads (the end excluded: it is no wait), in ms.
+fn median_overhead(marks: &[Mark]) -> Option<f64> {
+    let mut all: Vec<f64> = marks
+        .iter()
+        .take(marks.len().saturating_sub(1))
+        .filter_map(Mark::overhead_ms)
+        .collect();
+    all.sort_by(f64::total_cmp);
+    let n = all.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(all[n / 2]),
+        _ => Some((all[n / 2 - 1] + all[n / 2]) / 2.0),
+    }
 }
 
 /// What the replay saw, summed over the checkpoints (each screen counts bells and clipboard
@@ -83,8 +111,14 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut exit = None;
     let mut replayer = Replayer::new(&header, EngineKind::default());
     let mut seen = Seen::default();
+    let (mut last_input, mut last_output) = (None, None);
     for event in &mut reader {
         let event = event?;
+        match &event.data {
+            EventData::Input(_) => last_input = Some(event.time),
+            EventData::Output(_) => last_output = Some(event.time),
+            _ => {}
+        }
         if let Some(name) = replayer.apply(&event) {
             seen.checkpoint(&name, &replayer.screen());
         }
@@ -96,6 +130,8 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 name,
                 line: event.line,
                 time: event.time,
+                input: last_input,
+                output: last_output,
             });
         }
         if let EventData::Exit(status) = &event.data {
@@ -107,7 +143,16 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         name: names.end(),
         line: last_line,
         time: duration,
+        input: last_input,
+        output: last_output,
     });
+    let settle = header
+        .extra
+        .get("tuicast")
+        .and_then(|t| t.get("settle"))
+        .and_then(|s| s.as_str())
+        .map(str::to_string);
+    let median = median_overhead(&marks);
     let unsupported = replayer.unsupported();
     let end = replayer.finish();
     seen.checkpoint(&end.name, &end.screen);
@@ -124,7 +169,12 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             "idle_time_limit": header.idle_time_limit,
             "exit_status": exit,
             "events": counts,
-            "checkpoints": marks.iter().map(|m| json!({"name": m.name, "line": m.line, "time": m.time})).collect::<Vec<_>>(),
+            "settle": settle,
+            "checkpoints": marks.iter().map(|m| json!({
+                "name": m.name, "line": m.line, "time": m.time,
+                "last_input": m.input, "last_output": m.output, "overhead_ms": m.overhead_ms(),
+            })).collect::<Vec<_>>(),
+            "median_overhead_ms": median,
             "terminal": {
                 "titles": seen.titles,
                 "icon": seen.icon,
@@ -163,18 +213,33 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect();
         s.push_str(&format!("  events       {}\n", counts.join(", ")));
         s.push_str(&format!("  final modes  {}\n", modes.describe()));
+        if let Some(rule) = &settle {
+            s.push_str(&format!("  settle       {}\n", esc(rule)));
+        }
         s.push_str("  checkpoints\n");
         let width = marks
             .iter()
             .map(|m| esc(&m.name).chars().count())
             .max()
             .unwrap_or(0);
-        for m in &marks {
+        let last = marks.len().saturating_sub(1);
+        for (i, m) in marks.iter().enumerate() {
+            // The overhead: how long after the program's last output the checkpoint fired
+            // (not for the end, which waits for nothing).
+            let overhead = match m.overhead_ms() {
+                Some(ms) if i < last => format!("  {ms:.1} ms after the last output"),
+                _ => String::new(),
+            };
             s.push_str(&format!(
-                "    {:width$}  line {:<6} at {:.3}s\n",
+                "    {:width$}  line {:<6} at {:.3}s{overhead}\n",
                 esc(&m.name),
                 m.line,
                 m.time
+            ));
+        }
+        if let Some(ms) = median {
+            s.push_str(&format!(
+                "  overhead     median {ms:.1} ms after the last output\n"
             ));
         }
         terminal_text(&mut s, &seen, &unsupported);

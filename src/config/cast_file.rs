@@ -59,7 +59,7 @@ use crate::assert::{parse_color, Expect, Format, Mask, StyleCheck, TextCheck};
 use crate::escape::escape_for_terminal;
 use crate::record::scenario::MAX_SCROLL;
 use crate::record::{
-    Action, MouseButton, Origin, Program, Scenario, ScrollDirection, Step, Target, Wait,
+    Action, MouseButton, Origin, Program, Scenario, ScrollDirection, Settle, Step, Target, Wait,
 };
 #[cfg(feature = "png")]
 use crate::render::png::AnnotationSpec;
@@ -432,6 +432,27 @@ message_error!(
     DurationError
 );
 
+/// Parses a settle rule: `auto`, `auto:PERIOD`, `quiet:PERIOD`, or a bare duration (the
+/// quiet rule, as scenarios wrote it before `auto`).
+pub fn parse_settle(text: &str) -> Result<Settle, DurationError> {
+    let t = text.trim();
+    if t == "auto" {
+        return Ok(Settle::DEFAULT);
+    }
+    if let Some(period) = t.strip_prefix("auto:") {
+        return parse_duration(period).map(Settle::Auto);
+    }
+    if let Some(period) = t.strip_prefix("quiet:") {
+        return parse_duration(period).map(Settle::Quiet);
+    }
+    parse_duration(t).map(Settle::Quiet).map_err(|e| {
+        DurationError(format!(
+            "{e} (or \"auto\", \"auto:50ms\", \"quiet:50ms\")",
+            e = e.0
+        ))
+    })
+}
+
 /// Parses a duration like `300ms`, `10s`, `1.5s` or `2m` (a bare number is seconds).
 pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
     let t = text.trim();
@@ -597,7 +618,7 @@ fn recording(
         scenario.timeout = Some(parsed.map_err(|e| at.error(t.span(), format!("timeout: {e}")))?);
     }
     if let Some(t) = &r.settle {
-        let parsed = parse_duration(t.get_ref());
+        let parsed = parse_settle(t.get_ref());
         scenario.settle = Some(parsed.map_err(|e| at.error(t.span(), format!("settle: {e}")))?);
     }
     scenario.title = r.title.clone();
@@ -671,8 +692,8 @@ const STEP_KEYS: &str =
     "wait, press, type, checkpoint (or snapshot), secret, resize, exit, sleep, \
                          click, drag, scroll, hover, paste, focus";
 
-/// A step's action, its timeout and (a snapshot's) settle period.
-type StepParts = (Action, Option<Duration>, Option<Duration>);
+/// A step's action, its timeout and (a snapshot's) settle rule.
+type StepParts = (Action, Option<Duration>, Option<Settle>);
 
 fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<StepParts, String> {
     let mut actions = Vec::new();
@@ -791,7 +812,7 @@ fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<StepParts, S
     let settle = s
         .settle
         .as_deref()
-        .map(|d| parse_duration(d).map_err(|e| format!("settle: {e}")))
+        .map(|d| parse_settle(d).map_err(|e| format!("settle: {e}")))
         .transpose()?;
     if settle.is_some() && s.checkpoint.is_none() {
         return Err(
@@ -1904,9 +1925,9 @@ mod tests {
         )
         .unwrap();
         let s = f.recording.unwrap();
-        assert_eq!(s.settle, Some(Duration::from_millis(150)));
+        assert_eq!(s.settle, Some(Settle::Quiet(Duration::from_millis(150))));
         assert_eq!(s.steps[0].settle, None);
-        assert_eq!(s.steps[1].settle, Some(Duration::ZERO));
+        assert_eq!(s.steps[1].settle, Some(Settle::Quiet(Duration::ZERO)));
         let e = error("shell = \"true\"\nsteps = [{ press = \"a\", settle = \"1s\" }]\n");
         assert!(
             e.starts_with("casts/x.toml:2:10: settle goes with a checkpoint step"),
@@ -1914,6 +1935,26 @@ mod tests {
         );
         let e = error("shell = \"true\"\nsettle = \"soon\"\n");
         assert!(e.starts_with("casts/x.toml:2:10: settle: "), "{e}");
+        assert!(e.contains("\"auto\", \"auto:50ms\", \"quiet:50ms\""), "{e}");
+    }
+
+    #[test]
+    fn settle_is_auto_or_quiet_with_a_period() {
+        let rule = |text: &str| parse_settle(text).map_err(|e| e.to_string());
+        assert_eq!(rule("auto"), Ok(Settle::DEFAULT));
+        assert_eq!(
+            rule("auto:200ms"),
+            Ok(Settle::Auto(Duration::from_millis(200)))
+        );
+        assert_eq!(
+            rule("quiet:50ms"),
+            Ok(Settle::Quiet(Duration::from_millis(50)))
+        );
+        assert_eq!(rule("80ms"), Ok(Settle::Quiet(Duration::from_millis(80))));
+        for rule in [Settle::DEFAULT, Settle::Quiet(Duration::from_millis(120))] {
+            assert_eq!(parse_settle(&rule.to_string()), Ok(rule), "read back");
+        }
+        assert!(rule("auto:soon").unwrap_err().contains("not a duration"));
     }
 
     #[test]

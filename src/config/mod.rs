@@ -38,7 +38,8 @@ use crate::render::png::PngConfig;
 use crate::term::{EngineKind, EngineOptions, EngineSpec};
 
 pub use cast_file::{
-    parse_duration, parse_step, parse_step_with, CastFile, Checked, DurationError, Regions,
+    parse_duration, parse_settle, parse_step, parse_step_with, CastFile, Checked, DurationError,
+    Regions,
 };
 pub use write::{scenario_toml, step_toml};
 

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::record::scenario::Target;
-use crate::record::{Action, Program, Scenario, Step, Wait};
+use crate::record::{Action, Program, Scenario, Settle, Step, Wait};
 
 /// A TOML string (quoted and escaped).
 fn quoted(s: &str) -> String {
@@ -30,6 +30,15 @@ fn literal_list(items: &[String]) -> String {
 /// A duration as the schema reads it: `300ms`.
 fn duration(d: Duration) -> String {
     quoted(&format!("{}ms", d.as_millis()))
+}
+
+/// A settle rule as `settle =` reads it: a fixed period as a bare duration (`"200ms"`), as
+/// scenarios wrote it before `auto`.
+fn settle(s: Settle) -> String {
+    match s {
+        Settle::Quiet(d) => duration(d),
+        Settle::Auto(_) => quoted(&s.to_string()),
+    }
 }
 
 /// A TOML key: bare when it can be, else quoted.
@@ -108,7 +117,7 @@ pub fn step_toml(step: &Step) -> String {
         let _ = write!(out, ", timeout = {}", duration(t));
     }
     if let Some(s) = step.settle {
-        let _ = write!(out, ", settle = {}", duration(s));
+        let _ = write!(out, ", settle = {}", settle(s));
     }
     out.push_str(" }");
     out
@@ -184,7 +193,7 @@ pub fn scenario_toml(scenario: &Scenario, dir: &Path, comment: &str) -> String {
         let _ = writeln!(out, "timeout = {}", duration(t));
     }
     if let Some(s) = scenario.settle {
-        let _ = writeln!(out, "settle = {}", duration(s));
+        let _ = writeln!(out, "settle = {}", settle(s));
     }
     if let Some(t) = &scenario.title {
         let _ = writeln!(out, "title = {}", quoted(t));
@@ -255,7 +264,7 @@ mod tests {
         .map(Step::new)
         .collect();
         steps[0].timeout = Some(Duration::from_secs(30));
-        steps[10].settle = Some(Duration::from_millis(200));
+        steps[10].settle = Some(Settle::Quiet(Duration::from_millis(200)));
         steps
     }
 
@@ -296,6 +305,7 @@ mod tests {
         s.size = Some(Size { cols: 90, rows: 20 });
         s.env.insert("A B".into(), "x\"y${HOME}".into());
         s.timeout = Some(Duration::from_secs(5));
+        s.settle = Some(Settle::Auto(Duration::from_millis(80)));
         s.steps = every_step();
         let text = scenario_toml(&s, &dir, "written by a test\nsecond line");
         let path = dir.join("round-trip.toml");
@@ -313,6 +323,7 @@ mod tests {
         assert_eq!(back.size, s.size);
         assert_eq!(back.env, s.env);
         assert_eq!(back.timeout, s.timeout);
+        assert_eq!(back.settle, s.settle);
         for step in &s.steps {
             let one = parse_step(&path, &step_toml(step)).unwrap();
             same(std::slice::from_ref(step), &[one]);

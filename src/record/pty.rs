@@ -30,6 +30,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -66,6 +67,19 @@ pub struct Pty {
     rx: Receiver<PtyEvent>,
     /// An environment entry (`HOME=/tmp/tuicast-home-…`) only this session's processes have.
     marker: Option<Vec<u8>>,
+    /// What is in flight between the program and the session (see [`Pty::input_pending`],
+    /// [`Pty::output_pending`]).
+    flight: Arc<Flight>,
+}
+
+/// Bytes between the program and the session, counted by the threads that move them.
+#[derive(Debug, Default)]
+struct Flight {
+    /// Input handed to the writing thread and not yet written.
+    queued: AtomicUsize,
+    /// Output the reading thread has read, and output the session has received.
+    read: AtomicU64,
+    received: AtomicU64,
 }
 
 /// Output chunks (of up to 64 KiB) that may wait in the channel.
@@ -127,11 +141,15 @@ impl Pty {
         let (input, typed) = mpsc::channel::<Vec<u8>>();
         let write_failed = Arc::new(Mutex::new(None));
         let failed = Arc::clone(&write_failed);
+        let flight = Arc::new(Flight::default());
+        let written = Arc::clone(&flight);
         std::thread::Builder::new()
             .name("tuicast-pty-write".into())
             .spawn(move || {
                 for bytes in typed {
-                    if let Err(e) = writer.write_all(&bytes).and_then(|()| writer.flush()) {
+                    let result = writer.write_all(&bytes).and_then(|()| writer.flush());
+                    written.queued.fetch_sub(bytes.len(), Ordering::SeqCst);
+                    if let Err(e) = result {
                         *failed.lock().unwrap_or_else(|p| p.into_inner()) =
                             Some((e.kind(), e.to_string()));
                         return;
@@ -144,6 +162,7 @@ impl Pty {
         let (tx, rx) = mpsc::sync_channel(CHANNEL_CHUNKS);
 
         let out = tx.clone();
+        let read = Arc::clone(&flight);
         std::thread::Builder::new()
             .name("tuicast-pty-read".into())
             .spawn(move || {
@@ -152,6 +171,7 @@ impl Pty {
                     match reader.read(&mut buf) {
                         Ok(0) => break,
                         Ok(n) => {
+                            read.read.fetch_add(n as u64, Ordering::SeqCst);
                             if out.send(PtyEvent::Output(buf[..n].to_vec())).is_err() {
                                 return;
                             }
@@ -185,7 +205,30 @@ impl Pty {
             pid,
             rx,
             marker: None,
+            flight,
         })
+    }
+
+    /// Whether input sent to the program is still on its way: queued for the writing
+    /// thread, or in the terminal's input buffer, not yet read by the program (`FIONREAD` on
+    /// the terminal's program side; a line not yet ended in canonical mode is not counted).
+    /// `None` when the terminal does not tell.
+    pub fn input_pending(&self) -> Option<bool> {
+        if self.flight.queued.load(Ordering::SeqCst) > 0 {
+            return Some(true);
+        }
+        bytes_readable(&peer(&self.master)?).map(|n| n > 0)
+    }
+
+    /// Whether output the program wrote has not reached [`Pty::recv`] yet: in the terminal
+    /// (`FIONREAD` on the master side), or held by the reading thread. `None` when the
+    /// terminal does not tell.
+    pub fn output_pending(&self) -> Option<bool> {
+        let f = &self.flight;
+        if f.read.load(Ordering::SeqCst) != f.received.load(Ordering::SeqCst) {
+            return Some(true);
+        }
+        bytes_readable(&self.master).map(|n| n > 0)
     }
 
     /// Names an environment entry (`NAME=value`) that only this session's processes have, so
@@ -206,9 +249,11 @@ impl Pty {
         {
             return Err(io::Error::new(*kind, message.clone()));
         }
-        self.input
-            .send(bytes.to_vec())
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the terminal is closed"))
+        self.flight.queued.fetch_add(bytes.len(), Ordering::SeqCst);
+        self.input.send(bytes.to_vec()).map_err(|_| {
+            self.flight.queued.fetch_sub(bytes.len(), Ordering::SeqCst);
+            io::Error::new(io::ErrorKind::BrokenPipe, "the terminal is closed")
+        })
     }
 
     /// Resizes the terminal; the program gets SIGWINCH.
@@ -230,10 +275,16 @@ impl Pty {
 
     /// The next event, waiting at most `timeout` (forever when `None`).
     pub fn recv(&self, timeout: Option<Duration>) -> Result<PtyEvent, RecvTimeoutError> {
-        match timeout {
+        let event = match timeout {
             Some(t) => self.rx.recv_timeout(t),
             None => self.rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        if let Ok(PtyEvent::Output(bytes)) = &event {
+            self.flight
+                .received
+                .fetch_add(bytes.len() as u64, Ordering::SeqCst);
         }
+        event
     }
 
     /// Whether the terminal echoes input (false while a program reads a password).
@@ -402,6 +453,31 @@ fn kill_until_gone(root: Option<u32>, marker: Option<&[u8]>) {
         }
         std::thread::sleep(Duration::from_millis(2));
     }
+}
+
+/// How many bytes `file` holds to be read (`FIONREAD`).
+fn bytes_readable(file: &File) -> Option<usize> {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one `int` into the place it is given.
+    let r = unsafe { libc::ioctl(file.as_raw_fd(), libc::FIONREAD, &mut n) };
+    (r == 0).then(|| usize::try_from(n).unwrap_or(0))
+}
+
+/// The slave side of `master`, opened anew for a question (`TIOCGPTPEER`; never as a
+/// controlling terminal). Closing it is no hang-up while the program holds the side open.
+#[cfg(target_os = "linux")]
+fn peer(master: &File) -> Option<File> {
+    let flags = libc::O_RDONLY | libc::O_NOCTTY | libc::O_NONBLOCK | libc::O_CLOEXEC;
+    // SAFETY: TIOCGPTPEER takes open flags and returns a new descriptor (or -1).
+    let fd = unsafe { libc::ioctl(master.as_raw_fd(), libc::TIOCGPTPEER, flags) };
+    // SAFETY: the descriptor is new and ours alone.
+    (fd >= 0).then(|| unsafe { File::from_raw_fd(fd) })
+}
+
+/// Other systems: not asked.
+#[cfg(not(target_os = "linux"))]
+fn peer(_master: &File) -> Option<File> {
+    None
 }
 
 /// Opens a new pseudo-terminal of `size`: its master and slave sides, both close-on-exec.

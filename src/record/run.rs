@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::scenario::{Action, Scenario, Step, Wait};
-use super::session::{base_env, Finished, RecordError, Session, SessionOptions};
+use super::session::{
+    base_env, CheckpointTiming, Finished, RecordError, Session, SessionOptions, SettledBy,
+};
 
 /// What running a scenario produced.
 #[derive(Debug)]
@@ -107,7 +109,7 @@ pub fn record_scenario(
         let settled =
             run_step(step, secret.as_deref(), &mut session).map_err(|e| at_step(step, e))?;
         if let Some(waited) = settled {
-            progress(&format!("  settled after {} ms", waited.as_millis()));
+            progress(&settled_line(waited, session.timings().last()));
         }
         if needs_program(&step.action) {
             last_input = Some(step);
@@ -147,6 +149,26 @@ pub fn record_scenario(
         cast: cast.to_path_buf(),
         finished,
     })
+}
+
+/// The progress line of a checkpoint: how long it waited, how it was told, and how long after
+/// the program's last output it fired (its overhead).
+fn settled_line(waited: Duration, timing: Option<&CheckpointTiming>) -> String {
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    match timing {
+        Some(t) => format!(
+            "  settled after {:.1} ms ({}; {:.1} ms after the last output)",
+            ms(waited),
+            match t.by {
+                SettledBy::Quiescent => "the program was waiting",
+                SettledBy::Quiet => "the screen was quiet",
+                SettledBy::Exit => "the program ended",
+                _ => "at once",
+            },
+            ms(t.overhead())
+        ),
+        None => format!("  settled after {:.1} ms", ms(waited)),
+    }
 }
 
 /// Whether a step needs the program running: it sends input or resizes the terminal.
@@ -217,13 +239,14 @@ pub fn run_step(
         r
     };
     if let Action::Snapshot(label) = &step.action {
-        let settle = step.settle.unwrap_or(s.settle());
-        let saved = s.timeout();
+        let (saved, rule) = (s.timeout(), s.settle_rule());
         if let Some(t) = step.timeout {
             s.set_timeout(t);
         }
-        let r = s.snapshot_with(label, settle);
+        s.set_settle_rule(step.settle.unwrap_or(rule));
+        let r = s.snapshot_with(label, s.settle());
         s.set_timeout(saved);
+        s.set_settle_rule(rule);
         return r.map(Some);
     }
     match &step.action {

@@ -39,8 +39,9 @@ use super::pty::{Pty, PtyEvent};
 use super::query::{answer, AnswerColors, QueryScanner, Terminfo};
 use super::redact::Redactor;
 pub use super::report::{looks_like_prompt, TimeoutReport};
-use super::settle::ScreenWatch;
-pub use super::settle::{UnsettledReport, DEFAULT_SETTLE};
+use super::scenario::Settle;
+pub use super::settle::{CheckpointTiming, SettledBy, UnsettledReport, CONFIRM, DEFAULT_SETTLE};
+use super::settle::{Quiescence, ScreenWatch};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
 use crate::term::{Anchor, AvtEngine, Engine, EngineOptions, Screen, Size};
@@ -67,9 +68,11 @@ pub struct SessionOptions {
     pub colors: AnswerColors,
     /// A fresh, empty HOME is made for the program (and removed after) when true.
     pub fresh_home: bool,
-    /// How long the screen must stay unchanged before [`Session::snapshot`] marks a
-    /// checkpoint (see [`DEFAULT_SETTLE`]); zero marks at once.
-    pub settle: Duration,
+    /// When [`Session::snapshot`] marks a checkpoint: `auto` (the program seen waiting,
+    /// else the quiet rule) or `quiet` (the screen unchanged for the period), with the
+    /// period (see [`DEFAULT_SETTLE`]; zero marks at once). Written to the cast's header
+    /// (`"tuicast": {"settle": "auto:50ms"}`).
+    pub settle: Settle,
     /// Options of the live engine (DECCOLM, …): those the cast is replayed with.
     pub engine: EngineOptions,
     /// Cells whose changes do not keep a checkpoint or an idle wait from settling (the
@@ -98,7 +101,7 @@ impl SessionOptions {
             redact: Vec::new(),
             colors: AnswerColors::default(),
             fresh_home: true,
-            settle: DEFAULT_SETTLE,
+            settle: Settle::DEFAULT,
             engine: EngineOptions::default(),
             masks: Vec::new(),
             regions: Vec::new(),
@@ -148,6 +151,16 @@ fn not_on_path(command: &[String], env: &BTreeMap<String, String>) -> Option<Str
             crate::escape::escape_for_terminal(program, 60)
         )
     })
+}
+
+/// tuicast's own fields of the cast header: `"tuicast": {"settle": "auto:50ms"}`, the rule
+/// the checkpoints were marked by.
+fn tuicast_header(settle: Settle) -> serde_json::Map<String, serde_json::Value> {
+    let mut own = serde_json::Map::new();
+    own.insert("settle".into(), settle.to_string().into());
+    let mut extra = serde_json::Map::new();
+    extra.insert("tuicast".into(), own.into());
+    extra
 }
 
 /// `text` with every match of `patterns` replaced by as many `*` (the header's command and
@@ -202,7 +215,7 @@ pub struct Session {
     /// The terminfo of the program's `TERM`, for XTGETTCAP.
     terminfo: Terminfo,
     writer: Option<CastWriter<Sink>>,
-    start: Instant,
+    pub(super) start: Instant,
     decoder: Utf8Decoder,
     pub(super) redactor: Redactor,
     pub(super) scanner: QueryScanner,
@@ -216,7 +229,11 @@ pub struct Session {
     mirror: Option<Box<dyn Write + Send>>,
     /// Screen changes and inputs, for settling and idle waits.
     pub(super) watch: ScreenWatch,
-    pub(super) settle_period: Duration,
+    pub(super) settle_rule: Settle,
+    /// The looks at the program's process tree of `auto` settling.
+    pub(super) quiescence: Quiescence,
+    /// When each checkpoint so far fired, with the input and output before it.
+    pub(super) timings: Vec<CheckpointTiming>,
     /// Named regions messages may suggest as masks (`SessionOptions::regions`).
     pub(super) regions: Vec<(String, Anchor)>,
     /// The secrets typed so far, by name: looked for on the screen after every output.
@@ -314,6 +331,7 @@ impl Session {
                 .filter(|(k, _)| k.as_str() == "TERM" || k.as_str() == "SHELL")
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
+            extra: tuicast_header(opts.settle),
             ..Header::default()
         };
         // The header first, and the cast under its name, so that a SIGKILL from here on
@@ -374,7 +392,9 @@ impl Session {
             size: opts.size,
             mirror: None,
             watch,
-            settle_period: opts.settle,
+            settle_rule: opts.settle,
+            quiescence: Quiescence::default(),
+            timings: Vec::new(),
             regions: opts.regions,
             secrets: Vec::new(),
             cast_path: None,
@@ -439,14 +459,35 @@ impl Session {
         self.timeout = timeout;
     }
 
-    /// How long the screen must stay unchanged before [`Session::snapshot`] marks a checkpoint.
+    /// How long the screen must stay unchanged before [`Session::snapshot`] marks a
+    /// checkpoint (in `auto` mode, when the program is not seen waiting).
     pub fn settle(&self) -> Duration {
-        self.settle_period
+        self.settle_rule.period()
     }
 
-    /// Changes the settle period of [`Session::snapshot`] (zero: mark at once).
+    /// Changes the settle period of [`Session::snapshot`] (zero: mark at once), keeping the
+    /// mode.
     pub fn set_settle(&mut self, settle: Duration) {
-        self.settle_period = settle;
+        self.settle_rule = match self.settle_rule {
+            Settle::Auto(_) => Settle::Auto(settle),
+            Settle::Quiet(_) => Settle::Quiet(settle),
+        };
+    }
+
+    /// When [`Session::snapshot`] marks a checkpoint: the mode and the period.
+    pub fn settle_rule(&self) -> Settle {
+        self.settle_rule
+    }
+
+    /// Changes the settle rule of [`Session::snapshot`] and [`Session::wait_settled`].
+    pub fn set_settle_rule(&mut self, rule: Settle) {
+        self.settle_rule = rule;
+    }
+
+    /// The checkpoints marked so far on a settled screen, with when the input and output
+    /// before each came and when it fired.
+    pub fn timings(&self) -> &[CheckpointTiming] {
+        &self.timings
     }
 
     /// Ends the recording: a program still running is ended (SIGHUP, then SIGKILL), the last

@@ -22,17 +22,13 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use super::error::RecordError;
+use super::quiet::TreeLook;
 use super::session::Session;
 use crate::term::{
     describe_runs, hide_all, row_runs, suggest_masks_in, Anchor, CellRun, Engine, Screen,
 };
 
-/// The settle period of checkpoints when a scenario does not choose one: twice the smallest
-/// period measured that gave identical checkpoints in 50 of 50 recordings of every scenario
-/// of the todoapp test app (ratatui + crossterm, a 250 ms clock tick), alone and with 4 or 8
-/// recordings at once on 2 cores (25 ms; 10 ms caught a half-drawn first frame once in 50
-/// there). The margin is for CI machines busier than that one.
-pub const DEFAULT_SETTLE: Duration = Duration::from_millis(50);
+pub use super::scenario::DEFAULT_SETTLE;
 
 /// The DEC private mode of synchronized updates.
 const SYNC_MODE: u16 = 2026;
@@ -210,33 +206,53 @@ impl Changes {
 }
 
 impl Session {
-    /// Waits until the screen has settled: it has not changed for `period`, counted from the
-    /// later of the last input and the last change, and no synchronized update (DEC mode
-    /// 2026) is open; bounded by the session's timeout. Returns how long it waited. A zero
-    /// `period` takes in the output that has arrived and returns at once. See the module docs
-    /// of `settle.rs` for what counts as a change.
+    /// Waits until the screen has settled, by the session's settle rule with `period`: in
+    /// `auto` mode as soon as the screen is unchanged and the program is seen waiting for
+    /// input (see `quiet.rs`; confirmed by a second look [`CONFIRM`] later), else once it has
+    /// not changed for `period`, counted from the later of the last input and the last
+    /// change; never while a synchronized update (DEC mode 2026) is open; bounded by the
+    /// session's timeout. Returns how long it waited. A zero `period` takes in the output
+    /// that has arrived and returns at once. See the module docs of `settle.rs` for what
+    /// counts as a change.
     pub fn wait_settled(&mut self, period: Duration) -> Result<Duration, RecordError> {
         let started = Instant::now();
         if period.is_zero() {
             self.drain()?;
             self.flush_held()?;
             self.observe();
+            self.note_checkpoint(SettledBy::AtOnce);
             return Ok(Duration::ZERO);
         }
         let what = format!(
             "a settled screen ({} ms without a change)",
             period.as_millis()
         );
-        self.wait_still(period, started + self.timeout, &what)?;
+        let auto = self.settle_rule.is_auto();
+        let by = self.wait_still(period, started + self.timeout, &what, auto)?;
+        self.note_checkpoint(by);
         Ok(started.elapsed())
     }
 
-    /// Waits until the screen has not changed for `quiet` (the rule of [`Session::wait_settled`]),
-    /// for at most the session's timeout (and at least twice `quiet`).
+    /// Waits until the screen has not changed for `quiet` (the quiet rule of
+    /// [`Session::wait_settled`]), for at most the session's timeout (and at least twice
+    /// `quiet`).
     pub fn wait_idle(&mut self, quiet: Duration) -> Result<(), RecordError> {
         let deadline = Instant::now() + self.timeout.max(quiet * 2);
         let what = format!("{} ms without a screen change", quiet.as_millis());
-        self.wait_still(quiet, deadline, &what)
+        self.wait_still(quiet, deadline, &what, false).map(|_| ())
+    }
+
+    /// A checkpoint was found settled (`by`): its times are kept, and the input before it
+    /// counts as answered.
+    fn note_checkpoint(&mut self, by: SettledBy) {
+        let since = |t: Instant| t.saturating_duration_since(self.start);
+        self.timings.push(CheckpointTiming {
+            input: self.watch.last_input.map(since),
+            output: since(self.last_output),
+            fired: self.start.elapsed(),
+            by,
+        });
+        self.quiescence.input = InputSeen::Answered;
     }
 
     /// Compares the screen with the one seen last, if output has come since.
@@ -251,6 +267,10 @@ impl Session {
     pub(super) fn note_input(&mut self) {
         self.observe();
         self.watch.input_sent(Instant::now());
+        if self.settle_rule.is_auto() {
+            let look = TreeLook::take(self.pty.pid(), self.settle_rule.period());
+            self.quiescence.input = InputSeen::Sent(look.map(|l| l.runs()));
+        }
     }
 
     /// A change that comes without output (a resize): the screen is compared now.
@@ -284,14 +304,15 @@ impl Session {
         period: Duration,
         deadline: Instant,
         what: &str,
-    ) -> Result<(), RecordError> {
+        auto: bool,
+    ) -> Result<SettledBy, RecordError> {
         let started = Instant::now();
         self.watch.changes = Some(Changes::default());
-        let result = self.wait_still_loop(period, deadline);
+        let result = self.wait_still_loop(period, deadline, auto);
         let changes = self.watch.changes.take().unwrap_or_default();
         match result {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(RecordError::Unsettled(Box::new(UnsettledReport {
+            Ok(Some(by)) => Ok(by),
+            Ok(None) => Err(RecordError::Unsettled(Box::new(UnsettledReport {
                 what: what.to_string(),
                 period,
                 waited: started.elapsed(),
@@ -305,40 +326,202 @@ impl Session {
         }
     }
 
-    /// `Ok(true)` once still, `Ok(false)` at the deadline.
+    /// `Some` once still (and how it was told), `None` at the deadline.
     fn wait_still_loop(
         &mut self,
         period: Duration,
         deadline: Instant,
-    ) -> Result<bool, RecordError> {
+        auto: bool,
+    ) -> Result<Option<SettledBy>, RecordError> {
         loop {
-            // Take in everything that has arrived, dating each change by its own chunk.
-            while Instant::now() < deadline && self.pump(Some(Instant::now()))? {
+            // Take in what has arrived, dating each change by its own chunk; at most a
+            // burst, so that a program that writes faster than screens are compared still
+            // lets the checks below run (the deadline among them).
+            let burst_end = (Instant::now() + period.min(BURST)).min(deadline);
+            for _ in 0..BURST_EVENTS {
+                if Instant::now() >= burst_end || !self.pump(Some(Instant::now()))? {
+                    break;
+                }
                 self.observe();
             }
             self.observe();
             let now = Instant::now();
-            let ready = self.watch.quiet_since() + period;
+            // In auto mode a program seen working (running, or runnable and starved of CPU
+            // on a loaded machine, or pausing in a short sleep) holds the quiet rule back
+            // too, up to WORKING_HOLD periods: its screen is still because it has not drawn
+            // yet. A busy loop that never stops working still gets the quiet rule after that;
+            // an animation waiting for its next frame (a poll with a short timeout) is not
+            // held.
+            if auto && now >= self.watch.quiet_since() + period {
+                // About to fall back: look again (the last look may be old), twice, CONFIRM
+                // apart: an animation is seen working for a moment at a frame, a starved
+                // or pausing program for longer.
+                self.quiescence.working = self.still_working()?;
+            }
+            let hold = if auto && self.quiescence.working {
+                WORKING_HOLD
+            } else {
+                1
+            };
+            let ready = self.watch.quiet_since() + period * hold;
             let busy = self.sync_open() || self.redactor.holding();
             if now >= ready && !busy {
-                return Ok(true);
+                return Ok(Some(SettledBy::Quiet));
             }
             if self.is_done() {
                 // The program has ended and its output with it: the screen is final.
                 self.flush_held()?;
                 self.observe();
-                return Ok(true);
+                return Ok(Some(SettledBy::Exit));
             }
             if now >= deadline {
-                return Ok(false);
+                return Ok(None);
             }
-            // Until the period is up, or (an update open, a secret held) until output comes.
-            let until = if now < ready { ready } else { deadline };
+            if auto && !busy && self.status.is_none() && self.quiescent(period)? {
+                return Ok(Some(SettledBy::Quiescent));
+            }
+            // Until the period is up, or (an update open, a secret held) until output comes;
+            // in auto mode a look at the program again soon.
+            let mut until = if now < ready { ready } else { deadline };
+            if auto {
+                until = until.min(Instant::now() + LOOK_EVERY);
+            }
             if self.pump(Some(until.min(deadline)))? {
                 self.observe();
             }
         }
     }
+
+    /// Whether the program is seen working at a look and again at a second look CONFIRM
+    /// later (output coming meanwhile counts as working: the caller looks at the screen
+    /// again).
+    fn still_working(&mut self) -> Result<bool, RecordError> {
+        let look = |s: &Session| {
+            TreeLook::take(s.pty.pid(), s.settle_rule.period())
+                .as_ref()
+                .is_some_and(TreeLook::working)
+        };
+        if !look(self) {
+            return Ok(false);
+        }
+        if self.pump(Some(Instant::now() + CONFIRM))? {
+            self.observe();
+            return Ok(true);
+        }
+        Ok(look(self))
+    }
+
+    /// Whether the program is waiting for input with everything it wrote on the screen:
+    /// two looks at its tree [`CONFIRM`] apart in which nothing ran and nothing came.
+    fn quiescent(&mut self, period: Duration) -> Result<bool, RecordError> {
+        let Some(first) = self.look_waiting(period) else {
+            return Ok(false);
+        };
+        if self.pump(Some(Instant::now() + CONFIRM))? {
+            // Something came (output, the exit): the caller looks at the screen again.
+            self.observe();
+            return Ok(false);
+        }
+        let Some(second) = self.look_waiting(period) else {
+            return Ok(false);
+        };
+        Ok(first.still_at(&second) && !self.sync_open() && !self.redactor.holding())
+    }
+
+    /// A look at the program's tree when it waits and nothing is in flight either way: no
+    /// input unread (and the last input taken: the program ran since it was sent), no output
+    /// the session has not taken in.
+    fn look_waiting(&mut self, period: Duration) -> Option<TreeLook> {
+        let look = TreeLook::take(self.pty.pid(), period);
+        self.quiescence.working = look.as_ref().is_some_and(TreeLook::working);
+        let look = look?;
+        if self.pty.output_pending()? || self.pty.input_pending()? {
+            return None;
+        }
+        if !look.waiting() {
+            return None;
+        }
+        match self.quiescence.input {
+            InputSeen::Answered => {}
+            InputSeen::Sent(Some(before)) if look.runs() != before => {
+                self.quiescence.input = InputSeen::Answered;
+            }
+            // Not yet taken, or it cannot be told: the quiet rule decides.
+            InputSeen::Sent(_) => return None,
+        }
+        Some(look)
+    }
+}
+
+/// How a settled screen was told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SettledBy {
+    /// The program was seen waiting for input (`auto`).
+    Quiescent,
+    /// The screen did not change for the period (`quiet`, or `auto` falling back).
+    Quiet,
+    /// The program ended.
+    Exit,
+    /// A zero period: at once.
+    AtOnce,
+}
+
+/// One checkpoint's times, from the start of the recording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckpointTiming {
+    /// When input was last sent before it (`None`: none was).
+    pub input: Option<Duration>,
+    /// When the program's last output before it arrived (the start, when none did).
+    pub output: Duration,
+    /// When it was found settled.
+    pub fired: Duration,
+    /// How.
+    pub by: SettledBy,
+}
+
+impl CheckpointTiming {
+    /// What waiting for a settled screen cost beyond the program's own time: from its last
+    /// output to the checkpoint.
+    pub fn overhead(&self) -> Duration {
+        self.fired.saturating_sub(self.output)
+    }
+}
+
+/// The second look of `auto` settling comes this long after the first: long enough for a
+/// woken thread to be seen running (and for output written just before the first look to
+/// arrive), short against the program's own response. Measured in docs/performance.md.
+pub const CONFIRM: Duration = Duration::from_millis(3);
+
+/// How often `auto` settling looks at a program that was not yet waiting, while no output
+/// comes.
+const LOOK_EVERY: Duration = Duration::from_millis(2);
+
+/// The longest burst of output taken in before the checks of a settling wait run, in time and
+/// in chunks.
+const BURST: Duration = Duration::from_millis(20);
+const BURST_EVENTS: usize = 256;
+
+/// The looks at the program of `auto` settling.
+#[derive(Debug, Default)]
+pub(super) struct Quiescence {
+    pub(super) input: InputSeen,
+    /// The last look saw a thread working (see [`TreeLook::working`]).
+    pub(super) working: bool,
+}
+
+/// How many settle periods a program seen working holds the quiet rule back.
+const WORKING_HOLD: u32 = 10;
+
+/// Whether the program has taken the last input.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) enum InputSeen {
+    /// No input since the last checkpoint, or the program has run since it was sent.
+    #[default]
+    Answered,
+    /// Sent; how many times the program's threads had been scheduled before (`None`: no
+    /// look).
+    Sent(Option<u64>),
 }
 
 #[cfg(test)]

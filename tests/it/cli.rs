@@ -175,10 +175,26 @@ fn info_reports_version_size_duration_counts_and_checkpoints() {
     assert!((v["duration"].as_f64().unwrap() - 4.2).abs() < 1e-9);
     assert_eq!(v["events"]["o"], 3);
     assert_eq!(v["exit_status"], 0);
+    let cleared = &v["checkpoints"][1];
     assert_eq!(
-        v["checkpoints"][1],
-        serde_json::json!({"name": "cleared", "line": 6, "time": 3.9})
+        (&cleared["name"], &cleared["line"], &cleared["time"]),
+        (
+            &serde_json::json!("cleared"),
+            &serde_json::json!(6),
+            &serde_json::json!(3.9)
+        )
     );
+    // The overhead: from the program's last output before the checkpoint to the checkpoint.
+    let (output, overhead) = (
+        cleared["last_output"].as_f64().unwrap(),
+        cleared["overhead_ms"].as_f64().unwrap(),
+    );
+    assert!(
+        (overhead - (3.9 - output) * 1000.0).abs() < 1e-6,
+        "{cleared}"
+    );
+    assert!(v["median_overhead_ms"].is_number(), "{v}");
+    assert!(stdout.contains("overhead     median "), "{stdout}");
 }
 
 #[test]

@@ -474,7 +474,7 @@ fn assert_screen_waits_for_a_settled_screen_and_blames_the_callers_line() {
         let mut opts = SessionOptions::new(["bash", "-c", frame]);
         opts.size = tuicast::term::Size { cols: 20, rows: 3 };
         // The settle period is the session's: long enough for the pause on a busy machine.
-        opts.settle = std::time::Duration::from_millis(300);
+        opts.settle = tuicast::record::Settle::Auto(std::time::Duration::from_millis(300));
         let mut s = Session::spawn_in_memory(opts).unwrap();
         s.wait_text("Title").unwrap();
         tuicast::assert_screen!(s, "two-writes");

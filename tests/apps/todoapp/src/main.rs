@@ -8,8 +8,13 @@
 //!
 //! `TODOAPP_CLOCK=frozen` shows `12:00:00` instead of the current time (UTC), for demos;
 //! by default the clock is real.
+//!
+//! `TODOAPP_SLOW_DRAW=MS` makes it a deliberately slow renderer: every frame (a flush of more
+//! than 64 bytes) is written in four pieces with a pause of MS milliseconds after each of the first three (cut anywhere,
+//! inside escape sequences too), the way a program that computes its frame as it writes it
+//! looks from the terminal. A checkpoint must never catch such a frame half-drawn.
 
-use std::io;
+use std::io::{self, Write};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -17,7 +22,7 @@ use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, List, ListItem, ListState, Paragraph};
-use ratatui::{DefaultTerminal, Frame};
+use ratatui::{Frame, Terminal};
 
 const TICK: Duration = Duration::from_millis(250);
 
@@ -30,9 +35,50 @@ const SEED: [&str; 4] = [
 
 fn main() -> io::Result<()> {
     let mut terminal = ratatui::init();
-    let result = App::new().run(&mut terminal);
+    let slow = std::env::var("TODOAPP_SLOW_DRAW")
+        .ok()
+        .and_then(|ms| ms.parse::<u64>().ok());
+    let result = match slow {
+        Some(ms) => ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(SlowWriter {
+            out: io::stdout(),
+            frame: Vec::new(),
+            pause: Duration::from_millis(ms),
+        }))
+        .and_then(|mut slow| App::new().run(&mut slow)),
+        None => App::new().run(&mut terminal),
+    };
     ratatui::restore();
     result
+}
+
+/// Holds a frame's bytes until the flush, then writes them in four pieces with pauses between.
+struct SlowWriter {
+    out: io::Stdout,
+    frame: Vec<u8>,
+    pause: Duration,
+}
+
+impl Write for SlowWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.frame.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let frame = std::mem::take(&mut self.frame);
+        // ratatui also flushes a few bytes alone (the cursor): only frames come in pieces.
+        let pieces = if frame.len() > 64 { 4 } else { 1 };
+        let piece = frame.len().div_ceil(pieces).max(1);
+        let mut out = self.out.lock();
+        for (i, part) in frame.chunks(piece).enumerate() {
+            if i > 0 {
+                std::thread::sleep(self.pause);
+            }
+            out.write_all(part)?;
+            out.flush()?;
+        }
+        Ok(())
+    }
 }
 
 /// What the clock shows.
@@ -88,7 +134,10 @@ impl App {
         }
     }
 
-    fn run(mut self, terminal: &mut DefaultTerminal) -> io::Result<()> {
+    fn run<B: ratatui::backend::Backend>(mut self, terminal: &mut Terminal<B>) -> io::Result<()>
+    where
+        io::Error: From<B::Error>,
+    {
         let mut last_tick = Instant::now();
         while !self.quit {
             terminal.draw(|frame| self.draw(frame))?;
