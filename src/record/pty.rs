@@ -129,9 +129,9 @@ impl Pty {
         unsafe {
             cmd.pre_exec(become_session_leader);
         }
-        let child = cmd
-            .spawn()
-            .map_err(|e| io::Error::new(e.kind(), format!("cannot start {}: {e}", shown(program))))?;
+        let child = cmd.spawn().map_err(|e| {
+            io::Error::new(e.kind(), format!("cannot start {}: {e}", shown(program)))
+        })?;
         // The child's copies of the slave are its own; ours went with `cmd` (or EOF would
         // never come).
         drop(cmd);
