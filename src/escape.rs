@@ -29,6 +29,32 @@ pub fn escape_for_terminal(text: &str, max: usize) -> String {
     out
 }
 
+/// Escapes `text` for HTML and XML alike (the report's page, a JUnit file): `& < > " '` as
+/// entities, tab and newline kept, and every other control character (C0, DEL, C1) and the
+/// noncharacters U+FFFE and U+FFFF, which XML 1.0 cannot hold, as U+FFFD; so nothing from a
+/// cast is markup, and the document always parses.
+///
+/// ```
+/// use tuicast::escape::escape_markup;
+/// assert_eq!(escape_markup("<a b='c'>&\x1b[1m\n"), "&lt;a b=&#39;c&#39;&gt;&amp;\u{fffd}[1m\n");
+/// ```
+pub fn escape_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\n' | '\t' => out.push(ch),
+            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Appends `ch` to `out`, escaped as [`escape_for_terminal`] does.
 pub fn push_escaped(out: &mut String, ch: char) {
     match ch {

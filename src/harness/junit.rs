@@ -9,7 +9,7 @@
 //! `classname` and `time` (seconds, three decimals), a `failure` with its `message` (the first
 //! line) and the whole text, and a `system-out` naming the cast line and the goldens. Text from
 //! a cast is escaped for XML, and characters XML 1.0 cannot hold (control characters) are
-//! written as `\u{…}`.
+//! written as U+FFFD (failure messages have them spelled out as `\e` already).
 //!
 //! Merging: each process adds its cases, under an exclusive lock, to a data file beside the
 //! XML (`.NAME.tuicast-parts`, one JSON line per case, after a line naming the run), then
@@ -53,24 +53,30 @@ impl JunitCase {
     /// The case of `result`, a trial of the project `suite`, that took `time` seconds; a
     /// failure's message suggests commands in the live mode `live`.
     pub fn from_result(suite: &str, result: &CheckResult, live: LiveMode, time: f64) -> JunitCase {
-        let cast = crate::assert::shown_path(&result.cast);
         JunitCase {
             suite: suite.to_string(),
             classname: classname(suite, &result.test),
             name: result.test.clone(),
             time,
             failure: (!result.passed()).then(|| result.message_in(live)),
-            place: if result.line > 0 {
-                format!("{cast}:{}", result.line)
-            } else {
-                cast
-            },
+            place: place(&result.cast, result.line),
             goldens: result
                 .snapshots
                 .iter()
                 .map(|s| crate::assert::shown_path(&s.path))
                 .collect(),
         }
+    }
+}
+
+/// Where a checkpoint is, as a case says it: `casts/vim.cast:12`, or the cast alone for line 0
+/// (not known: a checkpoint planned from a scenario, a cast that did not read).
+pub fn place(cast: &Path, line: u64) -> String {
+    let cast = crate::assert::shown_path(cast);
+    if line > 0 {
+        format!("{cast}:{line}")
+    } else {
+        cast
     }
 }
 
@@ -169,27 +175,9 @@ fn seconds(t: f64) -> String {
     format!("{:.3}", if t.is_finite() && t > 0.0 { t } else { 0.0 })
 }
 
-/// `text` escaped for an XML attribute or element: the five special characters as entities,
-/// and the characters XML 1.0 cannot hold at all (controls but tab and newlines, lone
-/// surrogates cannot occur in a `str`, U+FFFE/U+FFFF) as the text `\u{…}`.
+/// `text` escaped for an XML attribute or element (see [`crate::escape::escape_markup`]).
 fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' => out.push(ch),
-            '\r' => out.push_str("&#13;"),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    crate::escape::escape_markup(text)
 }
 
 /// What went wrong writing a JUnit file.
@@ -312,10 +300,10 @@ mod tests {
     }
 
     #[test]
-    fn text_from_a_cast_is_escaped_and_controls_are_spelled_out() {
+    fn text_from_a_cast_is_escaped_and_controls_are_replaced() {
         assert_eq!(
-            xml("<a href=\"x\">&'\u{1b}[31m\r"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&apos;\\u{1b}[31m&#13;"
+            xml("<a href=\"x\">&'\u{1b}[31m\r\u{ffff}"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;\u{fffd}[31m\u{fffd}\u{fffd}"
         );
     }
 

@@ -49,6 +49,8 @@ pub fn main() -> ! {
     // (nextest runs each test alone with `--exact`, the broken one included: not then.)
     let nextest = std::env::var_os("NEXTEST_RUN_ID").is_some_and(|v| !v.is_empty());
     if !filtered_broken.is_empty() && !args.list && !nextest {
+        // The trials that ran are in the JUnit file even so (CI reads it after a failure).
+        write_junit();
         for why in &filtered_broken {
             eprintln!("error (filtered out, but broken): {why}");
         }
@@ -89,18 +91,8 @@ pub fn main() -> ! {
             }
         }
     }
-    // Each process adds its trials to the run's JUnit file (`TUICAST_JUNIT`).
-    if let Some(path) = junit_path() {
-        if !args.list {
-            let cases = std::mem::take(&mut *JUNIT.lock().unwrap_or_else(|e| e.into_inner()));
-            match super::junit::add_to_file(&path, &super::junit::run_key(), &cases) {
-                Ok(()) => eprintln!(
-                    "junit: {}",
-                    crate::escape::escape_for_terminal(&path.display().to_string(), 500)
-                ),
-                Err(e) => eprintln!("warning: {e}"),
-            }
-        }
+    if !args.list {
+        write_junit();
     }
     if let Some(signal) = crate::record::interrupt::requested() {
         eprintln!(
@@ -115,16 +107,34 @@ pub fn main() -> ! {
 /// The trials this process ran, for the JUnit file (only kept when `TUICAST_JUNIT` is set).
 static JUNIT: std::sync::Mutex<Vec<super::junit::JunitCase>> = std::sync::Mutex::new(Vec::new());
 
-/// The JUnit file `TUICAST_JUNIT` names, made absolute from the folder the run started in.
-fn junit_path() -> Option<std::path::PathBuf> {
-    let path = std::env::var_os(super::junit::JUNIT_ENV).filter(|v| !v.is_empty())?;
-    Some(std::env::current_dir().ok()?.join(path))
+/// The JUnit file `TUICAST_JUNIT` names, made absolute from the folder the run started in
+/// (looked up once).
+fn junit_path() -> Option<&'static std::path::Path> {
+    static PATH: OnceLock<Option<std::path::PathBuf>> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = std::env::var_os(super::junit::JUNIT_ENV).filter(|v| !v.is_empty())?;
+        Some(std::env::current_dir().ok()?.join(path))
+    })
+    .as_deref()
 }
 
 /// Notes a finished trial for the JUnit file, when one is written.
 fn junit_note(case: super::junit::JunitCase) {
     if junit_path().is_some() {
         JUNIT.lock().unwrap_or_else(|e| e.into_inner()).push(case);
+    }
+}
+
+/// Adds this process's trials to the run's JUnit file, when `TUICAST_JUNIT` names one.
+fn write_junit() {
+    let Some(path) = junit_path() else { return };
+    let cases = std::mem::take(&mut *JUNIT.lock().unwrap_or_else(|e| e.into_inner()));
+    match super::junit::add_to_file(path, &super::junit::run_key(), &cases) {
+        Ok(()) => eprintln!(
+            "junit: {}",
+            crate::escape::escape_for_terminal(&path.display().to_string(), 500)
+        ),
+        Err(e) => eprintln!("warning: {e}"),
     }
 }
 
@@ -295,24 +305,21 @@ fn suite(updated: &Updated) -> Result<(Vec<libtest_mimic::Trial>, Vec<Broken>), 
                         .unwrap_or_else(|e| e.into_inner())
                         .push(name_shown.clone());
                 }
-                let line = lines.get(&checkpoint).copied().unwrap_or(0);
-                let cast = crate::assert::shown_path(&case.cast);
-                junit_note(super::junit::JunitCase {
-                    suite: suite.to_string(),
-                    classname: super::junit::classname(&suite, &name_shown),
-                    name: name_shown.clone(),
-                    time: started.elapsed().as_secs_f64(),
-                    failure: outcome.clone().err(),
-                    place: if line > 0 {
-                        format!("{cast}:{line}")
-                    } else {
-                        cast
-                    },
-                    goldens: super::discover::checkpoint_goldens(&config, &case, &checkpoint)
-                        .iter()
-                        .map(|g| crate::assert::shown_path(g))
-                        .collect(),
-                });
+                if junit_path().is_some() {
+                    let line = lines.get(&checkpoint).copied().unwrap_or(0);
+                    junit_note(super::junit::JunitCase {
+                        suite: suite.to_string(),
+                        classname: super::junit::classname(&suite, &name_shown),
+                        name: name_shown.clone(),
+                        time: started.elapsed().as_secs_f64(),
+                        failure: outcome.clone().err(),
+                        place: super::junit::place(&case.cast, line),
+                        goldens: super::discover::checkpoint_goldens(&config, &case, &checkpoint)
+                            .iter()
+                            .map(|g| crate::assert::shown_path(g))
+                            .collect(),
+                    });
+                }
                 outcome.map(|_| ()).map_err(Into::into)
             }));
         }

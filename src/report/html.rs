@@ -401,24 +401,8 @@ fn screen(out: &mut String, label: &str, grid: &Grid, changed: &[Vec<bool>]) {
     out.push_str("</div></figure>");
 }
 
-/// Text as HTML: `& < > " '` as entities, control characters (which a cast may carry) as
-/// U+FFFD, so nothing from a cast is markup.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\n' | '\t' => out.push(ch),
-            c if c.is_control() => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Text as HTML: see [`crate::escape::escape_markup`].
+pub use crate::escape::escape_markup as escape;
 
 /// JSON that is safe inside `<script type="application/json">`: `<`, `>` and `&` written as
 /// `\u` escapes, so no text can close the element or open a comment.
