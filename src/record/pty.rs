@@ -80,6 +80,10 @@ struct Flight {
     /// Output the reading thread has read, and output the session has received.
     read: AtomicU64,
     received: AtomicU64,
+    /// Held by the reading thread from taking bytes out of the terminal until it has counted
+    /// them, and by [`Pty::output_pending`] while it looks: so that no look falls between
+    /// the two, when bytes are neither in the terminal nor counted.
+    taking: Mutex<()>,
 }
 
 /// Output chunks (of up to 64 KiB) that may wait in the channel.
@@ -168,10 +172,25 @@ impl Pty {
             .spawn(move || {
                 let mut buf = vec![0u8; 1 << 16];
                 loop {
-                    match reader.read(&mut buf) {
+                    // Waits for output with the lock free, then takes it (the only reader:
+                    // the read does not block) and counts it under the lock.
+                    if let Err(e) = poll_in(&reader, -1) {
+                        if e.kind() == io::ErrorKind::Interrupted {
+                            continue;
+                        }
+                        break;
+                    }
+                    let taken = {
+                        let _taking = read.taking.lock().unwrap_or_else(|p| p.into_inner());
+                        let taken = reader.read(&mut buf);
+                        if let Ok(n) = taken {
+                            read.read.fetch_add(n as u64, Ordering::SeqCst);
+                        }
+                        taken
+                    };
+                    match taken {
                         Ok(0) => break,
                         Ok(n) => {
-                            read.read.fetch_add(n as u64, Ordering::SeqCst);
                             if out.send(PtyEvent::Output(buf[..n].to_vec())).is_err() {
                                 return;
                             }
@@ -225,6 +244,7 @@ impl Pty {
     /// terminal does not tell.
     pub fn output_pending(&self) -> Option<bool> {
         let f = &self.flight;
+        let _taking = f.taking.lock().unwrap_or_else(|p| p.into_inner());
         if f.read.load(Ordering::SeqCst) != f.received.load(Ordering::SeqCst) {
             return Some(true);
         }
@@ -455,12 +475,34 @@ fn kill_until_gone(root: Option<u32>, marker: Option<&[u8]>) {
     }
 }
 
-/// How many bytes `file` holds to be read (`FIONREAD`).
+/// How many bytes `file` (a side of the terminal) holds to be read (`FIONREAD`), including
+/// bytes written to the other side that the kernel has not yet handed over: a write to one
+/// side of a pseudo-terminal only queues its bytes for a kernel worker, which moves them to
+/// the reading side later (on a loaded machine, many milliseconds later), and `FIONREAD`
+/// counts only what has been moved. A `poll` of the side with no timeout waits for that
+/// worker first (the terminal's line discipline flushes its queue when a poll finds nothing
+/// to read), so the count is of everything written before this call.
 fn bytes_readable(file: &File) -> Option<usize> {
+    poll_in(file, 0).ok()?;
     let mut n: libc::c_int = 0;
     // SAFETY: FIONREAD writes one `int` into the place it is given.
     let r = unsafe { libc::ioctl(file.as_raw_fd(), libc::FIONREAD, &mut n) };
     (r == 0).then(|| usize::try_from(n).unwrap_or(0))
+}
+
+/// Waits up to `timeout_ms` (negative: without end) for `file` to be readable or hung up.
+fn poll_in(file: &File, timeout_ms: libc::c_int) -> io::Result<()> {
+    let mut fd = libc::pollfd {
+        fd: file.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one `pollfd` in the place given, for a descriptor `file` holds open.
+    let polled = unsafe { libc::poll(&mut fd, 1, timeout_ms) };
+    if polled < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// The slave side of `master`, opened anew for a question (`TIOCGPTPEER`; never as a

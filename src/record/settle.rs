@@ -394,12 +394,16 @@ impl Session {
 
     /// Whether the program is seen working at a look and again at a second look CONFIRM
     /// later (output coming meanwhile counts as working: the caller looks at the screen
-    /// again).
+    /// again). Input it has not read yet, or output on its way, is work too: on a loaded
+    /// machine the kernel may hand a key to the program only after the settle period, and a
+    /// program asleep with its key still in the terminal has not answered.
     fn still_working(&mut self) -> Result<bool, RecordError> {
         let look = |s: &Session| {
-            TreeLook::take(s.pty.pid(), s.settle_rule.period())
-                .as_ref()
-                .is_some_and(TreeLook::working)
+            s.pty.input_pending() == Some(true)
+                || s.pty.output_pending() == Some(true)
+                || TreeLook::take(s.pty.pid(), s.settle_rule.period())
+                    .as_ref()
+                    .is_some_and(TreeLook::working)
         };
         if !look(self) {
             return Ok(false);
