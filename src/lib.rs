@@ -48,7 +48,7 @@
 //!   driven one scenario step at a time, saved as a cast and its scenario.
 //! - [`report`]: the HTML test report (`tuicast test --report DIR`, `TUICAST_REPORT`), its
 //!   cast player's frames, and `accept --from` of the changes a CI run left in it.
-//! - [`harness`]: every checkpoint a `cargo test` trial (libtest-mimic).
+//! - [`harness`]: every checkpoint a `cargo test` trial (the libtest protocol).
 //!
 //! `util` and `record::pty` are public for the `tuicast` binary and the benchmarks only
 //! (hidden from these docs, not a stable API). The command line is not part of the library:

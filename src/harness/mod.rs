@@ -25,6 +25,7 @@
 mod check;
 mod discover;
 pub mod junit;
+mod libtest;
 mod live;
 pub mod repeat;
 mod report;
@@ -37,6 +38,7 @@ pub use discover::{
     checkpoint_goldens, discover, expected_snapshots, load_case, orphans, scan_checkpoints, Case,
     CheckpointInfo,
 };
+pub use libtest::Trial;
 pub use live::{live_cast_path, run_dir, LiveMode, LiveModeError, LIVE_ENV};
 pub use report::add_to_report;
 pub use result::{CheckResult, Report, SnapshotResult, Status};

@@ -2,9 +2,9 @@
 //! message of one checkpoint ([`CheckResult::message`], also the message of a failing trial
 //! under `cargo test`), and [`Report`], the libtest-shaped lines `tuicast test` prints.
 //!
-//! Under `cargo test` libtest-mimic prints the `running`, `test … ok` and summary lines
-//! itself (its printer is not public); `tuicast test` prints them with [`Report`], in the
-//! same shape, with an `updated` status that libtest has no word for and a shorter summary.
+//! Under `cargo test` the harness's libtest runner (`libtest.rs`) prints the `running`,
+//! `test … ok` and summary lines as libtest does; `tuicast test` prints them with [`Report`],
+//! in the same shape, with an `updated` status that libtest has no word for and a shorter summary.
 
 use std::fmt::{self, Write as _};
 use std::path::PathBuf;

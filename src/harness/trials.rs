@@ -1,4 +1,4 @@
-//! The libtest-mimic side: [`main`] for a `harness = false` test target, [`trials`] (one per
+//! The `cargo test` side: [`main`] for a `harness = false` test target, [`trials`] (one per
 //! checkpoint, one replay per cast shared by its trials), and the test names they carry.
 
 use std::collections::HashMap;
@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::check::{check_replay, failed_once, missing};
 use super::discover::discover;
+use super::libtest::Trial;
 use super::live::{LiveMode, LiveModeError};
 use super::{use_color, CheckResult, Options};
 use crate::assert::UpdateAction;
@@ -22,7 +23,7 @@ pub fn main() -> ! {
     if let Err(e) = crate::record::interrupt::install() {
         eprintln!("warning: cannot set up signal handling: {e}");
     }
-    let args = libtest_mimic::Arguments::from_args();
+    let args = super::libtest::Arguments::from_args();
     let updated = Updated::default();
     let (trials, broken) = match suite(&updated) {
         Ok(t) => t,
@@ -35,17 +36,10 @@ pub fn main() -> ! {
     // leaves it out must not make the run pass as if it were fine.
     let filtered_broken: Vec<String> = broken
         .into_iter()
-        .filter(|(name, _)| {
-            let kept = match &args.filter {
-                Some(f) if args.exact => name == f,
-                Some(f) => name.contains(f.as_str()),
-                None => true,
-            };
-            !kept || args.skip.iter().any(|s| name.contains(s.as_str()))
-        })
+        .filter(|(name, _)| !args.selects(name))
         .map(|(_, why)| why)
         .collect();
-    let conclusion = libtest_mimic::run(&args, trials);
+    let conclusion = super::libtest::run(&args, trials);
     // (nextest runs each test alone with `--exact`, the broken one included: not then.)
     let nextest = std::env::var_os("NEXTEST_RUN_ID").is_some_and(|v| !v.is_empty());
     if !filtered_broken.is_empty() && !args.list && !nextest {
@@ -163,7 +157,7 @@ impl std::fmt::Display for HarnessError {
 impl std::error::Error for HarnessError {}
 
 /// The trials of the project's suite, one per checkpoint, sharing one replay per cast.
-pub fn trials() -> Result<Vec<libtest_mimic::Trial>, HarnessError> {
+pub fn trials() -> Result<Vec<Trial>, HarnessError> {
     suite(&Updated::default()).map(|(trials, _)| trials)
 }
 
@@ -175,7 +169,7 @@ type Updated = Arc<std::sync::Mutex<Vec<String>>>;
 
 /// [`trials`], each noting in `updated` when it wrote its goldens, and the cases that cannot
 /// be checked: (trial name, why).
-fn suite(updated: &Updated) -> Result<(Vec<libtest_mimic::Trial>, Vec<Broken>), HarnessError> {
+fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
     let mut broken = Vec::new();
     let config = Arc::new(Config::discover().map_err(HarnessError::Config)?);
     let opts = Options {
@@ -213,7 +207,7 @@ fn suite(updated: &Updated) -> Result<(Vec<libtest_mimic::Trial>, Vec<Broken>), 
                 broken.push((case.stem.clone(), e.clone()));
                 let (config, case, report) = (config.clone(), case.clone(), report.clone());
                 let suite = super::junit::suite_name(&config.root);
-                trials.push(libtest_mimic::Trial::test(case.stem.clone(), move || {
+                trials.push(Trial::test(case.stem.clone(), move || {
                     let result = super::check::broken(&case, &e);
                     if let Some(report) = &report {
                         to_report(
@@ -227,7 +221,7 @@ fn suite(updated: &Updated) -> Result<(Vec<libtest_mimic::Trial>, Vec<Broken>), 
                     junit_note(super::junit::JunitCase::from_result(
                         &suite, &result, opts.live, 0.0,
                     ));
-                    Err(e.into())
+                    Err(e)
                 }));
                 continue;
             }
@@ -262,7 +256,7 @@ fn suite(updated: &Updated) -> Result<(Vec<libtest_mimic::Trial>, Vec<Broken>), 
             let updated = updated.clone();
             let report = report.clone();
             let checkpoint = key.split('\0').next().unwrap_or_default().to_string();
-            trials.push(libtest_mimic::Trial::test(name, move || {
+            trials.push(Trial::test(name, move || {
                 let started = Instant::now();
                 let outcomes = outcomes.get_or_init(|| {
                     let started = Instant::now();
@@ -320,7 +314,7 @@ fn suite(updated: &Updated) -> Result<(Vec<libtest_mimic::Trial>, Vec<Broken>), 
                             .collect(),
                     });
                 }
-                outcome.map(|_| ()).map_err(Into::into)
+                outcome.map(|_| ())
             }));
         }
     }
