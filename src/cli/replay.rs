@@ -595,6 +595,9 @@ fn gif(args: &Args) -> anyhow::Result<ExitCode> {
     let mut renderer = Renderer::new(options)?;
     // The image's size comes first in a GIF: one pass over the cast finds it.
     let size = replay::largest_size(tuicast::cast::open(cast)?)?;
+    // An animation too large to make is refused before the replay.
+    png::animation_layout(&renderer, size)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", cast.display()))?;
     let engine = engine_for(args, cast)?;
     let mut fill = |w: &mut dyn Write| -> anyhow::Result<()> {
         let reader = tuicast::cast::open(cast)?;

@@ -100,6 +100,9 @@ where
                 self.batch = Some(if self.last.is_none() { 0.0 } else { event.time });
             }
             self.replayer.apply(&event);
+            if let Err(e) = self.replayer.within_limits() {
+                return Some(Err(e));
+            }
             if frame.is_some() {
                 return frame.map(Ok);
             }

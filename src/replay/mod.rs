@@ -99,12 +99,30 @@ impl Replayer {
         self.engine.unsupported()
     }
 
-    /// [`Replayer::apply`], failing at a marker past [`MAX_CHECKPOINTS`].
+    /// [`Replayer::apply`], failing at a marker past [`MAX_CHECKPOINTS`], and at an event
+    /// whose output passed a limit of the engine's work ([`Replayer::within_limits`]).
     pub fn step(&mut self, event: &Event) -> Result<Option<String>, CastError> {
         if self.names.count() >= MAX_CHECKPOINTS && is_checkpoint(&event.data) {
             return Err(CheckpointNames::too_many(event.line));
         }
-        Ok(self.apply(event))
+        let name = self.apply(event);
+        self.within_limits()?;
+        Ok(name)
+    }
+
+    /// Fails, at the line of the event applied last, when the output so far passed a limit
+    /// of the engine's work (see `docs/limits.md`): the screen is no longer what a terminal
+    /// would show.
+    pub fn within_limits(&self) -> Result<(), CastError> {
+        match self.engine.limit_passed() {
+            Some(message) => Err(CastError::new(
+                CastErrorKind::Event,
+                self.last_line.max(1),
+                1,
+                message,
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The screen as it is now.

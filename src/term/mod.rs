@@ -352,6 +352,11 @@ pub trait Engine {
     fn unsupported(&self) -> Unsupported {
         Unsupported::default()
     }
+    /// A limit on the engine's work that the output fed so far has passed (its message), so
+    /// that the screen is no longer what a terminal would show: a replay fails there.
+    fn limit_passed(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Which terminal engine to replay with.

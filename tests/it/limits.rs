@@ -112,6 +112,90 @@ fn one_event_of_many_line_feeds_or_repeats_holds_one_screen() {
 }
 
 #[test]
+fn repeats_past_the_work_budget_are_an_error_at_their_event() {
+    // A character, then REP of 65,535, ten thousand times, at the largest screen: 90 KB that
+    // asked for 655 million prints (7.2 s and 406 MB in a release build before the budget).
+    let dir = Dir::new();
+    let attack = serde_json::to_string(&"x\x1b[65535b".repeat(10_000)).unwrap();
+    dir.write(
+        "rep.cast",
+        v3_cast(
+            2000,
+            2000,
+            &[r#"[0.1, "o", "a"]"#, &format!("[0.2, \"o\", {attack}]")],
+        ),
+    );
+    let run = limited(&dir, &["replay", "rep.cast"]);
+    assert_refused(
+        &run,
+        "rep.cast:3:1: the output repeats characters (REP, `CSI n b`) more than tuicast replays",
+    );
+    // The same through the GIF path.
+    let run = limited(
+        &dir,
+        &[
+            "replay",
+            "rep.cast",
+            "--format",
+            "gif",
+            "--font-size",
+            "1",
+            "-o",
+            "r.gif",
+        ],
+    );
+    assert_eq!(run.code(), Some(2), "{run}");
+    assert!(!dir.path().join("r.gif").exists(), "{run}");
+    // Within the budget the repeats are all done: 200 of them, 13 million prints.
+    let honest = serde_json::to_string(&"y\x1b[65535b".repeat(200)).unwrap();
+    dir.write(
+        "ok.cast",
+        v3_cast(2000, 2000, &[&format!("[0.1, \"o\", {honest}]")]),
+    );
+    let run = limited(&dir, &["replay", "ok.cast"]);
+    assert_finished(&run, 0);
+    let rows: Vec<&str> = run.stdout().lines().collect();
+    assert_eq!(rows.len(), 2000, "{}", rows.len());
+    // 200 × 65,536 characters from the top: 6553 full rows of 2000 (the screen scrolled),
+    // then 1200 on the last row.
+    assert!(rows.iter().all(|l| l.chars().all(|c| c == 'y')));
+    let lengths: Vec<usize> = rows.iter().map(|l| l.chars().count()).collect();
+    assert!(lengths[..1999].iter().all(|&n| n == 2000));
+    assert_eq!(lengths[1999], 1200);
+}
+
+#[test]
+fn an_animation_too_large_to_make_is_refused_before_the_replay() {
+    // A 1500x390 terminal: 15024x7434 pixels a frame (1.13 GB and 14.5 s before the limit).
+    let dir = Dir::new();
+    dir.write("wide.cast", v3_cast(1500, 390, &[r#"[0.1, "o", "x"]"#]));
+    let run = limited(
+        &dir,
+        &["replay", "wide.cast", "--format", "gif", "-o", "w.gif"],
+    );
+    assert_refused(
+        &run,
+        "wide.cast: the animation would be 15024x7434 pixels a frame",
+    );
+    assert!(!dir.path().join("w.gif").exists());
+    // A smaller font makes it.
+    let run = limited(
+        &dir,
+        &[
+            "replay",
+            "wide.cast",
+            "--format",
+            "gif",
+            "--font-size",
+            "6",
+            "-o",
+            "w.gif",
+        ],
+    );
+    assert_finished(&run, 0);
+}
+
+#[test]
 fn checkpoints_stream_and_are_capped_per_cast() {
     let dir = Dir::new();
     // 500 checkpoints of a 500x200 screen: 2.4 GB when every screen was kept.

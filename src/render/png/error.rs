@@ -3,6 +3,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use super::gif::MAX_GIF_PIXELS;
 use super::options::{MAX_PIXELS, MAX_SIDE};
 
 /// Why a picture could not be made.
@@ -34,6 +35,13 @@ pub enum PngError {
         /// Height in pixels.
         height: u64,
     },
+    /// An animation's frames would be too large ([`super::MAX_GIF_PIXELS`]).
+    AnimationTooLarge {
+        /// Width in pixels.
+        width: u64,
+        /// Height in pixels.
+        height: u64,
+    },
     /// Encoding or decoding an image failed.
     Image(String),
     /// Writing an animation failed.
@@ -54,6 +62,12 @@ impl fmt::Display for PngError {
                 "the image would be {width}x{height} pixels, more than tuicast draws \
                  ({MAX_SIDE} pixels a side, {MAX_PIXELS} in all); use a smaller --font-size, \
                  --line-height or --padding, or fewer labelled annotations"
+            ),
+            PngError::AnimationTooLarge { width, height } => write!(
+                f,
+                "the animation would be {width}x{height} pixels a frame, more than tuicast \
+                 animates ({MAX_GIF_PIXELS} pixels in all); use a smaller --font-size, \
+                 --line-height or --padding, or a PNG of the checkpoint"
             ),
             PngError::Image(m) => write!(f, "image: {m}"),
             PngError::Io(e) => write!(f, "{e}"),

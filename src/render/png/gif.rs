@@ -20,6 +20,12 @@ use crate::term::{Screen, Size};
 /// Highest frame rate worth asking for: browsers slow down GIF frames shorter than 20 ms.
 pub const MAX_FPS: u32 = 50;
 
+/// The most pixels an animation's frame may have: the encoder holds a frame about three
+/// times (the last picture, the one being drawn, the part waiting to be written), so 32 M
+/// pixels is ~400 MB, and every frame is compared in full. A still picture may be larger
+/// ([`super::MAX_PIXELS`]).
+pub const MAX_GIF_PIXELS: u64 = 32_000_000;
+
 /// How frames become an animation.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -125,13 +131,7 @@ impl<'r, W: Write> GifEncoder<'r, W> {
                 options.last_frame
             )));
         }
-        let layout = renderer.layout(size)?;
-        if layout.width > u16::MAX as u32 || layout.height > u16::MAX as u32 {
-            return Err(PngError::TooLarge {
-                width: layout.width as u64,
-                height: layout.height as u64,
-            });
-        }
+        let layout = animation_layout(renderer, size)?;
         let mut encoder = gif::Encoder::new(out, layout.width as u16, layout.height as u16, &[])
             .map_err(gif_error)?;
         if options.repeat {
@@ -252,6 +252,22 @@ impl<'r, W: Write> GifEncoder<'r, W> {
         canvas.draw_canvas(&Canvas::from_image(&image), 0, 0, None);
         Ok(canvas.into_image())
     }
+}
+
+/// The layout of an animation of terminals up to `size`, or why there can be none: a
+/// side past what a GIF holds (65,535 pixels), or frames of more than
+/// [`MAX_GIF_PIXELS`] pixels. [`GifEncoder::new`] asks it first; a caller may ask before
+/// it replays anything.
+pub fn animation_layout(renderer: &Renderer, size: Size) -> Result<Layout, PngError> {
+    let layout = renderer.layout(size)?;
+    let (width, height) = (u64::from(layout.width), u64::from(layout.height));
+    if width > u64::from(u16::MAX) || height > u64::from(u16::MAX) {
+        return Err(PngError::TooLarge { width, height });
+    }
+    if width * height > MAX_GIF_PIXELS {
+        return Err(PngError::AnimationTooLarge { width, height });
+    }
+    Ok(layout)
 }
 
 /// An animated GIF of `frames` (`(seconds, screen)` in time order) with terminals up to

@@ -59,7 +59,9 @@ pub use encode::{
     decode_png, encode_png, encode_png_with, png_dimensions, render_png, Compression,
 };
 pub use error::PngError;
-pub use gif::{render_gif, GifEncoder, GifOptions, GifStats, MAX_FPS};
+pub use gif::{
+    animation_layout, render_gif, GifEncoder, GifOptions, GifStats, MAX_FPS, MAX_GIF_PIXELS,
+};
 pub use options::{
     Decorations, PngOptions, FONT_SIZE_RANGE, LINE_HEIGHT_RANGE, MAX_PIXELS, MAX_SIDE,
 };

@@ -146,6 +146,40 @@ pub struct AvtEngine {
     /// The character just printed, as the program sent it (before its character set), for
     /// REP; `None` once anything else was read in the ground state (see [`Self::apply`]).
     last_graphic: Option<char>,
+    /// The work REP has done, against what the output fed so far allows.
+    rep_work: RepWork,
+}
+
+/// What REP may print in all: [`REP_WORK_BASE`] prints, and [`REP_WORK_PER_BYTE`] more for
+/// every byte of output fed. A REP prints up to 65,535 characters for its 4 to 9 bytes (a
+/// screenful at most, [`rep_count`]: four million on the largest screen), so without a bound
+/// 90 KB of output could cost 655 million prints (22 s). A program's own REPs stay far below
+/// the bound (ncurses repeats runs within a line: a few prints a byte). Past it REP prints
+/// nothing more, and [`Engine::limit_passed`] says so: the replay then fails at that event.
+#[derive(Debug, Default, Clone, Copy)]
+struct RepWork {
+    fed: u64,
+    printed: u64,
+    passed: bool,
+}
+
+/// See [`RepWork`].
+pub(crate) const REP_WORK_BASE: u64 = 16_000_000;
+/// See [`RepWork`].
+pub(crate) const REP_WORK_PER_BYTE: u64 = 16;
+
+impl RepWork {
+    /// Takes `n` prints from the budget, or marks it passed (and takes nothing).
+    fn take(&mut self, n: usize) -> bool {
+        let allowed = REP_WORK_BASE.saturating_add(self.fed.saturating_mul(REP_WORK_PER_BYTE));
+        let after = self.printed.saturating_add(n as u64);
+        if self.passed || after > allowed {
+            self.passed = true;
+            return false;
+        }
+        self.printed = after;
+        true
+    }
 }
 
 impl std::fmt::Debug for AvtEngine {
@@ -206,6 +240,7 @@ impl AvtEngine {
             unsupported: Unsupported::default(),
             modes: ModeShadow::default(),
             last_graphic: None,
+            rep_work: RepWork::default(),
         }
     }
 
@@ -793,7 +828,11 @@ impl AvtEngine {
             self.charsets.translate(raw)
         };
         let width = if ch.width() == Some(2) { 2 } else { 1 };
-        for _ in 0..rep_count(n, self.size, width) {
+        let count = rep_count(n, self.size, width);
+        if !self.rep_work.take(count) {
+            return;
+        }
+        for _ in 0..count {
             self.put(ch);
         }
     }
@@ -1200,6 +1239,7 @@ impl AvtEngine {
 
 impl Engine for AvtEngine {
     fn feed(&mut self, text: &str) {
+        self.rep_work.fed = self.rep_work.fed.saturating_add(text.len() as u64);
         match self.jump_span(text) {
             Some((start, cut, before)) => {
                 self.feed_text(&text[..start]);
@@ -1351,6 +1391,19 @@ impl Engine for AvtEngine {
 
     fn unsupported(&self) -> Unsupported {
         self.unsupported.clone()
+    }
+
+    fn limit_passed(&self) -> Option<String> {
+        let w = self.rep_work;
+        w.passed.then(|| {
+            format!(
+                "the output repeats characters (REP, `CSI n b`) more than tuicast replays: \
+                 {REP_WORK_BASE} prints and {REP_WORK_PER_BYTE} more for each byte of output, \
+                 {} for the {} bytes so far",
+                REP_WORK_BASE.saturating_add(w.fed.saturating_mul(REP_WORK_PER_BYTE)),
+                w.fed
+            )
+        })
     }
 }
 
