@@ -3,7 +3,7 @@
 //! at once into typed values ([`CastFile`]); every error names its `file:line:column`.
 //!
 //! The recording keys and steps are in `docs/scenarios.md` (`bin`, `command` or `shell`,
-//! `args`, `cwd`, `size`, `env`, `inherit_env`, `timeout`, `settle`, `title`, `redact`,
+//! `args`, `cwd`, `size`, `env`, `inherit_env`, `timeout`, `settle`, `fail_fast`, `title`, `redact`,
 //! `steps`; a checkpoint step may carry its own `settle`); they become a
 //! [`record::Scenario`](crate::record::Scenario). The `[check]` table:
 //!
@@ -621,6 +621,28 @@ fn recording(
         let parsed = parse_settle(t.get_ref());
         scenario.settle = Some(parsed.map_err(|e| at.error(t.span(), format!("settle: {e}")))?);
     }
+    if let Some(f) = &r.fail_fast {
+        let bad = |shown: String| {
+            at.error(
+                f.span(),
+                format!(
+                    "fail_fast: {shown} is not a duration above zero (\"2s\", \"500ms\"), nor \
+                     true or false"
+                ),
+            )
+        };
+        scenario.fail_fast = match f.get_ref() {
+            toml::Value::Boolean(true) => Some(DEFAULT_FAIL_FAST),
+            toml::Value::Boolean(false) => None,
+            toml::Value::String(t) => Some(
+                parse_duration(t)
+                    .ok()
+                    .filter(|d| !d.is_zero())
+                    .ok_or_else(|| bad(format!("\"{}\"", escape_for_terminal(t, 40))))?,
+            ),
+            other => return Err(bad(escape_for_terminal(&other.to_string(), 40))),
+        };
+    }
     scenario.title = r.title.clone();
     scenario.redact = r
         .redact
@@ -1173,7 +1195,15 @@ struct FileToml {
     terminal: super::TerminalTable,
     #[serde(default)]
     live: Option<Spanned<bool>>,
+    #[serde(default)]
+    /// `true` (after [`DEFAULT_FAIL_FAST`]), `false`, or a duration (`"2s"`).
+    fail_fast: Option<Spanned<toml::Value>>,
 }
+
+/// How long `fail_fast = true` lets the screen of a program waiting for input stay unchanged
+/// before a screen wait fails: generous against any program's own response, short against
+/// the 10 s timeout.
+pub const DEFAULT_FAIL_FAST: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -75,6 +75,7 @@ pub fn record_scenario(
     if let Some(t) = scenario.timeout {
         opts.timeout = t;
     }
+    opts.fail_fast = scenario.fail_fast;
     if let Some(settle) = scenario.settle {
         opts.settle = settle;
     }

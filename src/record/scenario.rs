@@ -51,6 +51,9 @@ pub struct Scenario {
     /// in the scenario, else `tuicast.toml`'s); `None`: decided from the program (see
     /// [`Scenario::runs_project_code`]).
     pub live: Option<bool>,
+    /// Waits on the screen fail early once the program waits for input and its screen has
+    /// not changed for this long (`fail_fast =`; see `SessionOptions::fail_fast`).
+    pub fail_fast: Option<Duration>,
 }
 
 /// The settle period of checkpoints when a scenario does not choose one: twice the smallest
@@ -291,6 +294,7 @@ impl Scenario {
             masks: Vec::new(),
             regions: Vec::new(),
             live: None,
+            fail_fast: None,
         }
     }
 }

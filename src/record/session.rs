@@ -81,6 +81,10 @@ pub struct SessionOptions {
     /// Named regions (the cast's `[regions]` and `tuicast.toml`'s) that messages may name:
     /// a screen that never settled suggests masking one that holds the changing cells.
     pub regions: Vec<(String, Anchor)>,
+    /// Waits on the screen fail early, with the message of their timeout, once the program
+    /// is seen waiting for input (as `auto` settling sees it) and its screen has not changed
+    /// for this long (`fail_fast =` in a scenario; `None`: they wait for their timeout).
+    pub fail_fast: Option<Duration>,
 }
 
 impl SessionOptions {
@@ -105,6 +109,7 @@ impl SessionOptions {
             engine: EngineOptions::default(),
             masks: Vec::new(),
             regions: Vec::new(),
+            fail_fast: None,
         }
     }
 }
@@ -236,6 +241,8 @@ pub struct Session {
     pub(super) timings: Vec<CheckpointTiming>,
     /// Named regions messages may suggest as masks (`SessionOptions::regions`).
     pub(super) regions: Vec<(String, Anchor)>,
+    /// `SessionOptions::fail_fast`.
+    pub(super) fail_fast: Option<Duration>,
     /// The secrets typed so far, by name: looked for on the screen after every output.
     pub(super) secrets: Vec<(String, String)>,
     /// The cast file, removed when a secret reaches the screen.
@@ -396,6 +403,7 @@ impl Session {
             quiescence: Quiescence::default(),
             timings: Vec::new(),
             regions: opts.regions,
+            fail_fast: opts.fail_fast,
             secrets: Vec::new(),
             cast_path: None,
             bells_taken: 0,
@@ -482,6 +490,12 @@ impl Session {
     /// Changes the settle rule of [`Session::snapshot`] and [`Session::wait_settled`].
     pub fn set_settle_rule(&mut self, rule: Settle) {
         self.settle_rule = rule;
+    }
+
+    /// How long an unchanged screen of a program waiting for input makes a screen wait fail
+    /// early ([`SessionOptions::fail_fast`]).
+    pub fn fail_fast(&self) -> Option<Duration> {
+        self.fail_fast
     }
 
     /// The checkpoints marked so far on a settled screen, with when the input and output

@@ -147,7 +147,7 @@ impl ScreenWatch {
     }
 
     /// The later of the last input and the last change of the screen.
-    fn quiet_since(&self) -> Instant {
+    pub(super) fn quiet_since(&self) -> Instant {
         self.last_input
             .map_or(self.last_change, |i| i.max(self.last_change))
     }
@@ -295,7 +295,7 @@ impl Session {
     }
 
     /// Whether the program has begun a synchronized update and not yet ended it.
-    fn sync_open(&self) -> bool {
+    pub(super) fn sync_open(&self) -> bool {
         self.scanner.dec_mode(SYNC_MODE) == Some(true)
     }
 
@@ -417,7 +417,7 @@ impl Session {
 
     /// Whether the program is waiting for input with everything it wrote on the screen:
     /// two looks at its tree [`CONFIRM`] apart in which nothing ran and nothing came.
-    fn quiescent(&mut self, period: Duration) -> Result<bool, RecordError> {
+    pub(super) fn quiescent(&mut self, period: Duration) -> Result<bool, RecordError> {
         let Some(first) = self.look_waiting(period) else {
             return Ok(false);
         };

@@ -8,6 +8,9 @@ use regex::Regex;
 
 use super::error::RecordError;
 use super::session::Session;
+
+/// How often a screen wait with `fail_fast` looks at the program while no output comes.
+const FAIL_FAST_LOOK: Duration = Duration::from_millis(50);
 use crate::escape::escape_for_terminal;
 use crate::term::{Engine, Screen};
 
@@ -187,17 +190,60 @@ impl Session {
             if self.eof && self.status.is_some() {
                 return Err(self.exited_error(&format!("waiting for {what}")));
             }
-            if Instant::now() >= deadline {
+            let now = Instant::now();
+            if now >= deadline {
                 return Err(self.timeout_error(what, started));
             }
+            if let Some(bound) = self.fail_fast {
+                if self.cannot_come(bound)? {
+                    return Err(self.failed_fast(what, started, bound));
+                }
+            }
             // Take in everything that has arrived before looking at the screen again: under
-            // heavy output one check per burst, not one per chunk.
-            if self.pump(Some(deadline))? {
+            // heavy output one check per burst, not one per chunk. With `fail_fast`, a look
+            // at the program every FAIL_FAST_LOOK too.
+            let until = match self.fail_fast {
+                Some(_) => deadline.min(now + FAIL_FAST_LOOK),
+                None => deadline,
+            };
+            if self.pump(Some(until))? {
                 // (At most 16 more, so a program that never pauses cannot starve the check.)
                 self.pump_while(Duration::ZERO, 16, None)?;
                 self.observe();
             }
         }
+    }
+
+    /// Whether what a screen wait waits for cannot come any more, as far as can be told: the
+    /// screen (masks applied) has not changed for `bound`, nor input been sent since, and
+    /// the program waits for input with nothing in flight (two looks at its tree, as `auto`
+    /// settling takes them: a timer further away than the settle period counts as waiting,
+    /// as a clock's tick does). So a program that changes its screen by itself only after
+    /// more than `bound` of stillness (a long sleep, a slow server) is failed early too: the
+    /// bound must be longer than any such pause (docs/scenarios.md).
+    fn cannot_come(&mut self, bound: Duration) -> Result<bool, RecordError> {
+        self.observe();
+        if self.watch.quiet_since().elapsed() < bound || self.sync_open() {
+            return Ok(false);
+        }
+        self.quiescent(self.settle_rule.period())
+    }
+
+    /// The timeout's error of a wait that failed early, saying why.
+    fn failed_fast(&self, what: &str, started: Instant, bound: Duration) -> RecordError {
+        let mut e = self.timeout_error(what, started);
+        if let RecordError::Timeout(report) = &mut e {
+            report.hints.insert(
+                0,
+                format!(
+                    "failed early (fail_fast = \"{}ms\"): the program waits for input and \
+                     its screen has not changed for {:.1}s",
+                    bound.as_millis(),
+                    self.watch.quiet_since().elapsed().as_secs_f64()
+                ),
+            );
+        }
+        e
     }
 
     /// Waits for the program to exit and returns its status.

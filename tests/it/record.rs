@@ -270,6 +270,68 @@ fn a_timed_out_wait_says_the_program_waits_for_input() {
 }
 
 #[test]
+fn a_wait_that_cannot_succeed_fails_early_with_fail_fast() {
+    // A UI text changed ("Done" became "Finished"): the program waits for input and its
+    // screen stays as it is. With `fail_fast` the wait fails after the bound, not the 10 s
+    // timeout, with the timeout's message and why it ended early.
+    let dir = Dir::new();
+    let started = std::time::Instant::now();
+    let (out, _) = record_scenario(
+        &dir,
+        "renamed",
+        "shell = \"echo Finished; read a\"\nfail_fast = \"500ms\"\nsteps = [{ wait = \"Done\" }]\n",
+        &[],
+    );
+    let took = started.elapsed();
+    let out = out.fails_with(1);
+    let err = out.stderr();
+    assert!(err.contains("renamed.toml:3:"), "{err}");
+    assert!(err.contains("s waiting for text \"Done\""), "{err}");
+    assert!(
+        err.contains("failed early (fail_fast = \"500ms\"): the program waits for input"),
+        "{err}"
+    );
+    assert!(err.contains("  1 | Finished"), "{err}");
+    assert!(
+        took < std::time::Duration::from_secs(5),
+        "{took:?}: not the 10 s timeout"
+    );
+    // A program that answers after a pause shorter than the bound still passes; without
+    // `fail_fast` nothing changes.
+    for extra in ["fail_fast = true\n", ""] {
+        let (out, _) = record_scenario(
+            &dir,
+            "slow",
+            &format!(
+                "shell = \"echo working; sleep 0.3; echo Done; read a\"\n{extra}\
+                 steps = [{{ wait = \"Done\" }}, {{ checkpoint = \"done\" }}]\n"
+            ),
+            &[],
+        );
+        out.success();
+    }
+    // Bad values are errors at their place.
+    for (value, message) in [
+        ("\"0s\"", "fail_fast: \"0s\" is not a duration above zero"),
+        (
+            "\"soon\"",
+            "fail_fast: \"soon\" is not a duration above zero",
+        ),
+        ("3", "fail_fast: 3 is not a duration above zero"),
+    ] {
+        let (out, _) = record_scenario(
+            &dir,
+            "bad",
+            &format!("shell = \"true\"\nfail_fast = {value}\n"),
+            &[],
+        );
+        let out = out.fails_with(2);
+        assert!(out.stderr().contains("bad.toml:2:"), "{}", out.stderr());
+        assert!(out.stderr().contains(message), "{}", out.stderr());
+    }
+}
+
+#[test]
 fn no_process_is_left_behind() {
     let dir = Dir::new();
     let marker = format!("tuicast-bg-{}", std::process::id());
