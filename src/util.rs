@@ -314,6 +314,19 @@ pub fn write_atomic_with<T, E: From<io::Error>>(
     result
 }
 
+/// The median of `values` (the mean of the two middle ones for an even count; NaNs sort
+/// last), or `None` when there are none.
+pub fn median(values: &[f64]) -> Option<f64> {
+    let mut all = values.to_vec();
+    all.sort_by(f64::total_cmp);
+    let n = all.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(all[n / 2]),
+        _ => Some((all[n / 2 - 1] + all[n / 2]) / 2.0),
+    }
+}
+
 /// Runs `f` over `items` on every core and hands each result to `on_ready` in the order of
 /// `items`, as soon as it and all before it are done (so output can stream in a stable
 /// order). Stops at the first error of `on_ready` (the threads finish the items they hold).

@@ -52,18 +52,12 @@ impl Mark {
 
 /// The median of the checkpoints' overheads (the end excluded: it is no wait), in ms.
 fn median_overhead(marks: &[Mark]) -> Option<f64> {
-    let mut all: Vec<f64> = marks
+    let all: Vec<f64> = marks
         .iter()
         .take(marks.len().saturating_sub(1))
         .filter_map(Mark::overhead_ms)
         .collect();
-    all.sort_by(f64::total_cmp);
-    let n = all.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(all[n / 2]),
-        _ => Some((all[n / 2 - 1] + all[n / 2]) / 2.0),
-    }
+    tuicast::util::median(&all)
 }
 
 /// What the replay saw, summed over the checkpoints (each screen counts bells and clipboard

@@ -290,7 +290,7 @@ fn record_repeated(
     progress(&format!("recording {repeat} times"));
     let shown = escape_for_terminal(&path.display().to_string(), 300);
     let checked = &file.checked;
-    let mut first = record_repeatedly(
+    let repeated = record_repeatedly(
         scenario,
         cast,
         repeat,
@@ -299,6 +299,9 @@ fn record_repeated(
         &shown,
     )
     .map_err(Failed::Varied)?;
+    // A result, not progress: said whether or not stderr is a terminal.
+    eprintln!("{shown}: {}", repeated.overhead_line());
+    let mut first = repeated.recorded;
     std::fs::rename(&first.cast, cast).map_err(|e| {
         let _ = std::fs::remove_file(&first.cast);
         Failed::Varied(format!("cannot write {}: {e}\n", cast.display()))

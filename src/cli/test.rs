@@ -167,6 +167,53 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(worst))
 }
 
+/// A case that ran: its index, seconds, and its live recording's length and settling time.
+type Timed = (usize, f64, Option<(f64, f64)>);
+
+/// The slowest casts of a run (when it checked more than one) and, when it recorded live,
+/// how much of the recordings' time was spent waiting for checkpoints to settle.
+fn timing_summary(cases: &[harness::Case], timed: &mut [Timed]) -> String {
+    let mut text = String::new();
+    if timed.len() < 2 {
+        return text;
+    }
+    timed.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let shown: Vec<String> = timed
+        .iter()
+        .take(SLOWEST_SHOWN)
+        .map(|(i, seconds, live)| {
+            let stem = escape_for_terminal(&cases[*i].stem, 200);
+            match live {
+                Some((recording, settling)) => format!(
+                    "{stem} {seconds:.2}s (of it {recording:.2}s recording live, \
+                     {settling:.3}s of that waiting for checkpoints to settle)"
+                ),
+                None => format!("{stem} {seconds:.2}s"),
+            }
+        })
+        .collect();
+    text.push_str(&format!("slowest: {}\n", shown.join(", ")));
+    let live: Vec<(f64, f64)> = timed.iter().filter_map(|t| t.2).collect();
+    if !live.is_empty() {
+        let recording: f64 = live.iter().map(|t| t.0).sum();
+        let settling: f64 = live.iter().map(|t| t.1).sum();
+        text.push_str(&format!(
+            "live: {} recording(s), {recording:.2}s of programs running, {settling:.3}s of it \
+             waiting for checkpoints to settle after the program's last output ({:.1}%)\n",
+            live.len(),
+            if recording > 0.0 {
+                100.0 * settling / recording
+            } else {
+                0.0
+            }
+        ));
+    }
+    text
+}
+
+/// How many of the slowest casts `tuicast test` names.
+const SLOWEST_SHOWN: usize = 3;
+
 /// `dir` as the user would type it from `cwd` (`.` for the folder itself).
 fn shown_dir(cwd: &std::path::Path, dir: &std::path::Path) -> String {
     let rel = match dir.strip_prefix(cwd) {
@@ -225,6 +272,8 @@ fn run_project(
         tuicast::record::interrupt::install().context("cannot set up signal handling")?;
     }
     let mut report_summary = Report::default().live(live);
+    // Each case that ran: its index, seconds, and its live recording's times.
+    let mut timed: Vec<Timed> = Vec::new();
     let mut bad_input = false;
     let filter = args.filter.as_deref();
     if args.message_format == MessageFormat::Human {
@@ -266,6 +315,11 @@ fn run_project(
             (results, started.elapsed().as_secs_f64())
         },
         |i, (case_results, seconds)| -> anyhow::Result<()> {
+            if !case_results.is_empty() {
+                let live = harness::live_recording_times(&cases[i].cast);
+                let live = live.map(|t| (t.recording, t.settling));
+                timed.push((i, seconds, live));
+            }
             if cases[i].checkpoints.is_err() {
                 bad_input |= !case_results.is_empty();
             }
@@ -294,6 +348,7 @@ fn run_project(
     )?;
     if args.message_format == MessageFormat::Human {
         out.write_all(report_summary.failures().as_bytes())?;
+        out.write_all(timing_summary(&cases, &mut timed).as_bytes())?;
     }
     if live == LiveMode::Always {
         // Asked to record live, these could not be: say so rather than pass quietly.

@@ -400,6 +400,46 @@ pub(crate) fn live_outcome(cast: &Path) -> Option<LiveOutcome> {
     map.as_ref().and_then(|m| m.get(cast).cloned())
 }
 
+/// Where a live recording's time went: its length, and how much of it was spent waiting for
+/// checkpoints to settle after the program's last output (the sum of their overheads, as
+/// `tuicast info` shows them one by one).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RecordingTimes {
+    /// Seconds from the program's start to the recording's last event.
+    pub recording: f64,
+    /// Seconds, of those, from the program's last output to each checkpoint, summed.
+    pub settling: f64,
+    /// Each checkpoint's overhead (from the program's last output before it), in seconds.
+    pub overheads: Vec<f64>,
+}
+
+/// [`RecordingTimes`] of the recording at `path` (`None`: it cannot be read).
+pub fn recording_times(path: &Path) -> Option<RecordingTimes> {
+    let reader = crate::cast::open(path).ok()?;
+    let mut times = RecordingTimes::default();
+    let mut last_output = 0.0f64;
+    for event in reader {
+        let event = event.ok()?;
+        match &event.data {
+            crate::cast::EventData::Output(_) => last_output = event.time,
+            crate::cast::EventData::Marker(label) if !label.is_empty() => {
+                let overhead = (event.time - last_output).max(0.0);
+                times.settling += overhead;
+                times.overheads.push(overhead);
+            }
+            _ => {}
+        }
+        times.recording = event.time;
+    }
+    Some(times)
+}
+
+/// [`RecordingTimes`] of the live recording this process made of `cast` (`None`: it was not
+/// recorded live here, or the recording cannot be read).
+pub fn live_recording_times(cast: &Path) -> Option<RecordingTimes> {
+    recording_times(&live_outcome(cast)?.recording)
+}
+
 /// Whether trials of this run are separate processes (cargo-nextest).
 fn shared_between_processes() -> bool {
     std::env::var_os("NEXTEST_RUN_ID").is_some_and(|v| !v.is_empty())

@@ -39,7 +39,10 @@ pub use discover::{
     CheckpointInfo,
 };
 pub use libtest::Trial;
-pub use live::{live_cast_path, run_dir, LiveMode, LiveModeError, LIVE_ENV};
+pub use live::{
+    live_cast_path, live_recording_times, recording_times, run_dir, LiveMode, LiveModeError,
+    RecordingTimes, LIVE_ENV,
+};
 pub use report::add_to_report;
 pub use result::{CheckResult, Report, SnapshotResult, Status};
 pub use screen_golden::{assert_screen_golden, check_screen_golden, ScreenSource, SCREENS_DIR};

@@ -53,7 +53,10 @@ fn live_info(case: &Case) -> Option<LiveInfo> {
             StepInfo::new(line, step.describe(), checkpoint, failed)
         })
         .collect();
-    Some(LiveInfo::new(outcome.recording, steps))
+    let overheads = super::recording_times(&outcome.recording)
+        .map(|t| t.overheads.iter().map(|s| s * 1000.0).collect())
+        .unwrap_or_default();
+    Some(LiveInfo::new(outcome.recording, steps).with_overheads(overheads))
 }
 
 /// The result of a check, with the failing goldens' texts (the golden is read again for

@@ -33,6 +33,10 @@ pub struct CastData {
     /// goldens (`accept --from`), so the cast and its goldens travel as one change.
     #[serde(default)]
     pub new_cast: Option<NewCast>,
+    /// A case recorded live: each checkpoint's overhead in the recording (milliseconds from
+    /// the program's last output to the checkpoint).
+    #[serde(default)]
+    pub overheads_ms: Vec<f64>,
 }
 
 /// A live recording carried in the report: a file in `DIR/files/`, and what it replaces.

@@ -151,6 +151,21 @@ impl Page<'_> {
             );
         }
         out.push_str("</p>");
+        let overheads: Vec<f64> = self
+            .casts
+            .iter()
+            .flat_map(|c| c.overheads_ms.iter().copied())
+            .filter(|o| o.is_finite())
+            .collect();
+        if let Some(median) = crate::util::median(&overheads) {
+            let most = overheads.iter().copied().fold(0.0, f64::max);
+            let _ = write!(
+                out,
+                "<p class=\"overhead\">live checkpoints: {}, settled a median {median:.1} ms \
+                 (at most {most:.1} ms) after the program's last output</p>",
+                overheads.len()
+            );
+        }
         for cmd in commands {
             let _ = write!(out, "<p>command: <code>{}</code></p>", escape(cmd));
         }

@@ -240,6 +240,10 @@ impl ReportDir {
                 .map_or(0.0, |d| d.as_secs_f64()),
             results,
             new_cast,
+            overheads_ms: case
+                .live
+                .map(|l| l.overheads_ms.clone())
+                .unwrap_or_default(),
         };
         let file = data.join(format!("r-{}.json", short_hash(&qualified(&project, key))));
         write_replacing(&file, &serde_json::to_vec(&cast)?)

@@ -74,12 +74,27 @@ pub struct LiveInfo {
     pub recording: std::path::PathBuf,
     /// The scenario's steps, the failed one marked.
     pub steps: Vec<StepInfo>,
+    /// Each checkpoint's overhead in the recording (from the program's last output to the
+    /// checkpoint), in milliseconds.
+    pub overheads_ms: Vec<f64>,
 }
 
 impl LiveInfo {
     /// The recording at `recording` and the steps of its scenario.
     pub fn new(recording: std::path::PathBuf, steps: Vec<StepInfo>) -> LiveInfo {
-        LiveInfo { recording, steps }
+        LiveInfo {
+            recording,
+            steps,
+            overheads_ms: Vec::new(),
+        }
+    }
+
+    /// This with the recording's checkpoint overheads, in milliseconds.
+    pub fn with_overheads(self, overheads_ms: Vec<f64>) -> LiveInfo {
+        LiveInfo {
+            overheads_ms,
+            ..self
+        }
     }
 }
 

@@ -99,6 +99,27 @@ fn the_bundled_suite_records_again_from_its_scenarios() {
         !live.stderr().contains("replayed"),
         "every cast has a scenario: {live}"
     );
+    // The slowest casts, and how much of the recordings was waiting for settled screens.
+    let slowest = live
+        .stdout()
+        .lines()
+        .find(|l| l.starts_with("slowest: "))
+        .unwrap_or_else(|| panic!("no slowest line: {live}"));
+    assert_eq!(
+        slowest.matches("s recording live, ").count(),
+        3,
+        "{slowest}"
+    );
+    assert!(live.stdout().contains("live: 5 recording(s), "), "{live}");
+    assert!(
+        live.stdout()
+            .contains("of it waiting for checkpoints to settle after the program's last output"),
+        "{live}"
+    );
+    // A replay has no live line.
+    let replayed = dir.tuicast(["test", "--replay"]).run().success();
+    assert!(replayed.stdout().contains("slowest: "), "{replayed}");
+    assert!(!replayed.stdout().contains("live: "), "{replayed}");
 
     let shell = dir.join("casts/shell.toml");
     let changed = fs::read_to_string(&shell)

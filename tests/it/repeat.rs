@@ -19,10 +19,17 @@ fn record_repeat_writes_a_steady_cast_and_refuses_a_changing_one() {
     let dir = Dir::new();
     dir.write("casts/steady.toml", STEADY);
     dir.write("casts/changing.toml", CHANGING);
-    dir.tuicast(["record", "--repeat", "3", "casts/steady.toml"])
+    let out = dir
+        .tuicast(["record", "--repeat", "3", "casts/steady.toml"])
         .run()
         .success();
     assert!(dir.join("casts/steady.cast").exists());
+    // Each checkpoint's overhead (after the program's last output), over every recording.
+    assert!(
+        out.to_string()
+            .contains("overhead per checkpoint over 3 recordings: median "),
+        "{out}"
+    );
 
     let out = dir
         .tuicast(["record", "--repeat", "3", "casts/changing.toml"])
@@ -74,6 +81,10 @@ fn test_live_repeat_fails_before_anything_is_accepted() {
     let text = out.to_string();
     assert!(
         text.contains("changing::shown") && text.contains("FAILED"),
+        "{out}"
+    );
+    assert!(
+        text.contains("casts/steady.toml: overhead per checkpoint over 3 recordings: median "),
         "{out}"
     );
     assert!(

@@ -407,6 +407,13 @@ fn a_live_timeout_and_a_png_golden_in_the_report() {
         .fails_with(1);
     assert!(run.stdout().contains("ask::asked ... FAILED"), "{run}");
     let html = std::fs::read_to_string(dir.join("rep/index.html")).unwrap();
+    // The live recording's checkpoint ("asked", before the wait that failed): its overhead.
+    let overhead = between(&html, "<p class=\"overhead\">", "</p>");
+    assert!(
+        overhead.contains(">live checkpoints: 1, settled a median ")
+            && overhead.contains(" ms) after the program's last output"),
+        "{overhead}"
+    );
 
     // The PNG failure: three pictures, files beside the page.
     let pic = between(&html, "data-test=\"pic::end\"", "</section>");

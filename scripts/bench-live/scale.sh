@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Issue 27, point 4: does a live suite use every core? A suite of N scenarios (copies of the
+# todoapp's four, each `command =` the built todoapp so no cargo build is timed), checked with
+# `tuicast test --live` on 1 core and on every core (`taskset`), alternating, ROUNDS rounds.
+# Prints one line per run: cores, wall seconds; then the medians and their ratio.
+#
+#   scripts/bench-live/scale.sh [N=100] [ROUNDS=3]
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+n="${1:-100}"
+rounds="${2:-3}"
+app="$repo/tests/apps/todoapp"
+(cd "$repo" && cargo build -q -p todoapp && cargo build -q --bin tuicast)
+bin="$repo/target/debug/todoapp"
+tuicast="$repo/target/debug/tuicast"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cp "$app/tuicast.toml" "$work/"
+mkdir -p "$work/casts" "$work/snapshots"
+stems=(add navigate popup start)
+for i in $(seq 1 "$n"); do
+  s="${stems[$(( (i - 1) % 4 ))]}"
+  name="$s-$i"
+  cp "$app/casts/$s.cast" "$work/casts/$name.cast"
+  sed "s|^bin = \"todoapp\"|command = [\"$bin\"]\nlive = true|" "$app/casts/$s.toml" > "$work/casts/$name.toml"
+  cp -r "$app/snapshots/$s" "$work/snapshots/$name"
+  sed -i "s|^cast: casts/$s.cast\$|cast: casts/$name.cast|" "$work/snapshots/$name"/*
+done
+all="0-$(( $(nproc) - 1 ))"
+declare -a one many
+for r in $(seq 1 "$rounds"); do
+  for cores in 0 "$all"; do
+    start=$(date +%s.%N)
+    (cd "$work" && taskset -c "$cores" "$tuicast" test --live > "$work/out.txt" 2>&1) || {
+      tail -30 "$work/out.txt"; exit 1; }
+    secs=$(echo "$(date +%s.%N) - $start" | bc)
+    grep -q "0 failed" "$work/out.txt" || { tail -30 "$work/out.txt"; exit 1; }
+    printf 'round %s cores %s\t%.2f s\n' "$r" "$cores" "$secs"
+    if [ "$cores" = 0 ]; then one+=("$secs"); else many+=("$secs"); fi
+  done
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+m1=$(median "${one[@]}"); mn=$(median "${many[@]}")
+printf 'median: 1 core %.2f s, %s cores %.2f s, speed-up %.2fx\n' "$m1" "$(nproc)" "$mn" "$(echo "$m1 / $mn" | bc -l)"
+grep -E "^(slowest|live):" "$work/out.txt"
