@@ -21,6 +21,10 @@ done
 shift $((OPTIND - 1))
 (($# > 0)) || set -- auto quiet:50ms
 apps=(todoapp dashapp eventsapp)
+# The apps built once and found through cargo's variable, as under `cargo test`: the suite
+# times are then tuicast's and the programs', not a `cargo build` per app and run.
+(cd "$root" && cargo build -q --release -p todoapp -p dashapp -p eventsapp)
+for app in "${apps[@]}"; do export "CARGO_BIN_EXE_$app=$root/target/release/$app"; done
 out=$(mktemp -d)
 made=()
 cleanup() {

@@ -5,6 +5,9 @@
 # Prints one line per run: cores, wall seconds; then the medians and their ratio.
 #
 #   scripts/bench-live/scale.sh [N=100] [ROUNDS=3]
+#
+# SETTLE=quiet:50ms (or any rule) puts `settle = RULE` on top of every scenario; CORES=all
+# times only the run on every core.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 n="${1:-100}"
@@ -22,14 +25,18 @@ for i in $(seq 1 "$n"); do
   s="${stems[$(( (i - 1) % 4 ))]}"
   name="$s-$i"
   cp "$app/casts/$s.cast" "$work/casts/$name.cast"
-  sed "s|^bin = \"todoapp\"|command = [\"$bin\"]\nlive = true|" "$app/casts/$s.toml" > "$work/casts/$name.toml"
+  { if [ -n "${SETTLE:-}" ]; then echo "settle = \"$SETTLE\""; fi
+    sed "s|^bin = \"todoapp\"|command = [\"$bin\"]\nlive = true|" "$app/casts/$s.toml"
+  } > "$work/casts/$name.toml"
   cp -r "$app/snapshots/$s" "$work/snapshots/$name"
   sed -i "s|^cast: casts/$s.cast\$|cast: casts/$name.cast|" "$work/snapshots/$name"/*
 done
 all="0-$(( $(nproc) - 1 ))"
 declare -a one many
 for r in $(seq 1 "$rounds"); do
-  for cores in 0 "$all"; do
+  choices=(0 "$all")
+  if [ "${CORES:-}" = all ]; then choices=("$all"); fi
+  for cores in "${choices[@]}"; do
     start=$(date +%s.%N)
     (cd "$work" && taskset -c "$cores" "$tuicast" test --live > "$work/out.txt" 2>&1) || {
       tail -30 "$work/out.txt"; exit 1; }
@@ -40,6 +47,11 @@ for r in $(seq 1 "$rounds"); do
   done
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-m1=$(median "${one[@]}"); mn=$(median "${many[@]}")
-printf 'median: 1 core %.2f s, %s cores %.2f s, speed-up %.2fx\n' "$m1" "$(nproc)" "$mn" "$(echo "$m1 / $mn" | bc -l)"
+mn=$(median "${many[@]}")
+if [ "${CORES:-}" = all ]; then
+  printf 'median: %s cores %.2f s (settle %s)\n' "$(nproc)" "$mn" "${SETTLE:-as the scenarios say}"
+else
+  m1=$(median "${one[@]}")
+  printf 'median: 1 core %.2f s, %s cores %.2f s, speed-up %.2fx\n' "$m1" "$(nproc)" "$mn" "$(echo "$m1 / $mn" | bc -l)"
+fi
 grep -E "^(slowest|live):" "$work/out.txt"
