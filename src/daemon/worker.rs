@@ -247,7 +247,7 @@ impl Worker {
         let Some(s) = &self.session else {
             return json!({"id": self.start.id});
         };
-        let screen = s.screen();
+        let screen = s.screen_without_secrets();
         let outline = screen.outline();
         let prompt = classify(&screen, &outline, s.echo());
         let mut status = json!({"state": self.state_with(Some(prompt.kind))});
@@ -268,6 +268,7 @@ impl Worker {
             "pid": s.pid(),
             "status": status,
             "size": s.size().to_string(),
+            // A secret the program drew in pieces is on the live screen: never in a reply.
             "screen": screen_text(&screen),
             "cursor": {
                 "row": screen.cursor.row + 1,
@@ -309,8 +310,8 @@ impl Worker {
             Job::Inspect => {
                 let mut v = self.view();
                 if let Some(s) = &self.session {
-                    let mut found = inspect(&s.screen());
-                    let screen = s.screen();
+                    let screen = s.screen_without_secrets();
+                    let mut found = inspect(&screen);
                     found.prompt = classify(&screen, &found.outline, s.echo());
                     v["inspect"] = found.json();
                 }
@@ -352,9 +353,10 @@ impl Worker {
             },
             _ => None,
         };
-        let before = s.screen();
+        // (Screens the journal infers waits from: a secret on them must not become a wait.)
+        let before = s.screen_without_secrets();
         let result = run_step(&step, secret.as_deref(), s);
-        let after = s.screen();
+        let after = s.screen_without_secrets();
         match result {
             Ok(settled) => {
                 let shown = step_toml(&step);
@@ -383,7 +385,7 @@ impl Worker {
         let Some(s) = &self.session else {
             return (v, 2);
         };
-        let screen = s.screen();
+        let screen = s.screen_without_secrets();
         #[cfg(not(feature = "png"))]
         let _ = png; // no pictures in this build: `png` is an unknown format below
         match format {

@@ -167,7 +167,9 @@ impl Redactor {
         !self.held.is_empty()
     }
 
-    fn scrub(&self, text: &str) -> String {
+    /// `text` with every secret (and each form of it kept: reversed, encoded, a long
+    /// prefix) replaced by `*`.
+    pub fn scrub(&self, text: &str) -> String {
         let mut s = text.to_string();
         for secret in &self.secrets {
             if s.contains(secret.as_str()) {

@@ -487,6 +487,50 @@ impl Session {
         self.settle_rule
     }
 
+    /// `text` with every secret typed so far (and the forms of it the session looks for:
+    /// reversed, encoded, a long prefix) replaced by `*`: for text taken from the live screen
+    /// to be shown elsewhere (a session's replies), since a program may have drawn a secret in
+    /// pieces that no scrubbing of its output could replace.
+    pub fn scrub_secrets(&self, text: &str) -> String {
+        self.redactor.scrub(text)
+    }
+
+    /// [`Session::screen`] with every cell of a secret on it (as [`Session::scrub_secrets`]
+    /// finds them, row by row) drawn as `*`: the screen to show elsewhere.
+    pub fn screen_without_secrets(&self) -> Screen {
+        let mut screen = self.engine.screen();
+        if self.secrets.is_empty() {
+            return screen;
+        }
+        for row in &mut screen.rows {
+            // The row's text, and the cell each of its characters came from.
+            let mut text = String::new();
+            let mut cell_of = Vec::new();
+            for (c, cell) in row.iter().enumerate() {
+                if cell.width == 0 {
+                    continue;
+                }
+                let shown = if cell.text.is_empty() {
+                    " "
+                } else {
+                    cell.text.as_str()
+                };
+                text.push_str(shown);
+                cell_of.extend(std::iter::repeat_n(c, shown.chars().count()));
+            }
+            let scrubbed = self.redactor.scrub(&text);
+            if scrubbed == text {
+                continue;
+            }
+            for ((a, b), &c) in text.chars().zip(scrubbed.chars()).zip(&cell_of) {
+                if a != b {
+                    row[c].text = crate::term::CellText::new("*");
+                }
+            }
+        }
+        screen
+    }
+
     /// Changes the settle rule of [`Session::snapshot`] and [`Session::wait_settled`].
     pub fn set_settle_rule(&mut self, rule: Settle) {
         self.settle_rule = rule;

@@ -957,6 +957,54 @@ fn only_allowed_secrets_are_typed_and_their_transformations_never_reach_a_reply_
     assert!(cast.contains("cut ****"), "{cast}");
 }
 
+/// Issue 22: a program that draws the secret one character at a time (cursor moves between)
+/// fails the session and its cast is deleted, but the `screen` of every reply after it
+/// showed the secret in clear. Replies show the screen with the secret's cells starred.
+#[test]
+fn a_secret_drawn_in_pieces_is_starred_in_every_reply() {
+    let secret = "hunter2-Zq9-unlikely-anywhere";
+    let mut a = Agent::new();
+    a.env.push(("TUICAST_SECRET_TOKEN".into(), secret.into()));
+    let script = "read -s -p 'Password: ' p; echo; \
+                  for ((i=0; i<${#p}; i++)); do printf '%s\\033[C\\033[D' \"${p:$i:1}\"; done; \
+                  echo; echo done; read x";
+    let mut replies = vec![a.ok(&["start", "--", "bash", "-c", script]).to_string()];
+    a.ok(&["wait", "s1", "--echo", "off"]);
+    replies.push(
+        a.ok(&["secret", "s1", "--env", "TUICAST_SECRET_TOKEN"])
+            .to_string(),
+    );
+    replies.push(a.run(&["press", "s1", "Enter"]).to_string());
+    replies.push(a.run(&["wait", "s1", "--text", "done"]).to_string());
+    for command in ["status", "snapshot", "inspect"] {
+        replies.push(a.run(&[command, "s1"]).to_string());
+    }
+    replies.push(a.run(&["snapshot", "s1", "--format", "json"]).to_string());
+    let status = a.run(&["status", "s1"]);
+    assert!(
+        status.to_string().contains("drawn in separate writes"),
+        "the session failed for the secret: {status}"
+    );
+    assert!(
+        status.json["screen"]
+            .as_str()
+            .is_some_and(|s| s.contains(&"*".repeat(secret.len()))),
+        "{status}"
+    );
+    replies.push(status.to_string());
+    replies.push(a.run(&["stop", "s1"]).to_string());
+    for r in &replies {
+        assert!(
+            !r.to_string().contains(secret),
+            "the secret in a reply: {r}"
+        );
+        assert!(
+            !r.to_string().contains("hunter2"),
+            "a part of it in a reply: {r}"
+        );
+    }
+}
+
 /// Issue 23: concurrent `session start` calls with one name started two programs (one deleted
 /// the other's cast), and 90 of 90 concurrent starts got a session despite the limit of 64:
 /// both were checked before the program started and counted only once it ran.
