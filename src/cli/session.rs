@@ -62,12 +62,17 @@ enum Cmd {
         #[arg(last = true, required = true, value_name = "CMD")]
         command: Vec<String>,
     },
-    /// Type text.
+    /// Type text (from the argument, or with --stdin from standard input: any length up to
+    /// 1 MiB, where an argument stops at the system's limit).
     Type {
         /// The session: its id, or the name given to start.
         id: String,
         /// The text.
-        text: String,
+        #[arg(required_unless_present = "stdin")]
+        text: Option<String>,
+        /// Read the text from standard input instead.
+        #[arg(long, conflicts_with = "text")]
+        stdin: bool,
     },
     /// Press keys by name (Enter, Esc, C-c, Up, F1, a, ...).
     Press {
@@ -94,12 +99,17 @@ enum Cmd {
         #[arg(long, value_name = "VAR")]
         env: String,
     },
-    /// Paste text (bracketed when the program enabled bracketed paste, typed otherwise).
+    /// Paste text (bracketed when the program enabled bracketed paste, typed otherwise;
+    /// with --stdin from standard input, up to 1 MiB).
     Paste {
         /// The session: its id, or the name given to start.
         id: String,
         /// The text.
-        text: String,
+        #[arg(required_unless_present = "stdin")]
+        text: Option<String>,
+        /// Read the text from standard input instead.
+        #[arg(long, conflicts_with = "text")]
+        stdin: bool,
     },
     /// Click a mouse button on a target (encoded for the mouse mode the program enabled).
     Click {
@@ -323,7 +333,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             json!({"op": "start", "name": name, "size": size, "timeout": timeout,
                    "argv": command, "cwd": cwd.display().to_string()})
         }
-        Cmd::Type { id, text } => step(&id, Step::new(Action::Type(text))),
+        Cmd::Type { id, text, stdin } => {
+            step(&id, Step::new(Action::Type(text_or_stdin(text, stdin)?)))
+        }
         Cmd::Press { id, keys } => step(&id, Step::new(Action::Press(keys))),
         Cmd::Resize { id, size } => {
             let size: Size = size
@@ -333,7 +345,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             step(&id, Step::new(Action::Resize(size)))
         }
         Cmd::Secret { id, env } => step(&id, Step::new(Action::Secret(env))),
-        Cmd::Paste { id, text } => step(&id, Step::new(Action::Paste(text))),
+        Cmd::Paste { id, text, stdin } => {
+            step(&id, Step::new(Action::Paste(text_or_stdin(text, stdin)?)))
+        }
         Cmd::Click { id, target, button } => {
             let quoted = toml::Value::String(button).to_string();
             raw_step(
@@ -595,4 +609,28 @@ fn reply_text(reply: &Value, human: bool) -> (String, String) {
         }
     }
     (out, err)
+}
+
+/// The most text `type --stdin` and `paste --stdin` read (a request holds at most
+/// `daemon::MAX_LINE`, 4 MiB, with the text escaped in JSON).
+const MAX_STDIN_TEXT: u64 = 1 << 20;
+
+/// The text argument, or standard input's whole text with `--stdin` (UTF-8, at most
+/// [`MAX_STDIN_TEXT`] bytes).
+fn text_or_stdin(text: Option<String>, stdin: bool) -> anyhow::Result<String> {
+    if !stdin {
+        return text.context("no text given (or --stdin)");
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::io::stdin().lock(), MAX_STDIN_TEXT + 1),
+        &mut bytes,
+    )
+    .context("cannot read standard input")?;
+    if bytes.len() as u64 > MAX_STDIN_TEXT {
+        anyhow::bail!(
+            "standard input holds more than {MAX_STDIN_TEXT} bytes, the most --stdin takes"
+        );
+    }
+    String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("standard input is not UTF-8: {e}"))
 }

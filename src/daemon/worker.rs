@@ -359,7 +359,7 @@ impl Worker {
         let after = s.screen_without_secrets();
         match result {
             Ok(settled) => {
-                let shown = step_toml(&step);
+                let shown = shown_step(&step_toml(&step));
                 self.journal.record(step, &before, &after);
                 let mut v = self.view();
                 v["step"] = json!(shown);
@@ -504,6 +504,20 @@ fn secret_allowed(var: &str) -> bool {
                 .any(|name| !name.is_empty() && name == var)
         })
 }
+
+/// A step as a reply shows it: whole up to [`STEP_SHOWN`] characters, else cut there with
+/// how long it was (a pasted megabyte is not echoed back).
+fn shown_step(step: &str) -> String {
+    let n = step.chars().count();
+    if n <= STEP_SHOWN {
+        return step.to_string();
+    }
+    let head: String = step.chars().take(STEP_SHOWN).collect();
+    format!("{head}… ({n} characters)")
+}
+
+/// See [`shown_step`].
+const STEP_SHOWN: usize = 200;
 
 /// The screen's rows as text, trailing blanks removed, joined by newlines.
 fn screen_text(screen: &Screen) -> String {

@@ -67,6 +67,30 @@ impl Agent {
         }
     }
 
+    /// Runs a command with `input` on its standard input.
+    fn run_with_input(&self, args: &[&str], input: &[u8]) -> Reply {
+        use std::io::Write as _;
+        let mut child = self
+            .command(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run tuicast session");
+        let mut stdin = child.stdin.take().unwrap();
+        // (A refusal may close the pipe before all of it is written.)
+        let _ = stdin.write_all(input);
+        drop(stdin);
+        let out = child.wait_with_output().expect("tuicast session ends");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        Reply {
+            json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
+            code: out.status.code().unwrap_or(-1),
+            stdout,
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
     /// Runs a command that must succeed; its reply.
     fn ok(&self, args: &[&str]) -> Value {
         let r = self.run(args);
@@ -1003,6 +1027,45 @@ fn a_secret_drawn_in_pieces_is_starred_in_every_reply() {
             "a part of it in a reply: {r}"
         );
     }
+}
+
+/// Issue 22: `type` and `paste` took their text only as an argument (past 128 KiB: "Argument
+/// list too long"), and the reply echoed all of it back. `--stdin` reads up to 1 MiB; the
+/// reply shows the step cut at 200 characters with its length.
+#[test]
+fn type_and_paste_read_long_text_from_stdin_and_reply_briefly() {
+    let a = Agent::new();
+    a.ok(&[
+        "start",
+        "--",
+        "bash",
+        "-c",
+        "read -n 5 x; echo \"got $x\"; cat > /dev/null",
+    ]);
+    let r = a.run_with_input(&["type", "s1", "--stdin"], b"hello");
+    assert_eq!(r.code, 0, "{r}");
+    a.ok(&["wait", "s1", "--text", "got hello"]);
+    let big = "a".repeat(300_000);
+    for command in ["type", "paste"] {
+        let r = a.run_with_input(&[command, "s1", "--stdin"], big.as_bytes());
+        assert_eq!(r.code, 0, "{r}");
+        let step = r.json["step"].as_str().unwrap_or_default();
+        assert!(step.chars().count() < 300, "{step}");
+        assert!(step.ends_with(" characters)"), "{step}");
+        assert!(
+            r.stdout.len() < 4000,
+            "the reply is short: {} bytes",
+            r.stdout.len()
+        );
+    }
+    let too_much = vec![b'a'; (1 << 20) + 1];
+    let r = a.run_with_input(&["paste", "s1", "--stdin"], &too_much);
+    assert_eq!(r.code, 2, "{r}");
+    assert!(r.stderr.contains("more than 1048576 bytes"), "{r}");
+    let r = a.run_with_input(&["type", "s1", "--stdin"], b"\xff\xfe");
+    assert_eq!(r.code, 2, "{r}");
+    assert!(r.stderr.contains("not UTF-8"), "{r}");
+    a.ok(&["stop", "s1"]);
 }
 
 /// Issue 23: concurrent `session start` calls with one name started two programs (one deleted
