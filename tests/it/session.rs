@@ -990,7 +990,7 @@ fn a_secret_drawn_in_pieces_is_starred_in_every_reply() {
     let mut a = Agent::new();
     a.env.push(("TUICAST_SECRET_TOKEN".into(), secret.into()));
     let script = "read -s -p 'Password: ' p; echo; \
-                  for ((i=0; i<${#p}; i++)); do printf '%s\\033[C\\033[D' \"${p:$i:1}\"; done; \
+                  for ((i=0; i<${#p}; i++)); do printf '%s\\033[C\\033[D' \"${p:$i:1}\"; sleep 0.01; done; \
                   echo; echo done; read x";
     let mut replies = vec![a.ok(&["start", "--", "bash", "-c", script]).to_string()];
     a.ok(&["wait", "s1", "--echo", "off"]);
@@ -1004,11 +1004,10 @@ fn a_secret_drawn_in_pieces_is_starred_in_every_reply() {
         replies.push(a.run(&[command, "s1"]).to_string());
     }
     replies.push(a.run(&["snapshot", "s1", "--format", "json"]).to_string());
+    // Drawn in separate reads of the program's output, the secret fails the session ("drawn
+    // in separate writes"); arriving in one read, it is starred in the output itself (which
+    // of the two depends on the machine's timing). Either way the screen shows stars.
     let status = a.run(&["status", "s1"]);
-    assert!(
-        status.to_string().contains("drawn in separate writes"),
-        "the session failed for the secret: {status}"
-    );
     assert!(
         status.json["screen"]
             .as_str()
