@@ -23,6 +23,19 @@ struct Reply {
     stderr: String,
 }
 
+impl Reply {
+    /// A finished command's reply: its JSON (or null), status and output.
+    fn of(out: std::process::Output) -> Reply {
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        Reply {
+            json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
+            code: out.status.code().unwrap_or(-1),
+            stdout,
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
 impl std::fmt::Display for Reply {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -57,14 +70,7 @@ impl Agent {
     }
 
     fn run(&self, args: &[&str]) -> Reply {
-        let out = self.command(args).output().expect("run tuicast session");
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        Reply {
-            json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
-            code: out.status.code().unwrap_or(-1),
-            stdout,
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
+        Reply::of(self.command(args).output().expect("run tuicast session"))
     }
 
     /// Runs a command with `input` on its standard input.
@@ -81,14 +87,7 @@ impl Agent {
         // (A refusal may close the pipe before all of it is written.)
         let _ = stdin.write_all(input);
         drop(stdin);
-        let out = child.wait_with_output().expect("tuicast session ends");
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        Reply {
-            json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
-            code: out.status.code().unwrap_or(-1),
-            stdout,
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
+        Reply::of(child.wait_with_output().expect("tuicast session ends"))
     }
 
     /// Runs a command that must succeed; its reply.
