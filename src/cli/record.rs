@@ -329,10 +329,14 @@ fn ask_marker_name(
     let row = screen.size.rows;
     let mut out = std::io::stdout();
     let mut typed = String::new();
+    // The cursor and pen are saved once (ESC 7), before the first drawing: saving them again
+    // at each redraw would save the prompt's own place, and the program's cursor would be
+    // left on the bottom row when the prompt is gone.
+    let _ = write!(out, "\x1b7");
     let draw = |out: &mut std::io::Stdout, typed: &str| {
         let _ = write!(
             out,
-            "\x1b7\x1b[{row};1H\x1b[0;7m checkpoint name (Enter: {default}): \x1b[0m\x1b[K{typed}"
+            "\x1b[{row};1H\x1b[0;7m checkpoint name (Enter: {default}): \x1b[0m\x1b[K{typed}"
         );
         let _ = out.flush();
     };

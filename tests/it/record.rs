@@ -596,6 +596,13 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
     outer.wait_text("checkpoint name (Enter: mark-1):").unwrap();
     outer.type_text("\r").unwrap(); // the default name
     outer.wait_gone("checkpoint name").unwrap();
+    // The cursor is back where the program left it, after its prompt (row 5, column 8),
+    // not where the checkpoint prompt ended on the bottom row.
+    outer
+        .wait_until("the cursor back after the prompt", None, |s| {
+            (s.cursor.row, s.cursor.col) == (4, 7)
+        })
+        .unwrap();
     outer
         .resize(tuicast::term::Size { cols: 90, rows: 14 })
         .unwrap();
