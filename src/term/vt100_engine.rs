@@ -154,9 +154,27 @@ impl Vt100Engine {
     }
 }
 
+/// U+FE0F, VARIATION SELECTOR-16: asks for the emoji presentation of the character before it.
+const VS16: char = '\u{FE0F}';
+
 impl Engine for Vt100Engine {
     fn feed(&mut self, text: &str) {
-        self.parser.process(text.as_bytes());
+        // vt100 0.18 widens a cell when U+FE0F (emoji presentation) follows its character.
+        // In the pending-wrap state at the last column it moves the character to the next
+        // row, and when that scrolls it leaves a wide cell in the last column of the row
+        // above, which panics on the next character drawn there (screen.rs:985, found by
+        // fuzzing). There, the selector is left out: the character stays narrow in the last
+        // column, as in the avt engine, which never widens a cell for it.
+        let mut rest = text;
+        while let Some(at) = rest.find(VS16) {
+            self.parser.process(rest[..at].as_bytes());
+            let (_, col) = self.parser.screen().cursor_position();
+            if col < self.parser.screen().size().1.get() {
+                self.parser.process(VS16.encode_utf8(&mut [0; 4]).as_bytes());
+            }
+            rest = &rest[at + VS16.len_utf8()..];
+        }
+        self.parser.process(rest.as_bytes());
     }
 
     fn resize(&mut self, size: Size) {
@@ -297,6 +315,25 @@ fn color(c: vt100::Color) -> Color {
 mod tests {
     use super::*;
     use crate::term::AvtEngine;
+
+    #[test]
+    fn an_emoji_selector_at_the_last_column_of_the_bottom_row_is_no_panic() {
+        // The character in the last column of the bottom row, U+FE0F after it (vt100 made it
+        // wide and scrolled, leaving a wide cell in the last column), then a character drawn
+        // over that cell: vt100 0.18 panicked. Each way the input may be cut in two too.
+        let input = "\x1b[5;1Haaaaaaaaaaaaaaaaaaa4\u{fe0f}\x1b[4;19Hxy";
+        for cut in input.char_indices().map(|(i, _)| i) {
+            let mut v = Vt100Engine::new(Size { cols: 20, rows: 5 });
+            v.feed(&input[..cut]);
+            v.feed(&input[cut..]);
+            let text = crate::render::text(&v.screen());
+            assert!(text.contains("xy\naaaaaaaaaaaaaaaaaaa4"), "{text}");
+        }
+        // Away from the last column the selector still reaches vt100.
+        let mut v = Vt100Engine::new(Size { cols: 20, rows: 5 });
+        v.feed("4\u{fe0f}x");
+        assert_eq!(v.screen().rows[0][0].width, 2);
+    }
 
     #[test]
     fn the_modes_vt100_tracks_agree_with_avt() {
