@@ -167,10 +167,10 @@ impl Engine for Vt100Engine {
         // column, as in the avt engine, which never widens a cell for it.
         let mut rest = text;
         while let Some(at) = rest.find(VS16) {
-            self.parser.process(rest[..at].as_bytes());
+            self.parser.process(&rest.as_bytes()[..at]);
             let (_, col) = self.parser.screen().cursor_position();
             if col < self.parser.screen().size().1.get() {
-                self.parser.process(VS16.encode_utf8(&mut [0; 4]).as_bytes());
+                self.parser.process("\u{FE0F}".as_bytes());
             }
             rest = &rest[at + VS16.len_utf8()..];
         }
