@@ -50,14 +50,19 @@
 //! - Text is the screen's text with control characters replaced (U+FFFD). Keys appear in the
 //!   order above; fields are only ever added, never renamed.
 
+mod json;
 pub mod prompt;
 pub mod table;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::escape::escape_for_terminal;
-use crate::term::{Color, Highlight, Outline, Screen};
+use crate::term::{Highlight, Outline, Screen};
 
+pub use json::{
+    BarJson, BlockJson, BoxJson, HighlightJson, InspectedCursor, InspectionJson, PromptJson,
+    TableJson,
+};
 pub use prompt::{classify, Prompt, PromptKind};
 pub use table::{tables, Table};
 
@@ -95,81 +100,8 @@ pub fn inspect(screen: &Screen) -> Inspection {
 impl Inspection {
     /// The inspection as JSON (schema in the module docs).
     pub fn json(&self) -> Value {
-        let o = &self.outline;
-        let box_name = |i: Option<usize>| i.map(|i| o.boxes[i].name.clone());
-        let highlight = |h: &Highlight| {
-            json!({
-                "row": h.row + 1,
-                "cols": [h.cols.start + 1, h.cols.end],
-                "kind": h.kind.name(),
-                "color": color_json(h.color),
-                "box": box_name(h.container),
-                "text": safe(&h.text),
-            })
-        };
-        let bar = |b: &Option<crate::term::Bar>| match b {
-            Some(b) => json!({"row": b.row + 1, "text": safe(&b.text), "styled": b.styled}),
-            None => Value::Null,
-        };
-        json!({
-            "schema": JSON_SCHEMA,
-            "size": {"cols": self.size.cols, "rows": self.size.rows},
-            "alternate": self.alternate,
-            "title": self.title.as_deref().map(safe),
-            "cursor": {
-                "row": o.cursor.row + 1,
-                "col": o.cursor.col + 1,
-                "visible": o.cursor.visible,
-                "text": safe(&o.cursor.text),
-            },
-            "boxes": o.boxes.iter().map(|b| json!({
-                "name": safe(&b.name),
-                "title": b.title.as_deref().map(safe),
-                "footer": b.footer.as_deref().map(safe),
-                "rows": [b.rect.row + 1, b.rect.row_end],
-                "cols": [b.rect.col + 1, b.rect.col_end],
-                "style": b.style,
-                "parent": box_name(b.parent).as_deref().map(safe),
-                "separators": b.separators.iter().map(|r| r + 1).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-            "selected": o.selected_row().map_or(Value::Null, highlight),
-            "highlights": o.highlights.iter().map(highlight).collect::<Vec<_>>(),
-            "status": bar(&o.status),
-            "header": bar(&o.header),
-            "blocks": o.blocks.iter().map(|b| json!({
-                "box": box_name(b.container).as_deref().map(safe),
-                "rows": [b.rect.row + 1, b.rect.row_end],
-                "cols": [b.rect.col + 1, b.rect.col_end],
-                "lines": b.lines.iter().map(|l| safe(l)).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-            "prompt": self.prompt_json(),
-            "tables": self.tables.iter().map(|t| json!({
-                "kind": t.kind,
-                "row": t.row + 1,
-                "col": t.col + 1,
-                "columns": t.columns.iter().map(|c| [c.0 + 1, c.1 + 1]).collect::<Vec<_>>(),
-                "header": t.header.as_ref().map(|h| h.iter().map(|c| safe(c)).collect::<Vec<_>>()),
-                "rows": t.rows.iter().map(|r| r.iter().map(|c| safe(c)).collect::<Vec<_>>()).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-        })
-    }
-
-    fn prompt_json(&self) -> Value {
-        let p = &self.prompt;
-        let mut v = json!({
-            "kind": p.kind.name(),
-            "confidence": (p.confidence * 100.0).round() / 100.0,
-            "evidence": safe(&p.evidence),
-            "row": p.row.map(|r| r + 1),
-        });
-        if p.kind == PromptKind::YesNo {
-            v["default"] = json!(p.default);
-        }
-        if p.kind == PromptKind::Select {
-            v["options"] = json!(p.options.iter().map(|o| safe(o)).collect::<Vec<_>>());
-            v["selected"] = json!(p.selected);
-        }
-        v
+        // (Plain data of strings, numbers and lists: serializing it cannot fail.)
+        serde_json::to_value(InspectionJson::of(self)).unwrap_or(Value::Null)
     }
 
     /// The inspection for people: one line per part, positions counted from 1, text from
@@ -269,18 +201,3 @@ impl Inspection {
     }
 }
 
-/// A colour as the JSON screen schema writes it: `null`, a palette index, or `"#rrggbb"`.
-fn color_json(c: Color) -> Value {
-    match c {
-        Color::Indexed(i) => json!(i),
-        Color::Rgb(rgb) => json!(rgb.to_string()),
-        _ => Value::Null,
-    }
-}
-
-/// Screen text with control characters replaced, for JSON.
-fn safe(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-        .collect()
-}

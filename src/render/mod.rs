@@ -49,10 +49,15 @@
 
 #[cfg(feature = "png")]
 pub mod png;
+mod screen_json;
 
-use serde_json::{json, Map, Value};
+pub use screen_json::{
+    AttrName, ColorJson, CursorJson, LinkRunJson, RowJson, RunJson, ScreenJson, SizeJson,
+};
 
-use crate::term::{safe_char, Cell, Color, Screen};
+use serde_json::Value;
+
+use crate::term::Screen;
 
 /// The version of the JSON screen schema written by [`json()`].
 pub const JSON_SCHEMA: u32 = 1;
@@ -63,62 +68,10 @@ pub fn text(screen: &Screen) -> String {
     screen.text()
 }
 
-/// The screen as a JSON value (schema in the module docs).
+/// The screen as a JSON value (schema in the module docs; [`ScreenJson`] is its type).
 pub fn json(screen: &Screen) -> Value {
-    let rows: Vec<Value> = screen
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(r, cells)| {
-            let text: String = screen.row_text(r).chars().map(safe_char).collect();
-            let mut row = json!({"text": text, "runs": runs(cells)});
-            let links = link_runs(cells);
-            if !links.is_empty() {
-                row["links"] = links.into();
-            }
-            row
-        })
-        .collect();
-    let c = screen.cursor;
-    let mut cursor = json!({"row": c.row, "col": c.col, "visible": c.visible});
-    if !c.shape.is_default() {
-        cursor["shape"] = c.shape.kind.name().into();
-        cursor["blinking"] = c.shape.blinking.into();
-    }
-    json!({
-        "schema": JSON_SCHEMA,
-        "size": {"cols": screen.size.cols, "rows": screen.size.rows},
-        "cursor": cursor,
-        "title": screen.title.as_deref().map(|t| t.chars().map(safe_char).collect::<String>()),
-        "alternate": screen.alternate,
-        "modes": serde_json::to_value(screen.modes).unwrap_or(Value::Null),
-        "rows": rows,
-        "icon": screen.state.icon.as_deref().map(|t| t.chars().map(safe_char).collect::<String>()),
-        "bells": screen.state.bells,
-        "clipboard": screen.state.clipboard.iter().map(|w| json!({
-            "selection": w.selection, "text": w.text, "truncated": w.truncated,
-        })).collect::<Vec<_>>(),
-        "links": screen.state.links.iter().map(|l| json!({"uri": l.uri, "id": l.id})).collect::<Vec<_>>(),
-        "scrollback": screen.state.scrollback.lines(),
-    })
-}
-
-/// Link runs of one row: stretches of cells with the same link.
-fn link_runs(cells: &[Cell]) -> Vec<Value> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < cells.len() {
-        let link = cells[start].link;
-        let mut end = start + 1;
-        while end < cells.len() && cells[end].link == link {
-            end += 1;
-        }
-        if link != 0 {
-            out.push(json!({"col": start, "width": end - start, "link": link}));
-        }
-        start = end;
-    }
-    out
+    // (Plain data of strings, numbers and lists: serializing it cannot fail.)
+    serde_json::to_value(ScreenJson::of(screen)).unwrap_or(Value::Null)
 }
 
 /// Formats a JSON object for people and diffs: one top-level key per line, and arrays with
@@ -156,49 +109,11 @@ pub fn json_lines(value: &Value) -> String {
     out
 }
 
-/// Style runs of one row: stretches of cells sharing a non-default style.
-fn runs(cells: &[Cell]) -> Vec<Value> {
-    let default = Cell::default();
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < cells.len() {
-        let mut end = start + 1;
-        while end < cells.len() && cells[end].same_style(&cells[start]) {
-            end += 1;
-        }
-        let cell = &cells[start];
-        if !cell.same_style(&default) {
-            let mut run = Map::new();
-            run.insert("col".into(), start.into());
-            run.insert("width".into(), (end - start).into());
-            if cell.fg != Color::Default {
-                run.insert("fg".into(), color_json(cell.fg));
-            }
-            if cell.bg != Color::Default {
-                run.insert("bg".into(), color_json(cell.bg));
-            }
-            if !cell.attrs.is_empty() {
-                run.insert("attrs".into(), cell.attrs.names().into());
-            }
-            out.push(Value::Object(run));
-        }
-        start = end;
-    }
-    out
-}
-
-fn color_json(c: Color) -> Value {
-    match c {
-        Color::Default => Value::Null,
-        Color::Indexed(i) => i.into(),
-        Color::Rgb(..) => c.to_string().into(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::term::Size;
+    use serde_json::json;
 
     fn screen(input: &str) -> Screen {
         crate::term::test_screen(Size { cols: 8, rows: 2 }, input)

@@ -204,6 +204,7 @@ pub struct CursorShape {
 
 /// The form of a cursor: block, underline or bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum CursorKind {

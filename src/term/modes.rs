@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 /// mode and turns auto-wrap on, as xterm's soft reset does, and leaves the others. XTSAVE / XTRESTORE
 /// (`CSI ? Pm s` / `r`) save and restore the mouse, paste, focus and cursor-keys modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Modes {
     /// Bracketed paste (mode 2004): pasted text comes between `CSI 200 ~` and `CSI 201 ~`.
@@ -52,6 +53,7 @@ impl Default for Modes {
 /// Which mouse events a terminal reports, as the program chose with a DEC private mode.
 /// Setting one mode chooses it; resetting any of them turns reporting off (as in xterm).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum MouseTracking {
@@ -105,6 +107,7 @@ impl fmt::Display for MouseTracking {
 /// How mouse reports are written. The modes exclude each other: setting one chooses it, and
 /// resetting one only turns it off when it is the one chosen (as in xterm).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum MouseEncoding {

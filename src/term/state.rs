@@ -68,6 +68,7 @@ impl TermState {
 
 /// One OSC 52 write to a clipboard (`OSC 52 ; Pc ; base64 ST`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ClipboardWrite {
     /// The selections written, as the program named them (`c` clipboard, `p` primary, `q`
     /// secondary, `s` select, `0`–`7` cut buffers); `s0` (xterm's default) when it named none.
@@ -83,6 +84,7 @@ pub struct ClipboardWrite {
 /// An OSC 8 hyperlink: its URI and its optional `id` (cells with the same id and URI are one
 /// link, even when apart).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Hyperlink {
     /// The URI, as the program wrote it. Untrusted: escape it before printing it.
     pub uri: String,

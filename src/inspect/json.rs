@@ -1,0 +1,295 @@
+//! The inspection's JSON types ([`InspectionJson`]): what [`Inspection::json`] writes, field by
+//! field in the order written (the meaning of each is in the [module docs](super)), and what a
+//! reader deserializes. With the `schema` feature they give its JSON Schema
+//! (`tuicast schema inspect`).
+
+use serde::{Deserialize, Serialize};
+
+use super::{Inspection, PromptKind};
+use crate::render::{ColorJson, SizeJson};
+use crate::term::{Bar, Color, Highlight};
+
+/// A screen's outline and prompt as `tuicast inspect --json` writes it (schema
+/// [`super::JSON_SCHEMA`]). Rows and columns count from 1; a span `[first, last]` includes
+/// both ends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(title = "tuicast inspection"))]
+#[non_exhaustive]
+pub struct InspectionJson {
+    /// The version of this format: 1.
+    pub schema: u32,
+    /// The terminal size in cells.
+    pub size: SizeJson,
+    /// Whether the alternate screen buffer is active.
+    pub alternate: bool,
+    /// The window title, when the program set one.
+    pub title: Option<String>,
+    /// The cursor (1-based) and the text of its row.
+    pub cursor: InspectedCursor,
+    /// Boxes in reading order.
+    pub boxes: Vec<BoxJson>,
+    /// The one highlighted row that stands out in a list, when one does.
+    pub selected: Option<HighlightJson>,
+    /// Every highlighted row.
+    pub highlights: Vec<HighlightJson>,
+    /// The last row, when it is a bar.
+    pub status: Option<BarJson>,
+    /// The first row, when it is a bar.
+    pub header: Option<BarJson>,
+    /// Consecutive non-blank rows of one box (or of the bare screen).
+    pub blocks: Vec<BlockJson>,
+    /// What the program seems to wait for.
+    pub prompt: PromptJson,
+    /// Tables found on the screen.
+    #[serde(default)]
+    pub tables: Vec<TableJson>,
+}
+
+/// The cursor of an [`InspectionJson`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct InspectedCursor {
+    /// Row, from 1.
+    pub row: usize,
+    /// Column, from 1.
+    pub col: usize,
+    /// Whether it is shown.
+    pub visible: bool,
+    /// The text of its row.
+    pub text: String,
+}
+
+/// A box (a panel, a dialog, a frame).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct BoxJson {
+    /// Its stable name: `box("Title")`, `box("Title", 2)`, `box(N)`.
+    pub name: String,
+    /// The title in its top border.
+    pub title: Option<String>,
+    /// The text in its bottom border.
+    pub footer: Option<String>,
+    /// Its rows, `[first, last]` from 1.
+    pub rows: [usize; 2],
+    /// Its columns, `[first, last]` from 1.
+    pub cols: [usize; 2],
+    /// `single`, `heavy`, `double`, `rounded` or `ascii`.
+    pub style: String,
+    /// The name of the innermost box around it.
+    pub parent: Option<String>,
+    /// Rows of `├───┤` lines inside it.
+    pub separators: Vec<usize>,
+}
+
+/// A highlighted row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct HighlightJson {
+    /// Its row, from 1.
+    pub row: usize,
+    /// Its columns, `[first, last]` from 1.
+    pub cols: [usize; 2],
+    /// `inverse`, `background` or `bold`.
+    pub kind: String,
+    /// Its colour: `null` for the default colour.
+    pub color: Option<ColorJson>,
+    /// The box it is in (`null` on the bare screen).
+    #[serde(rename = "box")]
+    pub in_box: Option<String>,
+    /// Its text.
+    pub text: String,
+}
+
+/// A status or header bar.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct BarJson {
+    /// Its row, from 1.
+    pub row: usize,
+    /// Its text.
+    pub text: String,
+    /// Whether it is drawn in a style of its own.
+    pub styled: bool,
+}
+
+/// Consecutive non-blank rows of one box.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct BlockJson {
+    /// The box (`null` on the bare screen).
+    #[serde(rename = "box")]
+    pub in_box: Option<String>,
+    /// Its rows, `[first, last]` from 1.
+    pub rows: [usize; 2],
+    /// Its columns, `[first, last]` from 1.
+    pub cols: [usize; 2],
+    /// Its lines.
+    pub lines: Vec<String>,
+}
+
+/// What the program seems to wait for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct PromptJson {
+    /// `yesno`, `select`, `password`, `text`, `pager`, `confirm`, `shell` or `unknown`.
+    pub kind: String,
+    /// 0 to 1, two decimals.
+    pub confidence: f32,
+    /// The text it saw.
+    pub evidence: String,
+    /// Its row, from 1.
+    pub row: Option<usize>,
+    /// A `yesno`'s default (`"yes"`, `"no"` or `null`); only for `yesno`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Option<String>>,
+    /// A `select`'s options; only for `select`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<String>>,
+    /// The index in `options` of the selected one (from 0); only for `select`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<Option<usize>>,
+}
+
+/// A table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct TableJson {
+    /// `lines` or `aligned`.
+    pub kind: String,
+    /// Its first row, from 1.
+    pub row: usize,
+    /// Its first column, from 1.
+    pub col: usize,
+    /// The columns as cell spans, `[first, last]` from 1.
+    pub columns: Vec<[usize; 2]>,
+    /// The header cells, when it has a header.
+    pub header: Option<Vec<String>>,
+    /// The data rows, each a list of trimmed cell texts.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl InspectionJson {
+    /// The JSON of `found`.
+    pub fn of(found: &Inspection) -> InspectionJson {
+        let o = &found.outline;
+        let box_name = |i: Option<usize>| i.map(|i| safe(&o.boxes[i].name));
+        let highlight = |h: &Highlight| HighlightJson {
+            row: h.row + 1,
+            cols: [h.cols.start + 1, h.cols.end],
+            kind: h.kind.name().to_string(),
+            color: color(h.color),
+            in_box: box_name(h.container),
+            text: safe(&h.text),
+        };
+        let bar = |b: &Option<Bar>| {
+            b.as_ref().map(|b| BarJson {
+                row: b.row + 1,
+                text: safe(&b.text),
+                styled: b.styled,
+            })
+        };
+        InspectionJson {
+            schema: super::JSON_SCHEMA,
+            size: SizeJson {
+                cols: found.size.cols,
+                rows: found.size.rows,
+            },
+            alternate: found.alternate,
+            title: found.title.as_deref().map(safe),
+            cursor: InspectedCursor {
+                row: o.cursor.row + 1,
+                col: o.cursor.col + 1,
+                visible: o.cursor.visible,
+                text: safe(&o.cursor.text),
+            },
+            boxes: o
+                .boxes
+                .iter()
+                .map(|b| BoxJson {
+                    name: safe(&b.name),
+                    title: b.title.as_deref().map(safe),
+                    footer: b.footer.as_deref().map(safe),
+                    rows: [b.rect.row + 1, b.rect.row_end],
+                    cols: [b.rect.col + 1, b.rect.col_end],
+                    style: b.style.to_string(),
+                    parent: box_name(b.parent),
+                    separators: b.separators.iter().map(|r| r + 1).collect(),
+                })
+                .collect(),
+            selected: o.selected_row().map(highlight),
+            highlights: o.highlights.iter().map(highlight).collect(),
+            status: bar(&o.status),
+            header: bar(&o.header),
+            blocks: o
+                .blocks
+                .iter()
+                .map(|b| BlockJson {
+                    in_box: box_name(b.container),
+                    rows: [b.rect.row + 1, b.rect.row_end],
+                    cols: [b.rect.col + 1, b.rect.col_end],
+                    lines: b.lines.iter().map(|l| safe(l)).collect(),
+                })
+                .collect(),
+            prompt: PromptJson::of(&found.prompt),
+            tables: found
+                .tables
+                .iter()
+                .map(|t| TableJson {
+                    kind: t.kind.to_string(),
+                    row: t.row + 1,
+                    col: t.col + 1,
+                    columns: t.columns.iter().map(|c| [c.0 + 1, c.1 + 1]).collect(),
+                    header: t
+                        .header
+                        .as_ref()
+                        .map(|h| h.iter().map(|c| safe(c)).collect()),
+                    rows: t
+                        .rows
+                        .iter()
+                        .map(|r| r.iter().map(|c| safe(c)).collect())
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl PromptJson {
+    /// The JSON of a prompt.
+    pub fn of(p: &super::Prompt) -> PromptJson {
+        let select = p.kind == PromptKind::Select;
+        PromptJson {
+            kind: p.kind.name().to_string(),
+            confidence: (p.confidence * 100.0).round() / 100.0,
+            evidence: safe(&p.evidence),
+            row: p.row.map(|r| r + 1),
+            default: (p.kind == PromptKind::YesNo).then(|| p.default.clone()),
+            options: select.then(|| p.options.iter().map(|o| safe(o)).collect()),
+            selected: select.then_some(p.selected),
+        }
+    }
+}
+
+/// A colour as the JSON screen schema writes it: `None` for the default colour.
+fn color(c: Color) -> Option<ColorJson> {
+    match c {
+        Color::Indexed(i) => Some(ColorJson::Indexed(i)),
+        Color::Rgb(rgb) => Some(ColorJson::Rgb(rgb.to_string())),
+        _ => None,
+    }
+}
+
+/// Screen text with control characters replaced, for JSON.
+fn safe(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
+}
