@@ -137,6 +137,8 @@ pub mod render;
 pub mod replay;
 pub mod report;
 pub mod rgb;
+#[cfg(all(feature = "schema", feature = "cli"))]
+pub mod schema;
 pub mod term;
 #[doc(hidden)] // shared with the tuicast binary; not a stable API
 pub mod util;

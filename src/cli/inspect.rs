@@ -53,13 +53,12 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let inspection = tuicast::inspect::inspect(&checkpoint.screen);
     let out = if args.json {
-        let mut doc = inspection.json();
-        if let Some(obj) = doc.as_object_mut() {
-            obj.insert(
-                "checkpoint".into(),
-                serde_json::json!({"name": checkpoint.name, "line": checkpoint.line}),
-            );
-        }
+        let mut doc = tuicast::inspect::InspectionJson::of(&inspection);
+        doc.checkpoint = Some(tuicast::term::CheckpointJson::new(
+            checkpoint.name.clone(),
+            checkpoint.line,
+            checkpoint.time,
+        ));
         serde_json::to_string(&doc)? + "\n"
     } else {
         inspection.text()

@@ -10,6 +10,7 @@ mod record;
 mod replay;
 mod report;
 mod review;
+mod schema;
 mod screenshot;
 mod session;
 mod test;
@@ -49,7 +50,8 @@ pub(crate) const EXIT_CHECK_FAILED: u8 = 1;
         tuicast info casts/demo.cast                   size, duration, events, checkpoints\n  \
         tuicast inspect casts/demo.cast --json         boxes, selected row, status bar as data\n  \
         tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n  \
-        tuicast session start -- bash                  drive a live program step by step\n\n\
+        tuicast session start -- bash                  drive a live program step by step\n  \
+        tuicast schema session-reply                   the JSON Schema of a format tuicast writes\n\n\
         Exit status: 0 success, 1 a check failed, 2 bad input or usage."
 )]
 struct Cli {
@@ -76,6 +78,7 @@ enum Command {
     Inspect(inspect::Args),
     Convert(convert::Args),
     Session(session::Args),
+    Schema(schema::Args),
 }
 
 /// Options shared by commands that replay.
@@ -156,6 +159,7 @@ where
         Command::Inspect(args) => inspect::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Session(args) => session::run(args),
+        Command::Schema(args) => schema::run(args),
     };
     match result {
         Ok(code) => code,

@@ -329,17 +329,13 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
     let bytes = match args.format {
         Format::Text => tuicast::render::text(&checkpoint.screen).into_bytes(),
         Format::Json => {
-            let mut value = tuicast::render::json(&checkpoint.screen);
-            if let Some(obj) = value.as_object_mut() {
-                obj.insert(
-                    "checkpoint".into(),
-                    serde_json::json!({
-                        "name": checkpoint.name,
-                        "line": checkpoint.line,
-                        "time": checkpoint.time,
-                    }),
-                );
-            }
+            let mut json = tuicast::render::ScreenJson::of(&checkpoint.screen);
+            json.checkpoint = Some(tuicast::term::CheckpointJson::new(
+                checkpoint.name.clone(),
+                checkpoint.line,
+                checkpoint.time,
+            ));
+            let value = serde_json::to_value(json)?;
             tuicast::render::json_lines(&value).into_bytes()
         }
         Format::Png => picture(renderer, args, cast, &header, &checkpoint)?,

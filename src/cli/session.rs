@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use tuicast::config::{parse_duration, step_toml};
-use tuicast::daemon::{self, Paths};
+use tuicast::daemon::{self, Paths, Reply, Request};
 use tuicast::escape::escape_for_terminal;
 use tuicast::record::{Action, Step, Wait};
 use tuicast::term::Size;
@@ -330,8 +330,13 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 duration(t).context("--timeout")?;
             }
             let cwd = std::env::current_dir().context("cannot read the current folder")?;
-            json!({"op": "start", "name": name, "size": size, "timeout": timeout,
-                   "argv": command, "cwd": cwd.display().to_string()})
+            Request::Start {
+                argv: command,
+                cwd,
+                name,
+                size: Some(size),
+                timeout,
+            }
         }
         Cmd::Type { id, text, stdin } => {
             step(&id, Step::new(Action::Type(text_or_stdin(text, stdin)?)))
@@ -433,16 +438,19 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             output,
         } => {
             let output = output.map(|p| std::path::absolute(&p).unwrap_or(p));
-            json!({"op": "snapshot", "id": id, "format": format, "mark": mark,
-                   "output": output.map(|p| p.display().to_string())})
+            Request::Snapshot {
+                id,
+                format: Some(format),
+                mark,
+                output,
+            }
         }
-        Cmd::Inspect { id } => json!({"op": "inspect", "id": id}),
-        Cmd::Status { id } => json!({"op": "status", "id": id}),
-        Cmd::List => json!({"op": "list"}),
+        Cmd::Inspect { id } => Request::Inspect { id },
+        Cmd::Status { id } => Request::Status { id },
+        Cmd::List => Request::List,
         Cmd::Stop { id, save, force } => {
             let save = save.map(|p| std::path::absolute(&p).unwrap_or(p));
-            json!({"op": "stop", "id": id, "save": save.map(|p| p.display().to_string()),
-                   "force": force})
+            Request::Stop { id, save, force }
         }
         Cmd::Daemon { .. } | Cmd::Watch => unreachable!("handled above"),
     };
@@ -450,34 +458,38 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let called = match daemon::call(&paths, &request, &start) {
         Ok(c) => c,
         Err(e) => {
-            print(&json!({"error": e.to_string()}), args.human)?;
+            print(
+                &Reply::error(e.to_string(), super::EXIT_CHECK_FAILED),
+                args.human,
+            )?;
             return Ok(ExitCode::from(super::EXIT_CHECK_FAILED));
         }
     };
     let mut reply = called.reply;
-    let mut code = reply.get("exit").and_then(Value::as_u64).unwrap_or(2) as u8;
     if called.daemon_was_gone {
         let note = "the session daemon was gone (killed or crashed): its sessions were lost; \
                     a new daemon was started";
-        reply["daemon_restarted"] = json!(note);
-        if let Some(e) = reply.get("error").and_then(Value::as_str) {
-            reply["error"] = json!(format!("{note}. {e}"));
-            code = super::EXIT_CHECK_FAILED;
-            reply["exit"] = json!(code);
+        reply.daemon_restarted = Some(note.to_string());
+        if let Some(e) = &reply.error {
+            reply.error = Some(format!("{note}. {e}"));
+            reply.exit = super::EXIT_CHECK_FAILED;
         }
     }
     print(&reply, args.human)?;
-    Ok(ExitCode::from(code))
+    Ok(ExitCode::from(reply.exit))
 }
 
 /// A step request: the step as one scenario step's TOML.
-fn step(id: &str, step: Step) -> Value {
+fn step(id: &str, step: Step) -> Request {
     raw_step(id, step_toml(&step))
 }
 
 /// A step request of a step written as TOML (the daemon reads it, and says where it is wrong).
-fn raw_step(id: &str, step: String) -> Value {
-    json!({"op": "step", "id": id, "step": step})
+fn raw_step(id: &str, step: String) -> Request {
+    Request::Step {
+        id: id.to_string(),
+        step,
+    }
 }
 
 /// Starts `tuicast session daemon` detached (it calls setsid), its output to /dev/null.
@@ -523,9 +535,10 @@ fn run_daemon(idle: Option<&str>) -> anyhow::Result<ExitCode> {
 /// Prints a reply: as one JSON line, or for people. A reader that went away (`tuicast
 /// session screen ID | head`) is no failure and no panic: the rest is dropped, and the
 /// command's exit status stays what the reply says. Another write error is returned.
-fn print(reply: &Value, human: bool) -> std::io::Result<()> {
+fn print(reply: &Reply, human: bool) -> std::io::Result<()> {
     use std::io::Write;
-    let (out, err) = reply_text(reply, human);
+    let value = serde_json::to_value(reply).unwrap_or_default();
+    let (out, err) = reply_text(&value, human);
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(out.as_bytes())

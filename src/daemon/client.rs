@@ -6,8 +6,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
+use super::protocol::{Reply, Request};
 use super::{Paths, MAX_LINE};
 
 /// Why a request got no reply.
@@ -34,8 +33,8 @@ impl std::error::Error for ClientError {}
 /// crashed: its sessions lost, what it left running ended, a new daemon started).
 #[derive(Debug)]
 pub struct Called {
-    /// The reply object.
-    pub reply: Value,
+    /// The reply.
+    pub reply: Reply,
     /// The earlier daemon was gone.
     pub daemon_was_gone: bool,
 }
@@ -46,7 +45,7 @@ const START_TIMEOUT: Duration = Duration::from_secs(10);
 /// Sends `request` to the daemon of `paths`, starting one with `start` when none runs.
 pub fn call(
     paths: &Paths,
-    request: &Value,
+    request: &Request,
     start: &dyn Fn() -> io::Result<()>,
 ) -> Result<Called, ClientError> {
     let mut gone = false;
@@ -100,7 +99,7 @@ fn connect_new(paths: &Paths) -> Result<UnixStream, ClientError> {
     }
 }
 
-fn exchange(mut stream: UnixStream, request: &Value) -> Result<Value, ClientError> {
+fn exchange(mut stream: UnixStream, request: &Request) -> Result<Reply, ClientError> {
     let lost = |what: &str| {
         ClientError::Lost(format!(
             "the session daemon went away while {what} (killed or crashed): its sessions are \
@@ -121,6 +120,9 @@ fn exchange(mut stream: UnixStream, request: &Value) -> Result<Value, ClientErro
             "answering"
         }));
     }
-    serde_json::from_slice(&answer)
-        .map_err(|e| ClientError::Unreachable(format!("the daemon's reply is not JSON: {e}")))
+    serde_json::from_slice(&answer).map_err(|e| {
+        ClientError::Unreachable(format!(
+            "the daemon's reply is not one this client reads: {e}"
+        ))
+    })
 }

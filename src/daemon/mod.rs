@@ -22,6 +22,7 @@
 //! by [`config::parse_step`]: every step kind a scenario has is a command.
 
 mod client;
+pub mod protocol;
 mod server;
 mod worker;
 
@@ -31,6 +32,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use client::{call, Called, ClientError};
+pub use protocol::{Reply, Request};
 pub use server::serve;
 
 #[cfg(doc)]

@@ -4,15 +4,14 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixListener, UnixStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
-
-use super::worker::{self, Handle, Job, Reply, Start};
+use super::protocol::{Listed, Reply, Request};
+use super::worker::{self, Handle, Job, Start};
 use super::{Paths, MAX_LINE, MAX_SESSIONS, MAX_SESSION_CELLS, MAX_TOTAL_SESSION_CELLS};
 use crate::config::{parse_duration, parse_step_with};
 use crate::escape::escape_for_terminal;
@@ -187,10 +186,7 @@ fn connection(d: &Daemon, mut stream: UnixStream) {
         (d.log)(&format!("refused a client of uid {peer:?}"));
         let _ = reply(
             &mut stream,
-            &(
-                json!({"error": "refused: the session daemon serves only its own user"}),
-                2,
-            ),
+            &Reply::error("refused: the session daemon serves only its own user", 2),
         );
         return;
     }
@@ -199,12 +195,11 @@ fn connection(d: &Daemon, mut stream: UnixStream) {
     let mut line = Vec::new();
     let read = BufReader::new((&stream).take(MAX_LINE as u64 + 1)).read_until(b'\n', &mut line);
     let answer = match read {
-        Err(e) => (json!({"error": format!("cannot read the request: {e}")}), 2),
-        Ok(_) if line.len() > MAX_LINE => (
-            json!({"error": format!("the request is longer than {MAX_LINE} bytes")}),
-            2,
-        ),
-        Ok(_) => match serde_json::from_slice::<Value>(&line) {
+        Err(e) => bad(format!("cannot read the request: {e}")),
+        Ok(_) if line.len() > MAX_LINE => {
+            bad(format!("the request is longer than {MAX_LINE} bytes"))
+        }
+        Ok(_) => match parse_request(&line) {
             Ok(req) => {
                 if let Ok(mut t) = d.last_request.lock() {
                     *t = Instant::now();
@@ -215,22 +210,37 @@ fn connection(d: &Daemon, mut stream: UnixStream) {
                 }
                 answer
             }
-            Err(e) => (json!({"error": format!("the request is not JSON: {e}")}), 2),
+            Err(e) => bad(e),
         },
     };
     let _ = reply(&mut stream, &answer);
 }
 
-fn reply(stream: &mut UnixStream, (value, code): &Reply) -> io::Result<()> {
-    let mut v = value.clone();
-    v["exit"] = json!(code);
-    let mut text = serde_json::to_string(&v)?;
+fn reply(stream: &mut UnixStream, answer: &Reply) -> io::Result<()> {
+    let mut text = serde_json::to_string(answer)?;
     text.push('\n');
     stream.write_all(text.as_bytes())
 }
 
 fn bad(message: impl Into<String>) -> Reply {
-    (json!({"error": message.into()}), 2)
+    Reply::error(message, 2)
+}
+
+/// A request line read as a [`Request`]; what is wrong with it otherwise, escaped (serde's
+/// messages quote what the client sent).
+fn parse_request(line: &[u8]) -> Result<Request, String> {
+    let value: serde_json::Value =
+        serde_json::from_slice(line).map_err(|e| format!("the request is not JSON: {e}"))?;
+    if value.get("op").is_none() {
+        return Err("the request has no \"op\"".into());
+    }
+    serde_json::from_value(value).map_err(|e| {
+        format!(
+            "the request is not one the daemon knows: {} (the requests are in docs/agents.md, \
+             and `tuicast schema session-request` prints their schema)",
+            escape_for_terminal(&e.to_string(), 300)
+        )
+    })
 }
 
 /// Whether a screen of `size` for session `id` (`None`: a new one) fits the limits: at most
@@ -259,139 +269,152 @@ fn screen_fits(taken: &BTreeMap<String, u64>, id: Option<&str>, size: Size) -> R
     Ok(())
 }
 
-fn string(req: &Value, key: &str) -> Option<String> {
-    req.get(key).and_then(Value::as_str).map(str::to_string)
-}
-
 /// Answers one request.
-fn request(d: &Daemon, req: &Value) -> Reply {
-    let Some(op) = req.get("op").and_then(Value::as_str) else {
-        return bad("the request has no \"op\"");
-    };
-    match op {
-        "start" => start(d, req),
-        "list" => {
+fn request(d: &Daemon, req: &Request) -> Reply {
+    let (id, job) = match req {
+        Request::Start { .. } => return start(d, req),
+        Request::List => {
             let sessions = d.sessions.lock().map(|s| {
                 s.iter()
                     .map(|(id, h)| {
                         let b = h.brief.lock().map(|b| b.clone()).ok();
-                        json!({
-                            "id": id,
-                            "name": b.as_ref().and_then(|b| b.name.clone()),
-                            "command": b.as_ref().map(|b| b.command.clone()),
-                            "state": b.as_ref().map(|b| b.state.clone()),
-                        })
+                        Listed {
+                            id: id.clone(),
+                            name: b.as_ref().and_then(|b| b.name.clone()),
+                            command: b.as_ref().map(|b| b.command.clone()),
+                            state: b.as_ref().map(|b| b.state),
+                        }
                     })
                     .collect::<Vec<_>>()
             });
-            (json!({"sessions": sessions.unwrap_or_default()}), 0)
-        }
-        "step" | "snapshot" | "inspect" | "status" | "stop" => {
-            let Some(id) = string(req, "id") else {
-                return bad("the request has no session \"id\"");
+            return Reply {
+                sessions: Some(sessions.unwrap_or_default()),
+                ..Reply::default()
             };
-            let force = req.get("force").and_then(Value::as_bool).unwrap_or(false);
-            if op == "stop" {
-                let save = string(req, "save").map(PathBuf::from);
-                if let Some(e) = save.and_then(|s| super::worker::refused_save(&s, force)) {
+        }
+        Request::Step { id, .. }
+        | Request::Snapshot { id, .. }
+        | Request::Inspect { id }
+        | Request::Status { id }
+        | Request::Stop { id, .. } => (id.clone(), req),
+        // (A request kind this daemon does not serve.)
+        #[allow(unreachable_patterns)]
+        _ => return bad("the daemon does not serve this request"),
+    };
+    if let Request::Stop {
+        save: Some(save),
+        force,
+        ..
+    } = job
+    {
+        if let Some(e) = super::worker::refused_save(save, *force) {
+            return bad(e);
+        }
+    }
+    // The session's channel, and the regions its steps may name.
+    let (tx, regions) = {
+        let mut sessions = match d.sessions.lock() {
+            Ok(s) => s,
+            Err(_) => return bad("the daemon's state is broken"),
+        };
+        let found = match sessions.get(&id) {
+            Some(h) => (h.tx.clone(), Arc::clone(&h.regions)),
+            None => {
+                return bad(format!(
+                    "no session \"{}\" (tuicast session list shows them)",
+                    escape_for_terminal(&id, 60)
+                ))
+            }
+        };
+        if matches!(job, Request::Stop { .. }) {
+            sessions.remove(&id);
+            d.taken
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&id);
+        }
+        found
+    };
+    let job = match job {
+        Request::Step { step: text, .. } => {
+            let step = match parse_step_with(Path::new("step"), text, &regions) {
+                Ok(step) => step,
+                Err(e) => return bad(e.to_string()),
+            };
+            // A resize is held to the screen limits before it is made.
+            if let crate::record::Action::Resize(size) = step.action {
+                let mut taken = d.taken.lock().unwrap_or_else(|p| p.into_inner());
+                if let Err(e) = screen_fits(&taken, Some(&id), size) {
                     return bad(e);
                 }
+                taken.insert(id.clone(), size.cells());
             }
-            // The session's channel, and the regions its steps may name.
-            let (tx, regions) = {
-                let mut sessions = match d.sessions.lock() {
-                    Ok(s) => s,
-                    Err(_) => return bad("the daemon's state is broken"),
-                };
-                let found = match sessions.get(&id) {
-                    Some(h) => (h.tx.clone(), Arc::clone(&h.regions)),
-                    None => {
-                        return bad(format!(
-                            "no session \"{}\" (tuicast session list shows them)",
-                            escape_for_terminal(&id, 60)
-                        ))
-                    }
-                };
-                if op == "stop" {
-                    sessions.remove(&id);
-                    d.taken
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .remove(&id);
-                }
-                found
-            };
-            let job = match op {
-                "step" => {
-                    let Some(text) = string(req, "step") else {
-                        return bad("the request has no \"step\"");
-                    };
-                    let step = match parse_step_with(Path::new("step"), &text, &regions) {
-                        Ok(step) => step,
-                        Err(e) => return bad(e.to_string()),
-                    };
-                    // A resize is held to the screen limits before it is made.
-                    if let crate::record::Action::Resize(size) = step.action {
-                        let mut taken = d.taken.lock().unwrap_or_else(|p| p.into_inner());
-                        if let Err(e) = screen_fits(&taken, Some(&id), size) {
-                            return bad(e);
-                        }
-                        taken.insert(id.clone(), size.cells());
-                    }
-                    Job::Step(Box::new(step))
-                }
-                "snapshot" => Job::Snapshot {
-                    mark: string(req, "mark").filter(|m| !m.is_empty()),
-                    format: string(req, "format").unwrap_or_else(|| "text".into()),
-                    png: string(req, "output").map(PathBuf::from),
-                },
-                "inspect" => Job::Inspect,
-                "status" => Job::Status,
-                _ => Job::Stop {
-                    save: string(req, "save").map(PathBuf::from),
-                    force,
-                },
-            };
-            let (rtx, rrx) = mpsc::channel();
-            if tx.send((job, rtx)).is_err() {
-                return (
-                    json!({"error": "the session's thread has ended", "id": id}),
-                    1,
-                );
-            }
-            rrx.recv()
-                .unwrap_or_else(|_| (json!({"error": "the session's thread has ended"}), 1))
+            Job::Step(Box::new(step))
         }
-        other => bad(format!("unknown op \"{}\"", escape_for_terminal(other, 40))),
-    }
+        Request::Snapshot {
+            mark,
+            format,
+            output,
+            ..
+        } => Job::Snapshot {
+            mark: mark.clone().filter(|m| !m.is_empty()),
+            format: format.clone().unwrap_or_else(|| "text".into()),
+            png: output.clone(),
+        },
+        Request::Inspect { .. } => Job::Inspect,
+        Request::Status { .. } => Job::Status,
+        Request::Stop { save, force, .. } => Job::Stop {
+            save: save.clone(),
+            force: *force,
+        },
+        _ => return bad("the daemon does not serve this request"),
+    };
+    ask(&tx, job, &id)
 }
 
-fn start(d: &Daemon, req: &Value) -> Reply {
-    let argv: Vec<String> = match req.get("argv").and_then(Value::as_array) {
-        Some(a) if !a.is_empty() => a
-            .iter()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect(),
-        _ => return bad("start needs a command (tuicast session start -- CMD ...)"),
+/// Sends `job` to a session's thread and waits for its reply.
+fn ask(tx: &mpsc::Sender<worker::Envelope>, job: Job, id: &str) -> Reply {
+    let ended = || Reply {
+        id: Some(id.to_string()),
+        ..Reply::error("the session's thread has ended", 1)
     };
-    let Some(cwd) = string(req, "cwd").map(PathBuf::from) else {
-        return bad("start needs \"cwd\"");
+    let (rtx, rrx) = mpsc::channel();
+    if tx.send((job, rtx)).is_err() {
+        return ended();
+    }
+    rrx.recv().unwrap_or_else(|_| ended())
+}
+
+fn start(d: &Daemon, req: &Request) -> Reply {
+    let Request::Start {
+        argv,
+        cwd,
+        name,
+        size,
+        timeout,
+    } = req
+    else {
+        return bad("not a start request");
     };
-    let size = match string(req, "size") {
+    if argv.is_empty() {
+        return bad("start needs a command (tuicast session start -- CMD ...)");
+    }
+    let (argv, cwd) = (argv.clone(), cwd.clone());
+    let size = match size {
         Some(s) => match s.parse::<Size>().and_then(Size::for_terminal) {
             Ok(size) => size,
             Err(e) => return bad(format!("size: {e}")),
         },
         None => Size { cols: 80, rows: 24 },
     };
-    let timeout = match string(req, "timeout") {
-        Some(t) => match parse_duration(&t) {
+    let timeout = match timeout {
+        Some(t) => match parse_duration(t) {
             Ok(t) => Some(t),
             Err(e) => return bad(format!("timeout: {e}")),
         },
         None => None,
     };
-    let name = string(req, "name").filter(|n| !n.is_empty());
+    let name = name.clone().filter(|n| !n.is_empty());
     if let Some(n) = &name {
         if n.len() > 64
             || !n
@@ -461,7 +484,7 @@ fn start(d: &Daemon, req: &Value) -> Reply {
         Ok(h) => h,
         Err(reply) => {
             release();
-            return reply;
+            return *reply;
         }
     };
     (d.log)(&format!("session {id} started: {shown}"));
@@ -469,13 +492,5 @@ fn start(d: &Daemon, req: &Value) -> Reply {
     if let Ok(mut s) = d.sessions.lock() {
         s.insert(id.clone(), handle);
     }
-    let (rtx, rrx) = mpsc::channel();
-    if tx.send((Job::Status, rtx)).is_err() {
-        return (
-            json!({"error": "the session's thread has ended", "id": id}),
-            1,
-        );
-    }
-    rrx.recv()
-        .unwrap_or_else(|_| (json!({"error": "the session's thread has ended"}), 1))
+    ask(&tx, Job::Status, &id)
 }

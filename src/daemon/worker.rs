@@ -6,8 +6,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::{json, Value};
-
+use super::protocol::{CursorView, PromptView, Reply, SessionView, State, Status};
 use crate::config::{scenario_toml, step_toml};
 use crate::escape::escape_for_terminal;
 use crate::inspect::{classify, inspect, PromptKind};
@@ -35,9 +34,6 @@ pub(super) enum Job {
     Stop { save: Option<PathBuf>, force: bool },
 }
 
-/// A reply: the JSON object, and the exit status the client should give (0, 1, 2).
-pub(super) type Reply = (Value, u8);
-
 /// A request for a worker with where its reply goes.
 pub(super) type Envelope = (Job, Sender<Reply>);
 
@@ -46,7 +42,7 @@ pub(super) type Envelope = (Job, Sender<Reply>);
 pub(super) struct Brief {
     pub(super) name: Option<String>,
     pub(super) command: String,
-    pub(super) state: String,
+    pub(super) state: State,
 }
 
 /// A running session as the daemon holds it.
@@ -70,7 +66,10 @@ pub(super) struct Start {
 }
 
 /// Starts the session's program and its thread; the reply to `start` comes on `reply`.
-pub(super) fn spawn(start: Start, log: Arc<dyn Fn(&str) + Send + Sync>) -> Result<Handle, Reply> {
+pub(super) fn spawn(
+    start: Start,
+    log: Arc<dyn Fn(&str) + Send + Sync>,
+) -> Result<Handle, Box<Reply>> {
     let mut opts = SessionOptions::new(start.argv.clone());
     opts.cwd = start.cwd.clone();
     opts.size = start.size;
@@ -81,8 +80,8 @@ pub(super) fn spawn(start: Start, log: Arc<dyn Fn(&str) + Send + Sync>) -> Resul
     // line and column, before any program runs.
     let regions = crate::config::Config::load(&start.cwd)
         .map(|c| Arc::new(c.regions))
-        .map_err(|e| (json!({ "error": e.to_string() }), 2))?;
-    let session = Session::spawn(opts, &start.cast).map_err(|e| failure(&e))?;
+        .map_err(|e| Box::new(Reply::error(e.to_string(), 2)))?;
+    let session = Session::spawn(opts, &start.cast).map_err(|e| Box::new(failure(&e)))?;
     let brief = Arc::new(Mutex::new(Brief {
         name: start.name.clone(),
         command: start
@@ -91,7 +90,7 @@ pub(super) fn spawn(start: Start, log: Arc<dyn Fn(&str) + Send + Sync>) -> Resul
             .map(|a| escape_for_terminal(a, 200))
             .collect::<Vec<_>>()
             .join(" "),
-        state: "running".into(),
+        state: State::Running,
     }));
     let (tx, rx) = mpsc::channel::<Envelope>();
     let shared = Arc::clone(&brief);
@@ -99,10 +98,10 @@ pub(super) fn spawn(start: Start, log: Arc<dyn Fn(&str) + Send + Sync>) -> Resul
         .name(format!("tuicast-session-{}", start.id))
         .spawn(move || Worker::new(start, session, shared, log).run(rx))
         .map_err(|e| {
-            (
-                json!({"error": format!("cannot start a session thread: {e}")}),
+            Box::new(Reply::error(
+                format!("cannot start a session thread: {e}"),
                 2,
-            )
+            ))
         })?;
     Ok(Handle { tx, brief, regions })
 }
@@ -187,9 +186,8 @@ impl Worker {
     fn serve(&mut self, job: Job, reply: Sender<Reply>) -> bool {
         let stop = matches!(job, Job::Stop { .. });
         let answer = self.handle(job);
-        if let (Some(state), Ok(mut b)) = (answer.0["status"]["state"].as_str(), self.brief.lock())
-        {
-            b.state = state.to_string();
+        if let (Some(view), Ok(mut b)) = (&answer.session, self.brief.lock()) {
+            b.state = view.status.state;
         }
         let _ = reply.send(answer);
         stop
@@ -223,7 +221,7 @@ impl Worker {
 
     /// `running`, `waiting` (for input: the screen shows a prompt, `inspect::prompt`),
     /// `exited` or `failed`.
-    fn state(&self) -> String {
+    fn state(&self) -> State {
         let prompt = self.session.as_ref().map(|s| {
             let screen = s.screen();
             classify(&screen, &screen.outline(), s.echo()).kind
@@ -232,59 +230,70 @@ impl Worker {
     }
 
     /// [`Worker::state`] with the prompt's kind already found.
-    fn state_with(&self, prompt: Option<PromptKind>) -> String {
+    fn state_with(&self, prompt: Option<PromptKind>) -> State {
         match (&self.broken, &self.session) {
-            (Some(_), _) => "failed".into(),
-            (None, Some(s)) if s.status().is_some() => "exited".into(),
-            (None, Some(_)) if prompt.is_some_and(|k| k != PromptKind::Unknown) => "waiting".into(),
-            (None, Some(_)) => "running".into(),
-            (None, None) => "stopped".into(),
+            (Some(_), _) => State::Failed,
+            (None, Some(s)) if s.status().is_some() => State::Exited,
+            (None, Some(_)) if prompt.is_some_and(|k| k != PromptKind::Unknown) => State::Waiting,
+            (None, Some(_)) => State::Running,
+            (None, None) => State::Stopped,
         }
     }
 
     /// The fields every reply has: the session, its status, screen, prompt, idle time.
-    fn view(&self) -> Value {
+    fn view(&self) -> Reply {
+        let mut reply = Reply {
+            id: Some(self.start.id.clone()),
+            ..Reply::default()
+        };
         let Some(s) = &self.session else {
-            return json!({"id": self.start.id});
+            return reply;
         };
         let screen = s.screen_without_secrets();
         let outline = screen.outline();
         let prompt = classify(&screen, &outline, s.echo());
-        let mut status = json!({"state": self.state_with(Some(prompt.kind))});
-        if let Some(code) = s.status() {
-            status["code"] = json!(code);
-            if (129..=192).contains(&code) {
-                if let Ok(sig) = nix::sys::signal::Signal::try_from(code - 128) {
-                    status["signal"] = json!(sig.as_str());
-                }
-            }
-        }
-        if let Some(why) = &self.broken {
-            status["error"] = json!(why);
-        }
-        json!({
-            "id": self.start.id,
-            "name": self.start.name,
-            "pid": s.pid(),
-            "status": status,
-            "size": s.size().to_string(),
+        let code = s.status();
+        let signal = code
+            .filter(|c| (129..=192).contains(c))
+            .and_then(|c| nix::sys::signal::Signal::try_from(c - 128).ok())
+            .map(|sig| sig.as_str().to_string());
+        reply.session = Some(SessionView {
+            name: self.start.name.clone(),
+            pid: s.pid(),
+            status: Status {
+                state: self.state_with(Some(prompt.kind)),
+                code,
+                signal,
+                error: self.broken.clone(),
+            },
+            size: s.size().to_string(),
             // A secret the program drew in pieces is on the live screen: never in a reply.
-            "screen": screen_text(&screen),
-            "cursor": {
-                "row": screen.cursor.row + 1,
-                "col": screen.cursor.col + 1,
-                "visible": screen.cursor.visible,
+            screen: screen_text(&screen),
+            cursor: CursorView {
+                row: screen.cursor.row + 1,
+                col: screen.cursor.col + 1,
+                visible: screen.cursor.visible,
             },
-            "prompt": {
-                "kind": prompt.kind.name(),
-                "confidence": prompt.confidence,
-                "evidence": prompt.evidence,
-                "default": prompt.default,
-                "options": prompt.options,
+            prompt: PromptView {
+                kind: prompt.kind.name().to_string(),
+                confidence: prompt.rounded_confidence(),
+                evidence: prompt.evidence,
+                default: prompt.default,
+                options: prompt.options,
             },
-            "echo": s.echo(),
-            "idle_ms": s.since_output().as_millis() as u64,
-        })
+            echo: s.echo(),
+            idle_ms: s.since_output().as_millis() as u64,
+        });
+        reply
+    }
+
+    /// [`Worker::view`] with an error and an exit status.
+    fn failed(&self, error: impl Into<String>, exit: u8) -> Reply {
+        Reply {
+            error: Some(error.into()),
+            exit,
+            ..self.view()
+        }
     }
 
     fn handle(&mut self, job: Job) -> Reply {
@@ -292,17 +301,15 @@ impl Worker {
             return self.stop(save.as_deref(), force);
         }
         if let Some(why) = &self.broken {
-            let mut v = self.view();
-            v["error"] = json!(format!("the session failed: {why}"));
-            return (v, 1);
+            return self.failed(format!("the session failed: {why}"), 1);
         }
         match job {
             Job::Step(step) => self.step(*step),
             Job::Snapshot { mark, format, png } => {
                 if let Some(name) = mark {
-                    let (v, code) = self.step(Step::new(Action::Snapshot(name)));
-                    if code != 0 {
-                        return (v, code);
+                    let marked = self.step(Step::new(Action::Snapshot(name)));
+                    if marked.exit != 0 {
+                        return marked;
                     }
                 }
                 self.snapshot(&format, png.as_deref())
@@ -313,42 +320,44 @@ impl Worker {
                     let screen = s.screen_without_secrets();
                     let mut found = inspect(&screen);
                     found.prompt = classify(&screen, &found.outline, s.echo());
-                    v["inspect"] = found.json();
+                    v.inspect = Some(Box::new(crate::inspect::InspectionJson::of(&found)));
                 }
-                (v, 0)
+                v
             }
-            Job::Status => (self.view(), 0),
+            Job::Status => self.view(),
             Job::Stop { .. } => unreachable!("handled above"),
         }
     }
 
     fn step(&mut self, step: Step) -> Reply {
         let Some(s) = self.session.as_mut() else {
-            return (json!({"error": "the session has ended"}), 2);
+            return Reply::error("the session has ended", 2);
         };
         let secret = match &step.action {
             Action::Secret(var) if !secret_allowed(var) => {
-                let mut v = self.view();
-                v["error"] = json!(format!(
-                    "{} is not a variable the session daemon may type as a secret: only those \
-                     named {}* or listed in {} (comma-separated) in the daemon's environment \
-                     are (see docs/agents.md, \"Secrets\")",
-                    escape_for_terminal(var, 60),
-                    super::SECRET_PREFIX,
-                    super::SECRETS_ALLOWED
-                ));
-                return (v, 2);
+                return self.failed(
+                    format!(
+                        "{} is not a variable the session daemon may type as a secret: only \
+                         those named {}* or listed in {} (comma-separated) in the daemon's \
+                         environment are (see docs/agents.md, \"Secrets\")",
+                        escape_for_terminal(var, 60),
+                        super::SECRET_PREFIX,
+                        super::SECRETS_ALLOWED
+                    ),
+                    2,
+                );
             }
             Action::Secret(var) => match std::env::var(var) {
                 Ok(v) => Some(v),
                 Err(_) => {
-                    let mut v = self.view();
-                    v["error"] = json!(format!(
-                        "{} is not set in the session daemon's environment: start the daemon \
-                         with it (see docs/agents.md, \"Secrets\")",
-                        escape_for_terminal(var, 60)
-                    ));
-                    return (v, 2);
+                    return self.failed(
+                        format!(
+                            "{} is not set in the session daemon's environment: start the \
+                             daemon with it (see docs/agents.md, \"Secrets\")",
+                            escape_for_terminal(var, 60)
+                        ),
+                        2,
+                    );
                 }
             },
             _ => None,
@@ -361,21 +370,18 @@ impl Worker {
             Ok(settled) => {
                 let shown = shown_step(&step_toml(&step));
                 self.journal.record(step, &before, &after);
-                let mut v = self.view();
-                v["step"] = json!(shown);
-                if let Some(d) = settled {
-                    v["settled_ms"] = json!(d.as_millis() as u64);
+                Reply {
+                    step: Some(shown),
+                    settled_ms: settled.map(|d| d.as_millis() as u64),
+                    ..self.view()
                 }
-                (v, 0)
             }
             Err(e) => {
                 let code = if e.is_check_failure() { 1 } else { 2 };
                 if matches!(e, RecordError::SecretOnScreen(_) | RecordError::Io(_)) {
                     self.break_with(&e);
                 }
-                let mut v = self.view();
-                v["error"] = json!(e.to_string());
-                (v, code)
+                self.failed(e.to_string(), code)
             }
         }
     }
@@ -383,19 +389,19 @@ impl Worker {
     fn snapshot(&mut self, format: &str, png: Option<&Path>) -> Reply {
         let mut v = self.view();
         let Some(s) = &self.session else {
-            return (v, 2);
+            v.exit = 2;
+            return v;
         };
         let screen = s.screen_without_secrets();
         #[cfg(not(feature = "png"))]
         let _ = png; // no pictures in this build: `png` is an unknown format below
         match format {
             "text" => {}
-            "json" => v["render"] = crate::render::json(&screen),
+            "json" => v.render = Some(Box::new(crate::render::ScreenJson::of(&screen))),
             #[cfg(feature = "png")]
             "png" => {
                 let Some(path) = png else {
-                    v["error"] = json!("--format png needs --output FILE.png");
-                    return (v, 2);
+                    return self.failed("--format png needs --output FILE.png", 2);
                 };
                 let drawn = crate::render::png::render_png(
                     &screen,
@@ -405,34 +411,33 @@ impl Worker {
                 match drawn.map_err(|e| e.to_string()).and_then(|bytes| {
                     crate::util::write_atomic(path, &bytes).map_err(|e| e.to_string())
                 }) {
-                    Ok(()) => v["png"] = json!(path.display().to_string()),
+                    Ok(()) => v.png = Some(path.to_path_buf()),
                     Err(e) => {
-                        v["error"] = json!(format!("cannot write {}: {e}", path.display()));
-                        return (v, 2);
+                        return self.failed(format!("cannot write {}: {e}", path.display()), 2)
                     }
                 }
             }
             other => {
-                v["error"] = json!(format!(
-                    "unknown format \"{}\": use text, json or png",
-                    escape_for_terminal(other, 40)
-                ));
-                return (v, 2);
+                return self.failed(
+                    format!(
+                        "unknown format \"{}\": use text, json or png",
+                        escape_for_terminal(other, 40)
+                    ),
+                    2,
+                );
             }
         }
-        (v, 0)
+        v
     }
 
     fn stop(&mut self, save: Option<&Path>, force: bool) -> Reply {
         if self.session.is_none() {
-            return (json!({"error": "the session has ended"}), 2);
+            return Reply::error("the session has ended", 2);
         }
         // The daemon refuses before the session ends (`refused_save`); a file made since
         // is still not written over.
         if let Some(e) = save.and_then(|s| refused_save(s, force)) {
-            let mut v = self.view();
-            v["error"] = json!(e);
-            return (v, 2);
+            return self.failed(e, 2);
         }
         let mut v = self.view();
         let session = self.session.take().expect("a session");
@@ -444,33 +449,41 @@ impl Worker {
             Ok(f) => f,
             Err(e) => {
                 let _ = std::fs::remove_file(&cast);
-                v["error"] = json!(format!("the recording failed: {e}"));
-                return (v, 1);
+                v.error = Some(format!("the recording failed: {e}"));
+                v.exit = 1;
+                return v;
             }
         };
         (self.log)(&format!(
             "session {} stopped (status {})",
             self.start.id, finished.status
         ));
-        v["stopped"] = json!(true);
-        v["exit"] = json!(finished.status);
+        v.stopped = Some(true);
+        // The program's status, now that it has ended (by itself, or by the stop).
+        if let Some(view) = &mut v.session {
+            view.status.state = State::Stopped;
+            view.status.code = Some(finished.status);
+        }
         let Some(save) = save else {
             let _ = std::fs::remove_file(&cast);
-            return (v, 0);
+            return v;
+        };
+        let fail = |mut v: Reply, error: String, exit: u8| {
+            let _ = std::fs::remove_file(&cast);
+            v.error = Some(error);
+            v.exit = exit;
+            v
         };
         if self.broken.is_some() {
-            let _ = std::fs::remove_file(&cast);
-            v["error"] = json!("the session failed: nothing to save");
-            return (v, 1);
+            return fail(v, "the session failed: nothing to save".into(), 1);
         }
         if self.journal.is_full() {
-            let _ = std::fs::remove_file(&cast);
-            v["error"] = json!(format!(
+            let error = format!(
                 "the session ran more than {} steps: its scenario would be cut short, so \
                  nothing was saved",
                 crate::record::journal::MAX_STEPS
-            ));
-            return (v, 2);
+            );
+            return fail(v, error, 2);
         }
         let journal = std::mem::take(&mut self.journal);
         let steps = journal.finish(&last, exited_by_itself);
@@ -479,15 +492,16 @@ impl Worker {
         scenario.timeout = self.start.timeout;
         scenario.steps = steps;
         match save_files(save, &scenario, &cast) {
-            Ok((cast_to, toml_to)) => {
-                v["cast"] = json!(cast_to.display().to_string());
-                v["scenario"] = json!(toml_to.display().to_string());
-                v["steps"] = json!(scenario.steps.len());
-                (v, 0)
-            }
+            Ok((cast_to, toml_to)) => Reply {
+                cast: Some(cast_to),
+                scenario: Some(toml_to),
+                steps: Some(scenario.steps.len()),
+                ..v
+            },
             Err(e) => {
-                v["error"] = json!(e);
-                (v, 2)
+                v.error = Some(e);
+                v.exit = 2;
+                v
             }
         }
     }
@@ -590,8 +604,5 @@ fn with_suffix(save: &Path, ext: &str) -> PathBuf {
 
 /// A failed start as a reply.
 fn failure(e: &RecordError) -> Reply {
-    (
-        json!({"error": e.to_string()}),
-        if e.is_check_failure() { 1 } else { 2 },
-    )
+    Reply::error(e.to_string(), if e.is_check_failure() { 1 } else { 2 })
 }

@@ -6,8 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Inspection, PromptKind};
-use crate::render::{ColorJson, SizeJson};
-use crate::term::{Bar, Color, Highlight};
+use crate::term::{Bar, CheckpointJson, ColorJson, Highlight, SizeJson};
 
 /// A screen's outline and prompt as `tuicast inspect --json` writes it (schema
 /// [`super::JSON_SCHEMA`]). Rows and columns count from 1; a span `[first, last]` includes
@@ -44,6 +43,10 @@ pub struct InspectionJson {
     /// Tables found on the screen.
     #[serde(default)]
     pub tables: Vec<TableJson>,
+    /// Which checkpoint of which cast the screen is: set by `tuicast inspect`, absent where
+    /// no cast is replayed (a live session's `inspect`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<CheckpointJson>,
 }
 
 /// The cursor of an [`InspectionJson`].
@@ -141,7 +144,7 @@ pub struct PromptJson {
     /// `yesno`, `select`, `password`, `text`, `pager`, `confirm`, `shell` or `unknown`.
     pub kind: String,
     /// 0 to 1, two decimals.
-    pub confidence: f32,
+    pub confidence: f64,
     /// The text it saw.
     pub evidence: String,
     /// Its row, from 1.
@@ -185,7 +188,7 @@ impl InspectionJson {
             row: h.row + 1,
             cols: [h.cols.start + 1, h.cols.end],
             kind: h.kind.name().to_string(),
-            color: color(h.color),
+            color: ColorJson::of(h.color),
             in_box: box_name(h.container),
             text: safe(&h.text),
         };
@@ -258,6 +261,7 @@ impl InspectionJson {
                         .collect(),
                 })
                 .collect(),
+            checkpoint: None,
         }
     }
 }
@@ -268,22 +272,13 @@ impl PromptJson {
         let select = p.kind == PromptKind::Select;
         PromptJson {
             kind: p.kind.name().to_string(),
-            confidence: (p.confidence * 100.0).round() / 100.0,
+            confidence: p.rounded_confidence(),
             evidence: safe(&p.evidence),
             row: p.row.map(|r| r + 1),
             default: (p.kind == PromptKind::YesNo).then(|| p.default.clone()),
             options: select.then(|| p.options.iter().map(|o| safe(o)).collect()),
             selected: select.then_some(p.selected),
         }
-    }
-}
-
-/// A colour as the JSON screen schema writes it: `None` for the default colour.
-fn color(c: Color) -> Option<ColorJson> {
-    match c {
-        Color::Indexed(i) => Some(ColorJson::Indexed(i)),
-        Color::Rgb(rgb) => Some(ColorJson::Rgb(rgb.to_string())),
-        _ => None,
     }
 }
 

@@ -107,6 +107,14 @@ pub struct Prompt {
 }
 
 impl Prompt {
+    /// The confidence to two decimals, as the JSON forms write it (`0.8`, not the
+    /// `0.800000011920929` an `f32` becomes in JSON).
+    pub fn rounded_confidence(&self) -> f64 {
+        (f64::from(self.confidence) * 100.0).round() / 100.0
+    }
+}
+
+impl Prompt {
     fn new(
         kind: PromptKind,
         confidence: f32,

@@ -51,9 +51,7 @@
 pub mod png;
 mod screen_json;
 
-pub use screen_json::{
-    AttrName, ColorJson, CursorJson, LinkRunJson, RowJson, RunJson, ScreenJson, SizeJson,
-};
+pub use screen_json::{AttrName, CursorJson, LinkRunJson, RowJson, RunJson, ScreenJson};
 
 use serde_json::Value;
 

@@ -4,7 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::term::{safe_char, Cell, ClipboardWrite, Color, CursorKind, Hyperlink, Modes, Screen};
+use crate::term::{
+    safe_char, Cell, CheckpointJson, ClipboardWrite, ColorJson, CursorKind, Hyperlink, Modes,
+    Screen, SizeJson,
+};
 
 /// A screen as `tuicast replay --format json` writes it (schema [`super::JSON_SCHEMA`]; the
 /// meaning of each field is in the [module docs](super)).
@@ -42,17 +45,10 @@ pub struct ScreenJson {
     /// The lines scrolled off the top of the main screen, oldest first, as text.
     #[serde(default)]
     pub scrollback: Vec<String>,
-}
-
-/// A size in cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[non_exhaustive]
-pub struct SizeJson {
-    /// Columns.
-    pub cols: u16,
-    /// Rows.
-    pub rows: u16,
+    /// Which checkpoint of which cast the screen is: set by `tuicast replay`, absent where
+    /// no cast is replayed (a live session's snapshot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<CheckpointJson>,
 }
 
 /// The cursor of a [`ScreenJson`].
@@ -107,20 +103,6 @@ pub struct RunJson {
     /// hidden`; absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attrs: Vec<AttrName>,
-}
-
-/// A colour that is not the default: a palette index or a truecolour `#rrggbb`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-#[non_exhaustive]
-pub enum ColorJson {
-    /// A palette colour, 0–255.
-    Indexed(u8),
-    /// A truecolour, `#rrggbb`.
-    Rgb(
-        #[cfg_attr(feature = "schema", schemars(regex(pattern = r"^#[0-9a-f]{6}$")))] String,
-    ),
 }
 
 /// A cell attribute as the JSON render names it.
@@ -197,6 +179,7 @@ impl ScreenJson {
             clipboard: screen.state.clipboard.clone(),
             links: screen.state.links.clone(),
             scrollback: screen.state.scrollback.lines().to_vec(),
+            checkpoint: None,
         }
     }
 }
@@ -227,23 +210,18 @@ fn runs(cells: &[Cell]) -> Vec<RunJson> {
             out.push(RunJson {
                 col: start,
                 width: end - start,
-                fg: color(cell.fg),
-                bg: color(cell.bg),
-                attrs: attrs.iter().filter(|(on, _)| *on).map(|(_, n)| *n).collect(),
+                fg: ColorJson::of(cell.fg),
+                bg: ColorJson::of(cell.bg),
+                attrs: attrs
+                    .iter()
+                    .filter(|(on, _)| *on)
+                    .map(|(_, n)| *n)
+                    .collect(),
             });
         }
         start = end;
     }
     out
-}
-
-fn color(c: Color) -> Option<ColorJson> {
-    match c {
-        Color::Default => None,
-        Color::Indexed(i) => Some(ColorJson::Indexed(i)),
-        // (Truecolour, and any colour kind a later build adds, as `#rrggbb`.)
-        other => Some(ColorJson::Rgb(other.to_string())),
-    }
 }
 
 /// Link runs of one row: stretches of cells with the same link.

@@ -8,6 +8,7 @@ mod anchor;
 mod avt;
 mod cell_text;
 mod charsets;
+mod json;
 mod modes;
 mod options;
 mod outline;
@@ -30,6 +31,7 @@ pub use anchor::{
     anchor_regex, hide_all, hide_rects, rects_text, Anchor, AnchorError, CellStyle, PLACEHOLDER,
 };
 pub use cell_text::CellText;
+pub use json::{CheckpointJson, ColorJson, SizeJson};
 pub use modes::{Modes, MouseEncoding, MouseTracking, KNOWN_DEC_MODES};
 pub use options::{EngineOptions, EngineSpec};
 pub use outline::{Bar, BoxPart, CursorRow, Highlight, HighlightKind, Outline, TextBlock};

@@ -51,6 +51,7 @@ mod readme;
 mod record;
 mod repeat;
 mod report;
+mod schemas;
 mod session;
 mod signals;
 mod snapshots;

@@ -1138,3 +1138,54 @@ fn session_screens_are_bounded_one_by_one_and_in_all() {
     a.ok(&["stop", "big"]);
     a.ok(&["step", "small", "{ resize = \"1000x1000\" }"]);
 }
+
+/// Issue 25: the daemon's wire format is typed (`tuicast::daemon::protocol`). `stop`'s reply
+/// said `exit` was the program's status, but the command's status overwrote it: the program's
+/// status is `status.code` now. A request the daemon does not know is named, escaped.
+#[test]
+fn replies_are_typed_requests_are_checked_and_stop_gives_the_programs_status() {
+    use std::io::{BufRead, Write};
+    let a = Agent::new();
+    a.ok(&["start", "--name", "four", "--", "sh", "-c", "exit 4"]);
+    let exited = a.ok(&["wait", "four", "--exit", "4"]);
+    let stopped = a.ok(&["stop", "four"]);
+    assert_eq!(stopped["stopped"], true, "{stopped}");
+    assert_eq!(stopped["status"]["code"], 4, "{stopped}");
+    assert_eq!(stopped["status"]["state"], "stopped", "{stopped}");
+    assert_eq!(stopped["exit"], 0, "{stopped}");
+    for reply in [&exited, &stopped, &a.ok(&["list"])] {
+        let typed: tuicast::daemon::Reply = serde_json::from_value(reply.clone()).unwrap();
+        assert_eq!(
+            &serde_json::to_value(&typed).unwrap(),
+            reply,
+            "read back as it was"
+        );
+    }
+
+    // Requests written by hand on the daemon's socket.
+    let ask = |line: &str| -> Value {
+        let mut s = std::os::unix::net::UnixStream::connect(a.folder().join("daemon.sock"))
+            .expect("the daemon listens");
+        s.write_all(format!("{line}\n").as_bytes()).unwrap();
+        let mut answer = String::new();
+        std::io::BufReader::new(s).read_line(&mut answer).unwrap();
+        serde_json::from_str(&answer).unwrap()
+    };
+    let none = ask("{}");
+    assert_eq!(none["error"], "the request has no \"op\"", "{none}");
+    assert_eq!(none["exit"], 2);
+    let unknown = ask(r#"{"op": "frob\u001b[31m"}"#);
+    let message = unknown["error"].as_str().unwrap();
+    assert!(message.contains("unknown variant"), "{unknown}");
+    assert!(message.contains("frob\\e[31m"), "escaped: {unknown}");
+    assert!(!message.contains('\x1b'), "{unknown}");
+    let no_id = ask(r#"{"op": "status"}"#);
+    assert!(
+        no_id["error"]
+            .as_str()
+            .unwrap()
+            .contains("missing field `id`"),
+        "{no_id}"
+    );
+    assert_eq!(no_id["exit"], 2);
+}

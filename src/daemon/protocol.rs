@@ -1,0 +1,264 @@
+//! The session daemon's wire format: a [`Request`] is one JSON object on one line, answered by
+//! one [`Reply`] on one line. The client, the daemon and `tuicast schema session-request` /
+//! `session-reply` (with the `schema` feature) all use these types; `docs/agents.md` describes
+//! each field for people.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::inspect::InspectionJson;
+use crate::render::ScreenJson;
+
+/// One request to the session daemon; `op` says which.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(title = "tuicast session daemon request"))]
+#[serde(tag = "op", rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Request {
+    /// Start a program in a new session.
+    Start {
+        /// The command and its arguments.
+        argv: Vec<String>,
+        /// The folder it runs in (and whose `tuicast.toml` gives the regions steps may name).
+        cwd: PathBuf,
+        /// The session's name (its id), 1 to 64 letters, digits, `-`, `_` or `.`; `s1`, `s2`,
+        /// … when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// The terminal size, `COLSxROWS` (80x24 when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        size: Option<String>,
+        /// How long each wait may take (`10s`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timeout: Option<String>,
+    },
+    /// The sessions running.
+    List,
+    /// Run one scenario step.
+    Step {
+        /// The session.
+        id: String,
+        /// The step as one scenario step's TOML: `{ press = "Enter" }`.
+        step: String,
+    },
+    /// The screen; with `mark`, a checkpoint first.
+    Snapshot {
+        /// The session.
+        id: String,
+        /// `text` (when absent), `json` (adds `render`) or `png` (writes `output`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        format: Option<String>,
+        /// The checkpoint's name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mark: Option<String>,
+        /// Where `png` is written.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        output: Option<PathBuf>,
+    },
+    /// The outline and prompt.
+    Inspect {
+        /// The session.
+        id: String,
+    },
+    /// The status and screen.
+    Status {
+        /// The session.
+        id: String,
+    },
+    /// End the session; with `save`, write `save.cast` and `save.toml`.
+    Stop {
+        /// The session.
+        id: String,
+        /// Where to save the cast and scenario (without the extension).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        save: Option<PathBuf>,
+        /// Write over files that are there.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        force: bool,
+    },
+}
+
+/// The daemon's answer to one request.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(title = "tuicast session daemon reply"))]
+#[non_exhaustive]
+pub struct Reply {
+    /// The session the reply is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The session's state, screen and prompt: in every reply about a running session.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<SessionView>,
+    /// `list`: the sessions running.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sessions: Option<Vec<Listed>>,
+    /// The step as the saved scenario writes it (cut at 200 characters, with its length).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<String>,
+    /// `snapshot --mark`: how long the screen took to settle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled_ms: Option<u64>,
+    /// `snapshot --format json`: the screen with styles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render: Option<Box<ScreenJson>>,
+    /// `snapshot --format png`: the file written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub png: Option<PathBuf>,
+    /// `inspect`: the outline and prompt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inspect: Option<Box<InspectionJson>>,
+    /// `stop`: the session has ended (its program's status is `status.code`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<bool>,
+    /// `stop --save`: the cast written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cast: Option<PathBuf>,
+    /// `stop --save`: the scenario written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<PathBuf>,
+    /// `stop --save`: how many steps the scenario has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<usize>,
+    /// Set by the client: the daemon was gone (killed, crashed), its sessions lost, a new
+    /// one started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daemon_restarted: Option<String>,
+    /// Only on failure: what went wrong.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The command's exit status: 0 done, 1 a wait or step failed, 2 bad input.
+    pub exit: u8,
+}
+
+/// A running session's state, screen and prompt. Positions count from 1.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct SessionView {
+    /// The session's name (`null` without one).
+    pub name: Option<String>,
+    /// The program's process id.
+    pub pid: u32,
+    /// Whether it runs, waits, exited or failed.
+    pub status: Status,
+    /// The terminal size, `COLSxROWS`.
+    pub size: String,
+    /// The screen as text, trailing blanks and blank rows at the bottom removed.
+    pub screen: String,
+    /// Where the cursor is.
+    pub cursor: CursorView,
+    /// What the program seems to wait for.
+    pub prompt: PromptView,
+    /// The terminal's echo flag (`null` when it cannot be read).
+    pub echo: Option<bool>,
+    /// Milliseconds since the program last wrote output.
+    pub idle_ms: u64,
+}
+
+/// A session's status.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct Status {
+    /// The state.
+    pub state: State,
+    /// The program's exit status, once it has exited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i32>,
+    /// The signal (`SIGSEGV`) when the code is 128+N as shells report one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
+    /// Why the session cannot go on (`failed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The state of a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum State {
+    /// The program runs.
+    Running,
+    /// It waits for input: the screen shows a prompt `inspect` recognises.
+    Waiting,
+    /// It has exited.
+    Exited,
+    /// The session cannot go on (`status.error` says why).
+    Failed,
+    /// The session has ended.
+    Stopped,
+}
+
+impl State {
+    /// The state as the wire spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Running => "running",
+            State::Waiting => "waiting",
+            State::Exited => "exited",
+            State::Failed => "failed",
+            State::Stopped => "stopped",
+        }
+    }
+}
+
+/// The cursor of a [`SessionView`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct CursorView {
+    /// Row, from 1.
+    pub row: u16,
+    /// Column, from 1.
+    pub col: u16,
+    /// Whether it is shown.
+    pub visible: bool,
+}
+
+/// The prompt of a [`SessionView`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct PromptView {
+    /// `yesno`, `select`, `password`, `text`, `pager`, `confirm`, `shell` or `unknown`.
+    pub kind: String,
+    /// 0 to 1, two decimals.
+    pub confidence: f64,
+    /// The text it saw.
+    pub evidence: String,
+    /// A `yesno`'s default (`yes`, `no`).
+    pub default: Option<String>,
+    /// A `select`'s options.
+    pub options: Vec<String>,
+}
+
+/// One session as `list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct Listed {
+    /// The session.
+    pub id: String,
+    /// Its name (`null` without one).
+    pub name: Option<String>,
+    /// The command, escaped for a terminal.
+    pub command: Option<String>,
+    /// Its state.
+    pub state: Option<State>,
+}
+
+impl Reply {
+    /// A reply with only an error and an exit status.
+    pub fn error(message: impl Into<String>, exit: u8) -> Reply {
+        Reply {
+            error: Some(message.into()),
+            exit,
+            ..Reply::default()
+        }
+    }
+}

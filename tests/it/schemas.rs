@@ -1,0 +1,177 @@
+//! The JSON Schemas (`tuicast schema`, `docs/schemas/`): generated from the types that write
+//! and read each format, kept equal to the files in the docs, and every documented example and
+//! real output of each format valid against its schema.
+
+use serde_json::Value;
+
+use crate::util::{root, tuicast};
+
+/// A compiled schema, from the file in `docs/schemas/`.
+struct Schema {
+    schemas: boon::Schemas,
+    index: boon::SchemaIndex,
+}
+
+impl Schema {
+    fn load(name: &str) -> Schema {
+        let path = root().join(format!("docs/schemas/{name}.json"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        let mut schemas = boon::Schemas::new();
+        let mut compiler = boon::Compiler::new();
+        let url = format!("file:///docs/schemas/{name}.json");
+        compiler.add_resource(&url, value).unwrap();
+        let index = compiler
+            .compile(&url, &mut schemas)
+            .unwrap_or_else(|e| panic!("{name}: not a valid JSON Schema: {e:#}"));
+        Schema { schemas, index }
+    }
+
+    fn check(&self, what: &str, instance: &Value) {
+        if let Err(e) = self.schemas.validate(instance, self.index) {
+            panic!("{what} does not match its schema: {e:#}\n{instance:#}");
+        }
+    }
+}
+
+#[test]
+fn the_schema_files_are_what_the_types_give() {
+    let list = tuicast(["schema"]).success();
+    let names: Vec<String> = list
+        .stdout()
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        ["screen", "inspect", "session-request", "session-reply"]
+    );
+    for name in &names {
+        let printed = tuicast(["schema", name]).success().stdout().to_string();
+        let file = root().join(format!("docs/schemas/{name}.json"));
+        let kept = std::fs::read_to_string(&file).unwrap_or_default();
+        assert!(
+            printed == kept,
+            "docs/schemas/{name}.json is not what the types give: run \
+             `cargo run -- schema {name} > docs/schemas/{name}.json`"
+        );
+        Schema::load(name);
+    }
+    let out = tuicast(["schema", "scenario\x1b[2J"]).fails_with(2);
+    assert!(
+        out.stderr().contains("no schema named \"scenario\\e[2J\""),
+        "{out}"
+    );
+}
+
+#[test]
+fn replay_and_inspect_output_of_every_bundled_cast_matches_its_schema() {
+    let screen = Schema::load("screen");
+    let inspect = Schema::load("inspect");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(root().join("casts")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("cast") {
+            continue;
+        }
+        let cast = path.display().to_string();
+        let out = tuicast(["replay", &cast, "--format", "json"]).success();
+        let value: Value = serde_json::from_str(out.stdout()).unwrap();
+        screen.check(&format!("replay --format json of {cast}"), &value);
+        // Read back as it was: no field the types do not know (the schema lets readers meet
+        // fields added later).
+        let typed: tuicast::render::ScreenJson = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&typed).unwrap(), value, "{cast}");
+        let out = tuicast(["inspect", &cast, "--json"]).success();
+        let value: Value = serde_json::from_str(out.stdout()).unwrap();
+        inspect.check(&format!("inspect --json of {cast}"), &value);
+        let typed: tuicast::inspect::InspectionJson =
+            serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&typed).unwrap(), value, "{cast}");
+        seen += 1;
+    }
+    assert!(seen >= 5, "{seen} casts");
+    // A screen with every optional part: links, clipboard, colours, a cursor shape.
+    let mut engine =
+        tuicast::term::EngineKind::Avt.create(tuicast::term::Size { cols: 12, rows: 3 });
+    engine.feed(
+        "\x1b]8;id=a;https://e/\x1b\\ln\x1b]8;;\x1b\\ \x1b[1;2;38;2;1;2;3;48;5;200mx\
+         \x1b]52;c;aGk=\x07\x1b[5 q\x1b]2;t\x07\x07",
+    );
+    let json = tuicast::render::json(&engine.screen());
+    for key in ["links", "clipboard"] {
+        assert_eq!(json[key].as_array().map(Vec::len), Some(1), "{key}: {json}");
+    }
+    assert_eq!(json["cursor"]["shape"], "bar", "{json}");
+    screen.check(
+        "a screen with links, clipboard, colours and a cursor shape",
+        &json,
+    );
+}
+
+/// The ```json blocks of the docs: the render's and the reply's examples, and the list of
+/// requests in docs/agents.md, each valid against its schema.
+#[test]
+fn the_documented_examples_match_their_schemas() {
+    let reply = Schema::load("session-reply");
+    let request = Schema::load("session-request");
+    let screen = Schema::load("screen");
+    let agents = std::fs::read_to_string(root().join("docs/agents.md")).unwrap();
+    let blocks = json_blocks(&agents);
+    assert!(blocks.len() >= 2, "{} blocks", blocks.len());
+    let (mut replies, mut requests) = (0, 0);
+    for (line, value) in &blocks {
+        match value {
+            Value::Array(items) => {
+                for item in items {
+                    request.check(&format!("docs/agents.md:{line}: a request"), item);
+                    requests += 1;
+                }
+            }
+            _ => {
+                reply.check(&format!("docs/agents.md:{line}: a reply"), value);
+                replies += 1;
+            }
+        }
+    }
+    assert!(
+        replies >= 1 && requests >= 7,
+        "{replies} replies, {requests} requests"
+    );
+    // The render's example, in the module docs of `render` (`//! ` lines).
+    let render = std::fs::read_to_string(root().join("src/render/mod.rs")).unwrap();
+    let docs: String = render
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("//!")
+                .map(|t| t.strip_prefix(' ').unwrap_or(t))
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let examples = json_blocks(&docs);
+    assert_eq!(examples.len(), 1);
+    screen.check("src/render/mod.rs's example", &examples[0].1);
+}
+
+/// Every ```json block of a Markdown text, parsed, with the line it starts on.
+fn json_blocks(text: &str) -> Vec<(usize, Value)> {
+    let mut out = Vec::new();
+    let mut block: Option<(usize, String)> = None;
+    for (n, line) in text.lines().enumerate() {
+        match &mut block {
+            None if line.trim() == "```json" => block = Some((n + 1, String::new())),
+            Some((start, body)) if line.trim() == "```" => {
+                let value = serde_json::from_str(body)
+                    .unwrap_or_else(|e| panic!("line {start}: not JSON: {e}\n{body}"));
+                out.push((*start, value));
+                block = None;
+            }
+            Some((_, body)) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            None => {}
+        }
+    }
+    out
+}
