@@ -1,4 +1,16 @@
-//! Small file helpers shared by the stages.
+//! Small file and process helpers shared by the stages (a leaf: it uses only the leaves
+//! before it).
+//!
+//! - Regular files only: [`open_regular`] and [`read_regular`] (with a size limit) refuse
+//!   devices, FIFOs, sockets and folders; [`read_regular_nofollow`] (goldens, `.new` files,
+//!   report files) refuses a symbolic link too.
+//! - Atomic writes: [`write_atomic`] and [`write_atomic_with`] write a temporary file beside
+//!   the target and rename it over; the fill may fail with its own error type.
+//! - Private folders of this user ([`private_dir`]: mode 0700, owned by this user, not a link)
+//!   and pid files that name a process by its start time too ([`pid_file_text`],
+//!   [`pid_file_alive`]), so a pid reused by another process is not taken for the old one.
+//! - [`par_map_ordered`]: a map on every core whose results are handed over in order
+//!   (discovery, `tuicast test`).
 
 use std::fs::File;
 use std::io::{self, Read, Write};

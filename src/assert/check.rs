@@ -1,6 +1,10 @@
 //! One golden check: [`Check`] renders a screen in a format and compares it with its golden
 //! file (text here, with [`check_file`]; pictures in [`check_png`]); `write_as_allowed` writes what the
 //! [`UpdateAction`] allows, the same rules for every format.
+//!
+//! A [`Check`] holds the format, the golden, the cast and checkpoint labels for messages, the
+//! action, colour and, for PNG, the [`PngCheck`]; goldens are read with
+//! `util::read_regular_nofollow` and written atomically.
 
 use std::io;
 use std::path::{Path, PathBuf};

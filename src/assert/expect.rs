@@ -13,6 +13,9 @@
 //! ```
 //!
 //! An [`Expect`] is built by the config stage; [`Expect::check`] says what differs.
+//!
+//! The failure message shows the rows around the region. The harness checks expectations at
+//! each checkpoint as the replay reaches it, one trial each.
 
 use std::fmt::Write as _;
 

@@ -1,4 +1,7 @@
 //! Pending snapshots (`.new` files) and orphaned goldens: list, accept, reject.
+//!
+//! A [`Change`] is a `.cast.new` with its cast's `.new` snapshots, accepted or rejected
+//! together.
 
 use std::collections::HashSet;
 use std::io;

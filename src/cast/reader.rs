@@ -1,5 +1,10 @@
 //! The streaming cast reader: detects the version, parses the header, then yields events
 //! one line at a time.
+//!
+//! Line reading takes a BOM, CRLF line ends and comment lines, and checks UTF-8; event lines go
+//! to the quick reader of `line.rs`, then serde, then the thorough parser that finds the exact
+//! column of a problem. [`CastReader::skim`] is for readers that need no output data (discovery):
+//! output strings are checked, not decoded.
 
 use std::collections::VecDeque;
 use std::fs::File;

@@ -4,6 +4,9 @@
 //! absolute time is rounded, and the interval written is the difference between rounded
 //! absolute times. The sum of the written intervals is therefore always the true time
 //! rounded once, never an accumulation of rounding errors.
+//!
+//! JSON strings are escaped with the quick reader's scanner (`line::plain_run`, eight bytes at a
+//! time), writing the bytes serde_json would (property-tested).
 
 use std::io::{self, Write};
 

@@ -44,6 +44,10 @@
 //!
 //! Masks and regions select cells alike ([`CellSelection`]): `rows` and `cols` are a number
 //! or a range string (`"3"`, `"2..5"`, `"2.."`, `"..5"`, `"2..=4"`), `regex` a pattern.
+//!
+//! The file is read into private serde structs with `toml::Spanned` values, so every error
+//! names its line and column, then checked into the stages' own types; a mouse step's region
+//! target keeps its [`Anchor`], resolved on the live screen when the step runs.
 
 use std::collections::BTreeMap;
 use std::fmt;

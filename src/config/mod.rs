@@ -24,6 +24,12 @@
 //! ```
 //! Every key is optional; paths are relative to the folder of `tuicast.toml`. A cast's own
 //! `[regions]` entry wins over the one of the same name here.
+//!
+//! [`Config::find`] and [`project_root`] name the project a path belongs to: the nearest
+//! `tuicast.toml`, else the `Cargo.toml` package; [`suites_below`] finds a workspace root's member
+//! suites. The `[png]` table is kept once, as written, and checked when read
+//! ([`Config::png_check`] makes a run's `PngCheck` from it); `[regions]` is read by the cast
+//! schema's own reader.
 
 pub mod cast_file;
 pub mod write;

@@ -20,6 +20,9 @@
 //! The protocol (requests and the JSON schema of every reply) is in `docs/agents.md`. Steps
 //! travel as the TOML of one scenario step (`{ press = "Enter" }`), read on the daemon's side
 //! by [`config::parse_step`]: every step kind a scenario has is a command.
+//!
+//! A folder in the temporary folder that another user took (or a link) is passed over for the
+//! next name, `tuicast-UID-2` and on, up to [`TEMP_DIR_CHOICES`] of them.
 
 mod client;
 pub mod protocol;

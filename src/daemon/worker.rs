@@ -1,5 +1,10 @@
 //! One session: a thread owning a [`Session`], reading the program's output between commands
 //! and running each command as a scenario step ([`run_step`]), journaled for `stop --save`.
+//!
+//! The worker keeps the `[regions]` of the `tuicast.toml` where the session started, which its
+//! mouse steps may name. Every screen a reply, a render or the journal sees is
+//! `Session::screen_without_secrets` (a secret the program drew in pieces starred); `stop --save`
+//! writes the cast and the scenario (`config::scenario_toml`).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};

@@ -1,5 +1,14 @@
 //! Discovery: the casts to check, each a [`Case`] with its scenario's `[check]` and its
 //! checkpoint names, found by scanning markers of skimmed casts (no replay), on every core.
+//!
+//! Casts are found below `casts/` without following symbolic links to folders, within depth,
+//! count and entry limits (`MAX_CAST_DEPTH`, `MAX_CASTS`, `MAX_DISCOVERY_ENTRIES`); a scenario
+//! without a cast counts as the cast it would record. A case the run records live takes its
+//! checkpoints from its scenario's checkpoint steps (planned, before recording); the others from
+//! the markers of their skimmed casts, with the checkpoints a changed scenario disagrees about
+//! marked `stale` (they fail with the command that records the cast again). At most `MAX_TRIALS`
+//! tests and `MAX_REGION_GOLDENS` region goldens a run; the expected goldens and the orphans are
+//! found here too.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

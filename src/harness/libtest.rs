@@ -4,6 +4,8 @@
 //! `test result:` line; `--list`; the terse format), so that tools that read libtest's output
 //! read ours. Written here rather than taken from a crate so that the dev-dependency builds no
 //! argument parser (see docs/performance.md, "The dev-dependency").
+//!
+//! An argument libtest would not know is an error, not ignored.
 
 use std::io::Write;
 use std::sync::Mutex;

@@ -12,6 +12,13 @@
 //! `NEXTEST_RUN_ID` (else this process). The first trial of a cast to take its lock (a file
 //! made with `create_new`) records it and decides its `.cast.new` once; the others wait for its
 //! result (a lock whose process is gone is taken over) and replay the same recording.
+//!
+//! `Scenario::runs_project_code` says which scenarios run the project's own code (`bin =`,
+//! `live = true`, a script of the project). A replayed cast older than its binary gets a warning.
+//! The run folder is private (`util::private_dir`), and a stale lock is taken over by its pid and
+//! its start time. [`recording_times`] (a recording's length, each checkpoint's overhead after
+//! the program's last output) feeds `tuicast test`'s slowest-casts lines, `--repeat` and the
+//! report.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};

@@ -2,6 +2,9 @@
 //! recorded N times, its checkpoints compared between the recordings as goldens would see them
 //! (masked, the cursor as the case records it), and a failure — before anything is accepted or
 //! written — that lists the cells that varied and the masks that would hide them.
+//!
+//! A race (a recording whose varied cells still show the checkpoint before) is told from noise
+//! (cells that vary otherwise, such as a clock), and masks are proposed for the noise.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

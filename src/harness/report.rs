@@ -1,5 +1,8 @@
 //! The hook between checks and the HTML report: a [`CheckResult`] as the report keeps it
 //! ([`report_data`]), and [`add_to_report`], which the CLI and the libtest trials call.
+//!
+//! A live case's entry carries its new recording and the scenario's steps (from the live mode's
+//! outcome of that cast).
 
 use std::time::Duration;
 

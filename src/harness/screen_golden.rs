@@ -1,6 +1,8 @@
 //! Goldens of screens a Rust test holds (`tuicast::assert_screen!`): a screen from a
 //! `Session`, a replay or an engine, checked against `snapshots/@screens/NAME.txt` with the
 //! update modes, review and accept of cast goldens, and never reported as an orphan.
+//!
+//! A [`ScreenSource`] gives the screen to check; a live session's is settled first.
 
 use std::path::Path;
 

@@ -1,5 +1,9 @@
 //! The `cargo test` side: [`main`] for a `harness = false` test target, [`trials`] (one per
 //! checkpoint, one replay per cast shared by its trials), and the test names they carry.
+//!
+//! The first trial of a cast to run checks the whole cast in one replay; the others read its
+//! cached outcomes. Each `[[check.expect]]` is one more trial at each checkpoint it is checked at
+//! ([`expect_test_name`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};

@@ -1,6 +1,9 @@
 //! What a session sends the program: keys by name, text, secrets (recorded as placeholders),
 //! resizes, mouse reports, pastes and focus changes (encoded for the modes the program set, read
 //! from the live engine); and the markers it writes to the cast.
+//!
+//! The click, drag, scroll, hover, paste and focus steps are [`Session`]
+//! methods here; `mouse.rs` encodes their reports.
 
 use std::time::Duration;
 

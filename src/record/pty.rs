@@ -18,6 +18,10 @@
 //! daemons that called `setsid` and whose parent exited, so that neither session nor parent
 //! links lead to them — every process whose environment holds the session's marker (its
 //! private `HOME=…`, see [`Pty::set_marker`]), killed again until none is left.
+//!
+//! A reader thread and a waiter thread feed one bounded channel (a program faster than the engine
+//! waits for it, as it would for a slow terminal, instead of piling its output up in memory); a
+//! writer thread takes the input, so typing never blocks the session.
 
 // The only module with `unsafe`: between fork and exec (`pre_exec`) and the PTY's ioctls.
 #![allow(unsafe_code)]

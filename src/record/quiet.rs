@@ -15,6 +15,45 @@
 //!
 //! Where `/proc` does not tell (another system, `hidepid`, a kernel without schedstat, a
 //! process gone), a look gives `None` and the checkpoint falls back to the quiet rule.
+//!
+//! What a look reads, per thread: `stat` (the state), `schedstat` (CPU nanoseconds and how
+//! many times it was scheduled) and `syscall` (the call it is blocked in and its arguments;
+//! `wchan` where `syscall` cannot be read, without timeouts). The waiting calls are `read`,
+//! `readv`, `pread`, `poll`, `select`, `epoll_wait`/`epoll_pwait`/`epoll_pwait2`,
+//! `ppoll`/`pselect6`, a futex wait, `wait4`/`waitid`, `rt_sigsuspend`/`pause`,
+//! `rt_sigtimedwait` and a socket receive or accept. Their timeouts are read from the register
+//! (`poll`, `epoll_wait`) or from `/proc/PID/mem` (the `timespec` or `timeval` of the others; a
+//! futex's absolute time against `CLOCK_MONOTONIC` or `CLOCK_REALTIME`). Busy is `R` (running
+//! or runnable), `D`, stopped, a write, a zero or short timeout (an animation's frame timer);
+//! a `nanosleep` or `clock_nanosleep` within the period is a *pause* (maybe in the middle of a
+//! frame), which `settle.rs` counts as working. The tree is at most 256 processes.
+//!
+//! The terminal's half is the PTY's ([`Pty::input_pending`](super::pty::Pty::input_pending),
+//! [`Pty::output_pending`](super::pty::Pty::output_pending)): nothing the program wrote unread,
+//! no input unread (the writing thread's queue empty, `FIONREAD` on the program's side), and
+//! the last input taken (the tree's schedule count changed since a look taken when it was sent;
+//! a key that wakes nothing, such as an unfinished line in canonical mode, falls back). Bytes
+//! cross a PTY through the kernel's flip buffer, moved by a worker thread, and `FIONREAD`
+//! counts only what it has moved, so each count comes after a zero-timeout `poll` of that side
+//! (which waits for a pending worker), and input or output on its way counts as working: under
+//! load a key on its way, uncounted, once let the quiet rule fire on the old screen
+//! (docs/performance.md, "The race that was left").
+//!
+//! Edge cases, as decided:
+//! - multi-threaded runtimes (tokio, a crossterm reader thread, Textual's asyncio): every
+//!   thread must wait; a timer due within the period (a refresh, a debounce) is busy until it
+//!   has fired;
+//! - child processes (`bash -c "…; sleep 0.03; …"`): the shell waits in `wait4` and its child
+//!   decides; `sleep` is a pause, so the quiet rule, held while it sleeps;
+//! - polling with a zero timeout in a loop: never waiting, so the quiet rule, held back while
+//!   the loop is seen running (the price of never being seen waiting);
+//! - a wait on the network or on a pipe from outside the tree counts as waiting: a program
+//!   that shows "Loading" looks done (as it did for the quiet rule); wait for the text instead;
+//! - daemons that left the session and lost their parent are not in the tree;
+//! - a clock that ticks every 250 ms (todoapp) waits in `epoll_wait` between ticks; a tick
+//!   during the confirmation restarts it, and masked changes are no change;
+//! - a 60 fps animation polling with a 16 ms timeout, or a Go program whose `sysmon` thread
+//!   sleeps in `nanosleep`, is never seen waiting: the quiet rule.
 
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -1,4 +1,9 @@
 //! Running a scenario: start the program, perform the steps, write the cast.
+//!
+//! Secrets are read before the program starts; an activated virtualenv (`VIRTUAL_ENV`) is kept
+//! on `PATH`, as it is the project's Python. A program that ends while a later step still needs
+//! it fails the step it ended in. [`run_step`] runs one step, as `tuicast session`'s daemon does
+//! for each command.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

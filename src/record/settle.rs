@@ -13,6 +13,16 @@
 //! that depend on them (clicks, focus) wait for the mode they need themselves. `{ wait = { idle = … } }` is the same rule
 //! with its own period.
 //!
+//! In `auto` mode (the default [`Settle`](crate::record::Settle) rule) a checkpoint fires
+//! as soon as the screen is unchanged and `quiet.rs` sees the program's process tree
+//! waiting for input, confirmed by a second look [`CONFIRM`] later that finds nothing ran in
+//! between, no output came, no synchronized update is open and the redactor holds no secret.
+//! Where that cannot be told, or the program is never seen waiting, the quiet rule decides;
+//! a program seen *working* at two looks (running, runnable but starved of CPU, pausing in a
+//! short sleep) holds the quiet rule back for up to ten periods, so a renderer starved between
+//! two writes of a frame is not taken for a still screen. The choice of ten periods, and of
+//! the 50 ms default period, is measured in docs/performance.md ("Live checkpoints").
+//!
 //! The screen is compared once per burst of output the session takes in while no settling
 //! wait runs (the chunks that have arrived, as the other waits read them), and after every
 //! chunk while one runs; a change is dated by the output that made it.

@@ -1,5 +1,11 @@
 //! `tuicast accept --from DIR`: the changes a CI run left in a report folder, applied to the
 //! local goldens they were computed from.
+//!
+//! Every entry is checked against the checkout before anything is written: a golden that the
+//! checkout's casts produce, no symbolic link on the way, regular report files, a PNG that
+//! decodes; and a change applies only onto the golden it was computed from.
+//! [`accept_from_project`] also writes a live case's new recording over its cast, for the
+//! report's own project.
 
 use std::collections::HashSet;
 use std::fmt;

@@ -10,6 +10,10 @@
 //! A failing golden keeps the actual render and a hash of the golden it was compared with,
 //! so [`accept_from`] can apply the change in another checkout (`tuicast accept --from DIR`)
 //! and refuse it when that golden changed since.
+//!
+//! [`ReportDir`] writes only into a new or empty folder or one it marked with
+//! `tuicast-report.txt` (`ReportDir::claim`); a failed live case's recording is carried in
+//! `files/`, and each cast's project is named relative to the repository ([`repository_root`]).
 
 mod accept;
 mod data;

@@ -1,6 +1,9 @@
 //! The player's data: a cast replayed by tuicast into frames, each keeping only the rows that
 //! changed since the frame before, with a table of the styles they use and the checkpoints
 //! as markers. The page draws these frames; it emulates no terminal.
+//!
+//! For a live run the frames are of the new recording (its partial part when a step failed),
+//! with the scenario's steps and the failed one marked.
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -1,6 +1,8 @@
 //! Box drawing (U+2500–U+257F), block elements (U+2580–U+259F), braille (U+2800–U+28FF) and
 //! the powerline separators (U+E0B0–U+E0B3), drawn in code: lines sit at the same place in
 //! every cell and run to the cell edges, so boxes join without gaps at any size.
+//!
+//! A cell's lines are `Arm`s of a `Crossing`, where they meet.
 
 use super::font::Metrics;
 use super::raster::Canvas;

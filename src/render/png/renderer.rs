@@ -1,5 +1,8 @@
 //! [`Renderer`]: the grid of cells drawn into a canvas (backgrounds, glyphs, lines drawn in
 //! code, underline and strikethrough, the cursor), and [`Layout`], where the grid is.
+//!
+//! Backgrounds come first, then each character with a `Pen` (x, y, span, face, colour), then
+//! underline and strikethrough, then the cursor.
 
 use image::RgbaImage;
 

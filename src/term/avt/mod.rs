@@ -48,6 +48,29 @@
 //! plain lines that scroll away unseen are not drawn (jump scroll: see
 //! `AvtEngine::jump_span`), so `seq 1 3000000` costs the recorder's live engine a screenful
 //! per read.
+//!
+//! The jump scroll: when an output event ends in plain lines (printable ASCII, CR, LF, SGR
+//! `CSI Ps;… m` and EL `CSI Ps K`, from the line after the event's last other byte), the
+//! engine looks among them for a cut with a screenful plus the scrollback's length of line
+//! feeds after it and a CR LF just before it. The lines before the cut are not printed: their
+//! SGR is applied (the pen they leave) and the cursor goes where they would have left it, the
+//! bottom row, column 0 — only when their line feeds would take it there from where it is.
+//! Each line feed after the cut then scrolls from the bottom row, so every row of the screen
+//! at the cut, and every line the skipped part would have put in the scrollback, is pushed
+//! out of reach. A `memchr` count of line feeds comes first, so an event with too few costs
+//! nothing more. It skips only with no sequence in progress, no scroll region, no single shift
+//! pending, no combining marks and no concealed or linked text (`AvtEngine::can_jump`). The
+//! property test `skipping_plain_lines_that_scroll_away_changes_nothing` compares feeding at
+//! once (which skips) with feeding a character at a time (which cannot), on the whole screen:
+//! cells, cursor, state and scrollback, at scrollbacks of 0, 3 and 40.
+//!
+//! The files: `csi.rs` (the plain SGR, cursor-move and erase sequences read into avt's
+//! functions as avt's parser reads them: the full-screen fast path), `pen.rs` (the pen
+//! shadow), `sgr.rs`, `special.rs` (the sequences this layer handles itself), `standins.rs`
+//! (hidden text, bold with faint, DECSCA protection and hyperlinks as private-use stand-ins in
+//! avt's own cells), `edits.rs` (DECSED, DECSEL, SL and SR made of avt's cursor moves, erases
+//! and insertions), `modes.rs` (the shadow of [`Modes`](crate::term::Modes)), `unknown.rs` (the
+//! sequences nothing understood, by kind).
 
 mod csi;
 mod edits;
