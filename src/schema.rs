@@ -1,11 +1,20 @@
-//! JSON Schemas of the JSON tuicast writes and reads, generated from the types that write and
-//! read it (with the `schema` feature): `tuicast schema NAME` prints one, and `docs/schemas/`
-//! holds each as a file (a test keeps the files equal to what the types give).
+//! JSON Schemas of the files people write and the JSON tuicast writes and reads, generated
+//! from the types that read and write them (features `schema` and `cli`): `tuicast schema
+//! NAME` prints one, and `docs/schemas/` holds each as a file (a test keeps the files equal to
+//! what the types give). They are JSON Schema draft 7, which taplo and the editors built on it
+//! (Even Better TOML) read: a scenario's first line `#:schema ../docs/schemas/scenario.json`
+//! gives completion, descriptions and errors while it is written.
 
+use schemars::JsonSchema;
 use serde_json::Value;
 
 /// The schemas there are, by name, with what each describes.
 pub const SCHEMAS: &[(&str, &str)] = &[
+    (
+        "scenario",
+        "a cast's TOML, casts/NAME.toml (docs/scenarios.md)",
+    ),
+    ("config", "the project's tuicast.toml"),
     (
         "screen",
         "a screen as `tuicast replay --format json` and `snapshot --format json` write it",
@@ -26,12 +35,21 @@ pub const SCHEMAS: &[(&str, &str)] = &[
 
 /// The JSON Schema named `name` (one of [`SCHEMAS`]), or `None` for another name.
 pub fn schema(name: &str) -> Option<Value> {
-    let schema = match name {
-        "screen" => schemars::schema_for!(crate::render::ScreenJson),
-        "inspect" => schemars::schema_for!(crate::inspect::InspectionJson),
-        "session-request" => schemars::schema_for!(crate::daemon::protocol::Request),
-        "session-reply" => schemars::schema_for!(crate::daemon::protocol::Reply),
+    Some(match name {
+        "scenario" => of::<crate::config::cast_file::FileToml>(),
+        "config" => of::<crate::config::ConfigFile>(),
+        "screen" => of::<crate::render::ScreenJson>(),
+        "inspect" => of::<crate::inspect::InspectionJson>(),
+        "session-request" => of::<crate::daemon::protocol::Request>(),
+        "session-reply" => of::<crate::daemon::protocol::Reply>(),
         _ => return None,
-    };
-    Some(schema.to_value())
+    })
+}
+
+/// The draft 7 schema of `T`.
+fn of<T: JsonSchema>() -> Value {
+    schemars::generate::SchemaSettings::draft07()
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
 }

@@ -90,6 +90,21 @@ pub enum Format {
     Png,
 }
 
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Format {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Format".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        // (Written out: the names serde also reads, `text` and `styled`, are in it too.)
+        schemars::json_schema!({
+            "description": "A golden format: `txt` (or `text`), `styled.txt` (or `styled`), `png`",
+            "type": "string",
+            "enum": ["txt", "text", "styled.txt", "styled", "png"]
+        })
+    }
+}
+
 impl Format {
     /// The file extension, without the leading dot.
     pub fn extension(self) -> &'static str {

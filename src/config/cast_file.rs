@@ -1163,44 +1163,83 @@ fn wait(t: &WaitTableToml) -> Result<Wait, String> {
 // The schema as written. Private: what leaves this module is checked and typed.
 
 #[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        title = "tuicast scenario",
+        description = "A cast's TOML, casts/NAME.toml: how to record it, what to check, named regions (docs/scenarios.md)"
+    )
+)]
 #[serde(deny_unknown_fields)]
-struct FileToml {
+pub(crate) struct FileToml {
+    /// The cargo package's own binary (a `[[bin]]` target); give exactly one of `bin`, `command` and `shell`.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     bin: Option<Spanned<String>>,
+    /// Arguments of `bin`.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Vec<String>>"))]
     args: Option<Spanned<Vec<String>>>,
+    /// Any program, as argv (a path with a `/` is relative to the scenario's folder).
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Vec<String>>"))]
     command: Option<Spanned<Vec<String>>>,
+    /// A script run by `bash -c`.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     shell: Option<Spanned<String>>,
+    /// The working folder, relative to the scenario's folder (default: that folder).
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     cwd: Option<Spanned<String>>,
+    /// The terminal size, `COLSxROWS` (default `80x24`).
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     size: Option<Spanned<String>>,
+    /// Variables on top of the clean base environment (`${VAR}` is tuicast's `VAR`).
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<String, String>"))]
     env: BTreeMap<String, Spanned<String>>,
+    /// Variables passed through from tuicast's own environment, when set there.
     #[serde(default)]
     inherit_env: Vec<String>,
+    /// The default timeout of every wait and of `exit` (`300ms`, `10s`, `2m`).
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     timeout: Option<Spanned<String>>,
+    /// When a checkpoint is taken: `auto` (the default, `auto:50ms`), `quiet:50ms`, or a bare duration.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     settle: Option<Spanned<String>>,
+    /// The cast's title.
     #[serde(default)]
     title: Option<String>,
+    /// Regexes whose matches in the output are replaced by `*` before they reach the cast.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
     redact: Vec<Spanned<String>>,
+    /// The steps, in order: each a table with exactly one action key (and an optional `timeout`).
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<StepToml>"))]
     steps: Vec<Spanned<StepToml>>,
+    /// What is checked in the cast.
     #[serde(default)]
     check: CheckToml,
+    /// Named parts of the screen: fixed cells or anchored by content.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<String, RegionToml>"))]
     regions: BTreeMap<String, Spanned<RegionToml>>,
+    /// Options of the terminal engine for this cast.
     #[serde(default)]
     terminal: super::TerminalTable,
+    /// Record the cast again on every run (`true`) or replay it (`false`).
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<bool>"))]
     live: Option<Spanned<bool>>,
+    /// A screen wait fails early once the program waits and the screen is unchanged this long (`"2s"`; `true` is `"2s"`).
     #[serde(default)]
-    /// `true` (after [`DEFAULT_FAIL_FAST`]), `false`, or a duration (`"2s"`).
+    #[cfg_attr(feature = "schema", schemars(with = "Option<FailFastSchema>"))]
     fail_fast: Option<Spanned<toml::Value>>,
 }
 
@@ -1210,28 +1249,42 @@ struct FileToml {
 pub const DEFAULT_FAIL_FAST: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct CheckToml {
+    /// The golden formats: `txt` (or `text`), `styled.txt` (or `styled`), `png`.
     #[serde(default)]
     formats: Option<Vec<Format>>,
+    /// Check the final screen (default `true`).
     #[serde(default)]
     end: Option<bool>,
+    /// Check only these checkpoints.
     #[serde(default)]
     checkpoints: Option<Vec<String>>,
+    /// Goldens have a `cursor:` line (default `true`).
     #[serde(default)]
     cursor: Option<bool>,
+    /// Cells replaced by `▒` before comparing and in the golden.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<MaskToml>"))]
     mask: Vec<Spanned<MaskToml>>,
+    /// Text goldens show this many lines scrolled off the top (at most 1000).
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<u32>"))]
     scrollback: Option<Spanned<u32>>,
+    /// Expectations on a checkpoint's screen, each a test of its own.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<ExpectToml>"))]
     expect: Vec<Spanned<ExpectToml>>,
+    /// Region goldens: the text of each of these `[regions]` entries.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
     regions: Vec<Spanned<String>>,
 }
 
 /// A string or a list of strings (`at = "end"`, `at = ["a", "b"]`).
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 enum OneOrMany {
     One(String),
@@ -1241,42 +1294,58 @@ enum OneOrMany {
 /// One `[check] mask` entry: cells (the cell-selecting keys of a region), or a named region
 /// of `[regions]`.
 #[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct MaskToml {
+    /// Rows, from 1: a number or a range (`"2..5"`, `"2..=4"`, `"2.."`).
     #[serde(default)]
     rows: Option<CellRange>,
+    /// Columns, from 1: a number or a range.
     #[serde(default)]
     cols: Option<CellRange>,
+    /// Every match of this regex (within `rows`/`cols` when given).
     #[serde(default)]
     regex: Option<String>,
+    /// A region of `[regions]`.
     #[serde(default)]
     region: Option<String>,
 }
 
 /// One region of a `[regions]` table as written (a cast's TOML and `tuicast.toml` alike).
 #[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 // Without the `png` feature a region's label and colour are read and not used.
 #[cfg_attr(not(feature = "png"), allow(dead_code))]
 pub(super) struct RegionToml {
+    /// Rows, from 1: a number or a range (`"2..5"`, `"2..=4"`, `"2.."`).
     #[serde(default)]
     rows: Option<CellRange>,
+    /// Columns, from 1: a number or a range.
     #[serde(default)]
     cols: Option<CellRange>,
+    /// Every match of this regex.
     #[serde(default)]
     regex: Option<String>,
+    /// The whole row of the first match of `regex`.
     #[serde(default)]
     row: Option<RowToml>,
+    /// The cells of the first match, moved by `offset` and `width` cells wide.
     #[serde(default, rename = "match")]
     matched: Option<MatchToml>,
+    /// The inside of the box with this stable name or title.
     #[serde(default)]
     inside: Option<InsideToml>,
+    /// The rows strictly between the first row matching `from` and the next matching `to`.
     #[serde(default)]
     between: Option<BetweenToml>,
+    /// The last non-blank row.
     #[serde(default)]
     last_row: Option<bool>,
+    /// The annotation's label (default: the region's name; `""` for none).
     #[serde(default)]
     label: Option<String>,
+    /// The annotation's colour (`#rrggbb` or a name).
     #[serde(default, alias = "colour")]
     color: Option<String>,
 }
@@ -1294,87 +1363,121 @@ impl RegionToml {
 }
 
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct RowToml {
+    /// The regex a row matches.
     regex: String,
 }
 
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct MatchToml {
+    /// The regex.
     regex: String,
+    /// `[rows, columns]` the region is moved by (default `[0, 0]`).
     #[serde(default)]
     offset: Option<[i64; 2]>,
+    /// How many cells wide (default: the match's).
     #[serde(default)]
     width: Option<usize>,
 }
 
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct InsideToml {
+    /// The box's stable name (`box("Todos", 2)`) or title.
     #[serde(rename = "box")]
     title: String,
 }
 
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct BetweenToml {
+    /// The regex of the row above the region.
     from: String,
+    /// The regex of the row below it.
     to: String,
 }
 
 /// One `[[check.expect]]` as written.
 #[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct ExpectToml {
+    /// The expectation's name (default: its number in the file).
     #[serde(default)]
     name: Option<String>,
+    /// A checkpoint, a list of them, or `"*"`.
     #[serde(default)]
     at: Option<OneOrMany>,
+    /// A region of `[regions]` (none: the screen).
     #[serde(default)]
     region: Option<String>,
+    /// Rows, from 1: a number or a range.
     #[serde(default)]
     rows: Option<CellRange>,
+    /// Columns, from 1: a number or a range.
     #[serde(default)]
     cols: Option<CellRange>,
+    /// The matches of this regex.
     #[serde(default)]
     regex: Option<String>,
+    /// The trimmed text equals this.
     #[serde(default)]
     text: Option<String>,
+    /// The text contains this.
     #[serde(default)]
     contains: Option<String>,
+    /// The text matches this regex.
     #[serde(default)]
     matches: Option<String>,
+    /// Every cell with text has this foreground (a name, `0`–`255` or `#rrggbb`).
     #[serde(default)]
     fg: Option<ColorToml>,
+    /// Every cell with text has this background.
     #[serde(default)]
     bg: Option<ColorToml>,
+    /// Every cell with text is (or is not) bold.
     #[serde(default)]
     bold: Option<bool>,
+    /// Every cell with text is (or is not) italic.
     #[serde(default)]
     italic: Option<bool>,
+    /// Every cell with text is (or is not) underlined.
     #[serde(default)]
     underline: Option<bool>,
+    /// Every cell with text is (or is not) inverse.
     #[serde(default)]
     inverse: Option<bool>,
+    /// The cursor is at `[row, col]`, from 1.
     #[serde(default)]
     cursor: Option<[u64; 2]>,
+    /// The window title contains this.
     #[serde(default)]
     title: Option<String>,
+    /// The prompt `tuicast inspect` classifies: `yesno`, `select`, `password`, `text`, `pager`, `confirm`, `shell`.
     #[serde(default)]
     prompt: Option<String>,
+    /// The first table in the region (or on the screen).
     #[serde(default)]
     table: Option<TableExpectToml>,
 }
 
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct TableExpectToml {
+    /// How many data rows it has.
     rows: usize,
 }
 
 /// A colour as written: a name, `#rrggbb` or a palette index (a number or a string).
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 enum ColorToml {
     Index(u64),
@@ -1416,45 +1519,64 @@ impl<'de> serde::Deserialize<'de> for CellRange {
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct StepToml {
+    /// Wait for text on the screen, or for `{ regex | gone | idle | cursor | echo | title | bell | clipboard | prompt }`.
     #[serde(default)]
     wait: Option<WaitToml>,
+    /// Keys by name: `Enter`, `Esc`, `Tab`, `Up`, `C-c`, `M-x`, `F5`, any single character; one or a list.
     #[serde(default)]
     press: Option<KeysToml>,
+    /// Type text.
     #[serde(default, rename = "type")]
     type_text: Option<String>,
-    /// `checkpoint` (`snapshot` is its older name): a marker, checked against a golden.
+    /// A checkpoint: a marker checked against its goldens, on a settled screen.
     #[serde(default, rename = "checkpoint", alias = "snapshot")]
     checkpoint: Option<String>,
+    /// Type the value of one of tuicast's environment variables, never written to the cast.
     #[serde(default)]
     secret: Option<SecretToml>,
+    /// Resize the terminal, `COLSxROWS`.
     #[serde(default)]
     resize: Option<String>,
+    /// Wait for the program to end and expect this status (`"any"` for any).
     #[serde(default)]
     exit: Option<ExitToml>,
+    /// Wait a fixed time (prefer a `wait`).
     #[serde(default)]
     sleep: Option<String>,
+    /// This step's timeout, for its wait or exit.
     #[serde(default)]
     timeout: Option<String>,
+    /// A checkpoint's own settle rule.
     #[serde(default)]
     settle: Option<String>,
+    /// Click a target: `[row, col]`, `{ text }`, `{ regex }` or `{ region }`.
     #[serde(default)]
     click: Option<TargetToml>,
+    /// Press at `from`, move to `to`, release there.
     #[serde(default)]
     drag: Option<DragToml>,
+    /// Turn the wheel (`up` or `down`) over `at`.
     #[serde(default)]
     scroll: Option<String>,
+    /// Where `scroll` turns the wheel.
     #[serde(default)]
     at: Option<TargetToml>,
+    /// How many wheel notches (at most 1000).
     #[serde(default)]
     count: Option<u16>,
+    /// Move the pointer there with no button down.
     #[serde(default)]
     hover: Option<TargetToml>,
+    /// The button of a click or drag: `left` (the default), `middle`, `right`.
     #[serde(default)]
     button: Option<String>,
+    /// Paste text (bracketed when the program enabled bracketed paste).
     #[serde(default)]
     paste: Option<String>,
+    /// The window gains (`true`) or loses (`false`) focus.
     #[serde(default)]
     focus: Option<bool>,
 }
@@ -1504,24 +1626,32 @@ impl<'de> serde::Deserialize<'de> for TargetToml {
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct TargetTableToml {
+    /// The first place this text is on the screen.
     #[serde(default)]
     text: Option<String>,
+    /// The first match of this regex.
     #[serde(default)]
     regex: Option<String>,
+    /// A region of `[regions]` or `tuicast.toml`.
     #[serde(default)]
     region: Option<String>,
 }
 
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct DragToml {
+    /// Where the button is pressed.
     from: TargetToml,
+    /// Where it is released.
     to: TargetToml,
 }
 
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 enum KeysToml {
     One(String),
@@ -1529,6 +1659,7 @@ enum KeysToml {
 }
 
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 enum WaitToml {
     Text(String),
@@ -1536,41 +1667,98 @@ enum WaitToml {
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct WaitTableToml {
+    /// Until the text is on the screen.
     #[serde(default)]
     text: Option<String>,
+    /// Until a row matches the regex.
     #[serde(default)]
     regex: Option<String>,
+    /// Until the screen has not changed for this long.
     #[serde(default)]
     idle: Option<String>,
+    /// Until the text is no longer on the screen.
     #[serde(default)]
     gone: Option<String>,
+    /// Until the cursor is at `[row, col]`, from 1.
     #[serde(default)]
     cursor: Option<[u16; 2]>,
+    /// Until the terminal's echo is off (`false`) or on.
     #[serde(default)]
     echo: Option<bool>,
+    /// Until the window title contains the text.
     #[serde(default)]
     title: Option<String>,
+    /// Until a bell rings.
     #[serde(default)]
     bell: Option<bool>,
+    /// Until a clipboard write contains the text.
     #[serde(default)]
     clipboard: Option<String>,
+    /// Until the program waits at a prompt of this kind.
     #[serde(default)]
     prompt: Option<String>,
 }
 
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct SecretToml {
+    /// The variable whose value is typed.
     env: String,
 }
 
 #[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 enum ExitToml {
     Code(i32),
     Any(String),
+}
+
+/// `fail_fast` as the schema gives it: `true`, `false` or a duration.
+#[cfg(feature = "schema")]
+#[derive(schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // only its schema is used
+enum FailFastSchema {
+    /// `true` (after 2 s) or `false`.
+    On(bool),
+    /// A duration, `"2s"`.
+    After(String),
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for CellRange {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CellRange".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A row or column, from 1: a number like 3, or a range like \"2..5\", \"2..=4\", \"2..\" or \"..5\"",
+            "type": ["integer", "string"],
+            "minimum": 1
+        })
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for TargetToml {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Target".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let table = generator.subschema_for::<TargetTableToml>();
+        schemars::json_schema!({
+            "description": "A mouse target: [row, col] (from 1), { text = \"..\" }, { regex = \"..\" } or { region = \"name\" }",
+            "anyOf": [
+                {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 2, "maxItems": 2},
+                table
+            ]
+        })
+    }
 }
 
 #[cfg(test)]

@@ -76,23 +76,45 @@ pub struct Config {
     pub live: Option<bool>,
 }
 
+/// `tuicast.toml` as written.
 #[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        title = "tuicast project configuration",
+        description = "tuicast.toml: where casts and goldens are, formats, engine, pictures, regions for every cast (README, docs/scenarios.md, docs/png.md)"
+    )
+)]
 #[serde(deny_unknown_fields)]
-struct ConfigFile {
+pub(crate) struct ConfigFile {
+    /// Where the casts are, relative to `tuicast.toml` (default `casts`).
     casts: Option<PathBuf>,
+    /// Where the goldens are, inside the project (default `snapshots`).
     snapshots: Option<PathBuf>,
+    /// The golden formats of every cast (default `["txt"]`).
     formats: Option<Vec<Format>>,
+    /// The terminal engine: `avt` (the default) or `vt100`.
     engine: Option<EngineKind>,
+    /// Options of the terminal engine, for every cast.
     #[serde(default)]
     terminal: TerminalTable,
+    /// Pictures: theme, font, padding, PNG golden tolerances.
     #[cfg(feature = "png")]
     png: Option<PngConfig>,
     /// Without the `png` feature the table is accepted as it is and not used.
     #[cfg(not(feature = "png"))]
     #[allow(dead_code)]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<serde_json::Value>"))]
     png: Option<toml::Value>,
+    /// Named regions every cast has (a cast's own `[regions]` entry of the same name wins).
     #[serde(default)]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "std::collections::BTreeMap<String, cast_file::RegionToml>")
+    )]
     regions: std::collections::BTreeMap<String, toml::Spanned<cast_file::RegionToml>>,
+    /// The project's default for `live` (a scenario's own `live =` wins).
     live: Option<bool>,
 }
 
@@ -303,6 +325,7 @@ pub fn suites_below(root: &Path) -> Result<Vec<PathBuf>, String> {
 /// The `[terminal]` table of `tuicast.toml` and of a cast's TOML: engine options, each
 /// `None` when the file does not say (see [`EngineOptions`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct TerminalTable {

@@ -4,7 +4,10 @@
 
 use serde_json::Value;
 
-use crate::util::{root, tuicast};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util::{root, tuicast, Dir};
 
 /// A compiled schema, from the file in `docs/schemas/`.
 struct Schema {
@@ -44,7 +47,14 @@ fn the_schema_files_are_what_the_types_give() {
         .collect();
     assert_eq!(
         names,
-        ["screen", "inspect", "session-request", "session-reply"]
+        [
+            "scenario",
+            "config",
+            "screen",
+            "inspect",
+            "session-request",
+            "session-reply"
+        ]
     );
     for name in &names {
         let printed = tuicast(["schema", name]).success().stdout().to_string();
@@ -166,6 +176,175 @@ fn json_blocks(text: &str) -> Vec<(usize, Value)> {
                 out.push((*start, value));
                 block = None;
             }
+            Some((_, body)) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// taplo (from `scripts/taplo.sh`, which CI runs), or `None` and a note outside CI when it has
+/// not been run; under CI it must be there.
+fn taplo() -> Option<PathBuf> {
+    let path = std::env::var_os("TUICAST_TAPLO")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/taplo/node_modules/.bin/taplo"));
+    if path.is_file() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "taplo is required under CI: run scripts/taplo.sh"
+    );
+    eprintln!(
+        "note: taplo is not installed (scripts/taplo.sh): the TOML schema checks are skipped"
+    );
+    None
+}
+
+/// `taplo check` of `files` against the schema `name` (or, without one, as the files' own
+/// `#:schema` lines say): whether they passed, and what taplo said.
+fn taplo_check(taplo: &Path, name: Option<&str>, files: &[PathBuf]) -> (bool, String) {
+    let mut cmd = Command::new(taplo);
+    cmd.arg("check").env("RUST_LOG", "warn");
+    if let Some(name) = name {
+        let schema = root().join(format!("docs/schemas/{name}.json"));
+        cmd.arg("--schema")
+            .arg(format!("file://{}", schema.display()));
+    }
+    let out = cmd.args(files).output().expect("taplo runs");
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), said)
+}
+
+/// Every scenario in the repository (a `.toml` beside a `.cast`, or in a `casts` folder).
+fn scenarios_of_the_repository() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if !["target", ".git", "node_modules", "fuzz"].contains(&name.as_str()) {
+                    walk(&path, out);
+                }
+            } else if name.ends_with(".toml")
+                && (path.with_extension("cast").exists()
+                    || path.parent().is_some_and(|p| p.ends_with("casts")))
+            {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root(), &mut out);
+    out.sort();
+    out
+}
+
+/// Issue 26: every scenario of the repository and every TOML block of the docs is valid against
+/// the schemas as an editor (taplo) checks it, a wrong key anywhere is not, and a `#:schema`
+/// line is all a file needs.
+#[test]
+fn every_scenario_and_toml_block_of_the_docs_validates_with_taplo_and_a_wrong_key_fails() {
+    let Some(taplo) = taplo() else { return };
+    let scenarios = scenarios_of_the_repository();
+    assert!(scenarios.len() >= 10, "{scenarios:?}");
+    let (ok, said) = taplo_check(&taplo, Some("scenario"), &scenarios);
+    assert!(ok, "{said}");
+
+    // The docs' TOML blocks: `# tuicast.toml` (or a [png] table) is the project file; a
+    // `# Cargo.toml` block is cargo's; the others are scenarios.
+    let dir = Dir::new();
+    let (mut scenario_blocks, mut config_blocks) = (Vec::new(), Vec::new());
+    for doc in ["README.md", "docs/scenarios.md", "docs/png.md"] {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        for (line, block) in toml_blocks(&text) {
+            if block.starts_with("# Cargo.toml") {
+                continue;
+            }
+            let config = block.starts_with("# tuicast.toml") || block.contains("[png]");
+            let name = format!("{}-{line}.toml", doc.replace('/', "-"));
+            let file = dir.write(&name, &block);
+            if config {
+                config_blocks.push(file);
+            } else {
+                scenario_blocks.push(file);
+            }
+        }
+    }
+    assert!(scenario_blocks.len() >= 5 && config_blocks.len() >= 2);
+    let (ok, said) = taplo_check(&taplo, Some("scenario"), &scenario_blocks);
+    assert!(ok, "{said}");
+    let (ok, said) = taplo_check(&taplo, Some("config"), &config_blocks);
+    assert!(ok, "{said}");
+
+    // Wrong keys and values, each refused by the schema as by tuicast itself.
+    for (name, text, wrong) in [
+        ("scenario", "shell = \"x\"\nstpes = []\n", "stpes"),
+        (
+            "scenario",
+            "shell = \"x\"\nsteps = [{ wiat = \"a\" }]\n",
+            "wiat",
+        ),
+        ("scenario", "[check]\nformats = [\"jpeg\"]\n", "jpeg"),
+        (
+            "scenario",
+            "[check]\nmask = [{ rows = 1, colls = 2 }]\n",
+            "colls",
+        ),
+        (
+            "scenario",
+            "[regions]\nx = { row = { regexp = \"a\" } }\n",
+            "regexp",
+        ),
+        ("config", "snapshot = \"snaps\"\n", "snapshot"),
+        ("config", "[png]\nfont = 3\n", "font"),
+    ] {
+        let file = dir.write(format!("wrong-{wrong}.toml"), text);
+        let (ok, said) = taplo_check(&taplo, Some(name), std::slice::from_ref(&file));
+        assert!(
+            !ok && said.contains(wrong),
+            "{name}: {text:?} passed taplo:\n{said}"
+        );
+        let read = if name == "config" {
+            let project = dir.join(format!("project-{wrong}"));
+            std::fs::create_dir_all(&project).unwrap();
+            std::fs::write(project.join("tuicast.toml"), text).unwrap();
+            tuicast::config::Config::load(&project).map(drop)
+        } else {
+            tuicast::config::CastFile::load(&file).map(drop)
+        };
+        assert!(read.is_err(), "tuicast read {text:?}");
+    }
+
+    // The line that gives an editor the schema, as docs/scenarios.md shows it.
+    let schema = root().join("docs/schemas/scenario.json");
+    let with_line = dir.write(
+        "with-line.toml",
+        format!("#:schema {}\nshell = \"x\"\nstpes = []\n", schema.display()),
+    );
+    let (ok, said) = taplo_check(&taplo, None, &[with_line]);
+    assert!(!ok && said.contains("stpes"), "{said}");
+    let good = dir.write(
+        "good.toml",
+        format!("#:schema {}\nshell = \"x\"\n", schema.display()),
+    );
+    let (ok, said) = taplo_check(&taplo, None, &[good]);
+    assert!(ok, "{said}");
+}
+
+/// Every ```toml block of a Markdown text, with the line it starts on.
+fn toml_blocks(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut block: Option<(usize, String)> = None;
+    for (n, line) in text.lines().enumerate() {
+        match &mut block {
+            None if line.trim() == "```toml" => block = Some((n + 1, String::new())),
+            Some(_) if line.trim() == "```" => out.extend(block.take()),
             Some((_, body)) => {
                 body.push_str(line);
                 body.push('\n');

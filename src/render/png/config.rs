@@ -20,6 +20,7 @@ use crate::term::CursorKind;
 
 /// The `[png]` table of `tuicast.toml`. Every key is optional.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PngConfig {
     /// A built-in theme name or an agg-style colour list.
@@ -50,6 +51,7 @@ pub struct PngConfig {
 
 /// One font folder or several.
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum FontDirs {
