@@ -31,6 +31,10 @@ pub const SCHEMAS: &[(&str, &str)] = &[
         "session-reply",
         "the session daemon's reply, as `tuicast session` prints it",
     ),
+    (
+        "test-message",
+        "a line of `tuicast test --message-format json`",
+    ),
 ];
 
 /// The JSON Schema named `name` (one of [`SCHEMAS`]), or `None` for another name.
@@ -42,6 +46,7 @@ pub fn schema(name: &str) -> Option<Value> {
         "inspect" => of::<crate::inspect::InspectionJson>(),
         "session-request" => of::<crate::daemon::protocol::Request>(),
         "session-reply" => of::<crate::daemon::protocol::Reply>(),
+        "test-message" => of::<crate::harness::message::Message>(),
         _ => return None,
     })
 }

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use serde_json::json;
 
-use tuicast::assert::{self, Outcome, Place, UpdateAction};
+use tuicast::assert::{self, UpdateAction};
 use tuicast::config::Config;
 use tuicast::escape::escape_for_terminal;
+use tuicast::harness::message::{Message, Summary, TestRecord};
 use tuicast::harness::{self, CheckResult, LiveMode, Report};
 use tuicast::report::ReportDir;
 
@@ -142,7 +142,13 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 MessageFormat::Human => println!("\nsuite {}:", shown_dir(&cwd, &root)),
                 // One JSON object per line, as every other line of this format.
                 MessageFormat::Json => {
-                    println!("{}", json!({"suite": root.display().to_string()}))
+                    println!(
+                        "{}",
+                        Message::Suite {
+                            suite: root.clone()
+                        }
+                        .line()
+                    )
                 }
                 MessageFormat::Junit => {}
             }
@@ -329,7 +335,7 @@ fn run_project(
                 match args.message_format {
                     MessageFormat::Human => out.write_all(report_summary.add(r).as_bytes())?,
                     MessageFormat::Json => {
-                        writeln!(out, "{}", result_json(&r))?;
+                        writeln!(out, "{}", Message::Test(TestRecord::of(&r)).line())?;
                         report_summary.count(r);
                     }
                     MessageFormat::Junit => {
@@ -441,7 +447,11 @@ fn run_project(
                     writeln!(
                         out,
                         "{}",
-                        json!({"orphan": o.display().to_string(), "removed": was_removed})
+                        Message::Orphan {
+                            orphan: o.clone(),
+                            removed: was_removed
+                        }
+                        .line()
                     )?;
                 }
             }
@@ -455,7 +465,10 @@ fn run_project(
         MessageFormat::Json => writeln!(
             out,
             "{}",
-            json!({"summary": {"passed": report_summary.passed(), "failed": report_summary.failed().len()}})
+            Message::Summary {
+                summary: Summary::new(report_summary.passed(), report_summary.failed().len())
+            }
+            .line()
         )?,
         // One document for the whole run, written by the caller.
         MessageFormat::Junit => {}
@@ -508,62 +521,6 @@ fn list_files(out: &mut impl Write, heading: &str, files: &[PathBuf]) -> std::io
         )?;
     }
     Ok(())
-}
-
-/// One result as JSON: path, checkpoint, cast line, row, column, expected, actual, pending.
-fn result_json(r: &CheckResult) -> serde_json::Value {
-    let snapshots: Vec<serde_json::Value> = r
-        .snapshots
-        .iter()
-        .map(|s| {
-            let (status, expected, place, pending, style_changes) = match &s.outcome {
-                Outcome::Pass => ("pass", None, None, None, Vec::new()),
-                Outcome::Updated => ("updated", None, None, None, Vec::new()),
-                Outcome::Missing { pending } => {
-                    ("missing", None, None, pending.clone(), Vec::new())
-                }
-                Outcome::Mismatch {
-                    expected,
-                    difference,
-                    pending,
-                } => (
-                    "mismatch",
-                    Some(expected.clone()),
-                    Some(difference.place.clone()),
-                    pending.clone(),
-                    difference.style_changes.clone(),
-                ),
-                _ => ("other", None, None, None, Vec::new()),
-            };
-            let (row, column, field) = match place {
-                Some(Place::Cell { row, column }) => (Some(row), Some(column), None),
-                Some(Place::Header(f)) => (None, None, Some(f)),
-                Some(_) | None => (None, None, None),
-            };
-            json!({
-                "path": s.path.display().to_string(),
-                "name": s.name,
-                "status": status,
-                "row": row,
-                "column": column,
-                "field": field,
-                "style_changes": style_changes,
-                "expected": expected,
-                "actual": if status == "pass" { None } else { Some(&s.actual) },
-                "pending": pending.map(|p| p.display().to_string()),
-            })
-        })
-        .collect();
-    json!({
-        "test": r.test,
-        "cast": r.cast.display().to_string(),
-        "checkpoint": r.checkpoint,
-        "line": r.line,
-        "time": r.time,
-        "passed": r.passed(),
-        "error": r.error,
-        "snapshots": snapshots,
-    })
 }
 
 /// Writes the report's page and, under GitHub Actions, appends its summary to

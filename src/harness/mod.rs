@@ -27,6 +27,7 @@ mod discover;
 pub mod junit;
 mod libtest;
 mod live;
+pub mod message;
 pub mod repeat;
 mod report;
 mod result;

@@ -53,7 +53,8 @@ fn the_schema_files_are_what_the_types_give() {
             "screen",
             "inspect",
             "session-request",
-            "session-reply"
+            "session-reply",
+            "test-message"
         ]
     );
     for name in &names {
@@ -116,6 +117,44 @@ fn replay_and_inspect_output_of_every_bundled_cast_matches_its_schema() {
     screen.check(
         "a screen with links, clipboard, colours and a cursor shape",
         &json,
+    );
+}
+
+/// Every kind of line `tuicast test --message-format json` writes (a passing and a failing
+/// test, an orphan golden, the summary) matches its schema and reads back through its type.
+#[test]
+fn every_line_of_message_format_json_matches_its_schema() {
+    let schema = Schema::load("test-message");
+    let dir = Dir::new();
+    dir.copy_from_repo("casts/shell.cast", "casts/shell.cast");
+    dir.tuicast(["test", "--update"]).run().success();
+    let golden = dir.join("snapshots/shell/end.txt");
+    let text = std::fs::read_to_string(&golden).unwrap();
+    std::fs::write(&golden, text.replace("$ exit", "$ exot")).unwrap();
+    dir.write("snapshots/shell/gone.txt", "an orphan\n");
+    let out = dir
+        .tuicast(["test", "--message-format", "json"])
+        .run()
+        .fails_with(1);
+    let mut kinds = std::collections::BTreeSet::new();
+    for line in out.stdout().lines() {
+        let value: Value = serde_json::from_str(line).unwrap();
+        schema.check("a line of --message-format json", &value);
+        let typed: tuicast::harness::message::Message =
+            serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&typed).unwrap(), value, "{line}");
+        let kind = match (&value["passed"], value.get("orphan"), value.get("summary")) {
+            (Value::Bool(p), _, _) => format!("test passed={p}"),
+            (_, Some(_), _) => "orphan".into(),
+            (_, _, Some(_)) => "summary".into(),
+            _ => line.to_string(),
+        };
+        kinds.insert(kind);
+    }
+    assert_eq!(
+        kinds.into_iter().collect::<Vec<_>>(),
+        ["orphan", "summary", "test passed=false", "test passed=true"],
+        "{out}"
     );
 }
 

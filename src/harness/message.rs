@@ -1,0 +1,195 @@
+//! The lines of `tuicast test --message-format json` as types ([`Message`]): what the CLI
+//! writes, one JSON object per line, and what a tool reads back. With the `schema` feature
+//! they give its schema (`tuicast schema test-message`); docs/agents.md describes each field.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::CheckResult;
+use crate::assert::{Outcome, Place};
+
+/// One line of `tuicast test --message-format json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(title = "tuicast test --message-format json line")
+)]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum Message {
+    /// One test's result.
+    Test(TestRecord),
+    /// The suite the next lines are about, when one run checks several.
+    Suite {
+        /// The suite's folder.
+        suite: PathBuf,
+    },
+    /// A golden no checkpoint produces.
+    Orphan {
+        /// The golden.
+        orphan: PathBuf,
+        /// Whether `--remove-orphans` removed it.
+        removed: bool,
+    },
+    /// The last line: how many tests passed and failed.
+    Summary {
+        /// The counts.
+        summary: Summary,
+    },
+}
+
+/// The counts of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct Summary {
+    /// Tests that passed.
+    pub passed: usize,
+    /// Tests that failed.
+    pub failed: usize,
+}
+
+impl Summary {
+    /// `passed` and `failed` tests.
+    pub fn new(passed: usize, failed: usize) -> Summary {
+        Summary { passed, failed }
+    }
+}
+
+/// One test's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct TestRecord {
+    /// The test's name: `cast::checkpoint`, `cast::checkpoint::NAME` for an expectation, or
+    /// the cast alone when it could not be read.
+    pub test: String,
+    /// The cast file.
+    pub cast: PathBuf,
+    /// The checkpoint.
+    pub checkpoint: String,
+    /// The cast line of its marker (0 when the cast did not parse).
+    pub line: u64,
+    /// Its time in seconds.
+    pub time: f64,
+    /// Whether it passed.
+    pub passed: bool,
+    /// Why it could not be checked, or why an expectation failed.
+    pub error: Option<String>,
+    /// One per golden.
+    pub snapshots: Vec<SnapshotRecord>,
+}
+
+/// One golden's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct SnapshotRecord {
+    /// The golden file.
+    pub path: PathBuf,
+    /// Its name, as `tuicast accept` takes it.
+    pub name: String,
+    /// What happened.
+    pub status: SnapshotStatus,
+    /// The row of the first difference (from 1).
+    pub row: Option<usize>,
+    /// The column of the first difference (from 1).
+    pub column: Option<usize>,
+    /// The header field that differs (`cursor`, `size`), for a difference there.
+    pub field: Option<String>,
+    /// One line per run of cells whose style changed.
+    pub style_changes: Vec<String>,
+    /// The golden's text, for a mismatch.
+    pub expected: Option<String>,
+    /// The screen's render, when it did not pass.
+    pub actual: Option<String>,
+    /// The `.new` file written.
+    pub pending: Option<PathBuf>,
+}
+
+/// What happened to one golden.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum SnapshotStatus {
+    /// It matched.
+    Pass,
+    /// It was written now.
+    Updated,
+    /// It is missing.
+    Missing,
+    /// It differs.
+    Mismatch,
+}
+
+impl TestRecord {
+    /// The record of one result.
+    pub fn of(r: &CheckResult) -> TestRecord {
+        let snapshots = r
+            .snapshots
+            .iter()
+            .map(|s| {
+                let (status, expected, place, pending, style_changes) = match &s.outcome {
+                    Outcome::Pass => (SnapshotStatus::Pass, None, None, None, Vec::new()),
+                    Outcome::Updated => (SnapshotStatus::Updated, None, None, None, Vec::new()),
+                    Outcome::Missing { pending } => (
+                        SnapshotStatus::Missing,
+                        None,
+                        None,
+                        pending.clone(),
+                        Vec::new(),
+                    ),
+                    Outcome::Mismatch {
+                        expected,
+                        difference,
+                        pending,
+                    } => (
+                        SnapshotStatus::Mismatch,
+                        Some(expected.clone()),
+                        Some(difference.place.clone()),
+                        pending.clone(),
+                        difference.style_changes.clone(),
+                    ),
+                };
+                let (row, column, field) = match place {
+                    Some(Place::Cell { row, column }) => (Some(row), Some(column), None),
+                    Some(Place::Header(f)) => (None, None, Some(f)),
+                    None => (None, None, None),
+                };
+                SnapshotRecord {
+                    path: s.path.clone(),
+                    name: s.name.clone(),
+                    status,
+                    row,
+                    column,
+                    field,
+                    style_changes,
+                    expected,
+                    actual: (status != SnapshotStatus::Pass).then(|| s.actual.clone()),
+                    pending,
+                }
+            })
+            .collect();
+        TestRecord {
+            test: r.test.clone(),
+            cast: r.cast.clone(),
+            checkpoint: r.checkpoint.clone(),
+            line: r.line,
+            time: r.time,
+            passed: r.passed(),
+            error: r.error.clone(),
+            snapshots,
+        }
+    }
+}
+
+impl Message {
+    /// The line as written: one JSON object, no newline.
+    pub fn line(&self) -> String {
+        // (Plain data of strings, numbers and lists: serializing it cannot fail.)
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
