@@ -66,7 +66,15 @@ impl Args {
             casts: vec![cast],
             at,
             time,
-            format: Format::Png,
+            // `-o FILE.svg` draws an SVG, any other name a PNG.
+            format: if output
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
+            {
+                Format::Svg
+            } else {
+                Format::Png
+            },
             engine,
             output: Some(output),
             picture: Box::new(PictureArgs {
@@ -190,6 +198,8 @@ enum Format {
     Json,
     /// A PNG screenshot (needs -o).
     Png,
+    /// An SVG screenshot: text as text on the PNG's grid, box drawing as shapes.
+    Svg,
     /// The whole cast as an animated GIF (needs -o).
     Gif,
 }
@@ -200,6 +210,7 @@ impl Format {
             Format::Text => "text",
             Format::Json => "json",
             Format::Png => "png",
+            Format::Svg => "svg",
             Format::Gif => "gif",
         }
     }
@@ -286,7 +297,7 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
     let engine = engine_for(args, cast)?;
     // A picture too large to draw is refused before the replay, from the header's size.
     let renderer = match args.format {
-        Format::Png => {
+        Format::Png | Format::Svg => {
             let renderer = Renderer::new(picture_options(args, &header)?)?;
             renderer
                 .layout(header.term.size.at_least_min())
@@ -339,6 +350,13 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
             tuicast::render::json_lines(&value).into_bytes()
         }
         Format::Png => picture(renderer, args, cast, &header, &checkpoint)?,
+        Format::Svg => {
+            let mut renderer = match renderer {
+                Some(r) => r,
+                None => Renderer::new(picture_options(args, &header)?)?,
+            };
+            renderer.render_svg(&checkpoint.screen)?.into_bytes()
+        }
         // (`run` renders a GIF from the whole cast before it gets here.)
         Format::Gif => bail!("--format gif is rendered from the whole cast"),
     };
@@ -370,6 +388,14 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
         Format::Png if !gif_only.is_empty() => {
             bail!("{} only apply to --format gif", list(&gif_only))
         }
+        Format::Svg if !gif_only.is_empty() || !png_only.is_empty() => {
+            let not: Vec<&str> = png_only.iter().chain(&gif_only).copied().collect();
+            bail!(
+                "{} are not drawn in SVG yet: use --format png for annotations and the \
+                 window frame",
+                list(&not)
+            )
+        }
         Format::Gif if !png_only.is_empty() => {
             bail!("{} only apply to --format png", list(&png_only))
         }
@@ -380,6 +406,10 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
     }
     let format = args.format.name();
     let Some(out) = &args.output else {
+        if args.format == Format::Svg {
+            // (Text: standard output is fine.)
+            return Ok(());
+        }
         bail!("--format {format} writes an image: give the file with -o FILE");
     };
     if args.casts.len() != 1 {
@@ -388,7 +418,7 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
             args.casts.len()
         );
     }
-    if out.as_os_str() == "-" && std::io::stdout().is_terminal() {
+    if out.as_os_str() == "-" && args.format != Format::Svg && std::io::stdout().is_terminal() {
         bail!("refusing to write {format} data to a terminal: redirect standard output or give -o FILE");
     }
     Ok(())

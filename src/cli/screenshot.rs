@@ -1,5 +1,5 @@
-//! `tuicast screenshot`: a PNG of one screen of a cast; shorthand for
-//! `tuicast replay CAST --format png -o FILE`.
+//! `tuicast screenshot`: a PNG (or, for `-o FILE.svg`, an SVG) of one screen of a cast;
+//! shorthand for `tuicast replay CAST --format png -o FILE`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,12 +7,14 @@ use std::process::ExitCode;
 use super::replay::{self, PngArgs};
 use super::EngineArg;
 
-/// Draw the screen of a cast at a checkpoint (default: the end) as a PNG.
+/// Draw the screen of a cast at a checkpoint (default: the end) as a PNG, or as an SVG when
+/// the file's name ends in `.svg`.
 ///
-/// The same as `tuicast replay CAST --format png -o FILE`, with the same options.
+/// The same as `tuicast replay CAST --format png|svg -o FILE`, with the same options.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     tuicast screenshot casts/demo.cast -o demo.png\n  \
+    tuicast screenshot casts/demo.cast -o demo.svg      text as text, for a README\n  \
     tuicast screenshot casts/vim.cast --at number -o vim.png --theme dracula --chrome\n  \
     tuicast screenshot casts/demo.cast --time 2.5 -o early.png --cursor bar\n  \
     tuicast screenshot casts/vttest.cast --deccolm -o wide.png   132 columns after CSI ? 3 h\n  \
@@ -31,7 +33,8 @@ pub(super) struct Args {
     time: Option<f64>,
     #[command(flatten)]
     engine: EngineArg,
-    /// The PNG file to write (`-` for standard output, refused when that is a terminal).
+    /// The PNG file to write (`FILE.svg`: an SVG; `-` for standard output, refused when
+    /// that is a terminal).
     #[arg(short, long, value_name = "FILE.png")]
     output: PathBuf,
     #[command(flatten, next_help_heading = "Picture")]

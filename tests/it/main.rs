@@ -55,6 +55,7 @@ mod schemas;
 mod session;
 mod signals;
 mod snapshots;
+mod svg;
 mod termstate;
 mod util;
 mod webdriver;

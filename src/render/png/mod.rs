@@ -48,6 +48,7 @@ mod gif;
 mod options;
 mod raster;
 mod renderer;
+mod svg;
 mod text;
 mod theme;
 

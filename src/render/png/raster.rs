@@ -173,7 +173,6 @@ impl Canvas {
     }
 
     /// The RGBA value of a pixel.
-    #[cfg(test)]
     pub(crate) fn get(&self, x: u32, y: u32) -> [u8; 4] {
         let i = (y as usize * self.width as usize + x as usize) * 4;
         [self.px[i], self.px[i + 1], self.px[i + 2], self.px[i + 3]]

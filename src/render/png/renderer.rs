@@ -207,7 +207,7 @@ impl Renderer {
     }
 
     /// The foreground and background of a cell as drawn.
-    fn colors(&self, cell: &Cell, cursor: bool) -> (Rgb, Rgb) {
+    pub(crate) fn colors(&self, cell: &Cell, cursor: bool) -> (Rgb, Rgb) {
         let theme = &self.options.theme;
         let mut fg_color = cell.fg;
         if cell.attrs.bold && self.options.bold_is_bright {
@@ -393,7 +393,7 @@ impl Renderer {
     }
 
     /// The row and columns the block cursor covers, when it is drawn as a block.
-    fn block_cursor(&self, screen: &Screen) -> Option<(usize, std::ops::Range<usize>)> {
+    pub(crate) fn block_cursor(&self, screen: &Screen) -> Option<(usize, std::ops::Range<usize>)> {
         if self.cursor_kind(screen) != Some(CursorKind::Block) {
             return None;
         }
@@ -401,22 +401,27 @@ impl Renderer {
     }
 
     fn draw_thin_cursor(&self, canvas: &mut Canvas, ox: i32, oy: i32, screen: &Screen) {
-        let Some((row, cols)) = cursor_cells(screen) else {
-            return;
-        };
+        if let Some((x, y, w, h)) = self.thin_cursor_rect(screen) {
+            canvas.fill_rect(ox + x, oy + y, w, h, self.options.theme.fg);
+        }
+    }
+
+    /// The rectangle (x, y, width, height, from the grid's top-left corner) of a bar or
+    /// underline cursor, drawn in the theme's foreground; `None` for a block or no cursor.
+    pub(crate) fn thin_cursor_rect(&self, screen: &Screen) -> Option<(i32, i32, i32, i32)> {
+        let (row, cols) = cursor_cells(screen)?;
         let m = self.fonts.metrics();
         let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
-        let x = ox + cols.start as i32 * cw;
-        let y = oy + row as i32 * ch;
+        let x = cols.start as i32 * cw;
+        let y = row as i32 * ch;
         let w = cw * cols.len() as i32;
-        let color = self.options.theme.fg;
         match self.cursor_kind(screen) {
-            Some(CursorKind::Bar) => canvas.fill_rect(x, y, (cw / 6).max(2), ch, color),
+            Some(CursorKind::Bar) => Some((x, y, (cw / 6).max(2), ch)),
             Some(CursorKind::Underline) => {
                 let t = (ch / 10).max(2);
-                canvas.fill_rect(x, y + ch - t, w, t, color)
+                Some((x, y + ch - t, w, t))
             }
-            Some(CursorKind::Block) | None => {}
+            Some(CursorKind::Block) | None => None,
         }
     }
 }

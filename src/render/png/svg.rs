@@ -1,0 +1,316 @@
+//! [`Renderer::render_svg`]: a screen as SVG, on the very grid of the PNG render (cell size,
+//! padding, theme and cursor of the same [`Renderer`]).
+//!
+//! - Text is text: each run of cells with one style is a `<text>` whose characters have an
+//!   `x` each, at their cell, so they stay on the grid whatever font the viewer has, and
+//!   can be selected and searched. Fonts: DejaVu Sans Mono where the viewer has it, else its
+//!   monospace font.
+//! - Backgrounds are rectangles, underline and strikethrough too, at the PNG's offsets.
+//! - Box drawing, block elements, braille and the powerline separators are shapes: each
+//!   character the PNG renderer draws in code is drawn once the same way at the grid's
+//!   resolution, turned into rectangles (a partly covered pixel is a rectangle with its
+//!   opacity), defined once and placed with `<use>` in the cell's colour.
+//! - Hidden (concealed) text shows only its background, as in the PNG; the cursor is the
+//!   same block (its cell inverted), bar or underline.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::boxdraw;
+use super::error::PngError;
+use super::raster::Canvas;
+use super::Renderer;
+use crate::escape::escape_markup;
+use crate::rgb::Rgb;
+use crate::term::{safe_char, Cell, Screen};
+
+impl Renderer {
+    /// The screen as an SVG document on the grid of [`Renderer::render`] (the same size in
+    /// pixels, cells, theme and cursor): text as `<text>` with each character at its cell,
+    /// box drawing, blocks, braille and powerline separators as the PNG's own shapes in
+    /// rectangles, backgrounds, underline, strikethrough and the cursor as rectangles;
+    /// concealed text left out.
+    pub fn render_svg(&mut self, screen: &Screen) -> Result<String, PngError> {
+        let layout = self.layout(screen.size)?;
+        let m = self.metrics();
+        let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
+        let pad = layout.padding as i32;
+        let theme_bg = self.theme().bg;
+        let block = self.block_cursor(screen);
+        let on_cursor =
+            |r: usize, c: usize| block.as_ref().is_some_and(|b| b.0 == r && b.1.contains(&c));
+        let cols = screen.size.cols as usize;
+
+        let mut body = String::new();
+        let mut shapes: BTreeMap<(char, u8), Option<String>> = BTreeMap::new();
+        for (r, row) in screen.rows.iter().enumerate() {
+            let y = pad + r as i32 * ch;
+            // Backgrounds: runs of one colour other than the theme's.
+            let mut c = 0;
+            while c < row.len().min(cols) {
+                let (_, bg) = self.colors(&row[c], on_cursor(r, c));
+                let mut end = c + 1;
+                while end < row.len().min(cols) && self.colors(&row[end], on_cursor(r, end)).1 == bg
+                {
+                    end += 1;
+                }
+                if bg != theme_bg {
+                    let _ = writeln!(
+                        body,
+                        r#"<rect x="{}" y="{y}" width="{}" height="{ch}" fill="{bg}"/>"#,
+                        pad + c as i32 * cw,
+                        (end - c) as i32 * cw
+                    );
+                }
+                c = end;
+            }
+            // Text runs, shapes and lines.
+            let mut run: Option<Run> = None;
+            for (c, cell) in row.iter().enumerate().take(cols) {
+                if cell.width == 0 {
+                    continue;
+                }
+                let x = pad + c as i32 * cw;
+                let span: u8 = if cell.width == 2 && c + 1 < cols {
+                    2
+                } else {
+                    1
+                };
+                let (fg, _) = self.colors(cell, on_cursor(r, c));
+                let first = cell.text.chars().next().unwrap_or(' ');
+                let drawn = !cell.attrs.hidden;
+                if drawn && (cell.attrs.underline || cell.attrs.strikethrough) {
+                    let w = cw * span as i32;
+                    for (on, at) in [
+                        (cell.attrs.underline, m.underline_y),
+                        (cell.attrs.strikethrough, m.strike_y),
+                    ] {
+                        if on {
+                            let _ = writeln!(
+                                body,
+                                r#"<rect x="{x}" y="{}" width="{w}" height="{}" fill="{fg}"/>"#,
+                                y + at as i32,
+                                m.underline_thickness
+                            );
+                        }
+                    }
+                }
+                let shape = drawn && self.shape(first, span, &mut shapes);
+                let style = Style::of(cell, fg);
+                let plain = drawn && !shape && cell.text.chars().count() == 1;
+                // A run takes plain characters of one style; anything else ends it.
+                if run
+                    .as_ref()
+                    .is_some_and(|r| !plain || r.style != style || cell.width == 2)
+                {
+                    flush(&mut body, run.take(), y + m.baseline as i32);
+                }
+                if shape {
+                    let _ = writeln!(
+                        body,
+                        r##"<use href="#{}" x="{x}" y="{y}" fill="{fg}"/>"##,
+                        shape_id(first, span)
+                    );
+                } else if plain {
+                    let r = run.get_or_insert_with(|| Run::new(style));
+                    r.push(x, first);
+                    if cell.width == 2 {
+                        flush(&mut body, run.take(), y + m.baseline as i32);
+                    }
+                } else if drawn && !cell.text.is_empty() && first != ' ' {
+                    // A character with combining marks: a text of its own, all at its cell.
+                    let mut one = Run::new(style);
+                    one.text = cell.text.chars().map(safe_char).collect();
+                    one.xs.push(x);
+                    flush(&mut body, Some(one), y + m.baseline as i32);
+                }
+            }
+            flush(&mut body, run, y + m.baseline as i32);
+        }
+        if let Some((x, y, w, h)) = self.thin_cursor_rect(screen) {
+            let _ = writeln!(
+                body,
+                r#"<rect x="{}" y="{}" width="{w}" height="{h}" fill="{}"/>"#,
+                pad + x,
+                pad + y,
+                self.theme().fg
+            );
+        }
+
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="'DejaVu Sans Mono', monospace" font-size="{size}" style="white-space:pre">"#,
+            w = layout.width,
+            h = layout.height,
+            size = self.options().font_size,
+        );
+        if shapes.values().any(Option::is_some) {
+            out.push_str("<defs>\n");
+            for ((c, span), rects) in &shapes {
+                if let Some(rects) = rects {
+                    let _ = writeln!(out, r#"<g id="{}">{rects}</g>"#, shape_id(*c, *span));
+                }
+            }
+            out.push_str("</defs>\n");
+        }
+        let _ = writeln!(
+            out,
+            r#"<rect width="{}" height="{}" fill="{theme_bg}"/>"#,
+            layout.width, layout.height
+        );
+        out.push_str(&body);
+        out.push_str("</svg>\n");
+        Ok(out)
+    }
+
+    /// Whether `c` is one of the characters drawn in code; if so its rectangles are in
+    /// `shapes` (made the first time).
+    fn shape(&self, c: char, span: u8, shapes: &mut BTreeMap<(char, u8), Option<String>>) -> bool {
+        if c == ' ' || c.is_ascii() {
+            return false;
+        }
+        if let Some(known) = shapes.get(&(c, span)) {
+            return known.is_some();
+        }
+        let m = self.metrics();
+        let (w, h) = (m.cell_width * span as u32, m.cell_height);
+        // White on black: a pixel's red value is how much of it the shape covers.
+        let mut canvas = Canvas::new(w, h, Rgb(0, 0, 0), 255);
+        let cell = boxdraw::CellBox {
+            x: 0,
+            y: 0,
+            w: w as i32,
+            h: h as i32,
+        };
+        let drawn = boxdraw::draw(&mut canvas, c, cell, Rgb(255, 255, 255), &m);
+        shapes.insert((c, span), drawn.then(|| rectangles(&canvas, w, h)));
+        drawn
+    }
+}
+
+/// The coverage of a canvas as rectangles: runs of equal coverage on a row, merged with the
+/// same runs of the rows below.
+fn rectangles(canvas: &Canvas, w: u32, h: u32) -> String {
+    // (x, width, coverage) of each row.
+    let rows: Vec<Vec<(u32, u32, u8)>> = (0..h)
+        .map(|y| {
+            let mut runs = Vec::new();
+            let mut x = 0;
+            while x < w {
+                let v = canvas.get(x, y)[0];
+                let mut end = x + 1;
+                while end < w && canvas.get(end, y)[0] == v {
+                    end += 1;
+                }
+                if v > 0 {
+                    runs.push((x, end - x, v));
+                }
+                x = end;
+            }
+            runs
+        })
+        .collect();
+    let mut out = String::new();
+    let mut done = vec![Vec::<bool>::new(); rows.len()];
+    for (y, runs) in rows.iter().enumerate() {
+        done[y].resize(runs.len(), false);
+    }
+    for y in 0..rows.len() {
+        for i in 0..rows[y].len() {
+            if done[y][i] {
+                continue;
+            }
+            let run = rows[y][i];
+            let mut height = 1;
+            while let Some(j) = rows
+                .get(y + height)
+                .and_then(|below| below.iter().position(|r| *r == run))
+            {
+                done[y + height][j] = true;
+                height += 1;
+            }
+            let (x, width, v) = run;
+            let opacity = if v == 255 {
+                String::new()
+            } else {
+                format!(r#" fill-opacity="{:.3}""#, f32::from(v) / 255.0)
+            };
+            let _ = write!(
+                out,
+                r#"<rect x="{x}" y="{y}" width="{width}" height="{height}"{opacity}/>"#
+            );
+        }
+    }
+    out
+}
+
+/// The id of a shape's definition.
+fn shape_id(c: char, span: u8) -> String {
+    format!("c{:x}-{span}", c as u32)
+}
+
+/// How a run of text looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Style {
+    fg: Rgb,
+    bold: bool,
+    italic: bool,
+}
+
+impl Style {
+    fn of(cell: &Cell, fg: Rgb) -> Style {
+        Style {
+            fg,
+            bold: cell.attrs.bold,
+            italic: cell.attrs.italic,
+        }
+    }
+}
+
+/// Characters of one style, each at its cell's x.
+struct Run {
+    style: Style,
+    text: String,
+    xs: Vec<i32>,
+}
+
+impl Run {
+    fn new(style: Style) -> Run {
+        Run {
+            style,
+            text: String::new(),
+            xs: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, x: i32, c: char) {
+        self.text.push(safe_char(c));
+        self.xs.push(x);
+    }
+}
+
+/// Writes a run as a `<text>` (nothing for a run of blanks).
+fn flush(out: &mut String, run: Option<Run>, baseline: i32) {
+    let Some(run) = run else { return };
+    let trimmed = run.text.trim_end_matches(' ');
+    if trimmed.trim_start_matches(' ').is_empty() {
+        return;
+    }
+    let kept = trimmed.chars().count();
+    let xs: Vec<String> = run.xs.iter().take(kept).map(i32::to_string).collect();
+    let s = run.style;
+    let _ = writeln!(
+        out,
+        r#"<text x="{}" y="{baseline}" fill="{}"{}{} xml:space="preserve">{}</text>"#,
+        xs.join(" "),
+        s.fg,
+        if s.bold { r#" font-weight="bold""# } else { "" },
+        if s.italic {
+            r#" font-style="italic""#
+        } else {
+            ""
+        },
+        escape_markup(trimmed)
+    );
+}
