@@ -134,8 +134,17 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
+        Err(e) if session::wants_json(&args, &e) => {
+            // An agent reads every answer of `tuicast session` as one JSON line, usage
+            // errors too.
+            let message = e.render().to_string();
+            let reply = tuicast::daemon::Reply::error(message.trim_end(), EXIT_BAD_INPUT);
+            println!("{}", serde_json::to_string(&reply).unwrap_or_default());
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
         Err(e) => {
             let _ = e.print();
             return ExitCode::from(match e.exit_code() {

@@ -161,7 +161,7 @@ enum Cmd {
         /// Mark a checkpoint NAME on the settled screen.
         #[arg(long, value_name = "NAME")]
         mark: Option<String>,
-        /// The PNG file to write.
+        /// Write the render (text, JSON or PNG) to this file too.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
@@ -314,7 +314,48 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("warning: {note}");
     }
     let mut idle_for_new = None;
-    let request = match args.command {
+    let human = args.human;
+    // Bad input (a regex that does not compile, an unknown prompt kind, a size of 0x0) is a
+    // reply like any other: one JSON object with `error` and `exit`.
+    let built = request_of(args.command, &mut idle_for_new);
+    let request = match built {
+        Ok(r) => r,
+        Err(e) => {
+            print(
+                &Reply::error(format!("{e:#}"), super::EXIT_BAD_INPUT),
+                human,
+            )?;
+            return Ok(ExitCode::from(super::EXIT_BAD_INPUT));
+        }
+    };
+    let start = || start_daemon(idle_for_new.as_deref());
+    let called = match daemon::call(&paths, &request, &start) {
+        Ok(c) => c,
+        Err(e) => {
+            print(
+                &Reply::error(e.to_string(), super::EXIT_CHECK_FAILED),
+                args.human,
+            )?;
+            return Ok(ExitCode::from(super::EXIT_CHECK_FAILED));
+        }
+    };
+    let mut reply = called.reply;
+    if called.daemon_was_gone {
+        let note = "the session daemon was gone (killed or crashed): its sessions were lost; \
+                    a new daemon was started";
+        reply.daemon_restarted = Some(note.to_string());
+        if let Some(e) = &reply.error {
+            reply.error = Some(format!("{note}. {e}"));
+            reply.exit = super::EXIT_CHECK_FAILED;
+        }
+    }
+    print(&reply, args.human)?;
+    Ok(ExitCode::from(reply.exit))
+}
+
+/// The request a command line asks for; bad input is an error.
+fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result<Request> {
+    Ok(match command {
         Cmd::Start {
             name,
             size,
@@ -324,7 +365,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         } => {
             if let Some(i) = &idle {
                 duration(i).context("--idle")?;
-                idle_for_new = Some(i.clone());
+                *idle_for_new = Some(i.clone());
             }
             if let Some(t) = &timeout {
                 duration(t).context("--timeout")?;
@@ -453,30 +494,21 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Request::Stop { id, save, force }
         }
         Cmd::Daemon { .. } | Cmd::Watch => unreachable!("handled above"),
-    };
-    let start = || start_daemon(idle_for_new.as_deref());
-    let called = match daemon::call(&paths, &request, &start) {
-        Ok(c) => c,
-        Err(e) => {
-            print(
-                &Reply::error(e.to_string(), super::EXIT_CHECK_FAILED),
-                args.human,
-            )?;
-            return Ok(ExitCode::from(super::EXIT_CHECK_FAILED));
-        }
-    };
-    let mut reply = called.reply;
-    if called.daemon_was_gone {
-        let note = "the session daemon was gone (killed or crashed): its sessions were lost; \
-                    a new daemon was started";
-        reply.daemon_restarted = Some(note.to_string());
-        if let Some(e) = &reply.error {
-            reply.error = Some(format!("{note}. {e}"));
-            reply.exit = super::EXIT_CHECK_FAILED;
-        }
-    }
-    print(&reply, args.human)?;
-    Ok(ExitCode::from(reply.exit))
+    })
+}
+
+/// Whether a command line that clap refused is a `tuicast session` command whose error is
+/// written as a JSON reply: not `--help` or `--version` output, not `--human`.
+pub(super) fn wants_json(args: &[std::ffi::OsString], e: &clap::Error) -> bool {
+    use clap::error::ErrorKind;
+    args.get(1).is_some_and(|a| a == "session")
+        && !args.iter().any(|a| a == "--human")
+        && !matches!(
+            e.kind(),
+            ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        )
 }
 
 /// A step request: the step as one scenario step's TOML.
@@ -511,7 +543,10 @@ fn run_daemon(idle: Option<&str>) -> anyhow::Result<ExitCode> {
     use nix::sys::stat::{umask, Mode};
     // Its own session: the client's terminal and its signals do not reach it.
     let _ = nix::unistd::setsid();
-    umask(Mode::from_bits_truncate(0o077));
+    // The daemon's own files are private; the programs it starts get the umask of the user
+    // who started it, as they would in a terminal.
+    let users = umask(Mode::from_bits_truncate(0o077));
+    tuicast::record::pty::set_program_umask(users.bits());
     // The watch holds the other end of a pipe: when this process is gone, however it ended,
     // the watch sees the end of its input and ends the programs the sessions left.
     let watch = std::process::Command::new(std::env::current_exe()?)

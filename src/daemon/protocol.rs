@@ -53,7 +53,7 @@ pub enum Request {
         /// The checkpoint's name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mark: Option<String>,
-        /// Where `png` is written.
+        /// Where the render is written (needed for `png`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         output: Option<PathBuf>,
     },
@@ -107,6 +107,9 @@ pub struct Reply {
     /// `snapshot --format png`: the file written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub png: Option<PathBuf>,
+    /// `snapshot -o FILE` (any format): the file written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<PathBuf>,
     /// `inspect`: the outline and prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inspect: Option<Box<InspectionJson>>,

@@ -359,7 +359,7 @@ fn request(d: &Daemon, req: &Request) -> Reply {
         } => Job::Snapshot {
             mark: mark.clone().filter(|m| !m.is_empty()),
             format: format.clone().unwrap_or_else(|| "text".into()),
-            png: output.clone(),
+            output: output.clone(),
         },
         Request::Inspect { .. } => Job::Inspect,
         Request::Status { .. } => Job::Status,

@@ -24,11 +24,12 @@ use crate::term::{Screen, Size};
 pub(super) enum Job {
     /// Run one step.
     Step(Box<Step>),
-    /// The screen (and a checkpoint when `mark` is given); a PNG written to `png`.
+    /// The screen (and a checkpoint when `mark` is given); the render written to `output`
+    /// when given (needed for a PNG).
     Snapshot {
         mark: Option<String>,
         format: String,
-        png: Option<PathBuf>,
+        output: Option<PathBuf>,
     },
     /// The outline and prompt.
     Inspect,
@@ -163,7 +164,10 @@ impl Worker {
                     match s.poll(SLICE) {
                         Err(e) => self.break_with(&e),
                         // What `list` shows, at most every 100 ms: classifying a screen costs.
-                        Ok(true) if self.briefed.elapsed() >= BRIEF_EVERY => self.update_brief(),
+                        Ok(true) if self.briefed.elapsed() >= BRIEF_EVERY => {
+                            self.update_brief();
+                            self.check_cast_size();
+                        }
                         Ok(_) => {}
                     }
                     None
@@ -214,6 +218,25 @@ impl Worker {
             escape_for_terminal(&message, 300)
         ));
         self.broken = Some(message);
+    }
+
+    /// Fails the session once its cast has passed [`super::MAX_SESSION_CAST_BYTES`] (a
+    /// program that floods its terminal, `yes`): it is read no further, so the cast stops
+    /// growing, and `stop --save` saves nothing.
+    fn check_cast_size(&mut self) {
+        if self.broken.is_some() {
+            return;
+        }
+        let size = std::fs::metadata(&self.start.cast).map_or(0, |m| m.len());
+        if size > super::MAX_SESSION_CAST_BYTES {
+            let message = format!(
+                "the session's cast passed {} MiB, the most a session records: the program's \
+                 output is read no further (stop the session; nothing can be saved)",
+                super::MAX_SESSION_CAST_BYTES >> 20
+            );
+            (self.log)(&format!("session {}: {message}", self.start.id));
+            self.broken = Some(message);
+        }
     }
 
     fn update_brief(&mut self) {
@@ -310,14 +333,18 @@ impl Worker {
         }
         match job {
             Job::Step(step) => self.step(*step),
-            Job::Snapshot { mark, format, png } => {
+            Job::Snapshot {
+                mark,
+                format,
+                output,
+            } => {
                 if let Some(name) = mark {
                     let marked = self.step(Step::new(Action::Snapshot(name)));
                     if marked.exit != 0 {
                         return marked;
                     }
                 }
-                self.snapshot(&format, png.as_deref())
+                self.snapshot(&format, output.as_deref())
             }
             Job::Inspect => {
                 let mut v = self.view();
@@ -391,21 +418,42 @@ impl Worker {
         }
     }
 
-    fn snapshot(&mut self, format: &str, png: Option<&Path>) -> Reply {
+    fn snapshot(&mut self, format: &str, output: Option<&Path>) -> Reply {
         let mut v = self.view();
         let Some(s) = &self.session else {
             v.exit = 2;
             return v;
         };
         let screen = s.screen_without_secrets();
-        #[cfg(not(feature = "png"))]
-        let _ = png; // no pictures in this build: `png` is an unknown format below
+        let write = |path: &Path, bytes: &[u8]| {
+            crate::util::write_atomic(path, bytes)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        };
         match format {
-            "text" => {}
-            "json" => v.render = Some(Box::new(crate::render::ScreenJson::of(&screen))),
+            "text" => {
+                if let Some(path) = output {
+                    let mut text = screen_text(&screen);
+                    text.push('\n');
+                    if let Err(e) = write(path, text.as_bytes()) {
+                        return self.failed(e, 2);
+                    }
+                    v.output = Some(path.to_path_buf());
+                }
+            }
+            "json" => {
+                let json = crate::render::ScreenJson::of(&screen);
+                if let Some(path) = output {
+                    let value = serde_json::to_value(&json).unwrap_or_default();
+                    if let Err(e) = write(path, crate::render::json_lines(&value).as_bytes()) {
+                        return self.failed(e, 2);
+                    }
+                    v.output = Some(path.to_path_buf());
+                }
+                v.render = Some(Box::new(json));
+            }
             #[cfg(feature = "png")]
             "png" => {
-                let Some(path) = png else {
+                let Some(path) = output else {
                     return self.failed("--format png needs --output FILE.png", 2);
                 };
                 let drawn = crate::render::png::render_png(
@@ -413,13 +461,15 @@ impl Worker {
                     &crate::render::png::PngOptions::default(),
                     &crate::render::png::Decorations::default(),
                 );
-                match drawn.map_err(|e| e.to_string()).and_then(|bytes| {
-                    crate::util::write_atomic(path, &bytes).map_err(|e| e.to_string())
-                }) {
-                    Ok(()) => v.png = Some(path.to_path_buf()),
-                    Err(e) => {
-                        return self.failed(format!("cannot write {}: {e}", path.display()), 2)
+                match drawn
+                    .map_err(|e| format!("cannot draw the screen: {e}"))
+                    .and_then(|bytes| write(path, &bytes))
+                {
+                    Ok(()) => {
+                        v.png = Some(path.to_path_buf());
+                        v.output = Some(path.to_path_buf());
                     }
+                    Err(e) => return self.failed(e, 2),
                 }
             }
             other => {

@@ -133,7 +133,7 @@ impl Pty {
             cmd.env("TERM", "xterm-256color");
         }
         // SAFETY: between fork and exec the closure calls only async-signal-safe functions
-        // (signal, sigprocmask, setsid, ioctl, close_range/close) and allocates nothing.
+        // (signal, sigprocmask, umask, setsid, ioctl, close_range/close) and allocates nothing.
         unsafe {
             cmd.pre_exec(become_session_leader);
         }
@@ -583,9 +583,21 @@ fn set_size(master: &File, size: Size) -> io::Result<()> {
     }
 }
 
+/// The file mode creation mask programs started from now on get, when set
+/// ([`set_program_umask`]); `u32::MAX` while not set (they get this process's).
+static PROGRAM_UMASK: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(u32::MAX);
+
+/// Programs started in a PTY from now on get `mask` as their umask instead of this process's:
+/// the session daemon keeps its own files private with 077 but gives programs the umask of
+/// the user who started it (vim would otherwise write 0600 files that a re-recording does not).
+pub fn set_program_umask(mask: u32) {
+    PROGRAM_UMASK.store(mask & 0o777, std::sync::atomic::Ordering::SeqCst);
+}
+
 /// Runs in the child between fork and exec: default dispositions for the signals a parent
-/// may have ignored or handled, an empty signal mask, a new session whose controlling
-/// terminal is the PTY on descriptor 0, and every descriptor above 2 closed. Only
+/// may have ignored or handled, an empty signal mask, the programs' umask when one was set
+/// ([`set_program_umask`]), a new session whose controlling terminal is the PTY on
+/// descriptor 0, and every descriptor above 2 closed. Only
 /// async-signal-safe calls, no allocation.
 fn become_session_leader() -> io::Result<()> {
     // SAFETY: plain system calls on values owned by this (single-threaded) child.
@@ -604,6 +616,10 @@ fn become_session_leader() -> io::Result<()> {
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut none);
         libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+        let mask = PROGRAM_UMASK.load(std::sync::atomic::Ordering::SeqCst);
+        if mask != u32::MAX {
+            libc::umask(mask as libc::mode_t);
+        }
         if libc::setsid() == -1 {
             return Err(io::Error::last_os_error());
         }

@@ -1059,10 +1059,12 @@ fn type_and_paste_read_long_text_from_stdin_and_reply_briefly() {
     let too_much = vec![b'a'; (1 << 20) + 1];
     let r = a.run_with_input(&["paste", "s1", "--stdin"], &too_much);
     assert_eq!(r.code, 2, "{r}");
-    assert!(r.stderr.contains("more than 1048576 bytes"), "{r}");
+    let error = r.json["error"].as_str().unwrap_or_default();
+    assert!(error.contains("more than 1048576 bytes"), "{r}");
     let r = a.run_with_input(&["type", "s1", "--stdin"], b"\xff\xfe");
     assert_eq!(r.code, 2, "{r}");
-    assert!(r.stderr.contains("not UTF-8"), "{r}");
+    let error = r.json["error"].as_str().unwrap_or_default();
+    assert!(error.contains("not UTF-8"), "{r}");
     a.ok(&["stop", "s1"]);
 }
 
@@ -1188,4 +1190,104 @@ fn replies_are_typed_requests_are_checked_and_stop_gives_the_programs_status() {
         "{no_id}"
     );
     assert_eq!(no_id["exit"], 2);
+}
+
+/// Issue 22's reply bugs: a failure of any kind is one JSON object (a regex that does not
+/// compile, an unknown prompt kind, a size of 0x0, a usage error), `snapshot -o` writes every
+/// format, and the programs get the user's umask, not the daemon's 077.
+#[test]
+fn bad_input_is_a_json_reply_snapshots_write_files_and_programs_get_the_users_umask() {
+    let a = Agent::new();
+    for args in [
+        &["wait", "x", "--regex", "("][..],
+        &["wait", "x", "--prompt", "bogus"],
+        &["resize", "x", "0x0"],
+        &["wait"],
+        &["frobnicate"],
+    ] {
+        let r = a.run(args);
+        assert_eq!(r.code, 2, "{args:?}: {r}");
+        assert_eq!(r.json["exit"], 2, "{args:?}: {r}");
+        assert!(
+            r.json["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{args:?}: {r}"
+        );
+    }
+
+    // The first command starts the daemon: with the umask of this shell.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("umask 027 && exec \"$0\" \"$@\"")
+        .arg(BIN)
+        .args(["session", "start", "--name", "u", "--", "sh", "-c"])
+        .arg("echo mask=$(umask); touch made; ls -l made | cut -c1-10; read x")
+        .current_dir(a.work.path())
+        .env("XDG_RUNTIME_DIR", a.runtime.path())
+        .env("TUICAST_SESSION_IDLE", "120s")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", Reply::of(out));
+    let shown = a.ok(&["wait", "u", "--text=-rw-"]);
+    let text = screen(&shown);
+    assert!(text.contains("mask=0027"), "{text}");
+    assert!(text.contains("-rw-r-----"), "{text}");
+    // The daemon's own files stay private.
+    use std::os::unix::fs::PermissionsExt;
+    let log = a.folder().join("daemon.log");
+    assert_eq!(
+        std::fs::metadata(&log).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+
+    for (format, check) in [("text", "mask=0027"), ("json", "\"rows\": [")] {
+        let file = a.work.join(format!("screen.{format}"));
+        let r = a.ok(&[
+            "snapshot",
+            "u",
+            "--format",
+            format,
+            "-o",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(r["output"], file.display().to_string(), "{r}");
+        let written = std::fs::read_to_string(&file).unwrap();
+        assert!(written.contains(check), "{format}: {written}");
+    }
+    a.ok(&["stop", "u"]);
+}
+
+/// A program that floods its terminal fails its session at the cast limit, instead of filling
+/// the disk (`yes` wrote 73 MB in 4 s).
+#[test]
+fn a_session_that_floods_its_terminal_stops_at_the_cast_limit() {
+    let a = Agent::new();
+    a.ok(&["start", "--name", "flood", "--", "yes", "a flood of output"]);
+    let cast = a.folder().join("sessions/flood.cast");
+    let since = std::time::Instant::now();
+    let status = loop {
+        let r = a.run(&["status", "flood"]);
+        if r.json["status"]["state"] == "failed" {
+            break r;
+        }
+        assert!(
+            since.elapsed() < std::time::Duration::from_secs(60),
+            "still {} after 60 s, cast {} bytes",
+            r.json["status"]["state"],
+            std::fs::metadata(&cast).map_or(0, |m| m.len())
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert_eq!(status.code, 1, "{status}");
+    let why = status.json["status"]["error"].as_str().unwrap_or_default();
+    assert!(why.contains("passed 64 MiB"), "{status}");
+    let size = std::fs::metadata(&cast).unwrap().len();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let later = std::fs::metadata(&cast).unwrap().len();
+    assert!(
+        size < (64 << 20) + (16 << 20) && later - size < (1 << 20),
+        "the cast is {size} bytes, then {later}"
+    );
+    let saved = a.run(&["stop", "flood", "--save", "casts/flood"]);
+    assert_eq!(saved.code, 1, "{saved}");
+    assert!(!a.work.join("casts/flood.cast").exists());
 }
