@@ -4,7 +4,7 @@
 //! round trip is tested).
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::record::scenario::Target;
@@ -142,16 +142,65 @@ fn button(b: crate::record::mouse::MouseButton) -> String {
     }
 }
 
-/// `scenario` as a cast's TOML file placed in `dir` (its `cwd` written relative to `dir` when
-/// it is inside `dir` or above it), after the comment lines of `comment`.
+/// `path` as written in a file of folder `dir` (both absolute): relative when they share a
+/// folder below the root (`sub`, `..`, `../work/x.sh`), so the files can move together with
+/// what they name; else absolute. `.` and `..` in `path` are resolved first, as names.
+fn relative_to(path: &Path, dir: &Path) -> PathBuf {
+    use std::path::Component;
+    let clean = |p: &Path| -> Vec<std::ffi::OsString> {
+        let mut parts: Vec<std::ffi::OsString> = Vec::new();
+        for c in p.components() {
+            match c {
+                Component::Normal(n) => parts.push(n.to_os_string()),
+                Component::ParentDir => {
+                    parts.pop();
+                }
+                _ => {}
+            }
+        }
+        parts
+    };
+    let (to, from) = (clean(path), clean(dir));
+    let common = to.iter().zip(&from).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return path.to_path_buf();
+    }
+    let mut out = PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for part in &to[common..] {
+        out.push(part);
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+/// `scenario` as a cast's TOML file placed in `dir` (its `cwd` and a program path written
+/// relative to `dir` where they share a folder with it), after the comment lines of `comment`.
 pub fn scenario_toml(scenario: &Scenario, dir: &Path, comment: &str) -> String {
     let mut out = String::new();
     for line in comment.lines() {
         let _ = writeln!(out, "# {line}");
     }
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let cwd = std::path::absolute(&scenario.cwd).unwrap_or_else(|_| scenario.cwd.clone());
     match &scenario.program {
         Program::Argv(argv) => {
-            let _ = writeln!(out, "command = {}", literal_list(argv));
+            // A program path with a `/` is read relative to the file's folder: one the program
+            // was started by relative to its working folder (`./menu.sh`) is written so.
+            let mut argv = argv.clone();
+            if let Some(program) = argv.first_mut() {
+                let path = Path::new(program.as_str());
+                if program.contains('/') && path.is_relative() {
+                    *program = relative_to(&cwd.join(path), &dir)
+                        .to_string_lossy()
+                        .into_owned();
+                }
+            }
+            let _ = writeln!(out, "command = {}", literal_list(&argv));
         }
         Program::Shell(script) => {
             let _ = writeln!(out, "shell = {}", quoted(script));
@@ -163,16 +212,8 @@ pub fn scenario_toml(scenario: &Scenario, dir: &Path, comment: &str) -> String {
             }
         }
     }
-    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let cwd = std::path::absolute(&scenario.cwd).unwrap_or_else(|_| scenario.cwd.clone());
     if cwd != dir {
-        // Inside the file's folder, or above it (`..`): relative, so the files can move
-        // together; elsewhere absolute.
-        let shown = match (cwd.strip_prefix(&dir), dir.strip_prefix(&cwd)) {
-            (Ok(rel), _) => rel.to_path_buf(),
-            (_, Ok(up)) => up.components().map(|_| "..").collect(),
-            _ => cwd.clone(),
-        };
+        let shown = relative_to(&cwd, &dir);
         let _ = writeln!(out, "cwd = {}", literal(&shown.to_string_lossy()));
     }
     if let Some(size) = scenario.size {
@@ -217,6 +258,23 @@ pub fn scenario_toml(scenario: &Scenario, dir: &Path, comment: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_are_written_relative_to_the_file_where_they_share_a_folder() {
+        let rel = |p: &str, d: &str| relative_to(Path::new(p), Path::new(d));
+        assert_eq!(rel("/w/p/casts/sub", "/w/p/casts"), PathBuf::from("sub"));
+        assert_eq!(rel("/w/p", "/w/p/casts"), PathBuf::from(".."));
+        assert_eq!(rel("/w/p/./x.sh", "/w/p/casts"), PathBuf::from("../x.sh"));
+        assert_eq!(
+            rel("/w/q/../p/x.sh", "/w/p/casts/a"),
+            PathBuf::from("../../x.sh")
+        );
+        assert_eq!(rel("/w/p/casts", "/w/p/casts"), PathBuf::from("."));
+        assert_eq!(
+            rel("/usr/bin/vim", "/w/p/casts"),
+            PathBuf::from("/usr/bin/vim")
+        );
+    }
     use crate::config::{parse_step, CastFile};
     use crate::record::mouse::{MouseButton, ScrollDirection};
     use crate::term::Size;

@@ -1291,3 +1291,54 @@ fn a_session_that_floods_its_terminal_stops_at_the_cast_limit() {
     assert_eq!(saved.code, 1, "{saved}");
     assert!(!a.work.join("casts/flood.cast").exists());
 }
+
+/// Issue 22: a session of `./menu.sh` saved as `casts/NAME` wrote `command = ["./menu.sh"]`,
+/// which a scenario reads from `casts/` ("`casts/./menu.sh` is not an executable file"), and
+/// an absolute `cwd`. The program and the folder are written relative to the scenario now, so
+/// the saved session records again, live, twice the same.
+#[test]
+fn a_saved_session_of_a_relative_program_records_again_from_its_scenario() {
+    use std::os::unix::fs::PermissionsExt;
+    let a = Agent::new();
+    let script = a.work.write(
+        "menu.sh",
+        "#!/bin/sh\nprintf 'pick one: '\nread answer\necho \"got $answer\"\nread end\n",
+    );
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    a.ok(&[
+        "start",
+        "--name",
+        "menu",
+        "--size",
+        "40x6",
+        "--",
+        "./menu.sh",
+    ]);
+    a.ok(&["wait", "menu", "--text", "pick one:"]);
+    a.ok(&["type", "menu", "blue"]);
+    a.ok(&["press", "menu", "Enter"]);
+    a.ok(&["wait", "menu", "--text", "got blue"]);
+    a.ok(&["snapshot", "menu", "--mark", "picked"]);
+    a.ok(&["press", "menu", "Enter"]);
+    a.ok(&["wait", "menu", "--exit", "0"]);
+    a.ok(&["stop", "menu", "--save", "casts/menu"]);
+    let toml = std::fs::read_to_string(a.work.join("casts/menu.toml")).unwrap();
+    assert!(toml.contains("command = [\"../menu.sh\"]"), "{toml}");
+    assert!(toml.contains("cwd = \"..\""), "{toml}");
+    assert!(
+        !toml.contains(&a.work.path().display().to_string()),
+        "no absolute path: {toml}"
+    );
+    for args in [
+        &["test", "--live", "--update"][..],
+        &["test", "--live"],
+        &["test"],
+    ] {
+        let out = crate::util::Tuicast::new()
+            .args(args)
+            .current_dir(a.work.path())
+            .run();
+        assert!(out.succeeded(), "tuicast {args:?}: {out}");
+        assert!(out.stdout().contains("menu::picked"), "{out}");
+    }
+}
