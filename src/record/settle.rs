@@ -216,6 +216,20 @@ impl Changes {
 }
 
 impl Session {
+    /// Waits at most `max` for the screen to settle by the session's rule, as a checkpoint
+    /// does but marking none: how long it took, or `None` when it had not settled by then (a
+    /// program that never stops drawing). For an answer after input, so that it shows the
+    /// program's response and not the screen from before the keys.
+    pub fn settle_for_reply(&mut self, max: Duration) -> Result<Option<Duration>, RecordError> {
+        let started = Instant::now();
+        let period = self.settle_rule.period();
+        let auto = self.settle_rule.is_auto();
+        self.watch.changes = Some(Changes::default());
+        let settled = self.wait_still_loop(period, started + max, auto);
+        self.watch.changes = None;
+        Ok(settled?.map(|_| started.elapsed()))
+    }
+
     /// Waits until the screen has settled, by the session's settle rule with `period`: in
     /// `auto` mode as soon as the screen is unchanged and the program is seen waiting for
     /// input (see `quiet.rs`; confirmed by a second look [`CONFIRM`] later), else once it has

@@ -1342,3 +1342,31 @@ fn a_saved_session_of_a_relative_program_records_again_from_its_scenario() {
         assert!(out.stdout().contains("menu::picked"), "{out}");
     }
 }
+
+/// Issue 22: the reply to an input command showed the screen from before the program had
+/// answered the input. It shows the settled answer now (settled as a checkpoint is, within
+/// half a second), with how long the answer took. (A program that sleeps longer than the
+/// settle period before it answers is waiting on a timer, as for checkpoints: wait for its
+/// answer.)
+#[test]
+fn the_reply_to_input_shows_the_programs_answer() {
+    let a = Agent::new();
+    a.ok(&[
+        "start",
+        "--name",
+        "slow",
+        "--",
+        "bash",
+        "-c",
+        "while true; do IFS= read -rsn1 k; sleep 0.02; echo \"answered $k\"; done",
+    ]);
+    a.ok(&["wait", "slow", "--echo", "off"]);
+    for key in ["a", "b", "c"] {
+        let r = a.ok(&["press", "slow", key]);
+        assert!(screen(&r).contains(&format!("answered {key}")), "{r}");
+        assert!(r["settled_ms"].as_u64().is_some_and(|ms| ms >= 15), "{r}");
+    }
+    let r = a.ok(&["type", "slow", "d"]);
+    assert!(screen(&r).contains("answered d"), "{r}");
+    a.ok(&["stop", "slow"]);
+}
