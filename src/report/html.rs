@@ -343,8 +343,10 @@ fn snapshot(out: &mut String, s: &SnapshotData) {
     out.push_str("</div>\n");
 }
 
-/// A screen as rows of spans: runs of one style, each changed cell its own `span.d` with its
-/// 1-based `data-col`, wide characters in `span.w`, the cursor cell `span.cur`.
+/// A screen as rows of spans: runs of ASCII text of one style, each changed cell its own
+/// `span.d` with its 1-based `data-col`, every other character in a box of its cells (`span.w`
+/// two wide, `span.g` one: a braille, box-drawing or CJK glyph of a fallback font with another
+/// advance cannot shift the row), the cursor cell `span.cur`.
 fn screen(out: &mut String, label: &str, grid: &Grid, changed: &[Vec<bool>]) {
     let _ = write!(
         out,
@@ -374,11 +376,13 @@ fn screen(out: &mut String, label: &str, grid: &Grid, changed: &[Vec<bool>]) {
                     .unwrap_or(false)
             };
             let is_cursor = |c: usize| grid.cursor == Some((r, c));
-            let single = cell.width > 1 || is_changed(c) || is_cursor(c);
+            let boxed = !cell.text.is_ascii();
+            let single = cell.width > 1 || boxed || is_changed(c) || is_cursor(c);
             let mut end = c + 1;
             if !single {
                 while end < row.len()
                     && row[end].width == 1
+                    && row[end].text.is_ascii()
                     && row[end].style == cell.style
                     && !is_changed(end)
                     && !is_cursor(end)
@@ -390,6 +394,8 @@ fn screen(out: &mut String, label: &str, grid: &Grid, changed: &[Vec<bool>]) {
             let mut classes = Vec::new();
             if cell.width > 1 {
                 classes.push("w");
+            } else if boxed {
+                classes.push("g");
             }
             if is_changed(c) {
                 classes.push("d");
@@ -397,14 +403,28 @@ fn screen(out: &mut String, label: &str, grid: &Grid, changed: &[Vec<bool>]) {
             if is_cursor(c) {
                 classes.push("cur");
             }
+            // A boxed character is placed at its cell (one rounding, so none add up along
+            // the row), with blanks in the flow where it stands.
+            let placed = cell.width > 1 || boxed;
+            if placed {
+                // (Blanks drawn by CSS: not in the page's text, so a copy has none.)
+                out.push_str(if cell.width > 1 {
+                    "<span class=\"sp two\"></span>"
+                } else {
+                    "<span class=\"sp\"></span>"
+                });
+            }
             out.push_str("<span");
             if !classes.is_empty() {
                 let _ = write!(out, " class=\"{}\"", classes.join(" "));
             }
+            let mut style = css(&cell.style);
+            if placed {
+                style.push_str(&format!("left:{c}ch;"));
+            }
             if is_changed(c) {
                 let _ = write!(out, " data-col=\"{}\"", c + 1);
             }
-            let style = css(&cell.style);
             if !style.is_empty() {
                 let _ = write!(out, " style=\"{style}\"");
             }

@@ -110,7 +110,7 @@ pub struct Frame {
     /// `[cols, rows]` when the size changed (always on the first frame).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub size: Option<(usize, usize)>,
-    /// The rows that changed: `(row, runs)`; a run is `(text, style index, wide)`.
+    /// The rows that changed: `(row, runs)`; a run is `(text, style index, cells)`.
     pub rows: Vec<(usize, Vec<Run>)>,
     /// Rows that are a row of the frame before (scrolling): `(row, row before)`.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
@@ -119,9 +119,11 @@ pub struct Frame {
     pub cursor: Option<(usize, usize)>,
 }
 
-/// Cells of one style drawn together: text, style index, and whether it is one wide
-/// character (drawn two cells wide).
-pub type Run = (String, usize, bool);
+/// Cells of one style drawn together: text, style index, and the cells of its box: 0 for a run
+/// of ASCII text (as wide as its characters), 1 or 2 for one other character in a box of one or
+/// two cells (whatever width its font gives it, so a braille or CJK glyph from a fallback font
+/// cannot shift the rest of the row).
+pub type Run = (String, usize, u8);
 
 /// A checkpoint on the timeline.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -199,6 +201,18 @@ pub fn player(stem: &str, cast: &Path, engine: impl Into<EngineSpec>) -> Player 
     }
     p.duration = last_time;
     p
+}
+
+/// The cells of the box a cell's text is drawn in: 0 for plain ASCII (it flows with its run),
+/// else its width (1 or 2).
+pub(super) fn boxed_cells(cell: &Cell) -> u8 {
+    if cell.width > 1 {
+        2
+    } else if cell.text.is_ascii() {
+        0
+    } else {
+        1
+    }
 }
 
 /// Turns screens into frames of changed rows, sharing one style table.
@@ -281,15 +295,15 @@ impl Builder {
                     i
                 }
             };
-            let wide = cell.width > 1;
+            let cells = boxed_cells(cell);
             let text = cell.text.chars().map(crate::term::safe_char);
             match out.last_mut() {
-                Some((t, s, false)) if *s == style && !wide => t.extend(text),
-                _ => out.push((text.collect(), style, wide)),
+                Some((t, s, 0)) if *s == style && cells == 0 => t.extend(text),
+                _ => out.push((text.collect(), style, cells)),
             }
         }
         // Trailing default blanks are drawn by the row's width.
-        if let Some((text, 0, false)) = out.last_mut() {
+        if let Some((text, 0, 0)) = out.last_mut() {
             if p.styles[0].is_empty() {
                 let trimmed = text.trim_end_matches(' ').len();
                 text.truncate(trimmed);

@@ -86,12 +86,22 @@
     for (var r = 0; r < this.rows.length; r++) {
       var row = document.createElement("div");
       row.className = "row"; row.setAttribute("data-row", String(r + 1));
-      var runs = this.rows[r];
+      var runs = this.rows[r], col = 0;
       for (var k = 0; k < runs.length; k++) {
-        var s = document.createElement("span");
+        var s = document.createElement("span"), cells = runs[k][2];
         s.textContent = runs[k][0];
         if (styles[runs[k][1]]) s.style.cssText = styles[runs[k][1]];
-        if (runs[k][2]) s.className = "w";
+        if (cells > 0) {
+          // Placed at its cell, blanks in the flow where it stands (see html.rs).
+          var sp = document.createElement("span");
+          sp.className = cells === 2 ? "sp two" : "sp";
+          row.appendChild(sp);
+          s.className = cells === 2 ? "w" : "g";
+          s.style.left = col + "ch";
+          col += cells;
+        } else {
+          col += Array.from(runs[k][0]).length;
+        }
         row.appendChild(s);
       }
       screen.appendChild(row);

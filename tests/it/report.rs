@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use crate::util::{have, root, Dir};
+use crate::util::{have, root, v3_cast, Dir};
 
 const TEXT: &str = r#"{"version": 3, "term": {"cols": 20, "rows": 4}}
 [0.1, "o", "$ echo hi\r\nhi\r\n"]
@@ -577,4 +577,74 @@ fn screen_text(player: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Issue 26 point 7: in the report's screens every character sits on its cell, whatever
+/// advance its font gives it (braille, box drawing, CJK and symbols come from fallback fonts
+/// with other widths: a ratatui chart's right border fell off its panel), measured in
+/// Chromium; expected and actual stand side by side on a wide window and stack on a narrow one.
+#[test]
+fn report_screens_keep_every_glyph_on_its_cell_and_sit_side_by_side_when_wide() {
+    let dir = Dir::new();
+    let row = |s: &str| format!("{s}\\r\\n");
+    let output = [
+        row("┌chart───────────────────────┐"),
+        row("│⣀⣠⣤⣶⣿⡇⢸⣿⠿⠛⠉ ⣀⣠⣤⣶⣿⡇⢸⣿⠿⠛⠉ ⣿│"),
+        row("│日本語 中文 한국어 テキスト│"),
+        row("│▁▂▃▄▅▆▇█ ★☆✓✗ ⏻ ⌘ ∑∫≠ x    │"),
+        "└────────────────────────────┘".to_string(),
+    ]
+    .concat();
+    dir.write(
+        "casts/glyphs.cast",
+        v3_cast(40, 6, &[&format!(r#"[0.1, "o", "{output}"]"#)]),
+    );
+    dir.tuicast(["test"])
+        .env("TUICAST_UPDATE", "always")
+        .run()
+        .success();
+    edit(&dir.join("snapshots/glyphs/end.txt"), "chart", "CHART");
+    dir.tuicast(["test", "--report", "rep"])
+        .env("TUICAST_UPDATE", "no")
+        .run()
+        .fails_with(1);
+    let Some(b) = crate::webdriver::Browser::start() else {
+        eprintln!("skipped: no chromium or chromedriver");
+        return;
+    };
+    b.open(&format!("file://{}", dir.join("rep/index.html").display()));
+    // Each span's left edge against the cell it starts at (ASCII runs count their characters,
+    // boxed characters their cells), in units of the screen's cell width.
+    let misplaced = b.eval(
+        r#"
+        var out = [];
+        document.querySelectorAll('.screen').forEach(function (screen) {
+          var cols = parseFloat(screen.style.width);
+          screen.querySelectorAll('.row').forEach(function (row) {
+            var left = row.getBoundingClientRect().left;
+            var cw = row.getBoundingClientRect().width / cols;
+            var col = 0;
+            row.querySelectorAll('span').forEach(function (s) {
+              if (s.classList.contains('sp')) return;
+              var x = (s.getBoundingClientRect().left - left) / cw;
+              if (Math.abs(x - col) > 0.05) out.push(row.dataset.row + ':' + col + ' ' + s.textContent + ' at ' + x.toFixed(2));
+              col += s.classList.contains('w') ? 2 : s.classList.contains('g') ? 1 : Array.from(s.textContent).length;
+            });
+            var right = (row.lastElementChild ? row.lastElementChild.getBoundingClientRect().right - left : 0) / cw;
+            if (right > cols + 0.05) out.push(row.dataset.row + ' ends at ' + right.toFixed(2) + ' of ' + cols);
+          });
+        });
+        return out;
+        "#,
+    );
+    assert_eq!(misplaced, serde_json::json!([]), "glyphs off their cells");
+    let boxed = b.eval("return document.querySelectorAll('.screen .g').length;");
+    assert!(boxed.as_u64().unwrap() > 40, "{boxed}");
+    let tops = "var f = document.querySelectorAll('.sides figure'); \
+                return [f[0].getBoundingClientRect().top, f[1].getBoundingClientRect().top];";
+    let t = b.eval(tops);
+    assert_eq!(t[0], t[1], "side by side at 1200 px: {t}");
+    b.set_window(600, 900);
+    let t = b.eval(tops);
+    assert!(t[1].as_f64() > t[0].as_f64(), "stacked at 600 px: {t}");
 }

@@ -67,6 +67,15 @@ impl Browser {
         Some(b)
     }
 
+    /// Makes the window `width` x `height` pixels.
+    pub(crate) fn set_window(&self, width: u32, height: u32) {
+        self.command(
+            "POST",
+            "window/rect",
+            json!({ "width": width, "height": height }),
+        );
+    }
+
     /// Opens `url`.
     pub(crate) fn open(&self, url: &str) {
         self.command("POST", "url", json!({ "url": url }));
