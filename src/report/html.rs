@@ -281,6 +281,8 @@ fn snapshot(out: &mut String, s: &SnapshotData) {
         };
         out.push_str(
             "<label class=\"only\"><input type=\"checkbox\" class=\"only-d\"> differences only</label>\
+             <label class=\"only\"><input type=\"checkbox\" class=\"overlay\"> actual over \
+             expected (<kbd>o</kbd> flips between them)</label>\
              <div class=\"sides\">",
         );
         match &expected {

@@ -27,6 +27,23 @@
     });
   });
 
+  // "actual over expected": one screen on the other; `o` flips which one shows (a blink
+  // comparison, where a moved cell jumps).
+  Array.prototype.forEach.call(document.querySelectorAll("input.overlay"), function (box) {
+    box.addEventListener("change", function () {
+      var snap = box.closest(".snap");
+      snap.classList.toggle("overlay", box.checked);
+      snap.classList.remove("flipped");
+    });
+  });
+  document.addEventListener("keydown", function (e) {
+    var t = e.target;
+    if (e.key !== "o" || (t && t.tagName === "INPUT" && t.type !== "checkbox" && t.type !== "range")) return;
+    Array.prototype.forEach.call(document.querySelectorAll(".snap.overlay"), function (snap) {
+      snap.classList.toggle("flipped");
+    });
+  });
+
   // Players: frames hold the rows that changed; the page keeps the current screen.
   function Player(el, p) {
     this.el = el; this.p = p; this.index = -1; this.rows = []; this.cols = 0; this.timer = null;

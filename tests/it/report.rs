@@ -644,6 +644,17 @@ fn report_screens_keep_every_glyph_on_its_cell_and_sit_side_by_side_when_wide() 
                 return [f[0].getBoundingClientRect().top, f[1].getBoundingClientRect().top];";
     let t = b.eval(tops);
     assert_eq!(t[0], t[1], "side by side at 1200 px: {t}");
+    // Actual over expected, and `o` flips between them.
+    b.click("input.overlay");
+    let place = "var f = document.querySelectorAll('.sides figure'); \
+                 var a = f[0].getBoundingClientRect(), e = f[1].getBoundingClientRect(); \
+                 return [a.left === e.left && a.top === e.top, getComputedStyle(f[1]).opacity, \
+                         getComputedStyle(f[0]).visibility];";
+    assert_eq!(b.eval(place), serde_json::json!([true, "0.5", "visible"]));
+    b.press("o");
+    assert_eq!(b.eval(place), serde_json::json!([true, "1", "hidden"]));
+    b.click("input.overlay");
+    assert_eq!(b.eval(tops)[0], b.eval(tops)[1], "side by side again");
     b.set_window(600, 900);
     let t = b.eval(tops);
     assert!(t[1].as_f64() > t[0].as_f64(), "stacked at 600 px: {t}");
