@@ -99,6 +99,19 @@ pub struct ReportDir {
     dir: PathBuf,
 }
 
+/// What [`ReportDir::merge_from`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Merged {
+    /// Files added.
+    pub added: usize,
+    /// Files of the same name this folder had already (kept).
+    pub kept: usize,
+    /// Entries not taken, each with why (a symbolic link, not a regular file, too large, a
+    /// name tuicast does not write).
+    pub refused: Vec<String>,
+}
+
 impl ReportDir {
     /// The folder `dir` (made when results are first added).
     pub fn new(dir: impl Into<PathBuf>) -> ReportDir {
@@ -275,6 +288,56 @@ impl ReportDir {
             .ok()
             .map(|b| content_hash(&b));
         Ok(Some(NewCast { file, cast_hash }))
+    }
+
+    /// Adds the results of another report folder `from` (one CI job of a sharded run) to this
+    /// one: its `data/` and `files/`, then the page can be made again ([`ReportDir::regenerate`])
+    /// with every job's results, and `tuicast accept --from` applies all of their changes.
+    /// `from` is untrusted (an artifact): only regular files with plain names are taken (no
+    /// symbolic link, nothing above [`MAX_DATA_BYTES`]); a name this folder has already is
+    /// kept as it is (the jobs of a partitioned run check different trials).
+    pub fn merge_from(&self, from: &Path) -> io::Result<Merged> {
+        let shown = crate::escape::escape_for_terminal(&from.display().to_string(), 300);
+        if !from.join("data").is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{shown}: not a tuicast report folder (no data/ in it)"),
+            ));
+        }
+        self.claim()?;
+        let mut merged = Merged::default();
+        for sub in ["data", "files"] {
+            let Ok(entries) = std::fs::read_dir(from.join(sub)) else {
+                continue;
+            };
+            let into = self.dir.join(sub);
+            std::fs::create_dir_all(&into)?;
+            for entry in entries {
+                let entry = entry?;
+                let name = entry.file_name();
+                let plain = name.to_str().is_some_and(|n| {
+                    !n.starts_with('.')
+                        && n.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+                });
+                let bytes = match plain {
+                    true => crate::util::read_regular_nofollow(&entry.path(), MAX_DATA_BYTES),
+                    false => Err(io::Error::other("a name tuicast does not write")),
+                };
+                match bytes {
+                    Ok(_) if into.join(&name).exists() => merged.kept += 1,
+                    Ok(bytes) => {
+                        write_replacing(&into.join(&name), &bytes)?;
+                        merged.added += 1;
+                    }
+                    Err(e) => merged.refused.push(format!(
+                        "{shown}/{sub}/{}: {e}",
+                        crate::escape::escape_for_terminal(&name.to_string_lossy(), 200)
+                    )),
+                }
+            }
+        }
+        Ok(merged)
     }
 
     /// Writes `index.html` from every data file, under the folder's lock. When another

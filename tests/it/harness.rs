@@ -267,3 +267,84 @@ fn assert_report(rep: &Path, passed: &str, failed: &str) {
     assert!(html.contains("first difference: row "), "{header}");
     assert!(!rep.join(".lock").exists() && !rep.join(".dirty").exists());
 }
+
+/// Issue 26 point 6: a sharded run (nextest partitions, each job its own report folder, as CI
+/// matrix jobs upload them) merges into one report with every trial, and one
+/// `tuicast accept --from` applies the changes of all the jobs.
+#[test]
+fn the_reports_of_a_partitioned_run_merge_into_one_page_and_one_accept() {
+    if !have("cargo-nextest") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "cargo-nextest is required under CI"
+        );
+        eprintln!("skipping: cargo-nextest is not installed");
+        return;
+    }
+    let c = Crate::named("uses-tuicast-shards", "");
+    c.dir
+        .copy_from_repo("casts/progress.cast", "casts/progress.cast");
+    c.dir
+        .copy_from_repo("casts/shell.cast", "casts/sub/shell.cast");
+    c.tuicast(&["test", "--update"]).success();
+    // One golden of each cast changed: the partitions split the trials, so each job sees
+    // some of the failures.
+    let progress = c.path("snapshots/progress/done.txt");
+    let shell = c.path("snapshots/sub/shell/end.txt");
+    let originals = [
+        fs::read_to_string(&progress).unwrap(),
+        fs::read_to_string(&shell).unwrap(),
+    ];
+    fs::write(&progress, originals[0].replace("100%", "99%")).unwrap();
+    fs::write(&shell, originals[1].replace("$ exit", "$ exot")).unwrap();
+    let mut failed_in = Vec::new();
+    for (n, part) in ["count:1/2", "count:2/2"].iter().enumerate() {
+        let rep = c.path(&format!("shard-{}", n + 1));
+        let out = c.cargo(
+            &[
+                "nextest",
+                "run",
+                "--test",
+                "casts",
+                "--no-fail-fast",
+                "--partition",
+                part,
+            ],
+            &[
+                ("TUICAST_REPORT", rep.to_str().unwrap()),
+                ("TUICAST_UPDATE", "no"),
+            ],
+        );
+        failed_in.push(!out.status.success());
+        assert!(rep.join("index.html").exists(), "{}", text(&out));
+    }
+    let merged = c.path("merged");
+    let out = c.tuicast(&["report", "merged", "shard-1", "shard-2"]);
+    assert_eq!(out.code(), Some(1), "{out}");
+    assert!(out.stderr().contains("merged shard-1:"), "{out}");
+    let page = fs::read_to_string(merged.join("index.html")).unwrap();
+    assert!(
+        page.contains("5 passed") && page.contains("2 failed"),
+        "{failed_in:?}"
+    );
+    for test in ["progress::done", "sub/shell::end"] {
+        assert!(page.contains(test), "{test} in the merged page");
+    }
+    // A hostile shard: a symbolic link in its data is not taken.
+    let evil = c.path("evil");
+    fs::create_dir_all(evil.join("data")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", evil.join("data/r-0.json")).unwrap();
+    let out = c.tuicast(&["report", "merged", "evil"]);
+    assert!(
+        out.stderr().contains("not merged: evil/data/r-0.json"),
+        "{out}"
+    );
+    assert!(!merged.join("data/r-0.json").exists());
+
+    // One accept takes both jobs' changes: the goldens are what the casts show again.
+    c.tuicast(&["accept", "--from", "merged"]).success();
+    assert_eq!(fs::read_to_string(&progress).unwrap(), originals[0]);
+    assert_eq!(fs::read_to_string(&shell).unwrap(), originals[1]);
+    let out = c.cargo(&["test", "--test", "casts"], &[]);
+    assert!(out.status.success(), "{}", text(&out));
+}
