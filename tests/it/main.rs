@@ -28,6 +28,7 @@
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
 mod asciinema;
+mod ci_action;
 mod cli;
 mod codec;
 mod conformance;
