@@ -37,8 +37,8 @@
 //!   focus, keypad, which avt ignores, and the origin and auto-wrap modes avt keeps private);
 //! - REP repeats the character just printed, and only that, as xterm does (avt repeats the
 //!   cell before the cursor, whatever came between);
-//! - a tab at the pending-wrap position keeps the wrap pending (avt moves the cursor back
-//!   onto the last column);
+//! - a tab (or a backward tab) at the pending-wrap position keeps the wrap pending (avt
+//!   moves the cursor onto the last column, or back from it);
 //! - auto-wrap is not restored with the cursor (avt restores it, as old xterms did; xterm
 //!   today and tmux do not), and DECSTR turns it on (as xterm does; avt keeps it).
 //!
@@ -657,8 +657,9 @@ impl AvtEngine {
             // A tab at the pending-wrap position keeps the wrap pending: xterm's
             // `TabToNextStop` moves only to a stop right of the cursor, and there is none past
             // the last column (avt would move the cursor back onto the last column, and the
-            // next character would overwrite it instead of wrapping).
-            Function::Ht | Function::Cht(_)
+            // next character would overwrite it instead of wrapping). A backward tab there
+            // does nothing either, as in xterm (379, run headless) and xterm.js.
+            Function::Ht | Function::Cht(_) | Function::Cbt(_)
                 if self.terminal.cursor().col >= usize::from(self.size.cols) =>
             {
                 return
@@ -1633,6 +1634,7 @@ mod tests {
             "e\u{301}",
             "e\u{301}\re",
             "0123456789ab\tZ",
+            "0123456789ab\x1b[ZZ",
             "+\x1b[1b\x1b[2b",
             "\x1b[3b",
             "\x1b[1;2m",
@@ -1874,6 +1876,23 @@ mod tests {
         }
         // Before the last column a tab still stops on it.
         assert_eq!(screen("012345678\tZ").row_text(0), "012345678Z");
+    }
+
+    #[test]
+    fn a_backward_tab_at_the_pending_wrap_does_nothing() {
+        // As xterm (379, run headless) and xterm.js: CBT leaves the cursor and its pending
+        // wrap alone (tmux moves back from the last column).
+        for cbt in ["\x1b[Z", "\x1b[Z\x1b[Z", "\x1b[2Z"] {
+            let s = screen(&format!("0123456789{cbt}Z"));
+            assert_eq!(
+                (s.row_text(0).as_str(), s.row_text(1).as_str()),
+                ("0123456789", "Z"),
+                "{cbt:?}"
+            );
+        }
+        // Anywhere else it moves back to the stop before.
+        assert_eq!(screen("012345678\x1b[ZZ").row_text(0), "01234567Z");
+        assert_eq!(screen("0123456789\x1b[D\x1b[ZZ").row_text(0), "Z123456789");
     }
 
     #[test]
