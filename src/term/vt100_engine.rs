@@ -326,7 +326,7 @@ mod tests {
             let mut v = Vt100Engine::new(Size { cols: 20, rows: 5 });
             v.feed(&input[..cut]);
             v.feed(&input[cut..]);
-            let text = crate::render::text(&v.screen());
+            let text = v.screen().text();
             assert!(text.contains("xy\naaaaaaaaaaaaaaaaaaa4"), "{text}");
         }
         // Away from the last column the selector still reaches vt100.
