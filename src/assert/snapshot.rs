@@ -627,6 +627,16 @@ mod tests {
     }
 
     #[test]
+    fn bold_with_dim_is_two_style_words_that_parse_back() {
+        // SGR 1 then 2 keeps both, as xterm does; SGR 22 ends both.
+        let s = screen("\x1b[1m\x1b[2mab\x1b[22mc");
+        let text = render(Format::Styled, "demo.cast", "end", &s);
+        assert!(text.ends_with("--- styles\n1:1-2 bold dim\n"), "{text}");
+        let a = parse_styles(&text)[&(0, 1)].attrs;
+        assert!(a.bold && a.dim, "{a:?}");
+    }
+
+    #[test]
     fn hidden_text_is_a_style_word_that_parses_back() {
         let s = screen("a\x1b[8;31mbc\x1b[0md");
         let text = render(Format::Styled, "demo.cast", "end", &s);

@@ -225,4 +225,13 @@ mod tests {
         assert_eq!(changed[1], [false, true, false, false, false, false]);
         assert!(!changed[0].iter().any(|c| *c));
     }
+
+    #[test]
+    fn bold_with_dim_draws_both() {
+        let text = "---\ncast: a\ncheckpoint: b\nsize: 2x1\n---\nab\n--- styles\n1:1 bold dim\n";
+        let g = Grid::from_snapshot(text);
+        let a = g.rows[0][0].style.attrs;
+        assert!(a.bold && a.dim, "{a:?}");
+        assert_eq!(css(&g.rows[0][0].style), "font-weight:bold;opacity:.6;");
+    }
 }

@@ -505,7 +505,7 @@ mod tests {
         let t = Theme::default();
         let s = crate::term::test_screen(
             Size { cols: 10, rows: 1 },
-            "\x1b[1;31mA\x1b[0;7mB\x1b[0;2mC\x1b[0;38;2;1;2;3mD",
+            "\x1b[1;31mA\x1b[0;7mB\x1b[0;2mC\x1b[0;38;2;1;2;3mD\x1b[0;1;2;31mE",
         );
         let cells = &s.rows[0];
         assert_eq!(r.colors(&cells[0], false).0, t.palette[9], "bold is bright");
@@ -513,6 +513,13 @@ mod tests {
         assert_eq!(r.colors(&cells[1], true), (t.fg, t.bg), "cursor on inverse");
         assert_eq!(r.colors(&cells[2], false).0, t.fg.mix(t.bg, 110), "dim");
         assert_eq!(r.colors(&cells[3], false).0, Rgb(1, 2, 3));
+        // Bold with faint (SGR 1 then 2, kept together as in xterm): bright, then dimmed.
+        assert!(cells[4].attrs.bold && cells[4].attrs.dim);
+        assert_eq!(
+            r.colors(&cells[4], false).0,
+            t.palette[9].mix(t.bg, 110),
+            "bold and dim"
+        );
         let plain = Renderer::new(PngOptions {
             bold_is_bright: false,
             ..PngOptions::default()

@@ -37,8 +37,8 @@
 //!   focus, keypad, which avt ignores, and the origin and auto-wrap modes avt keeps private);
 //! - REP repeats the character just printed, and only that, as xterm does (avt repeats the
 //!   cell before the cursor, whatever came between);
-//! - a tab at the pending-wrap position keeps the wrap pending (avt moves the cursor back
-//!   onto the last column);
+//! - a tab (or a backward tab) at the pending-wrap position keeps the wrap pending (avt
+//!   moves the cursor onto the last column, or back from it);
 //! - auto-wrap is not restored with the cursor (avt restores it, as old xterms did; xterm
 //!   today and tmux do not), and DECSTR turns it on (as xterm does; avt keeps it).
 //!
@@ -166,11 +166,27 @@ pub struct AvtEngine {
     modes: ModeShadow,
     /// DECCOLM resizes, as on a VT100 ([`EngineOptions::deccolm`]).
     deccolm: bool,
-    /// The character just printed, as the program sent it (before its character set), for
-    /// REP; `None` once anything else was read in the ground state (see [`Self::apply`]).
-    last_graphic: Option<char>,
+    /// The character just printed, for REP; none once anything else was read in the ground
+    /// state (see [`Self::apply`]).
+    last_graphic: LastGraphic,
     /// The work REP has done, against what the output fed so far allows.
     rep_work: RepWork,
+}
+
+/// What REP repeats: the character just printed, if the last thing read was one.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum LastGraphic {
+    /// Nothing: something else came after the last character printed.
+    #[default]
+    None,
+    /// This character, as the program sent it (before its character set).
+    Char(char),
+    /// The character in this column of the cursor's row, where a run of plain text
+    /// ([`AvtEngine::text_run`]: no character set, stand-in, mark or wide character) printed
+    /// it last. Noted once a run rather than at each of its characters (that cost 1 % of the
+    /// replay's instructions), and read only by REP, or before anything moves the cursor
+    /// while it is still what REP repeats ([`AvtEngine::settle_last_graphic`]).
+    Column(u16),
 }
 
 /// What REP may print in all: [`REP_WORK_BASE`] prints, and [`REP_WORK_PER_BYTE`] more for
@@ -262,7 +278,7 @@ impl AvtEngine {
             deferred_lfs: 0,
             unsupported: Unsupported::default(),
             modes: ModeShadow::default(),
-            last_graphic: None,
+            last_graphic: LastGraphic::None,
             rep_work: RepWork::default(),
         }
     }
@@ -360,7 +376,6 @@ impl AvtEngine {
         let mut room = (self.size.cols as usize).checked_sub(col)?;
         let bytes = text.as_bytes();
         let mut i = 0;
-        let mut last = None;
         while room > 0 && i < bytes.len() {
             let b = bytes[i];
             let ch = if (0x20..0x7f).contains(&b) {
@@ -378,13 +393,14 @@ impl AvtEngine {
                 ch
             };
             self.terminal.execute(Function::Print(ch));
-            last = Some(ch);
             room -= 1;
         }
-        if last.is_some() {
-            self.last_graphic = last;
+        if i == 0 {
+            return None;
         }
-        (i > 0).then_some(i)
+        // Every character took a column: the last went into the one before what is left.
+        self.last_graphic = LastGraphic::Column((usize::from(self.size.cols) - room - 1) as u16);
+        Some(i)
     }
 
     #[inline]
@@ -557,14 +573,19 @@ impl AvtEngine {
     /// REP leaves nothing to repeat); a C0 control inside a sequence does not.
     #[inline]
     fn apply(&mut self, special: Option<Special>, f: Option<Function>) {
-        if self.last_graphic.is_none() {
+        if self.last_graphic == LastGraphic::None {
             // (The common case in full-screen output: a sequence after a sequence.)
             return self.apply_parsed(special, f);
         }
         let prints = matches!(f, Some(Function::Print(_)));
+        if f.is_some() && self.parser.state != State::Ground {
+            // A control inside a sequence runs now and leaves what REP repeats, but may
+            // move the cursor off the row of its cell.
+            self.settle_last_graphic();
+        }
         self.apply_parsed(special, f);
         if !prints && self.parser.state == State::Ground {
-            self.last_graphic = None;
+            self.last_graphic = LastGraphic::None;
         }
     }
 
@@ -680,8 +701,9 @@ impl AvtEngine {
             // A tab at the pending-wrap position keeps the wrap pending: xterm's
             // `TabToNextStop` moves only to a stop right of the cursor, and there is none past
             // the last column (avt would move the cursor back onto the last column, and the
-            // next character would overwrite it instead of wrapping).
-            Function::Ht | Function::Cht(_)
+            // next character would overwrite it instead of wrapping). A backward tab there
+            // does nothing either, as in xterm (379, run headless) and xterm.js.
+            Function::Ht | Function::Cht(_) | Function::Cbt(_)
                 if self.terminal.cursor().col >= usize::from(self.size.cols) =>
             {
                 return
@@ -814,7 +836,7 @@ impl AvtEngine {
 
     fn print(&mut self, ch: char) {
         if ch == '\x7f' {
-            self.last_graphic = None;
+            self.last_graphic = LastGraphic::None;
             return; // DEL draws nothing
         }
         let raw = ch;
@@ -830,8 +852,23 @@ impl AvtEngine {
             self.attach_mark(ch);
             return;
         }
-        self.last_graphic = Some(raw);
+        self.last_graphic = LastGraphic::Char(raw);
         self.put(ch);
+    }
+
+    /// Reads the character of a [`LastGraphic::Column`] from its cell, while the cursor is
+    /// still on its row.
+    fn settle_last_graphic(&mut self) {
+        if let LastGraphic::Column(col) = self.last_graphic {
+            let row = self.terminal.cursor().row;
+            let cell = self
+                .terminal
+                .view()
+                .nth(row)
+                .and_then(|line| line.cells().get(usize::from(col)).map(|c| c.char()));
+            // (A plain run prints no stand-in: the cell holds the character itself.)
+            self.last_graphic = cell.map_or(LastGraphic::None, LastGraphic::Char);
+        }
     }
 
     /// REP: the character just printed again, `n` times (at least once), as xterm repeats
@@ -841,7 +878,8 @@ impl AvtEngine {
     /// concealed character's stand-in, and so its concealment.) The count is capped by
     /// [`rep_count`]: past a screenful the screen looks the same with fewer repeats.
     fn repeat(&mut self, n: u16) {
-        let Some(raw) = self.last_graphic else {
+        self.settle_last_graphic();
+        let LastGraphic::Char(raw) = self.last_graphic else {
             return;
         };
         // (No single shift can be waiting: the character just printed took it.)
@@ -1289,6 +1327,8 @@ impl Engine for AvtEngine {
         if size == self.size {
             return;
         }
+        // (The cell of what REP repeats moves with the reflow.)
+        self.settle_last_graphic();
         if self.deferred_lfs > 0 {
             // (avt reflows the lines above the screen too.)
             self.collect_scrolled();
@@ -1656,8 +1696,11 @@ mod tests {
             "e\u{301}",
             "e\u{301}\re",
             "0123456789ab\tZ",
+            "0123456789ab\x1b[ZZ",
             "+\x1b[1b\x1b[2b",
             "\x1b[3b",
+            "cd\x1b[2b",
+            "ab\x1b[\n2b",
             "\x1b[1;2m",
             "\x1b[22m",
             "\x1b[1\"q",
@@ -1900,6 +1943,23 @@ mod tests {
     }
 
     #[test]
+    fn a_backward_tab_at_the_pending_wrap_does_nothing() {
+        // As xterm (379, run headless) and xterm.js: CBT leaves the cursor and its pending
+        // wrap alone (tmux moves back from the last column).
+        for cbt in ["\x1b[Z", "\x1b[Z\x1b[Z", "\x1b[2Z"] {
+            let s = screen(&format!("0123456789{cbt}Z"));
+            assert_eq!(
+                (s.row_text(0).as_str(), s.row_text(1).as_str()),
+                ("0123456789", "Z"),
+                "{cbt:?}"
+            );
+        }
+        // Anywhere else it moves back to the stop before.
+        assert_eq!(screen("012345678\x1b[ZZ").row_text(0), "01234567Z");
+        assert_eq!(screen("0123456789\x1b[D\x1b[ZZ").row_text(0), "Z123456789");
+    }
+
+    #[test]
     fn rep_repeats_only_a_character_just_printed() {
         // As xterm's `doparsing` keeps `lastchar` (vttest 11.7); tmux and xterm.js agree but
         // where said.
@@ -1920,11 +1980,36 @@ mod tests {
             // Through the character set in use now, as printed anew.
             ("\x1b(0q\x1b[b", "──"),
             ("\x1b*0\x1bNq\x1b[2b", "─qq"),
+            // A control inside the REP sequence runs first and leaves the character (as in
+            // xterm 379, run headless).
+            ("ab\x1b[\n2b", "ab\n  bb"),
+            ("ab\x1b[\r2b", "bb"),
+            ("ab\x1b[2\n;b", "ab\n  bb"),
+            // Insert mode and the last column with auto-wrap off (xterm too).
+            ("\x1b[4hab\x1b[Hcd\x1b[2b", "cdddab"),
+            ("\x1b[?7l\x1b[1;9Habc\x1b[2b", "        ac"),
         ] {
             let s = screen(input);
             let text = format!("{}\n{}", s.row_text(0), s.row_text(1));
             assert_eq!(text.trim_end(), row, "{input:?}");
         }
+    }
+
+    #[test]
+    fn rep_repeats_the_character_printed_before_a_resize() {
+        // (A run of plain text leaves the column of its last character, read when REP
+        // needs it: the resize reads it first.)
+        let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });
+        e.feed("012345678");
+        e.resize(Size { cols: 5, rows: 4 });
+        e.feed("\x1b[2b");
+        let text = e.screen().text();
+        assert!(text.trim_end().ends_with("56788\n8"), "{text:?}");
+        let mut e = AvtEngine::new(Size { cols: 10, rows: 4 });
+        e.feed("ab");
+        e.resize(Size { cols: 20, rows: 4 });
+        e.feed("\x1b[2b");
+        assert_eq!(e.screen().row_text(0), "abbb");
     }
 
     #[test]
