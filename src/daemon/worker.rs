@@ -399,7 +399,7 @@ impl Worker {
         let mut result = run_step(&step, secret.as_deref(), s);
         // After input, the reply shows the program's answer to it: the screen once settled,
         // for at most REPLY_SETTLE (a program that never stops drawing is answered then).
-        if result.is_ok() && is_input(&step.action) {
+        if result.is_ok() && step.action.is_input() {
             result = s.settle_for_reply(REPLY_SETTLE);
         }
         let after = s.screen_without_secrets();
@@ -595,23 +595,6 @@ const STEP_SHOWN: usize = 200;
 
 /// How long the reply to an input step waits for the program's answer to settle.
 const REPLY_SETTLE: Duration = Duration::from_millis(500);
-
-/// Whether a step sends the program input (keys, text, the mouse, focus, a resize).
-fn is_input(action: &Action) -> bool {
-    matches!(
-        action,
-        Action::Press(_)
-            | Action::Type(_)
-            | Action::Secret(_)
-            | Action::Resize(_)
-            | Action::Click(..)
-            | Action::Drag { .. }
-            | Action::Scroll(..)
-            | Action::Hover(_)
-            | Action::Paste(_)
-            | Action::Focus(_)
-    )
-}
 
 /// The screen's rows as text, trailing blanks removed, joined by newlines.
 fn screen_text(screen: &Screen) -> String {

@@ -71,16 +71,15 @@ impl Journal {
             return;
         }
         match &step.action {
-            Action::Press(_)
-            | Action::Type(_)
-            | Action::Secret(_)
-            | Action::Resize(_)
-            | Action::Click(..)
-            | Action::Drag { .. }
-            | Action::Scroll(..)
-            | Action::Hover(_)
-            | Action::Paste(_)
-            | Action::Focus(_) => {
+            Action::Snapshot(_) => {
+                if let Some(earlier) = self.pending.take() {
+                    self.steps
+                        .push(Step::new(Action::Wait(infer_wait(&earlier, after))));
+                }
+            }
+            Action::Wait(_) | Action::Exit(_) | Action::Sleep(_) => self.pending = None,
+            input => {
+                debug_assert!(input.is_input(), "{input:?}");
                 if self.merge && self.pending.is_some() {
                     if let (Some(last), true) = (self.steps.last_mut(), step.timeout.is_none()) {
                         match (&mut last.action, &step.action) {
@@ -102,13 +101,6 @@ impl Journal {
                 }
                 self.pending = Some(rows(before));
             }
-            Action::Snapshot(_) => {
-                if let Some(earlier) = self.pending.take() {
-                    self.steps
-                        .push(Step::new(Action::Wait(infer_wait(&earlier, after))));
-                }
-            }
-            Action::Wait(_) | Action::Exit(_) | Action::Sleep(_) => self.pending = None,
         }
         self.steps.push(step);
     }

@@ -198,6 +198,26 @@ pub enum Action {
     Focus(bool),
 }
 
+impl Action {
+    /// Whether the step sends the program input: keys, text, a secret, a resize, the mouse, a
+    /// paste or focus.
+    pub fn is_input(&self) -> bool {
+        matches!(
+            self,
+            Action::Press(_)
+                | Action::Type(_)
+                | Action::Secret(_)
+                | Action::Resize(_)
+                | Action::Click(..)
+                | Action::Drag { .. }
+                | Action::Scroll(..)
+                | Action::Hover(_)
+                | Action::Paste(_)
+                | Action::Focus(_)
+        )
+    }
+}
+
 /// The most notches one scroll step turns the wheel.
 pub const MAX_SCROLL: u16 = 1000;
 
@@ -434,6 +454,26 @@ impl Step {
             Action::Paste(t) => format!("paste \"{}\"", shown(t)),
             Action::Focus(true) => "focus in".into(),
             Action::Focus(false) => "focus out".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_steps_are_those_that_reach_the_program() {
+        let size = crate::term::Size { cols: 80, rows: 24 };
+        assert!(Action::Press(vec!["a".into()]).is_input());
+        assert!(Action::Resize(size).is_input());
+        assert!(Action::Focus(true).is_input());
+        for quiet in [
+            Action::Snapshot("x".into()),
+            Action::Exit(None),
+            Action::Sleep(std::time::Duration::ZERO),
+        ] {
+            assert!(!quiet.is_input(), "{quiet:?}");
         }
     }
 }

@@ -130,12 +130,7 @@ fn the_actions_steps_check_a_project_report_and_summarize_with_the_accept_comman
         );
     }
 
-    let dir = Dir::new();
-    dir.copy_from_repo("casts/shell.cast", "casts/shell.cast");
-    dir.tuicast(["test", "--update"]).run().success();
-    let golden = dir.join("snapshots/shell/end.txt");
-    let text = std::fs::read_to_string(&golden).unwrap();
-    std::fs::write(&golden, text.replace("$ exit", "$ exot")).unwrap();
+    let (dir, golden, text) = crate::util::project_with_a_changed_golden();
     let summary = dir.join("summary.md");
     let output = dir.join("output.txt");
     let bin_dir = Path::new(BIN).parent().unwrap().to_path_buf();

@@ -125,12 +125,7 @@ fn replay_and_inspect_output_of_every_bundled_cast_matches_its_schema() {
 #[test]
 fn every_line_of_message_format_json_matches_its_schema() {
     let schema = Schema::load("test-message");
-    let dir = Dir::new();
-    dir.copy_from_repo("casts/shell.cast", "casts/shell.cast");
-    dir.tuicast(["test", "--update"]).run().success();
-    let golden = dir.join("snapshots/shell/end.txt");
-    let text = std::fs::read_to_string(&golden).unwrap();
-    std::fs::write(&golden, text.replace("$ exit", "$ exot")).unwrap();
+    let (dir, _, _) = crate::util::project_with_a_changed_golden();
     dir.write("snapshots/shell/gone.txt", "an orphan\n");
     let out = dir
         .tuicast(["test", "--message-format", "json"])

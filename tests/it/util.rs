@@ -416,3 +416,16 @@ fn shell_quote(arg: &str) -> String {
         format!("'{}'", arg.replace('\'', r"'\''"))
     }
 }
+
+/// A project of the bundled `shell` cast with its goldens, the final screen's golden then
+/// changed (`$ exit` to `$ exot`): one failing check. The folder, that golden, and its text as
+/// the cast draws it.
+pub(crate) fn project_with_a_changed_golden() -> (Dir, PathBuf, String) {
+    let dir = Dir::new();
+    dir.copy_from_repo("casts/shell.cast", "casts/shell.cast");
+    dir.tuicast(["test", "--update"]).run().success();
+    let golden = dir.join("snapshots/shell/end.txt");
+    let text = std::fs::read_to_string(&golden).unwrap();
+    std::fs::write(&golden, text.replace("$ exit", "$ exot")).unwrap();
+    (dir, golden, text)
+}
