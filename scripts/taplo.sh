@@ -8,6 +8,13 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 out="$repo/target/taplo"
 if [ ! -x "$out/node_modules/.bin/taplo" ]; then
   mkdir -p "$out"
-  npm install --prefix "$out" --no-audit --no-fund --silent "@taplo/cli@0.7.0"
+  # (Once more on a failure: a registry that drops a connection is not a broken install.)
+  npm install --prefix "$out" --no-audit --no-fund --loglevel=error "@taplo/cli@0.7.0" ||
+    npm install --prefix "$out" --no-audit --no-fund --loglevel=error "@taplo/cli@0.7.0"
 fi
-"$out/node_modules/.bin/taplo" --version
+# (This build's `--version` exits with status 1: what it prints says it runs.)
+version="$("$out/node_modules/.bin/taplo" --version 2>&1 || true)"
+case "$version" in
+  taplo*) echo "$version in $out" ;;
+  *) echo "taplo does not run: $version" >&2; exit 1 ;;
+esac
