@@ -294,7 +294,7 @@ impl ReportDir {
     /// one: its `data/` and `files/`, then the page can be made again ([`ReportDir::regenerate`])
     /// with every job's results, and `tuicast accept --from` applies all of their changes.
     /// `from` is untrusted (an artifact): only regular files with plain names are taken (no
-    /// symbolic link, nothing above [`MAX_DATA_BYTES`]); a name this folder has already is
+    /// symbolic link, nothing above 256 MiB); a name this folder has already is
     /// kept as it is (the jobs of a partitioned run check different trials).
     pub fn merge_from(&self, from: &Path) -> io::Result<Merged> {
         let shown = crate::escape::escape_for_terminal(&from.display().to_string(), 300);
