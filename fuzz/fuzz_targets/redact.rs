@@ -60,9 +60,21 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     if let Some(re) = pattern {
-        let long_word = input
-            .split(char::is_whitespace)
-            .any(|w| w.len() > MAX_HELD_WORD);
+        // Words as the redactor holds them: parted by the blanks that are printed (not
+        // those inside an escape sequence or string, which may run on to a later BEL), each
+        // reaching from its first printed character to the next word's.
+        let (shown, at) = printed(&input);
+        let mut starts = Vec::new();
+        let mut in_word = false;
+        for (i, c) in shown.char_indices() {
+            let blank = c.is_whitespace();
+            if !blank && !in_word {
+                starts.push(at[i]);
+            }
+            in_word = !blank;
+        }
+        starts.push(input.len());
+        let long_word = starts.windows(2).any(|w| w[1] - w[0] > MAX_HELD_WORD);
         if !long_word {
             // Word by word: a blank (a line end too) parts a match on the screen.
             for word in printed(&out).0.split(char::is_whitespace) {
