@@ -359,8 +359,14 @@ fn skip_escape(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>) {
     chars.next();
     match first {
         '[' => {
-            for (_, c) in chars.by_ref() {
-                if ('\x40'..='\x7e').contains(&c) {
+            // As a terminal reads it: a final byte ends it, CAN and SUB cancel it, and an ESC
+            // cancels it and begins the next sequence (left for the caller to read).
+            while let Some(&(_, c)) = chars.peek() {
+                if c == '\x1b' {
+                    return;
+                }
+                chars.next();
+                if ('\x40'..='\x7e').contains(&c) || c == '\x18' || c == '\x1a' {
                     break;
                 }
             }
@@ -375,7 +381,11 @@ fn skip_escape(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>) {
             }
         }
         c if ('\x20'..='\x2f').contains(&c) => {
-            for (_, c) in chars.by_ref() {
+            while let Some(&(_, c)) = chars.peek() {
+                if c == '\x1b' {
+                    return;
+                }
+                chars.next();
                 if !('\x20'..='\x2f').contains(&c) {
                     break;
                 }
@@ -388,6 +398,15 @@ fn skip_escape(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>) {
 #[cfg(test)]
 mod tests {
     use super::Redactor;
+
+    #[test]
+    fn an_esc_inside_a_sequence_ends_it_as_a_terminal_reads_it() {
+        // `ESC [ ? BEL ***` then `ESC [ t`: the second ESC cancels the first sequence, and
+        // `t` ends the second; the screen shows `ok_q` (found by the fuzz round).
+        let (shown, _) = super::printed("\x1b[?\x07*******\0\x1b[tok_\x03q");
+        assert_eq!(shown, "ok_q");
+        assert_eq!(super::printed("a\x1b[1\x18b").0, "ab");
+    }
 
     #[test]
     fn secrets_are_starred_even_across_reads() {
