@@ -284,7 +284,5 @@ impl PromptJson {
 
 /// Screen text with control characters replaced, for JSON.
 fn safe(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-        .collect()
+    s.chars().map(crate::term::safe_char).collect()
 }
