@@ -92,15 +92,23 @@ macro_rules! assert_screen {
 /// Declares an error type that carries its message (text quoted from input already escaped),
 /// for a failure with nothing more to say than what is wrong: typed, so callers tell one
 /// kind of failure from another and `?` converts it, without a `String` error.
+/// `pub(crate) NAME` declares one for the crate's own use (a message its caller places).
 macro_rules! message_error {
+    ($(#[$doc:meta])* pub(crate) $name:ident) => {
+        message_error!(@declare [pub(crate)] $(#[$doc])* $name);
+    };
     ($(#[$doc:meta])* $name:ident) => {
+        message_error!(@declare [pub] $(#[$doc])* $name);
+    };
+    (@declare [$vis:vis] $(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq)]
-        pub struct $name(pub(crate) String);
+        $vis struct $name(pub(crate) String);
 
+        #[allow(dead_code)] // a crate-private one may be only shown, never asked
         impl $name {
             /// What is wrong, as a sentence for a message.
-            pub fn message(&self) -> &str {
+            $vis fn message(&self) -> &str {
                 &self.0
             }
         }
@@ -118,6 +126,26 @@ macro_rules! message_error {
                 e.0
             }
         }
+
+        impl From<String> for $name {
+            fn from(message: String) -> $name {
+                $name(message)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(message: &str) -> $name {
+                $name(message.to_string())
+            }
+        }
+    };
+}
+
+/// A message made as by `format!`, as the error type where it is used (one of
+/// [`message_error!`]'s, whose `From<String>` makes it).
+macro_rules! message {
+    ($($arg:tt)*) => {
+        ::std::convert::From::from(format!($($arg)*))
     };
 }
 

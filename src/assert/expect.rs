@@ -102,9 +102,20 @@ fn cell_style(fg: Color, bg: Color, a: &Attrs) -> String {
     s
 }
 
+message_error!(
+    /// Why a text is not a colour an expectation can name.
+    ColorError
+);
+
+message_error!(
+    /// Why a screen does not meet an expectation: what it looked for, what it found, and the
+    /// rows around.
+    ExpectFailure
+);
+
 /// Reads a colour as an expectation writes it: a name (`green`, `bright-red`, `default`), a
 /// palette index (`0`–`255`) or `#rrggbb`.
-pub fn parse_color(text: &str) -> Result<Color, String> {
+pub fn parse_color(text: &str) -> Result<Color, ColorError> {
     const NAMES: [&str; 8] = [
         "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
     ];
@@ -116,7 +127,9 @@ pub fn parse_color(text: &str) -> Result<Color, String> {
         return Ok(Color::Indexed(i));
     }
     if t.starts_with('#') {
-        return Rgb::parse(&t).map(Color::Rgb).map_err(|e| e.to_string());
+        return Rgb::parse(&t)
+            .map(Color::Rgb)
+            .map_err(|e| e.to_string().into());
     }
     let (bright, name) = match t
         .strip_prefix("bright-")
@@ -127,7 +140,7 @@ pub fn parse_color(text: &str) -> Result<Color, String> {
     };
     match NAMES.iter().position(|n| *n == name) {
         Some(i) => Ok(Color::Indexed(i as u8 + if bright { 8 } else { 0 })),
-        None => Err(format!(
+        None => Err(message!(
             "colour \"{}\" is not one: a name (green, bright-red, default), 0-255 or #rrggbb",
             escape_for_terminal(text, 40)
         )),
@@ -171,7 +184,7 @@ impl Expect {
     }
 
     /// Checks `screen`, the checkpoint `checkpoint`'s; the failure message when it differs.
-    pub fn check(&self, screen: &Screen, checkpoint: &str) -> Result<(), String> {
+    pub fn check(&self, screen: &Screen, checkpoint: &str) -> Result<(), ExpectFailure> {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -198,7 +211,7 @@ impl Expect {
                         anchor.describe()
                     );
                     let _ = write!(out, "{}", around(screen, &[]));
-                    return Err(out);
+                    return Err(out.into());
                 }
             },
         };
@@ -345,7 +358,7 @@ impl Expect {
             Vec::new()
         };
         let _ = write!(out, "{}", around(screen, &shown_rects));
-        Err(out)
+        Err(out.into())
     }
 }
 
@@ -441,7 +454,10 @@ mod tests {
         assert_eq!(parse_color("208"), Ok(Color::Indexed(208)));
         assert_eq!(parse_color("default"), Ok(Color::Default));
         assert_eq!(parse_color("#ff8800"), Ok(Color::Rgb(Rgb(255, 136, 0))));
-        assert!(parse_color("mauve").unwrap_err().contains("bright-red"));
+        assert!(parse_color("mauve")
+            .unwrap_err()
+            .message()
+            .contains("bright-red"));
         assert!(parse_color("256").is_err());
     }
 
@@ -469,7 +485,7 @@ mod tests {
         let s = screen();
         let mut e = expect(status());
         e.text = Some(TextCheck::Equals("-- VISUAL --".into()));
-        let m = e.check(&s, "saved").unwrap_err();
+        let m = String::from(e.check(&s, "saved").unwrap_err());
         assert!(
             m.starts_with("expectation 1 (casts/x.toml:3) failed at checkpoint \"saved\"\n"),
             "{m}"
@@ -491,7 +507,7 @@ mod tests {
         let s = screen();
         let mut e = expect(status());
         e.style.fg = Some(Color::Indexed(1));
-        let m = e.check(&s, "end").unwrap_err();
+        let m = String::from(e.check(&s, "end").unwrap_err());
         assert!(m.contains("  expected style fg 1 (red)\n"), "{m}");
         assert!(
             m.contains("  found at row 2, column 1 (\"-\"): fg 2 (green), bg default, bold\n"),
@@ -499,7 +515,7 @@ mod tests {
         );
         let mut e = expect(Some(Anchor::Row(anchor_regex("plain").unwrap())));
         e.style.bold = Some(true);
-        let m = e.check(&s, "end").unwrap_err();
+        let m = String::from(e.check(&s, "end").unwrap_err());
         assert!(m.contains("expected style bold\n"), "{m}");
         assert!(m.contains("(\"p\"): fg default, bg default\n"), "{m}");
     }
@@ -509,7 +525,7 @@ mod tests {
         let s = screen();
         let mut e = expect(Some(Anchor::Row(anchor_regex("NORMAL").unwrap())));
         e.text = Some(TextCheck::Contains("x".into()));
-        let m = e.check(&s, "end").unwrap_err();
+        let m = String::from(e.check(&s, "end").unwrap_err());
         assert!(
             m.contains("  region \"status\" (row = { regex = \"NORMAL\" }) resolves to nothing: no row matches regex \"NORMAL\"\n"),
             "{m}"
@@ -518,7 +534,7 @@ mod tests {
             CellSelection::new(Some("1"), None, None).unwrap(),
         )));
         e.cursor = Some((0, 0));
-        let m = e.check(&s, "end").unwrap_err();
+        let m = String::from(e.check(&s, "end").unwrap_err());
         assert!(
             m.contains("  expected the cursor at [1, 1]\n  found it at [2, 3]\n"),
             "{m}"

@@ -304,7 +304,14 @@ impl std::fmt::Display for RemoveError {
     }
 }
 
-impl std::error::Error for RemoveError {}
+impl std::error::Error for RemoveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RemoveError::Unsafe(e) => Some(e),
+            RemoveError::Io(_, e) => Some(e),
+        }
+    }
+}
 
 /// The cast stem of a golden-shaped file under `snapshots` (`<stem>/<name>.<format>`, `name`
 /// as [`super::sanitize`] makes it), or `None` for anything else.

@@ -89,7 +89,13 @@ impl CastError {
 
 // No `source()`: the message already says what the I/O error said, and error reporters that
 // walk the chain would print it twice.
-impl std::error::Error for CastError {}
+impl std::error::Error for CastError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 /// Byte offset of `part` inside `whole`; `part` must be a sub-slice of `whole`.
 pub(crate) fn offset_in(whole: &str, part: &str) -> usize {

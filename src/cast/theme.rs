@@ -56,7 +56,7 @@ impl Theme {
     /// by `:`), or why it is not one. The reader keeps a theme this refuses in
     /// [`Term::extra`](super::Term::extra); this says why it was not used.
     pub fn from_json(value: &serde_json::Value) -> Result<Theme, ThemeError> {
-        theme_from_json(value).map_err(ThemeError)
+        theme_from_json(value)
     }
 
     /// A built-in theme by name (see [`THEMES`]).
@@ -84,7 +84,7 @@ impl Theme {
     pub fn parse(spec: &str) -> Result<Theme, ThemeError> {
         let spec = spec.trim();
         if spec.contains(',') {
-            return Theme::parse_list(spec).map_err(ThemeError);
+            return Theme::parse_list(spec);
         }
         Theme::builtin(spec).ok_or_else(|| {
             ThemeError(format!(
@@ -95,7 +95,7 @@ impl Theme {
         })
     }
 
-    fn parse_list(spec: &str) -> Result<Theme, String> {
+    fn parse_list(spec: &str) -> Result<Theme, ThemeError> {
         let colors = spec
             .split(',')
             .map(|c| c.trim())
@@ -104,7 +104,7 @@ impl Theme {
             .collect::<Result<Vec<Rgb>, _>>()
             .map_err(|e| e.to_string())?;
         if colors.len() != 10 && colors.len() != 18 {
-            return Err(format!(
+            return Err(message!(
                 "a theme needs 10 or 18 colours (background, foreground, 8 or 16 palette colours); {} were given",
                 colors.len()
             ));
@@ -144,11 +144,11 @@ impl Theme {
     }
 }
 
-fn theme_from_json(value: &serde_json::Value) -> Result<Theme, String> {
+fn theme_from_json(value: &serde_json::Value) -> Result<Theme, ThemeError> {
     let field = |key: &str| match value.get(key) {
-        Some(serde_json::Value::String(s)) => Ok(s.as_str()),
-        None | Some(serde_json::Value::Null) => Err(format!("the theme has no \"{key}\"")),
-        Some(_) => Err(format!("the theme's \"{key}\" is not a string")),
+        Some(serde_json::Value::String(s)) => Ok::<_, ThemeError>(s.as_str()),
+        None | Some(serde_json::Value::Null) => Err(message!("the theme has no \"{key}\"")),
+        Some(_) => Err(message!("the theme's \"{key}\" is not a string")),
     };
     let color =
         |key: &str| Rgb::parse(field(key)?).map_err(|e| format!("the theme's \"{key}\": {e}"));
@@ -160,7 +160,7 @@ fn theme_from_json(value: &serde_json::Value) -> Result<Theme, String> {
         .collect::<Result<Vec<Rgb>, _>>()
         .map_err(|e| format!("the theme's \"palette\": {e}"))?;
     if palette.len() != 8 && palette.len() != 16 {
-        return Err(format!(
+        return Err(message!(
             "the theme's palette has {} colours; expected 8 or 16",
             palette.len()
         ));

@@ -298,7 +298,7 @@ fn record_repeated(
         &|name| checked.includes(name, name == "end"),
         &shown,
     )
-    .map_err(Failed::Varied)?;
+    .map_err(|e| Failed::Varied(e.into()))?;
     // A result, not progress: said whether or not stderr is a terminal.
     eprintln!("{shown}: {}", repeated.overhead_line());
     let mut first = repeated.recorded;

@@ -216,8 +216,7 @@ impl CastFile {
     /// Reads and checks the file at `path`, whose regions are `project`'s (`tuicast.toml`'s
     /// `[regions]`) with its own over them.
     pub fn load_with(path: &Path, project: &Regions) -> Result<CastFile, ConfigError> {
-        let text =
-            super::read_toml_file(path).map_err(|e| ConfigError::new(path, 0, 0, e.to_string()))?;
+        let text = super::read_toml_file(path).map_err(|e| ConfigError::io(path, e))?;
         CastFile::parse_with(path, &text, project)
     }
 
@@ -258,7 +257,7 @@ impl CastFile {
             .enumerate()
             .map(|(i, spec)| {
                 let m = spec.get_ref();
-                let fail = |e: String| at.error(spec.span(), format!("check.mask[{i}]: {e}"));
+                let fail = |e: Invalid| at.error(spec.span(), format!("check.mask[{i}]: {e}"));
                 match &m.region {
                     Some(_) if m.rows.is_some() || m.cols.is_some() || m.regex.is_some() => {
                         Err(fail(
@@ -275,7 +274,7 @@ impl CastFile {
                         m.regex.as_deref(),
                     )
                     .map(Mask::new)
-                    .map_err(|e| fail(e.to_string())),
+                    .map_err(|e| fail(Invalid(e.to_string()))),
                 }
             })
             .collect::<Result<_, _>>()?;
@@ -425,9 +424,41 @@ pub fn parse_step_with(path: &Path, text: &str, regions: &Regions) -> Result<Ste
 /// place in the text.
 fn shifted(e: ConfigError, len: usize) -> ConfigError {
     if e.line == 1 && e.column > len as u64 {
-        ConfigError::new(&e.path, e.line, e.column - len as u64, e.message)
+        let (line, column) = (e.line, e.column - len as u64);
+        e.moved(line, column)
     } else {
         e
+    }
+}
+
+message_error!(
+    /// Why a value of a scenario is wrong (a [`ConfigErrorKind::Value`]), before its caller
+    /// places it at its key.
+    pub(crate) Invalid
+);
+
+/// An [`Invalid`] with a message made as by `format!`.
+macro_rules! invalid {
+    ($($arg:tt)*) => {
+        Invalid(format!($($arg)*))
+    };
+}
+
+impl From<DurationError> for Invalid {
+    fn from(e: DurationError) -> Invalid {
+        Invalid(e.0)
+    }
+}
+
+impl From<crate::term::AnchorError> for Invalid {
+    fn from(e: crate::term::AnchorError) -> Invalid {
+        Invalid(e.0)
+    }
+}
+
+impl From<crate::record::keys::KeyError> for Invalid {
+    fn from(e: crate::record::keys::KeyError) -> Invalid {
+        Invalid(e.0)
     }
 }
 
@@ -678,7 +709,7 @@ fn recording(
 
 /// `${VAR}` replaced by tuicast's environment variable `VAR` (an unset one is an error, not
 /// an empty string); `$$` is a `$`; any other `$` stays as it is.
-fn expand_vars(text: &str) -> Result<String, String> {
+fn expand_vars(text: &str) -> Result<String, Invalid> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find('$') {
@@ -721,7 +752,7 @@ const STEP_KEYS: &str =
 /// A step's action, its timeout and (a snapshot's) settle rule.
 type StepParts = (Action, Option<Duration>, Option<Settle>);
 
-fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<StepParts, String> {
+fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<StepParts, Invalid> {
     let mut actions = Vec::new();
     let target = |t: &TargetToml| self::target(t, regions);
     let button = match &s.button {
@@ -757,7 +788,7 @@ fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<StepParts, S
             "up" => ScrollDirection::Up,
             "down" => ScrollDirection::Down,
             other => {
-                return Err(format!(
+                return Err(invalid!(
                     "scroll must be \"up\" or \"down\", not \"{}\"",
                     escape_for_terminal(other, 40)
                 ))
@@ -769,7 +800,7 @@ fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<StepParts, S
         )?;
         let count = s.count.unwrap_or(1);
         if count == 0 || count > MAX_SCROLL {
-            return Err(format!(
+            return Err(invalid!(
                 "count must be 1 to {MAX_SCROLL} notches, not {count}"
             ));
         }
@@ -824,7 +855,7 @@ fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<StepParts, S
             ExitToml::Code(c) => Some(*c),
             ExitToml::Any(a) if a == "any" => None,
             ExitToml::Any(a) => {
-                return Err(format!(
+                return Err(invalid!(
                     "exit must be a status number or \"any\", not \"{}\"",
                     escape_for_terminal(a, 60)
                 ))
@@ -849,14 +880,14 @@ fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<StepParts, S
     }
     match (actions.pop(), actions.is_empty()) {
         (Some(action), true) => Ok((action, timeout, settle)),
-        (None, _) => Err(format!("a step needs one of {STEP_KEYS}")),
-        (Some(_), false) => Err(format!("a step takes exactly one of {STEP_KEYS}")),
+        (None, _) => Err(invalid!("a step needs one of {STEP_KEYS}")),
+        (Some(_), false) => Err(invalid!("a step takes exactly one of {STEP_KEYS}")),
     }
 }
 
 /// The anchor of a region of `[regions]`: fixed cells (`rows`, `cols`, `regex`) or exactly
 /// one of `row`, `match`, `inside`, `between`, `last_row`.
-fn region_anchor(r: &RegionToml) -> Result<Anchor, String> {
+fn region_anchor(r: &RegionToml) -> Result<Anchor, Invalid> {
     let fixed = r.rows.is_some() || r.cols.is_some() || r.regex.is_some();
     let mut found = Vec::new();
     if let Some(row) = &r.row {
@@ -894,7 +925,7 @@ fn region_anchor(r: &RegionToml) -> Result<Anchor, String> {
         (None, _, _) => {
             CellSelection::new(range_text(&r.rows), range_text(&r.cols), r.regex.as_deref())
                 .map(Anchor::Cells)
-                .map_err(|e| e.to_string())
+                .map_err(|e| Invalid(e.to_string()))
         }
         (Some(a), true, false) => Ok(a),
         _ => Err(
@@ -905,10 +936,10 @@ fn region_anchor(r: &RegionToml) -> Result<Anchor, String> {
 }
 
 /// The region `name` of `[regions]`, or an error that lists the regions there are.
-fn named_region<'a, T>(regions: &'a BTreeMap<String, T>, name: &str) -> Result<&'a T, String> {
+fn named_region<'a, T>(regions: &'a BTreeMap<String, T>, name: &str) -> Result<&'a T, Invalid> {
     regions.get(name).ok_or_else(|| {
         let known: Vec<String> = regions.keys().map(|k| escape_for_terminal(k, 40)).collect();
-        format!(
+        invalid!(
             "no region \"{}\" in [regions] (regions: {})",
             escape_for_terminal(name, 60),
             if known.is_empty() {
@@ -927,7 +958,7 @@ fn expectation(
     e: &ExpectToml,
     span: Range<usize>,
     anchors: &BTreeMap<String, Anchor>,
-) -> Result<Expect, String> {
+) -> Result<Expect, Invalid> {
     let names: Vec<String> = match &e.at {
         None => {
             return Err(
@@ -1001,13 +1032,15 @@ fn expectation(
     if texts.len() > 1 {
         return Err("an expectation takes at most one of text, contains, matches".into());
     }
-    let color = |c: &Option<ColorToml>, key: &str| -> Result<_, String> {
+    let color = |c: &Option<ColorToml>, key: &str| -> Result<_, Invalid> {
         match c {
             None => Ok(None),
             Some(ColorToml::Index(n)) => u8::try_from(*n)
                 .map(|i| Some(crate::term::Color::Indexed(i)))
-                .map_err(|_| format!("{key} = {n}: a palette index is 0 to 255")),
-            Some(ColorToml::Text(t)) => parse_color(t).map(Some).map_err(|m| format!("{key}: {m}")),
+                .map_err(|_| invalid!("{key} = {n}: a palette index is 0 to 255")),
+            Some(ColorToml::Text(t)) => {
+                parse_color(t).map(Some).map_err(|m| invalid!("{key}: {m}"))
+            }
         }
     };
     let style = StyleCheck {
@@ -1021,7 +1054,7 @@ fn expectation(
     let cursor = match e.cursor {
         None => None,
         Some([r, c]) if r == 0 || c == 0 => {
-            return Err(format!(
+            return Err(invalid!(
                 "cursor = [{r}, {c}] has a 0: rows and columns count from 1"
             ))
         }
@@ -1063,12 +1096,12 @@ fn expectation(
 }
 
 /// A mouse step's target, a region looked up in `[regions]`.
-fn target(t: &TargetToml, regions: &BTreeMap<String, Anchor>) -> Result<Target, String> {
+fn target(t: &TargetToml, regions: &BTreeMap<String, Anchor>) -> Result<Target, Invalid> {
     let table = match t {
         TargetToml::Cell([r, c]) => {
             // Written counted from 1, as messages and goldens show positions; kept 0-based.
             if *r == 0 || *c == 0 {
-                return Err(format!(
+                return Err(invalid!(
                     "[{r}, {c}] has a 0: rows and columns count from 1 (the top-left cell is [1, 1])"
                 ));
             }
@@ -1099,7 +1132,7 @@ fn target(t: &TargetToml, regions: &BTreeMap<String, Anchor>) -> Result<Target, 
     }
 }
 
-fn wait(t: &WaitTableToml) -> Result<Wait, String> {
+fn wait(t: &WaitTableToml) -> Result<Wait, Invalid> {
     let mut found = Vec::new();
     if let Some(x) = &t.text {
         found.push(Wait::Text(x.clone()));
@@ -1121,7 +1154,7 @@ fn wait(t: &WaitTableToml) -> Result<Wait, String> {
     if let Some([r, c]) = t.cursor {
         // Written counted from 1, as messages and goldens show the cursor; kept 0-based.
         if r == 0 || c == 0 {
-            return Err(format!(
+            return Err(invalid!(
                 "cursor [{r}, {c}] has a 0: rows and columns count from 1 (the top-left cell is [1, 1])"
             ));
         }

@@ -162,7 +162,8 @@ impl Config {
             } else {
                 (config.snapshots.as_path(), "this snapshots folder")
             };
-            return Err(ConfigError::new(
+            return Err(ConfigError::of_kind(
+                ConfigErrorKind::Unsafe,
                 file,
                 0,
                 0,
@@ -186,7 +187,7 @@ impl Config {
         let text = match read_toml_file(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(config),
-            Err(e) => return Err(ConfigError::new(&path, 0, 0, e.to_string())),
+            Err(e) => return Err(ConfigError::io(&path, e)),
         };
         let file: ConfigFile = parse_toml(&path, &text)?;
         if let Some(c) = file.casts {
@@ -275,13 +276,19 @@ pub fn project_root(start: &Path) -> Option<PathBuf> {
 /// The most folders [`suites_below`] looks into, and how deep.
 pub const MAX_SUITE_SEARCH: (usize, usize) = (20_000, 6);
 
+message_error!(
+    /// Why the suites of a workspace could not be listed: more folders than a search looks
+    /// through (naming the suite's folder is then the way).
+    SuiteSearchError
+);
+
 /// The projects below `root` (not `root` itself) that have a suite: a casts folder (`casts/`,
 /// or the one their `tuicast.toml` names) beside a `tuicast.toml` or a `Cargo.toml`; one whose
 /// `tuicast.toml` does not read is listed too, so that its run says why. Hidden folders,
 /// `target` and `node_modules` are not searched, symlinks not followed, and nothing deeper
 /// than [`MAX_SUITE_SEARCH`]'s levels; more folders than its count is an error (naming the
 /// suite's folder is then the way), never a shorter list.
-pub fn suites_below(root: &Path) -> Result<Vec<PathBuf>, String> {
+pub fn suites_below(root: &Path) -> Result<Vec<PathBuf>, SuiteSearchError> {
     let (max_dirs, max_depth) = MAX_SUITE_SEARCH;
     let mut out = Vec::new();
     let mut queue = std::collections::VecDeque::from([(root.to_path_buf(), 0usize)]);
@@ -289,7 +296,7 @@ pub fn suites_below(root: &Path) -> Result<Vec<PathBuf>, String> {
     while let Some((dir, depth)) = queue.pop_front() {
         seen += 1;
         if seen > max_dirs {
-            return Err(format!(
+            return Err(message!(
                 "{}: more than {max_dirs} folders to look through for the suites of a \
                  workspace: name the suite to check (`tuicast test PATH/casts`)",
                 crate::escape::escape_for_terminal(&root.display().to_string(), 300)
@@ -344,6 +351,22 @@ impl TerminalTable {
     }
 }
 
+/// What kind of problem a [`ConfigError`] reports, for callers that branch on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConfigErrorKind {
+    /// Reading the file failed (permissions, not a regular file, over its size limit, not
+    /// UTF-8); [`std::error::Error::source`] gives the I/O error.
+    Io,
+    /// The text is not TOML, or has a key or a type the file's schema does not allow.
+    Syntax,
+    /// A value is wrong (a bad duration, region, step, a key that needs another one).
+    Value,
+    /// The file asks for something tuicast refuses to do for safety (a snapshots folder
+    /// outside the project).
+    Unsafe,
+}
+
 /// An error in a TOML file (or reading it), with its place.
 #[derive(Debug, Clone)]
 pub struct ConfigError {
@@ -353,19 +376,49 @@ pub struct ConfigError {
     pub line: u64,
     /// 1-based character column (0 when not about a column).
     pub column: u64,
+    /// The category of the problem.
+    pub kind: ConfigErrorKind,
     /// What is wrong.
     pub message: String,
+    source: Option<std::sync::Arc<std::io::Error>>,
 }
 
 impl ConfigError {
-    /// An error about `path` at `line:column`.
+    /// A wrong value ([`ConfigErrorKind::Value`]) in `path` at `line:column`.
     pub fn new(path: &Path, line: u64, column: u64, message: impl Into<String>) -> Self {
+        ConfigError::of_kind(ConfigErrorKind::Value, path, line, column, message)
+    }
+
+    /// An error of `kind` in `path` at `line:column`.
+    pub fn of_kind(
+        kind: ConfigErrorKind,
+        path: &Path,
+        line: u64,
+        column: u64,
+        message: impl Into<String>,
+    ) -> Self {
         ConfigError {
             path: path.to_path_buf(),
             line,
             column,
+            kind,
             message: message.into(),
+            source: None,
         }
+    }
+
+    /// Reading `path` failed with `err` ([`ConfigErrorKind::Io`], its source).
+    pub fn io(path: &Path, err: std::io::Error) -> Self {
+        let mut e = ConfigError::of_kind(ConfigErrorKind::Io, path, 0, 0, err.to_string());
+        e.source = Some(std::sync::Arc::new(err));
+        e
+    }
+
+    /// This error at another place in the same file (its kind and source kept).
+    pub(crate) fn moved(mut self, line: u64, column: u64) -> Self {
+        self.line = line;
+        self.column = column;
+        self
     }
 }
 
@@ -376,7 +429,13 @@ impl fmt::Display for ConfigError {
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl std::error::Error for ConfigError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 /// Parses TOML text into `T`, turning errors into positioned [`ConfigError`]s.
 pub fn parse_toml<T: serde::de::DeserializeOwned>(
@@ -389,7 +448,8 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(
             None => (0, 0),
         };
         let message = e.message().trim().to_string();
-        ConfigError::new(
+        ConfigError::of_kind(
+            ConfigErrorKind::Syntax,
             path,
             line,
             column,
@@ -401,6 +461,47 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_say_their_kind_and_keep_their_source() {
+        use std::error::Error as _;
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join(CONFIG_FILE);
+        // A folder where the file should be: reading fails, and the I/O error is the source.
+        std::fs::create_dir(&config).unwrap();
+        let e = Config::load(dir.path()).unwrap_err();
+        assert_eq!(e.kind, ConfigErrorKind::Io, "{e}");
+        let source = e.source().expect("an I/O error's source");
+        assert!(
+            source.downcast_ref::<std::io::Error>().is_some(),
+            "{source:?}"
+        );
+        std::fs::remove_dir(&config).unwrap();
+        for (text, kind, line) in [
+            ("casts = [", ConfigErrorKind::Syntax, 1),
+            ("nope = 1\n", ConfigErrorKind::Syntax, 1),
+            (
+                "[regions]\nr = { row = { regex = \"(\" } }\n",
+                ConfigErrorKind::Value,
+                2,
+            ),
+            ("snapshots = \"..\"\n", ConfigErrorKind::Unsafe, 0),
+        ] {
+            std::fs::write(&config, text).unwrap();
+            let e = Config::load(dir.path()).unwrap_err();
+            assert_eq!((e.kind, e.line), (kind, line), "{text:?}: {e}");
+            assert!(e.source().is_none(), "{e}");
+            assert!(
+                e.to_string().starts_with(&config.display().to_string()),
+                "{e}"
+            );
+        }
+        // A step's error keeps its kind when it is moved to the place in the text.
+        let e = parse_step(Path::new("cmd"), "{ wait = { idle = \"soon\" } }").unwrap_err();
+        assert_eq!((e.kind, e.line), (ConfigErrorKind::Value, 1), "{e}");
+        let e = parse_step(Path::new("cmd"), "{ wait = ").unwrap_err();
+        assert_eq!(e.kind, ConfigErrorKind::Syntax, "{e}");
+    }
 
     #[test]
     fn defaults_without_a_file_and_values_from_one() {

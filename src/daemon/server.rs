@@ -226,16 +226,22 @@ fn bad(message: impl Into<String>) -> Reply {
     Reply::error(message, 2)
 }
 
+message_error!(
+    /// Why a request is refused before it reaches a session: not a request, or a screen
+    /// larger than the daemon keeps.
+    pub(crate) BadRequest
+);
+
 /// A request line read as a [`Request`]; what is wrong with it otherwise, escaped (serde's
 /// messages quote what the client sent).
-fn parse_request(line: &[u8]) -> Result<Request, String> {
+fn parse_request(line: &[u8]) -> Result<Request, BadRequest> {
     let value: serde_json::Value =
         serde_json::from_slice(line).map_err(|e| format!("the request is not JSON: {e}"))?;
     if value.get("op").is_none() {
         return Err("the request has no \"op\"".into());
     }
     serde_json::from_value(value).map_err(|e| {
-        format!(
+        message!(
             "the request is not one the daemon knows: {} (the requests are in docs/agents.md, \
              and `tuicast schema session-request` prints their schema)",
             escape_for_terminal(&e.to_string(), 300)
@@ -246,10 +252,14 @@ fn parse_request(line: &[u8]) -> Result<Request, String> {
 /// Whether a screen of `size` for session `id` (`None`: a new one) fits the limits: at most
 /// [`MAX_SESSION_CELLS`] cells, and with the other sessions' screens at most
 /// [`MAX_TOTAL_SESSION_CELLS`] (an idle 4000x1000 session held ~570 MB).
-fn screen_fits(taken: &BTreeMap<String, u64>, id: Option<&str>, size: Size) -> Result<(), String> {
+fn screen_fits(
+    taken: &BTreeMap<String, u64>,
+    id: Option<&str>,
+    size: Size,
+) -> Result<(), BadRequest> {
     let cells = size.cells();
     if cells > MAX_SESSION_CELLS {
-        return Err(format!(
+        return Err(message!(
             "size {size} is {cells} cells, more than the {MAX_SESSION_CELLS} a session's screen \
              may have"
         ));
@@ -260,7 +270,7 @@ fn screen_fits(taken: &BTreeMap<String, u64>, id: Option<&str>, size: Size) -> R
         .map(|(_, c)| c)
         .sum();
     if others + cells > MAX_TOTAL_SESSION_CELLS {
-        return Err(format!(
+        return Err(message!(
             "a {size} screen would make the sessions' screens {} cells in all, more than the \
              {MAX_TOTAL_SESSION_CELLS} one daemon holds: stop a session or use a smaller size",
             others + cells

@@ -559,7 +559,7 @@ impl Worker {
                 ..v
             },
             Err(e) => {
-                v.error = Some(e);
+                v.error = Some(e.into());
                 v.exit = 2;
                 v
             }
@@ -608,8 +608,17 @@ fn screen_text(screen: &Screen) -> String {
     rows[..used].join("\n")
 }
 
+message_error!(
+    /// Why a session's scenario and cast could not be saved where `--save` names.
+    pub(crate) SaveError
+);
+
 /// Writes `save.cast` (the session's cast, moved) and `save.toml` (the scenario).
-fn save_files(save: &Path, scenario: &Scenario, cast: &Path) -> Result<(PathBuf, PathBuf), String> {
+fn save_files(
+    save: &Path,
+    scenario: &Scenario,
+    cast: &Path,
+) -> Result<(PathBuf, PathBuf), SaveError> {
     let cast_to = with_suffix(save, "cast");
     let toml_to = with_suffix(save, "toml");
     let dir = toml_to

@@ -1,6 +1,7 @@
 //! Checks: a case replayed once ([`replay_case`], or recorded anew in live mode), each of its
 //! checkpoints masked and compared with its goldens in every format of the case.
 
+use super::Failure;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -19,7 +20,7 @@ use crate::term::Screen;
 pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResult> {
     let infos = match &case.checkpoints {
         Ok(i) => i,
-        Err(e) => return vec![broken(case, e)],
+        Err(e) => return vec![broken(case, e.message())],
     };
     let mut checked = check_replay(config, case, opts);
     let first = infos.first().map(|i| i.name.as_str()).unwrap_or_default();
@@ -30,7 +31,12 @@ pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResu
                 Ok(results) => results
                     .remove(&info.name)
                     .unwrap_or_else(|| missing(case, &info.name)),
-                Err(e) => failed_once(case, e, (info.name != first).then_some(first), &info.name),
+                Err(e) => failed_once(
+                    case,
+                    e.message(),
+                    (info.name != first).then_some(first),
+                    &info.name,
+                ),
             }];
             for e in case.expects_at(&info.name) {
                 let mut r = match &mut checked {
@@ -50,7 +56,7 @@ pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResu
 /// The results of a case's checkpoints by name: its cast replayed once, each checkpoint
 /// checked when it is reached and its screen dropped (or, live mode with a scenario, a new
 /// recording of it); or why the replay failed.
-pub(super) type Checked = Result<HashMap<String, CheckResult>, String>;
+pub(super) type Checked = Result<HashMap<String, CheckResult>, Failure>;
 
 /// Replays (or, live, records) a case and checks each checkpoint: see [`Checked`].
 pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Checked {
@@ -129,7 +135,7 @@ fn remove_stale(
 }
 
 /// The checkpoints of a live recording, replayed, or why they could not be.
-pub(super) type Replayed = Result<Vec<Checkpoint>, String>;
+pub(super) type Replayed = Result<Vec<Checkpoint>, Failure>;
 
 /// The result of a checkpoint the replay did not reach.
 pub(super) fn missing(case: &Case, name: &str) -> CheckResult {
@@ -283,7 +289,7 @@ fn check_expects(case: &Case, cp: &Checkpoint, results: &mut HashMap<String, Che
                 line: cp.line,
                 time: cp.time,
                 snapshots: Vec::new(),
-                error: e.check(&cp.screen, &cp.name).err(),
+                error: e.check(&cp.screen, &cp.name).err().map(String::from),
                 bad_input: false,
             },
         );

@@ -10,6 +10,7 @@
 //! tests and `MAX_REGION_GOLDENS` region goldens a run; the expected goldens and the orphans are
 //! found here too.
 
+use super::Failure;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -29,7 +30,7 @@ pub struct Case {
     /// Its name in test names and snapshot paths: the path relative to `casts/`, no `.cast`.
     pub stem: String,
     /// Checkpoint names in order (`end` last), or why the cast or its scenario is unusable.
-    pub checkpoints: Result<Vec<CheckpointInfo>, String>,
+    pub checkpoints: Result<Vec<CheckpointInfo>, Failure>,
     /// Snapshot formats to check.
     pub formats: Vec<Format>,
     /// Masks applied before comparing.
@@ -182,7 +183,7 @@ fn refuse_shared_goldens(config: &Config, cases: &mut [Case]) {
             }
         }
         if let Some(message) = clash {
-            case.checkpoints = Err(message);
+            case.checkpoints = Err(message.into());
         }
     }
 }
@@ -279,18 +280,18 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
     }
     let records = scenario.as_ref().is_some_and(|s| live.records_scenario(s));
     let checkpoints = match problem {
-        Some(p) => Err(p),
+        Some(p) => Err(Failure::from(p)),
         None => match (&scenario, records) {
             (Some(s), true) => Ok(planned_checkpoints(s)),
             (Some(s), false) if !cast.exists() => Err(unrecorded(&cast, s, live)),
-            (None, _) if !cast.exists() && cast.with_extension("toml").is_file() => Err(format!(
+            (None, _) if !cast.exists() && cast.with_extension("toml").is_file() => Err(failure!(
                 "{}: no cast {} beside it, and no scenario (command, shell or bin) to \
                      record one from",
                 assert::shown_path(&cast.with_extension("toml")),
                 assert::shown_path(&cast)
             )),
             _ => scan_checkpoints(&cast)
-                .map_err(|e| e.with_path(relative_to_cwd(&cast)).to_string())
+                .map_err(|e| Failure::from(e.with_path(relative_to_cwd(&cast)).to_string()))
                 .map(|all| match &scenario {
                     Some(s) => with_stale(&cast, all, s),
                     None => all,
@@ -349,7 +350,7 @@ fn planned_steps(scenario: &Scenario) -> Vec<(String, Option<&Step>)> {
 }
 
 /// The failure of a scenario whose cast does not exist and that this run does not record.
-fn unrecorded(cast: &Path, scenario: &Scenario, live: LiveMode) -> String {
+fn unrecorded(cast: &Path, scenario: &Scenario, live: LiveMode) -> Failure {
     let toml = scenario
         .source
         .clone()
@@ -360,7 +361,7 @@ fn unrecorded(cast: &Path, scenario: &Scenario, live: LiveMode) -> String {
         "this run records live only scenarios of the project's own code (bin =, live = true, \
          or a script of the project)"
     };
-    format!(
+    failure!(
         "{}: no cast {} has been recorded from this scenario, and {why}: {}",
         assert::shown_path(&toml),
         assert::shown_path(cast),
@@ -453,7 +454,7 @@ fn missing_from_cast(cast: &Path, name: &str, step: Option<&Step>, again: &str) 
 fn expected_checkpoints(
     all: &[CheckpointInfo],
     expects: &[crate::assert::Expect],
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let have: HashSet<&str> = all.iter().map(|c| c.name.as_str()).collect();
     for e in expects {
         let Some(names) = &e.at else { continue };
@@ -462,7 +463,7 @@ fn expected_checkpoints(
                 .iter()
                 .map(|c| crate::escape::escape_for_terminal(&c.name, 60))
                 .collect();
-            return Err(format!(
+            return Err(failure!(
                 "{}: expectation {} has at = \"{}\", a checkpoint the cast does not have (it has {})",
                 e.place,
                 crate::escape::escape_for_terminal(&e.id, 60),
@@ -480,7 +481,7 @@ fn choose(
     cast: &Path,
     all: Vec<CheckpointInfo>,
     checked: &crate::config::Checked,
-) -> Result<Vec<CheckpointInfo>, String> {
+) -> Result<Vec<CheckpointInfo>, Failure> {
     let last = all.len().saturating_sub(1);
     if let Some(names) = &checked.only {
         if let Some(missing) = names.iter().find(|n| !all.iter().any(|c| &c.name == *n)) {
@@ -488,7 +489,7 @@ fn choose(
                 .iter()
                 .map(|c| crate::escape::escape_for_terminal(&c.name, 60))
                 .collect();
-            return Err(format!(
+            return Err(failure!(
                 "{}: [check] checkpoints names \"{}\", which the cast does not have (it has {})",
                 assert::shown_path(&cast.with_extension("toml")),
                 crate::escape::escape_for_terminal(missing, 60),
@@ -503,7 +504,7 @@ fn choose(
         .map(|(_, c)| c)
         .collect();
     if chosen.is_empty() {
-        return Err(format!(
+        return Err(failure!(
             "{}: [check] leaves no checkpoint to check",
             assert::shown_path(&cast.with_extension("toml"))
         ));
@@ -625,7 +626,7 @@ pub fn orphans(config: &Config, cases: &[Case]) -> std::io::Result<Vec<PathBuf>>
 /// whole file system); a link named `*.cast` is a cast like any file. Past
 /// [`MAX_CAST_DEPTH`] folders deep, [`MAX_CASTS`] casts (in `out`, over every root) or
 /// [`MAX_DISCOVERY_ENTRIES`] entries read, the walk stops with an error that says which.
-fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Failure> {
     let mut stack = vec![(dir.to_path_buf(), 0)];
     let mut seen = 0;
     while let Some((folder, depth)) = stack.pop() {
@@ -635,7 +636,7 @@ fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
         for entry in entries.flatten() {
             seen += 1;
             if seen > MAX_DISCOVERY_ENTRIES {
-                return Err(format!(
+                return Err(failure!(
                     "{}: more than {MAX_DISCOVERY_ENTRIES} files and folders to look through for \
                      casts, the most discovery reads: name the folders to check (`tuicast test PATH`)",
                     assert::shown_path(dir)
@@ -648,7 +649,7 @@ fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
             };
             if kind.is_dir() {
                 if depth >= MAX_CAST_DEPTH {
-                    return Err(format!(
+                    return Err(failure!(
                         "{}: folders nested more than {MAX_CAST_DEPTH} deep under {}, deeper \
                          than discovery looks for casts",
                         assert::shown_path(&path),
@@ -658,7 +659,7 @@ fn collect_casts(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
                 stack.push((path, depth + 1));
             } else if let Some(cast) = case_file(&path) {
                 if out.len() >= MAX_CASTS {
-                    return Err(format!(
+                    return Err(failure!(
                         "{}: more than {MAX_CASTS} casts, the most one run checks: name the \
                          folders or casts to check (`tuicast test PATH`)",
                         assert::shown_path(dir)
@@ -695,7 +696,7 @@ pub(crate) const MAX_DISCOVERY_ENTRIES: usize = 1_000_000;
 
 /// The one case of a discovery that stopped at a limit: named after the folder, failing with
 /// `error` (so `tuicast test` exits 2 and the harness runs one failing test, not none).
-fn walk_failure(config: &Config, root: &Path, error: String) -> Case {
+fn walk_failure(config: &Config, root: &Path, error: Failure) -> Case {
     Case {
         cast: root.to_path_buf(),
         stem: assert::pending::relative_name(&config.root, root),
@@ -769,7 +770,7 @@ fn refuse_fan_out(cases: &mut [Case]) {
         };
         match problem {
             Some(p) => {
-                case.checkpoints = Err(p);
+                case.checkpoints = Err(p.into());
                 trials_total += 1;
             }
             None => {
@@ -895,7 +896,7 @@ pub(super) mod tests {
             ("casts/good.toml", "[check]\nmask = [{ regex = \"(\" }]\n"),
         ]);
         let cases = discover(&config, &[], LiveMode::Auto);
-        let errors: Vec<&String> = cases
+        let errors: Vec<&super::Failure> = cases
             .iter()
             .map(|c| c.checkpoints.as_ref().unwrap_err())
             .collect();

@@ -200,7 +200,11 @@ impl std::fmt::Display for JunitError {
     }
 }
 
-impl std::error::Error for JunitError {}
+impl std::error::Error for JunitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
 
 /// The run the cases of this process belong to: nextest's run, else the process that
 /// started this one (cargo, which runs every test binary of a `cargo test`), by its pid and

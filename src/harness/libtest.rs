@@ -7,6 +7,7 @@
 //!
 //! An argument libtest would not know is an error, not ignored.
 
+use super::Failure;
 use std::io::Write;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -14,14 +15,15 @@ use std::time::Instant;
 /// One test: a name, and what checks it (`Err`: the failure message).
 pub struct Trial {
     name: String,
-    check: Box<dyn FnOnce() -> Result<(), String> + Send>,
+    check: Box<dyn FnOnce() -> Result<(), Failure> + Send>,
 }
 
 impl Trial {
-    /// A trial named `name` that passes when `check` returns `Ok`.
+    /// A trial named `name` that passes when `check` returns `Ok`; its error is the failure
+    /// message (`Err("…".into())`, or `.into()` of a `String`).
     pub fn test(
         name: impl Into<String>,
-        check: impl FnOnce() -> Result<(), String> + Send + 'static,
+        check: impl FnOnce() -> Result<(), Failure> + Send + 'static,
     ) -> Trial {
         Trial {
             name: name.into(),
@@ -35,7 +37,7 @@ impl Trial {
     }
 
     /// Runs the check (a panic is a failure with its message).
-    pub fn run(self) -> Result<(), String> {
+    pub fn run(self) -> Result<(), Failure> {
         let check = self.check;
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(check)).unwrap_or_else(|panic| {
             let message = panic
@@ -43,7 +45,7 @@ impl Trial {
                 .map(String::as_str)
                 .or_else(|| panic.downcast_ref::<&str>().copied())
                 .unwrap_or("(no message)");
-            Err(format!("the check panicked: {message}"))
+            Err(failure!("the check panicked: {message}"))
         })
     }
 }
@@ -375,7 +377,10 @@ fn run_on(
     }
     let mut failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
     failures.sort_by_key(|(i, _, _)| *i);
-    let failures = failures.into_iter().map(|(_, n, m)| (n, m)).collect();
+    let failures = failures
+        .into_iter()
+        .map(|(_, n, m)| (n, String::from(m)))
+        .collect();
     (
         failures,
         printer.into_inner().unwrap_or_else(|p| p.into_inner()),

@@ -25,6 +25,7 @@ use std::time::{Duration, SystemTime};
 
 use super::check::Replayed;
 use super::discover::Case;
+use super::Failure;
 use crate::assert::{self, UpdateAction};
 use crate::config::Config;
 use crate::record::{Program, Scenario};
@@ -331,7 +332,7 @@ pub(super) fn live_replay(
                     continue;
                 }
                 if std::time::Instant::now() > deadline {
-                    return Err(format!(
+                    return Err(failure!(
                         "live recording of {}: waited {}s for the process recording it (lock {})",
                         assert::shown_path(&case.cast),
                         WAIT_FOR_RECORDING.as_secs(),
@@ -340,12 +341,14 @@ pub(super) fn live_replay(
                 }
                 std::thread::sleep(Duration::from_millis(20));
             }
-            Err(e) => return Err(format!("cannot lock {}: {e}", assert::shown_path(&lock))),
+            Err(e) => return Err(failure!("cannot lock {}: {e}", assert::shown_path(&lock))),
         }
     }
     let replayed = crate::cast::open(&recorded)
-        .map_err(|e| e.to_string())
-        .and_then(|r| replay::checkpoints(r, case.engine).map_err(|e| e.to_string()));
+        .map_err(|e| Failure::from(e.to_string()))
+        .and_then(|r| {
+            replay::checkpoints(r, case.engine).map_err(|e| Failure::from(e.to_string()))
+        });
     if won && !shared_between_processes() {
         // The trials of this process share their cast's outcome already; a later check in the
         // same process (a library caller checking again) records again. The recording stays

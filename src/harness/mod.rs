@@ -22,6 +22,13 @@
 //! that fails to parse is one failing trial carrying the parse error. The same checks run from
 //! the command line as `tuicast test`, whose report [`Report`] formats.
 
+/// A [`Failure`] with a message made as by `format!`.
+macro_rules! failure {
+    ($($arg:tt)*) => {
+        $crate::harness::Failure::from(format!($($arg)*))
+    };
+}
+
 mod check;
 mod discover;
 pub mod junit;
@@ -45,7 +52,7 @@ pub use live::{
     RecordingTimes, LIVE_ENV,
 };
 pub use report::add_to_report;
-pub use result::{CheckResult, Report, SnapshotResult, Status};
+pub use result::{CheckResult, Failure, Report, SnapshotResult, Status};
 pub use screen_golden::{assert_screen_golden, check_screen_golden, ScreenSource, SCREENS_DIR};
 pub use trials::{expect_test_name, main, test_name, trials, HarnessError};
 

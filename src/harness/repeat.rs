@@ -6,6 +6,7 @@
 //! A race (a recording whose varied cells still show the checkpoint before) is told from noise
 //! (cells that vary otherwise, such as a clock), and masks are proposed for the noise.
 
+use super::Failure;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -106,7 +107,7 @@ pub fn record_repeatedly(
     how: Compared<'_>,
     wanted: &dyn Fn(&str) -> bool,
     shown: &str,
-) -> Result<Repeated, String> {
+) -> Result<Repeated, Failure> {
     let n = n.clamp(1, MAX_REPEAT);
     let paths: Vec<PathBuf> = (1..=n).map(|k| repeat_path(cast, k)).collect();
     let remove_all = |paths: &[PathBuf]| {
@@ -120,14 +121,14 @@ pub fn record_repeatedly(
     let mut first = None;
     for (k, path) in paths.iter().enumerate() {
         let replayed = crate::record::record_scenario(scenario, path, &mut |_| {})
-            .map_err(|e| format!("recording {} of {n} failed: {e}\n", k + 1))
+            .map_err(|e| failure!("recording {} of {n} failed: {e}\n", k + 1))
             .and_then(|r| {
                 first.get_or_insert(r);
                 if let Some(times) = super::recording_times(path) {
                     overheads.extend(times.overheads);
                 }
-                let reader = crate::cast::open(path).map_err(|e| e.to_string())?;
-                replay::checkpoints(reader, how.engine).map_err(|e| e.to_string())
+                let reader = crate::cast::open(path).map_err(|e| Failure::from(e.to_string()))?;
+                replay::checkpoints(reader, how.engine).map_err(|e| Failure::from(e.to_string()))
             });
         match replayed {
             Ok(cps) => recordings.push(
@@ -154,7 +155,7 @@ pub fn record_repeatedly(
         }
         Some(report) => {
             remove_all(&paths);
-            Err(report.message(n, shown))
+            Err(report.message(n, shown).into())
         }
     }
 }

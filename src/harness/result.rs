@@ -12,6 +12,20 @@ use std::path::PathBuf;
 use super::LiveMode;
 use crate::assert::{self, Outcome, Place};
 
+message_error!(
+    /// Why a trial failed, or a cast could not be checked: the message the test prints (the
+    /// golden, the first difference and the diff, the command that fixes it), with any text
+    /// taken from a cast or a file already escaped.
+    Failure
+);
+
+impl std::ops::Deref for Failure {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
 /// The outcome of checking one checkpoint in every format.
 #[derive(Debug, Clone)]
 pub struct CheckResult {

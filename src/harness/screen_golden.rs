@@ -22,26 +22,25 @@ pub const SCREENS_DIR: &str = "@screens";
 /// draws in several writes is never caught half-drawn.
 pub trait ScreenSource {
     /// The screen to check, or why there is none (the session's screen never settled).
-    fn golden_screen(&mut self) -> Result<Screen, String>;
+    fn golden_screen(&mut self) -> Result<Screen, crate::record::RecordError>;
 }
 
 impl ScreenSource for Screen {
-    fn golden_screen(&mut self) -> Result<Screen, String> {
+    fn golden_screen(&mut self) -> Result<Screen, crate::record::RecordError> {
         Ok(self.clone())
     }
 }
 
 impl ScreenSource for &Screen {
-    fn golden_screen(&mut self) -> Result<Screen, String> {
+    fn golden_screen(&mut self) -> Result<Screen, crate::record::RecordError> {
         Ok((*self).clone())
     }
 }
 
 impl ScreenSource for crate::record::Session {
-    fn golden_screen(&mut self) -> Result<Screen, String> {
+    fn golden_screen(&mut self) -> Result<Screen, crate::record::RecordError> {
         let settle = self.settle();
-        self.wait_settled(settle)
-            .map_err(|e| format!("assert_screen!: {e}"))?;
+        self.wait_settled(settle)?;
         Ok(self.screen())
     }
 }
@@ -54,7 +53,7 @@ pub fn check_screen_golden(
     screen: &Screen,
     name: &str,
     action: UpdateAction,
-) -> Result<(), String> {
+) -> Result<(), super::Failure> {
     let config = Config::load(root).map_err(|e| e.to_string())?;
     let golden = assert::snapshot_path(&config.snapshots, SCREENS_DIR, name, "txt");
     let check = Check {
@@ -71,7 +70,7 @@ pub fn check_screen_golden(
     let accept = assert::pending::relative_name(&config.snapshots, &golden);
     match check.check(screen).map_err(|e| format!("{shown}: {e}"))? {
         (Outcome::Pass | Outcome::Updated, _) => Ok(()),
-        (Outcome::Missing { pending }, _) => Err(format!(
+        (Outcome::Missing { pending }, _) => Err(failure!(
             "no screen golden {shown} yet{}",
             match pending {
                 Some(_) => format!("; the screen is in {shown}.new: tuicast accept {accept}"),
@@ -87,7 +86,7 @@ pub fn check_screen_golden(
                 ..
             },
             _,
-        ) => Err(format!(
+        ) => Err(failure!(
             "screen golden mismatch: {shown}\nfirst difference: {}\n{}{}",
             match &difference.place {
                 assert::Place::Cell { row, column } => format!("row {row}, column {column}"),

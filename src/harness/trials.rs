@@ -5,6 +5,7 @@
 //! cached outcomes. Each `[[check.expect]]` is one more trial at each checkpoint it is checked at
 //! ([`expect_test_name`]).
 
+use super::Failure;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -38,7 +39,7 @@ pub fn main() -> ! {
     };
     // A broken cast or scenario is a failing trial named after its cast; a filter that
     // leaves it out must not make the run pass as if it were fine.
-    let filtered_broken: Vec<String> = broken
+    let filtered_broken: Vec<Failure> = broken
         .into_iter()
         .filter(|(name, _)| !args.selects(name))
         .map(|(_, why)| why)
@@ -158,7 +159,15 @@ impl std::fmt::Display for HarnessError {
     }
 }
 
-impl std::error::Error for HarnessError {}
+impl std::error::Error for HarnessError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            HarnessError::Config(e) => Some(e),
+            HarnessError::Update(e) => Some(e),
+            HarnessError::Live(e) => Some(e),
+        }
+    }
+}
 
 /// The trials of the project's suite, one per checkpoint, sharing one replay per cast.
 pub fn trials() -> Result<Vec<Trial>, HarnessError> {
@@ -166,7 +175,7 @@ pub fn trials() -> Result<Vec<Trial>, HarnessError> {
 }
 
 /// A case that cannot be checked: its trial's name, and why.
-type Broken = (String, String);
+type Broken = (String, Failure);
 
 /// The trials that passed by writing their goldens, by name (libtest says only `ok`).
 type Updated = Arc<std::sync::Mutex<Vec<String>>>;
@@ -278,7 +287,7 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
                                 let outcome = if r.passed() {
                                     Ok(r.status() == super::Status::Updated)
                                 } else {
-                                    Err(r.message_in(opts.live))
+                                    Err(r.message_in(opts.live).into())
                                 };
                                 (name, outcome)
                             })
@@ -292,11 +301,12 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
                     Err(e) => {
                         let lead = (key != *first_name).then_some(first_name.as_str());
                         let r = failed_once(&case, e, lead, &checkpoint);
-                        Some(Err(r.message_in(opts.live)))
+                        Some(Err(r.message_in(opts.live).into()))
                     }
                 };
-                let outcome = outcome
-                    .unwrap_or_else(|| Err(missing(&case, &checkpoint).message_in(opts.live)));
+                let outcome = outcome.unwrap_or_else(|| {
+                    Err(missing(&case, &checkpoint).message_in(opts.live).into())
+                });
                 if outcome == Ok(true) {
                     updated
                         .lock()
@@ -310,7 +320,7 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
                         classname: super::junit::classname(&suite, &name_shown),
                         name: name_shown.clone(),
                         time: started.elapsed().as_secs_f64(),
-                        failure: outcome.clone().err(),
+                        failure: outcome.clone().err().map(String::from),
                         place: super::junit::place(&case.cast, line),
                         goldens: super::discover::checkpoint_goldens(&config, &case, &checkpoint)
                             .iter()
@@ -341,7 +351,7 @@ fn to_report(
 
 /// What each checkpoint of a cast came to, by name: passed (`true`: writing its goldens), or
 /// the failure message; or why the cast could not be replayed.
-type Outcomes = Result<HashMap<String, Result<bool, String>>, String>;
+type Outcomes = Result<HashMap<String, Result<bool, Failure>>, Failure>;
 
 /// The test name of a checkpoint: `<cast stem>::<checkpoint>`, with anything from the cast
 /// escaped so that printing it is safe.

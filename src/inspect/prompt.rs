@@ -20,6 +20,11 @@ use regex::Regex;
 
 use crate::term::{Outline, Screen};
 
+message_error!(
+    /// Why a name is not a prompt kind (it lists the kinds there are).
+    PromptKindError
+);
+
 /// What kind of input a program waits for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -59,11 +64,11 @@ impl PromptKind {
 
     /// The kind named `name` (`unknown` only when `unknown` is allowed: a wait for no prompt
     /// means nothing), or the message a person reads: `"maybe" is not a prompt kind: …`.
-    pub fn parse(name: &str, unknown: bool) -> Result<PromptKind, String> {
+    pub fn parse(name: &str, unknown: bool) -> Result<PromptKind, PromptKindError> {
         PromptKind::from_name(name)
             .filter(|k| unknown || *k != PromptKind::Unknown)
             .ok_or_else(|| {
-                format!(
+                message!(
                     "\"{}\" is not a prompt kind: yesno, select, password, text, pager, confirm{}",
                     crate::escape::escape_for_terminal(name, 40),
                     if unknown {

@@ -82,7 +82,7 @@ pub fn locate(name: &str, from: &Path) -> Result<PathBuf, BinError> {
     match built(name, from) {
         Ok(p) => Ok(p),
         Err(e) => {
-            tried.push(e);
+            tried.push(e.into());
             Err(BinError {
                 name: name.to_string(),
                 tried,
@@ -125,9 +125,14 @@ fn test_profile_dir() -> Option<PathBuf> {
     (deps.file_name()? == "deps").then(|| deps.parent().map(Path::to_path_buf))?
 }
 
+message_error!(
+    /// Why one place tried for a `bin =` binary did not give it (one of [`BinError::tried`]).
+    pub(crate) NotBuilt
+);
+
 /// Builds `name` with cargo in the package holding `from` (once per process) and gives the
 /// executable cargo reports; an error says what failed.
-fn built(name: &str, from: &Path) -> Result<PathBuf, String> {
+fn built(name: &str, from: &Path) -> Result<PathBuf, NotBuilt> {
     static BUILT: OnceLock<Mutex<HashMap<(String, PathBuf), PathBuf>>> = OnceLock::new();
     let package = from
         .ancestors()
@@ -161,7 +166,7 @@ fn built(name: &str, from: &Path) -> Result<PathBuf, String> {
         let stderr = String::from_utf8_lossy(&out.stderr);
         let last: Vec<&str> = stderr.lines().rev().take(6).collect();
         let last: Vec<&str> = last.into_iter().rev().collect();
-        return Err(format!(
+        return Err(message!(
             "{shown} (failed: {})",
             crate::escape::escape_for_terminal(&last.join(" | "), 600)
         ));

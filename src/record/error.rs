@@ -10,8 +10,33 @@ use super::settle::UnsettledReport;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum RecordError {
-    /// The program could not be started, or the scenario is not usable (bad input).
-    Setup(String),
+    /// The program could not be started (not found, not executable, a missing working
+    /// folder, no PTY): bad input. `hint` says more when there is more to say (a program
+    /// that is not on the `PATH` given to it).
+    Spawn {
+        /// The program, as the command names it.
+        program: String,
+        /// Why it could not be started.
+        source: io::Error,
+        /// A sentence to add, or empty.
+        hint: String,
+    },
+    /// The cast (or its hidden header file beside it) could not be created at this path.
+    CreateCast {
+        /// The cast's path.
+        path: std::path::PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The program's private HOME could not be made in this folder (the temporary folder).
+    Home {
+        /// The folder it was to be made in.
+        folder: std::path::PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A key name that names no key (bad input).
+    Key(super::keys::KeyError),
     /// Reading or writing failed.
     Io(io::Error),
     /// A wait did not see what it waited for in time.
@@ -103,7 +128,20 @@ impl RecordError {
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RecordError::Setup(m) | RecordError::Input(m) => write!(f, "{m}"),
+            RecordError::Input(m) => write!(f, "{m}"),
+            // The PTY's errors name the program already (escaped).
+            RecordError::Spawn { source, hint, .. } => write!(f, "{source}{hint}"),
+            RecordError::CreateCast { path, source } => write!(
+                f,
+                "cannot create {}: {source}",
+                crate::escape::escape_for_terminal(&path.display().to_string(), 300)
+            ),
+            RecordError::Home { folder, source } => write!(
+                f,
+                "cannot create a private HOME in {}: {source}",
+                crate::escape::escape_for_terminal(&folder.display().to_string(), 300)
+            ),
+            RecordError::Key(e) => write!(f, "{e}"),
             RecordError::Bin(e) => write!(f, "{e}"),
             RecordError::Io(e) => write!(f, "{e}"),
             RecordError::Timeout(r) => {
@@ -170,10 +208,58 @@ impl fmt::Display for RecordError {
     }
 }
 
-impl std::error::Error for RecordError {}
+impl std::error::Error for RecordError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RecordError::Io(e)
+            | RecordError::Spawn { source: e, .. }
+            | RecordError::CreateCast { source: e, .. }
+            | RecordError::Home { source: e, .. } => Some(e),
+            RecordError::Key(e) => Some(e),
+            RecordError::Bin(e) => Some(e),
+            RecordError::AtStep { error, .. } => Some(error.as_ref()),
+            _ => None,
+        }
+    }
+}
 
 impl From<io::Error> for RecordError {
     fn from(e: io::Error) -> Self {
         RecordError::Io(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Session, SessionOptions};
+    use std::error::Error as _;
+
+    #[test]
+    fn a_program_that_does_not_start_is_bad_input_with_its_io_error_as_source() {
+        let err = Session::spawn_in_memory(SessionOptions::new(["no-such-program-4f1c"]))
+            .err()
+            .expect("no such program");
+        let RecordError::Spawn { program, .. } = &err else {
+            panic!("not a spawn error: {err:?}");
+        };
+        assert_eq!(program, "no-such-program-4f1c");
+        assert!(!err.is_check_failure());
+        let io = err.source().and_then(|s| s.downcast_ref::<io::Error>());
+        assert_eq!(
+            io.map(io::Error::kind),
+            Some(io::ErrorKind::NotFound),
+            "{err}"
+        );
+        assert!(err.to_string().contains("command not found"), "{err}");
+    }
+
+    #[test]
+    fn a_key_that_names_no_key_is_a_key_error_at_its_step() {
+        let mut s = Session::spawn_in_memory(SessionOptions::new(["cat"])).unwrap();
+        let err = s.press("NoSuchKey").unwrap_err();
+        assert!(matches!(err, RecordError::Key(_)), "{err:?}");
+        assert!(err.source().is_some());
+        assert!(!err.is_check_failure());
     }
 }

@@ -24,18 +24,17 @@ pub(super) fn fresh_home() -> Result<PathBuf, RecordError> {
             Ok(()) => return Ok(dir),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
             Err(e) => {
-                return Err(RecordError::Setup(format!(
-                    "cannot create a private HOME in {}: {e}",
-                    base.display()
-                )))
+                return Err(RecordError::Home {
+                    folder: base,
+                    source: e,
+                })
             }
         }
     }
-    Err(RecordError::Setup(format!(
-        "cannot create a private HOME in {}: {}",
-        base.display(),
-        last.map(|e| e.to_string()).unwrap_or_default()
-    )))
+    Err(RecordError::Home {
+        folder: base,
+        source: last.unwrap_or_else(|| std::io::Error::other("no free name")),
+    })
 }
 
 /// How HOME folders are named.
@@ -91,6 +90,11 @@ fn random_name() -> Result<String, RecordError> {
     let mut bytes = [0u8; 8];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut bytes))
-        .map_err(|e| RecordError::Setup(format!("cannot read /dev/urandom: {e}")))?;
+        .map_err(|e| {
+            RecordError::Io(std::io::Error::new(
+                e.kind(),
+                format!("cannot read /dev/urandom: {e}"),
+            ))
+        })?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }

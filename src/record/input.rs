@@ -21,7 +21,7 @@ impl Session {
     pub fn press(&mut self, key: &str) -> Result<(), RecordError> {
         self.drain()?;
         let app_cursor = self.engine.screen().modes.cursor_keys;
-        let bytes = key_bytes(key, app_cursor).map_err(|e| RecordError::Setup(e.into()))?;
+        let bytes = key_bytes(key, app_cursor).map_err(RecordError::Key)?;
         self.send(&bytes, &bytes)
     }
 

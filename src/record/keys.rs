@@ -17,10 +17,10 @@ message_error!(
 /// The bytes for key `name`; `app_cursor` is whether the program enabled application cursor
 /// keys. Errors name what is wrong with the key name.
 pub fn key_bytes(name: &str, app_cursor: bool) -> Result<String, KeyError> {
-    key_bytes_or_message(name, app_cursor).map_err(KeyError)
+    key_bytes_or_message(name, app_cursor)
 }
 
-fn key_bytes_or_message(name: &str, app_cursor: bool) -> Result<String, String> {
+fn key_bytes_or_message(name: &str, app_cursor: bool) -> Result<String, KeyError> {
     if name.chars().count() == 1 {
         return Ok(name.to_string());
     }
@@ -43,7 +43,7 @@ fn key_bytes_or_message(name: &str, app_cursor: bool) -> Result<String, String> 
             rest = r;
             metas += 1;
             if metas > MAX_META {
-                return Err(format!(
+                return Err(message!(
                     "key \"{}\" has more than {MAX_META} M- prefixes",
                     crate::escape::escape_for_terminal(name, 40)
                 ));
@@ -213,8 +213,8 @@ fn ctrl_char(key: &str) -> Option<char> {
     }
 }
 
-fn bad(name: &str) -> String {
-    format!(
+fn bad(name: &str) -> KeyError {
+    message!(
         "unknown key {:?}: use a single character, Enter, Esc, Tab, BackTab, Backspace, Delete, \
          Insert, Home, End, PageUp, PageDown, Up, Down, Left, Right, Space, F1-F12, C-x, M-x or C-M-x",
         crate::escape::escape_for_terminal(name, 40)

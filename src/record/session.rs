@@ -276,13 +276,14 @@ impl Session {
             .unwrap_or_default();
         let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
         remove_stale_headers(path, &name);
-        let file = File::create(&tmp)
-            .map_err(|e| RecordError::Setup(format!("cannot create {}: {e}", path.display())))?;
+        let create = |source| RecordError::CreateCast {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::create(&tmp).map_err(create)?;
         let committed = std::cell::Cell::new(false);
         let commit = || {
-            std::fs::rename(&tmp, path).map_err(|e| {
-                RecordError::Setup(format!("cannot create {}: {e}", path.display()))
-            })?;
+            std::fs::rename(&tmp, path).map_err(create)?;
             committed.set(true);
             Ok(())
         };
@@ -369,10 +370,11 @@ impl Session {
                 if let Some(h) = &home {
                     let _ = std::fs::remove_dir_all(h);
                 }
-                return Err(RecordError::Setup(format!(
-                    "{e}{}",
-                    not_on_path(&opts.command, &opts.env).unwrap_or_default()
-                )));
+                return Err(RecordError::Spawn {
+                    program: opts.command.first().cloned().unwrap_or_default(),
+                    source: e,
+                    hint: not_on_path(&opts.command, &opts.env).unwrap_or_default(),
+                });
             }
         };
         let now = Instant::now();

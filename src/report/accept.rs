@@ -82,7 +82,14 @@ impl fmt::Display for AcceptError {
     }
 }
 
-impl std::error::Error for AcceptError {}
+impl std::error::Error for AcceptError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AcceptError::Io(_, e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// Applies every failing golden of the report in `dir` whose name contains one of `filters`
 /// (all when empty) to `snapshots`: each only if the local golden is still the one the report
@@ -372,10 +379,15 @@ fn linked_folder(snapshots: &Path, rel: &Path) -> Option<PathBuf> {
     None
 }
 
+message_error!(
+    /// What a report's picture is instead of a PNG tuicast could have drawn.
+    pub(crate) NotAPicture
+);
+
 /// Whether `bytes` are a PNG picture tuicast could have drawn: decoded whole, after its header's
 /// size is checked against the largest picture tuicast draws (a small file can decode to
 /// gigabytes). The error says what it is instead.
-fn check_picture(bytes: &[u8]) -> Result<(), String> {
+fn check_picture(bytes: &[u8]) -> Result<(), NotAPicture> {
     #[cfg(feature = "png")]
     {
         use crate::render::png as png_render;
@@ -386,11 +398,11 @@ fn check_picture(bytes: &[u8]) -> Result<(), String> {
             || h > png_render::MAX_SIDE
             || u64::from(w) * u64::from(h) > png_render::MAX_PIXELS
         {
-            return Err(format!("is {w}x{h} pixels, larger than tuicast draws"));
+            return Err(message!("is {w}x{h} pixels, larger than tuicast draws"));
         }
         png_render::decode_png(bytes)
             .map(|_| ())
-            .map_err(|e| format!("is not a readable PNG: {e}"))
+            .map_err(|e| message!("is not a readable PNG: {e}"))
     }
     #[cfg(not(feature = "png"))]
     {

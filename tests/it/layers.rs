@@ -279,6 +279,47 @@ fn split_top_level(s: &str) -> Vec<&str> {
 
 /// `text` with comments, string and character literals blanked (newlines kept, so line
 /// numbers stay right).
+/// Library errors are types (issue 25): no function of `src/` outside the binary's `cli/`
+/// returns `Result<_, String>` (a test module, last in its file by convention, may). A
+/// message with nothing more to say is a `message_error!` type, which converts to and from a
+/// `String`.
+#[test]
+fn no_library_code_returns_a_string_error() {
+    let mut problems = Vec::new();
+    for (file, _) in source_files() {
+        let text = std::fs::read_to_string(root().join(&file)).unwrap();
+        let code = code_only(text.split("\n#[cfg(test)]").next().unwrap_or_default());
+        let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+        for (at, _) in flat.match_indices("Result<") {
+            // The error type: after the top-level comma of the `Result<…>`.
+            let inner = &flat[at + "Result<".len()..];
+            let (mut depth, mut comma, mut end) = (0i32, None, None);
+            for (i, c) in inner.char_indices() {
+                match c {
+                    '<' | '(' | '[' => depth += 1,
+                    '>' | ')' | ']' if depth == 0 => {
+                        end = Some(i);
+                        break;
+                    }
+                    '>' | ')' | ']' => depth -= 1,
+                    ',' if depth == 0 => comma = Some(i),
+                    _ => {}
+                }
+            }
+            if let (Some(c), Some(e)) = (comma, end) {
+                if inner[c + 1..e].trim() == "String" {
+                    problems.push(format!("{file}: Result<{}>", &inner[..e]));
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "string errors in library code (give each a type: message_error!, or a kind enum):\n{}",
+        problems.join("\n")
+    );
+}
+
 fn code_only(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());

@@ -71,14 +71,12 @@ impl PngConfig {
     /// Applies the table to `options`; relative font folders are taken from `root`.
     pub fn apply(&self, options: &mut PngOptions, root: &Path) -> Result<(), PngConfigError> {
         self.apply_named(options, root, |key| format!("[png] {key}"))
-            .map_err(PngConfigError)
     }
 
     /// Applies the same settings given as command-line flags: errors name the flag
     /// (`--cursor: ...`).
     pub fn apply_flags(&self, options: &mut PngOptions, root: &Path) -> Result<(), PngConfigError> {
         self.apply_named(options, root, |key| format!("--{}", key.replace('_', "-")))
-            .map_err(PngConfigError)
     }
 
     /// [`apply`](Self::apply), with errors about `key` prefixed by `name(key)`.
@@ -87,7 +85,7 @@ impl PngConfig {
         options: &mut PngOptions,
         root: &Path,
         name: impl Fn(&str) -> String,
-    ) -> Result<(), String> {
+    ) -> Result<(), PngConfigError> {
         if let Some(t) = &self.theme {
             options.theme = Theme::parse(t).map_err(|e| format!("{}: {e}", name("theme")))?;
             options.bold_is_bright = super::theme::bold_is_bright(t);
