@@ -87,8 +87,9 @@ impl CastError {
     }
 }
 
-// No `source()`: the message already says what the I/O error said, and error reporters that
-// walk the chain would print it twice.
+// `source()` gives the I/O error to callers that branch on it (its kind). The message says
+// what it said too, for those that only print `Display`; the CLI's reporter leaves out a cause
+// whose text is already shown (ARCHITECTURE.md, Conventions).
 impl std::error::Error for CastError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.source

@@ -69,8 +69,15 @@ enum Command {
     /// Replace goldens with their pending `.new` files, or with a report's changes (--from).
     Accept(review::AcceptArgs),
     /// Delete pending `.new` files.
+    #[command(after_help = "Examples:\n  \
+        tuicast reject                    every pending .new file\n  \
+        tuicast reject vim/               those under snapshots/vim/\n  \
+        tuicast reject shell/listing      one checkpoint's")]
     Reject(review::FilterArgs),
     /// List pending `.new` files, one per line (for scripts and agents).
+    #[command(after_help = "Examples:\n  \
+        tuicast pending                   STATE<TAB>NAME<TAB>FILE per line\n  \
+        tuicast pending vim/ | wc -l")]
     Pending(review::FilterArgs),
     Report(report::Args),
     Engines(engines::Args),
@@ -101,6 +108,24 @@ impl EngineArg {
             options: EngineOptions::default().with_deccolm(self.deccolm),
         }
     }
+}
+
+/// An error and its causes as one line (`context: error: cause`), leaving out a cause whose
+/// text the message already holds: the library's errors give their `source()` and most also
+/// say it (`cannot create x.cast: Permission denied`), which must not read twice.
+pub(crate) fn message(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
 }
 
 fn parse_engine(s: &str) -> Result<EngineKind, String> {
@@ -180,7 +205,7 @@ where
             }) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", message(&e));
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }

@@ -264,7 +264,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Err(e) => {
                 failed = true;
-                eprintln!("error: {e:#}");
+                eprintln!("error: {}", super::message(&e));
             }
         }
     }

@@ -44,6 +44,10 @@ pub(super) struct Args {
 #[derive(Debug, clap::Subcommand)]
 enum Cmd {
     /// Start a program in a new session; prints its id.
+    #[command(after_help = "Examples:\n  \
+    tuicast session start -- bash --norc          prints the session as JSON; id s1\n  \
+    tuicast session start --name vim --size 100x30 -- vim notes.txt\n  \
+    tuicast session start --timeout 30s -- ./slow-app")]
     Start {
         /// The session's id (default: s1, s2, ...).
         #[arg(long)]
@@ -64,6 +68,9 @@ enum Cmd {
     },
     /// Type text (from the argument, or with --stdin from standard input: any length up to
     /// 1 MiB, where an argument stops at the system's limit).
+    #[command(after_help = "Examples:\n  \
+    tuicast session type s1 'echo hello'\n  \
+    printf 'a long text' | tuicast session type s1 --stdin")]
     Type {
         /// The session: its id, or the name given to start.
         id: String,
@@ -75,6 +82,10 @@ enum Cmd {
         stdin: bool,
     },
     /// Press keys by name (Enter, Esc, C-c, Up, F1, a, ...).
+    #[command(after_help = "Examples:\n  \
+    tuicast session press s1 Enter\n  \
+    tuicast session press vim Esc : w q Enter   keys in order\n  \
+    tuicast session press s1 C-c")]
     Press {
         /// The session: its id, or the name given to start.
         id: String,
@@ -83,6 +94,8 @@ enum Cmd {
         keys: Vec<String>,
     },
     /// Resize the terminal.
+    #[command(after_help = "Examples:\n  \
+    tuicast session resize s1 120x40")]
     Resize {
         /// The session: its id, or the name given to start.
         id: String,
@@ -92,6 +105,9 @@ enum Cmd {
     },
     /// Type the value of an environment variable of the DAEMON, as a secret: it is never in
     /// a reply, the cast, the scenario or the daemon's log.
+    #[command(after_help = "Examples:\n  \
+    TUICAST_SECRET_PW=... tuicast session start -- ./login   the daemon's environment\n  \
+    tuicast session secret s1 --env TUICAST_SECRET_PW")]
     Secret {
         /// The session: its id, or the name given to start.
         id: String,
@@ -101,6 +117,9 @@ enum Cmd {
     },
     /// Paste text (bracketed when the program enabled bracketed paste, typed otherwise;
     /// with --stdin from standard input, up to 1 MiB).
+    #[command(after_help = "Examples:\n  \
+    tuicast session paste s1 $'two\\nlines'     bracketed when the program asked\n  \
+    tuicast session paste s1 --stdin < snippet.py")]
     Paste {
         /// The session: its id, or the name given to start.
         id: String,
@@ -112,6 +131,10 @@ enum Cmd {
         stdin: bool,
     },
     /// Click a mouse button on a target (encoded for the mouse mode the program enabled).
+    #[command(after_help = "Examples:\n  \
+    tuicast session click s1 --text OK\n  \
+    tuicast session click s1 --at 3,10 --button right\n  \
+    tuicast session click s1 --region ok         a region of ./tuicast.toml")]
     Click {
         /// The session: its id, or the name given to start.
         id: String,
@@ -122,6 +145,9 @@ enum Cmd {
         button: String,
     },
     /// Turn the mouse wheel over a target.
+    #[command(after_help = "Examples:\n  \
+    tuicast session scroll s1 down --count 3\n  \
+    tuicast session scroll s1 up --text 'Log'")]
     Scroll {
         /// The session: its id, or the name given to start.
         id: String,
@@ -135,6 +161,9 @@ enum Cmd {
         count: u16,
     },
     /// Tell the program its window gained (on) or lost (off) focus (needs focus reporting).
+    #[command(after_help = "Examples:\n  \
+    tuicast session focus s1 off\n  \
+    tuicast session focus s1 on")]
     Focus {
         /// The session: its id, or the name given to start.
         id: String,
@@ -143,6 +172,9 @@ enum Cmd {
     },
     /// Run any scenario step, written as in a scenario file: '{ drag = { from = [2, 1], to =
     /// [2, 9] } }', '{ hover = { text = "Help" } }', '{ wait = { title = "vim" } }'.
+    #[command(after_help = "Examples:\n  \
+    tuicast session step s1 '{ drag = { from = [2, 1], to = [2, 9] } }'\n  \
+    tuicast session step s1 '{ wait = { title = \"vim\" } }'")]
     Step {
         /// The session: its id, or the name given to start.
         id: String,
@@ -150,8 +182,18 @@ enum Cmd {
         step: String,
     },
     /// Wait for something: exactly one of the kinds below.
+    #[command(after_help = "Examples:\n  \
+    tuicast session wait s1 --text '$'\n  \
+    tuicast session wait s1 --regex '(?m)^hello$' --timeout 5s\n  \
+    tuicast session wait s1 --prompt yesno\n  \
+    tuicast session wait s1 --idle 300ms\n  \
+    tuicast session wait s1 --exit 0")]
     Wait(WaitArgs),
     /// The screen now (and, with --mark, a checkpoint of the saved scenario).
+    #[command(after_help = "Examples:\n  \
+    tuicast session snapshot s1\n  \
+    tuicast session snapshot s1 --mark greeted    a checkpoint of the saved scenario\n  \
+    tuicast session snapshot s1 --format png -o screen.png")]
     Snapshot {
         /// The session: its id, or the name given to start.
         id: String,
@@ -166,18 +208,30 @@ enum Cmd {
         output: Option<PathBuf>,
     },
     /// The screen's outline and prompt (as `tuicast inspect`).
+    #[command(after_help = "Examples:\n  \
+    tuicast session inspect s1\n  \
+    tuicast session inspect s1 --human")]
     Inspect {
         /// The session: its id, or the name given to start.
         id: String,
     },
     /// The session's status and screen.
+    #[command(after_help = "Examples:\n  \
+    tuicast session status s1")]
     Status {
         /// The session: its id, or the name given to start.
         id: String,
     },
     /// The sessions.
+    #[command(after_help = "Examples:\n  \
+    tuicast session list\n  \
+    tuicast session list --human")]
     List,
     /// End the session; --save casts/NAME writes casts/NAME.cast and casts/NAME.toml.
+    #[command(after_help = "Examples:\n  \
+    tuicast session stop s1\n  \
+    tuicast session stop s1 --save casts/greeting   writes casts/greeting.cast and .toml\n  \
+    tuicast session stop s1 --save casts/greeting --force")]
     Stop {
         /// The session: its id, or the name given to start.
         id: String,
@@ -322,7 +376,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Ok(r) => r,
         Err(e) => {
             print(
-                &Reply::error(format!("{e:#}"), super::EXIT_BAD_INPUT),
+                &Reply::error(super::message(&e), super::EXIT_BAD_INPUT),
                 human,
             )?;
             return Ok(ExitCode::from(super::EXIT_BAD_INPUT));

@@ -237,9 +237,10 @@ mod tests {
 
     #[test]
     fn a_program_that_does_not_start_is_bad_input_with_its_io_error_as_source() {
-        let err = Session::spawn_in_memory(SessionOptions::new(["no-such-program-4f1c"]))
-            .err()
-            .expect("no such program");
+        let Err(err) = Session::spawn_in_memory(SessionOptions::new(["no-such-program-4f1c"]))
+        else {
+            panic!("no such program, yet it started");
+        };
         let RecordError::Spawn { program, .. } = &err else {
             panic!("not a spawn error: {err:?}");
         };

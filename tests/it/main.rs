@@ -46,6 +46,7 @@ mod limits;
 mod live;
 mod live_runs;
 mod malformed;
+mod outputs;
 mod png;
 mod prompts;
 mod readme;

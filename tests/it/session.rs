@@ -236,14 +236,13 @@ fn a_yes_no_prompt_answered_and_saved_as_a_scenario_that_records_again() {
         saved.with_extension("toml").display().to_string()
     );
     let toml = std::fs::read_to_string(saved.with_extension("toml")).unwrap();
-    assert!(toml.contains("{ wait = \"[y/N]\" }"), "{toml}");
-    assert!(toml.contains("{ checkpoint = \"answered\" }"), "{toml}");
-    assert!(toml.contains("{ exit = \"any\" }"), "{toml}");
-    assert!(toml.contains("cwd = \"..\""), "{toml}");
-    // The wait inferred between `type y` and `press Enter`: the answer's echo.
-    let typed = toml.find("{ type = \"y\" }").expect(&toml);
-    let enter = toml[typed..].find("{ press = \"Enter\" }").expect(&toml) + typed;
-    assert!(toml[typed..enter].contains("wait"), "{toml}");
+    // The whole scenario written back (the wait between `type y` and `press Enter`, the
+    // answer's echo, is inferred), and the whole reply to the wait for the prompt.
+    crate::outputs::assert_whole("session-saved-scenario", &toml);
+    crate::outputs::assert_whole(
+        "session-reply-wait-prompt",
+        &crate::outputs::normalize_json(&asked, &["idle_ms", "elapsed_ms", "pid", "waited_ms"]),
+    );
     rerecord_gives_the_same_checkpoints(&a, &saved, &["asked", "answered", "end"]);
 }
 
