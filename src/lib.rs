@@ -168,6 +168,7 @@ pub mod rgb;
 #[cfg(all(feature = "schema", feature = "cli"))]
 pub mod schema;
 pub mod term;
+pub mod theme;
 #[doc(hidden)] // shared with the tuicast binary; not a stable API
 pub mod util;
 

@@ -9,6 +9,8 @@
 //! - Private folders of this user ([`private_dir`]: mode 0700, owned by this user, not a link)
 //!   and pid files that name a process by its start time too ([`pid_file_text`],
 //!   [`pid_file_alive`]), so a pid reused by another process is not taken for the old one.
+//! - [`PidLock`]: the one lock file of tuicast (the daemon's pid file, a live recording's
+//!   lock), with one rule for when a holder is gone ([`PidLock::is_stale`]).
 //! - [`par_map_ordered`]: a map on every core whose results are handed over in order
 //!   (discovery, `tuicast test`).
 
@@ -159,6 +161,74 @@ pub fn pid_file_alive(text: &str) -> Option<u32> {
             let start: u64 = start.parse().ok()?;
             (process_start_time(pid) == Some(start)).then_some(pid)
         }
+    }
+}
+
+/// A lock file that names the process holding it ([`pid_file_text`]): taken by creating it
+/// (`O_EXCL`), released by removing it. One rule says when a holder is gone
+/// ([`PidLock::is_stale`]), for the daemon's pid file and a live recording's lock alike.
+#[derive(Debug)]
+pub struct PidLock {
+    path: std::path::PathBuf,
+}
+
+impl PidLock {
+    /// How long a lock file that names no process yet is taken to be in the middle of being
+    /// written by its holder, before it is stale.
+    pub const GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
+    /// Takes the lock at `path`, taking over a stale one; `Ok(None)` when a live process
+    /// holds it (or is writing it, within [`GRACE`](Self::GRACE)).
+    pub fn acquire(path: &Path) -> io::Result<Option<PidLock>> {
+        for _ in 0..3 {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+            {
+                Ok(mut f) => {
+                    f.write_all(pid_file_text(std::process::id()).as_bytes())?;
+                    return Ok(Some(PidLock {
+                        path: path.to_path_buf(),
+                    }));
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    if !PidLock::is_stale(path) {
+                        return Ok(None);
+                    }
+                    let _ = std::fs::remove_file(path);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether the lock file at `path` has no live holder: the process it names is gone (or
+    /// its pid now belongs to another process), or it names none and is older than
+    /// [`GRACE`](Self::GRACE). A missing file is not stale (there is nothing to take over).
+    pub fn is_stale(path: &Path) -> bool {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return false;
+        };
+        match text.split_whitespace().next().map(str::parse::<u32>) {
+            Some(Ok(_)) => pid_file_alive(&text).is_none(),
+            _ => std::fs::metadata(path)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > PidLock::GRACE),
+        }
+    }
+
+    /// The lock file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Gives the lock up (removes its file).
+    pub fn release(self) {
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -392,6 +462,57 @@ pub fn par_map_ordered<T: Sync, R: Send, E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pid_lock_is_held_by_a_live_process_and_taken_over_from_a_gone_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("x.lock");
+        assert!(!PidLock::is_stale(&lock), "no file: nothing to take over");
+        let held = PidLock::acquire(&lock).unwrap().expect("a free lock");
+        assert_eq!(held.path(), lock);
+        assert_eq!(
+            pid_file_alive(&std::fs::read_to_string(&lock).unwrap()),
+            Some(std::process::id())
+        );
+        assert!(!PidLock::is_stale(&lock), "this process holds it");
+        assert!(PidLock::acquire(&lock).unwrap().is_none(), "held");
+        held.release();
+        assert!(!lock.exists());
+
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        std::fs::write(&lock, gone.to_string()).unwrap();
+        assert!(PidLock::is_stale(&lock), "process {gone} is gone");
+        let taken = PidLock::acquire(&lock)
+            .unwrap()
+            .expect("a stale lock is taken over");
+        assert!(!PidLock::is_stale(taken.path()));
+        taken.release();
+        // This pid, but another start time: the pid was reused, the holder is gone.
+        let start = process_start_time(std::process::id()).unwrap();
+        std::fs::write(&lock, format!("{} {}", std::process::id(), start + 1)).unwrap();
+        assert!(PidLock::is_stale(&lock), "a reused pid");
+        // A lock that names nobody yet is being written: given time, then stale.
+        std::fs::write(&lock, "").unwrap();
+        assert!(
+            !PidLock::is_stale(&lock),
+            "a lock being written is given time"
+        );
+        assert!(PidLock::acquire(&lock).unwrap().is_none());
+        let old = std::time::SystemTime::now() - PidLock::GRACE * 2;
+        std::fs::File::options()
+            .write(true)
+            .open(&lock)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert!(
+            PidLock::is_stale(&lock),
+            "an empty lock older than the grace"
+        );
+        assert!(PidLock::acquire(&lock).unwrap().is_some());
+    }
 
     #[test]
     fn a_pid_file_names_one_process_by_its_start_time_too() {

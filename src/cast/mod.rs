@@ -8,18 +8,17 @@
 mod error;
 mod line;
 mod reader;
-mod theme;
 pub mod transform;
 mod v1;
 mod v2;
 mod v3;
 mod writer;
 
+use crate::theme::Theme;
 use std::collections::BTreeMap;
 
 pub use error::{CastError, CastErrorKind};
 pub use reader::{open, CastReader, MAX_LINE_BYTES};
-pub use theme::{Theme, ThemeError, THEMES};
 pub use writer::{CastWriter, DEFAULT_PRECISION};
 
 pub use crate::rgb::Rgb;

@@ -6,8 +6,9 @@
 use serde_json::{Map, Value};
 
 use super::reader::{describe, field_column, field_column_path, json_type_name};
-use super::{CastError, CastErrorKind, Header, Term, Theme};
+use super::{CastError, CastErrorKind, Header, Term};
 use crate::size::{Size, MAX_COLS};
+use crate::theme::Theme;
 
 pub(super) fn header(
     line: &str,

@@ -431,7 +431,7 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
         options.theme = t.clone();
     } else if let Some(kept) = header.term.extra.get("theme") {
         // The reader keeps a theme whose colours it cannot read, as it was.
-        if let Err(e) = tuicast::cast::Theme::from_json(kept) {
+        if let Err(e) = tuicast::theme::Theme::from_json(kept) {
             eprintln!(
                 "warning: the cast's theme is not used: {}",
                 escape_for_terminal(e.message(), 200)

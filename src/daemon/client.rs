@@ -52,15 +52,18 @@ pub fn call(
     let stream = match UnixStream::connect(paths.socket()) {
         Ok(s) => s,
         Err(_) => {
-            // A socket or pid file with no daemon answering: it was killed or crashed.
-            let pid = paths.running_pid();
-            if pid.is_none() && (paths.socket().exists() || paths.pid_file().exists()) {
-                gone = true;
-                let _ = std::fs::remove_file(paths.socket());
-                let _ = std::fs::remove_file(paths.pid_file());
-                super::sweep();
-            }
-            if pid.is_none() {
+            // A socket or pid file with no daemon answering: it was killed or crashed. A
+            // daemon that is starting holds its pid file (the lock's rule gives it time to
+            // write its pid): it is waited for, not taken for a dead one.
+            let pid_file = paths.pid_file();
+            let held = pid_file.exists() && !crate::util::PidLock::is_stale(&pid_file);
+            if !held {
+                if paths.socket().exists() || pid_file.exists() {
+                    gone = true;
+                    let _ = std::fs::remove_file(paths.socket());
+                    let _ = std::fs::remove_file(&pid_file);
+                    super::sweep();
+                }
                 start().map_err(|e| {
                     ClientError::Unreachable(format!("cannot start the session daemon: {e}"))
                 })?;

@@ -127,28 +127,10 @@ pub fn serve(paths: &Paths, idle: Duration) -> io::Result<()> {
     Ok(())
 }
 
-/// Takes the pid file: false when a live daemon holds it.
+/// Takes the pid file: false when a live daemon holds it (or is starting).
 fn take_pid_file(paths: &Paths) -> io::Result<bool> {
-    for _ in 0..3 {
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(paths.pid_file())
-        {
-            Ok(mut f) => {
-                f.write_all(crate::util::pid_file_text(std::process::id()).as_bytes())?;
-                return Ok(true);
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                if paths.running_pid().is_some_and(|p| p != std::process::id()) {
-                    return Ok(false);
-                }
-                let _ = std::fs::remove_file(paths.pid_file());
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(false)
+    // Kept until `shut_down` removes the file.
+    Ok(crate::util::PidLock::acquire(&paths.pid_file())?.is_some())
 }
 
 /// Ends every session (their programs with them) and removes the socket and pid file.

@@ -293,18 +293,11 @@ pub(super) fn live_replay(
             result.map_err(|f| f.message)?;
             break;
         }
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&lock)
-        {
-            Ok(mut f) => {
-                use std::io::Write as _;
-                let _ = write!(f, "{}", crate::util::pid_file_text(std::process::id()));
-                drop(f);
+        match crate::util::PidLock::acquire(&lock) {
+            Ok(Some(held)) => {
                 if let Some(result) = read_done(&done) {
                     // Finished between our look and our lock.
-                    let _ = std::fs::remove_file(&lock);
+                    held.release();
                     note_outcome(case, &recorded, &result);
                     result.map_err(|f| f.message)?;
                     break;
@@ -321,16 +314,13 @@ pub(super) fn live_replay(
                 if result.is_ok() || shared_between_processes() {
                     let _ = crate::util::write_atomic(&done, text.as_bytes());
                 }
-                let _ = std::fs::remove_file(&lock);
+                held.release();
                 note_outcome(case, &recorded, &result);
                 result.map_err(|f| f.message)?;
                 break;
             }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                if lock_is_stale(&lock) {
-                    let _ = std::fs::remove_file(&lock);
-                    continue;
-                }
+            // Another process records it (a stale lock was taken over above).
+            Ok(None) => {
                 if std::time::Instant::now() > deadline {
                     return Err(failure!(
                         "live recording of {}: waited {}s for the process recording it (lock {})",
@@ -467,22 +457,6 @@ fn read_done(done: &Path) -> Option<Result<(), Failed>> {
         message: message.to_string(),
         step_line: first.trim().parse().ok(),
     }))
-}
-
-/// A lock whose process is gone (or that names none, after a moment to write it).
-fn lock_is_stale(lock: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(lock) else {
-        return false;
-    };
-    // The pid with its start time: a pid reused since is no holder.
-    match text.split_whitespace().next().map(str::parse::<u32>) {
-        Some(Ok(_)) => crate::util::pid_file_alive(&text).is_none(),
-        _ => std::fs::metadata(lock)
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > Duration::from_secs(5)),
-    }
 }
 
 /// Records the scenario into `recorded` and decides, once, what becomes of it beside the cast:
@@ -625,25 +599,8 @@ mod tests {
     }
 
     #[test]
-    fn a_lock_is_stale_when_its_process_is_gone() {
+    fn a_done_file_says_the_outcome() {
         let dir = tempfile::tempdir().unwrap();
-        let lock = dir.path().join("x.lock");
-        std::fs::write(&lock, std::process::id().to_string()).unwrap();
-        assert!(!lock_is_stale(&lock), "this process holds it");
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let gone = child.id();
-        child.wait().unwrap();
-        std::fs::write(&lock, gone.to_string()).unwrap();
-        assert!(lock_is_stale(&lock), "process {gone} is gone");
-        // This pid, but another start time: the pid was reused, the holder is gone.
-        let start = crate::util::process_start_time(std::process::id()).unwrap();
-        std::fs::write(&lock, format!("{} {}", std::process::id(), start + 1)).unwrap();
-        assert!(lock_is_stale(&lock), "a reused pid");
-        std::fs::write(&lock, crate::util::pid_file_text(std::process::id())).unwrap();
-        assert!(!lock_is_stale(&lock));
-        std::fs::write(&lock, "").unwrap();
-        assert!(!lock_is_stale(&lock), "a lock being written is given time");
-        assert!(!lock_is_stale(&dir.path().join("none.lock")));
         std::fs::write(dir.path().join("x.done"), "error\nit broke").unwrap();
         assert_eq!(
             read_done(&dir.path().join("x.done")),

@@ -6,13 +6,12 @@
 use std::collections::BTreeMap;
 use std::io::Cursor;
 use std::sync::OnceLock;
+use tuicast::theme::Theme;
 
 use proptest::collection::vec;
 use proptest::prelude::*;
 use serde_json::json;
-use tuicast::cast::{
-    CastErrorKind, CastReader, CastWriter, Event, EventData, Header, Rgb, Term, Theme,
-};
+use tuicast::cast::{CastErrorKind, CastReader, CastWriter, Event, EventData, Header, Rgb, Term};
 use tuicast::term::Size;
 
 use crate::util::fixture;

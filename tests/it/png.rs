@@ -6,10 +6,10 @@
 use std::fs;
 
 use image::RgbaImage;
-use tuicast::cast::Theme;
 use tuicast::render::png::{self, decode_png, Decorations, Layout, PngOptions, Renderer, Rgb};
 use tuicast::replay;
 use tuicast::term::{EngineKind, Screen, Size};
+use tuicast::theme::Theme;
 
 use crate::util::{root, tuicast, v3_cast, Dir, Tuicast};
 

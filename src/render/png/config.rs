@@ -15,8 +15,8 @@
 use std::path::{Path, PathBuf};
 
 use super::PngOptions;
-use crate::cast::Theme;
 use crate::term::CursorKind;
+use crate::theme::Theme;
 
 /// The `[png]` table of `tuicast.toml`. Every key is optional.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]

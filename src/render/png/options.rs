@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use super::annotate::Annotation;
 use super::error::PngError;
-use crate::cast::Theme;
 use crate::term::CursorKind;
+use crate::theme::Theme;
 
 /// Smallest and largest font size, in pixels per em.
 pub const FONT_SIZE_RANGE: (f32, f32) = (4.0, 256.0);

@@ -15,9 +15,9 @@ use super::options::{check_size, Decorations, PngOptions, FONT_SIZE_RANGE, LINE_
 use super::raster::Canvas;
 use super::text::char_cells;
 use super::theme::resolve;
-use crate::cast::Theme;
 use crate::rgb::Rgb;
 use crate::term::{Cell, Color, CursorKind, Screen, Size};
+use crate::theme::Theme;
 
 /// Where the grid is in a plain render ([`Renderer::render`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,10 +1,10 @@
 //! How the colours of a cell become pixels with a [`Theme`] (the one theme type,
-//! `crate::cast::Theme`): palette and truecolour values, and which themes draw bold text in
+//! `crate::theme::Theme`): palette and truecolour values, and which themes draw bold text in
 //! the bright colours.
 
-use crate::cast::Theme;
 use crate::rgb::Rgb;
 use crate::term::Color;
+use crate::theme::Theme;
 
 /// A cell colour as a pixel colour; `default` stands for [`Color::Default`].
 pub(crate) fn resolve(theme: &Theme, color: Color, default: Rgb) -> Rgb {

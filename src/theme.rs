@@ -9,7 +9,7 @@ use crate::rgb::Rgb;
 /// name or a colour list).
 ///
 /// A cast's theme whose colours cannot be read (not `#rrggbb`, or a palette of other than 8
-/// or 16) does not fail the cast: it stays in [`Term::extra`](super::Term::extra) as it was,
+/// or 16) does not fail the cast: it stays in [`Term::extra`](crate::cast::Term::extra) as it was,
 /// and is written back so.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Theme {
@@ -54,7 +54,7 @@ impl Default for Theme {
 impl Theme {
     /// A theme from the JSON object a cast stores (`fg`, `bg`, and `palette`, colours joined
     /// by `:`), or why it is not one. The reader keeps a theme this refuses in
-    /// [`Term::extra`](super::Term::extra); this says why it was not used.
+    /// [`Term::extra`](crate::cast::Term::extra); this says why it was not used.
     pub fn from_json(value: &serde_json::Value) -> Result<Theme, ThemeError> {
         theme_from_json(value)
     }
