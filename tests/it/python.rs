@@ -312,6 +312,11 @@ fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
     pytest(&["--tuicast-update"], "pytest --tuicast-update (new)", 0);
     let more = std::fs::read_to_string(project.join("snapshots/shopping/more.txt")).unwrap();
     assert!(more.contains("[ ] tea"), "{more}");
+    // A scenario with no cast yet is collected from its TOML.
+    std::fs::copy(&scenario, project.join("casts/fresh.toml")).unwrap();
+    let (collected, told) = pytest(&["--collect-only", "-q"], "pytest of a new scenario", 0);
+    assert!(collected.contains("casts/fresh.toml::more\n"), "{told}");
+    std::fs::remove_file(project.join("casts/fresh.toml")).unwrap();
     // Selecting one checkpoint runs it (and its expectations) alone.
     let (out, told) = pytest(
         &["-v", "casts/shopping.cast::added"],
