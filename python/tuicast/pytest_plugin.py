@@ -189,8 +189,11 @@ class TuicastSession:
                 f"their casts are below the paths pytest collects (norecursedirs? a hidden "
                 f"folder?): {', '.join(missed[:20])}"
             )
-        sources = getattr(pytest.Config, "ArgsSource", None)
-        explicit = sources is not None and config.args_source == sources.ARGS
+        sources = getattr(getattr(pytest, "Config", None), "ArgsSource", None)
+        if sources is not None:
+            explicit = config.args_source == sources.ARGS
+        else:  # pytest before 7.3: paths on the command line
+            explicit = any(not str(a).startswith("-") for a in config.invocation_params.args)
         if not self.claimed and not explicit:
             raise pytest.UsageError(
                 f"the tuicast project {self.root} has {len(self.listed)} test(s) but pytest "
