@@ -10,7 +10,7 @@ use anyhow::Context as _;
 use tuicast::assert::{self, UpdateAction};
 use tuicast::config::Config;
 use tuicast::escape::escape_for_terminal;
-use tuicast::harness::message::{Message, Summary, TestRecord};
+use tuicast::harness::message::{ListedTest, Message, Summary, TestRecord};
 use tuicast::harness::{self, CheckResult, LiveMode, Report};
 use tuicast::report::ReportDir;
 
@@ -25,6 +25,8 @@ use tuicast::report::ReportDir;
     tuicast test --live --repeat 5        record each scenario 5 times first: fail if they differ\n  \
     TUICAST_UPDATE=no tuicast test        check only, write nothing\n  \
     tuicast test --message-format json    one JSON object per checkpoint, for tools\n  \
+    tuicast test --list --message-format json   the tests a run would check, as JSON\n  \
+    tuicast test --exact -k demo::end     the one test named demo::end\n  \
     tuicast test --message-format junit > junit.xml   JUnit XML for GitLab, Jenkins, Buildkite\n  \
     tuicast test --deccolm                CSI ? 3 h switches to 132 columns, as on a VT100\n  \
     tuicast test --report report          also write report/index.html (TUICAST_REPORT=report)\n  \
@@ -36,9 +38,17 @@ pub(super) struct Args {
     /// Overwrite goldens with the actual screens (TUICAST_UPDATE=always).
     #[arg(long)]
     update: bool,
-    /// Only checkpoints whose test name (`cast::checkpoint`) contains this text.
+    /// Only checkpoints whose test name (`cast::checkpoint`) contains this text; given more
+    /// than once, those that contain any of them.
     #[arg(long, short = 'k', value_name = "TEXT")]
-    filter: Option<String>,
+    filter: Vec<String>,
+    /// Filters match whole test names only (as libtest's `--exact`).
+    #[arg(long)]
+    exact: bool,
+    /// List the tests a run would check (`NAME: test`, or one `{"listed": …}` line each with
+    /// `--message-format json`) without replaying or recording anything.
+    #[arg(long, conflicts_with_all = ["update", "remove_orphans", "report", "repeat"])]
+    list: bool,
     /// Output: libtest-like text, one JSON object per result, or a JUnit XML document (one
     /// testcase per checkpoint and expectation) for CI systems.
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
@@ -270,7 +280,18 @@ fn run_project(
             escape_for_terminal(&config.casts.display().to_string(), 300)
         );
     }
+    if args.list && args.message_format == MessageFormat::Junit {
+        anyhow::bail!("--list prints text or JSON (--message-format json), not JUnit");
+    }
     let mut out = std::io::stdout().lock();
+    let filter = &Filter {
+        texts: &args.filter,
+        exact: args.exact,
+    };
+    if args.list {
+        list(&mut out, &cases, filter, live, args.message_format)?;
+        return Ok(0);
+    }
     // Only failures are kept for the report at the end; passes are counted.
     let opts = harness::Options::new(update).color(color).live(live);
     // A run that records ends its recordings cleanly on SIGINT/SIGTERM/SIGHUP.
@@ -281,7 +302,6 @@ fn run_project(
     // Each case that ran: its index, seconds, and its live recording's times.
     let mut timed: Vec<Timed> = Vec::new();
     let mut bad_input = false;
-    let filter = args.filter.as_deref();
     if args.message_format == MessageFormat::Human {
         // As libtest does: how many checks will run.
         let total: usize = cases.iter().map(|c| selected(c, filter)).sum();
@@ -335,7 +355,7 @@ fn run_project(
                 match args.message_format {
                     MessageFormat::Human => out.write_all(report_summary.add(r).as_bytes())?,
                     MessageFormat::Json => {
-                        writeln!(out, "{}", Message::Test(TestRecord::of(&r)).line())?;
+                        writeln!(out, "{}", Message::Test(TestRecord::of_in(&r, live)).line())?;
                         report_summary.count(r);
                     }
                     MessageFormat::Junit => {
@@ -398,7 +418,7 @@ fn run_project(
             }
         }
     }
-    let orphans = if args.paths.is_empty() && args.filter.is_none() {
+    let orphans = if args.paths.is_empty() && args.filter.is_empty() {
         harness::orphans(&config, &cases)?
     } else {
         Vec::new()
@@ -490,14 +510,57 @@ fn run_project(
     })
 }
 
-/// Whether a test name passes `--filter` (a substring, as libtest's filter).
-fn wanted(name: &str, filter: Option<&str>) -> bool {
-    filter.is_none_or(|f| name.contains(f))
+/// The `--filter`s of a run and whether they match whole names (`--exact`).
+struct Filter<'a> {
+    texts: &'a [String],
+    exact: bool,
+}
+
+/// Whether a test name passes the filters: no filter, or one it contains (equals, with
+/// `--exact`), as libtest's filters.
+fn wanted(name: &str, filter: &Filter<'_>) -> bool {
+    filter.texts.is_empty()
+        || filter.texts.iter().any(|f| {
+            if filter.exact {
+                name == f
+            } else {
+                name.contains(f.as_str())
+            }
+        })
+}
+
+/// `tuicast test --list`: the tests the filters select, in the order a run checks them (a
+/// case that cannot be read is its one test, whatever the filter, as in a run).
+fn list(
+    out: &mut impl Write,
+    cases: &[harness::Case],
+    filter: &Filter<'_>,
+    live: LiveMode,
+    format: MessageFormat,
+) -> anyhow::Result<()> {
+    let mut count = 0usize;
+    for case in cases {
+        for t in ListedTest::of_case(case, live) {
+            if !wanted(&t.test, filter) && case.checkpoints.is_ok() {
+                continue;
+            }
+            count += 1;
+            match format {
+                MessageFormat::Json => writeln!(out, "{}", Message::Listed { listed: t }.line())?,
+                _ => writeln!(out, "{}: test", escape_for_terminal(&t.test, 300))?,
+            }
+        }
+    }
+    if format != MessageFormat::Json {
+        writeln!(out, "\n{count} test{}", if count == 1 { "" } else { "s" })?;
+    }
+    out.flush()?;
+    Ok(())
 }
 
 /// How many checks of `case` the filter selects: one per checkpoint, named as the harness
 /// names them, or one for a cast that could not be read.
-fn selected(case: &harness::Case, filter: Option<&str>) -> usize {
+fn selected(case: &harness::Case, filter: &Filter<'_>) -> usize {
     if case.checkpoints.is_err() {
         return 1;
     }

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::CheckResult;
+use super::discover::Case;
+use super::{CheckResult, LiveMode};
 use crate::assert::{Outcome, Place};
 
 /// One line of `tuicast test --message-format json`.
@@ -33,6 +34,11 @@ pub enum Message {
         /// Whether `--remove-orphans` removed it.
         removed: bool,
     },
+    /// A test `tuicast test --list` would run (it lists them without running any).
+    Listed {
+        /// The test.
+        listed: ListedTest,
+    },
     /// The last line: how many tests passed and failed.
     Summary {
         /// The counts.
@@ -58,6 +64,31 @@ impl Summary {
     }
 }
 
+/// One test of `tuicast test --list`: what would be checked, found as a run finds it (the
+/// checkpoints of a case recorded live planned from its scenario), nothing replayed or
+/// recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct ListedTest {
+    /// The test's name, as a run's record names it: `cast::checkpoint`,
+    /// `cast::checkpoint::NAME` for an expectation, or the cast alone when it cannot be read.
+    pub test: String,
+    /// The cast file (one that does not exist yet for a scenario without a cast).
+    pub cast: PathBuf,
+    /// The checkpoint (empty when the cast cannot be read).
+    pub checkpoint: String,
+    /// The expectation (`[[check.expect]]`'s name), for an expectation's test.
+    pub expect: Option<String>,
+    /// The cast line of its marker; 0 when it is not known before the run (a checkpoint
+    /// planned from a scenario recorded live, a cast that does not read).
+    pub line: u64,
+    /// Whether this run records the cast live from its scenario (instead of replaying it).
+    pub live: bool,
+    /// Why the cast or its scenario cannot be checked (the test then fails with it).
+    pub error: Option<String>,
+}
+
 /// One test's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -80,6 +111,10 @@ pub struct TestRecord {
     pub error: Option<String>,
     /// One per golden.
     pub snapshots: Vec<SnapshotRecord>,
+    /// The failure message `tuicast test` prints for it (what differs, the golden, the
+    /// checkpoint's cast line, the command that accepts or updates), when it failed.
+    #[serde(default)]
+    pub message: Option<String>,
 }
 
 /// One golden's result.
@@ -125,9 +160,49 @@ pub enum SnapshotStatus {
     Mismatch,
 }
 
+impl ListedTest {
+    /// The tests of `case` in the order a run checks them (each checkpoint, then its
+    /// expectations), as a run in the live mode `live` finds them; the one test of a case
+    /// that cannot be read.
+    pub fn of_case(case: &Case, live: LiveMode) -> Vec<ListedTest> {
+        let recorded = live.records(case);
+        let test = |test: String, checkpoint: &str, expect: Option<&str>, line: u64| ListedTest {
+            test,
+            cast: case.cast.clone(),
+            checkpoint: checkpoint.to_string(),
+            expect: expect.map(str::to_string),
+            line,
+            live: recorded,
+            error: None,
+        };
+        match &case.checkpoints {
+            Err(why) => vec![ListedTest {
+                error: Some(why.clone()),
+                ..test(case.stem.clone(), "", None, 0)
+            }],
+            Ok(infos) => infos
+                .iter()
+                .flat_map(|i| {
+                    let own = test(super::test_name(&case.stem, &i.name), &i.name, None, i.line);
+                    std::iter::once(own).chain(case.expects_at(&i.name).map(move |e| {
+                        let name = super::expect_test_name(&case.stem, &i.name, &e.id);
+                        test(name, &i.name, Some(&e.id), i.line)
+                    }))
+                })
+                .collect(),
+        }
+    }
+}
+
 impl TestRecord {
-    /// The record of one result.
+    /// The record of one result, its message as a run in the default live mode gives it.
     pub fn of(r: &CheckResult) -> TestRecord {
+        TestRecord::of_in(r, LiveMode::Auto)
+    }
+
+    /// The record of one result of a run in the live mode `live` (the commands its message
+    /// suggests run in that mode, as [`CheckResult::message_in`]).
+    pub fn of_in(r: &CheckResult, live: LiveMode) -> TestRecord {
         let snapshots = r
             .snapshots
             .iter()
@@ -182,6 +257,7 @@ impl TestRecord {
             passed: r.passed(),
             error: r.error.clone(),
             snapshots,
+            message: (!r.passed()).then(|| r.message_in(live)),
         }
     }
 }

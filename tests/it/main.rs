@@ -24,6 +24,7 @@
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
 //! - `termstate`: titles, bells, OSC 52, OSC 8, scrollback of real programs; waits; tmux oracle.
+//! - `python`: the wheel (maturin) and pytest plugin on a prompt_toolkit app in a fresh venv; `--list`, `--exact`.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
@@ -49,6 +50,7 @@ mod malformed;
 mod outputs;
 mod png;
 mod prompts;
+mod python;
 mod readme;
 mod record;
 mod repeat;

@@ -151,6 +151,23 @@ fn every_line_of_message_format_json_matches_its_schema() {
         ["orphan", "summary", "test passed=false", "test passed=true"],
         "{out}"
     );
+    // And the lines of `--list`.
+    let listed = dir
+        .tuicast(["test", "--list", "--message-format", "json"])
+        .run()
+        .success();
+    assert!(listed.stdout().lines().count() >= 2, "{listed}");
+    for line in listed.stdout().lines() {
+        let value: Value = serde_json::from_str(line).unwrap();
+        schema.check("a line of --list --message-format json", &value);
+        let typed: tuicast::harness::message::Message =
+            serde_json::from_value(value.clone()).unwrap();
+        assert!(
+            matches!(typed, tuicast::harness::message::Message::Listed { .. }),
+            "{line}"
+        );
+        assert_eq!(serde_json::to_value(&typed).unwrap(), value, "{line}");
+    }
 }
 
 /// The ```json blocks of the docs: the render's and the reply's examples, and the list of

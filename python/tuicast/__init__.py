@@ -1,0 +1,43 @@
+"""tuicast for Python: the ``tuicast`` binary this wheel installs, and its pytest plugin
+(:mod:`tuicast.pytest_plugin`, loaded by pytest through the ``pytest11`` entry point).
+
+The binary does the work (recording, replay, the checks, their messages); this package only
+finds it and drives ``tuicast test`` through its JSON interface. See docs/python.md.
+"""
+
+import os
+import shutil
+import sysconfig
+from pathlib import Path
+from typing import Optional
+
+__all__ = ["binary"]
+
+#: The environment variable naming the tuicast binary to use instead of the installed one.
+BIN_ENV = "TUICAST_BIN"
+
+
+def binary(explicit: Optional[str] = None) -> str:
+    """The tuicast binary: ``explicit`` when given, else ``$TUICAST_BIN``, else the one pip
+    installed beside this Python's scripts (the wheel's), else ``tuicast`` on ``PATH``.
+
+    Raises :class:`FileNotFoundError` when there is none.
+    """
+    for candidate in (explicit, os.environ.get(BIN_ENV)):
+        if candidate:
+            path = shutil.which(candidate) or candidate
+            if not os.access(path, os.X_OK):
+                raise FileNotFoundError(f"tuicast binary {candidate!r} is not an executable")
+            return path
+    scripts = sysconfig.get_path("scripts")
+    if scripts:
+        installed = Path(scripts) / "tuicast"
+        if installed.is_file() and os.access(installed, os.X_OK):
+            return str(installed)
+    on_path = shutil.which("tuicast")
+    if on_path:
+        return on_path
+    raise FileNotFoundError(
+        "no tuicast binary: `pip install tuicast` installs it, or name one with "
+        f"--tuicast-bin or {BIN_ENV}"
+    )
