@@ -177,7 +177,7 @@ impl ListedTest {
         };
         match &case.checkpoints {
             Err(why) => vec![ListedTest {
-                error: Some(why.clone()),
+                error: Some(why.to_string()),
                 ..test(case.stem.clone(), "", None, 0)
             }],
             Ok(infos) => infos
