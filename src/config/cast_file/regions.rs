@@ -1,0 +1,285 @@
+//! The `[regions]` table (a cast's TOML, or `tuicast.toml` for every cast): named parts of the
+//! screen, fixed cells or anchored by content, and the cell ranges masks and regions share.
+
+use super::*;
+
+/// Named regions of a `[regions]` table (a cast's TOML, or `tuicast.toml` for every cast),
+/// checked: what each finds on a screen, and (with the `png` feature) its annotation keys.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Regions {
+    /// Every region, fixed or anchored by content, as it finds its cells on a screen.
+    pub anchors: BTreeMap<String, Anchor>,
+    /// Every region's annotation keys, its label defaulting to its name (`rows`, `cols` and
+    /// `regex` only for fixed regions).
+    #[cfg(feature = "png")]
+    pub annotations: BTreeMap<String, AnnotationSpec>,
+}
+
+impl Regions {
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.anchors.is_empty()
+    }
+
+    /// The table as written, checked; errors name `path`'s line and column (`text` is the
+    /// file's content).
+    pub(in crate::config) fn read(
+        path: &Path,
+        text: &str,
+        table: &BTreeMap<String, Spanned<RegionToml>>,
+    ) -> Result<Regions, ConfigError> {
+        let at = Places { path, text };
+        let mut regions = Regions::default();
+        for (name, spec) in table {
+            let span = spec.span();
+            let r = spec.get_ref();
+            let shown = escape_for_terminal(name, 60);
+            #[cfg(feature = "png")]
+            {
+                let region = AnnotationSpec {
+                    region: None,
+                    rows: r.rows.as_ref().map(|v| v.0.clone()),
+                    cols: r.cols.as_ref().map(|v| v.0.clone()),
+                    regex: r.regex.clone(),
+                    label: r.label.clone().or_else(|| Some(name.clone())),
+                    color: r.color.clone(),
+                };
+                // Checked now, as masks and steps are, not when a screenshot needs the
+                // region (an anchored one's cells are checked as its anchor below).
+                if !r.anchored() {
+                    region
+                        .build()
+                        .map_err(|e| at.error(span.clone(), format!("regions.{shown}: {e}")))?;
+                } else if let Some(c) = &region.color {
+                    crate::rgb::Rgb::parse(c).map_err(|e| {
+                        at.error(span.clone(), format!("regions.{shown}: annotation: {e}"))
+                    })?;
+                }
+                regions.annotations.insert(name.clone(), region);
+            }
+            let anchor =
+                region_anchor(r).map_err(|e| at.error(span, format!("regions.{shown}: {e}")))?;
+            regions.anchors.insert(name.clone(), anchor);
+        }
+        Ok(regions)
+    }
+
+    /// These regions with `own`'s over them: a region of `own` wins over one of the same
+    /// name here.
+    pub(super) fn with(&self, own: Regions) -> Regions {
+        let mut out = self.clone();
+        out.anchors.extend(own.anchors);
+        #[cfg(feature = "png")]
+        out.annotations.extend(own.annotations);
+        out
+    }
+}
+
+/// The anchor of a region of `[regions]`: fixed cells (`rows`, `cols`, `regex`) or exactly
+/// one of `row`, `match`, `inside`, `between`, `last_row`.
+pub(super) fn region_anchor(r: &RegionToml) -> Result<Anchor, Invalid> {
+    let fixed = r.rows.is_some() || r.cols.is_some() || r.regex.is_some();
+    let mut found = Vec::new();
+    if let Some(row) = &r.row {
+        found.push(Anchor::Row(anchor_regex(&row.regex)?));
+    }
+    if let Some(m) = &r.matched {
+        let [drow, dcol] = m.offset.unwrap_or([0, 0]);
+        if m.width == Some(0) {
+            return Err("match width = 0 selects no cells".into());
+        }
+        found.push(Anchor::Match {
+            regex: anchor_regex(&m.regex)?,
+            offset: (drow, dcol),
+            width: m.width,
+        });
+    }
+    if let Some(inside) = &r.inside {
+        if inside.title.is_empty() {
+            return Err("inside = { box = \"\" } names no box".into());
+        }
+        found.push(Anchor::Inside(inside.title.clone()));
+    }
+    if let Some(b) = &r.between {
+        found.push(Anchor::Between {
+            from: anchor_regex(&b.from)?,
+            to: anchor_regex(&b.to)?,
+        });
+    }
+    match r.last_row {
+        Some(true) => found.push(Anchor::LastRow),
+        Some(false) => return Err("last_row = false selects nothing: leave it out".into()),
+        None => {}
+    }
+    let rule = "a region takes rows/cols/regex or exactly one of row, match, inside, between, \
+                last_row";
+    match (one_of(found, rule)?, fixed) {
+        (None, _) => {
+            CellSelection::new(range_text(&r.rows), range_text(&r.cols), r.regex.as_deref())
+                .map(Anchor::Cells)
+                .map_err(|e| Invalid(e.to_string()))
+        }
+        (Some(a), false) => Ok(a),
+        (Some(_), true) => Err(rule.into()),
+    }
+}
+
+/// The region `name` of `[regions]`, or an error that lists the regions there are.
+pub(super) fn named_region<'a, T>(
+    regions: &'a BTreeMap<String, T>,
+    name: &str,
+) -> Result<&'a T, Invalid> {
+    regions.get(name).ok_or_else(|| {
+        let known: Vec<String> = regions.keys().map(|k| escape_for_terminal(k, 40)).collect();
+        invalid!(
+            "no region \"{}\" in [regions] (regions: {})",
+            escape_for_terminal(name, 60),
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        )
+    })
+}
+
+/// One region of a `[regions]` table as written (a cast's TOML and `tuicast.toml` alike).
+#[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+// Without the `png` feature a region's label and colour are read and not used.
+#[cfg_attr(not(feature = "png"), allow(dead_code))]
+pub(in crate::config) struct RegionToml {
+    /// Rows, from 1: a number or a range (`"2..5"`, `"2..=4"`, `"2.."`).
+    #[serde(default)]
+    pub(super) rows: Option<CellRange>,
+    /// Columns, from 1: a number or a range.
+    #[serde(default)]
+    pub(super) cols: Option<CellRange>,
+    /// Every match of this regex.
+    #[serde(default)]
+    pub(super) regex: Option<String>,
+    /// The whole row of the first match of `regex`.
+    #[serde(default)]
+    pub(super) row: Option<RowToml>,
+    /// The cells of the first match, moved by `offset` and `width` cells wide.
+    #[serde(default, rename = "match")]
+    pub(super) matched: Option<MatchToml>,
+    /// The inside of the box with this stable name or title.
+    #[serde(default)]
+    pub(super) inside: Option<InsideToml>,
+    /// The rows strictly between the first row matching `from` and the next matching `to`.
+    #[serde(default)]
+    pub(super) between: Option<BetweenToml>,
+    /// The last non-blank row.
+    #[serde(default)]
+    pub(super) last_row: Option<bool>,
+    /// The annotation's label (default: the region's name; `""` for none).
+    #[serde(default)]
+    pub(super) label: Option<String>,
+    /// The annotation's colour (`#rrggbb` or a name).
+    #[serde(default, alias = "colour")]
+    pub(super) color: Option<String>,
+}
+
+impl RegionToml {
+    /// Whether the region is anchored by content (not fixed cells).
+    #[cfg(feature = "png")]
+    pub(super) fn anchored(&self) -> bool {
+        self.row.is_some()
+            || self.matched.is_some()
+            || self.inside.is_some()
+            || self.between.is_some()
+            || self.last_row.is_some()
+    }
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(super) struct RowToml {
+    /// The regex a row matches.
+    pub(super) regex: String,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(super) struct MatchToml {
+    /// The regex.
+    pub(super) regex: String,
+    /// `[rows, columns]` the region is moved by (default `[0, 0]`).
+    #[serde(default)]
+    pub(super) offset: Option<[i64; 2]>,
+    /// How many cells wide (default: the match's).
+    #[serde(default)]
+    pub(super) width: Option<usize>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(super) struct InsideToml {
+    /// The box's stable name (`box("Todos", 2)`) or title.
+    #[serde(rename = "box")]
+    pub(super) title: String,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(super) struct BetweenToml {
+    /// The regex of the row above the region.
+    pub(super) from: String,
+    /// The regex of the row below it.
+    pub(super) to: String,
+}
+
+/// A row or column range as written: a number (`3`) or a string (`"2..5"`), kept as the
+/// string [`CellSelection::new`] reads.
+#[derive(Debug)]
+pub(super) struct CellRange(pub(super) String);
+
+pub(super) fn range_text(range: &Option<CellRange>) -> Option<&str> {
+    range.as_ref().map(|r| r.0.as_str())
+}
+
+impl<'de> serde::Deserialize<'de> for CellRange {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = CellRange;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a row or column: a number like 3, or a range like \"2..5\"")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<CellRange, E> {
+                Ok(CellRange(v.to_string()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<CellRange, E> {
+                match u64::try_from(v) {
+                    Ok(v) => self.visit_u64(v),
+                    Err(_) => Err(E::invalid_value(serde::de::Unexpected::Signed(v), &self)),
+                }
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<CellRange, E> {
+                Ok(CellRange(v.to_string()))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for CellRange {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CellRange".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A row or column, from 1: a number like 3, or a range like \"2..5\", \"2..=4\", \"2..\" or \"..5\"",
+            "type": ["integer", "string"],
+            "minimum": 1
+        })
+    }
+}

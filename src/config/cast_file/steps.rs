@@ -1,0 +1,458 @@
+//! A scenario's steps (`{ press = "Enter" }`, `{ wait = { idle = "300ms" } }`, mouse steps and
+//! their targets), checked into [`Action`]s.
+
+use super::*;
+
+pub(super) const STEP_KEYS: &str =
+    "wait, press, type, checkpoint (or snapshot), secret, resize, exit, sleep, \
+                         click, drag, scroll, hover, paste, focus";
+
+/// A step's action, its timeout and (a snapshot's) settle rule.
+pub(super) type StepParts = (Action, Option<Duration>, Option<Settle>);
+
+pub(super) fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<StepParts, Invalid> {
+    let mut actions = Vec::new();
+    let target = |t: &TargetToml| self::target(t, regions);
+    let button = match &s.button {
+        None => MouseButton::Left,
+        Some(_) if s.click.is_none() && s.drag.is_none() => {
+            return Err("button goes with a click or drag step".into())
+        }
+        Some(b) => MouseButton::from_name(b).ok_or_else(|| {
+            format!(
+                "button must be \"left\", \"middle\" or \"right\", not \"{}\"",
+                escape_for_terminal(b, 40)
+            )
+        })?,
+    };
+    if (s.at.is_some() || s.count.is_some()) && s.scroll.is_none() {
+        return Err(
+            "at and count go with a scroll step ({ scroll = \"down\", at = [5, 10], count = 3 })"
+                .into(),
+        );
+    }
+    if let Some(t) = &s.click {
+        actions.push(Action::Click(target(t)?, button));
+    }
+    if let Some(d) = &s.drag {
+        actions.push(Action::Drag {
+            from: target(&d.from).map_err(|e| format!("drag from: {e}"))?,
+            to: target(&d.to).map_err(|e| format!("drag to: {e}"))?,
+            button,
+        });
+    }
+    if let Some(dir) = &s.scroll {
+        let direction = match dir.as_str() {
+            "up" => ScrollDirection::Up,
+            "down" => ScrollDirection::Down,
+            other => {
+                return Err(invalid!(
+                    "scroll must be \"up\" or \"down\", not \"{}\"",
+                    escape_for_terminal(other, 40)
+                ))
+            }
+        };
+        let at = s.at.as_ref().ok_or(
+            "a scroll step needs at = the place to scroll at ([row, col] from 1, \
+             { text = \"..\" }, { regex = \"..\" } or { region = \"name\" })",
+        )?;
+        let count = s.count.unwrap_or(1);
+        if count == 0 || count > MAX_SCROLL {
+            return Err(invalid!(
+                "count must be 1 to {MAX_SCROLL} notches, not {count}"
+            ));
+        }
+        actions.push(Action::Scroll(direction, target(at)?, count));
+    }
+    if let Some(t) = &s.hover {
+        actions.push(Action::Hover(target(t)?));
+    }
+    if let Some(t) = &s.paste {
+        actions.push(Action::Paste(t.clone()));
+    }
+    if let Some(f) = s.focus {
+        actions.push(Action::Focus(f));
+    }
+    if let Some(w) = &s.wait {
+        actions.push(Action::Wait(match w {
+            WaitToml::Text(t) => Wait::Text(t.clone()),
+            WaitToml::Table(t) => wait(t)?,
+        }));
+    }
+    if let Some(k) = &s.press {
+        let names = match k {
+            KeysToml::One(k) => vec![k.clone()],
+            KeysToml::Many(k) => k.clone(),
+        };
+        for n in &names {
+            crate::record::keys::key_bytes(n, false)?;
+        }
+        actions.push(Action::Press(names));
+    }
+    if let Some(t) = &s.type_text {
+        actions.push(Action::Type(t.clone()));
+    }
+    if let Some(name) = &s.checkpoint {
+        if name.is_empty() {
+            return Err("a checkpoint needs a name".into());
+        }
+        actions.push(Action::Snapshot(name.clone()));
+    }
+    if let Some(secret) = &s.secret {
+        actions.push(Action::Secret(secret.env.clone()));
+    }
+    if let Some(r) = &s.resize {
+        actions.push(Action::Resize(
+            r.parse::<Size>()
+                .and_then(Size::for_terminal)
+                .map_err(|e| format!("resize: {e}"))?,
+        ));
+    }
+    if let Some(e) = &s.exit {
+        actions.push(Action::Exit(match e {
+            ExitToml::Code(c) => Some(*c),
+            ExitToml::Any(a) if a == "any" => None,
+            ExitToml::Any(a) => {
+                return Err(invalid!(
+                    "exit must be a status number or \"any\", not \"{}\"",
+                    escape_for_terminal(a, 60)
+                ))
+            }
+        }));
+    }
+    if let Some(d) = &s.sleep {
+        actions.push(Action::Sleep(parse_duration(d)?));
+    }
+    let timeout = s.timeout.as_deref().map(parse_duration).transpose()?;
+    let settle = s
+        .settle
+        .as_deref()
+        .map(|d| parse_settle(d).map_err(|e| format!("settle: {e}")))
+        .transpose()?;
+    if settle.is_some() && s.checkpoint.is_none() {
+        return Err(
+            "settle goes with a checkpoint step ({ checkpoint = \"name\", settle = \"200ms\" }) \
+                    or with the whole scenario (settle = \"200ms\" at the top)"
+                .into(),
+        );
+    }
+    let several = format!("a step takes exactly one of {STEP_KEYS}");
+    match one_of(actions, &several)? {
+        Some(action) => Ok((action, timeout, settle)),
+        None => Err(invalid!("a step needs one of {STEP_KEYS}")),
+    }
+}
+
+/// A mouse step's target, a region looked up in `[regions]`.
+pub(super) fn target(
+    t: &TargetToml,
+    regions: &BTreeMap<String, Anchor>,
+) -> Result<Target, Invalid> {
+    let table = match t {
+        TargetToml::Cell([r, c]) => {
+            // Written counted from 1, as messages and goldens show positions; kept 0-based.
+            if *r == 0 || *c == 0 {
+                return Err(invalid!(
+                    "[{r}, {c}] has a 0: rows and columns count from 1 (the top-left cell is [1, 1])"
+                ));
+            }
+            return Ok(Target::Cell(r - 1, c - 1));
+        }
+        TargetToml::Table(table) => table,
+    };
+    let mut found = Vec::new();
+    if let Some(x) = &table.text {
+        if x.is_empty() {
+            return Err("a mouse target's text is empty".into());
+        }
+        found.push(Target::Text(x.clone()));
+    }
+    if let Some(r) = &table.regex {
+        found.push(Target::Regex(Regex::new(r).map_err(|e| {
+            format!("regex \"{}\" is not valid: {e}", escape_for_terminal(r, 80))
+        })?));
+    }
+    if let Some(name) = &table.region {
+        // Fixed or anchored by content: the live screen resolves it when the step runs.
+        let region = named_region(regions, name)?;
+        found.push(Target::Region(name.clone(), region.clone()));
+    }
+    let rule = "a mouse target is [row, col] or takes exactly one of text, regex, region";
+    one_of(found, rule)?.ok_or_else(|| rule.into())
+}
+
+pub(super) fn wait(t: &WaitTableToml) -> Result<Wait, Invalid> {
+    let mut found = Vec::new();
+    if let Some(x) = &t.text {
+        found.push(Wait::Text(x.clone()));
+    }
+    if let Some(r) = &t.regex {
+        found.push(Wait::Regex(Regex::new(r).map_err(|e| {
+            format!(
+                "wait regex \"{}\" is not valid: {e}",
+                escape_for_terminal(r, 80)
+            )
+        })?));
+    }
+    if let Some(d) = &t.idle {
+        found.push(Wait::Idle(parse_duration(d)?));
+    }
+    if let Some(g) = &t.gone {
+        found.push(Wait::Gone(g.clone()));
+    }
+    if let Some([r, c]) = t.cursor {
+        // Written counted from 1, as messages and goldens show the cursor; kept 0-based.
+        if r == 0 || c == 0 {
+            return Err(invalid!(
+                "cursor [{r}, {c}] has a 0: rows and columns count from 1 (the top-left cell is [1, 1])"
+            ));
+        }
+        found.push(Wait::Cursor(r - 1, c - 1));
+    }
+    if let Some(e) = t.echo {
+        found.push(Wait::Echo(e));
+    }
+    if let Some(title) = &t.title {
+        found.push(Wait::Title(title.clone()));
+    }
+    match t.bell {
+        Some(true) => found.push(Wait::Bell),
+        Some(false) => {
+            return Err(
+                "wait bell = false waits for nothing: write bell = true (a bell rung since the last checkpoint)"
+                    .into(),
+            )
+        }
+        None => {}
+    }
+    if let Some(c) = &t.clipboard {
+        found.push(Wait::Clipboard(c.clone()));
+    }
+    if let Some(p) = &t.prompt {
+        let kind =
+            crate::inspect::PromptKind::parse(p, false).map_err(|m| format!("wait prompt {m}"))?;
+        found.push(Wait::Prompt(kind));
+    }
+    let rule = "a wait takes exactly one of text, regex, idle, gone, cursor, echo, title, bell, \
+                clipboard, prompt";
+    one_of(found, rule)?.ok_or_else(|| rule.into())
+}
+
+// The schema as written. Private: what leaves this module is checked and typed.
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(super) struct StepToml {
+    /// Wait for text on the screen, or for `{ regex | gone | idle | cursor | echo | title | bell | clipboard | prompt }`.
+    #[serde(default)]
+    pub(super) wait: Option<WaitToml>,
+    /// Keys by name: `Enter`, `Esc`, `Tab`, `Up`, `C-c`, `M-x`, `F5`, any single character; one or a list.
+    #[serde(default)]
+    pub(super) press: Option<KeysToml>,
+    /// Type text.
+    #[serde(default, rename = "type")]
+    pub(super) type_text: Option<String>,
+    /// A checkpoint: a marker checked against its goldens, on a settled screen.
+    #[serde(default, rename = "checkpoint", alias = "snapshot")]
+    pub(super) checkpoint: Option<String>,
+    /// Type the value of one of tuicast's environment variables, never written to the cast.
+    #[serde(default)]
+    pub(super) secret: Option<SecretToml>,
+    /// Resize the terminal, `COLSxROWS`.
+    #[serde(default)]
+    pub(super) resize: Option<String>,
+    /// Wait for the program to end and expect this status (`"any"` for any).
+    #[serde(default)]
+    pub(super) exit: Option<ExitToml>,
+    /// Wait a fixed time (prefer a `wait`).
+    #[serde(default)]
+    pub(super) sleep: Option<String>,
+    /// This step's timeout, for its wait or exit.
+    #[serde(default)]
+    pub(super) timeout: Option<String>,
+    /// A checkpoint's own settle rule.
+    #[serde(default)]
+    pub(super) settle: Option<String>,
+    /// Click a target: `[row, col]`, `{ text }`, `{ regex }` or `{ region }`.
+    #[serde(default)]
+    pub(super) click: Option<TargetToml>,
+    /// Press at `from`, move to `to`, release there.
+    #[serde(default)]
+    pub(super) drag: Option<DragToml>,
+    /// Turn the wheel (`up` or `down`) over `at`.
+    #[serde(default)]
+    pub(super) scroll: Option<String>,
+    /// Where `scroll` turns the wheel.
+    #[serde(default)]
+    pub(super) at: Option<TargetToml>,
+    /// How many wheel notches (at most 1000).
+    #[serde(default)]
+    pub(super) count: Option<u16>,
+    /// Move the pointer there with no button down.
+    #[serde(default)]
+    pub(super) hover: Option<TargetToml>,
+    /// The button of a click or drag: `left` (the default), `middle`, `right`.
+    #[serde(default)]
+    pub(super) button: Option<String>,
+    /// Paste text (bracketed when the program enabled bracketed paste).
+    #[serde(default)]
+    pub(super) paste: Option<String>,
+    /// The window gains (`true`) or loses (`false`) focus.
+    #[serde(default)]
+    pub(super) focus: Option<bool>,
+}
+
+/// Where a mouse step points: `[row, col]` (from 1) or one of `text`, `regex`, `region`.
+#[derive(Debug)]
+pub(super) enum TargetToml {
+    Cell([u16; 2]),
+    Table(TargetTableToml),
+}
+
+impl<'de> serde::Deserialize<'de> for TargetToml {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TargetToml;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "a mouse target: [row, col] (from 1), { text = \"..\" }, \
+                     { regex = \"..\" } or { region = \"name\" }",
+                )
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<TargetToml, A::Error> {
+                let mut next = || -> Result<u16, A::Error> {
+                    seq.next_element::<u16>()?
+                        .ok_or_else(|| serde::de::Error::invalid_length(0, &self))
+                };
+                let (row, col) = (next()?, next()?);
+                if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    return Err(serde::de::Error::invalid_length(3, &self));
+                }
+                Ok(TargetToml::Cell([row, col]))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<TargetToml, A::Error> {
+                serde::Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(TargetToml::Table)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(super) struct TargetTableToml {
+    /// The first place this text is on the screen.
+    #[serde(default)]
+    pub(super) text: Option<String>,
+    /// The first match of this regex.
+    #[serde(default)]
+    pub(super) regex: Option<String>,
+    /// A region of `[regions]` or `tuicast.toml`.
+    #[serde(default)]
+    pub(super) region: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(super) struct DragToml {
+    /// Where the button is pressed.
+    pub(super) from: TargetToml,
+    /// Where it is released.
+    pub(super) to: TargetToml,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub(super) enum KeysToml {
+    One(String),
+    Many(Vec<String>),
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub(super) enum WaitToml {
+    Text(String),
+    Table(WaitTableToml),
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(super) struct WaitTableToml {
+    /// Until the text is on the screen.
+    #[serde(default)]
+    pub(super) text: Option<String>,
+    /// Until a row matches the regex.
+    #[serde(default)]
+    pub(super) regex: Option<String>,
+    /// Until the screen has not changed for this long.
+    #[serde(default)]
+    pub(super) idle: Option<String>,
+    /// Until the text is no longer on the screen.
+    #[serde(default)]
+    pub(super) gone: Option<String>,
+    /// Until the cursor is at `[row, col]`, from 1.
+    #[serde(default)]
+    pub(super) cursor: Option<[u16; 2]>,
+    /// Until the terminal's echo is off (`false`) or on.
+    #[serde(default)]
+    pub(super) echo: Option<bool>,
+    /// Until the window title contains the text.
+    #[serde(default)]
+    pub(super) title: Option<String>,
+    /// Until a bell rings.
+    #[serde(default)]
+    pub(super) bell: Option<bool>,
+    /// Until a clipboard write contains the text.
+    #[serde(default)]
+    pub(super) clipboard: Option<String>,
+    /// Until the program waits at a prompt of this kind.
+    #[serde(default)]
+    pub(super) prompt: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(super) struct SecretToml {
+    /// The variable whose value is typed.
+    pub(super) env: String,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub(super) enum ExitToml {
+    Code(i32),
+    Any(String),
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for TargetToml {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Target".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let table = generator.subschema_for::<TargetTableToml>();
+        schemars::json_schema!({
+            "description": "A mouse target: [row, col] (from 1), { text = \"..\" }, { regex = \"..\" } or { region = \"name\" }",
+            "anyOf": [
+                {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 2, "maxItems": 2},
+                table
+            ]
+        })
+    }
+}
