@@ -372,12 +372,17 @@ fn skip_escape(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>) {
             }
         }
         ']' | 'P' | 'X' | '^' | '_' => {
-            let mut esc = false;
-            for (_, c) in chars.by_ref() {
-                if c == '\x07' || (esc && c == '\\') {
+            // A string ends at BEL, and, as a terminal reads it, at CAN or SUB (cancelled) or
+            // at an ESC: `ESC \` (ST) or any other, which begins the next sequence (left for
+            // the caller to read, as in a CSI).
+            while let Some(&(_, c)) = chars.peek() {
+                if c == '\x1b' {
+                    return;
+                }
+                chars.next();
+                if c == '\x07' || c == '\x18' || c == '\x1a' {
                     break;
                 }
-                esc = c == '\x1b';
             }
         }
         c if ('\x20'..='\x2f').contains(&c) => {
@@ -406,6 +411,26 @@ mod tests {
         let (shown, _) = super::printed("\x1b[?\x07*******\0\x1b[tok_\x03q");
         assert_eq!(shown, "ok_q");
         assert_eq!(super::printed("a\x1b[1\x18b").0, "ab");
+    }
+
+    #[test]
+    fn a_string_ends_where_a_terminal_ends_it() {
+        use crate::term::{AvtEngine, Engine as _};
+        for input in [
+            "\x1b]0;title\x1b[31mred",
+            "\x1b]0;title\x07ok",
+            "\x1b]0;title\x1b\\ok",
+            "\x1b]2;x\x1aok",
+            "\x1bPq#0;1\x18ok",
+            "\x1b_apc\x1bcok",
+            "\x1b^pm\x1b]0;t\x07ok",
+            "a\x1b(\x18b",
+        ] {
+            let mut engine = AvtEngine::new(crate::size::Size { cols: 40, rows: 2 });
+            engine.feed(input);
+            let screen = engine.screen().row_text(0).trim_end().to_string();
+            assert_eq!(super::printed(input).0, screen, "{input:?}");
+        }
     }
 
     #[test]
