@@ -338,8 +338,18 @@ impl Screen {
     }
 }
 
+/// The seal of [`Engine`]: only this crate's engines implement it.
+mod sealed {
+    /// Implemented by [`super::AvtEngine`] and `Vt100Engine` only.
+    pub trait Sealed {}
+}
+
 /// A terminal emulator fed with program output.
-pub trait Engine {
+///
+/// Sealed: tuicast's own engines ([`AvtEngine`], and `Vt100Engine` with the `vt100` feature)
+/// implement it, chosen by [`EngineKind`]; no API takes an engine of a user's, so the trait
+/// may grow methods without a breaking change.
+pub trait Engine: sealed::Sealed {
     /// Feeds text the program wrote. Any chunking of the same text gives the same screen.
     fn feed(&mut self, text: &str);
     /// Resizes the terminal.

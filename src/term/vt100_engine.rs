@@ -157,6 +157,8 @@ impl Vt100Engine {
 /// U+FE0F, VARIATION SELECTOR-16: asks for the emoji presentation of the character before it.
 const VS16: char = '\u{FE0F}';
 
+impl super::sealed::Sealed for Vt100Engine {}
+
 impl Engine for Vt100Engine {
     fn feed(&mut self, text: &str) {
         // vt100 0.18 widens a cell when U+FE0F (emoji presentation) follows its character.

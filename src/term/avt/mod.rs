@@ -1298,6 +1298,8 @@ impl AvtEngine {
     }
 }
 
+impl super::sealed::Sealed for AvtEngine {}
+
 impl Engine for AvtEngine {
     fn feed(&mut self, text: &str) {
         self.rep_work.fed = self.rep_work.fed.saturating_add(text.len() as u64);
