@@ -18,7 +18,8 @@ use crate::term::Screen;
 #[non_exhaustive]
 pub struct PngCheck {
     /// How the screen is drawn (theme, font size, ...). The default draws with the bundled
-    /// fonts only, so goldens are the same on every machine.
+    /// fonts only, so goldens are the same on every machine; [`PngOptions::system_fonts`] is
+    /// ignored: a golden is drawn with the bundled fonts and the font folders only.
     pub options: PngOptions,
     /// The largest difference of one colour channel that still counts as equal (default 0).
     pub tolerance: u8,
@@ -34,6 +35,8 @@ impl PngCheck {
     ) -> Result<PngCheck, crate::render::png::PngConfigError> {
         let mut check = PngCheck::default();
         config.apply(&mut check.options, root)?;
+        // `[png] system_fonts` is for screenshots: goldens are the same on every machine.
+        check.options.system_fonts = false;
         check.tolerance = config.tolerance.unwrap_or(0);
         check.max_diff_pixels = config.max_diff_pixels.unwrap_or(0);
         Ok(check)
@@ -73,8 +76,17 @@ pub fn check_png(
     action: UpdateAction,
 ) -> io::Result<Outcome> {
     let diff_path = diff_image_path(golden);
-    let (image, layout) = with_renderer(&check.options, |renderer| {
-        Ok((renderer.render(screen)?, renderer.layout(screen.size)?))
+    // Never the system's fonts: a golden is drawn the same on every machine.
+    let forced;
+    let options = if check.options.system_fonts {
+        forced = check.options.clone().system_fonts(false);
+        &forced
+    } else {
+        &check.options
+    };
+    let (image, layout, fonts) = with_renderer(options, |renderer| {
+        let image = renderer.render(screen)?;
+        Ok((image, renderer.layout(screen.size)?, renderer.fonts_used()))
     })
     .map_err(io::Error::other)?;
     // Whether this check drew the changes (mode `new`, a readable golden that differs).
@@ -117,7 +129,12 @@ pub fn check_png(
                         _ => None,
                     };
                     let shown = diff_image.as_ref().map(|_| diff_path.as_path());
-                    let difference = png_difference(diff.as_ref(), check, shown);
+                    let mut difference = png_difference(diff.as_ref(), check, shown);
+                    if let Some(recorded) = png_render::png_fonts(&bytes) {
+                        difference
+                            .diff
+                            .push_str(&fonts_difference(&recorded, &fonts));
+                    }
                     if let Some(data) = diff_image {
                         write_file(&diff_path, &data)?;
                         drawn = true;
@@ -137,11 +154,45 @@ pub fn check_png(
     }
     // Encoded only when written: a passing check decodes the golden and compares pixels.
     write_as_allowed(golden, action, verdict, |path| {
-        write_file(
-            path,
-            &png_render::encode_png(&image).map_err(io::Error::other)?,
-        )
+        let bytes = png_render::encode_png_with_fonts(&image, Default::default(), &fonts)
+            .map_err(io::Error::other)?;
+        write_file(path, &bytes)
     })
+}
+
+/// Lines naming how the fonts a golden records ([`png_render::FONTS_KEY`]) differ from those
+/// of this render; empty when they are the same.
+fn fonts_difference(recorded: &str, now: &[String]) -> String {
+    let then: Vec<&str> = recorded.lines().collect();
+    let gone: Vec<&str> = then
+        .iter()
+        .copied()
+        .filter(|f| !now.iter().any(|n| n == f))
+        .collect();
+    let new: Vec<&str> = now
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !then.contains(n))
+        .collect();
+    if gone.is_empty() && new.is_empty() {
+        return String::new();
+    }
+    let list = |v: &[&str]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.iter()
+                .map(|f| crate::escape::escape_for_terminal(f, 200))
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
+    };
+    format!(
+        "  the fonts differ (a font was added, removed or updated):\n    \
+         the golden's only: {}\n    this render's only: {}\n",
+        list(&gone),
+        list(&new)
+    )
 }
 
 /// Explains a PNG mismatch: where, how many pixels and cells, and the diff image.

@@ -115,6 +115,11 @@ pub(super) struct PngArgs {
     /// repeated. Without it only the bundled fonts are used, so output is the same everywhere.
     #[arg(long, value_name = "DIR")]
     font_dir: Vec<PathBuf>,
+    /// Use only the bundled fonts and --font-dir, not the system's fonts (the usual font
+    /// folders, or $TUICAST_SYSTEM_FONT_DIRS), which otherwise draw what those lack. PNG
+    /// goldens never use system fonts.
+    #[arg(long)]
+    no_system_fonts: bool,
     /// Cursor shape: block, bar, underline or hidden [default: the shape the program set
     /// (DECSCUSR), else block].
     #[arg(long, value_name = "STYLE")]
@@ -160,12 +165,13 @@ impl PictureArgs {
         let mut png_only = Vec::new();
         let mut gif_only = Vec::new();
         let (p, g) = (&self.png, &self.gif);
-        let flags: [(bool, &'static str, u8); 14] = [
+        let flags: [(bool, &'static str, u8); 15] = [
             (p.theme.is_some(), "--theme", 0),
             (p.font_size.is_some(), "--font-size", 0),
             (p.line_height.is_some(), "--line-height", 0),
             (p.padding.is_some(), "--padding", 0),
             (!p.font_dir.is_empty(), "--font-dir", 0),
+            (p.no_system_fonts, "--no-system-fonts", 0),
             (p.cursor.is_some(), "--cursor", 0),
             (!p.annotate.is_empty(), "--annotate", 1),
             (p.chrome, "--chrome", 1),
@@ -425,8 +431,10 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
 }
 
 /// The options of a picture: the cast's theme, then `[png]` of tuicast.toml, then the flags.
+/// A screenshot draws what the bundled fonts and font folders lack with the system's fonts
+/// unless told not to.
 fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
-    let mut options = PngOptions::default();
+    let mut options = PngOptions::default().system_fonts(true);
     if let Some(t) = &header.term.theme {
         options.theme = t.clone();
     } else if let Some(kept) = header.term.extra.get("theme") {
@@ -451,6 +459,7 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
         padding: p.padding,
         font_dir: Some(FontDirs::Many(p.font_dir.clone())),
         cursor: p.cursor.clone(),
+        system_fonts: p.no_system_fonts.then_some(false),
         ..PngConfig::default()
     };
     flags
@@ -486,7 +495,11 @@ fn picture(
         None => Renderer::new(picture_options(args, header)?)?,
     };
     let image = renderer.render_decorated(&checkpoint.screen, &decorations)?;
-    Ok(png::encode_png(&image)?)
+    Ok(png::encode_png_with_fonts(
+        &image,
+        png::Compression::Small,
+        &renderer.fonts_used(),
+    )?)
 }
 
 /// The `--annotate` specs, with `region=NAME` taken from the scenario beside the cast (its

@@ -7,6 +7,7 @@
 //! line_height = 1.2          # cell height in ems
 //! padding = 12               # pixels around the grid
 //! font_dir = "fonts"         # or a list; fallback fonts for CJK and emoji (relative to tuicast.toml)
+//! system_fonts = true        # screenshots: the system's fonts last (never PNG goldens)
 //! cursor = "block"           # block, bar, underline, hidden; default: the shape the program set
 //! tolerance = 0              # PNG goldens: per-channel difference allowed
 //! max_diff_pixels = 0        # PNG goldens: pixels allowed to differ beyond the tolerance
@@ -38,6 +39,10 @@ pub struct PngConfig {
     /// Folders of fallback fonts, relative to the folder of `tuicast.toml`.
     #[serde(default)]
     pub font_dir: Option<FontDirs>,
+    /// Screenshots (`tuicast screenshot`, `tuicast replay --format png|gif`): whether the
+    /// system's fonts are the last fallback (default true). PNG goldens never use them.
+    #[serde(default)]
+    pub system_fonts: Option<bool>,
     /// `block`, `bar`, `underline` or `hidden`, instead of the shape the program set.
     #[serde(default)]
     pub cursor: Option<String>,
@@ -114,6 +119,9 @@ impl PngConfig {
                 options.hide_cursor = false;
             }
         }
+        if let Some(on) = self.system_fonts {
+            options.system_fonts = on;
+        }
         match &self.font_dir {
             Some(FontDirs::One(d)) => options.font_dirs.push(root.join(d)),
             Some(FontDirs::Many(ds)) => options.font_dirs.extend(ds.iter().map(|d| root.join(d))),
@@ -136,10 +144,12 @@ mod tests {
             font_size: Some(20.0),
             font_dir: Some(FontDirs::Many(vec!["a".into(), "b".into()])),
             cursor: Some("bar".into()),
+            system_fonts: Some(true),
             ..PngConfig::default()
         };
         let mut o = PngOptions::default();
         table.apply(&mut o, root).unwrap();
+        assert!(o.system_fonts);
         assert_eq!(o.font_size, 20.0);
         assert_eq!(o.theme, Theme::builtin("nord").unwrap());
         assert!(!o.bold_is_bright, "nord draws bold in the normal colours");

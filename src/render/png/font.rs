@@ -1,15 +1,18 @@
-//! Fonts: DejaVu Sans Mono (regular, bold, oblique, bold oblique) bundled in the binary, and
-//! optional fallback fonts from font folders for what it lacks (CJK, emoji). Glyphs are
-//! rasterized once per character, style and width, and cached.
+//! Fonts: DejaVu Sans Mono (regular, bold, oblique, bold oblique) bundled in the binary,
+//! optional fallback fonts from font folders for what it lacks (CJK, emoji), and, last, the
+//! system's fonts when asked ([`super::system`]). Glyphs are rasterized once per character,
+//! style and width, and cached with the font that drew them, so a render can say which fonts
+//! it used ([`Fonts::used`]).
 //!
-//! Only the bundled fonts are used unless a font folder is given, so output does not depend on
-//! the fonts a machine happens to have.
+//! Only the bundled fonts are used unless a font folder is given or system fonts are asked
+//! for, so output does not depend on the fonts a machine happens to have.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use ab_glyph::{point, Font, FontArc, FontVec, GlyphId, GlyphImageFormat, PxScale};
 
+use super::system::SystemFonts;
 use super::PngError;
 
 const REGULAR: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansMono.ttf");
@@ -18,10 +21,19 @@ const ITALIC: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansMono-Obliq
 const BOLD_ITALIC: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansMono-BoldOblique.ttf");
 
 /// Font files read from a font folder, by extension.
-const FONT_EXTENSIONS: [&str; 4] = ["ttf", "otf", "ttc", "otc"];
+pub(crate) const FONT_EXTENSIONS: [&str; 4] = ["ttf", "otf", "ttc", "otc"];
 
-/// Largest font file read from a font folder (Noto CJK collections are about 20–30 MB).
-const MAX_FONT_FILE: u64 = 64 << 20;
+/// Largest font file read from a font folder or the system (Noto CJK collections are about
+/// 20–30 MB).
+pub(crate) const MAX_FONT_FILE: u64 = 64 << 20;
+
+/// Names of the bundled faces, as a PNG records them when their names cannot be read.
+const BUNDLED_FILES: [&str; 4] = [
+    "DejaVuSansMono.ttf",
+    "DejaVuSansMono-Bold.ttf",
+    "DejaVuSansMono-Oblique.ttf",
+    "DejaVuSansMono-BoldOblique.ttf",
+];
 
 /// Regular, bold, italic or bold italic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -78,14 +90,38 @@ pub(crate) struct Metrics {
     pub(crate) heavy: u32,
 }
 
-/// The bundled faces, the fallbacks, and the glyph cache.
+/// The font a glyph was drawn from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Source {
+    /// A bundled face, by [`Style`].
+    Bundled(usize),
+    /// A font of the font folders, by its place in them.
+    FontDir(usize),
+    /// A system font, by its place in the system's list.
+    System(usize),
+}
+
+/// A fallback font of the font folders and its name.
+struct Fallback {
+    font: FontArc,
+    name: String,
+}
+
+/// The bundled faces, the fallbacks, the system fonts, and the glyph cache.
 pub(crate) struct Fonts {
     faces: [FontArc; 4],
-    fallbacks: Vec<FontArc>,
+    names: [String; 4],
+    fallbacks: Vec<Fallback>,
+    /// `None` when system fonts are not used.
+    system: Option<SystemFonts>,
     /// Pixels per em.
     size: f32,
     metrics: Metrics,
-    cache: HashMap<(char, Style, u8), Option<Bitmap>>,
+    cache: HashMap<(char, Style, u8), Option<(Bitmap, Source)>>,
+    /// The fonts that drew glyphs since [`Fonts::clear_used`].
+    used: BTreeSet<Source>,
+    /// Names of the system fonts used, by index.
+    system_names: HashMap<usize, String>,
 }
 
 impl std::fmt::Debug for Fonts {
@@ -93,6 +129,7 @@ impl std::fmt::Debug for Fonts {
         f.debug_struct("Fonts")
             .field("size", &self.size)
             .field("fallbacks", &self.fallbacks.len())
+            .field("system", &self.system)
             .field("metrics", &self.metrics)
             .finish_non_exhaustive()
     }
@@ -100,8 +137,15 @@ impl std::fmt::Debug for Fonts {
 
 impl Fonts {
     /// The bundled fonts at `size` pixels per em, cells `line_height` × size tall, with the
-    /// fonts found in `dirs` as fallbacks (in the order given; files sorted by path).
-    pub(crate) fn new(size: f32, line_height: f32, dirs: &[PathBuf]) -> Result<Fonts, PngError> {
+    /// fonts found in `dirs` as fallbacks (in the order given; files sorted by path), and the
+    /// system fonts of `system_dirs` after them when given (read only when a character needs
+    /// them).
+    pub(crate) fn new(
+        size: f32,
+        line_height: f32,
+        dirs: &[PathBuf],
+        system_dirs: Option<Vec<PathBuf>>,
+    ) -> Result<Fonts, PngError> {
         let bundled = |data: &'static [u8], name: &str| {
             FontArc::try_from_slice(data).map_err(|e| PngError::Font {
                 path: PathBuf::from(name),
@@ -118,13 +162,22 @@ impl Fonts {
         for dir in dirs {
             fallbacks.extend(load_dir(dir)?);
         }
+        let names = [0, 1, 2, 3].map(|i| {
+            let data = [REGULAR, BOLD, ITALIC, BOLD_ITALIC][i];
+            let name = describe(data).unwrap_or_else(|| BUNDLED_FILES[i].to_string());
+            format!("{name} (bundled)")
+        });
         let metrics = metrics(&faces[0], size, line_height);
         Ok(Fonts {
             faces,
+            names,
             fallbacks,
+            system: system_dirs.map(SystemFonts::new),
             size,
             metrics,
             cache: HashMap::new(),
+            used: BTreeSet::new(),
+            system_names: HashMap::new(),
         })
     }
 
@@ -133,44 +186,76 @@ impl Fonts {
     }
 
     /// The glyph of `c` in `style`, laid out in a box `span` cells wide; `None` when no font
-    /// has it.
+    /// has it. The font it comes from counts as used.
     pub(crate) fn glyph(&mut self, c: char, style: Style, span: u8) -> Option<&Bitmap> {
         let key = (c, style, span);
         if !self.cache.contains_key(&key) {
             let bitmap = self.rasterize(c, style, span);
             self.cache.insert(key, bitmap);
         }
-        self.cache.get(&key).and_then(|b| b.as_ref())
+        let (bitmap, source) = self.cache.get(&key)?.as_ref()?;
+        self.used.insert(*source);
+        Some(bitmap)
     }
 
-    fn rasterize(&self, c: char, style: Style, span: u8) -> Option<Bitmap> {
-        let styled = &self.faces[style as usize];
-        let mut candidates: Vec<&FontArc> = vec![styled];
+    /// Forgets which fonts were used (before a new picture).
+    pub(crate) fn clear_used(&mut self) {
+        self.used.clear();
+    }
+
+    /// The names of the fonts that drew glyphs since [`Fonts::clear_used`]: the bundled faces
+    /// first, then the font folders' and the system's, each as `Full Name, Version (where)`.
+    pub(crate) fn used(&self) -> Vec<String> {
+        self.used
+            .iter()
+            .map(|s| match *s {
+                Source::Bundled(i) => self.names[i].clone(),
+                Source::FontDir(i) => self.fallbacks[i].name.clone(),
+                Source::System(i) => self.system_names.get(&i).cloned().unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    fn rasterize(&mut self, c: char, style: Style, span: u8) -> Option<(Bitmap, Source)> {
+        let mut candidates: Vec<(&FontArc, Source)> =
+            vec![(&self.faces[style as usize], Source::Bundled(style as usize))];
         if style != Style::Regular {
-            candidates.push(&self.faces[0]);
+            candidates.push((&self.faces[0], Source::Bundled(0)));
         }
-        candidates.extend(self.fallbacks.iter());
-        for font in candidates {
+        candidates.extend(
+            self.fallbacks
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (&f.font, Source::FontDir(i))),
+        );
+        for (font, source) in candidates {
             let id = font.glyph_id(c);
-            if id.0 == 0 {
-                continue;
+            if id.0 != 0 {
+                return Some((self.draw(font, id, span), source));
             }
-            if let Some(b) = self.outline(font, id, span) {
-                return Some(b);
-            }
-            if let Some(b) = self.color_image(font, id, span) {
-                return Some(b);
-            }
-            // The font has the character but it draws nothing (a space of some kind).
-            return Some(Bitmap {
+        }
+        // Last, the system's fonts (looked for only now, when nothing else has `c`).
+        let (i, loaded) = self.system.as_mut()?.find(c, style)?;
+        let font = loaded.font.clone();
+        self.system_names
+            .entry(i)
+            .or_insert_with(|| loaded.name.clone());
+        let id = font.glyph_id(c);
+        Some((self.draw(&font, id, span), Source::System(i)))
+    }
+
+    /// Glyph `id` of `font`: its outline, else its colour image, else (a space of some kind)
+    /// an empty bitmap.
+    fn draw(&self, font: &FontArc, id: GlyphId, span: u8) -> Bitmap {
+        self.outline(font, id, span)
+            .or_else(|| self.color_image(font, id, span))
+            .unwrap_or(Bitmap {
                 left: 0,
                 top: 0,
                 width: 0,
                 height: 0,
                 pixels: Pixels::Mask(Vec::new()),
-            });
-        }
-        None
+            })
     }
 
     fn outline(&self, font: &FontArc, id: GlyphId, span: u8) -> Option<Bitmap> {
@@ -212,7 +297,8 @@ impl Fonts {
     fn color_image(&self, font: &FontArc, id: GlyphId, span: u8) -> Option<Bitmap> {
         let m = self.metrics;
         let img = font.glyph_raster_image2(id, (self.size * 2.0).ceil() as u16)?;
-        if !matches!(img.format, GlyphImageFormat::Png) {
+        // Emoji strikes are 136 pixels or less; a larger image is not worth decoding.
+        if !matches!(img.format, GlyphImageFormat::Png) || img.width > 1024 || img.height > 1024 {
             return None;
         }
         let decoded = image::load_from_memory_with_format(img.data, image::ImageFormat::Png)
@@ -273,9 +359,29 @@ fn metrics(font: &FontArc, size: f32, line_height: f32) -> Metrics {
     }
 }
 
+/// A font's name as a PNG records it: `Full Name, Version 2.37` (name IDs 4 and 5 of its
+/// first face; the version up to its first `;`); `None` when it has no readable name.
+pub(crate) fn describe(data: &[u8]) -> Option<String> {
+    let face = ttf_parser::Face::parse(data, 0).ok()?;
+    let name = |id: u16| {
+        face.names()
+            .into_iter()
+            .filter(|n| n.name_id == id)
+            .find_map(|n| n.to_string())
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    let full =
+        name(ttf_parser::name_id::FULL_NAME).or_else(|| name(ttf_parser::name_id::FAMILY))?;
+    Some(match name(ttf_parser::name_id::VERSION) {
+        Some(v) => format!("{full}, {}", v.split(';').next().unwrap_or_default().trim()),
+        None => full,
+    })
+}
+
 /// Reads every font file under `dir` (recursively, sorted by path). Files that are not fonts
 /// are skipped; a folder that cannot be read is an error.
-fn load_dir(dir: &Path) -> Result<Vec<FontArc>, PngError> {
+fn load_dir(dir: &Path) -> Result<Vec<Fallback>, PngError> {
     let meta = std::fs::metadata(dir).map_err(|e| PngError::FontDir {
         path: dir.to_path_buf(),
         message: e.to_string(),
@@ -315,9 +421,17 @@ fn load_dir(dir: &Path) -> Result<Vec<FontArc>, PngError> {
         let Ok(data) = crate::util::read_regular(&path, MAX_FONT_FILE) else {
             continue;
         };
+        let file = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let name = describe(&data).unwrap_or_else(|| file.clone());
         // The first face of a collection (.ttc): the regular one in every common collection.
         if let Ok(font) = FontVec::try_from_vec_and_index(data, 0) {
-            out.push(FontArc::new(font));
+            out.push(Fallback {
+                font: FontArc::new(font),
+                name: format!("{name} (font folder: {file})"),
+            });
         }
     }
     Ok(out)
@@ -363,19 +477,19 @@ mod tests {
 
     #[test]
     fn metrics_come_from_the_font_in_whole_pixels() {
-        let f = Fonts::new(16.0, 1.2, &[]).unwrap();
+        let f = Fonts::new(16.0, 1.2, &[], None).unwrap();
         let m = f.metrics();
         assert_eq!((m.cell_width, m.cell_height), (10, 19));
         assert!(m.baseline > m.cell_height / 2 && m.baseline < m.cell_height);
         assert!(m.underline_y > m.baseline && m.underline_y < m.cell_height);
         assert!(m.strike_y < m.baseline);
-        let big = Fonts::new(32.0, 1.2, &[]).unwrap().metrics();
+        let big = Fonts::new(32.0, 1.2, &[], None).unwrap().metrics();
         assert_eq!((big.cell_width, big.cell_height), (19, 38));
     }
 
     #[test]
     fn bold_glyphs_differ_and_missing_glyphs_are_none() {
-        let mut f = Fonts::new(16.0, 1.2, &[]).unwrap();
+        let mut f = Fonts::new(16.0, 1.2, &[], None).unwrap();
         let regular = match &f.glyph('a', Style::Regular, 1).unwrap().pixels {
             Pixels::Mask(m) => m.clone(),
             Pixels::Color(_) => panic!(),
@@ -395,11 +509,11 @@ mod tests {
 
     #[test]
     fn a_missing_font_dir_is_an_error() {
-        let e = Fonts::new(16.0, 1.2, &[PathBuf::from("/no/such/fonts")]).unwrap_err();
+        let e = Fonts::new(16.0, 1.2, &[PathBuf::from("/no/such/fonts")], None).unwrap_err();
         assert!(e.to_string().contains("/no/such/fonts"), "{e}");
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("junk.ttf"), b"not a font").unwrap();
-        let f = Fonts::new(16.0, 1.2, &[dir.path().to_path_buf()]).unwrap();
+        let f = Fonts::new(16.0, 1.2, &[dir.path().to_path_buf()], None).unwrap();
         assert_eq!(f.fallbacks.len(), 0, "a broken font file is skipped");
     }
 

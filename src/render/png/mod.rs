@@ -19,8 +19,11 @@
 //! # What is drawn
 //! - Text in DejaVu Sans Mono (bundled: regular, bold, oblique, bold oblique), so a render is
 //!   the same on every machine. Characters it lacks (CJK, emoji) come from the fonts of the
-//!   font folders given ([`PngOptions::font_dirs`]), in order; a character no font has is a
-//!   visible box of the right width.
+//!   font folders given ([`PngOptions::font_dirs`]), in order, then, when
+//!   [`PngOptions::system_fonts`] is set (screenshots; never PNG goldens), from the system's
+//!   fonts (the usual font folders, or [`SYSTEM_FONT_DIRS_ENV`]); a character no font has is
+//!   a visible box of the right width. Colour emoji fonts with PNG bitmaps (Noto Color Emoji)
+//!   are drawn in colour. A PNG records the fonts that drew it ([`FONTS_KEY`]).
 //! - Cells are whole pixels: the advance of the font rounded, and `line_height` × font size.
 //!   Wide characters take two cells. Box drawing, block elements, braille and the powerline
 //!   separators are drawn in code, so lines join without gaps at any size.
@@ -49,6 +52,7 @@ mod options;
 mod raster;
 mod renderer;
 mod svg;
+mod system;
 mod text;
 mod theme;
 
@@ -57,7 +61,8 @@ pub use annotate::{Annotation, AnnotationSpec};
 pub use compare::{compare, diff_image, PixelDiff};
 pub use config::{FontDirs, PngConfig, PngConfigError};
 pub use encode::{
-    decode_png, encode_png, encode_png_with, png_dimensions, render_png, Compression,
+    decode_png, encode_png, encode_png_with, encode_png_with_fonts, png_dimensions, png_fonts,
+    render_png, Compression, FONTS_KEY,
 };
 pub use error::PngError;
 pub use gif::{
@@ -67,3 +72,4 @@ pub use options::{
     Decorations, PngOptions, FONT_SIZE_RANGE, LINE_HEIGHT_RANGE, MAX_PIXELS, MAX_SIDE,
 };
 pub use renderer::{Layout, Renderer};
+pub use system::SYSTEM_FONT_DIRS_ENV;

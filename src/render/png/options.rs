@@ -36,6 +36,14 @@ pub struct PngOptions {
     /// Folders of fallback fonts for characters the bundled font lacks, searched in order.
     /// Empty by default, so output depends on nothing but tuicast.
     pub font_dirs: Vec<PathBuf>,
+    /// Whether the system's fonts are the last fallback, for characters neither the bundled
+    /// font nor [`font_dirs`](Self::font_dirs) have (CJK, symbols, emoji): the usual font
+    /// folders, or those of [`SYSTEM_FONT_DIRS_ENV`](super::SYSTEM_FONT_DIRS_ENV), read only
+    /// when such a character is drawn. False by default, so a render depends on nothing but
+    /// tuicast and the fonts named; `tuicast screenshot` and `tuicast replay` turn it on
+    /// (`--no-system-fonts`, `[png] system_fonts = false`). PNG goldens never use system
+    /// fonts, whatever this says.
+    pub system_fonts: bool,
     /// The cursor's shape, instead of the one the program set (DECSCUSR, default a block);
     /// `None` (the default) draws the program's.
     pub cursor: Option<CursorKind>,
@@ -81,6 +89,14 @@ impl PngOptions {
         }
     }
 
+    /// These options with the system's fonts as the last fallback (or not).
+    pub fn system_fonts(self, on: bool) -> PngOptions {
+        PngOptions {
+            system_fonts: on,
+            ..self
+        }
+    }
+
     /// These options drawing the cursor as `kind` (`None`: the shape the program set).
     pub fn cursor(self, kind: Option<CursorKind>) -> PngOptions {
         PngOptions {
@@ -107,6 +123,7 @@ impl Default for PngOptions {
             line_height: 1.2,
             padding: 12,
             font_dirs: Vec::new(),
+            system_fonts: false,
             cursor: None,
             hide_cursor: false,
         }

@@ -91,13 +91,27 @@ impl Renderer {
                 options.padding
             )));
         }
-        let fonts = Fonts::new(options.font_size, options.line_height, &options.font_dirs)?;
+        let fonts = Fonts::new(
+            options.font_size,
+            options.line_height,
+            &options.font_dirs,
+            options.system_fonts.then(super::system::search_dirs),
+        )?;
         Ok(Renderer { options, fonts })
     }
 
     /// The options this renderer draws with.
     pub fn options(&self) -> &PngOptions {
         &self.options
+    }
+
+    /// The fonts that drew the last picture ([`render`](Self::render),
+    /// [`render_decorated`](Self::render_decorated)), each as `Full Name, Version (where)`
+    /// (where: `bundled`, `font folder: FILE` or `system: FILE`): the bundled faces first,
+    /// then the font folders', then the system's. What [`encode_png_with_fonts`]
+    /// (super::encode_png_with_fonts) records in a PNG.
+    pub fn fonts_used(&self) -> Vec<String> {
+        self.fonts.used()
     }
 
     /// Cell width and height in pixels.
@@ -147,6 +161,7 @@ impl Renderer {
 
     fn render_canvas(&mut self, screen: &Screen) -> Result<Canvas, PngError> {
         let layout = self.layout(screen.size)?;
+        self.fonts.clear_used();
         let mut canvas = Canvas::new(layout.width, layout.height, self.options.theme.bg, 255);
         let pad = self.options.padding as i32;
         self.draw_screen(&mut canvas, pad, pad, screen);
