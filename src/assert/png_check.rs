@@ -310,6 +310,45 @@ mod tests {
         assert_eq!(diff_image.dimensions(), actual.dimensions());
         assert_ne!(diff_image, actual, "the changed cell is outlined");
 
+        // The golden records its fonts; when they differ from this render's, the message
+        // says so. The same fonts say nothing.
+        assert!(
+            !difference.diff.contains("fonts differ"),
+            "{}",
+            difference.diff
+        );
+        let recorded = crate::render::png::png_fonts(&std::fs::read(&golden).unwrap()).unwrap();
+        assert!(
+            recorded.starts_with("DejaVu Sans Mono, Version 2.37 (bundled)"),
+            "{recorded}"
+        );
+        let good = std::fs::read(&golden).unwrap();
+        let image = crate::render::png::decode_png(&good).unwrap();
+        let other = vec!["Other Mono, Version 1 (font folder: other.ttf)".to_string()];
+        let relabelled =
+            crate::render::png::encode_png_with_fonts(&image, Default::default(), &other).unwrap();
+        std::fs::write(&golden, relabelled).unwrap();
+        let o = check_png(
+            &golden,
+            &screen("hellp"),
+            &check,
+            UpdateAction::WriteNothing,
+        )
+        .unwrap();
+        let Outcome::Mismatch { difference, .. } = &o else {
+            panic!("{o:?}")
+        };
+        assert!(
+            difference.diff.contains(
+                "the fonts differ (a font was added, removed or updated):\n    \
+                 the golden's only: Other Mono, Version 1 (font folder: other.ttf)\n    \
+                 this render's only: DejaVu Sans Mono, Version 2.37 (bundled)\n"
+            ),
+            "{}",
+            difference.diff
+        );
+        std::fs::write(&golden, good).unwrap();
+
         // Allowed to differ: passes, and the stale files go.
         let lenient = PngCheck {
             max_diff_pixels: 10_000,

@@ -10,6 +10,7 @@
 //! - `signals`: SIGINT/SIGTERM/SIGHUP/SIGKILL to `tuicast record`, daemons: nothing survives.
 //! - `conformance`: the conformance corpus replays (avt) to what tmux or xterm showed; docs table.
 //! - `png`: PNG and GIF renders checked by decoded pixels, determinism, the picture CLI.
+//! - `fonts`: system fonts for CJK and emoji on a live neovim screen; goldens never use them.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 //! - `hostile`: hostile repositories and careless users: nothing deleted, leaked or crashed.
 //! - `limits`: docs/limits.md's limits: worst small inputs under a 1 GiB address-space limit.
@@ -37,6 +38,7 @@ mod cursor;
 mod edit_loop;
 mod examples;
 mod expect;
+mod fonts;
 mod harness;
 mod hostile;
 mod input;

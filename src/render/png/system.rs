@@ -215,7 +215,7 @@ impl SystemFonts {
         &self.skipped
     }
 
-    /// The font files found in the folders, in path order.
+    /// The font files found in the folders, in listing order.
     #[cfg(test)]
     pub(crate) fn files(&mut self) -> Vec<PathBuf> {
         self.list();
@@ -462,11 +462,13 @@ fn list_font_files(dirs: &[PathBuf], skipped: &mut Vec<(PathBuf, String)>) -> Ve
                     entries.push((entry.path(), ty));
                 }
             }
-            entries.sort_by(|a, b| b.0.cmp(&a.0));
+            // A folder's files first, then its folders, each in name order.
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut subdirs = Vec::new();
             for (path, ty) in entries {
                 if ty.is_dir() {
-                    if depth + 1 <= MAX_DEPTH {
-                        stack.push((path, depth + 1));
+                    if depth < MAX_DEPTH {
+                        subdirs.push((path, depth + 1));
                     } else {
                         skipped.push((path, format!("deeper than {MAX_DEPTH} folders")));
                     }
@@ -508,6 +510,7 @@ fn list_font_files(dirs: &[PathBuf], skipped: &mut Vec<(PathBuf, String)>) -> Ve
                 }
                 files.push(file);
             }
+            stack.extend(subdirs.into_iter().rev());
         }
     }
     files
@@ -569,8 +572,8 @@ mod tests {
             fonts.files(),
             vec![
                 root.join("a.ttf"),
+                root.join("junk.otf"),
                 root.join("b/deep/Mono-Bold.ttf"),
-                root.join("junk.otf")
             ]
         );
         // Nothing is read until a character is looked for.
