@@ -111,8 +111,9 @@ pub(super) struct PngArgs {
     /// Space around the screen in pixels [default: 12].
     #[arg(long, value_name = "PX")]
     padding: Option<u32>,
-    /// A folder of fallback fonts for characters DejaVu Sans Mono lacks (CJK, emoji); may be
-    /// repeated. Without it only the bundled fonts are used, so output is the same everywhere.
+    /// A folder of fallback fonts for characters DejaVu Sans Mono lacks (CJK, emoji), searched
+    /// before the system's fonts; may be repeated. PNG goldens use these and the bundled fonts
+    /// only, so they are the same everywhere.
     #[arg(long, value_name = "DIR")]
     font_dir: Vec<PathBuf>,
     /// Use only the bundled fonts and --font-dir, not the system's fonts (the usual font

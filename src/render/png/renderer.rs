@@ -108,8 +108,8 @@ impl Renderer {
     /// The fonts that drew the last picture ([`render`](Self::render),
     /// [`render_decorated`](Self::render_decorated)), each as `Full Name, Version (where)`
     /// (where: `bundled`, `font folder: FILE` or `system: FILE`): the bundled faces first,
-    /// then the font folders', then the system's. What [`encode_png_with_fonts`]
-    /// (super::encode_png_with_fonts) records in a PNG.
+    /// then the font folders', then the system's. What
+    /// [`encode_png_with_fonts`](super::encode_png_with_fonts) records in a PNG.
     pub fn fonts_used(&self) -> Vec<String> {
         self.fonts.used()
     }

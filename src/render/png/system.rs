@@ -230,12 +230,9 @@ impl SystemFonts {
         self.list();
         let emoji = emoji_like(c);
         let order = self.order(style, emoji);
-        for i in order {
-            if self.covers(i, c) && self.load(i, c) {
-                return Some(i);
-            }
-        }
-        None
+        order
+            .into_iter()
+            .find(|&i| self.covers(i, c) && self.load(i, c))
     }
 
     /// Lists the font files of the folders, once.
@@ -296,7 +293,7 @@ impl SystemFonts {
                 match index(&data, &path) {
                     Err(why) => {
                         self.set_index(i, Index::Unusable);
-                        self.skip(path, why);
+                        self.skip(path, why.into());
                         false
                     }
                     Ok((cmap, name)) => {
@@ -522,8 +519,13 @@ fn has_font_extension(path: &Path) -> bool {
         .is_some_and(|e| FONT_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
 }
 
+message_error!(
+    /// Why a system font file is not used.
+    pub(crate) Unusable
+);
+
 /// A font's character map (the raw `cmap` table) and its name, or why it is no usable font.
-fn index(data: &[u8], path: &Path) -> Result<(Vec<u8>, String), String> {
+fn index(data: &[u8], path: &Path) -> Result<(Vec<u8>, String), Unusable> {
     let face = ttf_parser::Face::parse(data, 0).map_err(|e| format!("not a font: {e}"))?;
     let cmap = face
         .raw_face()
