@@ -362,9 +362,13 @@ fn metrics(font: &FontArc, size: f32, line_height: f32) -> Metrics {
 /// A font's name as a PNG records it: `Full Name, Version 2.37` (name IDs 4 and 5 of its
 /// first face; the version up to its first `;`); `None` when it has no readable name.
 pub(crate) fn describe(data: &[u8]) -> Option<String> {
-    let face = ttf_parser::Face::parse(data, 0).ok()?;
+    describe_names(ttf_parser::Face::parse(data, 0).ok()?.names())
+}
+
+/// [`describe`] from a font's name table.
+pub(crate) fn describe_names(names: ttf_parser::name::Names<'_>) -> Option<String> {
     let name = |id: u16| {
-        face.names()
+        names
             .into_iter()
             .filter(|n| n.name_id == id)
             .find_map(|n| n.to_string())

@@ -7,10 +7,10 @@
 //!
 //! Nothing is read until a character is missing from every other font. Then the folders are
 //! listed once (bounded: [`MAX_DEPTH`], [`MAX_ENTRIES`], [`MAX_FILES`]), and files are read in a
-//! fixed order of preference for that character and style until one covers it. A file read is
-//! indexed (its `cmap` table and names kept, the rest dropped) so it is never read twice to
-//! learn what it covers; a file that covers a character drawn is kept in memory
-//! ([`MAX_LOADED`] at most). What each character found is cached, so a screen of CJK text
+//! fixed order of preference for that character and style until one covers it. To learn what a
+//! file covers only its table directory, character map (`cmap`) and name are read, and kept,
+//! so it is never read twice; a file that covers a character drawn is read whole and kept in
+//! memory ([`MAX_LOADED`] at most). What each character found is cached, so a screen of CJK text
 //! costs one search per distinct character. The order depends only on file names, so the same
 //! character finds the same font whatever was drawn before:
 //!
@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 
 use ab_glyph::{Font, FontArc, FontVec};
 
-use super::font::{describe, Style, FONT_EXTENSIONS, MAX_FONT_FILE};
+use super::font::{describe_names, Style, FONT_EXTENSIONS, MAX_FONT_FILE};
 
 /// The environment variable naming the folders searched for system fonts instead of the
 /// usual ones, separated by `:`; set and empty, no folder is searched.
@@ -43,7 +43,7 @@ pub(crate) const MAX_DEPTH: usize = 8;
 pub(crate) const MAX_ENTRIES: usize = 50_000;
 /// Font files considered.
 pub(crate) const MAX_FILES: usize = 4096;
-/// Bytes read in all to learn what the files cover.
+/// Bytes read in all: to learn what the files cover, and of the files drawn with.
 pub(crate) const MAX_INDEX_BYTES: u64 = 1 << 30;
 /// System faces kept in memory to draw with.
 pub(crate) const MAX_LOADED: usize = 32;
@@ -274,23 +274,26 @@ impl SystemFonts {
             .clone()
     }
 
-    /// Whether file `i` maps `c`, reading and indexing it first if need be (and loading it
-    /// at once when it covers `c`, so it is not read twice).
+    /// Whether file `i` maps `c`, indexing it first if need be (reading its character map
+    /// and name only).
     fn covers(&mut self, i: usize, c: char) -> bool {
-        let Some(files) = self.files.as_mut() else {
+        let Some(candidate) = self.files.as_ref().and_then(|f| f.get(i)) else {
             return false;
         };
-        let candidate = &mut files[i];
         match &candidate.index {
             Index::Unusable => false,
             Index::Read { cmap, .. } => maps(cmap, c),
             Index::Unread => {
                 let path = candidate.path.clone();
-                let Some(data) = self.read(&path) else {
+                if self.bytes_read >= MAX_INDEX_BYTES {
                     self.set_index(i, Index::Unusable);
+                    self.skip(path, self.over_budget());
                     return false;
-                };
-                match index(&data, &path) {
+                }
+                let mut read = 0;
+                let index = read_index(&path, &mut read);
+                self.bytes_read += read;
+                match index {
                     Err(why) => {
                         self.set_index(i, Index::Unusable);
                         self.skip(path, why.into());
@@ -298,15 +301,19 @@ impl SystemFonts {
                     }
                     Ok((cmap, name)) => {
                         let covered = maps(&cmap, c);
-                        if covered && !self.loaded.contains_key(&i) {
-                            self.insert_loaded(i, data, &name, &path);
-                        }
                         self.set_index(i, Index::Read { cmap, name });
                         covered
                     }
                 }
             }
         }
+    }
+
+    fn over_budget(&self) -> String {
+        format!(
+            "more than {} of system fonts would be read",
+            crate::util::human_bytes(MAX_INDEX_BYTES)
+        )
     }
 
     /// Makes sure file `i`, which covers `c`, is loaded; false when it cannot be (too many
@@ -371,13 +378,7 @@ impl SystemFonts {
             .map(|m| m.len())
             .unwrap_or(0);
         if self.bytes_read.saturating_add(len.min(MAX_FONT_FILE)) > MAX_INDEX_BYTES {
-            self.skip(
-                path.to_path_buf(),
-                format!(
-                    "more than {} of system fonts would be read",
-                    crate::util::human_bytes(MAX_INDEX_BYTES)
-                ),
-            );
+            self.skip(path.to_path_buf(), self.over_budget());
             return None;
         }
         // Not through a link: the listing resolved links to the files they name.
@@ -524,15 +525,64 @@ message_error!(
     pub(crate) Unusable
 );
 
-/// A font's character map (the raw `cmap` table) and its name, or why it is no usable font.
-fn index(data: &[u8], path: &Path) -> Result<(Vec<u8>, String), Unusable> {
-    let face = ttf_parser::Face::parse(data, 0).map_err(|e| format!("not a font: {e}"))?;
-    let cmap = face
-        .raw_face()
-        .table(ttf_parser::Tag::from_bytes(b"cmap"))
-        .ok_or("the font has no character map")?
-        .to_vec();
-    let name = describe(data).unwrap_or_else(|| {
+/// The character map (the raw `cmap` table) and the name of the first face of the font file
+/// at `path`, or why it is no usable font. Only the table directory and those two tables are
+/// read (`read` counts the bytes), not the glyphs: learning what a 20 MB CJK collection covers
+/// takes some 100 KB.
+fn read_index(path: &Path, read: &mut u64) -> Result<(Vec<u8>, String), Unusable> {
+    // Not through a link: the listing resolved links to the files they name.
+    let file = crate::util::open_regular_nofollow(path).map_err(|e| e.to_string())?;
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    if len > MAX_FONT_FILE {
+        return Err(format!(
+            "is larger than the limit of {}",
+            crate::util::human_bytes(MAX_FONT_FILE)
+        )
+        .into());
+    }
+    let mut at = |offset: u64, n: u64| -> Result<Vec<u8>, Unusable> {
+        use std::os::unix::fs::FileExt;
+        if offset.checked_add(n).is_none_or(|end| end > len) {
+            return Err("not a font: it is shorter than its tables say".into());
+        }
+        let mut buf = vec![0; n as usize];
+        file.read_exact_at(&mut buf, offset)
+            .map_err(|e| e.to_string())?;
+        *read += n;
+        Ok(buf)
+    };
+    let be32 = |b: &[u8], i: usize| u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+    let head = at(0, 12)?;
+    // A collection: the first face's offset follows the header.
+    let (face, head) = if &head[..4] == b"ttcf" {
+        let face = u64::from(be32(&at(12, 4)?, 0));
+        (face, at(face, 12)?)
+    } else {
+        (0, head)
+    };
+    if !matches!(&head[..4], [0, 1, 0, 0] | b"OTTO" | b"true") {
+        return Err("not a font: no TrueType or OpenType header".into());
+    }
+    let tables = u64::from(u16::from_be_bytes([head[4], head[5]]));
+    let records = at(face + 12, tables * 16)?;
+    let table = |tag: &[u8; 4]| {
+        records
+            .chunks_exact(16)
+            .find(|r| &r[..4] == tag)
+            .map(|r| (u64::from(be32(r, 8)), u64::from(be32(r, 12))))
+    };
+    let (offset, length) = table(b"cmap").ok_or("not a font: it has no character map")?;
+    let cmap = at(offset, length)?;
+    if ttf_parser::cmap::Table::parse(&cmap).is_none() {
+        return Err("not a font: its character map does not read".into());
+    }
+    let named = match table(b"name") {
+        Some((offset, length)) => at(offset, length)
+            .ok()
+            .and_then(|t| describe_names(ttf_parser::name::Table::parse(&t)?.names)),
+        None => None,
+    };
+    let name = named.unwrap_or_else(|| {
         path.file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default()
@@ -597,6 +647,48 @@ mod tests {
         assert!(fonts.find('本', Style::Regular).is_none());
         assert_eq!(fonts.bytes_read, read, "indexed files are not read again");
         assert!(fonts.find('\u{FE0F}', Style::Regular).is_none());
+    }
+
+    /// DejaVu Sans Mono as a collection of one face: a `ttcf` header before it, every table
+    /// offset moved past it.
+    fn as_collection(font: &[u8]) -> Vec<u8> {
+        let mut face = font.to_vec();
+        let tables = u16::from_be_bytes([face[4], face[5]]) as usize;
+        for t in 0..tables {
+            let at = 12 + t * 16 + 8;
+            let offset = u32::from_be_bytes(face[at..at + 4].try_into().unwrap()) + 16;
+            face[at..at + 4].copy_from_slice(&offset.to_be_bytes());
+        }
+        let mut out = b"ttcf\0\x01\0\0\0\0\0\x01\0\0\0\x10".to_vec();
+        out.extend(face);
+        out
+    }
+
+    #[test]
+    fn only_the_character_map_and_the_name_are_read_to_index_a_font() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, data) in [("f.ttf", DEJAVU.to_vec()), ("c.ttc", as_collection(DEJAVU))] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, &data).unwrap();
+            let mut read = 0;
+            let (cmap, face) = read_index(&path, &mut read).unwrap();
+            assert_eq!(face, "DejaVu Sans Mono, Version 2.37", "{name}");
+            assert!(maps(&cmap, 'é') && !maps(&cmap, '日'), "{name}");
+            assert!(
+                read < data.len() as u64 / 10,
+                "{name}: {read} of {} bytes",
+                data.len()
+            );
+            // Cut short: an error, never a panic (cut after its tables, it still indexes).
+            for cut in [0, 11, 13, 30, 400] {
+                std::fs::write(&path, &data[..cut]).unwrap();
+                assert!(read_index(&path, &mut read).is_err(), "{name} cut at {cut}");
+            }
+            for cut in (0..data.len()).step_by(997) {
+                std::fs::write(&path, &data[..cut]).unwrap();
+                let _ = read_index(&path, &mut read);
+            }
+        }
     }
 
     #[test]
