@@ -463,7 +463,9 @@ impl Worker {
                 };
                 let drawn = crate::render::png::render_png(
                     &screen,
-                    &crate::render::png::PngOptions::default(),
+                    // As `tuicast screenshot` draws: a character the bundled font lacks from
+                    // the system's fonts.
+                    &crate::render::png::PngOptions::default().system_fonts(true),
                     &crate::render::png::Decorations::default(),
                 );
                 match drawn

@@ -20,7 +20,7 @@ const TEXT: &str = "日本語のテキスト\n絵文字 😀🎉🚀\n";
 
 /// Whether nvim and the Noto fonts are here; without them the tests are skipped, except under
 /// CI, where `.ci/run` installs them.
-fn prerequisites() -> bool {
+pub(crate) fn prerequisites() -> bool {
     let missing: Vec<&str> = [
         (!have("nvim")).then_some("nvim (neovim)"),
         (!Path::new(NOTO_CJK).is_file()).then_some(NOTO_CJK),

@@ -1369,3 +1369,28 @@ fn the_reply_to_input_shows_the_programs_answer() {
     assert!(screen(&r).contains("answered d"), "{r}");
     a.ok(&["stop", "slow"]);
 }
+
+#[test]
+#[cfg(feature = "png")]
+fn a_session_snapshot_draws_cjk_with_the_system_fonts_as_a_screenshot_does() {
+    if !crate::fonts::prerequisites() {
+        return;
+    }
+    let a = Agent::new();
+    a.ok(&[
+        "start",
+        "--name",
+        "cjk",
+        "--",
+        "bash",
+        "-c",
+        "printf '日本語\\n'; read x",
+    ]);
+    a.ok(&["wait", "cjk", "--text", "日本語"]);
+    a.ok(&["snapshot", "cjk", "--format", "png", "-o", "cjk.png"]);
+    let bytes = std::fs::read(a.work.join("cjk.png")).unwrap();
+    let fonts = tuicast::render::png::png_fonts(&bytes).unwrap_or_default();
+    assert!(fonts.contains("(system: "), "fonts recorded:\n{fonts}");
+    a.ok(&["press", "cjk", "Enter"]);
+    a.ok(&["wait", "cjk", "--exit", "0"]);
+}
