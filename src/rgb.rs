@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// An sRGB colour: red, green, blue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Rgb(pub u8, pub u8, pub u8);
 
 /// Why a text is not a colour.

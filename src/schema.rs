@@ -24,6 +24,14 @@ pub const SCHEMAS: &[(&str, &str)] = &[
         "a screen's outline as `tuicast inspect --json` writes it",
     ),
     (
+        "info",
+        "what a cast holds, as `tuicast info --json` writes it",
+    ),
+    (
+        "engines",
+        "a cast replayed by every engine, as `tuicast engines --json` writes it",
+    ),
+    (
         "session-request",
         "a request to the session daemon (one JSON line on its socket)",
     ),
@@ -44,6 +52,8 @@ pub fn schema(name: &str) -> Option<Value> {
         "config" => of::<crate::config::ConfigFile>(),
         "screen" => of::<crate::render::ScreenJson>(),
         "inspect" => of::<crate::inspect::InspectionJson>(),
+        "info" => of::<crate::replay::info::CastInfo>(),
+        "engines" => of::<crate::replay::differential::EnginesJson>(),
         "session-request" => of::<crate::daemon::protocol::Request>(),
         "session-reply" => of::<crate::daemon::protocol::Reply>(),
         "test-message" => of::<crate::harness::message::Message>(),

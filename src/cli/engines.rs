@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use serde_json::json;
 
 use super::{write_output, EXIT_CHECK_FAILED};
 use tuicast::escape::escape_for_terminal;
@@ -55,11 +54,8 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let disagree = comparisons.iter().filter(|c| !c.agrees()).count();
     let out = if args.json {
-        let doc = json!({
-            "cast": args.cast.display().to_string(),
-            "engines": engines,
-            "checkpoints": comparisons,
-        });
+        let doc =
+            differential::EnginesJson::new(args.cast.display().to_string(), &engines, comparisons);
         serde_json::to_string_pretty(&doc)? + "\n"
     } else {
         render_text(&args, &engines, &comparisons, disagree)

@@ -228,6 +228,12 @@ pub fn run_key() -> String {
     format!("parent {parent} {started}")
 }
 
+/// The first line of a JUnit file's merge data: the run its cases belong to.
+#[derive(Serialize)]
+struct PartsHeader<'a> {
+    run: &'a str,
+}
+
 /// Adds `cases` to the JUnit file `path` of the run `run` and writes the file again from
 /// every case of the run (see the module docs); the file is replaced atomically.
 pub fn add_to_file(path: &Path, run: &str, cases: &[JunitCase]) -> Result<(), JunitError> {
@@ -266,7 +272,7 @@ pub fn add_to_file(path: &Path, run: &str, cases: &[JunitCase]) -> Result<(), Ju
     }
     let mut text = String::new();
     file.read_to_string(&mut text).map_err(err)?;
-    let header = serde_json::json!({ "run": run }).to_string();
+    let header = serde_json::to_string(&PartsHeader { run }).map_err(|e| err(e.into()))?;
     let mut all: Vec<JunitCase> = Vec::new();
     let mut lines = text.lines();
     if lines.next() == Some(header.as_str()) {

@@ -304,15 +304,8 @@ pub(super) fn live_replay(
                 }
                 won = true;
                 let result = record_and_decide(config, case, scenario, update, &recorded, png);
-                let text = match &result {
-                    Ok(()) => "ok\n".to_string(),
-                    Err(f) => match f.step_line {
-                        Some(line) => format!("error {line}\n{}", f.message),
-                        None => format!("error\n{}", f.message),
-                    },
-                };
                 if result.is_ok() || shared_between_processes() {
-                    let _ = crate::util::write_atomic(&done, text.as_bytes());
+                    let _ = crate::util::write_atomic(&done, &Done::of(&result).to_json());
                 }
                 held.release();
                 note_outcome(case, &recorded, &result);
@@ -448,15 +441,63 @@ fn shared_between_processes() -> bool {
 /// The result a finished recording left: `Some(Ok)`, `Some(Err(why))`, or `None` (not yet).
 /// The file holds `ok`, or `error [LINE]` and the message on the lines after.
 fn read_done(done: &Path) -> Option<Result<(), Failed>> {
-    let text = std::fs::read_to_string(done).ok()?;
-    let Some(rest) = text.strip_prefix("error") else {
-        return Some(Ok(()));
-    };
-    let (first, message) = rest.split_once('\n').unwrap_or((rest, ""));
-    Some(Err(Failed {
-        message: message.to_string(),
-        step_line: first.trim().parse().ok(),
-    }))
+    use std::io::Read as _;
+    let file = std::fs::File::open(done).ok()?;
+    let mut bytes = Vec::new();
+    // A message is a few lines; more than the limit is not a file of ours.
+    if let Err(e) = file.take(MAX_DONE_BYTES + 1).read_to_end(&mut bytes) {
+        return Some(Err(Failed::from(format!(
+            "cannot read the live recording's outcome {}: {e}",
+            assert::shown_path(done)
+        ))));
+    }
+    let read = (bytes.len() as u64 <= MAX_DONE_BYTES)
+        .then(|| serde_json::from_slice::<Done>(&bytes).ok())
+        .flatten();
+    Some(match read {
+        Some(Done::Ok) => Ok(()),
+        Some(Done::Error { message, step_line }) => Err(Failed { message, step_line }),
+        // Never a pass from a file that does not say so.
+        None => Err(Failed::from(format!(
+            "the live recording's outcome {} is not one tuicast wrote (remove the folder {} \
+             and run again)",
+            assert::shown_path(done),
+            assert::shown_path(done.parent().unwrap_or(done))
+        ))),
+    })
+}
+
+/// The largest outcome file read.
+const MAX_DONE_BYTES: u64 = 1 << 20;
+
+/// A live recording's outcome, as the process that recorded it leaves it for the others of
+/// the run (`<key>.done` in the run's folder, JSON): `"ok"`, or
+/// `{"error": {"message": …, "step_line": …}}`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+enum Done {
+    Ok,
+    Error {
+        message: String,
+        step_line: Option<u64>,
+    },
+}
+
+impl Done {
+    fn of(result: &Result<(), Failed>) -> Done {
+        match result {
+            Ok(()) => Done::Ok,
+            Err(f) => Done::Error {
+                message: f.message.clone(),
+                step_line: f.step_line,
+            },
+        }
+    }
+
+    fn to_json(&self) -> Vec<u8> {
+        // A unit variant and strings: serializing cannot fail.
+        serde_json::to_vec(self).unwrap_or_default()
+    }
 }
 
 /// Records the scenario into `recorded` and decides, once, what becomes of it beside the cast:
@@ -601,20 +642,28 @@ mod tests {
     #[test]
     fn a_done_file_says_the_outcome() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("x.done"), "error\nit broke").unwrap();
+        let at = |name: &str| dir.path().join(name);
+        let failed = Err(Failed {
+            message: "line 7 broke\nmore".into(),
+            step_line: Some(7),
+        });
+        for result in [Ok(()), Err(Failed::from("it broke".to_string())), failed] {
+            std::fs::write(at("x.done"), Done::of(&result).to_json()).unwrap();
+            assert_eq!(read_done(&at("x.done")), Some(result));
+        }
+        assert_eq!(read_done(&at("none.done")), None);
+        // Only what says so is a pass: not an old text form, a stray file or a huge one.
+        let huge = vec![b' '; MAX_DONE_BYTES as usize + 1];
+        for (name, text) in [("a", &b"ok\n"[..]), ("b", b"{}"), ("c", &huge)] {
+            std::fs::write(at(name), text).unwrap();
+            match read_done(&at(name)) {
+                Some(Err(f)) => assert!(f.message.contains("not one tuicast wrote"), "{f:?}"),
+                other => panic!("{name}: {other:?}"),
+            }
+        }
         assert_eq!(
-            read_done(&dir.path().join("x.done")),
-            Some(Err(Failed::from("it broke".to_string())))
+            String::from_utf8(Done::of(&Ok(())).to_json()).unwrap(),
+            "\"ok\""
         );
-        std::fs::write(dir.path().join("y.done"), "error 7\nline 7 broke\nmore").unwrap();
-        assert_eq!(
-            read_done(&dir.path().join("y.done")),
-            Some(Err(Failed {
-                message: "line 7 broke\nmore".into(),
-                step_line: Some(7)
-            }))
-        );
-        std::fs::write(dir.path().join("z.done"), "ok\n").unwrap();
-        assert_eq!(read_done(&dir.path().join("z.done")), Some(Ok(())));
     }
 }

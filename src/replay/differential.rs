@@ -22,14 +22,43 @@
 
 use std::io::BufRead;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Replayer, END};
 use crate::cast::{CastError, CastReader, EventData};
 use crate::term::{Cell, EngineKind, Screen};
 
+/// What `tuicast engines --json` writes: a cast's checkpoints replayed through every engine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct EnginesJson {
+    /// The cast file, as it was named.
+    pub cast: String,
+    /// The engines compared, default first.
+    pub engines: Vec<EngineKind>,
+    /// Each checkpoint's comparison (the `end` checkpoint last).
+    pub checkpoints: Vec<Comparison>,
+}
+
+impl EnginesJson {
+    /// The document of `comparisons` of the cast `cast` by `engines`.
+    pub fn new(
+        cast: impl Into<String>,
+        engines: &[EngineKind],
+        checkpoints: Vec<Comparison>,
+    ) -> EnginesJson {
+        EnginesJson {
+            cast: cast.into(),
+            engines: engines.to_vec(),
+            checkpoints,
+        }
+    }
+}
+
 /// What the engines showed at one checkpoint, and where they disagree.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Comparison {
     /// The checkpoint's name (a marker label made unique, or `end`).
     pub name: String,
@@ -55,7 +84,8 @@ impl Comparison {
 }
 
 /// One cell where engines disagree.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CellDisagreement {
     /// 0-based row.
     pub row: u16,
@@ -68,7 +98,8 @@ pub struct CellDisagreement {
 }
 
 /// One engine's cell.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct EngineCell {
     /// The engine.
     pub engine: EngineKind,
@@ -78,16 +109,18 @@ pub struct EngineCell {
 }
 
 /// A difference outside the grid.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ScreenDisagreement {
     /// `size`, `cursor`, `cursor visible`, `title` or `alternate screen`.
-    pub what: &'static str,
+    pub what: String,
     /// Each engine's value, as text.
     pub values: Vec<EngineValue>,
 }
 
 /// One engine's value of something outside the grid.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct EngineValue {
     /// The engine.
     pub engine: EngineKind,
@@ -168,7 +201,10 @@ pub fn compare_screens(
             })
             .collect();
         if values.iter().any(|v| v.value != values[0].value) {
-            screen.push(ScreenDisagreement { what, values });
+            screen.push(ScreenDisagreement {
+                what: what.to_string(),
+                values,
+            });
         }
     };
     check("size", &|s| s.size.to_string());

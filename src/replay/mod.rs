@@ -14,6 +14,7 @@
 
 pub mod differential;
 mod frames;
+pub mod info;
 
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -132,6 +133,8 @@ impl Replayer {
 
     /// The final checkpoint, `end` (made unique if a marker already took the name).
     pub fn finish(mut self) -> Checkpoint {
+        // The end is a checkpoint of its own: a bell or clipboard write before the last
+        // checkpoint is not counted again.
         let name = self.names.end();
         Checkpoint {
             name,
@@ -465,6 +468,21 @@ pub(crate) mod tests {
         let path = dir.path().join("big.cast");
         std::fs::write(&path, &cast).unwrap();
         (dir, path, cast)
+    }
+
+    #[test]
+    fn the_end_does_not_count_again_what_came_before_the_last_checkpoint() {
+        // The marker is the last event: the end's screen has no bell and no clipboard write
+        // of its own.
+        let cast = "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n\
+                    [0.1, \"o\", \"a\\u0007\\u001b]52;c;aGk=\\u0007\"]\n\
+                    [0.1, \"m\", \"m\"]\n";
+        let all = checkpoints(CastReader::new(cast.as_bytes()).unwrap(), EngineKind::Avt).unwrap();
+        let counts: Vec<(u32, usize)> = all
+            .iter()
+            .map(|c| (c.screen.state.bells, c.screen.state.clipboard.len()))
+            .collect();
+        assert_eq!(counts, [(1, 1), (0, 0)]);
     }
 
     #[test]

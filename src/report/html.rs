@@ -108,7 +108,9 @@ impl Page<'_> {
             }
             out.push_str("</section>\n");
         }
-        let data = serde_json::json!({ "players": self.players });
+        let data = PlayerData {
+            players: self.players,
+        };
         let _ = write!(
             out,
             "<script type=\"application/json\" id=\"tuicast-data\">{}</script>\n\
@@ -438,13 +440,20 @@ fn screen(out: &mut String, label: &str, grid: &Grid, changed: &[Vec<bool>]) {
     out.push_str("</div></figure>");
 }
 
+/// The page's data for its script: `{"players": [...]}`.
+#[derive(serde::Serialize)]
+struct PlayerData<'a> {
+    players: &'a [Player],
+}
+
 /// Text as HTML: see [`crate::escape::escape_markup`].
 pub use crate::escape::escape_markup as escape;
 
 /// JSON that is safe inside `<script type="application/json">`: `<`, `>` and `&` written as
 /// `\u` escapes, so no text can close the element or open a comment.
-pub(super) fn json_for_script(value: &serde_json::Value) -> String {
-    let text = value.to_string();
+pub(super) fn json_for_script(value: &impl serde::Serialize) -> String {
+    // Serializing the report's own types cannot fail (string keys only).
+    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_string());
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
         match ch {

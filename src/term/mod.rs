@@ -52,6 +52,7 @@ pub use crate::rgb::Rgb;
 
 /// A cell colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[non_exhaustive]
 pub enum Color {
     /// The terminal's default foreground or background.
@@ -91,6 +92,7 @@ impl fmt::Display for Color {
 
 /// Text attributes of a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Attrs {
     /// Bold (increased intensity).
     pub bold: bool,
@@ -135,10 +137,12 @@ impl Attrs {
 
 /// One cell of the screen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Cell {
     /// The character drawn in the cell with any combining marks; empty for the second half
     /// of a wide character.
     /// (A [`CellText`] keeps short text inline: reading a screen allocates nothing per cell.)
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub text: CellText,
     /// Columns the character takes: 1, 2 for a wide character, 0 for a wide character's tail.
     pub width: u8,

@@ -52,6 +52,8 @@ fn the_schema_files_are_what_the_types_give() {
             "config",
             "screen",
             "inspect",
+            "info",
+            "engines",
             "session-request",
             "session-reply",
             "test-message"
@@ -118,6 +120,65 @@ fn replay_and_inspect_output_of_every_bundled_cast_matches_its_schema() {
         "a screen with links, clipboard, colours and a cursor shape",
         &json,
     );
+}
+
+/// `tuicast info --json` and `tuicast engines --json` of every bundled cast, and of a cast
+/// with every optional part (clipboard, a link, a title, an exit status, a sequence the engine
+/// does not follow, a cell the engines draw differently), match their schemas and read back
+/// through their types.
+#[test]
+fn info_and_engines_output_matches_its_schema() {
+    let info = Schema::load("info");
+    let engines = Schema::load("engines");
+    let dir = crate::util::Dir::new();
+    dir.write(
+        "every.cast",
+        "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n\
+         [0.1, \"o\", \"\\u001b]8;;http://e/\\u001b\\\\L\\u001b]8;;\\u001b\\\\\\u001b]52;c;aGk=\\u0007\"]\n\
+         [0.1, \"i\", \"x\"]\n\
+         [0.1, \"o\", \"\\u001b]0;t\\u0007\\u001b[1;2mB\\u001b_x\\u001b\\\\\\u0007\"]\n\
+         [0.01, \"m\", \"shown\"]\n\
+         [0.1, \"x\", \"3\"]\n",
+    );
+    let mut casts: Vec<String> = std::fs::read_dir(root().join("casts"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("cast"))
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(casts.len() >= 5, "{casts:?}");
+    let every = dir.join("every.cast").display().to_string();
+    casts.push(every.clone());
+    for cast in &casts {
+        let out = tuicast(["info", cast, "--json"]).success();
+        let value: Value = serde_json::from_str(out.stdout()).unwrap();
+        info.check(&format!("info --json of {cast}"), &value);
+        let typed: tuicast::replay::info::CastInfo = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&typed).unwrap(), value, "{cast}");
+        if cast == &every {
+            let t = &typed.terminal;
+            assert_eq!(typed.exit_status, Some(3), "{value}");
+            assert_eq!(
+                (t.titles.len(), t.clipboard.len(), t.links.len()),
+                (1, 1, 1),
+                "{value}"
+            );
+            assert!(t.unsupported_total() > 0, "{value}");
+            assert!(typed.checkpoints[0].overhead_ms.is_some(), "{value}");
+        }
+        let out = tuicast(["engines", cast, "--json"]);
+        let value: Value = serde_json::from_str(out.stdout()).unwrap();
+        engines.check(&format!("engines --json of {cast}"), &value);
+        let typed: tuicast::replay::differential::EnginesJson =
+            serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&typed).unwrap(), value, "{cast}");
+        if cast == &every && cfg!(feature = "vt100") {
+            assert!(
+                typed.checkpoints.iter().any(|c| !c.cells.is_empty()),
+                "the engines should disagree on a cell: {value}"
+            );
+        }
+    }
 }
 
 /// Every kind of line `tuicast test --message-format json` writes (a passing and a failing
