@@ -135,6 +135,9 @@ impl Replayer {
     pub fn finish(mut self) -> Checkpoint {
         // The end is a checkpoint of its own: a bell or clipboard write before the last
         // checkpoint is not counted again.
+        if self.after_checkpoint {
+            self.engine.checkpoint();
+        }
         let name = self.names.end();
         Checkpoint {
             name,
