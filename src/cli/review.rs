@@ -36,6 +36,10 @@ fn load(filter: &FilterArgs) -> anyhow::Result<(Config, Vec<Change>)> {
     let cwd = std::env::current_dir()?;
     let config = Config::find(&cwd, &cwd)?;
     let snapshots = pending::list(&config.snapshots)?;
+    // The new images of changed screenshots, pointed at their declared outputs.
+    let outputs: Vec<String> = config.screenshots.iter().map(|s| s.name.clone()).collect();
+    let snapshots =
+        pending::retarget_screenshots(&config.root, &config.snapshots, &outputs, snapshots);
     // Live recordings that differed from their goldens: casts/NAME.cast.new.
     let mut recordings = Vec::new();
     for mut p in pending::list(&config.casts)? {

@@ -298,13 +298,24 @@ fn run_project(
     if cases.iter().any(|c| live.records(c)) {
         tuicast::record::interrupt::install().context("cannot set up signal handling")?;
     }
+    // Each `[[screenshot]]` is a check too (not when paths name some casts).
+    let screenshots: Vec<&tuicast::config::Screenshot> = if paths.is_empty() {
+        config
+            .screenshots
+            .iter()
+            .filter(|s| wanted(&harness::screenshot::test_name(s), filter))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut report_summary = Report::default().live(live);
     // Each case that ran: its index, seconds, and its live recording's times.
     let mut timed: Vec<Timed> = Vec::new();
     let mut bad_input = false;
     if args.message_format == MessageFormat::Human {
         // As libtest does: how many checks will run.
-        let total: usize = cases.iter().map(|c| selected(c, filter)).sum();
+        let total: usize =
+            cases.iter().map(|c| selected(c, filter)).sum::<usize>() + screenshots.len();
         out.write_all(Report::title(total).as_bytes())?;
     }
     // Results are printed as they come, in the order of the cases: each case's lines as soon
@@ -366,6 +377,27 @@ fn run_project(
                         ));
                         report_summary.count(r);
                     }
+                }
+            }
+            out.flush()?;
+            Ok(())
+        },
+    )?;
+    tuicast::util::par_map_ordered(
+        &screenshots,
+        |shot| harness::screenshot::check(&config, shot, update),
+        |_, r| -> anyhow::Result<()> {
+            match args.message_format {
+                MessageFormat::Human => out.write_all(report_summary.add(r).as_bytes())?,
+                MessageFormat::Json => {
+                    writeln!(out, "{}", Message::Test(TestRecord::of_in(&r, live)).line())?;
+                    report_summary.count(r);
+                }
+                MessageFormat::Junit => {
+                    junit.push(harness::junit::JunitCase::from_result(
+                        &suite, &r, live, 0.0,
+                    ));
+                    report_summary.count(r);
                 }
             }
             out.flush()?;
