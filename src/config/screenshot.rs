@@ -11,6 +11,7 @@
 //! chrome = true                    # window frame (png)
 //! title = "demo"                   # its title (default: the cast's)
 //! annotate = ["region=status", "regex=OK,label=button"]  # as --annotate (png)
+//! speed = 2                        # a GIF's playback speed, as --speed
 //! ```
 //!
 //! Every output is checked when the file is read: a relative path inside the project (no
@@ -46,6 +47,9 @@ pub(crate) struct ScreenshotToml {
     title: Option<String>,
     /// Boxes and labels, each as one `--annotate` (png).
     annotate: Option<Vec<String>>,
+    /// Playback speed of a GIF, as `--speed` (default 1).
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
+    speed: Option<toml::Spanned<f64>>,
     /// The image written, relative to `tuicast.toml` and inside the project.
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     output: toml::Spanned<String>,
@@ -118,6 +122,8 @@ pub struct Screenshot {
     pub title: Option<String>,
     /// `annotate`, each as one `--annotate`.
     pub annotate: Vec<String>,
+    /// `speed` of a GIF, as `--speed` (1 when not given).
+    pub speed: f64,
     /// The line of the table in `tuicast.toml`.
     pub line: u64,
 }
@@ -244,6 +250,24 @@ pub(crate) fn read(
                     .to_string(),
             ));
         }
+        let speed = match &t.speed {
+            None => 1.0,
+            Some(v) if format != ScreenshotFormat::Gif => {
+                return Err(error(
+                    v.span(),
+                    value,
+                    "screenshot.speed: only a GIF has a speed".to_string(),
+                ))
+            }
+            Some(v) if !(v.get_ref().is_finite() && *v.get_ref() > 0.0) => {
+                return Err(error(
+                    v.span(),
+                    value,
+                    format!("screenshot.speed must be above 0 (got {})", v.get_ref()),
+                ))
+            }
+            Some(v) => *v.get_ref(),
+        };
         for spec in &annotate {
             if let Err(e) = spec.parse::<AnnotationCheck>() {
                 return Err(error(
@@ -282,6 +306,7 @@ pub(crate) fn read(
             chrome: t.chrome.unwrap_or(false),
             title: t.title,
             annotate,
+            speed,
             line,
         });
     }

@@ -379,7 +379,7 @@ mod draw {
             .map_err(|e| format!("theme: {e}"))?;
         let mut renderer = Renderer::new(options).map_err(|e| e.to_string())?;
         if shot.format == ScreenshotFormat::Gif {
-            return gif(&mut renderer, &header, cast, engine);
+            return gif(&mut renderer, &header, cast, engine, shot.speed);
         }
         renderer
             .layout(header.term.size.at_least_min())
@@ -454,6 +454,7 @@ mod draw {
         header: &crate::cast::Header,
         cast: &Path,
         engine: crate::term::EngineSpec,
+        speed: f64,
     ) -> Drawn {
         let size = replay::largest_size(crate::cast::open(cast).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
@@ -465,6 +466,7 @@ mod draw {
             }
             _ => Box::new(reader),
         };
+        let events = crate::cast::transform::speed(events, speed);
         let mut out = Vec::new();
         let mut encoder = GifEncoder::new(renderer, size, &GifOptions::default(), &mut out)
             .map_err(|e| e.to_string())?;
