@@ -213,7 +213,7 @@ pub fn check(config: &Config, shot: &Screenshot, action: UpdateAction) -> CheckR
             outcome,
             actual: String::new(),
         }),
-        Err(why) => result.error = Some(why),
+        Err(why) => result.error = Some(why.0),
     }
     result
 }
@@ -223,31 +223,32 @@ fn check_outcome(
     config: &Config,
     shot: &Screenshot,
     action: UpdateAction,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, super::Failure> {
     let name = escape_for_terminal(&shot.name, 300);
     let fix = format!("tuicast screenshots {}", shell_word(&name));
-    let actual = render(config, shot).map_err(|e| format!("{e}"))?;
-    let freshness = freshness(shot, &actual).map_err(|e| format!("{e}"))?;
+    let actual = render(config, shot).map_err(|e| fail(format!("{e}")))?;
+    let freshness = freshness(shot, &actual).map_err(|e| fail(format!("{e}")))?;
     let pending = pending_path(config, shot);
     if freshness == Freshness::Same {
         if action != UpdateAction::WriteNothing {
-            remove_pending(&pending).map_err(|e| format!("{}: {e}", pending.display()))?;
+            remove_pending(&pending).map_err(|e| fail(format!("{}: {e}", pending.display())))?;
         }
         return Ok(Outcome::Pass);
     }
     let written = match action {
         UpdateAction::Overwrite => {
-            write(config, shot, &actual).map_err(|e| format!("{e}"))?;
-            remove_pending(&pending).map_err(|e| format!("{}: {e}", pending.display()))?;
+            write(config, shot, &actual).map_err(|e| fail(format!("{e}")))?;
+            remove_pending(&pending).map_err(|e| fail(format!("{}: {e}", pending.display())))?;
             return Ok(Outcome::Updated);
         }
         UpdateAction::WriteNew => {
             if let Some(dir) = pending.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| fail(format!("{}: {e}", dir.display())))?;
             }
-            check_destination(&config.snapshots, &pending).map_err(|e| e.to_string())?;
+            check_destination(&config.snapshots, &pending).map_err(|e| fail(format!("{e}")))?;
             crate::util::write_atomic(&pending, &actual)
-                .map_err(|e| format!("cannot write {}: {e}", pending.display()))?;
+                .map_err(|e| fail(format!("cannot write {}: {e}", pending.display())))?;
             true
         }
         UpdateAction::WriteNothing => false,
@@ -281,7 +282,12 @@ fn check_outcome(
         ));
     }
     message.push_str(&format!("\nregenerate it with: {fix}"));
-    Err(message)
+    Err(super::Failure(message))
+}
+
+/// `text` as a trial's failure.
+fn fail(text: String) -> super::Failure {
+    super::Failure(text)
 }
 
 fn remove_pending(path: &Path) -> std::io::Result<()> {
@@ -338,7 +344,12 @@ mod draw {
     use crate::term::{Anchor, Screen};
 
     /// Any error of drawing, as its message.
-    type Drawn = Result<Vec<u8>, String>;
+    type Drawn = Result<Vec<u8>, ScreenshotError>;
+
+    /// `e` as a screenshot error.
+    fn err(e: impl std::fmt::Display) -> ScreenshotError {
+        ScreenshotError(e.to_string())
+    }
 
     pub(super) fn render(config: &Config, shot: &Screenshot) -> Drawn {
         let cast = &shot.cast;
@@ -353,14 +364,14 @@ mod draw {
             } else {
                 String::new()
             };
-            return Err(format!("the cast {shown} does not exist{hint}"));
+            return Err(message!("the cast {shown} does not exist{hint}"));
         }
-        let file = CastFile::beside_with(cast, &config.regions).map_err(|e| e.to_string())?;
+        let file = CastFile::beside_with(cast, &config.regions).map_err(err)?;
         let mut engine = config.engine;
         if let Some(f) = &file {
             engine.options = f.terminal.apply(engine.options);
         }
-        let open = || crate::cast::open(cast).map_err(|e| e.to_string());
+        let open = || crate::cast::open(cast).map_err(err);
         let header = open()?.header().clone();
         let mut options = PngOptions::default();
         if let Some(t) = &header.term.theme {
@@ -369,31 +380,29 @@ mod draw {
         config
             .png
             .apply(&mut options, &config.root)
-            .map_err(|e| format!("[png]: {e}"))?;
+            .map_err(|e| err(format!("[png]: {e}")))?;
         let flags = PngConfig {
             theme: shot.theme.clone(),
             ..PngConfig::default()
         };
         flags
             .apply_flags(&mut options, &config.root)
-            .map_err(|e| format!("theme: {e}"))?;
-        let mut renderer = Renderer::new(options).map_err(|e| e.to_string())?;
+            .map_err(|e| err(format!("theme: {e}")))?;
+        let mut renderer = Renderer::new(options).map_err(err)?;
         if shot.format == ScreenshotFormat::Gif {
             return gif(&mut renderer, &header, cast, engine, shot.speed);
         }
         renderer
             .layout(header.term.size.at_least_min())
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
         let checkpoint = match &shot.at {
-            ScreenshotAt::Time(t) => {
-                replay::at_time(open()?, engine, *t).map_err(|e| e.to_string())?
-            }
+            ScreenshotAt::Time(t) => replay::at_time(open()?, engine, *t).map_err(err)?,
             at => {
                 let name = match at {
                     ScreenshotAt::Checkpoint(c) => c.as_str(),
                     _ => END,
                 };
-                match replay::find(open()?, engine, name).map_err(|e| e.to_string())? {
+                match replay::find(open()?, engine, name).map_err(err)? {
                     Found::Checkpoint(c) => *c,
                     Found::Missing(names) => {
                         let mut list: Vec<String> = names
@@ -404,7 +413,7 @@ mod draw {
                         if names.len() > 20 {
                             list.push(format!("… and {} more", names.len() - 20));
                         }
-                        return Err(format!(
+                        return Err(message!(
                             "{shown} has no checkpoint named \"{}\"; its checkpoints are: {}",
                             escape_for_terminal(name, 80),
                             list.join(", ")
@@ -429,21 +438,20 @@ mod draw {
         match shot.format {
             ScreenshotFormat::Svg => {
                 if !decorations.annotations.is_empty() || decorations.chrome {
-                    return Err(
-                        "annotate and chrome are not drawn in SVG yet: use a .png output"
-                            .to_string(),
-                    );
+                    return Err(err(
+                        "annotate and chrome are not drawn in SVG yet: use a .png output",
+                    ));
                 }
                 renderer
                     .render_svg(screen)
                     .map(String::into_bytes)
-                    .map_err(|e| e.to_string())
+                    .map_err(err)
             }
             _ => {
                 let image = renderer
                     .render_decorated(screen, &decorations)
-                    .map_err(|e| e.to_string())?;
-                png::encode_png(&image).map_err(|e| e.to_string())
+                    .map_err(err)?;
+                png::encode_png(&image).map_err(err)
             }
         }
     }
@@ -456,10 +464,9 @@ mod draw {
         engine: crate::term::EngineSpec,
         speed: f64,
     ) -> Drawn {
-        let size = replay::largest_size(crate::cast::open(cast).map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?;
-        png::animation_layout(renderer, size).map_err(|e| e.to_string())?;
-        let reader = crate::cast::open(cast).map_err(|e| e.to_string())?;
+        let size = replay::largest_size(crate::cast::open(cast).map_err(err)?).map_err(err)?;
+        png::animation_layout(renderer, size).map_err(err)?;
+        let reader = crate::cast::open(cast).map_err(err)?;
         let events: Box<dyn Iterator<Item = _>> = match header.idle_time_limit {
             Some(l) if l.is_finite() && l > 0.0 => {
                 Box::new(crate::cast::transform::idle_limit(reader, l))
@@ -468,15 +475,13 @@ mod draw {
         };
         let events = crate::cast::transform::speed(events, speed);
         let mut out = Vec::new();
-        let mut encoder = GifEncoder::new(renderer, size, &GifOptions::default(), &mut out)
-            .map_err(|e| e.to_string())?;
+        let mut encoder =
+            GifEncoder::new(renderer, size, &GifOptions::default(), &mut out).map_err(err)?;
         for frame in replay::frames(header, events, engine, 30) {
-            let (time, screen) = frame.map_err(|e| e.to_string())?;
-            encoder
-                .add_frame(time, &screen)
-                .map_err(|e| e.to_string())?;
+            let (time, screen) = frame.map_err(err)?;
+            encoder.add_frame(time, &screen).map_err(err)?;
         }
-        encoder.finish().map_err(|e| e.to_string())?;
+        encoder.finish().map_err(err)?;
         Ok(out)
     }
 
@@ -487,17 +492,17 @@ mod draw {
         shot: &Screenshot,
         file: Option<&CastFile>,
         screen: &Screen,
-    ) -> Result<Vec<Annotation>, String> {
+    ) -> Result<Vec<Annotation>, ScreenshotError> {
         let mut out = Vec::new();
         for text in &shot.annotate {
             let shown = escape_for_terminal(text, 120);
             let spec: AnnotationSpec = text
                 .parse()
-                .map_err(|e| format!("annotate {shown:?}: {e}"))?;
+                .map_err(|e| err(format!("annotate {shown:?}: {e}")))?;
             let a = match &spec.region {
                 None => spec
                     .build()
-                    .map_err(|e| format!("annotate {shown:?}: {e}"))?,
+                    .map_err(|e| err(format!("annotate {shown:?}: {e}")))?,
                 Some(name) => {
                     let (regions, anchors) = match file {
                         Some(f) => (&f.regions, &f.anchors),
@@ -507,7 +512,7 @@ mod draw {
                     else {
                         let names: Vec<String> =
                             anchors.keys().map(|n| escape_for_terminal(n, 60)).collect();
-                        return Err(format!(
+                        return Err(message!(
                             "annotate {shown:?}: no region named \"{}\" in the cast's TOML or \
                              tuicast.toml (the regions are: {})",
                             escape_for_terminal(name, 60),
@@ -523,10 +528,10 @@ mod draw {
                         Anchor::Cells(_) => spec.build(),
                         anchored => spec.build_anchored(anchored.clone()),
                     };
-                    let a = built.map_err(|e| format!("annotate {shown:?}: {e}"))?;
+                    let a = built.map_err(|e| err(format!("annotate {shown:?}: {e}")))?;
                     if !matches!(a.target, Anchor::Cells(_)) {
                         if let Err(why) = a.resolve(screen) {
-                            return Err(format!(
+                            return Err(message!(
                                 "annotate {shown:?}: region \"{}\" finds nothing on this \
                                  screen: {}",
                                 escape_for_terminal(name, 60),
