@@ -1,6 +1,6 @@
 //! Docs screenshots as tests: each `[[screenshot]]` of `tuicast.toml` ([`Screenshot`]) drawn
 //! from its cast ([`render`]), compared with the committed image ([`check`]: a PNG by decoded
-//! pixels, SVG and GIF by bytes) and written by `tuicast screenshots` ([`write`]).
+//! pixels, SVG and GIF by bytes) and written by `tuicast screenshots` ([`write()`]).
 //!
 //! tuicast writes nothing outside the snapshots folder on its own: a changed screenshot's
 //! new image waits as `<snapshots>/.screenshots/<output>.new` ([`pending_path`]), which
