@@ -288,16 +288,6 @@ fn run_project(
         texts: &args.filter,
         exact: args.exact,
     };
-    if args.list {
-        list(&mut out, &cases, filter, live, args.message_format)?;
-        return Ok(0);
-    }
-    // Only failures are kept for the report at the end; passes are counted.
-    let opts = harness::Options::new(update).color(color).live(live);
-    // A run that records ends its recordings cleanly on SIGINT/SIGTERM/SIGHUP.
-    if cases.iter().any(|c| live.records(c)) {
-        tuicast::record::interrupt::install().context("cannot set up signal handling")?;
-    }
     // Each `[[screenshot]]` is a check too (not when paths name some casts).
     let screenshots: Vec<&tuicast::config::Screenshot> = if paths.is_empty() {
         config
@@ -308,6 +298,23 @@ fn run_project(
     } else {
         Vec::new()
     };
+    if args.list {
+        list(
+            &mut out,
+            &cases,
+            &screenshots,
+            filter,
+            live,
+            args.message_format,
+        )?;
+        return Ok(0);
+    }
+    // Only failures are kept for the report at the end; passes are counted.
+    let opts = harness::Options::new(update).color(color).live(live);
+    // A run that records ends its recordings cleanly on SIGINT/SIGTERM/SIGHUP.
+    if cases.iter().any(|c| live.records(c)) {
+        tuicast::record::interrupt::install().context("cannot set up signal handling")?;
+    }
     let mut report_summary = Report::default().live(live);
     // Each case that ran: its index, seconds, and its live recording's times.
     let mut timed: Vec<Timed> = Vec::new();
@@ -566,21 +573,32 @@ fn wanted(name: &str, filter: &Filter<'_>) -> bool {
 fn list(
     out: &mut impl Write,
     cases: &[harness::Case],
+    screenshots: &[&tuicast::config::Screenshot],
     filter: &Filter<'_>,
     live: LiveMode,
     format: MessageFormat,
 ) -> anyhow::Result<()> {
     let mut count = 0usize;
-    for case in cases {
-        for t in ListedTest::of_case(case, live) {
-            if !wanted(&t.test, filter) && case.checkpoints.is_ok() {
-                continue;
-            }
-            count += 1;
-            match format {
-                MessageFormat::Json => writeln!(out, "{}", Message::Listed { listed: t }.line())?,
-                _ => writeln!(out, "{}: test", escape_for_terminal(&t.test, 300))?,
-            }
+    let shots = screenshots
+        .iter()
+        .map(|s| (harness::screenshot::listed(s), true));
+    for (t, readable) in cases
+        .iter()
+        .flat_map(|case| {
+            ListedTest::of_case(case, live)
+                .into_iter()
+                .map(|t| (t, case.checkpoints.is_ok()))
+        })
+        .chain(shots)
+    {
+        // (A case that cannot be read is listed whatever the filter.)
+        if !wanted(&t.test, filter) && readable {
+            continue;
+        }
+        count += 1;
+        match format {
+            MessageFormat::Json => writeln!(out, "{}", Message::Listed { listed: t }.line())?,
+            _ => writeln!(out, "{}: test", escape_for_terminal(&t.test, 300))?,
         }
     }
     if format != MessageFormat::Json {

@@ -27,6 +27,28 @@ pub fn test_name(shot: &Screenshot) -> String {
     format!("screenshot:{}", shot.name)
 }
 
+/// The screenshot as `tuicast test --list` lists it.
+pub fn listed(shot: &Screenshot) -> super::message::ListedTest {
+    super::message::ListedTest {
+        test: test_name(shot),
+        cast: shot.cast.clone(),
+        checkpoint: checkpoint_name(shot),
+        expect: None,
+        line: 0,
+        live: false,
+        error: None,
+    }
+}
+
+/// The checkpoint a screenshot draws, as a test result names it.
+fn checkpoint_name(shot: &Screenshot) -> String {
+    match &shot.at {
+        ScreenshotAt::End => crate::replay::END.to_string(),
+        ScreenshotAt::Checkpoint(c) => c.clone(),
+        ScreenshotAt::Time(t) => format!("t={t}"),
+    }
+}
+
 /// Where the new image of a changed screenshot waits for review:
 /// `<snapshots>/.screenshots/<output>.new`.
 pub fn pending_path(config: &Config, shot: &Screenshot) -> PathBuf {
@@ -67,7 +89,7 @@ pub fn select<'a>(
                     300
                 ),
                 escape_for_terminal(n, 200),
-                listed(config)
+                names_listed(config)
             ));
         }
     }
@@ -83,7 +105,7 @@ pub fn select<'a>(
         .collect())
 }
 
-fn listed(config: &Config) -> String {
+fn names_listed(config: &Config) -> String {
     if config.screenshots.is_empty() {
         return " (it has none)".to_string();
     }
@@ -195,11 +217,7 @@ pub fn check(config: &Config, shot: &Screenshot, action: UpdateAction) -> CheckR
     let mut result = CheckResult {
         test: test_name(shot),
         cast: shot.cast.clone(),
-        checkpoint: match &shot.at {
-            ScreenshotAt::End => crate::replay::END.to_string(),
-            ScreenshotAt::Checkpoint(c) => c.clone(),
-            ScreenshotAt::Time(t) => format!("t={t}"),
-        },
+        checkpoint: checkpoint_name(shot),
         line: 0,
         time: 0.0,
         snapshots: Vec::new(),

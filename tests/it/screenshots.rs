@@ -91,6 +91,13 @@ fn screenshots_are_drawn_checked_and_reviewed() {
         "{again}"
     );
     dir.tuicast(["screenshots", "--check"]).run().success();
+    let listed = dir.tuicast(["test", "--list"]).run().success();
+    assert!(
+        listed
+            .stdout()
+            .contains("screenshot:docs/shots/hello.svg: test\n\n4 tests"),
+        "{listed}"
+    );
     let ok = dir.tuicast(["test"]).run().success();
     assert!(ok.stdout().contains("4 passed, 0 failed"), "{ok}");
     // Only some: by a part of the output's name; a name that matches none is an error.
