@@ -8,9 +8,9 @@
 //! output = "docs/screenshots/demo.png"  # png, svg or gif, inside the project
 //! format = "png"                   # optional: taken from the output's extension
 //! theme = "dracula"                # over the cast's theme and [png]
-//! chrome = true                    # window frame (png)
+//! chrome = true                    # window frame (png, svg)
 //! title = "demo"                   # its title (default: the cast's)
-//! annotate = ["region=status", "regex=OK,label=button"]  # as --annotate (png)
+//! annotate = ["region=status", "regex=OK,label=button"]  # as --annotate (png, svg)
 //! speed = 2                        # a GIF's playback speed, as --speed
 //! ```
 //!
@@ -41,11 +41,11 @@ pub(crate) struct ScreenshotToml {
     format: Option<toml::Spanned<String>>,
     /// Colours, as `--theme` (over the cast's own theme and `[png]`).
     theme: Option<String>,
-    /// Draw a window frame (png), as `--chrome`.
+    /// Draw a window frame (png, svg), as `--chrome`.
     chrome: Option<bool>,
     /// The window frame's title, as `--title`.
     title: Option<String>,
-    /// Boxes and labels, each as one `--annotate` (png).
+    /// Boxes and labels, each as one `--annotate` (png, svg).
     annotate: Option<Vec<String>>,
     /// Playback speed of a GIF, as `--speed` (default 1).
     #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]

@@ -454,17 +454,10 @@ mod draw {
             title,
         };
         match shot.format {
-            ScreenshotFormat::Svg => {
-                if !decorations.annotations.is_empty() || decorations.chrome {
-                    return Err(err(
-                        "annotate and chrome are not drawn in SVG yet: use a .png output",
-                    ));
-                }
-                renderer
-                    .render_svg(screen)
-                    .map(String::into_bytes)
-                    .map_err(err)
-            }
+            ScreenshotFormat::Svg => renderer
+                .render_svg_decorated(screen, &decorations)
+                .map(String::into_bytes)
+                .map_err(err),
             _ => {
                 let image = renderer
                     .render_decorated(screen, &decorations)
