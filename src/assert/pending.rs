@@ -7,6 +7,45 @@ use std::collections::HashSet;
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// The folder of the snapshots folder where the new images of changed `[[screenshot]]`s wait
+/// for review (`.screenshots/<output>.new`): tuicast writes nothing outside the snapshots
+/// folder on its own, and accepting one writes its declared output ([`retarget_screenshots`]).
+pub const SCREENSHOTS_DIR: &str = ".screenshots";
+
+/// Points the pending files of [`SCREENSHOTS_DIR`] in `pending` (from [`list`] of the
+/// snapshots folder `snapshots`) at the screenshot outputs they replace under the project
+/// `root` (named `screenshot:<output>`); one whose output is no longer declared (not in
+/// `outputs`, the names of the project's screenshots) is left out, as is one whose output
+/// would be outside the project or a symbolic link.
+pub fn retarget_screenshots(
+    root: &Path,
+    snapshots: &Path,
+    outputs: &[String],
+    pending: Vec<Pending>,
+) -> Vec<Pending> {
+    let prefix = format!("{SCREENSHOTS_DIR}/");
+    pending
+        .into_iter()
+        .filter_map(|mut p| {
+            let Some(output) = p.name.strip_prefix(&prefix).map(str::to_string) else {
+                return Some(p);
+            };
+            if !outputs.contains(&output) {
+                return None;
+            }
+            let golden = root.join(&output);
+            let link = std::fs::symlink_metadata(&golden).is_ok_and(|m| m.file_type().is_symlink());
+            if link || !crate::util::is_inside(root, &golden) {
+                return None;
+            }
+            debug_assert!(p.new.starts_with(snapshots));
+            p.golden = golden;
+            p.name = format!("screenshot:{output}");
+            Some(p)
+        })
+        .collect()
+}
+
 /// A `.new` file waiting for review.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pending {
@@ -32,6 +71,10 @@ impl Pending {
                     crate::escape::escape_for_terminal(&self.new.display().to_string(), 300)
                 ),
             ));
+        }
+        if let Some(dir) = self.golden.parent() {
+            // (A screenshot's output folder may not exist yet.)
+            std::fs::create_dir_all(dir)?;
         }
         std::fs::rename(&self.new, &self.golden)?;
         let _ = std::fs::remove_file(super::diff_image_path(&self.golden));

@@ -12,6 +12,7 @@ mod report;
 mod review;
 mod schema;
 mod screenshot;
+mod screenshots;
 mod session;
 mod test;
 
@@ -42,6 +43,7 @@ pub(crate) const EXIT_CHECK_FAILED: u8 = 1;
         tuicast replay casts/demo.cast --at prompt     screen at the marker \"prompt\"\n  \
         tuicast replay casts/demo.cast --format json   screen with styles as JSON\n  \
         tuicast screenshot casts/demo.cast -o demo.png a PNG of the final screen\n  \
+        tuicast screenshots                            redraw the [[screenshot]]s of tuicast.toml\n  \
         tuicast test                                   check every cast against snapshots/\n  \
         tuicast review                                 accept or reject changed snapshots\n  \
         tuicast test --report report                   also write report/index.html\n  \
@@ -64,6 +66,7 @@ enum Command {
     Record(record::Args),
     Replay(replay::Args),
     Screenshot(screenshot::Args),
+    Screenshots(screenshots::Args),
     Test(test::Args),
     Review(review::ReviewArgs),
     /// Replace goldens with their pending `.new` files, or with a report's changes (--from).
@@ -182,6 +185,7 @@ where
         Command::Record(args) => record::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Screenshot(args) => screenshot::run(args),
+        Command::Screenshots(args) => screenshots::run(args),
         Command::Test(args) => test::run(args),
         Command::Review(args) => review::review(args),
         Command::Accept(args) => review::accept(args),

@@ -125,12 +125,12 @@ pub(super) struct PngArgs {
     /// (DECSCUSR), else block].
     #[arg(long, value_name = "STYLE")]
     cursor: Option<String>,
-    /// Box cells and label them (png): `rows=2..5,cols=0..40,label=Menu,color=#ff8800`,
+    /// Box cells and label them (png, svg): `rows=2..5,cols=0..40,label=Menu,color=#ff8800`,
     /// `regex=PATTERN,label=TEXT`, or `region=NAME` (a region of the `[regions]` table of the
     /// scenario beside the cast, `x.cast` → `x.toml`; other keys override it). May be repeated.
     #[arg(long, value_name = "SPEC")]
     annotate: Vec<String>,
-    /// Draw a window frame with a title bar, rounded corners and a shadow (png).
+    /// Draw a window frame with a title bar, rounded corners and a shadow (png, svg).
     #[arg(long)]
     chrome: bool,
     /// Title of the window frame (with --chrome) [default: the cast header's title, else the
@@ -357,13 +357,7 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
             tuicast::render::json_lines(&value).into_bytes()
         }
         Format::Png => picture(renderer, args, cast, &header, &checkpoint)?,
-        Format::Svg => {
-            let mut renderer = match renderer {
-                Some(r) => r,
-                None => Renderer::new(picture_options(args, &header)?)?,
-            };
-            renderer.render_svg(&checkpoint.screen)?.into_bytes()
-        }
+        Format::Svg => picture(renderer, args, cast, &header, &checkpoint)?,
         // (`run` renders a GIF from the whole cast before it gets here.)
         Format::Gif => bail!("--format gif is rendered from the whole cast"),
     };
@@ -395,13 +389,8 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
         Format::Png if !gif_only.is_empty() => {
             bail!("{} only apply to --format gif", list(&gif_only))
         }
-        Format::Svg if !gif_only.is_empty() || !png_only.is_empty() => {
-            let not: Vec<&str> = png_only.iter().chain(&gif_only).copied().collect();
-            bail!(
-                "{} are not drawn in SVG yet: use --format png for annotations and the \
-                 window frame",
-                list(&not)
-            )
+        Format::Svg if !gif_only.is_empty() => {
+            bail!("{} only apply to --format gif", list(&gif_only))
         }
         Format::Gif if !png_only.is_empty() => {
             bail!("{} only apply to --format png", list(&png_only))
@@ -469,7 +458,7 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
     Ok(options)
 }
 
-/// A PNG of the checkpoint's screen.
+/// A PNG (or, for `--format svg`, an SVG) of the checkpoint's screen.
 fn picture(
     renderer: Option<Renderer>,
     args: &Args,
@@ -495,6 +484,10 @@ fn picture(
         Some(r) => r,
         None => Renderer::new(picture_options(args, header)?)?,
     };
+    if args.format == Format::Svg {
+        let svg = renderer.render_svg_decorated(&checkpoint.screen, &decorations)?;
+        return Ok(svg.into_bytes());
+    }
     let image = renderer.render_decorated(&checkpoint.screen, &decorations)?;
     Ok(png::encode_png_with_fonts(
         &image,

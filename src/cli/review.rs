@@ -36,6 +36,10 @@ fn load(filter: &FilterArgs) -> anyhow::Result<(Config, Vec<Change>)> {
     let cwd = std::env::current_dir()?;
     let config = Config::find(&cwd, &cwd)?;
     let snapshots = pending::list(&config.snapshots)?;
+    // The new images of changed screenshots, pointed at their declared outputs.
+    let outputs: Vec<String> = config.screenshots.iter().map(|s| s.name.clone()).collect();
+    let snapshots =
+        pending::retarget_screenshots(&config.root, &config.snapshots, &outputs, snapshots);
     // Live recordings that differed from their goldens: casts/NAME.cast.new.
     let mut recordings = Vec::new();
     for mut p in pending::list(&config.casts)? {
@@ -350,7 +354,11 @@ fn read_answer(input: &mut impl std::io::BufRead, answer: &mut String) -> std::i
 
 /// One pending snapshot: the diff of a text golden, the new text, or the files of a picture.
 fn show_snapshot(p: &Pending, color: bool) -> anyhow::Result<()> {
-    if p.golden.extension().is_some_and(|e| e == "png") {
+    let picture = ["png", "gif"]
+        .iter()
+        .any(|x| p.golden.extension().is_some_and(|e| e == *x))
+        || p.name.starts_with("screenshot:");
+    if picture {
         // A picture: point at the files to look at.
         let shown = |path: &std::path::Path| {
             tuicast::escape::escape_for_terminal(&path.display().to_string(), 300)

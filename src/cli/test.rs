@@ -288,8 +288,25 @@ fn run_project(
         texts: &args.filter,
         exact: args.exact,
     };
+    // Each `[[screenshot]]` is a check too (not when paths name some casts).
+    let screenshots: Vec<&tuicast::config::Screenshot> = if paths.is_empty() {
+        config
+            .screenshots
+            .iter()
+            .filter(|s| wanted(&harness::screenshot::test_name(s), filter))
+            .collect()
+    } else {
+        Vec::new()
+    };
     if args.list {
-        list(&mut out, &cases, filter, live, args.message_format)?;
+        list(
+            &mut out,
+            &cases,
+            &screenshots,
+            filter,
+            live,
+            args.message_format,
+        )?;
         return Ok(0);
     }
     // Only failures are kept for the report at the end; passes are counted.
@@ -304,7 +321,8 @@ fn run_project(
     let mut bad_input = false;
     if args.message_format == MessageFormat::Human {
         // As libtest does: how many checks will run.
-        let total: usize = cases.iter().map(|c| selected(c, filter)).sum();
+        let total: usize =
+            cases.iter().map(|c| selected(c, filter)).sum::<usize>() + screenshots.len();
         out.write_all(Report::title(total).as_bytes())?;
     }
     // Results are printed as they come, in the order of the cases: each case's lines as soon
@@ -366,6 +384,27 @@ fn run_project(
                         ));
                         report_summary.count(r);
                     }
+                }
+            }
+            out.flush()?;
+            Ok(())
+        },
+    )?;
+    tuicast::util::par_map_ordered(
+        &screenshots,
+        |shot| harness::screenshot::check(&config, shot, update),
+        |_, r| -> anyhow::Result<()> {
+            match args.message_format {
+                MessageFormat::Human => out.write_all(report_summary.add(r).as_bytes())?,
+                MessageFormat::Json => {
+                    writeln!(out, "{}", Message::Test(TestRecord::of_in(&r, live)).line())?;
+                    report_summary.count(r);
+                }
+                MessageFormat::Junit => {
+                    junit.push(harness::junit::JunitCase::from_result(
+                        &suite, &r, live, 0.0,
+                    ));
+                    report_summary.count(r);
                 }
             }
             out.flush()?;
@@ -534,21 +573,32 @@ fn wanted(name: &str, filter: &Filter<'_>) -> bool {
 fn list(
     out: &mut impl Write,
     cases: &[harness::Case],
+    screenshots: &[&tuicast::config::Screenshot],
     filter: &Filter<'_>,
     live: LiveMode,
     format: MessageFormat,
 ) -> anyhow::Result<()> {
     let mut count = 0usize;
-    for case in cases {
-        for t in ListedTest::of_case(case, live) {
-            if !wanted(&t.test, filter) && case.checkpoints.is_ok() {
-                continue;
-            }
-            count += 1;
-            match format {
-                MessageFormat::Json => writeln!(out, "{}", Message::Listed { listed: t }.line())?,
-                _ => writeln!(out, "{}: test", escape_for_terminal(&t.test, 300))?,
-            }
+    let shots = screenshots
+        .iter()
+        .map(|s| (harness::screenshot::listed(s), true));
+    for (t, readable) in cases
+        .iter()
+        .flat_map(|case| {
+            ListedTest::of_case(case, live)
+                .into_iter()
+                .map(|t| (t, case.checkpoints.is_ok()))
+        })
+        .chain(shots)
+    {
+        // (A case that cannot be read is listed whatever the filter.)
+        if !wanted(&t.test, filter) && readable {
+            continue;
+        }
+        count += 1;
+        match format {
+            MessageFormat::Json => writeln!(out, "{}", Message::Listed { listed: t }.line())?,
+            _ => writeln!(out, "{}: test", escape_for_terminal(&t.test, 300))?,
         }
     }
     if format != MessageFormat::Json {

@@ -21,6 +21,10 @@
 //! [regions]                  # named regions every cast has, as in a cast's [regions]
 //! status = { rows = 24 }                   # fixed cells
 //! mode = { row = { regex = "-- \\w+ --" } }  # or anchored by content
+//!
+//! [[screenshot]]             # docs images, checked like goldens (see [`screenshot`])
+//! cast = "casts/demo.cast"
+//! output = "docs/screenshots/demo.png"
 //! ```
 //! Every key is optional; paths are relative to the folder of `tuicast.toml`. A cast's own
 //! `[regions]` entry wins over the one of the same name here.
@@ -32,6 +36,7 @@
 //! schema's own reader.
 
 pub mod cast_file;
+pub mod screenshot;
 pub mod write;
 
 use std::fmt;
@@ -47,6 +52,7 @@ pub use cast_file::{
     parse_duration, parse_settle, parse_step, parse_step_with, CastFile, Checked, DurationError,
     Regions,
 };
+pub use screenshot::{Screenshot, ScreenshotAt, ScreenshotFormat};
 pub use write::{scenario_toml, step_toml};
 
 /// The project configuration, with defaults filled in and paths made absolute.
@@ -74,6 +80,8 @@ pub struct Config {
     /// `live`: whether the project's scenarios run its own code, recorded live by default
     /// (a scenario's own `live =` wins; `None`: decided per scenario from its program).
     pub live: Option<bool>,
+    /// The `[[screenshot]]` tables, checked (outputs inside the project, each named once).
+    pub screenshots: Vec<Screenshot>,
 }
 
 /// `tuicast.toml` as written.
@@ -116,6 +124,10 @@ pub(crate) struct ConfigFile {
     regions: std::collections::BTreeMap<String, toml::Spanned<cast_file::RegionToml>>,
     /// The project's default for `live` (a scenario's own `live =` wins).
     live: Option<bool>,
+    /// Docs images drawn from casts and checked like goldens (`tuicast screenshots`).
+    #[serde(default, rename = "screenshot")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<screenshot::ScreenshotToml>"))]
+    screenshots: Vec<toml::Spanned<screenshot::ScreenshotToml>>,
 }
 
 /// The largest TOML file read (`tuicast.toml`, a cast's TOML); a larger one is an error.
@@ -145,6 +157,7 @@ impl Config {
             png: PngConfig::default(),
             regions: Regions::default(),
             live: None,
+            screenshots: Vec::new(),
         }
     }
 
@@ -205,6 +218,7 @@ impl Config {
         config.engine.options = file.terminal.apply(config.engine.options);
         config.regions = Regions::read(&path, &text, &file.regions)?;
         config.live = file.live;
+        config.screenshots = screenshot::read(&path, &text, root, file.screenshots)?;
         #[cfg(feature = "png")]
         if let Some(p) = file.png {
             config.png = p;

@@ -39,6 +39,7 @@ pub mod repeat;
 mod report;
 mod result;
 mod screen_golden;
+pub mod screenshot;
 mod trials;
 
 pub use check::check_case;

@@ -332,6 +332,35 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
             }));
         }
     }
+    // Each `[[screenshot]]` of tuicast.toml: the committed image is what its cast draws.
+    for shot in config.screenshots.clone() {
+        let (config, updated) = (config.clone(), updated.clone());
+        let suite = super::junit::suite_name(&config.root);
+        trials.push(Trial::test(
+            super::screenshot::test_name(&shot),
+            move || {
+                let started = Instant::now();
+                let result = super::screenshot::check(&config, &shot, opts.update);
+                if result.status() == super::Status::Updated {
+                    updated
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(result.test.clone());
+                }
+                junit_note(super::junit::JunitCase::from_result(
+                    &suite,
+                    &result,
+                    opts.live,
+                    started.elapsed().as_secs_f64(),
+                ));
+                if result.passed() {
+                    Ok(())
+                } else {
+                    Err(result.message_in(opts.live).into())
+                }
+            },
+        ));
+    }
     Ok((trials, broken))
 }
 

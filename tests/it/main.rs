@@ -26,6 +26,7 @@
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
 //! - `termstate`: titles, bells, OSC 52, OSC 8, scrollback of real programs; waits; tmux oracle.
 //! - `python`: the wheel (maturin) and pytest plugin on a prompt_toolkit app in a fresh venv; `--list`, `--exact`.
+//! - `screenshots`: `[[screenshot]]` docs images: `tuicast screenshots`, stale ones failing tests, review, hostile outputs.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
@@ -58,6 +59,7 @@ mod record;
 mod repeat;
 mod report;
 mod schemas;
+mod screenshots;
 mod session;
 mod signals;
 mod snapshots;

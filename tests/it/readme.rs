@@ -191,7 +191,14 @@ struct Suite {
 impl Suite {
     fn new() -> Suite {
         let dir = tempfile::tempdir().unwrap();
-        for rel in ["casts", "snapshots", "tuicast.toml"] {
+        // (tuicast.toml's [[screenshot]]s are drawn from these casts into docs/screenshots.)
+        for rel in [
+            "casts",
+            "snapshots",
+            "tuicast.toml",
+            "docs/screenshots",
+            "tests/conformance/cases/mc.cast",
+        ] {
             copy(&root().join(rel), &dir.path().join(rel));
         }
         let bin = tempfile::tempdir().unwrap();

@@ -165,3 +165,147 @@ fn unicode_width(c: char) -> usize {
         1
     }
 }
+
+/// Where Chromium puts the annotation boxes and badges of an SVG, in page pixels (the window
+/// frame's translation included).
+const BOXES: &str = r#"
+const rect = (e) => { const b = e.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; };
+const svg = document.querySelector('svg');
+return {
+  size: [svg.width.baseVal.value, svg.height.baseVal.value],
+  boxes: Array.from(svg.querySelectorAll('rect.box')).map(rect),
+  badges: Array.from(svg.querySelectorAll('rect.badge')).map(rect),
+  texts: Array.from(svg.querySelectorAll('text')).map(t => t.textContent),
+};
+"#;
+
+/// `--annotate`, `--chrome` and `--title` in SVG: laid out by Chromium, each box's outline and
+/// each badge lands on the pixels of the PNG that are drawn in its colour, the pictures have
+/// one size, and labels and the title are text, escaped.
+#[test]
+fn chromium_puts_the_svgs_annotations_and_frame_where_the_png_draws_them() {
+    let dir = Dir::new();
+    let cast = dir.write(
+        "c.cast",
+        v3_cast(
+            30,
+            5,
+            &[r#"[0.1, "o", "\r\n  Menu <&> here\r\n\r\n  OK    Cancel"]"#],
+        ),
+    );
+    let (png, svg) = (dir.join("c.png"), dir.join("c.svg"));
+    for out in [&png, &svg] {
+        tuicast([
+            "screenshot",
+            cast.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--chrome",
+            "--title",
+            "t <i>&\"",
+            "--annotate",
+            "rows=2,cols=2..6,label=<menu & co>,color=#ff0000",
+            "--annotate",
+            "regex=Cancel,label=no,color=#0000ff",
+        ])
+        .success();
+    }
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains(">&lt;menu &amp; co&gt;</text>"), "{text}");
+    assert!(text.contains(">t &lt;i&gt;&amp;&quot;</text>"), "{text}");
+    assert!(!text.contains("<menu"), "{text}");
+    let image = tuicast::render::png::decode_png(&std::fs::read(&png).unwrap()).unwrap();
+    // Without a browser: the rects as written, moved by the frame's two translations.
+    let attr = |tag: &str, name: &str| -> f64 {
+        let at = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        tag[at..tag[at..].find('"').unwrap() + at].parse().unwrap()
+    };
+    let translate = |class: &str| -> (f64, f64) {
+        let tag = &text[text
+            .find(&format!("<g class=\"{class}\" transform=\"translate("))
+            .unwrap()..];
+        let inner = &tag[tag.find('(').unwrap() + 1..tag.find(')').unwrap()];
+        let (a, b) = inner.split_once(',').unwrap();
+        (a.parse().unwrap(), b.parse().unwrap())
+    };
+    let ((wx, wy), (cx, cy)) = (translate("window"), translate("content"));
+    let written: Vec<(f64, f64, f64, f64)> = text
+        .lines()
+        .filter(|l| l.starts_with("<rect class=\"box\""))
+        .map(|l| {
+            (
+                attr(l, "x") + wx + cx,
+                attr(l, "y") + wy + cy,
+                attr(l, "width"),
+                attr(l, "height"),
+            )
+        })
+        .collect();
+    assert_eq!(written.len(), 2, "{text}");
+    for ((x, y, w, h), colour) in written.iter().zip([[255u8, 0, 0], [0, 0, 255]]) {
+        for (px, py) in [
+            (x + w / 2.0, *y),
+            (*x, y + h / 2.0),
+            (x + w - 0.5, y + h / 2.0),
+            (x + w / 2.0, y + h - 0.5),
+        ] {
+            let p = image.get_pixel(px.floor() as u32, py.floor() as u32);
+            assert_eq!(
+                [p[0], p[1], p[2]],
+                colour,
+                "({px}, {py}) of {:?}",
+                (x, y, w, h)
+            );
+        }
+    }
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    browser.set_window(image.width() + 100, image.height() + 200);
+    browser.open(&format!("file://{}", svg.display()));
+    let read = browser.eval(BOXES);
+    let n = |v: &serde_json::Value| v.as_f64().unwrap();
+    assert_eq!(
+        (n(&read["size"][0]) as u32, n(&read["size"][1]) as u32),
+        image.dimensions(),
+        "one size: {read}"
+    );
+    let colour_at = |x: f64, y: f64| {
+        let p = image.get_pixel(x.floor() as u32, y.floor() as u32);
+        [p[0], p[1], p[2]]
+    };
+    let boxes = read["boxes"].as_array().unwrap();
+    let badges = read["badges"].as_array().unwrap();
+    assert_eq!((boxes.len(), badges.len()), (2, 2), "{read}");
+    for (i, colour) in [[255u8, 0, 0], [0, 0, 255]].iter().enumerate() {
+        // The outline's centre line, as Chromium laid it out: the PNG draws it in the colour.
+        let b = &boxes[i];
+        let (x, y, w, h) = (n(&b[0]), n(&b[1]), n(&b[2]), n(&b[3]));
+        // (The bounding box of a stroked rect is its geometry without the stroke.)
+        for (px, py) in [
+            (x + w / 2.0, y),
+            (x + w / 2.0, y + h - 0.5),
+            (x, y + h / 2.0),
+            (x + w - 0.5, y + h / 2.0),
+        ] {
+            assert_eq!(
+                colour_at(px, py),
+                *colour,
+                "box {i} at ({px}, {py}): {read}"
+            );
+        }
+        // The badge's left edge, between its corners: the PNG's badge is there too.
+        let g = &badges[i];
+        let (gx, gy, gh) = (n(&g[0]), n(&g[1]), n(&g[3]));
+        assert_eq!(
+            colour_at(gx + 1.0, gy + gh / 2.0),
+            *colour,
+            "badge {i}: {read}"
+        );
+        assert_ne!(
+            colour_at(gx - 2.0, gy + gh / 2.0),
+            *colour,
+            "badge {i} left of it: {read}"
+        );
+    }
+}

@@ -226,10 +226,88 @@ pub(crate) fn draw(
     screen: &Screen,
     annotations: &[Annotation],
 ) -> Result<Canvas, PngError> {
+    let plan = plan(renderer, canvas.width, canvas.height, screen, annotations)?;
+    let theme = renderer.theme().clone();
+    let mut canvas = if plan.legend_h > 0 {
+        // The legend makes the picture taller: within the limits, checked by `plan`.
+        let mut bigger = Canvas::new(plan.width, plan.height, theme.bg, 255);
+        bigger.draw_canvas(&canvas, 0, 0, None);
+        bigger
+    } else {
+        canvas
+    };
+    for b in &plan.boxes {
+        let [x0, y0, x1, y1] = b.cells;
+        // A light wash over the cells, then the outline just outside them so no glyph is
+        // covered.
+        canvas.blend_rect(x0, y0, x1 - x0, y1 - y0, b.color, WASH_ALPHA);
+        let [rx, ry, rw, rh] = b.outline;
+        let (half, radius) = (b.stroke as f32 / 2.0, b.radius);
+        let out = b.out;
+        canvas.fill_sdf(
+            [
+                x0 - out - 1,
+                y0 - out - 1,
+                x1 - x0 + 2 * out + 2,
+                y1 - y0 + 2 * out + 2,
+            ],
+            b.color,
+            255,
+            |px, py| rounded_rect_sdf(px, py, rx, ry, rw, rh, radius).abs() - half,
+        );
+    }
+    for badge in &plan.badges {
+        badge.draw(renderer, &mut canvas);
+    }
+    for (text, x, y) in &plan.legend {
+        renderer.draw_text(&mut canvas, text, *x, *y, theme.fg, false);
+    }
+    Ok(canvas)
+}
+
+/// How much of an annotation's colour washes over its cells (of 255).
+pub(crate) const WASH_ALPHA: u8 = 28;
+
+/// Where annotations go on a picture of the screen, in pixels: the one geometry the PNG and
+/// the SVG draw from, so that their boxes and badges land on the same cells.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    /// The picture's size with the legend.
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    /// The legend's height below the screen (0: labels are inline).
+    pub(crate) legend_h: u32,
+    pub(crate) boxes: Vec<BoxShape>,
+    /// Badges, then the legend's number badges.
+    pub(crate) badges: Vec<Badge>,
+    /// The legend's labels: text, x, y (top of the cell).
+    pub(crate) legend: Vec<(String, i32, i32)>,
+}
+
+/// One annotation box.
+#[derive(Debug, Clone)]
+pub(crate) struct BoxShape {
+    pub(crate) color: Rgb,
+    /// The cells: left, top, right, bottom.
+    pub(crate) cells: [i32; 4],
+    /// The outline's centre line: x, y, width, height.
+    pub(crate) outline: [f32; 4],
+    pub(crate) stroke: i32,
+    pub(crate) radius: f32,
+    out: i32,
+}
+
+/// Lays out `annotations` on a `width` × `height` picture of `screen`.
+pub(crate) fn plan(
+    renderer: &mut Renderer,
+    width: u32,
+    height: u32,
+    screen: &Screen,
+    annotations: &[Annotation],
+) -> Result<Plan, PngError> {
     let m = renderer.metrics();
     let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
     let pad = renderer.options().padding as i32;
-    let theme = renderer.theme().clone();
     let size = renderer.options().font_size;
     let labelled: Vec<usize> = (0..annotations.len())
         .filter(|&i| annotations[i].label.is_some())
@@ -241,18 +319,14 @@ pub(crate) fn draw(
     } else {
         0
     };
-    let mut canvas = if legend_h > 0 {
-        // The legend makes the picture taller: within the limits, checked before drawing.
-        let height = canvas.height as u64 + legend_h;
-        check_size(canvas.width as u64, height)?;
-        let mut bigger = Canvas::new(canvas.width, height as u32, theme.bg, 255);
-        bigger.draw_canvas(&canvas, 0, 0, None);
-        bigger
-    } else {
-        canvas
-    };
+    let total_h = height as u64 + legend_h;
+    if legend_h > 0 {
+        check_size(width as u64, total_h)?;
+    }
+    let (cw_px, ch_px) = (width as i32, total_h as i32);
     let stroke = ((size / 8.0).round() as i32).max(2);
     let gap = 1;
+    let mut boxes = Vec::new();
     let mut badges = Vec::new();
     for (i, a) in annotations.iter().enumerate() {
         let color = a.color.unwrap_or(PALETTE[i % PALETTE.len()]);
@@ -262,37 +336,19 @@ pub(crate) fn draw(
             let y0 = pad + reg.row as i32 * ch;
             let x1 = pad + reg.col_end as i32 * cw;
             let y1 = pad + reg.row_end as i32 * ch;
-            // A light wash over the cells, then the outline just outside them so no glyph is
-            // covered.
-            canvas.blend_rect(x0, y0, x1 - x0, y1 - y0, color, 28);
             let out = gap + stroke;
             let (rx, ry) = ((x0 - out) as f32, (y0 - out) as f32);
             let (rw, rh) = ((x1 - x0 + 2 * out) as f32, (y1 - y0 + 2 * out) as f32);
             let half = stroke as f32 / 2.0;
             let radius = stroke as f32 + 2.0;
-            canvas.fill_sdf(
-                [
-                    x0 - out - 1,
-                    y0 - out - 1,
-                    x1 - x0 + 2 * out + 2,
-                    y1 - y0 + 2 * out + 2,
-                ],
+            boxes.push(BoxShape {
                 color,
-                255,
-                |px, py| {
-                    rounded_rect_sdf(
-                        px,
-                        py,
-                        rx + half,
-                        ry + half,
-                        rw - stroke as f32,
-                        rh - stroke as f32,
-                        radius - half,
-                    )
-                    .abs()
-                        - half
-                },
-            );
+                cells: [x0, y0, x1, y1],
+                outline: [rx + half, ry + half, rw - stroke as f32, rh - stroke as f32],
+                stroke,
+                radius: radius - half,
+                out,
+            });
             if k == 0 {
                 if let Some(label) = &a.label {
                     let n = labelled.iter().position(|&j| j == i).unwrap_or(0) + 1;
@@ -316,17 +372,18 @@ pub(crate) fn draw(
         ch,
     };
     let mut placed: Vec<[i32; 4]> = Vec::new();
+    let mut out_badges = Vec::new();
     for (text, color, x, right, top, bottom) in badges {
         let bw = (text_cells(&text) as i32 + 1) * cw;
         let bh = ch + 2;
-        let clamp_x = |x: i32| x.min(canvas.width as i32 - bw).max(0);
+        let clamp_x = |x: i32| x.min(cw_px - bw).max(0);
         let candidates = [
             (clamp_x(x), top - bh),
             (clamp_x(right - bw), top - bh),
             (clamp_x(x), bottom),
             (clamp_x(right - bw), bottom),
         ];
-        let fits = |&(_, y): &(i32, i32)| y >= 0 && y + bh <= canvas.height as i32;
+        let fits = |&(_, y): &(i32, i32)| y >= 0 && y + bh <= ch_px;
         let free = |&(x, y): &(i32, i32)| {
             let rect = [x, y, bw, bh];
             !grid.covers_text(rect) && !placed.iter().any(|p| overlaps(*p, rect))
@@ -338,39 +395,45 @@ pub(crate) fn draw(
             .or_else(|| candidates.iter().copied().find(fits))
             .unwrap_or((clamp_x(x), top + stroke));
         placed.push([x, y, bw, bh]);
-        let badge = Badge {
-            text: &text,
+        out_badges.push(Badge {
+            text,
             color,
             x,
             y,
             w: bw,
             h: bh,
-        };
-        badge.draw(renderer, &mut canvas);
+        });
     }
+    let mut legend_lines = Vec::new();
     if legend {
-        let top = (canvas.height as u64 - legend_h) as i32;
+        let top = (total_h - legend_h) as i32;
         for (n, &i) in labelled.iter().enumerate() {
             let a = &annotations[i];
             let color = a.color.unwrap_or(PALETTE[i % PALETTE.len()]);
             let y = top + n as i32 * line_h + (line_h - ch) / 2;
             let number = (n + 1).to_string();
             let bw = (text_cells(&number) as i32 + 1) * cw;
-            let badge = Badge {
-                text: &number,
+            out_badges.push(Badge {
+                text: number,
                 color,
                 x: pad,
                 y: y - 1,
                 w: bw,
                 h: ch + 2,
-            };
-            badge.draw(renderer, &mut canvas);
-            let max_cells = ((canvas.width as i32 - 2 * pad - bw) / cw - 1).max(1) as usize;
+            });
+            let max_cells = ((cw_px - 2 * pad - bw) / cw - 1).max(1) as usize;
             let label = fit_text(a.label.as_deref().unwrap_or(""), max_cells);
-            renderer.draw_text(&mut canvas, &label, pad + bw + cw, y, theme.fg, false);
+            legend_lines.push((label, pad + bw + cw, y));
         }
     }
-    Ok(canvas)
+    Ok(Plan {
+        width,
+        height: total_h as u32,
+        legend_h: legend_h as u32,
+        boxes,
+        badges: out_badges,
+        legend: legend_lines,
+    })
 }
 
 /// The screen's cells as laid out on the picture.
@@ -415,36 +478,40 @@ fn overlaps(a: [i32; 4], b: [i32; 4]) -> bool {
 
 /// A label drawn as a rounded badge: its text, its colour, and its box in pixels (top-left
 /// corner, width, height).
-struct Badge<'a> {
-    text: &'a str,
-    color: Rgb,
-    x: i32,
-    y: i32,
-    w: i32,
-    h: i32,
+#[derive(Debug, Clone)]
+pub(crate) struct Badge {
+    pub(crate) text: String,
+    pub(crate) color: Rgb,
+    pub(crate) x: i32,
+    pub(crate) y: i32,
+    pub(crate) w: i32,
+    pub(crate) h: i32,
 }
 
-impl Badge<'_> {
-    /// Draws the badge in its colour with its text in black or white, whichever reads better.
-    fn draw(&self, renderer: &mut Renderer, canvas: &mut Canvas) {
-        let Badge {
-            text,
-            color,
-            x,
-            y,
-            w,
-            h,
-        } = *self;
-        let r = (h as f32 / 4.0).max(2.0);
-        let (fx, fy, fw, fh) = (x as f32, y as f32, w as f32, h as f32);
-        canvas.fill_sdf([x, y, w, h], color, 255, |px, py| {
-            rounded_rect_sdf(px, py, fx, fy, fw, fh, r)
-        });
-        let ink = if color.luma() > 150 {
+impl Badge {
+    /// The corner radius of the badge.
+    pub(crate) fn radius(&self) -> f32 {
+        (self.h as f32 / 4.0).max(2.0)
+    }
+
+    /// Black or white, whichever reads better on the badge's colour.
+    pub(crate) fn ink(&self) -> Rgb {
+        if self.color.luma() > 150 {
             Rgb(0, 0, 0)
         } else {
             Rgb(255, 255, 255)
-        };
+        }
+    }
+
+    /// Draws the badge in its colour with its text in black or white, whichever reads better.
+    fn draw(&self, renderer: &mut Renderer, canvas: &mut Canvas) {
+        let (x, y, w, h) = (self.x, self.y, self.w, self.h);
+        let r = self.radius();
+        let (fx, fy, fw, fh) = (x as f32, y as f32, w as f32, h as f32);
+        canvas.fill_sdf([x, y, w, h], self.color, 255, |px, py| {
+            rounded_rect_sdf(px, py, fx, fy, fw, fh, r)
+        });
+        let (text, ink) = (self.text.as_str(), self.ink());
         let cw = renderer.metrics().cell_width as i32;
         renderer.draw_text(canvas, text, x + cw / 2, y + 1, ink, true);
     }

@@ -16,10 +16,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::boxdraw;
 use super::error::PngError;
 use super::raster::Canvas;
 use super::Renderer;
+use super::{annotate, boxdraw, chrome, Decorations};
 use crate::escape::escape_markup;
 use crate::rgb::Rgb;
 use crate::term::{safe_char, Cell, Screen};
@@ -31,6 +31,174 @@ impl Renderer {
     /// rectangles, backgrounds, underline, strikethrough and the cursor as rectangles;
     /// concealed text left out.
     pub fn render_svg(&mut self, screen: &Screen) -> Result<String, PngError> {
+        self.render_svg_decorated(screen, &Decorations::default())
+    }
+
+    /// [`Renderer::render_svg`] with annotations and, if asked, a window frame, laid out as
+    /// [`Renderer::render_decorated`] lays them out (the same boxes on the same cells, the
+    /// same badges and legend, the same frame), labels and the title as escaped `<text>`.
+    pub fn render_svg_decorated(
+        &mut self,
+        screen: &Screen,
+        decorations: &Decorations,
+    ) -> Result<String, PngError> {
+        let (width, height, mut defs, mut content) = self.svg_screen(screen)?;
+        let (mut w, mut h) = (width, height);
+        let m = self.metrics();
+        let theme = self.theme().clone();
+        if !decorations.annotations.is_empty() {
+            let plan = annotate::plan(self, width, height, screen, &decorations.annotations)?;
+            if plan.legend_h > 0 {
+                content.insert_str(
+                    0,
+                    &format!(
+                        "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>\n",
+                        plan.width, plan.height, theme.bg
+                    ),
+                );
+            }
+            let wash = f32::from(annotate::WASH_ALPHA) / 255.0;
+            for b in &plan.boxes {
+                let [x0, y0, x1, y1] = b.cells;
+                let _ = writeln!(
+                    content,
+                    r#"<rect x="{x0}" y="{y0}" width="{}" height="{}" fill="{}" fill-opacity="{wash:.3}"/>"#,
+                    x1 - x0,
+                    y1 - y0,
+                    b.color
+                );
+                let [x, y, bw, bh] = b.outline;
+                let _ = writeln!(
+                    content,
+                    r#"<rect class="box" x="{x}" y="{y}" width="{bw}" height="{bh}" rx="{r}" ry="{r}" fill="none" stroke="{}" stroke-width="{}"/>"#,
+                    b.color,
+                    b.stroke,
+                    r = b.radius
+                );
+            }
+            let cw = m.cell_width as i32;
+            for badge in &plan.badges {
+                let _ = writeln!(
+                    content,
+                    r#"<rect class="badge" x="{}" y="{}" width="{}" height="{}" rx="{r}" ry="{r}" fill="{}"/>"#,
+                    badge.x,
+                    badge.y,
+                    badge.w,
+                    badge.h,
+                    badge.color,
+                    r = badge.radius()
+                );
+                text_at(
+                    &mut content,
+                    &badge.text,
+                    badge.x + cw / 2,
+                    badge.y + 1 + m.baseline as i32,
+                    badge.ink(),
+                    true,
+                );
+            }
+            for (text, x, y) in &plan.legend {
+                text_at(
+                    &mut content,
+                    text,
+                    *x,
+                    y + m.baseline as i32,
+                    theme.fg,
+                    false,
+                );
+            }
+            (w, h) = (plan.width, plan.height);
+        }
+        if decorations.chrome {
+            let f = chrome::Frame::new(self, w, h, decorations.title.as_deref())?;
+            let _ = writeln!(
+                defs,
+                r#"<filter id="tc-shadow" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="{:.1}"/></filter>"#,
+                f.blur / 2.5
+            );
+            let _ = writeln!(
+                defs,
+                r#"<clipPath id="tc-window"><rect width="{}" height="{}" rx="{r}" ry="{r}"/></clipPath>"#,
+                f.w,
+                f.h,
+                r = f.radius
+            );
+            let mut framed = String::new();
+            let _ = writeln!(
+                framed,
+                r#"<rect x="{}" y="{}" width="{}" height="{}" rx="{r}" ry="{r}" fill="black" fill-opacity="0.35" filter="url(#tc-shadow)"/>"#,
+                f.margin,
+                f.margin + f.drop,
+                f.w,
+                f.h,
+                r = f.radius
+            );
+            let _ = writeln!(
+                framed,
+                r#"<g class="window" transform="translate({m},{m})" clip-path="url(#tc-window)">"#,
+                m = f.margin
+            );
+            let _ = writeln!(
+                framed,
+                r#"<rect width="{}" height="{}" fill="{}"/>"#,
+                f.w, f.h, f.bar
+            );
+            let _ = writeln!(
+                framed,
+                r#"<rect y="{}" width="{}" height="1" fill="{}"/>"#,
+                f.bar_h - 1,
+                f.w,
+                f.bar_line
+            );
+            for (cx, cy, r, color) in &f.buttons {
+                let _ = writeln!(
+                    framed,
+                    r#"<circle cx="{cx}" cy="{cy}" r="{r}" fill="{color}"/>"#
+                );
+            }
+            if let Some((text, x, y, color)) = &f.title {
+                text_at(&mut framed, text, *x, y + m.baseline as i32, *color, false);
+            }
+            let _ = writeln!(
+                framed,
+                r#"<g class="content" transform="translate(0,{})">"#,
+                f.bar_h
+            );
+            framed.push_str(&content);
+            framed.push_str("</g>\n</g>\n");
+            let _ = writeln!(
+                framed,
+                r#"<rect x="{}" y="{}" width="{}" height="{}" rx="{r}" ry="{r}" fill="none" stroke="{}" stroke-opacity="{:.3}"/>"#,
+                f.margin as f32 + 0.5,
+                f.margin as f32 + 0.5,
+                f.w - 1,
+                f.h - 1,
+                theme.fg,
+                40.0 / 255.0,
+                r = f.radius - 0.5
+            );
+            content = framed;
+            (w, h) = (f.total_w as u32, f.total_h as u32);
+        }
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="'DejaVu Sans Mono', monospace" font-size="{size}" style="white-space:pre">"#,
+            size = self.options().font_size,
+        );
+        if !defs.is_empty() {
+            out.push_str("<defs>\n");
+            out.push_str(&defs);
+            out.push_str("</defs>\n");
+        }
+        out.push_str(&content);
+        out.push_str("</svg>\n");
+        Ok(out)
+    }
+
+    /// The screen's SVG parts: its size, its definitions (shapes) and its elements (the
+    /// background first).
+    fn svg_screen(&mut self, screen: &Screen) -> Result<(u32, u32, String, String), PngError> {
         let layout = self.layout(screen.size)?;
         let m = self.metrics();
         let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
@@ -137,31 +305,20 @@ impl Renderer {
             );
         }
 
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="'DejaVu Sans Mono', monospace" font-size="{size}" style="white-space:pre">"#,
-            w = layout.width,
-            h = layout.height,
-            size = self.options().font_size,
-        );
-        if shapes.values().any(Option::is_some) {
-            out.push_str("<defs>\n");
-            for ((c, span), rects) in &shapes {
-                if let Some(rects) = rects {
-                    let _ = writeln!(out, r#"<g id="{}">{rects}</g>"#, shape_id(*c, *span));
-                }
+        let mut defs = String::new();
+        for ((c, span), rects) in &shapes {
+            if let Some(rects) = rects {
+                let _ = writeln!(defs, r#"<g id="{}">{rects}</g>"#, shape_id(*c, *span));
             }
-            out.push_str("</defs>\n");
         }
+        let mut content = String::new();
         let _ = writeln!(
-            out,
+            content,
             r#"<rect width="{}" height="{}" fill="{theme_bg}"/>"#,
             layout.width, layout.height
         );
-        out.push_str(&body);
-        out.push_str("</svg>\n");
-        Ok(out)
+        content.push_str(&body);
+        Ok((layout.width, layout.height, defs, content))
     }
 
     /// Whether `c` is one of the characters drawn in code; if so its rectangles are in
@@ -288,6 +445,18 @@ impl Run {
         self.text.push(safe_char(c));
         self.xs.push(x);
     }
+}
+
+/// Writes `text` (a label or a title: untrusted, escaped) as one `<text>` from `x` on the
+/// baseline `y`.
+fn text_at(out: &mut String, text: &str, x: i32, y: i32, fill: Rgb, bold: bool) {
+    let text: String = text.chars().map(safe_char).collect();
+    let _ = writeln!(
+        out,
+        r#"<text x="{x}" y="{y}" fill="{fill}"{} xml:space="preserve">{}</text>"#,
+        if bold { r#" font-weight="bold""# } else { "" },
+        escape_markup(&text)
+    );
 }
 
 /// Writes a run as a `<text>` (nothing for a run of blanks).

@@ -1,0 +1,560 @@
+//! Docs screenshots as tests: each `[[screenshot]]` of `tuicast.toml` ([`Screenshot`]) drawn
+//! from its cast ([`render`]), compared with the committed image ([`check`]: a PNG by decoded
+//! pixels, SVG and GIF by bytes) and written by `tuicast screenshots` ([`write()`]).
+//!
+//! tuicast writes nothing outside the snapshots folder on its own: a changed screenshot's
+//! new image waits as `<snapshots>/.screenshots/<output>.new` ([`pending_path`]), which
+//! `tuicast review` and `tuicast accept` move to the declared output. Only an explicit
+//! `--update` (`TUICAST_UPDATE=always`) or `tuicast screenshots` writes the output itself.
+
+use std::path::{Path, PathBuf};
+
+use super::{CheckResult, SnapshotResult};
+use crate::assert::{Outcome, UpdateAction};
+use crate::config::{Config, Screenshot, ScreenshotAt, ScreenshotFormat};
+use crate::escape::escape_for_terminal;
+
+pub use crate::assert::pending::SCREENSHOTS_DIR;
+
+message_error!(
+    /// Why a screenshot could not be drawn or written: its output's name, its table's line in
+    /// `tuicast.toml`, and what went wrong.
+    ScreenshotError
+);
+
+/// The trial of a screenshot: `screenshot:<output>`.
+pub fn test_name(shot: &Screenshot) -> String {
+    format!("screenshot:{}", shot.name)
+}
+
+/// The screenshot as `tuicast test --list` lists it.
+pub fn listed(shot: &Screenshot) -> super::message::ListedTest {
+    super::message::ListedTest {
+        test: test_name(shot),
+        cast: shot.cast.clone(),
+        checkpoint: checkpoint_name(shot),
+        expect: None,
+        line: 0,
+        live: false,
+        error: None,
+    }
+}
+
+/// The checkpoint a screenshot draws, as a test result names it.
+fn checkpoint_name(shot: &Screenshot) -> String {
+    match &shot.at {
+        ScreenshotAt::End => crate::replay::END.to_string(),
+        ScreenshotAt::Checkpoint(c) => c.clone(),
+        ScreenshotAt::Time(t) => format!("t={t}"),
+    }
+}
+
+/// Where the new image of a changed screenshot waits for review:
+/// `<snapshots>/.screenshots/<output>.new`.
+pub fn pending_path(config: &Config, shot: &Screenshot) -> PathBuf {
+    config
+        .snapshots
+        .join(SCREENSHOTS_DIR)
+        .join(format!("{}.new", shot.name))
+}
+
+/// Whether a committed image is what its cast draws now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Freshness {
+    /// The same (a PNG: the same pixels).
+    Same,
+    /// There is no image yet.
+    Missing,
+    /// It differs; the text says how.
+    Changed(String),
+}
+
+/// The screenshots `names` select: all for none, else those whose output contains a name
+/// (`tuicast screenshots docs/`); a name that selects none is an error.
+pub fn select<'a>(
+    config: &'a Config,
+    names: &[String],
+) -> Result<Vec<&'a Screenshot>, ScreenshotError> {
+    for n in names {
+        let wanted = n.strip_prefix("screenshot:").unwrap_or(n);
+        if !config.screenshots.iter().any(|s| s.name.contains(wanted)) {
+            return Err(message!(
+                "no [[screenshot]] of {} has an output matching {:?}{}",
+                escape_for_terminal(
+                    &config
+                        .root
+                        .join(crate::config::CONFIG_FILE)
+                        .display()
+                        .to_string(),
+                    300
+                ),
+                escape_for_terminal(n, 200),
+                names_listed(config)
+            ));
+        }
+    }
+    Ok(config
+        .screenshots
+        .iter()
+        .filter(|s| {
+            names.is_empty()
+                || names
+                    .iter()
+                    .any(|n| s.name.contains(n.strip_prefix("screenshot:").unwrap_or(n)))
+        })
+        .collect())
+}
+
+fn names_listed(config: &Config) -> String {
+    if config.screenshots.is_empty() {
+        return " (it has none)".to_string();
+    }
+    let names: Vec<String> = config
+        .screenshots
+        .iter()
+        .map(|s| escape_for_terminal(&s.name, 200))
+        .collect();
+    format!("; the screenshots are: {}", names.join(", "))
+}
+
+/// Compares `actual` (what [`render`] drew) with the committed image.
+pub fn freshness(shot: &Screenshot, actual: &[u8]) -> Result<Freshness, ScreenshotError> {
+    let committed = crate::assert::read_golden(&shot.output).map_err(|e| place(shot, e))?;
+    let Some(committed) = committed else {
+        return Ok(Freshness::Missing);
+    };
+    if committed == actual {
+        return Ok(Freshness::Same);
+    }
+    if shot.format != ScreenshotFormat::Png {
+        return Ok(Freshness::Changed(format!(
+            "its bytes differ ({} now, {} committed)",
+            crate::util::human_bytes(actual.len() as u64),
+            crate::util::human_bytes(committed.len() as u64)
+        )));
+    }
+    png_freshness(shot, &committed, actual)
+}
+
+#[cfg(feature = "png")]
+fn png_freshness(
+    shot: &Screenshot,
+    committed: &[u8],
+    actual: &[u8],
+) -> Result<Freshness, ScreenshotError> {
+    use crate::render::png::{decode_png, png_dimensions};
+    let now = decode_png(actual).map_err(|e| place(shot, e))?;
+    match png_dimensions(committed) {
+        Some(size) if size != now.dimensions() => {
+            return Ok(Freshness::Changed(format!(
+                "its size differs: {}x{} committed, {}x{} now",
+                size.0,
+                size.1,
+                now.width(),
+                now.height()
+            )))
+        }
+        _ => {}
+    }
+    let Ok(old) = decode_png(committed) else {
+        return Ok(Freshness::Changed(
+            "the committed file is not a readable PNG".to_string(),
+        ));
+    };
+    let differing = old
+        .pixels()
+        .zip(now.pixels())
+        .filter(|(a, b)| a != b)
+        .count();
+    Ok(if differing == 0 {
+        Freshness::Same
+    } else {
+        Freshness::Changed(format!("{differing} pixel(s) differ"))
+    })
+}
+
+#[cfg(not(feature = "png"))]
+fn png_freshness(shot: &Screenshot, _: &[u8], _: &[u8]) -> Result<Freshness, ScreenshotError> {
+    Err(place(shot, "tuicast was built without the png feature"))
+}
+
+/// Writes `bytes` as the screenshot's output, atomically, making its folder; refused when the
+/// output (or its folder, after symbolic links) is outside the project or is a symbolic link.
+pub fn write(config: &Config, shot: &Screenshot, bytes: &[u8]) -> Result<(), ScreenshotError> {
+    check_destination(&config.root, &shot.output).map_err(|e| place(shot, e))?;
+    if let Some(dir) = shot.output.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| place(shot, e))?;
+    }
+    // Made now: checked again, a folder made above cannot lead out.
+    check_destination(&config.root, &shot.output).map_err(|e| place(shot, e))?;
+    crate::util::write_atomic(&shot.output, bytes).map_err(|e| place(shot, e))
+}
+
+/// Refuses a destination outside `root` (after symbolic links) or one that is a symbolic link.
+pub(crate) fn check_destination(root: &Path, output: &Path) -> Result<(), std::io::Error> {
+    let refuse = |why: &str| {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "refusing to write {}: {why}",
+                escape_for_terminal(&output.display().to_string(), 300)
+            ),
+        ))
+    };
+    if std::fs::symlink_metadata(output).is_ok_and(|m| m.file_type().is_symlink()) {
+        return refuse("it is a symbolic link");
+    }
+    if !crate::util::is_inside(root, output) {
+        return refuse("it is outside the project (after symbolic links)");
+    }
+    Ok(())
+}
+
+/// Checks one screenshot as a test: draws it, compares it with the committed image and writes
+/// what `action` allows (the pending `.new` under the snapshots folder, or with
+/// [`UpdateAction::Overwrite`] the output itself). A stale `.new` beside a fresh image goes.
+pub fn check(config: &Config, shot: &Screenshot, action: UpdateAction) -> CheckResult {
+    let mut result = CheckResult {
+        test: test_name(shot),
+        cast: shot.cast.clone(),
+        checkpoint: checkpoint_name(shot),
+        line: 0,
+        time: 0.0,
+        snapshots: Vec::new(),
+        error: None,
+        bad_input: false,
+    };
+    match check_outcome(config, shot, action) {
+        Ok(outcome) => result.snapshots.push(SnapshotResult {
+            path: shot.output.clone(),
+            name: test_name(shot),
+            outcome,
+            actual: String::new(),
+        }),
+        Err(why) => result.error = Some(why.0),
+    }
+    result
+}
+
+/// The outcome of a check that passed, or the failure message.
+fn check_outcome(
+    config: &Config,
+    shot: &Screenshot,
+    action: UpdateAction,
+) -> Result<Outcome, super::Failure> {
+    let name = escape_for_terminal(&shot.name, 300);
+    let fix = format!("tuicast screenshots {}", shell_word(&name));
+    let actual = render(config, shot).map_err(|e| fail(format!("{e}")))?;
+    let freshness = freshness(shot, &actual).map_err(|e| fail(format!("{e}")))?;
+    let pending = pending_path(config, shot);
+    if freshness == Freshness::Same {
+        if action != UpdateAction::WriteNothing {
+            remove_pending(&pending).map_err(|e| fail(format!("{}: {e}", pending.display())))?;
+        }
+        return Ok(Outcome::Pass);
+    }
+    let written = match action {
+        UpdateAction::Overwrite => {
+            write(config, shot, &actual).map_err(|e| fail(format!("{e}")))?;
+            remove_pending(&pending).map_err(|e| fail(format!("{}: {e}", pending.display())))?;
+            return Ok(Outcome::Updated);
+        }
+        UpdateAction::WriteNew => {
+            if let Some(dir) = pending.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+            }
+            check_destination(&config.snapshots, &pending).map_err(|e| fail(format!("{e}")))?;
+            crate::util::write_atomic(&pending, &actual)
+                .map_err(|e| fail(format!("cannot write {}: {e}", pending.display())))?;
+            true
+        }
+        UpdateAction::WriteNothing => false,
+    };
+    let cast = escape_for_terminal(
+        &crate::assert::pending::relative_name(&config.root, &shot.cast),
+        300,
+    );
+    let what = match &freshness {
+        Freshness::Missing => format!(
+            "screenshot {name} is missing: it is drawn from {cast} ({} line {})",
+            crate::config::CONFIG_FILE,
+            shot.line
+        ),
+        Freshness::Changed(how) => format!(
+            "screenshot {name} is stale: the committed {} is not what {cast} draws now: {how}",
+            shot.format.name().to_uppercase()
+        ),
+        Freshness::Same => String::new(),
+    };
+    let mut message = what;
+    if written {
+        let shown = escape_for_terminal(
+            &crate::assert::pending::relative_name(&config.root, &pending),
+            300,
+        );
+        message.push_str(&format!(
+            "\nthe new image: {shown}\nreview it with: tuicast review, or accept it with: \
+             tuicast accept {}",
+            shell_word(&test_name(shot))
+        ));
+    }
+    message.push_str(&format!("\nregenerate it with: {fix}"));
+    Err(super::Failure(message))
+}
+
+/// `text` as a trial's failure.
+fn fail(text: String) -> super::Failure {
+    super::Failure(text)
+}
+
+fn remove_pending(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// `text` as one shell word: quoted when it holds anything but plain path characters.
+fn shell_word(text: &str) -> String {
+    if text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-:+@".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// The error `e` of screenshot `shot`, placed.
+fn place(shot: &Screenshot, e: impl std::fmt::Display) -> ScreenshotError {
+    message!(
+        "screenshot {} ({} line {}): {e}",
+        escape_for_terminal(&shot.name, 300),
+        crate::config::CONFIG_FILE,
+        shot.line
+    )
+}
+
+/// Draws the screenshot from its cast: the screen it names (or, for a GIF, the whole cast),
+/// with the cast's theme, then `[png]`, then the table's keys.
+#[cfg(feature = "png")]
+pub fn render(config: &Config, shot: &Screenshot) -> Result<Vec<u8>, ScreenshotError> {
+    draw::render(config, shot).map_err(|e| place(shot, e))
+}
+
+/// Without the `png` feature no picture is drawn.
+#[cfg(not(feature = "png"))]
+pub fn render(_: &Config, shot: &Screenshot) -> Result<Vec<u8>, ScreenshotError> {
+    Err(place(shot, "tuicast was built without the png feature"))
+}
+
+#[cfg(feature = "png")]
+mod draw {
+    use super::*;
+    use crate::config::CastFile;
+    use crate::render::png::{
+        self, Annotation, AnnotationSpec, Decorations, GifEncoder, GifOptions, PngConfig,
+        PngOptions, Renderer,
+    };
+    use crate::replay::{self, Found, END};
+    use crate::term::{Anchor, Screen};
+
+    /// Any error of drawing, as its message.
+    type Drawn = Result<Vec<u8>, ScreenshotError>;
+
+    /// `e` as a screenshot error.
+    fn err(e: impl std::fmt::Display) -> ScreenshotError {
+        ScreenshotError(e.to_string())
+    }
+
+    pub(super) fn render(config: &Config, shot: &Screenshot) -> Drawn {
+        let cast = &shot.cast;
+        let shown = escape_for_terminal(&cast.display().to_string(), 300);
+        if !cast.is_file() {
+            let scenario = cast.with_extension("toml");
+            let hint = if scenario.is_file() {
+                format!(
+                    "; record it with: tuicast record {}",
+                    escape_for_terminal(&scenario.display().to_string(), 300)
+                )
+            } else {
+                String::new()
+            };
+            return Err(message!("the cast {shown} does not exist{hint}"));
+        }
+        let file = CastFile::beside_with(cast, &config.regions).map_err(err)?;
+        let mut engine = config.engine;
+        if let Some(f) = &file {
+            engine.options = f.terminal.apply(engine.options);
+        }
+        let open = || crate::cast::open(cast).map_err(err);
+        let header = open()?.header().clone();
+        let mut options = PngOptions::default();
+        if let Some(t) = &header.term.theme {
+            options.theme = t.clone();
+        }
+        config
+            .png
+            .apply(&mut options, &config.root)
+            .map_err(|e| err(format!("[png]: {e}")))?;
+        let flags = PngConfig {
+            theme: shot.theme.clone(),
+            ..PngConfig::default()
+        };
+        flags
+            .apply_flags(&mut options, &config.root)
+            .map_err(|e| err(format!("theme: {e}")))?;
+        let mut renderer = Renderer::new(options).map_err(err)?;
+        if shot.format == ScreenshotFormat::Gif {
+            return gif(&mut renderer, &header, cast, engine, shot.speed);
+        }
+        renderer
+            .layout(header.term.size.at_least_min())
+            .map_err(err)?;
+        let checkpoint = match &shot.at {
+            ScreenshotAt::Time(t) => replay::at_time(open()?, engine, *t).map_err(err)?,
+            at => {
+                let name = match at {
+                    ScreenshotAt::Checkpoint(c) => c.as_str(),
+                    _ => END,
+                };
+                match replay::find(open()?, engine, name).map_err(err)? {
+                    Found::Checkpoint(c) => *c,
+                    Found::Missing(names) => {
+                        let mut list: Vec<String> = names
+                            .iter()
+                            .take(20)
+                            .map(|n| escape_for_terminal(n, 80))
+                            .collect();
+                        if names.len() > 20 {
+                            list.push(format!("… and {} more", names.len() - 20));
+                        }
+                        return Err(message!(
+                            "{shown} has no checkpoint named \"{}\"; its checkpoints are: {}",
+                            escape_for_terminal(name, 80),
+                            list.join(", ")
+                        ));
+                    }
+                }
+            }
+        };
+        let screen = &checkpoint.screen;
+        let annotations = annotations(config, shot, file.as_ref(), screen)?;
+        let title = shot
+            .title
+            .clone()
+            .or_else(|| header.title.clone())
+            .or_else(|| screen.title.clone())
+            .or_else(|| cast.file_stem().map(|s| s.to_string_lossy().into_owned()));
+        let decorations = Decorations {
+            annotations,
+            chrome: shot.chrome,
+            title,
+        };
+        match shot.format {
+            ScreenshotFormat::Svg => renderer
+                .render_svg_decorated(screen, &decorations)
+                .map(String::into_bytes)
+                .map_err(err),
+            _ => {
+                let image = renderer
+                    .render_decorated(screen, &decorations)
+                    .map_err(err)?;
+                png::encode_png(&image).map_err(err)
+            }
+        }
+    }
+
+    /// The whole cast as a GIF, as `tuicast replay --format gif` draws it by default.
+    fn gif(
+        renderer: &mut Renderer,
+        header: &crate::cast::Header,
+        cast: &Path,
+        engine: crate::term::EngineSpec,
+        speed: f64,
+    ) -> Drawn {
+        let size = replay::largest_size(crate::cast::open(cast).map_err(err)?).map_err(err)?;
+        png::animation_layout(renderer, size).map_err(err)?;
+        let reader = crate::cast::open(cast).map_err(err)?;
+        let events: Box<dyn Iterator<Item = _>> = match header.idle_time_limit {
+            Some(l) if l.is_finite() && l > 0.0 => {
+                Box::new(crate::cast::transform::idle_limit(reader, l))
+            }
+            _ => Box::new(reader),
+        };
+        let events = crate::cast::transform::speed(events, speed);
+        let mut out = Vec::new();
+        let mut encoder =
+            GifEncoder::new(renderer, size, &GifOptions::default(), &mut out).map_err(err)?;
+        for frame in replay::frames(header, events, engine, 30) {
+            let (time, screen) = frame.map_err(err)?;
+            encoder.add_frame(time, &screen).map_err(err)?;
+        }
+        encoder.finish().map_err(err)?;
+        Ok(out)
+    }
+
+    /// The table's `annotate` specs built, `region=NAME` from the cast's TOML over the
+    /// project's `[regions]`; a region anchored by content that finds nothing is an error.
+    fn annotations(
+        config: &Config,
+        shot: &Screenshot,
+        file: Option<&CastFile>,
+        screen: &Screen,
+    ) -> Result<Vec<Annotation>, ScreenshotError> {
+        let mut out = Vec::new();
+        for text in &shot.annotate {
+            let shown = escape_for_terminal(text, 120);
+            let spec: AnnotationSpec = text
+                .parse()
+                .map_err(|e| err(format!("annotate {shown:?}: {e}")))?;
+            let a = match &spec.region {
+                None => spec
+                    .build()
+                    .map_err(|e| err(format!("annotate {shown:?}: {e}")))?,
+                Some(name) => {
+                    let (regions, anchors) = match file {
+                        Some(f) => (&f.regions, &f.anchors),
+                        None => (&config.regions.annotations, &config.regions.anchors),
+                    };
+                    let (Some(region), Some(anchor)) = (regions.get(name), anchors.get(name))
+                    else {
+                        let names: Vec<String> =
+                            anchors.keys().map(|n| escape_for_terminal(n, 60)).collect();
+                        return Err(message!(
+                            "annotate {shown:?}: no region named \"{}\" in the cast's TOML or \
+                             tuicast.toml (the regions are: {})",
+                            escape_for_terminal(name, 60),
+                            if names.is_empty() {
+                                "none".to_string()
+                            } else {
+                                names.join(", ")
+                            }
+                        ));
+                    };
+                    let spec = spec.with_region(region);
+                    let built = match anchor {
+                        Anchor::Cells(_) => spec.build(),
+                        anchored => spec.build_anchored(anchored.clone()),
+                    };
+                    let a = built.map_err(|e| err(format!("annotate {shown:?}: {e}")))?;
+                    if !matches!(a.target, Anchor::Cells(_)) {
+                        if let Err(why) = a.resolve(screen) {
+                            return Err(message!(
+                                "annotate {shown:?}: region \"{}\" finds nothing on this \
+                                 screen: {}",
+                                escape_for_terminal(name, 60),
+                                why.message()
+                            ));
+                        }
+                    }
+                    a
+                }
+            };
+            out.push(a);
+        }
+        Ok(out)
+    }
+}
