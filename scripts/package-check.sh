@@ -48,6 +48,11 @@ tuicast="$work/root/bin/tuicast"
 mkdir "$work/suite"
 cp -r casts snapshots "$work/suite/"
 if [ -f tuicast.toml ]; then cp tuicast.toml "$work/suite/"; fi
+# The README's images are [[screenshot]]s of tuicast.toml, checked with the suite: the images
+# and the conformance cast one of them is drawn from.
+mkdir -p "$work/suite/docs" "$work/suite/tests/conformance/cases"
+cp -r docs/screenshots "$work/suite/docs/"
+cp tests/conformance/cases/mc.cast "$work/suite/tests/conformance/cases/"
 (cd "$work/suite" && "$tuicast" test --replay >"$work/test.out") \
   || { cat "$work/test.out"; echo "the installed tuicast failed the bundled suite"; exit 1; }
 tail -1 "$work/test.out"
