@@ -316,6 +316,29 @@ fn run_project(
         tuicast::record::interrupt::install().context("cannot set up signal handling")?;
     }
     let mut report_summary = Report::default().live(live);
+    // One result in the chosen format: its line, its JSON record, or its JUnit case (taking
+    // `time` seconds); counted in the summary.
+    let emit = |out: &mut std::io::StdoutLock<'static>,
+                summary: &mut Report,
+                junit: &mut Vec<harness::junit::JunitCase>,
+                r: harness::CheckResult,
+                time: f64|
+     -> std::io::Result<()> {
+        match args.message_format {
+            MessageFormat::Human => out.write_all(summary.add(r).as_bytes())?,
+            MessageFormat::Json => {
+                writeln!(out, "{}", Message::Test(TestRecord::of_in(&r, live)).line())?;
+                summary.count(r);
+            }
+            MessageFormat::Junit => {
+                junit.push(harness::junit::JunitCase::from_result(
+                    &suite, &r, live, time,
+                ));
+                summary.count(r);
+            }
+        }
+        Ok(())
+    };
     // Each case that ran: its index, seconds, and its live recording's times.
     let mut timed: Vec<Timed> = Vec::new();
     let mut bad_input = false;
@@ -370,21 +393,9 @@ fn run_project(
             for (n, r) in case_results.into_iter().enumerate() {
                 // A golden refused as bad input (a symbolic link, no regular file) is exit 2.
                 bad_input |= r.bad_input;
-                match args.message_format {
-                    MessageFormat::Human => out.write_all(report_summary.add(r).as_bytes())?,
-                    MessageFormat::Json => {
-                        writeln!(out, "{}", Message::Test(TestRecord::of_in(&r, live)).line())?;
-                        report_summary.count(r);
-                    }
-                    MessageFormat::Junit => {
-                        // A cast's trials share one replay: the first carries its time.
-                        let time = if n == 0 { seconds } else { 0.0 };
-                        junit.push(harness::junit::JunitCase::from_result(
-                            &suite, &r, live, time,
-                        ));
-                        report_summary.count(r);
-                    }
-                }
+                // A cast's trials share one replay: the first carries its time.
+                let time = if n == 0 { seconds } else { 0.0 };
+                emit(&mut out, &mut report_summary, junit, r, time)?;
             }
             out.flush()?;
             Ok(())
@@ -394,19 +405,7 @@ fn run_project(
         &screenshots,
         |shot| harness::screenshot::check(&config, shot, update),
         |_, r| -> anyhow::Result<()> {
-            match args.message_format {
-                MessageFormat::Human => out.write_all(report_summary.add(r).as_bytes())?,
-                MessageFormat::Json => {
-                    writeln!(out, "{}", Message::Test(TestRecord::of_in(&r, live)).line())?;
-                    report_summary.count(r);
-                }
-                MessageFormat::Junit => {
-                    junit.push(harness::junit::JunitCase::from_result(
-                        &suite, &r, live, 0.0,
-                    ));
-                    report_summary.count(r);
-                }
-            }
+            emit(&mut out, &mut report_summary, junit, r, 0.0)?;
             out.flush()?;
             Ok(())
         },
