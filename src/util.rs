@@ -16,7 +16,7 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Opens `path` for reading only when it is a regular file (symlinks followed). A FIFO would
 /// block forever, `/dev/zero` never ends, a folder is no file: a cloned repository can hold any
@@ -457,6 +457,15 @@ pub fn par_map_ordered<T: Sync, R: Send, E>(
         }
         Ok(())
     })
+}
+
+/// `path` relative to the current directory when it is inside it, as messages show a file
+/// (`casts/x.cast:2:1`, not the absolute path discovery works with).
+pub(crate) fn relative_to_cwd(path: &Path) -> PathBuf {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
 }
 
 #[cfg(test)]

@@ -39,9 +39,6 @@ pub use update::{running_under_ci, UpdateAction, UpdateMode, UpdateModeError, UP
 
 /// A path as people want to read it: relative to the current folder when inside it, escaped.
 pub(crate) fn shown_path(path: &Path) -> String {
-    let rel = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
-        .unwrap_or_else(|| path.to_path_buf());
+    let rel = crate::util::relative_to_cwd(path);
     crate::escape::escape_for_terminal(&rel.display().to_string(), 300)
 }

@@ -15,16 +15,18 @@ pub const SCREENSHOTS_DIR: &str = ".screenshots";
 /// Points the pending files of [`SCREENSHOTS_DIR`] in `pending` (from [`list`] of the
 /// snapshots folder `snapshots`) at the screenshot outputs they replace under the project
 /// `root` (named `screenshot:<output>`); one whose output is no longer declared (not in
-/// `outputs`, the names of the project's screenshots) is left out, as is one whose output
-/// would be outside the project or a symbolic link.
+/// `outputs`, the names of the project's screenshots) is left out. One whose output is a
+/// symbolic link or (through a linked folder) outside the project is refused: it is left out
+/// too, and listed in the second list as (its name, why), for the caller to say.
 pub fn retarget_screenshots(
     root: &Path,
     snapshots: &Path,
     outputs: &[String],
     pending: Vec<Pending>,
-) -> Vec<Pending> {
+) -> (Vec<Pending>, Vec<(String, String)>) {
     let prefix = format!("{SCREENSHOTS_DIR}/");
-    pending
+    let mut refused = Vec::new();
+    let kept = pending
         .into_iter()
         .filter_map(|mut p| {
             let Some(output) = p.name.strip_prefix(&prefix).map(str::to_string) else {
@@ -34,16 +36,38 @@ pub fn retarget_screenshots(
                 return None;
             }
             let golden = root.join(&output);
-            let link = std::fs::symlink_metadata(&golden).is_ok_and(|m| m.file_type().is_symlink());
-            if link || !crate::util::is_inside(root, &golden) {
+            let name = format!("screenshot:{output}");
+            if let Err(e) = check_destination(root, &golden) {
+                refused.push((name, e.to_string()));
                 return None;
             }
             debug_assert!(p.new.starts_with(snapshots));
             p.golden = golden;
-            p.name = format!("screenshot:{output}");
+            p.name = name;
             Some(p)
         })
-        .collect()
+        .collect();
+    (kept, refused)
+}
+
+/// Refuses a destination outside `root` (after symbolic links) or one that is a symbolic link.
+pub(crate) fn check_destination(root: &Path, output: &Path) -> Result<(), std::io::Error> {
+    let refuse = |why: &str| {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "refusing to write {}: {why}",
+                crate::escape::escape_for_terminal(&output.display().to_string(), 300)
+            ),
+        ))
+    };
+    if std::fs::symlink_metadata(output).is_ok_and(|m| m.file_type().is_symlink()) {
+        return refuse("it is a symbolic link");
+    }
+    if !crate::util::is_inside(root, output) {
+        return refuse("it is outside the project (after symbolic links)");
+    }
+    Ok(())
 }
 
 /// A `.new` file waiting for review.

@@ -31,15 +31,33 @@ pub(super) struct ReviewArgs {
 /// The pending changes the filters select: each live recording (`casts/NAME.cast.new`) with
 /// the `.new` snapshots of its cast, every other `.new` snapshot alone. A filter that selects
 /// any part of a change selects all of it.
-fn load(filter: &FilterArgs) -> anyhow::Result<(Config, Vec<Change>)> {
+fn load(filter: &FilterArgs) -> anyhow::Result<(Config, Vec<Change>, Refused)> {
     // The project of the working folder, from any folder inside it.
     let cwd = std::env::current_dir()?;
     let config = Config::find(&cwd, &cwd)?;
     let snapshots = pending::list(&config.snapshots)?;
     // The new images of changed screenshots, pointed at their declared outputs.
     let outputs: Vec<String> = config.screenshots.iter().map(|s| s.name.clone()).collect();
-    let snapshots =
+    let (snapshots, refused) =
         pending::retarget_screenshots(&config.root, &config.snapshots, &outputs, snapshots);
+    // Said, not skipped: a new image that cannot be accepted is a change left behind.
+    let selects = |name: &str| {
+        filter.filters.is_empty() || filter.filters.iter().any(|f| name.contains(f.as_str()))
+    };
+    let refused: Vec<String> = refused
+        .into_iter()
+        .filter(|(name, _)| selects(name))
+        .map(|(name, why)| {
+            format!(
+                "{}: cannot be accepted: {why}; make the output a regular file in the project, \
+                 or run: tuicast screenshots",
+                tuicast::escape::escape_for_terminal(&name, 300)
+            )
+        })
+        .collect();
+    for r in &refused {
+        eprintln!("error: {r}");
+    }
     // Live recordings that differed from their goldens: casts/NAME.cast.new.
     let mut recordings = Vec::new();
     for mut p in pending::list(&config.casts)? {
@@ -52,12 +70,28 @@ fn load(filter: &FilterArgs) -> anyhow::Result<(Config, Vec<Change>)> {
         .into_iter()
         .filter(|c| filter.filters.is_empty() || filter.filters.iter().any(|f| c.matches(Some(f))))
         .collect();
-    Ok((config, selected))
+    Ok((config, selected, Refused(!refused.is_empty())))
+}
+
+/// Whether [`load`] refused a pending image the filters select (said on stderr): the
+/// command then exits 2 after doing the rest.
+#[derive(Debug, Clone, Copy)]
+struct Refused(bool);
+
+impl Refused {
+    /// `ExitCode::SUCCESS`, or exit 2 when something was refused.
+    fn exit(self) -> ExitCode {
+        if self.0 {
+            ExitCode::from(super::EXIT_BAD_INPUT)
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
 }
 
 /// `tuicast pending`: one pending snapshot per line (golden name, then the `.new` path).
 pub(super) fn pending(filter: FilterArgs) -> anyhow::Result<ExitCode> {
-    let (_, changes) = load(&filter)?;
+    let (_, changes, refused) = load(&filter)?;
     let mut out = std::io::stdout().lock();
     for p in changes.iter().flat_map(Change::items) {
         let state = if p.golden.exists() { "changed" } else { "new" };
@@ -68,7 +102,7 @@ pub(super) fn pending(filter: FilterArgs) -> anyhow::Result<ExitCode> {
             tuicast::escape::escape_for_terminal(&p.new.display().to_string(), 300)
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(refused.exit())
 }
 
 /// Replace goldens with their pending `.new` files, or with the changes a CI run left in a
@@ -212,6 +246,7 @@ fn accept_project(
         root: &config.root,
         known: &known_casts,
         name,
+        screenshots: &config.screenshots,
     };
     Ok(tuicast::report::plan_accept_from(
         dir,
@@ -228,7 +263,7 @@ pub(super) fn reject(filter: FilterArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn apply(filter: FilterArgs, accept: bool) -> anyhow::Result<ExitCode> {
-    let (_, items) = load(&filter)?;
+    let (_, items, refused) = load(&filter)?;
     if items.is_empty() {
         eprintln!(
             "no pending snapshots{}",
@@ -238,7 +273,7 @@ fn apply(filter: FilterArgs, accept: bool) -> anyhow::Result<ExitCode> {
                 " match"
             }
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(refused.exit());
     }
     for change in &items {
         for p in change.items() {
@@ -251,7 +286,7 @@ fn apply(filter: FilterArgs, accept: bool) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(refused.exit())
 }
 
 /// `tuicast review`: the interactive loop.
@@ -259,10 +294,10 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
     if args.list {
         return pending(args.filter);
     }
-    let (config, items) = load(&args.filter)?;
+    let (config, items, refused) = load(&args.filter)?;
     if items.is_empty() {
         println!("no pending snapshots");
-        return Ok(ExitCode::SUCCESS);
+        return Ok(refused.exit());
     }
     let color = tuicast::harness::use_color(std::io::stdout().is_terminal());
     let stdin = std::io::stdin();
@@ -292,7 +327,7 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
                     "{accepted} accepted, {rejected} rejected, {} skipped",
                     skipped + items.len() - i
                 );
-                return Ok(ExitCode::SUCCESS);
+                return Ok(refused.exit());
             }
             match answer.trim() {
                 "a" => {
@@ -309,7 +344,7 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
                         "{accepted} accepted, {rejected} rejected, {} skipped",
                         skipped + items.len() - i
                     );
-                    return Ok(ExitCode::SUCCESS);
+                    return Ok(refused.exit());
                 }
                 _ => continue,
             }
@@ -317,7 +352,7 @@ pub(super) fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
         }
     }
     println!("{accepted} accepted, {rejected} rejected, {skipped} skipped");
-    Ok(ExitCode::SUCCESS)
+    Ok(refused.exit())
 }
 
 /// Reads one answer: a single key, without Enter, when standard input is a terminal (the

@@ -288,16 +288,17 @@ fn run_project(
         texts: &args.filter,
         exact: args.exact,
     };
-    // Each `[[screenshot]]` is a check too (not when paths name some casts).
-    let screenshots: Vec<&tuicast::config::Screenshot> = if paths.is_empty() {
-        config
-            .screenshots
-            .iter()
-            .filter(|s| wanted(&harness::screenshot::test_name(s), filter))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    // Each `[[screenshot]]` is a check too; when paths name some casts, those drawn from them.
+    let named: Vec<PathBuf> = cases
+        .iter()
+        .map(|c| tuicast::util::resolved(&c.cast))
+        .collect();
+    let screenshots: Vec<&tuicast::config::Screenshot> = config
+        .screenshots
+        .iter()
+        .filter(|s| paths.is_empty() || named.contains(&tuicast::util::resolved(&s.cast)))
+        .filter(|s| wanted(&harness::screenshot::test_name(s), filter))
+        .collect();
     if args.list {
         list(
             &mut out,
@@ -403,7 +404,24 @@ fn run_project(
     )?;
     tuicast::util::par_map_ordered(
         &screenshots,
-        |shot| harness::screenshot::check(&config, shot, update),
+        |shot| {
+            let started = std::time::Instant::now();
+            let (r, drawn) = harness::screenshot::check_drawn(&config, shot, update, live);
+            if let Some(report) = report {
+                let done = harness::add_screenshot_to_report(
+                    report,
+                    &config,
+                    shot,
+                    &r,
+                    drawn.as_deref(),
+                    started.elapsed(),
+                );
+                if let Err(e) = done {
+                    eprintln!("warning: report: {e}");
+                }
+            }
+            r
+        },
         |_, r| -> anyhow::Result<()> {
             emit(&mut out, &mut report_summary, junit, r, 0.0)?;
             out.flush()?;

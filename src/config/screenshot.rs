@@ -68,7 +68,8 @@ pub enum ScreenshotAt {
 }
 
 /// The picture format of a screenshot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum ScreenshotFormat {
     /// A PNG, compared by decoded pixels.

@@ -83,7 +83,7 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
         warn_once("older-than-binary", &warning);
     }
     let shown = |e: crate::cast::CastError| {
-        e.with_path(super::discover::relative_to_cwd(&case.cast))
+        e.with_path(crate::util::relative_to_cwd(&case.cast))
             .to_string()
     };
     let reader = crate::cast::open(&case.cast).map_err(shown)?;

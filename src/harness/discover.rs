@@ -291,7 +291,9 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
                 assert::shown_path(&cast)
             )),
             _ => scan_checkpoints(&cast)
-                .map_err(|e| Failure::from(e.with_path(relative_to_cwd(&cast)).to_string()))
+                .map_err(|e| {
+                    Failure::from(e.with_path(crate::util::relative_to_cwd(&cast)).to_string())
+                })
                 .map(|all| match &scenario {
                     Some(s) => with_stale(&cast, all, s),
                     None => all,
@@ -510,15 +512,6 @@ fn choose(
         ));
     }
     Ok(chosen)
-}
-
-/// `path` relative to the current directory when it is inside it, as messages show a cast
-/// (`casts/x.cast:2:1`, not the absolute path discovery works with).
-pub(crate) fn relative_to_cwd(path: &Path) -> PathBuf {
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
-        .unwrap_or_else(|| path.to_path_buf())
 }
 
 /// The checkpoint names of a cast, from its markers (fast: no terminal engine involved).

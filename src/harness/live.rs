@@ -166,7 +166,7 @@ fn run_id() -> String {
 }
 
 /// `name` as one file name: letters, digits, `-` and `_` kept, anything else as `.XX` hex.
-fn file_safe(name: &str) -> String {
+pub(super) fn file_safe(name: &str) -> String {
     let mut out = String::new();
     for b in name.bytes() {
         if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' {
@@ -179,7 +179,7 @@ fn file_safe(name: &str) -> String {
 }
 
 /// The run folder, made, with run folders of earlier runs older than a day removed.
-fn make_run_dir() -> std::io::Result<PathBuf> {
+pub(super) fn make_run_dir() -> std::io::Result<PathBuf> {
     let dir = run_dir();
     // Checked every time: the folders are this user's alone before anything is read there.
     crate::util::private_dir(&live_base())?;

@@ -52,7 +52,7 @@ pub use live::{
     live_cast_path, live_recording_times, recording_times, run_dir, LiveMode, LiveModeError,
     RecordingTimes, LIVE_ENV,
 };
-pub use report::add_to_report;
+pub use report::{add_screenshot_to_report, add_to_report};
 pub use result::{CheckResult, Failure, Report, SnapshotResult, Status};
 pub use screen_golden::{assert_screen_golden, check_screen_golden, ScreenSource, SCREENS_DIR};
 pub use trials::{expect_test_name, main, test_name, trials, HarnessError};

@@ -38,6 +38,19 @@ pub fn add_to_report(
     report.add(config, &info, key, data, duration)
 }
 
+/// Adds the result of the screenshot `shot` to `report`, with the image its cast draws now
+/// (`actual`) when that is not the committed one.
+pub fn add_screenshot_to_report(
+    report: &ReportDir,
+    config: &Config,
+    shot: &crate::config::Screenshot,
+    result: &CheckResult,
+    actual: Option<&[u8]>,
+    duration: Duration,
+) -> std::io::Result<()> {
+    report.add_screenshot(config, shot, report_data(result), actual, duration)
+}
+
 /// What the report shows of a case this process recorded live: its new recording and the
 /// scenario's steps, the one that failed marked.
 fn live_info(case: &Case) -> Option<LiveInfo> {
@@ -133,5 +146,6 @@ pub(crate) fn report_data(r: &CheckResult) -> ResultData {
         status: status.to_string(),
         error: r.error.clone(),
         snapshots,
+        screenshot: None,
     }
 }

@@ -9,7 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::LiveMode;
 use super::{CheckResult, SnapshotResult};
+use crate::assert::pending::check_destination;
 use crate::assert::{Outcome, UpdateAction};
 use crate::config::{Config, Screenshot, ScreenshotAt, ScreenshotFormat};
 use crate::escape::escape_for_terminal;
@@ -190,30 +192,22 @@ pub fn write(config: &Config, shot: &Screenshot, bytes: &[u8]) -> Result<(), Scr
     crate::util::write_atomic(&shot.output, bytes).map_err(|e| place(shot, e))
 }
 
-/// Refuses a destination outside `root` (after symbolic links) or one that is a symbolic link.
-pub(crate) fn check_destination(root: &Path, output: &Path) -> Result<(), std::io::Error> {
-    let refuse = |why: &str| {
-        Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!(
-                "refusing to write {}: {why}",
-                escape_for_terminal(&output.display().to_string(), 300)
-            ),
-        ))
-    };
-    if std::fs::symlink_metadata(output).is_ok_and(|m| m.file_type().is_symlink()) {
-        return refuse("it is a symbolic link");
-    }
-    if !crate::util::is_inside(root, output) {
-        return refuse("it is outside the project (after symbolic links)");
-    }
-    Ok(())
-}
-
 /// Checks one screenshot as a test: draws it, compares it with the committed image and writes
 /// what `action` allows (the pending `.new` under the snapshots folder, or with
 /// [`UpdateAction::Overwrite`] the output itself). A stale `.new` beside a fresh image goes.
 pub fn check(config: &Config, shot: &Screenshot, action: UpdateAction) -> CheckResult {
+    check_drawn(config, shot, action, LiveMode::Auto).0
+}
+
+/// [`check`], where `live` says whether a cast not recorded yet may be recorded from its
+/// scenario ([`render_live`]), also giving the image the cast draws now when it is not the
+/// committed one (for the report, which carries it for `tuicast accept --from`).
+pub fn check_drawn(
+    config: &Config,
+    shot: &Screenshot,
+    action: UpdateAction,
+    live: LiveMode,
+) -> (CheckResult, Option<Vec<u8>>) {
     let mut result = CheckResult {
         test: test_name(shot),
         cast: shot.cast.clone(),
@@ -224,7 +218,8 @@ pub fn check(config: &Config, shot: &Screenshot, action: UpdateAction) -> CheckR
         error: None,
         bad_input: false,
     };
-    match check_outcome(config, shot, action) {
+    let mut drawn = None;
+    match check_outcome(config, shot, action, live, &mut drawn) {
         Ok(outcome) => result.snapshots.push(SnapshotResult {
             path: shot.output.clone(),
             name: test_name(shot),
@@ -233,7 +228,7 @@ pub fn check(config: &Config, shot: &Screenshot, action: UpdateAction) -> CheckR
         }),
         Err(why) => result.error = Some(why.0),
     }
-    result
+    (result, drawn)
 }
 
 /// The outcome of a check that passed, or the failure message.
@@ -241,10 +236,12 @@ fn check_outcome(
     config: &Config,
     shot: &Screenshot,
     action: UpdateAction,
+    live: LiveMode,
+    drawn: &mut Option<Vec<u8>>,
 ) -> Result<Outcome, super::Failure> {
     let name = escape_for_terminal(&shot.name, 300);
     let fix = format!("tuicast screenshots {}", shell_word(&name));
-    let actual = render(config, shot).map_err(|e| fail(format!("{e}")))?;
+    let actual = render_live(config, shot, live).map_err(|e| fail(format!("{e}")))?;
     let freshness = freshness(shot, &actual).map_err(|e| fail(format!("{e}")))?;
     let pending = pending_path(config, shot);
     if freshness == Freshness::Same {
@@ -253,9 +250,10 @@ fn check_outcome(
         }
         return Ok(Outcome::Pass);
     }
+    let actual = &*drawn.insert(actual);
     let written = match action {
         UpdateAction::Overwrite => {
-            write(config, shot, &actual).map_err(|e| fail(format!("{e}")))?;
+            write(config, shot, actual).map_err(|e| fail(format!("{e}")))?;
             remove_pending(&pending).map_err(|e| fail(format!("{}: {e}", pending.display())))?;
             return Ok(Outcome::Updated);
         }
@@ -265,7 +263,7 @@ fn check_outcome(
                     .map_err(|e| fail(format!("{}: {e}", dir.display())))?;
             }
             check_destination(&config.snapshots, &pending).map_err(|e| fail(format!("{e}")))?;
-            crate::util::write_atomic(&pending, &actual)
+            crate::util::write_atomic(&pending, actual)
                 .map_err(|e| fail(format!("cannot write {}: {e}", pending.display())))?;
             true
         }
@@ -338,16 +336,100 @@ fn place(shot: &Screenshot, e: impl std::fmt::Display) -> ScreenshotError {
 }
 
 /// Draws the screenshot from its cast: the screen it names (or, for a GIF, the whole cast),
-/// with the cast's theme, then `[png]`, then the table's keys.
-#[cfg(feature = "png")]
+/// with the cast's theme, then `[png]`, then the table's keys. A cast not recorded yet whose
+/// scenario is beside it is recorded first ([`render_live`] with [`LiveMode::Auto`]).
 pub fn render(config: &Config, shot: &Screenshot) -> Result<Vec<u8>, ScreenshotError> {
-    draw::render(config, shot).map_err(|e| place(shot, e))
+    render_live(config, shot, LiveMode::Auto)
+}
+
+/// [`render`], where `live` says whether a cast that does not exist yet may be recorded from
+/// its scenario (not with [`LiveMode::Never`], `--replay`). Such a recording is made in the
+/// run's folder and removed once drawn: the cast itself is written only by `tuicast record`.
+/// A GIF is drawn from a recorded cast only: its frames keep the recording's timing, which
+/// no two recordings share.
+pub fn render_live(
+    config: &Config,
+    shot: &Screenshot,
+    live: LiveMode,
+) -> Result<Vec<u8>, ScreenshotError> {
+    let recorded = record_missing(config, shot, live).map_err(|e| place(shot, e))?;
+    let cast = recorded
+        .as_ref()
+        .map_or(shot.cast.as_path(), |r| r.0.as_path());
+    draw(config, shot, cast).map_err(|e| place(shot, e))
+}
+
+#[cfg(feature = "png")]
+fn draw(config: &Config, shot: &Screenshot, cast: &Path) -> Result<Vec<u8>, ScreenshotError> {
+    draw::render(config, shot, cast)
 }
 
 /// Without the `png` feature no picture is drawn.
 #[cfg(not(feature = "png"))]
-pub fn render(_: &Config, shot: &Screenshot) -> Result<Vec<u8>, ScreenshotError> {
-    Err(place(shot, "tuicast was built without the png feature"))
+fn draw(_: &Config, _: &Screenshot, _: &Path) -> Result<Vec<u8>, ScreenshotError> {
+    Err("tuicast was built without the png feature".into())
+}
+
+/// A recording made for one screenshot, removed when dropped.
+struct Recorded(PathBuf);
+
+impl Drop for Recorded {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+        let _ = std::fs::remove_file(crate::record::run::partial_path(&self.0));
+    }
+}
+
+/// The screenshot's cast recorded now from its scenario, when the cast does not exist and a
+/// scenario is beside it; `None` when the cast exists. Any other case is the error that says
+/// what to do.
+fn record_missing(
+    config: &Config,
+    shot: &Screenshot,
+    live: LiveMode,
+) -> Result<Option<Recorded>, ScreenshotError> {
+    let cast = &shot.cast;
+    if cast.is_file() {
+        return Ok(None);
+    }
+    let shown = crate::assert::shown_path(cast);
+    let scenario_path = cast.with_extension("toml");
+    let file = crate::config::CastFile::beside_with(cast, &config.regions)
+        .map_err(|e| ScreenshotError(e.to_string()))?;
+    let Some(scenario) = file.and_then(|f| f.recording) else {
+        return Err(message!(
+            "the cast {shown} does not exist, and no scenario beside it records it{}",
+            if scenario_path.is_file() {
+                " (its TOML has no [recording])"
+            } else {
+                ""
+            }
+        ));
+    };
+    let record_it = format!(
+        "record it with: tuicast record {}",
+        crate::assert::shown_path(&scenario_path)
+    );
+    if live == LiveMode::Never {
+        return Err(message!(
+            "the cast {shown} does not exist, and --replay records nothing: {record_it}"
+        ));
+    }
+    if shot.format == ScreenshotFormat::Gif {
+        return Err(message!(
+            "the cast {shown} does not exist: a GIF is drawn from a recorded cast (its frames \
+             keep the recording's timing): {record_it}"
+        ));
+    }
+    let dir = super::live::make_run_dir()
+        .map_err(|e| ScreenshotError(format!("cannot make the folder for live recordings: {e}")))?;
+    let recorded = Recorded(dir.join(format!(
+        "screenshot-{}.cast",
+        super::live::file_safe(&shot.name)
+    )));
+    crate::record::record_scenario(&scenario, &recorded.0, &mut |_| {})
+        .map_err(|e| ScreenshotError(format!("recording {shown} from its scenario: {e}")))?;
+    Ok(Some(recorded))
 }
 
 #[cfg(feature = "png")]
@@ -369,22 +451,10 @@ mod draw {
         ScreenshotError(e.to_string())
     }
 
-    pub(super) fn render(config: &Config, shot: &Screenshot) -> Drawn {
-        let cast = &shot.cast;
-        let shown = escape_for_terminal(&cast.display().to_string(), 300);
-        if !cast.is_file() {
-            let scenario = cast.with_extension("toml");
-            let hint = if scenario.is_file() {
-                format!(
-                    "; record it with: tuicast record {}",
-                    escape_for_terminal(&scenario.display().to_string(), 300)
-                )
-            } else {
-                String::new()
-            };
-            return Err(message!("the cast {shown} does not exist{hint}"));
-        }
-        let file = CastFile::beside_with(cast, &config.regions).map_err(err)?;
+    /// Draws `shot` from `cast` (its cast, or a recording of its scenario made now).
+    pub(super) fn render(config: &Config, shot: &Screenshot, cast: &Path) -> Drawn {
+        let shown = escape_for_terminal(&shot.cast.display().to_string(), 300);
+        let file = CastFile::beside_with(&shot.cast, &config.regions).map_err(err)?;
         let mut engine = config.engine;
         if let Some(f) = &file {
             engine.options = f.terminal.apply(engine.options);
@@ -447,7 +517,11 @@ mod draw {
             .clone()
             .or_else(|| header.title.clone())
             .or_else(|| screen.title.clone())
-            .or_else(|| cast.file_stem().map(|s| s.to_string_lossy().into_owned()));
+            .or_else(|| {
+                shot.cast
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+            });
         let decorations = Decorations {
             annotations,
             chrome: shot.chrome,

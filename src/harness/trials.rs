@@ -334,13 +334,27 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
     }
     // Each `[[screenshot]]` of tuicast.toml: the committed image is what its cast draws.
     for shot in config.screenshots.clone() {
-        let (config, updated) = (config.clone(), updated.clone());
+        let (config, updated, report) = (config.clone(), updated.clone(), report.clone());
         let suite = super::junit::suite_name(&config.root);
         trials.push(Trial::test(
             super::screenshot::test_name(&shot),
             move || {
                 let started = Instant::now();
-                let result = super::screenshot::check(&config, &shot, opts.update);
+                let (result, drawn) =
+                    super::screenshot::check_drawn(&config, &shot, opts.update, opts.live);
+                if let Some(report) = &report {
+                    let done = super::add_screenshot_to_report(
+                        report,
+                        &config,
+                        &shot,
+                        &result,
+                        drawn.as_deref(),
+                        started.elapsed(),
+                    );
+                    if let Err(e) = done {
+                        eprintln!("warning: report: {e}");
+                    }
+                }
                 if result.status() == super::Status::Updated {
                     updated
                         .lock()

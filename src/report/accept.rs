@@ -122,6 +122,9 @@ pub struct ProjectCasts<'a> {
     /// The project's folder as the report names it (`CastData::project`): only its casts
     /// are taken from a report of several projects (a workspace).
     pub name: &'a str,
+    /// The project's `[[screenshot]]`s: the only images outside the snapshots folder a
+    /// report may write, each over its declared output.
+    pub screenshots: &'a [crate::config::Screenshot],
 }
 
 /// [`accept_from`], also writing the new recordings the report carries for live cases
@@ -145,8 +148,36 @@ pub fn accept_from_project(
 /// every other one untouched too ([`AcceptPlan::apply`] writes).
 #[derive(Debug, Default)]
 pub struct AcceptPlan {
-    /// (name as shown, file, content, whether the file is new), casts before goldens.
-    writes: Vec<(String, PathBuf, Vec<u8>, bool)>,
+    /// Casts before goldens and screenshots.
+    writes: Vec<Write>,
+}
+
+/// One file an [`AcceptPlan`] writes.
+#[derive(Debug)]
+struct Write {
+    /// The name shown (a golden's, a cast's, `screenshot:<output>`).
+    name: String,
+    /// The file written.
+    path: PathBuf,
+    content: Vec<u8>,
+    /// Whether the file is new.
+    created: bool,
+    /// The local pending file it makes outdated (removed once written).
+    pending: PathBuf,
+}
+
+impl Write {
+    /// A golden or a cast, whose pending file is beside it (`.new`).
+    fn beside(name: String, path: PathBuf, content: Vec<u8>, created: bool) -> Write {
+        let pending = crate::assert::pending_path(&path);
+        Write {
+            name,
+            path,
+            content,
+            created,
+            pending,
+        }
+    }
 }
 
 impl AcceptPlan {
@@ -164,18 +195,18 @@ impl AcceptPlan {
     /// local `.new` each replaces.
     pub fn apply(self) -> Result<Vec<Accepted>, AcceptError> {
         let mut done = Vec::new();
-        for (name, path, content, created) in self.writes {
-            if let Some(parent) = path.parent() {
+        for w in self.writes {
+            if let Some(parent) = w.path.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| AcceptError::Io(parent.into(), e))?;
             }
-            crate::util::write_atomic(&path, &content)
-                .map_err(|e| AcceptError::Io(path.clone(), e))?;
+            crate::util::write_atomic(&w.path, &w.content)
+                .map_err(|e| AcceptError::Io(w.path.clone(), e))?;
             // A `.new` (or `.cast.new`) from a local run is now outdated.
-            let _ = std::fs::remove_file(crate::assert::pending_path(&path));
+            let _ = std::fs::remove_file(&w.pending);
             done.push(Accepted {
-                name,
-                path,
-                created,
+                name: w.name,
+                path: w.path,
+                created: w.created,
             });
         }
         Ok(done)
@@ -250,12 +281,6 @@ pub fn plan_accept_from(
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(refuse(name, &format!("the local golden: {e}"))),
         };
-        match (&s.golden_hash, &now) {
-            (a, b) if a == b => {}
-            (None, Some(_)) => stale.push((path.clone(), "a golden was written since")),
-            (Some(_), None) => stale.push((path.clone(), "the golden was removed since")),
-            _ => stale.push((path.clone(), "the golden changed since")),
-        }
         let content = if s.format.is_binary() {
             let file = s
                 .images
@@ -278,7 +303,39 @@ pub fn plan_accept_from(
             }
             s.actual.clone().into_bytes()
         };
-        planned.push((name.clone(), path, content, now.is_none()));
+        // A golden that already holds the new content was accepted before: not stale.
+        match (&s.golden_hash, &now) {
+            (a, b) if a == b => {}
+            (_, Some(b)) if *b == content_hash(&content) => {}
+            (None, Some(_)) => stale.push((path.clone(), "a golden was written since")),
+            (Some(_), None) => stale.push((path.clone(), "the golden was removed since")),
+            _ => stale.push((path.clone(), "the golden changed since")),
+        }
+        planned.push(Write::beside(name.clone(), path, content, now.is_none()));
+    }
+    // The docs screenshots whose new images are taken (a project's only: their outputs are
+    // checked against its `[[screenshot]]`s).
+    if let Some(project) = project {
+        for cast in &casts {
+            for r in &cast.results {
+                let Some(shot) = &r.screenshot else { continue };
+                // Every entry is checked; only those a filter names are written.
+                let mut changed = Vec::new();
+                let write =
+                    planned_screenshot(dir, snapshots, project, &r.test, shot, &mut changed)?;
+                let named = filters.is_empty()
+                    || filters
+                        .iter()
+                        .any(|f| r.test.contains(f.as_str()) || shot.output.contains(f.as_str()));
+                if named {
+                    // The latest result of each screenshot.
+                    planned.retain(|w| w.path != write.path);
+                    stale.retain(|(p, _)| *p != write.path);
+                    stale.extend(changed);
+                    planned.push(write);
+                }
+            }
+        }
     }
     // The new recordings of the casts whose changes are taken.
     let mut recordings = Vec::new();
@@ -315,7 +372,7 @@ fn planned_cast(
     cast: &super::CastData,
     new: &super::NewCast,
     stale: &mut Vec<(PathBuf, &'static str)>,
-) -> Result<(String, PathBuf, Vec<u8>, bool), AcceptError> {
+) -> Result<Write, AcceptError> {
     let refuse = |why: &str| AcceptError::Refused(cast.cast.clone(), why.to_string());
     let rel = Path::new(&cast.cast);
     let plain = rel.components().all(|c| matches!(c, Component::Normal(_)));
@@ -357,10 +414,153 @@ fn planned_cast(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(refuse(&format!("the local cast: {e}"))),
     };
-    if now != new.cast_hash {
+    if now != new.cast_hash && now != Some(content_hash(&bytes)) {
         stale.push((path.clone(), "the cast changed since"));
     }
-    Ok((cast.cast.clone(), path, bytes, now.is_none()))
+    Ok(Write::beside(cast.cast.clone(), path, bytes, now.is_none()))
+}
+
+/// The new image of a screenshot (the trial `test`): where it goes, its bytes. Refused unless
+/// its output is one of the project's `[[screenshot]]`s, in the format declared, inside the
+/// project with no link on the way, and its file in the report a regular file that holds an
+/// image of that format tuicast could have drawn; stale when the committed image changed
+/// since the report.
+fn planned_screenshot(
+    dir: &Path,
+    snapshots: &Path,
+    project: ProjectCasts<'_>,
+    test: &str,
+    shot: &super::ShotData,
+    stale: &mut Vec<(PathBuf, &'static str)>,
+) -> Result<Write, AcceptError> {
+    let refuse = |why: &str| AcceptError::Refused(test.to_string(), why.to_string());
+    let Some(declared) = project.screenshots.iter().find(|s| s.name == shot.output) else {
+        return Err(refuse(
+            "no [[screenshot]] of this checkout's tuicast.toml has this output",
+        ));
+    };
+    if declared.format != shot.format || test != format!("screenshot:{}", shot.output) {
+        return Err(refuse(
+            "its format or name is not the one tuicast.toml declares",
+        ));
+    }
+    let rel = Path::new(&shot.output);
+    if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+        return Err(refuse("its output is not a path inside the project"));
+    }
+    if let Some(link) = linked_folder(project.root, rel) {
+        return Err(refuse(&format!(
+            "{} is a symbolic link: accept --from writes no screenshot through one",
+            crate::escape::escape_for_terminal(&link.display().to_string(), 300)
+        )));
+    }
+    let path = project.root.join(rel);
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(refuse(
+            "its output is a symbolic link: accept --from writes no screenshot through one",
+        ));
+    }
+    let file = shot
+        .images
+        .actual
+        .as_deref()
+        .filter(|f| !f.contains('/') && !f.starts_with('.'))
+        .ok_or_else(|| AcceptError::NoPicture(test.to_string()))?;
+    let shown = crate::escape::escape_for_terminal(file, 200);
+    let bytes = crate::util::read_regular_nofollow(&dir.join("files").join(file), MAX_GOLDEN_BYTES)
+        .map_err(|e| refuse(&format!("its image files/{shown}: {e}")))?;
+    let checked = match shot.format {
+        crate::config::ScreenshotFormat::Png => check_picture(&bytes),
+        crate::config::ScreenshotFormat::Gif => check_gif(&bytes),
+        crate::config::ScreenshotFormat::Svg => check_svg(&bytes),
+    };
+    if let Err(why) = checked {
+        return Err(refuse(&format!("its image files/{shown} {why}")));
+    }
+    let now = match crate::util::read_regular_nofollow(&path, MAX_GOLDEN_BYTES) {
+        Ok(b) => Some(content_hash(&b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(refuse(&format!("the committed image: {e}"))),
+    };
+    match (&shot.output_hash, &now) {
+        (a, b) if a == b => {}
+        // Already accepted: the committed image is the new one.
+        (_, Some(b)) if *b == content_hash(&bytes) => {}
+        (None, Some(_)) => stale.push((path.clone(), "an image was written since")),
+        (Some(_), None) => stale.push((path.clone(), "the image was removed since")),
+        _ => stale.push((path.clone(), "the image changed since")),
+    }
+    let pending = snapshots
+        .join(crate::assert::pending::SCREENSHOTS_DIR)
+        .join(format!("{}.new", shot.output));
+    Ok(Write {
+        name: test.to_string(),
+        path,
+        content: bytes,
+        created: now.is_none(),
+        pending,
+    })
+}
+
+/// Whether `bytes` are a GIF (its signature and a logical screen no larger than tuicast
+/// draws).
+fn check_gif(bytes: &[u8]) -> Result<(), NotAPicture> {
+    if !(bytes.starts_with(b"GIF89a") || bytes.starts_with(b"GIF87a")) || bytes.len() < 13 {
+        return Err("is not a GIF".into());
+    }
+    let w = u32::from(u16::from_le_bytes([bytes[6], bytes[7]]));
+    let h = u32::from(u16::from_le_bytes([bytes[8], bytes[9]]));
+    #[cfg(feature = "png")]
+    if w > crate::render::png::MAX_SIDE || h > crate::render::png::MAX_SIDE {
+        return Err(message!("is {w}x{h} pixels, larger than tuicast draws"));
+    }
+    if w == 0 || h == 0 {
+        return Err("is a GIF of no size".into());
+    }
+    Ok(())
+}
+
+/// Whether `bytes` are an SVG as tuicast writes it: UTF-8 text that is one `<svg>` element,
+/// with nothing that runs (a script, an event attribute, a `javascript:` link, foreign HTML).
+/// A docs image accepted from a CI run goes into the repository and is served from it.
+fn check_svg(bytes: &[u8]) -> Result<(), NotAPicture> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Err("is not UTF-8 text, so no SVG".into());
+    };
+    let body = text.trim_start();
+    let body = match body.strip_prefix("<?xml") {
+        Some(rest) => rest.split_once("?>").map_or("", |(_, r)| r).trim_start(),
+        None => body,
+    };
+    if !body.starts_with("<svg") || !body.trim_end().ends_with("</svg>") {
+        return Err("is not an SVG (one <svg> element)".into());
+    }
+    let lower = text.to_ascii_lowercase();
+    // Only the tags: the screen's text is escaped, so `<` starts a tag and never text.
+    for tag in lower.split('<').skip(1) {
+        let tag = tag.split('>').next().unwrap_or("");
+        for bad in ["script", "foreignobject", "iframe", "!entity", "!doctype"] {
+            if tag.starts_with(bad) {
+                return Err(message!("holds a <{bad}>, which tuicast never writes"));
+            }
+        }
+        // Links within the picture only (`<use href="#glyph">`).
+        let outward = tag.match_indices("href=").any(|(i, _)| {
+            let value = &tag[i + "href=".len()..];
+            !(value.starts_with("\"#") || value.starts_with("'#"))
+        });
+        if outward || tag.contains("javascript:") {
+            return Err("holds a link out of the picture, which tuicast never writes".into());
+        }
+        let event = tag
+            .split(|c: char| c.is_ascii_whitespace())
+            .skip(1)
+            .any(|attr| attr.starts_with("on") && attr.contains('='));
+        if event {
+            return Err("holds an event attribute (on…=), which tuicast never writes".into());
+        }
+    }
+    Ok(())
 }
 
 /// The first folder from `snapshots` down to the golden `rel`'s folder that is a symbolic

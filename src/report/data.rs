@@ -67,6 +67,26 @@ pub struct ResultData {
     pub error: Option<String>,
     /// The failing goldens only.
     pub snapshots: Vec<SnapshotData>,
+    /// A `[[screenshot]]` of `tuicast.toml` that failed: its output and the image its cast
+    /// draws now (`None` for a checkpoint's result, and for a screenshot that passed).
+    #[serde(default)]
+    pub screenshot: Option<ShotData>,
+}
+
+/// A docs screenshot that is missing or stale: the declared output, the image that would
+/// replace it, and a hash of the committed one it was compared with (`accept --from` writes
+/// the new image only over that same file).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ShotData {
+    /// The output, relative to the project, `/`-separated (`docs/screenshots/demo.png`).
+    pub output: String,
+    /// Its format, as the `[[screenshot]]` declares it.
+    pub format: crate::config::ScreenshotFormat,
+    /// [`content_hash`] of the committed image; `None` when there was none.
+    pub output_hash: Option<String>,
+    /// Files in `DIR/files/`: the committed image (`expected`) and the new one (`actual`).
+    pub images: Images,
 }
 
 /// A golden that failed: what it held, what the run saw, and what would replace it.

@@ -41,7 +41,7 @@ pub(super) fn counts(casts: &[CastData]) -> Counts {
             "updated" => c.updated += 1,
             _ => c.failed += 1,
         }
-        c.pending += r.snapshots.len();
+        c.pending += r.snapshots.len() + usize::from(r.screenshot.is_some());
     }
     c
 }
@@ -192,7 +192,14 @@ impl Page<'_> {
             escape(&r.test),
             escape(&r.test),
         );
-        if r.checkpoint.is_empty() {
+        if r.test.starts_with("screenshot:") {
+            let _ = write!(
+                out,
+                "a [[screenshot]] of tuicast.toml: checkpoint <b>{}</b> of {}",
+                escape(&r.checkpoint),
+                escape(&cast.cast)
+            );
+        } else if r.checkpoint.is_empty() {
             let _ = write!(out, "{} could not be checked", escape(&cast.cast));
         } else {
             let _ = write!(
@@ -218,6 +225,9 @@ impl Page<'_> {
         }
         for s in &r.snapshots {
             snapshot(out, s);
+        }
+        if let Some(shot) = &r.screenshot {
+            screenshot(out, shot);
         }
         out.push_str("</section>\n");
     }
@@ -259,6 +269,51 @@ fn steps(index: usize, p: &Player) -> String {
     }
     out.push_str("</ol></div>");
     out
+}
+
+/// A stale or missing screenshot: the committed image beside the one its cast draws now
+/// (an SVG too, as an `<img>`, where no script of it runs).
+fn screenshot(out: &mut String, shot: &super::ShotData) {
+    let what = if shot.images.expected.is_some() {
+        "stale"
+    } else {
+        "missing"
+    };
+    let _ = write!(
+        out,
+        "<div class=\"snap\" data-screenshot=\"{}\"><h3>{what}: {}</h3>\
+         <div class=\"sides images\">",
+        escape(&shot.output),
+        escape(&shot.output)
+    );
+    for (label, file) in [
+        ("committed", &shot.images.expected),
+        ("drawn now", &shot.images.actual),
+    ] {
+        match file {
+            Some(f) => {
+                let _ = write!(
+                    out,
+                    "<figure class=\"{}\"><figcaption>{label}</figcaption>\
+                     <img src=\"files/{}\" alt=\"{label}\"></figure>",
+                    if label == "committed" {
+                        "expected"
+                    } else {
+                        "actual"
+                    },
+                    escape(&fragment(f))
+                );
+            }
+            None => {
+                let _ = write!(
+                    out,
+                    "<figure class=\"expected\"><figcaption>{label}</figcaption>\
+                     <p class=\"none\">no image yet</p></figure>"
+                );
+            }
+        }
+    }
+    out.push_str("</div></div>");
 }
 
 fn snapshot(out: &mut String, s: &SnapshotData) {

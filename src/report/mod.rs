@@ -31,7 +31,9 @@ pub use accept::{
     accept_from, accept_from_project, plan_accept_from, AcceptError, AcceptPlan, Accepted,
     ProjectCasts,
 };
-pub use data::{content_hash, format_of, CastData, Images, NewCast, ResultData, SnapshotData};
+pub use data::{
+    content_hash, format_of, CastData, Images, NewCast, ResultData, ShotData, SnapshotData,
+};
 pub use html::{escape, Counts};
 pub use player::{player, Frame, LiveInfo, Marker, Player, Run, StepInfo};
 pub use summary::markdown_summary;
@@ -263,6 +265,68 @@ impl ReportDir {
                 .unwrap_or_default(),
         };
         let file = data.join(format!("r-{}.json", short_hash(&qualified(&project, key))));
+        write_replacing(&file, &serde_json::to_vec(&cast)?)
+    }
+
+    /// Adds the result of a `[[screenshot]]` of `tuicast.toml` (`shot`): for one that failed
+    /// with a new image (`actual`, what its cast draws now), the committed image and the new
+    /// one go into `DIR/files/`, and [`accept_from_project`] can write the new one over the
+    /// output it was compared with.
+    pub fn add_screenshot(
+        &self,
+        config: &Config,
+        shot: &crate::config::Screenshot,
+        mut result: ResultData,
+        actual: Option<&[u8]>,
+        duration: Duration,
+    ) -> io::Result<()> {
+        self.claim()?;
+        let data = self.dir.join("data");
+        std::fs::create_dir_all(&data)?;
+        let project = project_in_repository(&config.root);
+        let id = qualified(&project, &result.test);
+        if let (true, Some(actual)) = (result.failed(), actual) {
+            let files = self.dir.join("files");
+            std::fs::create_dir_all(&files)?;
+            let base = short_hash(&id);
+            let ext = shot.format.name();
+            // The committed image as goldens are read (no link, no FIFO, a size limit).
+            let committed = crate::assert::read_golden(&shot.output).ok().flatten();
+            let expected = match &committed {
+                Some(bytes) => {
+                    let name = format!("{base}-expected.{ext}");
+                    write_replacing(&files.join(&name), bytes)?;
+                    Some(name)
+                }
+                None => None,
+            };
+            let name = format!("{base}-actual.{ext}");
+            write_replacing(&files.join(&name), actual)?;
+            result.screenshot = Some(ShotData {
+                output: shot.name.clone(),
+                format: shot.format,
+                output_hash: committed.as_deref().map(content_hash),
+                images: Images {
+                    expected,
+                    actual: Some(name),
+                    diff: None,
+                },
+            });
+        }
+        let cast = CastData {
+            cast: crate::assert::pending::relative_name(&config.root, &shot.cast),
+            project,
+            stem: result.test.clone(),
+            command: command_line(),
+            duration: duration.as_secs_f64(),
+            finished: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64()),
+            results: vec![result],
+            new_cast: None,
+            overheads_ms: Vec::new(),
+        };
+        let file = data.join(format!("r-{}.json", short_hash(&id)));
         write_replacing(&file, &serde_json::to_vec(&cast)?)
     }
 

@@ -26,7 +26,15 @@ pub fn markdown_summary(casts: &[CastData], report: &str) -> String {
                 listed += 1;
                 if listed <= MAX_LISTED {
                     let error = r.error.as_deref().unwrap_or("failed");
-                    let _ = writeln!(rows, "| {} | | {} |", md(&r.test), md(first_line(error)));
+                    // A screenshot's golden is its declared output.
+                    let golden = r.screenshot.as_ref().map_or("", |s| s.output.as_str());
+                    let _ = writeln!(
+                        rows,
+                        "| {} | {} | {} |",
+                        md(&r.test),
+                        md(golden),
+                        md(first_line(error))
+                    );
                 }
             }
             for s in &r.snapshots {

@@ -637,10 +637,24 @@ fn accept_from_a_ci_report_takes_the_new_recording_with_its_goldens() {
     // A clean checkout passes replayed and live.
     dir.tuicast(["test", "--replay"]).run().success();
     dir.tuicast(["test", "--live"]).run().success();
-    // Applying it again is stale: the cast and goldens changed since.
-    dir.tuicast(["accept", "--from", "report"])
+    // Applying it again changes nothing: the cast and goldens hold what it brings.
+    let cast_before = std::fs::read(dir.join("casts/greet.cast")).unwrap();
+    dir.tuicast(["accept", "--from", "report"]).run().success();
+    assert_eq!(
+        std::fs::read(dir.join("casts/greet.cast")).unwrap(),
+        cast_before
+    );
+    dir.tuicast(["test", "--replay"]).run().success();
+    // The cast recorded again since (another recording): the report is stale.
+    dir.tuicast(["record", "casts/greet.toml"]).run().success();
+    let stale = dir
+        .tuicast(["accept", "--from", "report"])
         .run()
         .fails_with(1);
+    assert!(
+        stale.stderr().contains("(the cast changed since)"),
+        "{stale}"
+    );
 }
 
 #[test]

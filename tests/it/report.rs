@@ -369,9 +369,24 @@ fn accept_from_applies_a_reports_changes_and_refuses_a_golden_changed_since() {
         .run()
         .success();
 
-    // A golden written since a report saw it missing is refused too.
+    // Applied again, the same report changes nothing: its goldens hold what it brings.
+    let contents = || {
+        dir.files()
+            .into_iter()
+            .map(|f| (std::fs::read(dir.join(&f)).unwrap(), f))
+            .collect::<Vec<_>>()
+    };
+    let before = contents();
+    let again = dir.tuicast(["accept", "--from", "rep"]).run().success();
+    assert!(before == contents(), "{again}");
+    // A golden written since a report saw it missing, with other content, is refused.
+    std::fs::write(dir.join("snapshots/missing/end.txt"), "written by hand\n").unwrap();
     let run = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(1);
-    assert!(run.stderr().contains("changed since"), "{run}");
+    assert!(
+        run.stderr()
+            .contains("snapshots/missing/end.txt (a golden was written since)"),
+        "{run}"
+    );
 }
 
 /// A live run whose step times out and a PNG golden that differs: the report lists the

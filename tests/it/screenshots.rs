@@ -4,6 +4,19 @@
 
 use crate::util::{v3_cast, Dir};
 
+/// The report's data files, parsed.
+fn report_data(rep: &std::path::Path) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(rep.join("data")).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("r-") {
+            out.push(serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap());
+        }
+    }
+    out
+}
+
 /// A project with one cast (`hello` at the end) and a PNG and an SVG screenshot of it.
 fn project() -> Dir {
     let dir = Dir::new();
@@ -216,9 +229,340 @@ fn hostile_outputs_are_refused() {
     dir.tuicast(["test"]).run().fails_with(1);
     std::fs::create_dir_all(dir.join("docs/shots")).unwrap();
     std::os::unix::fs::symlink(outside.join("y.png"), dir.join("docs/shots/hello.png")).unwrap();
-    dir.tuicast(["accept"]).run();
+    // Said, not skipped: the command fails with what to do.
+    let accept = dir.tuicast(["accept"]).run().fails_with(2);
+    assert!(
+        accept.stderr().contains(
+            "error: screenshot:docs/shots/hello.png: cannot be accepted: refusing to write"
+        ) && accept.stderr().contains("it is a symbolic link"),
+        "{accept}"
+    );
     assert!(!outside.join("y.png").exists());
     let refused = dir.tuicast(["screenshots"]).run().fails_with(2);
     assert!(refused.stderr().contains("symbolic link"), "{refused}");
     assert!(!outside.join("y.png").exists());
+}
+
+/// The cast of `project` changed: its screenshots are stale (the casts' own goldens updated).
+fn changed(dir: &Dir) {
+    dir.write(
+        "casts/hello.cast",
+        v3_cast(
+            20,
+            4,
+            &[
+                "[0.1, \"o\", \"HELLO\"]",
+                "[0.1, \"m\", \"greeted\"]",
+                "[0.1, \"o\", \" WORLD\"]",
+            ],
+        ),
+    );
+    dir.tuicast(["test", "--update", "-k", "hello::"])
+        .run()
+        .success();
+}
+
+#[test]
+fn a_ci_report_shows_stale_screenshots_and_accept_from_applies_them() {
+    let dir = project();
+    dir.tuicast(["screenshots"]).run().success();
+    let (png, svg) = (
+        std::fs::read(dir.join("docs/shots/hello.png")).unwrap(),
+        std::fs::read(dir.join("docs/shots/hello.svg")).unwrap(),
+    );
+    changed(&dir);
+    // As CI runs it: nothing written but the report.
+    let rep = dir.join("rep");
+    let ci = dir
+        .tuicast(["test", "--report", "rep"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    assert!(ci.stdout().contains("2 passed, 2 failed"), "{ci}");
+    assert!(
+        !dir.join("snapshots/.screenshots").exists(),
+        "CI writes no .new"
+    );
+    let data = report_data(&rep);
+    let shots: Vec<&serde_json::Value> = data
+        .iter()
+        .flat_map(|c| c["results"].as_array().unwrap())
+        .filter(|r| !r["screenshot"].is_null())
+        .collect();
+    assert_eq!(shots.len(), 2, "{data:?}");
+    for r in &shots {
+        let shot = &r["screenshot"];
+        let output = shot["output"].as_str().unwrap();
+        assert_eq!(r["test"], format!("screenshot:{output}"));
+        let committed = std::fs::read(
+            rep.join("files")
+                .join(shot["images"]["expected"].as_str().unwrap()),
+        )
+        .unwrap();
+        let drawn = std::fs::read(
+            rep.join("files")
+                .join(shot["images"]["actual"].as_str().unwrap()),
+        )
+        .unwrap();
+        assert_eq!(
+            committed,
+            std::fs::read(dir.join(output)).unwrap(),
+            "{output}"
+        );
+        assert_ne!(committed, drawn, "{output}");
+    }
+    let page = std::fs::read_to_string(rep.join("index.html")).unwrap();
+    for output in ["docs/shots/hello.png", "docs/shots/hello.svg"] {
+        let at = page
+            .find(&format!(
+                "<div class=\"snap\" data-screenshot=\"{output}\"><h3>stale: {output}</h3>"
+            ))
+            .unwrap_or_else(|| panic!("{output} in {page}"));
+        let figures = &page[at..page[at..].find("</section>").unwrap() + at];
+        assert!(
+            figures.contains("<figcaption>committed</figcaption><img src=\"files/"),
+            "{figures}"
+        );
+        assert!(
+            figures.contains("<figcaption>drawn now</figcaption><img src=\"files/"),
+            "{figures}"
+        );
+    }
+    assert!(
+        page.contains(
+            "a [[screenshot]] of tuicast.toml: checkpoint <b>greeted</b> of casts/hello.cast"
+        ),
+        "{page}"
+    );
+
+    // A local image changed since the report: refused whole, exit 1, nothing written.
+    dir.write("docs/shots/hello.svg", "<svg></svg>");
+    let stale = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(1);
+    assert!(
+        stale
+            .stderr()
+            .contains("docs/shots/hello.svg (the image changed since)"),
+        "{stale}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("docs/shots/hello.png")).unwrap(),
+        png
+    );
+    // Only the PNG, by a filter: the SVG's change is not taken, so not checked against it.
+    let one = dir
+        .tuicast(["accept", "--from", "rep", "hello.png"])
+        .run()
+        .success();
+    assert_eq!(
+        one.stdout(),
+        "accepted screenshot:docs/shots/hello.png (changed)\n",
+        "{one}"
+    );
+    assert_ne!(
+        std::fs::read(dir.join("docs/shots/hello.png")).unwrap(),
+        png
+    );
+    std::fs::write(dir.join("docs/shots/hello.svg"), &svg).unwrap();
+    let all = dir.tuicast(["accept", "--from", "rep"]).run().success();
+    assert!(
+        all.stdout()
+            .contains("accepted screenshot:docs/shots/hello.svg (changed)"),
+        "{all}"
+    );
+    dir.tuicast(["test"]).run().success();
+    dir.tuicast(["screenshots", "--check"]).run().success();
+}
+
+#[test]
+fn a_report_that_lies_about_a_screenshot_is_refused_whole() {
+    let dir = project();
+    dir.tuicast(["screenshots"]).run().success();
+    changed(&dir);
+    dir.tuicast(["test", "--report", "rep"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    let rep = dir.join("rep");
+    let original: Vec<(std::path::PathBuf, Vec<u8>)> = std::fs::read_dir(rep.join("data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    let restore = || {
+        for (p, b) in &original {
+            std::fs::write(p, b).unwrap();
+        }
+    };
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
+        for (p, b) in &original {
+            let mut v: serde_json::Value = serde_json::from_slice(b).unwrap();
+            for r in v["results"].as_array_mut().unwrap() {
+                if !r["screenshot"].is_null() {
+                    f(r);
+                }
+            }
+            std::fs::write(p, serde_json::to_vec(&v).unwrap()).unwrap();
+        }
+    };
+    let before = dir.files();
+    // An output no [[screenshot]] declares (a file the report would like written).
+    edit(&|r| {
+        r["screenshot"]["output"] = "src/main.rs".into();
+        r["test"] = "screenshot:src/main.rs".into();
+    });
+    let run = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(2);
+    assert!(run.stderr().contains("screenshot:src/main.rs: no [[screenshot]] of this checkout's tuicast.toml has this output"), "{run}");
+    // An SVG that runs a script, or links out.
+    restore();
+    let svg_file = |r: &serde_json::Value| {
+        r["screenshot"]["images"]["actual"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let mut svg = None;
+    for (_, b) in &original {
+        let v: serde_json::Value = serde_json::from_slice(b).unwrap();
+        for r in v["results"].as_array().unwrap() {
+            if r["screenshot"]["format"] == "svg" {
+                svg = Some(svg_file(r));
+            }
+        }
+    }
+    let svg = rep.join("files").join(svg.unwrap());
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    for (evil, needle) in [
+        (
+            drawn.replace("</svg>", "<script>alert(1)</script></svg>"),
+            "holds a <script>",
+        ),
+        (
+            drawn.replace("<svg ", "<svg onload=\"alert(1)\" "),
+            "holds an event attribute",
+        ),
+        (
+            drawn.replace("</svg>", "<a href=\"https://example.com\">x</a></svg>"),
+            "a link out of the picture",
+        ),
+        ("GIF89a".to_string(), "is not an SVG"),
+    ] {
+        std::fs::write(&svg, &evil).unwrap();
+        let run = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(2);
+        assert!(
+            run.stderr().contains(
+                "refused the whole report, nothing was written: screenshot:docs/shots/hello.svg"
+            ),
+            "{run}"
+        );
+        assert!(run.stderr().contains(needle), "{needle}: {run}");
+    }
+    std::fs::write(&svg, &drawn).unwrap();
+    // A PNG that is no picture.
+    edit(&|r| {
+        if r["screenshot"]["format"] == "png" {
+            r["screenshot"]["format"] = "gif".into();
+        }
+    });
+    let run = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(2);
+    assert!(
+        run.stderr()
+            .contains("its format or name is not the one tuicast.toml declares"),
+        "{run}"
+    );
+    assert_eq!(dir.files(), before, "nothing was written");
+    restore();
+    dir.tuicast(["accept", "--from", "rep"]).run().success();
+}
+
+#[test]
+fn a_screenshot_of_a_scenario_not_recorded_yet_records_it() {
+    let dir = Dir::new();
+    dir.write(
+        "casts/greet.toml",
+        "command = [\"sh\", \"-c\", \"printf 'hello from a scenario'; read x\"]\nsize = \"30x3\"\n\
+         steps = [{ wait = \"scenario\" }, { checkpoint = \"greeted\" }, { press = \"Enter\" }, { exit = 0 }]\n",
+    );
+    dir.write(
+        "tuicast.toml",
+        "[[screenshot]]\ncast = \"casts/greet.cast\"\ncheckpoint = \"greeted\"\noutput = \"docs/greet.svg\"\n\n\
+         [[screenshot]]\ncast = \"casts/greet.cast\"\noutput = \"docs/greet.gif\"\n",
+    );
+    let wrote = dir.tuicast(["screenshots", "svg"]).run().success();
+    assert!(
+        wrote.stdout().contains("wrote docs/greet.svg (new)"),
+        "{wrote}"
+    );
+    let svg = std::fs::read_to_string(dir.join("docs/greet.svg")).unwrap();
+    assert!(svg.contains("hello"), "{svg}");
+    assert!(
+        !dir.join("casts/greet.cast").exists(),
+        "the cast is written by tuicast record only"
+    );
+    // Recorded again, it draws the same: the screenshot's trial passes (the scenario's own
+    // checkpoint still fails, whatever the filter, until its cast is recorded).
+    let ok = dir
+        .tuicast(["test", "--filter", "screenshot:docs/greet.svg"])
+        .run()
+        .fails_with(2);
+    assert!(
+        ok.stdout()
+            .contains("test screenshot:docs/greet.svg ... ok")
+            && ok
+                .stdout()
+                .contains("record it with `tuicast record casts/greet.toml`"),
+        "{ok}"
+    );
+    // Live, the scenario records: only the screenshot is selected.
+    let live = dir
+        .tuicast(["test", "--live", "--filter", "greet.svg"])
+        .run()
+        .success();
+    assert!(
+        live.stdout()
+            .contains("test screenshot:docs/greet.svg ... ok")
+            && live.stdout().contains("1 passed, 0 failed"),
+        "{live}"
+    );
+    // A GIF needs a recorded cast; --replay records nothing: each says what to do.
+    let gif = dir.tuicast(["screenshots", "gif"]).run().fails_with(2);
+    assert!(
+        gif.stderr().contains("a GIF is drawn from a recorded cast")
+            && gif.stderr().contains("record it with: tuicast record"),
+        "{gif}"
+    );
+    let replay = dir
+        .tuicast(["test", "--replay", "--filter", "screenshot:docs/greet.svg"])
+        .run()
+        .fails_with(2);
+    assert!(
+        replay
+            .stdout()
+            .contains("--replay records nothing: record it with: tuicast record"),
+        "{replay}"
+    );
+    assert_eq!(
+        dir.files(),
+        ["casts/greet.toml", "docs/greet.svg", "tuicast.toml"]
+            .map(String::from)
+            .to_vec(),
+        "no recording left behind"
+    );
+}
+
+#[test]
+fn naming_a_cast_runs_the_screenshots_drawn_from_it() {
+    let dir = project();
+    dir.write(
+        "casts/other.cast",
+        v3_cast(10, 2, &["[0.1, \"o\", \"other\"]"]),
+    );
+    dir.tuicast(["test", "--update"]).run().success();
+    let one = dir.tuicast(["test", "casts/hello.cast"]).run().success();
+    assert!(
+        one.stdout()
+            .contains("test screenshot:docs/shots/hello.png ... ok"),
+        "{one}"
+    );
+    let other = dir.tuicast(["test", "casts/other.cast"]).run().success();
+    assert!(!other.stdout().contains("screenshot:"), "{other}");
 }
