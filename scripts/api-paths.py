@@ -27,7 +27,7 @@ def main():
     seen_modules = set()
 
     def walk(module_id, prefix):
-        key = (module_id, prefix)
+        key = (module_id, tuple(prefix))
         if key in seen_modules:
             return
         seen_modules.add(key)

@@ -40,7 +40,7 @@ pub(super) struct Args {
     /// Record each scenario N times and write its cast only when every checkpoint is the
     /// same in all of them (as its goldens see it: masked); otherwise list the cells that
     /// varied and the masks that would hide them (the flake guard).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=100))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=tuicast::harness::repeat::MAX_REPEAT as i64))]
     repeat: Option<u16>,
     /// With a command recorded by hand: also write the scenario of what was typed (keys as
     /// `type`/`press` steps, the waits inferred from the screen, Ctrl-\\ markers as

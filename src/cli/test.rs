@@ -68,7 +68,7 @@ pub(super) struct Args {
     report: Option<PathBuf>,
     /// With --live: record each scenario N times first and fail, before anything is accepted
     /// or written, when its checkpoints differ between the recordings (the flake guard).
-    #[arg(long, value_name = "N", requires = "live", value_parser = clap::value_parser!(u16).range(1..=100))]
+    #[arg(long, value_name = "N", requires = "live", value_parser = clap::value_parser!(u16).range(1..=tuicast::harness::repeat::MAX_REPEAT as i64))]
     repeat: Option<u16>,
     /// Replay every cast as committed, even those of `bin =` scenarios (TUICAST_LIVE=0).
     #[arg(long)]

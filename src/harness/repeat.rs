@@ -22,8 +22,8 @@ use crate::record::{Recorded, Scenario};
 use crate::replay::{self, Checkpoint};
 use crate::term::{describe_runs, row_runs, EngineSpec, Screen};
 
-/// Most recordings one guard makes.
-pub const MAX_REPEAT: usize = 100;
+/// Most recordings one guard makes (`--repeat`); more is an error, never fewer recordings.
+pub const MAX_REPEAT: usize = 1000;
 
 /// Most suggested masks listed.
 const MAX_MASKS: usize = 12;
@@ -108,7 +108,12 @@ pub fn record_repeatedly(
     wanted: &dyn Fn(&str) -> bool,
     shown: &str,
 ) -> Result<Repeated, Failure> {
-    let n = n.clamp(1, MAX_REPEAT);
+    if n > MAX_REPEAT {
+        return Err(Failure::from(format!(
+            "{shown}: {n} recordings asked for, at most {MAX_REPEAT} are made"
+        )));
+    }
+    let n = n.max(1);
     let paths: Vec<PathBuf> = (1..=n).map(|k| repeat_path(cast, k)).collect();
     let remove_all = |paths: &[PathBuf]| {
         for p in paths {
