@@ -69,6 +69,10 @@ pub(super) struct Start {
     pub(super) size: Size,
     pub(super) timeout: Option<Duration>,
     pub(super) cast: PathBuf,
+    /// The client's umask, the program's (`None`: the daemon's starting user's).
+    pub(super) umask: Option<u32>,
+    /// The most bytes the session's cast may hold.
+    pub(super) max_cast: u64,
 }
 
 /// Starts the session's program and its thread; the reply to `start` comes on `reply`.
@@ -82,6 +86,8 @@ pub(super) fn spawn(
     if let Some(t) = start.timeout {
         opts.timeout = t;
     }
+    opts.umask = start.umask;
+    opts.max_cast = Some(start.max_cast);
     // The project's regions, read first: a broken tuicast.toml is bad input, named by its
     // line and column, before any program runs.
     let regions = crate::config::Config::load(&start.cwd)
@@ -164,10 +170,7 @@ impl Worker {
                     match s.poll(SLICE) {
                         Err(e) => self.break_with(&e),
                         // What `list` shows, at most every 100 ms: classifying a screen costs.
-                        Ok(true) if self.briefed.elapsed() >= BRIEF_EVERY => {
-                            self.update_brief();
-                            self.check_cast_size();
-                        }
+                        Ok(true) if self.briefed.elapsed() >= BRIEF_EVERY => self.update_brief(),
                         Ok(_) => {}
                     }
                     None
@@ -211,32 +214,13 @@ impl Worker {
     }
 
     fn break_with(&mut self, e: &RecordError) {
-        let message = e.to_string();
+        let message = self.starred(e.to_string());
         (self.log)(&format!(
             "session {}: {}",
             self.start.id,
             escape_for_terminal(&message, 300)
         ));
         self.broken = Some(message);
-    }
-
-    /// Fails the session once its cast has passed [`super::MAX_SESSION_CAST_BYTES`] (a
-    /// program that floods its terminal, `yes`): it is read no further, so the cast stops
-    /// growing, and `stop --save` saves nothing.
-    fn check_cast_size(&mut self) {
-        if self.broken.is_some() {
-            return;
-        }
-        let size = std::fs::metadata(&self.start.cast).map_or(0, |m| m.len());
-        if size > super::MAX_SESSION_CAST_BYTES {
-            let message = format!(
-                "the session's cast passed {} MiB, the most a session records: the program's \
-                 output is read no further (stop the session; nothing can be saved)",
-                super::MAX_SESSION_CAST_BYTES >> 20
-            );
-            (self.log)(&format!("session {}: {message}", self.start.id));
-            self.broken = Some(message);
-        }
     }
 
     fn update_brief(&mut self) {
@@ -318,9 +302,18 @@ impl Worker {
     /// [`Worker::view`] with an error and an exit status.
     fn failed(&self, error: impl Into<String>, exit: u8) -> Reply {
         Reply {
-            error: Some(error.into()),
+            error: Some(self.starred(error.into())),
             exit,
             ..self.view()
+        }
+    }
+
+    /// A message with every secret typed so far (and each form of it the redactor knows)
+    /// starred: a wait's report quotes the screen, a step quotes what it looked for.
+    fn starred(&self, message: String) -> String {
+        match &self.session {
+            Some(s) => s.scrub_secrets(&message),
+            None => message,
         }
     }
 
@@ -405,17 +398,25 @@ impl Worker {
         let after = s.screen_without_secrets();
         match result {
             Ok(settled) => {
-                let shown = shown_step(&step_toml(&step));
+                let (shown, text_length) = shown_step(&step);
                 self.journal.record(step, &before, &after);
                 Reply {
                     step: Some(shown),
+                    text_length,
                     settled_ms: settled.map(|d| d.as_millis() as u64),
                     ..self.view()
                 }
             }
             Err(e) => {
                 let code = if e.is_check_failure() { 1 } else { 2 };
-                if matches!(e, RecordError::SecretOnScreen(_) | RecordError::Io(_)) {
+                // The session cannot go on: its cast is gone, or full, or cannot be written.
+                if matches!(
+                    e,
+                    RecordError::SecretOnScreen(_)
+                        | RecordError::SplitPattern(_)
+                        | RecordError::CastTooLarge(_)
+                        | RecordError::Io(_)
+                ) {
                     self.break_with(&e);
                 }
                 self.failed(e.to_string(), code)
@@ -581,15 +582,37 @@ fn secret_allowed(var: &str) -> bool {
         })
 }
 
-/// A step as a reply shows it: whole up to [`STEP_SHOWN`] characters, else cut there with
-/// how long it was (a pasted megabyte is not echoed back).
-fn shown_step(step: &str) -> String {
+/// A step as a reply shows it, and for `type` and `paste` the length of their text in
+/// characters: their text is never echoed back (a pasted megabyte, a password typed as
+/// plain text), only its length (`{ type = (11 characters) }`); any other step whole up to
+/// [`STEP_SHOWN`] characters, else cut there with how long it was.
+fn shown_step(step: &Step) -> (String, Option<usize>) {
+    let text = match &step.action {
+        Action::Type(t) => Some(("type", t)),
+        Action::Paste(t) => Some(("paste", t)),
+        _ => None,
+    };
+    if let Some((kind, text)) = text {
+        let n = text.chars().count();
+        let mut brief = Step::new(Action::Type(String::new()));
+        brief.timeout = step.timeout;
+        brief.settle = step.settle;
+        // The step's other keys (a timeout) as written, the text replaced by its length.
+        let rest = step_toml(&brief);
+        let rest = rest
+            .strip_prefix("{ type = \"\"")
+            .unwrap_or(" }")
+            .to_string();
+        let unit = if n == 1 { "character" } else { "characters" };
+        return (format!("{{ {kind} = ({n} {unit}){rest}"), Some(n));
+    }
+    let step = step_toml(step);
     let n = step.chars().count();
     if n <= STEP_SHOWN {
-        return step.to_string();
+        return (step, None);
     }
     let head: String = step.chars().take(STEP_SHOWN).collect();
-    format!("{head}… ({n} characters)")
+    (format!("{head}… ({n} characters)"), None)
 }
 
 /// See [`shown_step`].
