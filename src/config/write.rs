@@ -142,6 +142,38 @@ fn button(b: crate::record::mouse::MouseButton) -> String {
     }
 }
 
+/// The regions the mouse steps of `steps` name, as a `[regions]` table of the regions of
+/// `regions` (the project's, where the session started) to write after [`scenario_toml`]'s
+/// text: so the scenario finds them wherever it is recorded or replayed. Empty when the steps
+/// name none.
+pub fn used_regions_toml(steps: &[Step], regions: &super::Regions) -> String {
+    let mut names = std::collections::BTreeSet::new();
+    for step in steps {
+        let targets: Vec<&Target> = match &step.action {
+            Action::Click(t, _) | Action::Hover(t) | Action::Scroll(_, t, _) => vec![t],
+            Action::Drag { from, to, .. } => vec![from, to],
+            _ => Vec::new(),
+        };
+        for t in targets {
+            if let Target::Region(name, _) = t {
+                names.insert(name.as_str());
+            }
+        }
+    }
+    let written: Vec<String> = names
+        .into_iter()
+        .filter_map(|n| Some(format!("{} = {}", key(n), regions.toml(n)?)))
+        .collect();
+    if written.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\n# The regions its steps name, from the tuicast.toml where the session ran.\n\
+         [regions]\n{}\n",
+        written.join("\n")
+    )
+}
+
 /// `path` as written in a file of folder `dir` (both absolute): relative when they share a
 /// folder below the root (`sub`, `..`, `../work/x.sh`), so the files can move together with
 /// what they name; else absolute. `.` and `..` in `path` are resolved first, as names.

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::protocol::{CursorView, PromptView, Reply, SessionView, State, Status};
-use crate::config::{scenario_toml, step_toml};
+use crate::config::{scenario_toml, step_toml, used_regions_toml, Regions};
 use crate::escape::escape_for_terminal;
 use crate::inspect::{classify, inspect, PromptKind};
 use crate::record::journal::Journal;
@@ -108,7 +108,10 @@ pub(super) fn spawn(
     let shared = Arc::clone(&brief);
     std::thread::Builder::new()
         .name(format!("tuicast-session-{}", start.id))
-        .spawn(move || Worker::new(start, session, shared, log).run(rx))
+        .spawn({
+            let regions = Arc::clone(&regions);
+            move || Worker::new(start, regions, session, shared, log).run(rx)
+        })
         .map_err(|e| {
             Box::new(Reply::error(
                 format!("cannot start a session thread: {e}"),
@@ -121,6 +124,8 @@ pub(super) fn spawn(
 /// The thread's state.
 struct Worker {
     start: Start,
+    /// The `[regions]` where the session started: a saved scenario carries those it used.
+    regions: Arc<Regions>,
     session: Option<Session>,
     journal: Journal,
     /// Why the session cannot go on (a secret reached the screen, the output failed).
@@ -140,6 +145,7 @@ const SLICE: Duration = Duration::from_millis(2);
 impl Worker {
     fn new(
         start: Start,
+        regions: Arc<Regions>,
         session: Session,
         brief: Arc<Mutex<Brief>>,
         log: Arc<dyn Fn(&str) + Send + Sync>,
@@ -148,6 +154,7 @@ impl Worker {
         journal.started(&session.screen());
         Worker {
             start,
+            regions,
             session: Some(session),
             journal,
             broken: None,
@@ -550,11 +557,13 @@ impl Worker {
         }
         let journal = std::mem::take(&mut self.journal);
         let steps = journal.finish(&last, exited_by_itself);
-        let mut scenario = Scenario::new(Program::Argv(self.start.argv.clone()), &self.start.cwd);
+        let program = saved_program(&self.start.argv, &self.start.cwd, &save_dir(save));
+        let mut scenario = Scenario::new(program, &self.start.cwd);
         scenario.size = Some(self.start.size);
         scenario.timeout = self.start.timeout;
         scenario.steps = steps;
-        match save_files(save, &scenario, &cast) {
+        let regions = used_regions_toml(&scenario.steps, &self.regions);
+        match save_files(save, &scenario, &regions, &cast) {
             Ok((cast_to, toml_to)) => Reply {
                 cast: Some(cast_to),
                 scenario: Some(toml_to),
@@ -638,27 +647,54 @@ message_error!(
     pub(crate) SaveError
 );
 
-/// Writes `save.cast` (the session's cast, moved) and `save.toml` (the scenario).
+/// The folder `stop --save` writes into.
+fn save_dir(save: &Path) -> PathBuf {
+    with_suffix(save, "toml")
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf()
+}
+
+/// The program of a saved session's scenario in `dir`: `bin = "NAME"` when the session ran the
+/// development build of a `[[bin]]` of the package holding `dir` (`./target/debug/NAME`, by
+/// a path from the session's folder `cwd`), so that recording it again builds today's code;
+/// else the argv (a relative program path written relative to the scenario by
+/// [`scenario_toml`]).
+fn saved_program(argv: &[String], cwd: &Path, dir: &Path) -> Program {
+    let named_by_path = argv.first().filter(|p| p.contains('/'));
+    if let Some(path) = named_by_path {
+        if let Some(name) = crate::record::cargo_bin::package_binary(&cwd.join(path), dir) {
+            return Program::Bin {
+                name,
+                args: argv[1..].to_vec(),
+                from: dir.to_path_buf(),
+            };
+        }
+    }
+    Program::Argv(argv.to_vec())
+}
+
+/// Writes `save.cast` (the session's cast, moved) and `save.toml` (the scenario, then the
+/// `[regions]` table `regions` when not empty).
 fn save_files(
     save: &Path,
     scenario: &Scenario,
+    regions: &str,
     cast: &Path,
 ) -> Result<(PathBuf, PathBuf), SaveError> {
     let cast_to = with_suffix(save, "cast");
     let toml_to = with_suffix(save, "toml");
-    let dir = toml_to
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .to_path_buf();
+    let dir = save_dir(save);
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let text = scenario_toml(
+    let mut text = scenario_toml(
         scenario,
         &dir,
         "Written by `tuicast session stop --save`: the steps of the session, with the waits\n\
          it used and (where it used none) the waits inferred from the screen.\n\
          Record it again with `tuicast record` on this file.",
     );
+    text.push_str(regions);
     crate::util::write_atomic(&toml_to, text.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", toml_to.display()))?;
     if std::fs::rename(cast, &cast_to).is_err() {

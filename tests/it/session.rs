@@ -1550,6 +1550,7 @@ fn a_saved_session_of_a_relative_program_records_again_from_its_scenario() {
     for args in [
         &["test", "--live", "--update"][..],
         &["test", "--live"],
+        &["test", "--live"],
         &["test"],
     ] {
         let out = crate::util::Tuicast::new()
@@ -1559,6 +1560,147 @@ fn a_saved_session_of_a_relative_program_records_again_from_its_scenario() {
         assert!(out.succeeded(), "tuicast {args:?}: {out}");
         assert!(out.stdout().contains("menu::picked"), "{out}");
     }
+}
+
+/// `tuicast test` in `dir`, with `args`: it must pass and run checkpoint `name`.
+fn test_passes(dir: &Path, args: &[&str], name: &str) {
+    let out = crate::util::Tuicast::new()
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CARGO_TARGET_DIR")
+        .clean_update_env()
+        .run();
+    assert!(out.succeeded(), "tuicast {args:?}: {out}");
+    assert!(out.stdout().contains(name), "{out}");
+}
+
+/// Issue 22: a saved session that clicked named regions failed even to replay elsewhere (`no
+/// region "third"`): the regions were the `tuicast.toml`'s where the session ran. The saved
+/// scenario carries the regions its steps name, as they were written there, so it replays
+/// and records again in a folder without them.
+#[test]
+fn a_saved_session_that_clicked_a_region_carries_it_and_records_again_elsewhere() {
+    let a = Agent::new();
+    a.work.write(
+        "tuicast.toml",
+        "[regions]\nready = { match = { regex = \"ready\", offset = [0, 1], width = 1 } }\n\
+         unused = { last_row = true }\n\
+         [regions.third]\nrows = \"1\"\ncols = \"3\"\n",
+    );
+    let app = crate::input::eventsapp().display().to_string();
+    a.ok(&[
+        "start",
+        "--name",
+        "ev",
+        "--size",
+        "60x10",
+        "--",
+        &app,
+        "--mouse",
+        "1000",
+        "--encoding",
+        "1006",
+    ]);
+    a.ok(&["wait", "ev", "--text", "ready"]);
+    a.ok(&["click", "ev", "--region", "ready"]);
+    a.ok(&["wait", "ev", "--text", "mouse Up(Left) row=1 col=2"]);
+    a.ok(&["click", "ev", "--region", "third"]);
+    a.ok(&["wait", "ev", "--text", "mouse Up(Left) row=1 col=3"]);
+    a.ok(&["snapshot", "ev", "--mark", "clicked"]);
+    a.ok(&["stop", "ev", "--save", "casts/clicks"]);
+    let toml = std::fs::read_to_string(a.work.join("casts/clicks.toml")).unwrap();
+    assert!(toml.contains("\n[regions]\n"), "{toml}");
+    assert!(
+        toml.contains("ready = { match = { offset = [0, 1], regex = \"ready\", width = 1 } }"),
+        "{toml}"
+    );
+    assert!(
+        toml.contains("third = { cols = \"3\", rows = \"1\" }"),
+        "{toml}"
+    );
+    assert!(!toml.contains("unused"), "only the regions it used: {toml}");
+
+    // Elsewhere: no tuicast.toml, no regions but the scenario's own.
+    let elsewhere = Dir::new();
+    for ext in ["toml", "cast"] {
+        std::fs::create_dir_all(elsewhere.join("casts")).unwrap();
+        std::fs::copy(
+            a.work.join(format!("casts/clicks.{ext}")),
+            elsewhere.join(format!("casts/clicks.{ext}")),
+        )
+        .unwrap();
+    }
+    test_passes(elsewhere.path(), &["test", "--update"], "clicks::clicked");
+    test_passes(elsewhere.path(), &["test", "--live"], "clicks::clicked");
+    test_passes(elsewhere.path(), &["test", "--live"], "clicks::clicked");
+}
+
+/// Issue 22: a session of the package's own binary (`./target/debug/NAME`) saved an absolute
+/// path, which records a stale build, and only on this machine. It saves `bin = "NAME"`: the
+/// recording builds today's code, wherever the checkout is.
+#[test]
+fn a_saved_session_of_the_packages_own_binary_is_a_bin_scenario() {
+    let a = Agent::new();
+    a.work.write(
+        "Cargo.toml",
+        "[package]\nname = \"greeter\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    );
+    a.work.write(
+        "src/main.rs",
+        "use std::io::{BufRead, Write};\n\
+         fn main() {\n\
+             print!(\"name? \");\n\
+             std::io::stdout().flush().unwrap();\n\
+             let mut lines = std::io::stdin().lock().lines();\n\
+             let name = lines.next().unwrap().unwrap();\n\
+             println!(\"hello {name}\");\n\
+             let _ = lines.next();\n\
+         }\n",
+    );
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let built = Command::new(cargo)
+        .args(["build", "--quiet", "--offline"])
+        .current_dir(a.work.path())
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    a.ok(&[
+        "start",
+        "--name",
+        "g",
+        "--size",
+        "40x6",
+        "--",
+        "./target/debug/greeter",
+    ]);
+    a.ok(&["wait", "g", "--text", "name?"]);
+    a.ok(&["type", "g", "ada"]);
+    a.ok(&["press", "g", "Enter"]);
+    a.ok(&["wait", "g", "--text", "hello ada"]);
+    a.ok(&["snapshot", "g", "--mark", "greeted"]);
+    a.ok(&["press", "g", "Enter"]);
+    a.ok(&["wait", "g", "--exit", "0"]);
+    a.ok(&["stop", "g", "--save", "casts/greet"]);
+    let toml = std::fs::read_to_string(a.work.join("casts/greet.toml")).unwrap();
+    assert!(toml.contains("\nbin = \"greeter\"\n"), "{toml}");
+    assert!(toml.contains("\ncwd = \"..\"\n"), "{toml}");
+    assert!(!toml.contains("command ="), "{toml}");
+    assert!(!toml.contains("target/debug"), "{toml}");
+    assert!(
+        !toml.contains(&a.work.path().display().to_string()),
+        "no absolute path: {toml}"
+    );
+    test_passes(
+        a.work.path(),
+        &["test", "--live", "--update"],
+        "greet::greeted",
+    );
+    test_passes(a.work.path(), &["test", "--live"], "greet::greeted");
 }
 
 /// Issue 22: the reply to an input command showed the screen from before the program had
