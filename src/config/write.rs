@@ -381,6 +381,60 @@ mod tests {
         }
     }
 
+    /// The regions a step names, as their anchors print.
+    fn region_anchors(steps: &[Step]) -> Vec<String> {
+        steps
+            .iter()
+            .filter_map(|s| match &s.action {
+                Action::Click(Target::Region(n, a), _) | Action::Hover(Target::Region(n, a)) => {
+                    Some(format!("{n}: {a:?}"))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_regions_a_scenario_names_are_written_with_it_and_read_back_the_same() {
+        let dir = std::env::temp_dir().join(format!("tuicast-regions-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("tuicast.toml"),
+            "[regions]\nready = { match = { regex = \"re\\\\dy\", offset = [0, 1], width = 1 } }\n\
+             unused = { last_row = true }\n\"odd name\" = { inside = { box = \"Todos\" } }\n\
+             [regions.third]\nrows = \"1..=2\"\ncols = 3\nlabel = \"the third\"\n",
+        )
+        .unwrap();
+        let regions = crate::config::Config::load(&dir).unwrap().regions;
+        let _ = std::fs::remove_dir_all(&dir);
+        let steps: Vec<Step> = [
+            "{ click = { region = \"ready\" } }",
+            "{ hover = { region = \"third\" } }",
+            "{ click = { region = \"odd name\" }, button = \"right\" }",
+            "{ click = { region = \"ready\" } }",
+        ]
+        .iter()
+        .map(|t| crate::config::parse_step_with(Path::new("step"), t, &regions).unwrap())
+        .collect();
+        let mut s = Scenario::new(Program::Argv(vec!["true".into()]), &dir);
+        s.steps = steps;
+        let table = used_regions_toml(&s.steps, &regions);
+        assert!(!table.contains("unused"), "{table}");
+        let text = scenario_toml(&s, &dir, "") + &table;
+        // Read without the project's regions: the scenario's own find the same cells.
+        let file =
+            CastFile::parse(&dir.join("x.toml"), &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let back = file.scenario().unwrap();
+        assert_eq!(
+            region_anchors(&back.steps),
+            region_anchors(&s.steps),
+            "{text}"
+        );
+        assert_eq!(region_anchors(&s.steps).len(), 4);
+        // Steps that name no region add nothing.
+        assert_eq!(used_regions_toml(&every_step(), &regions), "");
+    }
+
     #[test]
     fn a_written_scenario_reads_back_as_the_same_steps() {
         let dir = std::env::temp_dir();

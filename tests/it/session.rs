@@ -1551,6 +1551,7 @@ fn a_saved_session_of_a_relative_program_records_again_from_its_scenario() {
         &["test", "--live", "--update"][..],
         &["test", "--live"],
         &["test", "--live"],
+        &["test", "--live", "--repeat", "3"],
         &["test"],
     ] {
         let out = crate::util::Tuicast::new()
@@ -1633,6 +1634,11 @@ fn a_saved_session_that_clicked_a_region_carries_it_and_records_again_elsewhere(
     test_passes(elsewhere.path(), &["test", "--update"], "clicks::clicked");
     test_passes(elsewhere.path(), &["test", "--live"], "clicks::clicked");
     test_passes(elsewhere.path(), &["test", "--live"], "clicks::clicked");
+    test_passes(
+        elsewhere.path(),
+        &["test", "--live", "--repeat", "3"],
+        "clicks::clicked",
+    );
 }
 
 /// Issue 22: a session of the package's own binary (`./target/debug/NAME`) saved an absolute
@@ -1701,6 +1707,11 @@ fn a_saved_session_of_the_packages_own_binary_is_a_bin_scenario() {
         "greet::greeted",
     );
     test_passes(a.work.path(), &["test", "--live"], "greet::greeted");
+    test_passes(
+        a.work.path(),
+        &["test", "--live", "--repeat", "3"],
+        "greet::greeted",
+    );
 }
 
 /// Issue 22: the reply to an input command showed the screen from before the program had
