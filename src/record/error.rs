@@ -191,8 +191,9 @@ impl fmt::Display for RecordError {
             ),
             RecordError::SecretOnScreen(name) => write!(
                 f,
-                "the secret {} (or a form of it: reversed, encoded, cut short) appeared on the \
-                 screen, drawn in separate writes that could not be replaced by *; the recording was stopped and its cast deleted so that it \
+                "the secret {} appeared on the screen (its value, or a form of it: reversed, \
+                 encoded, cut short), drawn in separate writes that could not be replaced by *; \
+                 the recording was stopped and its cast deleted so that it \
                  keeps no part of the secret (print the secret in one write, or not at all)",
                 crate::escape::escape_for_terminal(name, 60)
             ),
