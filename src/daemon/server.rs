@@ -443,28 +443,28 @@ fn start(d: &Daemon, req: &Request) -> Reply {
             Ok(s) => s,
             Err(_) => return bad("the daemon's state is broken"),
         };
-        if let Some(n) = &name {
-            let exited = running.get(n).is_some_and(|h| {
+        let exited = name.as_ref().filter(|n| {
+            running.get(n.as_str()).is_some_and(|h| {
                 h.brief
                     .lock()
                     .is_ok_and(|b| matches!(b.state, State::Exited | State::Stopped))
-            });
-            if exited {
-                replaced = running.remove(n);
-                sessions.remove(n);
-            }
-        }
-        drop(running);
-        if sessions.len() >= MAX_SESSIONS {
+            })
+        });
+        // (The exited session's place and cells are the new one's.)
+        if sessions.len() - usize::from(exited.is_some()) >= MAX_SESSIONS {
             return bad(format!(
                 "{MAX_SESSIONS} sessions are running already: stop one first"
             ));
         }
-        if let Err(e) = screen_fits(&sessions, None, size) {
+        if let Err(e) = screen_fits(&sessions, exited.map(String::as_str), size) {
             return bad(e);
         }
+        if let Some(n) = exited {
+            replaced = running.remove(n);
+        }
+        drop(running);
         let id = match &name {
-            Some(n) if sessions.contains_key(n) => {
+            Some(n) if sessions.contains_key(n) && replaced.is_none() => {
                 return bad(format!(
                     "a session named \"{n}\" is running already (the name is free again once \
                      its program has exited, or after `stop`)"
