@@ -29,6 +29,8 @@ pub struct CastWriter<W: Write> {
     /// Sum of the intervals written so far, in units of 10^-decimals seconds.
     written: u64,
     line: Vec<u8>,
+    /// Bytes written so far: the header line and every event line.
+    bytes: u64,
 }
 
 impl<W: Write> CastWriter<W> {
@@ -40,14 +42,16 @@ impl<W: Write> CastWriter<W> {
     /// Like [`CastWriter::new`] with intervals written to `decimals` places (at most 9).
     pub fn with_precision(mut out: W, header: &Header, decimals: u32) -> io::Result<Self> {
         let decimals = decimals.min(9);
-        serde_json::to_writer(&mut out, &header_json(header))?;
-        out.write_all(b"\n")?;
+        let mut first = serde_json::to_vec(&header_json(header))?;
+        first.push(b'\n');
+        out.write_all(&first)?;
         Ok(CastWriter {
             out,
             decimals,
             scale: 10f64.powi(decimals as i32),
             written: 0,
             line: Vec::with_capacity(256),
+            bytes: first.len() as u64,
         })
     }
 
@@ -78,7 +82,14 @@ impl<W: Write> CastWriter<W> {
             EventData::Other { data, .. } => serde_json::to_writer(&mut self.line, data)?,
         }
         self.line.extend_from_slice(b"]\n");
-        self.out.write_all(&self.line)
+        self.out.write_all(&self.line)?;
+        self.bytes += self.line.len() as u64;
+        Ok(())
+    }
+
+    /// How many bytes the cast holds so far (the header and every event written).
+    pub fn bytes_written(&self) -> u64 {
+        self.bytes
     }
 
     /// Flushes what was written to the underlying writer.

@@ -47,7 +47,8 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
     tuicast session start -- bash --norc          prints the session as JSON; id s1\n  \
     tuicast session start --name vim --size 100x30 -- vim notes.txt\n  \
-    tuicast session start --timeout 30s -- ./slow-app")]
+    tuicast session start --timeout 30s -- ./slow-app\n  \
+    tuicast session start --max-cast 1MiB -- ./chatty-app   fails past 1 MiB of cast")]
     Start {
         /// The session's id (default: s1, s2, ...).
         #[arg(long)]
@@ -62,6 +63,10 @@ enum Cmd {
         /// ends its sessions and exits.
         #[arg(long, value_name = "DURATION")]
         idle: Option<String>,
+        /// The most the session's cast may hold (`1MiB`, `500KiB`, `2GiB`, bytes): past it
+        /// the session fails and the program's output is read no further.
+        #[arg(long, value_name = "SIZE", default_value = "64MiB")]
+        max_cast: String,
         /// The program and its arguments.
         #[arg(last = true, required = true, value_name = "CMD")]
         command: Vec<String>,
@@ -415,6 +420,7 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
             size,
             timeout,
             idle,
+            max_cast,
             command,
         } => {
             if let Some(i) = &idle {
@@ -425,12 +431,15 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
                 duration(t).context("--timeout")?;
             }
             let cwd = std::env::current_dir().context("cannot read the current folder")?;
+            let max_cast = byte_size(&max_cast).context("--max-cast")?;
             Request::Start {
                 argv: command,
                 cwd,
                 name,
                 size: Some(size),
                 timeout,
+                umask: Some(current_umask()),
+                max_cast: Some(max_cast),
             }
         }
         Cmd::Type { id, text, stdin } => {
@@ -549,6 +558,42 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
         }
         Cmd::Daemon { .. } | Cmd::Watch => unreachable!("handled above"),
     })
+}
+
+/// This process's umask, the program's (read by setting it and setting it back: this
+/// command runs no other thread that creates files).
+fn current_umask() -> u32 {
+    use nix::sys::stat::{umask, Mode};
+    let mask = umask(Mode::from_bits_truncate(0o077));
+    umask(mask);
+    mask.bits()
+}
+
+/// A size in bytes: a number, with `K`/`KiB`, `M`/`MiB` or `G`/`GiB` (powers of 1024;
+/// `KB`, `MB`, `GB` read the same) or `B`.
+fn byte_size(text: &str) -> anyhow::Result<u64> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let n: u64 = number.parse().map_err(|_| {
+        anyhow::anyhow!(
+            "\"{}\" is not a size: write 64MiB, 500KiB or a number of bytes",
+            escape_for_terminal(text, 40)
+        )
+    })?;
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        other => bail!(
+            "unknown unit \"{}\" in \"{}\": use KiB, MiB or GiB",
+            escape_for_terminal(other, 20),
+            escape_for_terminal(text, 40)
+        ),
+    };
+    n.checked_mul(scale)
+        .ok_or_else(|| anyhow::anyhow!("\"{}\" is too large", escape_for_terminal(text, 40)))
 }
 
 /// Whether a command line that clap refused is a `tuicast session` command whose error is

@@ -53,7 +53,7 @@ pub use cast_file::{
     Regions,
 };
 pub use screenshot::{Screenshot, ScreenshotAt, ScreenshotFormat};
-pub use write::{scenario_toml, step_toml};
+pub use write::{scenario_toml, step_toml, used_regions_toml};
 
 /// The project configuration, with defaults filled in and paths made absolute.
 #[derive(Debug, Clone)]

@@ -142,6 +142,38 @@ fn button(b: crate::record::mouse::MouseButton) -> String {
     }
 }
 
+/// The regions the mouse steps of `steps` name, as a `[regions]` table of the regions of
+/// `regions` (the project's, where the session started) to write after [`scenario_toml`]'s
+/// text: so the scenario finds them wherever it is recorded or replayed. Empty when the steps
+/// name none.
+pub fn used_regions_toml(steps: &[Step], regions: &super::Regions) -> String {
+    let mut names = std::collections::BTreeSet::new();
+    for step in steps {
+        let targets: Vec<&Target> = match &step.action {
+            Action::Click(t, _) | Action::Hover(t) | Action::Scroll(_, t, _) => vec![t],
+            Action::Drag { from, to, .. } => vec![from, to],
+            _ => Vec::new(),
+        };
+        for t in targets {
+            if let Target::Region(name, _) = t {
+                names.insert(name.as_str());
+            }
+        }
+    }
+    let written: Vec<String> = names
+        .into_iter()
+        .filter_map(|n| Some(format!("{} = {}", key(n), regions.toml(n)?)))
+        .collect();
+    if written.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\n# The regions its steps name, from the tuicast.toml where the session ran.\n\
+         [regions]\n{}\n",
+        written.join("\n")
+    )
+}
+
 /// `path` as written in a file of folder `dir` (both absolute): relative when they share a
 /// folder below the root (`sub`, `..`, `../work/x.sh`), so the files can move together with
 /// what they name; else absolute. `.` and `..` in `path` are resolved first, as names.
@@ -347,6 +379,60 @@ mod tests {
                 _ => {}
             }
         }
+    }
+
+    /// The regions a step names, as their anchors print.
+    fn region_anchors(steps: &[Step]) -> Vec<String> {
+        steps
+            .iter()
+            .filter_map(|s| match &s.action {
+                Action::Click(Target::Region(n, a), _) | Action::Hover(Target::Region(n, a)) => {
+                    Some(format!("{n}: {a:?}"))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_regions_a_scenario_names_are_written_with_it_and_read_back_the_same() {
+        let dir = std::env::temp_dir().join(format!("tuicast-regions-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("tuicast.toml"),
+            "[regions]\nready = { match = { regex = \"re\\\\dy\", offset = [0, 1], width = 1 } }\n\
+             unused = { last_row = true }\n\"odd name\" = { inside = { box = \"Todos\" } }\n\
+             [regions.third]\nrows = \"1..=2\"\ncols = 3\nlabel = \"the third\"\n",
+        )
+        .unwrap();
+        let regions = crate::config::Config::load(&dir).unwrap().regions;
+        let _ = std::fs::remove_dir_all(&dir);
+        let steps: Vec<Step> = [
+            "{ click = { region = \"ready\" } }",
+            "{ hover = { region = \"third\" } }",
+            "{ click = { region = \"odd name\" }, button = \"right\" }",
+            "{ click = { region = \"ready\" } }",
+        ]
+        .iter()
+        .map(|t| crate::config::parse_step_with(Path::new("step"), t, &regions).unwrap())
+        .collect();
+        let mut s = Scenario::new(Program::Argv(vec!["true".into()]), &dir);
+        s.steps = steps;
+        let table = used_regions_toml(&s.steps, &regions);
+        assert!(!table.contains("unused"), "{table}");
+        let text = scenario_toml(&s, &dir, "") + &table;
+        // Read without the project's regions: the scenario's own find the same cells.
+        let file =
+            CastFile::parse(&dir.join("x.toml"), &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let back = file.scenario().unwrap();
+        assert_eq!(
+            region_anchors(&back.steps),
+            region_anchors(&s.steps),
+            "{text}"
+        );
+        assert_eq!(region_anchors(&s.steps).len(), 4);
+        // Steps that name no region add nothing.
+        assert_eq!(used_regions_toml(&every_step(), &regions), "");
     }
 
     #[test]

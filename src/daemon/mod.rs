@@ -61,9 +61,13 @@ pub const MAX_SESSION_CELLS: u64 = 1_000_000;
 /// 300 MB).
 pub const MAX_TOTAL_SESSION_CELLS: u64 = 2_000_000;
 
-/// The most bytes a session's cast may hold: past it the session fails (its program's output
-/// is read no further, so the cast stops growing; `yes` wrote 73 MB in 4 s).
+/// The most bytes a session's cast may hold when `start --max-cast` does not say: past it the
+/// session fails (its program's output is read no further, so the cast stops growing; `yes`
+/// wrote 73 MB in 4 s).
 pub const MAX_SESSION_CAST_BYTES: u64 = 64 << 20;
+
+/// The smallest `--max-cast` a session takes (a cast's header alone is a few hundred bytes).
+pub const MIN_SESSION_CAST_BYTES: u64 = 4096;
 
 /// The most sessions one daemon runs at once.
 pub const MAX_SESSIONS: usize = 64;

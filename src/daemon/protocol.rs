@@ -33,6 +33,14 @@ pub enum Request {
         /// How long each wait may take (`10s`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         timeout: Option<String>,
+        /// The client's umask (`18` for 022): the program's. Without it the program gets
+        /// the umask of the client that started the daemon (never the daemon's own 077).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        umask: Option<u32>,
+        /// The most bytes the session's cast may hold (64 MiB when absent, at least 4096):
+        /// past it the session fails and the program's output is read no further.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_cast: Option<u64>,
     },
     /// The sessions running.
     List,
@@ -95,9 +103,13 @@ pub struct Reply {
     /// `list`: the sessions running.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions: Option<Vec<Listed>>,
-    /// The step as the saved scenario writes it (cut at 200 characters, with its length).
+    /// The step as the saved scenario writes it (cut at 200 characters, with its length);
+    /// for `type` and `paste`, their text replaced by its length: `{ type = (11 characters) }`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<String>,
+    /// `type` and `paste`: how many characters their text had (the text is never echoed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_length: Option<usize>,
     /// `snapshot --mark`: how long the screen took to settle.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settled_ms: Option<u64>,

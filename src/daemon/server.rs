@@ -10,9 +10,12 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::protocol::{Listed, Reply, Request};
+use super::protocol::{Listed, Reply, Request, State};
 use super::worker::{self, Handle, Job, Start};
-use super::{Paths, MAX_LINE, MAX_SESSIONS, MAX_SESSION_CELLS, MAX_TOTAL_SESSION_CELLS};
+use super::{
+    Paths, MAX_LINE, MAX_SESSIONS, MAX_SESSION_CAST_BYTES, MAX_SESSION_CELLS,
+    MAX_TOTAL_SESSION_CELLS, MIN_SESSION_CAST_BYTES,
+};
 use crate::config::{parse_duration, parse_step_with};
 use crate::escape::escape_for_terminal;
 use crate::term::Size;
@@ -384,6 +387,8 @@ fn start(d: &Daemon, req: &Request) -> Reply {
         name,
         size,
         timeout,
+        umask,
+        max_cast,
     } = req
     else {
         return bad("not a start request");
@@ -406,6 +411,15 @@ fn start(d: &Daemon, req: &Request) -> Reply {
         },
         None => None,
     };
+    let max_cast = max_cast.unwrap_or(MAX_SESSION_CAST_BYTES);
+    if max_cast < MIN_SESSION_CAST_BYTES {
+        return bad(format!(
+            "max_cast: {max_cast} bytes is less than the {MIN_SESSION_CAST_BYTES} a cast needs"
+        ));
+    }
+    if umask.is_some_and(|m| m > 0o777) {
+        return bad("umask: a file mode creation mask is at most 0777 (511)");
+    }
     let name = name.clone().filter(|n| !n.is_empty());
     if let Some(n) = &name {
         if n.len() > 64
@@ -417,22 +431,44 @@ fn start(d: &Daemon, req: &Request) -> Reply {
             return bad("a session name is 1 to 64 letters, digits, '-', '_' or '.'");
         }
     }
+    // A session of this name whose program has exited gives its name up: it is ended (its
+    // cast, never saved, removed) before the new one starts under the name.
+    let mut replaced: Option<Handle> = None;
     let id = {
+        let mut running = match d.sessions.lock() {
+            Ok(s) => s,
+            Err(_) => return bad("the daemon's state is broken"),
+        };
         let mut sessions = match d.taken.lock() {
             Ok(s) => s,
             Err(_) => return bad("the daemon's state is broken"),
         };
-        if sessions.len() >= MAX_SESSIONS {
+        let exited = name.as_ref().filter(|n| {
+            running.get(n.as_str()).is_some_and(|h| {
+                h.brief
+                    .lock()
+                    .is_ok_and(|b| matches!(b.state, State::Exited | State::Stopped))
+            })
+        });
+        // (The exited session's place and cells are the new one's.)
+        if sessions.len() - usize::from(exited.is_some()) >= MAX_SESSIONS {
             return bad(format!(
                 "{MAX_SESSIONS} sessions are running already: stop one first"
             ));
         }
-        if let Err(e) = screen_fits(&sessions, None, size) {
+        if let Err(e) = screen_fits(&sessions, exited.map(String::as_str), size) {
             return bad(e);
         }
+        if let Some(n) = exited {
+            replaced = running.remove(n);
+        }
+        drop(running);
         let id = match &name {
-            Some(n) if sessions.contains_key(n) => {
-                return bad(format!("a session named \"{n}\" is running already"))
+            Some(n) if sessions.contains_key(n) && replaced.is_none() => {
+                return bad(format!(
+                    "a session named \"{n}\" is running already (the name is free again once \
+                     its program has exited, or after `stop`)"
+                ))
             }
             Some(n) => n.clone(),
             None => {
@@ -449,6 +485,18 @@ fn start(d: &Daemon, req: &Request) -> Reply {
         sessions.insert(id.clone(), size.cells());
         id
     };
+    if let Some(old) = replaced {
+        // Waited for: the old session's cast is the new one's path.
+        let _ = ask(
+            &old.tx,
+            Job::Stop {
+                save: None,
+                force: false,
+            },
+            &id,
+        );
+        (d.log)(&format!("session {id} ended: its name is taken again"));
+    }
     let release = || {
         d.taken
             .lock()
@@ -470,6 +518,8 @@ fn start(d: &Daemon, req: &Request) -> Reply {
             size,
             timeout,
             cast,
+            umask: *umask,
+            max_cast,
         },
         Arc::clone(&d.log),
     ) {

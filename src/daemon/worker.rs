@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::protocol::{CursorView, PromptView, Reply, SessionView, State, Status};
-use crate::config::{scenario_toml, step_toml};
+use crate::config::{scenario_toml, step_toml, used_regions_toml, Regions};
 use crate::escape::escape_for_terminal;
 use crate::inspect::{classify, inspect, PromptKind};
 use crate::record::journal::Journal;
@@ -69,6 +69,10 @@ pub(super) struct Start {
     pub(super) size: Size,
     pub(super) timeout: Option<Duration>,
     pub(super) cast: PathBuf,
+    /// The client's umask, the program's (`None`: the daemon's starting user's).
+    pub(super) umask: Option<u32>,
+    /// The most bytes the session's cast may hold.
+    pub(super) max_cast: u64,
 }
 
 /// Starts the session's program and its thread; the reply to `start` comes on `reply`.
@@ -82,6 +86,8 @@ pub(super) fn spawn(
     if let Some(t) = start.timeout {
         opts.timeout = t;
     }
+    opts.umask = start.umask;
+    opts.max_cast = Some(start.max_cast);
     // The project's regions, read first: a broken tuicast.toml is bad input, named by its
     // line and column, before any program runs.
     let regions = crate::config::Config::load(&start.cwd)
@@ -102,7 +108,10 @@ pub(super) fn spawn(
     let shared = Arc::clone(&brief);
     std::thread::Builder::new()
         .name(format!("tuicast-session-{}", start.id))
-        .spawn(move || Worker::new(start, session, shared, log).run(rx))
+        .spawn({
+            let regions = Arc::clone(&regions);
+            move || Worker::new(start, regions, session, shared, log).run(rx)
+        })
         .map_err(|e| {
             Box::new(Reply::error(
                 format!("cannot start a session thread: {e}"),
@@ -115,6 +124,8 @@ pub(super) fn spawn(
 /// The thread's state.
 struct Worker {
     start: Start,
+    /// The `[regions]` where the session started: a saved scenario carries those it used.
+    regions: Arc<Regions>,
     session: Option<Session>,
     journal: Journal,
     /// Why the session cannot go on (a secret reached the screen, the output failed).
@@ -134,6 +145,7 @@ const SLICE: Duration = Duration::from_millis(2);
 impl Worker {
     fn new(
         start: Start,
+        regions: Arc<Regions>,
         session: Session,
         brief: Arc<Mutex<Brief>>,
         log: Arc<dyn Fn(&str) + Send + Sync>,
@@ -142,6 +154,7 @@ impl Worker {
         journal.started(&session.screen());
         Worker {
             start,
+            regions,
             session: Some(session),
             journal,
             broken: None,
@@ -164,10 +177,7 @@ impl Worker {
                     match s.poll(SLICE) {
                         Err(e) => self.break_with(&e),
                         // What `list` shows, at most every 100 ms: classifying a screen costs.
-                        Ok(true) if self.briefed.elapsed() >= BRIEF_EVERY => {
-                            self.update_brief();
-                            self.check_cast_size();
-                        }
+                        Ok(true) if self.briefed.elapsed() >= BRIEF_EVERY => self.update_brief(),
                         Ok(_) => {}
                     }
                     None
@@ -211,32 +221,13 @@ impl Worker {
     }
 
     fn break_with(&mut self, e: &RecordError) {
-        let message = e.to_string();
+        let message = self.starred(e.to_string());
         (self.log)(&format!(
             "session {}: {}",
             self.start.id,
             escape_for_terminal(&message, 300)
         ));
         self.broken = Some(message);
-    }
-
-    /// Fails the session once its cast has passed [`super::MAX_SESSION_CAST_BYTES`] (a
-    /// program that floods its terminal, `yes`): it is read no further, so the cast stops
-    /// growing, and `stop --save` saves nothing.
-    fn check_cast_size(&mut self) {
-        if self.broken.is_some() {
-            return;
-        }
-        let size = std::fs::metadata(&self.start.cast).map_or(0, |m| m.len());
-        if size > super::MAX_SESSION_CAST_BYTES {
-            let message = format!(
-                "the session's cast passed {} MiB, the most a session records: the program's \
-                 output is read no further (stop the session; nothing can be saved)",
-                super::MAX_SESSION_CAST_BYTES >> 20
-            );
-            (self.log)(&format!("session {}: {message}", self.start.id));
-            self.broken = Some(message);
-        }
     }
 
     fn update_brief(&mut self) {
@@ -318,9 +309,18 @@ impl Worker {
     /// [`Worker::view`] with an error and an exit status.
     fn failed(&self, error: impl Into<String>, exit: u8) -> Reply {
         Reply {
-            error: Some(error.into()),
+            error: Some(self.starred(error.into())),
             exit,
             ..self.view()
+        }
+    }
+
+    /// A message with every secret typed so far (and each form of it the redactor knows)
+    /// starred: a wait's report quotes the screen, a step quotes what it looked for.
+    fn starred(&self, message: String) -> String {
+        match &self.session {
+            Some(s) => s.scrub_secrets(&message),
+            None => message,
         }
     }
 
@@ -405,17 +405,25 @@ impl Worker {
         let after = s.screen_without_secrets();
         match result {
             Ok(settled) => {
-                let shown = shown_step(&step_toml(&step));
+                let (shown, text_length) = shown_step(&step);
                 self.journal.record(step, &before, &after);
                 Reply {
                     step: Some(shown),
+                    text_length,
                     settled_ms: settled.map(|d| d.as_millis() as u64),
                     ..self.view()
                 }
             }
             Err(e) => {
                 let code = if e.is_check_failure() { 1 } else { 2 };
-                if matches!(e, RecordError::SecretOnScreen(_) | RecordError::Io(_)) {
+                // The session cannot go on: its cast is gone, or full, or cannot be written.
+                if matches!(
+                    e,
+                    RecordError::SecretOnScreen(_)
+                        | RecordError::SplitPattern(_)
+                        | RecordError::CastTooLarge(_)
+                        | RecordError::Io(_)
+                ) {
                     self.break_with(&e);
                 }
                 self.failed(e.to_string(), code)
@@ -549,11 +557,13 @@ impl Worker {
         }
         let journal = std::mem::take(&mut self.journal);
         let steps = journal.finish(&last, exited_by_itself);
-        let mut scenario = Scenario::new(Program::Argv(self.start.argv.clone()), &self.start.cwd);
+        let program = saved_program(&self.start.argv, &self.start.cwd, &save_dir(save));
+        let mut scenario = Scenario::new(program, &self.start.cwd);
         scenario.size = Some(self.start.size);
         scenario.timeout = self.start.timeout;
         scenario.steps = steps;
-        match save_files(save, &scenario, &cast) {
+        let regions = used_regions_toml(&scenario.steps, &self.regions);
+        match save_files(save, &scenario, &regions, &cast) {
             Ok((cast_to, toml_to)) => Reply {
                 cast: Some(cast_to),
                 scenario: Some(toml_to),
@@ -581,15 +591,37 @@ fn secret_allowed(var: &str) -> bool {
         })
 }
 
-/// A step as a reply shows it: whole up to [`STEP_SHOWN`] characters, else cut there with
-/// how long it was (a pasted megabyte is not echoed back).
-fn shown_step(step: &str) -> String {
+/// A step as a reply shows it, and for `type` and `paste` the length of their text in
+/// characters: their text is never echoed back (a pasted megabyte, a password typed as
+/// plain text), only its length (`{ type = (11 characters) }`); any other step whole up to
+/// [`STEP_SHOWN`] characters, else cut there with how long it was.
+fn shown_step(step: &Step) -> (String, Option<usize>) {
+    let text = match &step.action {
+        Action::Type(t) => Some(("type", t)),
+        Action::Paste(t) => Some(("paste", t)),
+        _ => None,
+    };
+    if let Some((kind, text)) = text {
+        let n = text.chars().count();
+        let mut brief = Step::new(Action::Type(String::new()));
+        brief.timeout = step.timeout;
+        brief.settle = step.settle;
+        // The step's other keys (a timeout) as written, the text replaced by its length.
+        let rest = step_toml(&brief);
+        let rest = rest
+            .strip_prefix("{ type = \"\"")
+            .unwrap_or(" }")
+            .to_string();
+        let unit = if n == 1 { "character" } else { "characters" };
+        return (format!("{{ {kind} = ({n} {unit}){rest}"), Some(n));
+    }
+    let step = step_toml(step);
     let n = step.chars().count();
     if n <= STEP_SHOWN {
-        return step.to_string();
+        return (step, None);
     }
     let head: String = step.chars().take(STEP_SHOWN).collect();
-    format!("{head}… ({n} characters)")
+    (format!("{head}… ({n} characters)"), None)
 }
 
 /// See [`shown_step`].
@@ -615,27 +647,54 @@ message_error!(
     pub(crate) SaveError
 );
 
-/// Writes `save.cast` (the session's cast, moved) and `save.toml` (the scenario).
+/// The folder `stop --save` writes into.
+fn save_dir(save: &Path) -> PathBuf {
+    with_suffix(save, "toml")
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf()
+}
+
+/// The program of a saved session's scenario in `dir`: `bin = "NAME"` when the session ran the
+/// development build of a `[[bin]]` of the package holding `dir` (`./target/debug/NAME`, by
+/// a path from the session's folder `cwd`), so that recording it again builds today's code;
+/// else the argv (a relative program path written relative to the scenario by
+/// [`scenario_toml`]).
+fn saved_program(argv: &[String], cwd: &Path, dir: &Path) -> Program {
+    let named_by_path = argv.first().filter(|p| p.contains('/'));
+    if let Some(path) = named_by_path {
+        if let Some(name) = crate::record::cargo_bin::package_binary(&cwd.join(path), dir) {
+            return Program::Bin {
+                name,
+                args: argv[1..].to_vec(),
+                from: dir.to_path_buf(),
+            };
+        }
+    }
+    Program::Argv(argv.to_vec())
+}
+
+/// Writes `save.cast` (the session's cast, moved) and `save.toml` (the scenario, then the
+/// `[regions]` table `regions` when not empty).
 fn save_files(
     save: &Path,
     scenario: &Scenario,
+    regions: &str,
     cast: &Path,
 ) -> Result<(PathBuf, PathBuf), SaveError> {
     let cast_to = with_suffix(save, "cast");
     let toml_to = with_suffix(save, "toml");
-    let dir = toml_to
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .to_path_buf();
+    let dir = save_dir(save);
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let text = scenario_toml(
+    let mut text = scenario_toml(
         scenario,
         &dir,
         "Written by `tuicast session stop --save`: the steps of the session, with the waits\n\
          it used and (where it used none) the waits inferred from the screen.\n\
          Record it again with `tuicast record` on this file.",
     );
+    text.push_str(regions);
     crate::util::write_atomic(&toml_to, text.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", toml_to.display()))?;
     if std::fs::rename(cast, &cast_to).is_err() {

@@ -118,6 +118,63 @@ pub fn existing(name: &str, from: &Path) -> Option<PathBuf> {
     Some(target.join("debug").join(name)).filter(|p| p.is_file())
 }
 
+/// The name of the package's binary that the executable `program` is, for a scenario in the
+/// folder `dir`: its development build, `TARGET/debug/NAME`, where TARGET is the target folder
+/// cargo uses for the package holding `dir` and NAME one of that package's `[[bin]]` targets
+/// — the program `bin = "NAME"` records there (built afresh). `None` for any other program, or
+/// when cargo cannot tell (`cargo metadata --no-deps`, run once).
+pub fn package_binary(program: &Path, dir: &Path) -> Option<String> {
+    let program = program.canonicalize().ok()?;
+    let name = program.file_name()?.to_str()?.to_string();
+    let profile = program.parent()?;
+    if profile.file_name()? != "debug" {
+        return None;
+    }
+    let package = dir.ancestors().find(|a| a.join("Cargo.toml").is_file())?;
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .current_dir(package)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    let target = Path::new(meta["target_directory"].as_str()?)
+        .canonicalize()
+        .ok()?;
+    if profile.parent()? != target {
+        return None;
+    }
+    let manifest = package.join("Cargo.toml").canonicalize().ok()?;
+    let same = |m: &serde_json::Value| {
+        m.as_str()
+            .and_then(|m| Path::new(m).canonicalize().ok())
+            .is_some_and(|m| m == manifest)
+    };
+    let is_bin = meta["packages"]
+        .as_array()?
+        .iter()
+        .filter(|p| same(&p["manifest_path"]))
+        .flat_map(|p| p["targets"].as_array().into_iter().flatten())
+        .any(|t| {
+            t["name"] == name.as_str()
+                && t["kind"]
+                    .as_array()
+                    .is_some_and(|k| k.iter().any(|k| k == "bin"))
+        });
+    is_bin.then_some(name)
+}
+
 /// `<target>/<profile>/` when this process is a cargo test binary (it runs from `deps/`).
 fn test_profile_dir() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;

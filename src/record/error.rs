@@ -73,6 +73,10 @@ pub enum RecordError {
     /// a pause between them: its first part reached the cast before the rest came, so the
     /// recording was stopped and its cast deleted.
     SplitPattern(String),
+    /// The cast passed its size limit (this many bytes, [`super::SessionOptions::max_cast`]):
+    /// a program flooding its terminal. Nothing more was written and the program's output is
+    /// read no further.
+    CastTooLarge(u64),
     /// A signal (SIGINT, SIGTERM, SIGHUP: its number) asked the recording to stop; the
     /// program's session was ended and the cast so far kept (see [`super::interrupt`]).
     Interrupted(i32),
@@ -102,6 +106,7 @@ impl RecordError {
                     | RecordError::ExitStatus { .. }
                     | RecordError::SecretOnScreen(_)
                     | RecordError::SplitPattern(_)
+                    | RecordError::CastTooLarge(_)
                     | RecordError::Input(_)
             ),
         }
@@ -186,10 +191,17 @@ impl fmt::Display for RecordError {
             ),
             RecordError::SecretOnScreen(name) => write!(
                 f,
-                "the secret {} appeared on the screen, drawn in separate writes that could not \
-                 be replaced by *; the recording was stopped and its cast deleted so that it \
+                "the secret {} appeared on the screen (its value, or a form of it: reversed, \
+                 encoded, cut short), drawn in separate writes that could not be replaced by *; \
+                 the recording was stopped and its cast deleted so that it \
                  keeps no part of the secret (print the secret in one write, or not at all)",
                 crate::escape::escape_for_terminal(name, 60)
+            ),
+            RecordError::CastTooLarge(max) => write!(
+                f,
+                "the cast passed its limit of {} ({max} bytes): the program floods its \
+                 terminal; nothing more is recorded and its output is read no further",
+                crate::util::human_bytes(*max)
             ),
             RecordError::SplitPattern(re) => write!(
                 f,

@@ -34,8 +34,15 @@ impl Session {
     /// is replaced by `*`s before it is written.
     pub fn type_secret(&mut self, name: &str, value: &str) -> Result<(), RecordError> {
         self.redactor.add_secret(value);
-        if !value.is_empty() && !self.secrets.iter().any(|(_, v)| v == value) {
-            self.secrets.push((name.to_string(), value.to_string()));
+        if !value.is_empty() && !self.secrets.iter().any(|(_, forms)| forms[0] == value) {
+            // Every form the redactor scrubs (the value first, then reversed, encoded, its
+            // shortest long prefix): drawn on the screen in pieces, any of them fails the
+            // recording as the value itself does.
+            let mut forms = super::redact::forms(value);
+            if let Some(end) = super::redact::shortest_prefix(value) {
+                forms.push(value[..end].to_string());
+            }
+            self.secrets.push((name.to_string(), forms));
         }
         self.send(value, &format!("<secret {name}>"))
     }

@@ -109,6 +109,19 @@ impl Pty {
         env: &BTreeMap<String, String>,
         size: Size,
     ) -> io::Result<Pty> {
+        Pty::spawn_with_umask(argv, cwd, env, size, None)
+    }
+
+    /// [`Pty::spawn`] with the program's file mode creation mask: `umask` when given (the
+    /// session daemon's client's), else the one [`set_program_umask`] set, else this
+    /// process's.
+    pub fn spawn_with_umask(
+        argv: &[String],
+        cwd: &Path,
+        env: &BTreeMap<String, String>,
+        size: Size,
+        umask: Option<u32>,
+    ) -> io::Result<Pty> {
         let program = argv
             .first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the command is empty"))?;
@@ -132,10 +145,15 @@ impl Pty {
         if !env.contains_key("TERM") {
             cmd.env("TERM", "xterm-256color");
         }
+        let mask = umask.map_or_else(
+            || PROGRAM_UMASK.load(std::sync::atomic::Ordering::SeqCst),
+            |m| m & 0o777,
+        );
         // SAFETY: between fork and exec the closure calls only async-signal-safe functions
-        // (signal, sigprocmask, umask, setsid, ioctl, close_range/close) and allocates nothing.
+        // (signal, sigprocmask, umask, setsid, ioctl, close_range/close) and allocates nothing
+        // (it captures a copied integer).
         unsafe {
-            cmd.pre_exec(become_session_leader);
+            cmd.pre_exec(move || become_session_leader(mask));
         }
         let child = cmd.spawn().map_err(|e| {
             io::Error::new(e.kind(), format!("cannot start {}: {e}", shown(program)))
@@ -595,11 +613,11 @@ pub fn set_program_umask(mask: u32) {
 }
 
 /// Runs in the child between fork and exec: default dispositions for the signals a parent
-/// may have ignored or handled, an empty signal mask, the programs' umask when one was set
-/// ([`set_program_umask`]), a new session whose controlling terminal is the PTY on
+/// may have ignored or handled, an empty signal mask, the umask `mask` (`u32::MAX`: this
+/// process's is kept), a new session whose controlling terminal is the PTY on
 /// descriptor 0, and every descriptor above 2 closed. Only
 /// async-signal-safe calls, no allocation.
-fn become_session_leader() -> io::Result<()> {
+fn become_session_leader(mask: u32) -> io::Result<()> {
     // SAFETY: plain system calls on values owned by this (single-threaded) child.
     unsafe {
         for signal in [
@@ -616,7 +634,6 @@ fn become_session_leader() -> io::Result<()> {
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut none);
         libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
-        let mask = PROGRAM_UMASK.load(std::sync::atomic::Ordering::SeqCst);
         if mask != u32::MAX {
             libc::umask(mask as libc::mode_t);
         }

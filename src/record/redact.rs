@@ -64,20 +64,7 @@ impl Redactor {
             return;
         }
         let chars = value.chars().count();
-        let mut forms = vec![value.to_string()];
-        if chars >= MIN_TRANSFORMED {
-            let bytes = value.as_bytes();
-            let padded = base64(bytes, STANDARD, true);
-            forms.extend([
-                value.chars().rev().collect(),
-                padded.trim_end_matches('=').to_string(),
-                padded,
-                base64(bytes, URL_SAFE, false),
-                hex(bytes, false),
-                hex(bytes, true),
-            ]);
-        }
-        for form in forms {
+        for form in forms(value) {
             if !self.secrets.contains(&form) {
                 self.secrets.push(form);
             }
@@ -85,12 +72,7 @@ impl Redactor {
         // Longest first, so a secret containing another is scrubbed whole.
         self.secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
         if chars > MIN_PREFIX {
-            let shortest = MIN_PREFIX.max(chars.div_ceil(2));
-            let end = value
-                .char_indices()
-                .nth(shortest)
-                .map_or(value.len(), |(i, _)| i);
-            if end < value.len() {
+            if let Some(end) = shortest_prefix(value) {
                 self.prefixes.push((value.to_string(), end));
             }
         }
@@ -285,6 +267,45 @@ impl Redactor {
         }
         best
     }
+}
+
+/// The forms of a secret's value that are scrubbed as the value is: the value itself and,
+/// for one of at least [`MIN_TRANSFORMED`] characters, reversed, in base64 (standard with and
+/// without padding, URL-safe) and in hex (either case). Without duplicates, the value first.
+pub fn forms(value: &str) -> Vec<String> {
+    let mut forms = vec![value.to_string()];
+    if value.chars().count() >= MIN_TRANSFORMED {
+        let bytes = value.as_bytes();
+        let padded = base64(bytes, STANDARD, true);
+        for form in [
+            value.chars().rev().collect(),
+            padded.trim_end_matches('=').to_string(),
+            padded,
+            base64(bytes, URL_SAFE, false),
+            hex(bytes, false),
+            hex(bytes, true),
+        ] {
+            if !forms.contains(&form) {
+                forms.push(form);
+            }
+        }
+    }
+    forms
+}
+
+/// The byte length of the shortest prefix of `value` that is scrubbed as the value is (at
+/// least [`MIN_PREFIX`] characters and half of it), when the value is longer than that.
+pub fn shortest_prefix(value: &str) -> Option<usize> {
+    let chars = value.chars().count();
+    if chars <= MIN_PREFIX {
+        return None;
+    }
+    let shortest = MIN_PREFIX.max(chars.div_ceil(2));
+    let end = value
+        .char_indices()
+        .nth(shortest)
+        .map_or(value.len(), |(i, _)| i);
+    (end < value.len()).then_some(end)
 }
 
 const STANDARD: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 use super::error::RecordError;
 use super::session::Session;
 use crate::escape::escape_for_terminal;
-use crate::term::Engine;
 
 /// What a timed-out wait saw: enough to tell why without re-running.
 #[derive(Debug)]
@@ -22,8 +21,9 @@ pub struct TimeoutReport {
 }
 
 impl Session {
+    /// The screen for a message: a secret on it (drawn in pieces, a form of it) starred.
     pub(super) fn screen_report(&self) -> String {
-        let screen = self.engine.screen();
+        let screen = self.screen_without_secrets();
         let mut rows: Vec<String> = (0..screen.rows.len()).map(|r| screen.row_text(r)).collect();
         while rows.last().is_some_and(|r| r.is_empty()) {
             rows.pop();
@@ -44,7 +44,7 @@ impl Session {
 
     pub(super) fn timeout_error(&self, what: &str, started: Instant) -> RecordError {
         let mut hints = Vec::new();
-        let screen = self.engine.screen();
+        let screen = self.screen_without_secrets();
         let last = (0..screen.rows.len())
             .rev()
             .map(|r| screen.row_text(r))

@@ -85,6 +85,13 @@ pub struct SessionOptions {
     /// is seen waiting for input (as `auto` settling sees it) and its screen has not changed
     /// for this long (`fail_fast =` in a scenario; `None`: they wait for their timeout).
     pub fail_fast: Option<Duration>,
+    /// The program's file mode creation mask (`None`: this process's, or the one
+    /// [`super::pty::set_program_umask`] set): the session daemon gives each program the
+    /// umask of the client that started it, never its own 077.
+    pub umask: Option<u32>,
+    /// The most bytes the cast may hold (`None`: no limit): past it the recording fails with
+    /// [`RecordError::CastTooLarge`], the program's output read no further.
+    pub max_cast: Option<u64>,
 }
 
 impl SessionOptions {
@@ -110,6 +117,8 @@ impl SessionOptions {
             masks: Vec::new(),
             regions: Vec::new(),
             fail_fast: None,
+            umask: None,
+            max_cast: None,
         }
     }
 }
@@ -243,10 +252,13 @@ pub struct Session {
     pub(super) regions: Vec<(String, Anchor)>,
     /// `SessionOptions::fail_fast`.
     pub(super) fail_fast: Option<Duration>,
-    /// The secrets typed so far, by name: looked for on the screen after every output.
-    pub(super) secrets: Vec<(String, String)>,
+    /// The secrets typed so far, by name, each with the forms of its value the redactor
+    /// scrubs (the value first): looked for on the screen after every output.
+    pub(super) secrets: Vec<(String, Vec<String>)>,
     /// The cast file, removed when a secret reaches the screen.
     cast_path: Option<PathBuf>,
+    /// `SessionOptions::max_cast`.
+    max_cast: Option<u64>,
     /// Bells since the last checkpoint that a `bell` wait has taken.
     pub(super) bells_taken: u32,
     /// Counts this session as alive for signal handling.
@@ -357,26 +369,28 @@ impl Session {
         } else {
             None
         };
-        let pty = match Pty::spawn(&opts.command, &opts.cwd, &opts.env, opts.size) {
-            Ok(mut p) => {
-                // The private HOME is the session's marker: a daemon that left the session
-                // and lost its parent still has it in its environment.
-                if let Some(h) = &home {
-                    p.set_marker(&format!("HOME={}", h.display()));
+        let pty =
+            match Pty::spawn_with_umask(&opts.command, &opts.cwd, &opts.env, opts.size, opts.umask)
+            {
+                Ok(mut p) => {
+                    // The private HOME is the session's marker: a daemon that left the session
+                    // and lost its parent still has it in its environment.
+                    if let Some(h) = &home {
+                        p.set_marker(&format!("HOME={}", h.display()));
+                    }
+                    p
                 }
-                p
-            }
-            Err(e) => {
-                if let Some(h) = &home {
-                    let _ = std::fs::remove_dir_all(h);
+                Err(e) => {
+                    if let Some(h) = &home {
+                        let _ = std::fs::remove_dir_all(h);
+                    }
+                    return Err(RecordError::Spawn {
+                        program: opts.command.first().cloned().unwrap_or_default(),
+                        source: e,
+                        hint: not_on_path(&opts.command, &opts.env).unwrap_or_default(),
+                    });
                 }
-                return Err(RecordError::Spawn {
-                    program: opts.command.first().cloned().unwrap_or_default(),
-                    source: e,
-                    hint: not_on_path(&opts.command, &opts.env).unwrap_or_default(),
-                });
-            }
-        };
+            };
         let now = Instant::now();
         // No scrollback: nothing in a recording reads it, and making its text for every look
         // at the screen under heavy output would cost the recorder (replay has it).
@@ -406,6 +420,7 @@ impl Session {
             timings: Vec::new(),
             regions: opts.regions,
             fail_fast: opts.fail_fast,
+            max_cast: opts.max_cast,
             secrets: Vec::new(),
             cast_path: None,
             bells_taken: 0,
@@ -781,8 +796,9 @@ impl Session {
         Ok(())
     }
 
-    /// The name of a secret whose value the live screen shows: on one row, or running from
-    /// the end of a row into the next (wrapped).
+    /// The name of a secret whose value, or a form of it the redactor knows (reversed,
+    /// encoded, a long prefix), the live screen shows: on one row, or running from the end of
+    /// a row into the next (wrapped).
     fn secret_on_screen(&self) -> Option<String> {
         if self.secrets.is_empty() {
             return None;
@@ -792,7 +808,7 @@ impl Session {
         let joined: String = (0..screen.rows.len()).map(|r| screen.row_text(r)).collect();
         self.secrets
             .iter()
-            .find(|(_, value)| joined.contains(value.as_str()))
+            .find(|(_, forms)| forms.iter().any(|f| joined.contains(f.as_str())))
             .map(|(name, _)| name.clone())
     }
 
@@ -805,6 +821,12 @@ impl Session {
                 data,
             })?;
             w.flush()?;
+            if let Some(max) = self.max_cast.filter(|&m| w.bytes_written() > m) {
+                // Nothing more is written: the cast ends with the event that passed the limit
+                // (at most one read of output past it), and the caller reads no further.
+                self.writer = None;
+                return Err(RecordError::CastTooLarge(max));
+            }
         }
         Ok(())
     }

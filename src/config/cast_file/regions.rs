@@ -14,12 +14,22 @@ pub struct Regions {
     /// `regex` only for fixed regions).
     #[cfg(feature = "png")]
     pub annotations: BTreeMap<String, AnnotationSpec>,
+    /// Every region as an inline TOML table, as its file wrote it: what a saved session's
+    /// scenario carries of the regions it used ([`Regions::toml`]).
+    written: BTreeMap<String, String>,
 }
 
 impl Regions {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.anchors.is_empty()
+    }
+
+    /// The region `name` as an inline TOML table (`{ match = { regex = "OK" } }`), as the
+    /// file that named it wrote it: written into another file's `[regions]`, it finds the
+    /// same cells.
+    pub fn toml(&self, name: &str) -> Option<&str> {
+        self.written.get(name).map(String::as_str)
     }
 
     /// The table as written, checked; errors name `path`'s line and column (`text` is the
@@ -31,6 +41,16 @@ impl Regions {
     ) -> Result<Regions, ConfigError> {
         let at = Places { path, text };
         let mut regions = Regions::default();
+        // Each region's value again, as TOML (the file has read already: it parses).
+        if !table.is_empty() {
+            if let Ok(file) = text.parse::<toml::Table>() {
+                if let Some(toml::Value::Table(t)) = file.get("regions") {
+                    for (name, value) in t {
+                        regions.written.insert(name.clone(), inline_toml(value));
+                    }
+                }
+            }
+        }
         for (name, spec) in table {
             let span = spec.span();
             let r = spec.get_ref();
@@ -70,9 +90,44 @@ impl Regions {
     pub(super) fn with(&self, own: Regions) -> Regions {
         let mut out = self.clone();
         out.anchors.extend(own.anchors);
+        out.written.extend(own.written);
         #[cfg(feature = "png")]
         out.annotations.extend(own.annotations);
         out
+    }
+}
+
+/// A TOML value written inline: `{ rows = "2", cols = "3..8" }`, `"text"`, `[1, 2]`.
+fn inline_toml(value: &toml::Value) -> String {
+    match value {
+        toml::Value::Table(t) => {
+            let pairs: Vec<String> = t
+                .iter()
+                .map(|(k, v)| format!("{} = {}", toml_key(k), inline_toml(v)))
+                .collect();
+            if pairs.is_empty() {
+                "{}".to_string()
+            } else {
+                format!("{{ {} }}", pairs.join(", "))
+            }
+        }
+        toml::Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(inline_toml).collect();
+            format!("[{}]", items.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// A TOML key: bare when it can be, else quoted.
+pub(in crate::config) fn toml_key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        k.to_string()
+    } else {
+        toml::Value::String(k.to_string()).to_string()
     }
 }
 
