@@ -23,7 +23,8 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput};
 use tuicast::cast::{self, EventData};
 use tuicast::replay;
-use tuicast::term::{EngineKind, Size};
+use tuicast::size::Size;
+use tuicast::term::EngineKind;
 
 /// One cast of the corpus, decoded.
 struct Cast {

@@ -10,7 +10,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput};
-use tuicast::term::{EngineKind, Screen, Size};
+use tuicast::size::Size;
+use tuicast::term::{EngineKind, Screen};
 
 /// A `cols`x`rows` screen of 3x3 boxes with a letter in each.
 fn tiny_boxes(cols: u16, rows: u16) -> Screen {

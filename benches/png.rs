@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use criterion::Criterion;
 use tuicast::render::png::{self, Compression, GifEncoder, GifOptions, PngOptions, Renderer};
-use tuicast::term::{EngineKind, Screen, Size};
+use tuicast::size::Size;
+use tuicast::term::{EngineKind, Screen};
 use tuicast::{cast, replay};
 
 fn main() {

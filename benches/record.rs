@@ -45,7 +45,8 @@ use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use tuicast::cast::{self, CastWriter, Event, EventData};
 use tuicast::record::pty::{Pty, PtyEvent};
 use tuicast::record::{base_env, Session, SessionOptions};
-use tuicast::term::{EngineKind, Size};
+use tuicast::size::Size;
+use tuicast::term::EngineKind;
 
 /// The last number `seq` prints.
 const SEQ_N: u64 = 3_000_000;

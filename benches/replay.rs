@@ -23,7 +23,8 @@ use std::time::Duration;
 use criterion::{BenchmarkGroup, Criterion, Throughput};
 use tuicast::cast::{self, EventData};
 use tuicast::replay;
-use tuicast::term::{EngineKind, Size};
+use tuicast::size::Size;
+use tuicast::term::EngineKind;
 
 /// The corpora, relative to the crate root, with their benchmark groups.
 const CORPORA: [(&str, &str); 2] = [

@@ -7,7 +7,8 @@ re-exports (`#[doc(hidden)]` items left out, as docs.rs leaves them out).
     scripts/api-paths.py target/doc/tuicast.json [--list]
 
 Prints the number of public items, of items with more than one path, and (with --list) each
-of those with its paths."""
+of those with its paths. With --check, exits 1 when an item has more than one path (CI runs
+it: one path per item, as src/lib.rs promises)."""
 import json, sys
 
 def main():
@@ -74,5 +75,11 @@ def main():
     if "--list" in sys.argv:
         for i, p in sorted(many.items(), key=lambda x: sorted(x[1])[0]):
             print(f"  {kinds[i]}: " + "  ".join(sorted(p)))
+    if "--check" in sys.argv and many:
+        for i, p in sorted(many.items(), key=lambda x: sorted(x[1])[0]):
+            print(f"  {kinds[i]}: " + "  ".join(sorted(p)))
+        print("error: these public items have more than one path: keep one (a private or "
+              "pub(crate) module with a re-export, or no re-export)")
+        sys.exit(1)
 
 main()

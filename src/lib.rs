@@ -31,7 +31,7 @@
 //! ones before it; `tests/it/layers.rs` checks it). Enums and option structs are
 //! `#[non_exhaustive]`: new variants, fields and keys come without breaking callers (option
 //! structs are built with `Default` and their builder methods, such as
-//! [`render::png::PngOptions::font_size`] or [`harness::Options::new`]).
+//! `render::png::PngOptions::font_size` (feature `png`) or [`harness::Options::new`]).
 //!
 //! - Leaves: [`escape`] (the one escaper for text in messages), [`location`]
 //!   (`path:line:column` from byte offsets), [`size`] ([`size::Size`], its parser and limits),
@@ -44,15 +44,29 @@
 //! - [`render`]: screens as text and JSON; PNG and GIF (`render::png`, feature `png`).
 //! - [`assert`](mod@assert): golden snapshots, diffs, update modes, masks, pending review.
 //! - [`config`]: `tuicast.toml` and a cast's TOML ([`config::CastFile`]), read and checked.
-//! - `daemon` (feature `record`): the session daemon behind `tuicast session`: live sessions
+//! - `daemon` (feature `cli`): the session daemon behind `tuicast session`: live sessions
 //!   driven one scenario step at a time, saved as a cast and its scenario.
 //! - [`report`]: the HTML test report (`tuicast test --report DIR`, `TUICAST_REPORT`), its
 //!   cast player's frames, and `accept --from` of the changes a CI run left in it.
 //! - [`harness`]: every checkpoint a `cargo test` trial (the libtest protocol).
 //!
-//! `util` and `record::pty` are public for the `tuicast` binary and the benchmarks only
-//! (hidden from these docs, not a stable API). The command line is not part of the library:
-//! it lives in the binary (`src/main.rs`, `src/cli/`).
+//! ## What is public, and why
+//!
+//! What a user of the library needs is public: the harness that makes every checkpoint a
+//! `cargo test` trial ([`harness::main`], [`harness::Options`]), [`assert_screen!`], the
+//! recorder's [`record::Session`] and [`record::Scenario`], the cast reader and writer
+//! ([`cast::CastReader`], [`cast::CastWriter`]), [`replay::checkpoints`], [`term::Screen`],
+//! the renderers ([`render`]) and each stage's error, a type with its kind and its place. A
+//! stage's files are crate-private and their items named once, from the stage
+//! (`record::Session`, not `record::session::Session`): `scripts/api-paths.py --check`
+//! fails CI on an item with a second path. What the `tuicast` binary, the benchmarks and
+//! the fuzz targets need beyond that — `util`, `record::pty`, `record::redact` — is
+//! `#[doc(hidden)]` public, with no stability promise: they are other crates, so it cannot
+//! be private. A private `_internal` feature (as insta gives cargo-insta) was weighed and not
+//! taken: the binary is this package's, built by its default `cli` feature, so such a
+//! feature would be on in every default build and hide nothing more than `doc(hidden)`
+//! does. The command line is not part of the library: it lives in the binary
+//! (`src/main.rs`, `src/cli/`).
 //!
 //! # Cargo features
 //!
@@ -66,6 +80,9 @@
 //! A crate that only checks committed casts under `cargo test` can depend on
 //! `tuicast = { version = "…", default-features = false }`: `harness::main()`, text and
 //! styled goldens, replay and the avt engine, in about half the dependencies.
+
+// On docs.rs (`--cfg docsrs`, nightly) each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 /// Checks a screen against the golden `snapshots/@screens/NAME.txt` of the package under
 /// test, as cast goldens are checked: `TUICAST_UPDATE` (and CI) decide what a mismatch writes,

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use tuicast::config::{parse_duration, parse_toml, CastFile, Config, CONFIG_FILE};
-use tuicast::term::Size;
+use tuicast::size::Size;
 
 /// A private folder for this process's `tuicast.toml`, made once.
 fn root() -> &'static Path {

@@ -14,7 +14,8 @@ use tuicast::render::png::{
     decode_png, encode_png_with, Compression, Decorations, GifEncoder, GifOptions, PngOptions,
     Renderer,
 };
-use tuicast::term::{EngineKind, Size};
+use tuicast::term::{EngineKind};
+use tuicast::size::Size;
 
 thread_local! {
     // Fonts are read and glyphs drawn once, not once per input.

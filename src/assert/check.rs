@@ -23,7 +23,8 @@ use crate::term::Screen;
 ///
 /// ```
 /// use tuicast::assert::{Check, Format, PngCheck, UpdateAction};
-/// use tuicast::term::{EngineKind, Size};
+/// use tuicast::size::Size;
+/// use tuicast::term::EngineKind;
 ///
 /// let mut engine = EngineKind::Avt.create(Size { cols: 10, rows: 2 });
 /// engine.feed("hello");

@@ -17,9 +17,6 @@
 use super::snapshot::CursorView;
 use crate::term::{Anchor, CellRect, CellSelection, Screen};
 
-/// The character drawn in masked cells.
-pub use crate::term::PLACEHOLDER;
-
 /// One mask: the cells of a [`CellSelection`] (a rectangle, or the matches of a regex within
 /// one), or of a named region anchored by content, hidden before comparing. A mask that finds
 /// nothing on a screen hides nothing there.
@@ -68,7 +65,7 @@ impl Mask {
         })
     }
 
-    /// Replaces the covered cells of `screen` with [`PLACEHOLDER`] in the default style.
+    /// Replaces the covered cells of `screen` with [`PLACEHOLDER`](crate::term::PLACEHOLDER) in the default style.
     pub fn apply(&self, screen: &mut Screen) {
         let rects = self.rects(screen);
         crate::term::hide_rects(screen, &rects);

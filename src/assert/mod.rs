@@ -28,7 +28,7 @@ pub use check::{check_file, read_golden, Check, Outcome, MAX_GOLDEN_BYTES};
 pub use diff::{compare, unified, Difference, Place, MAX_DIFF_LINES};
 pub use expect::{parse_color, Expect, StyleCheck, TextCheck};
 pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_path};
-pub use mask::{apply_all, cursor_view, Mask, PLACEHOLDER};
+pub use mask::{apply_all, cursor_view, Mask};
 pub use png_check::{check_png, PngCheck};
 pub use snapshot::{
     header_len, parse_styles, parse_styles_in, render, render_golden, render_with, rows_start,

@@ -21,8 +21,6 @@ pub use error::{CastError, CastErrorKind};
 pub use reader::{open, CastReader, MAX_LINE_BYTES};
 pub use writer::{CastWriter, DEFAULT_PRECISION};
 
-pub use crate::rgb::Rgb;
-
 use crate::size::Size;
 
 /// The header of a cast, whatever version it was read from.

@@ -169,7 +169,7 @@ where
             // An agent reads every answer of `tuicast session` as one JSON line, usage
             // errors too.
             let message = e.render().to_string();
-            let reply = tuicast::daemon::Reply::error(message.trim_end(), EXIT_BAD_INPUT);
+            let reply = tuicast::daemon::protocol::Reply::error(message.trim_end(), EXIT_BAD_INPUT);
             println!("{}", serde_json::to_string(&reply).unwrap_or_default());
             return ExitCode::from(EXIT_BAD_INPUT);
         }

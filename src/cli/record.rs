@@ -14,7 +14,7 @@ use tuicast::record::journal::Journal;
 use tuicast::record::keys::{split_typed, Typed};
 use tuicast::record::{default_cast_path, record_scenario, RecordError, Session, SessionOptions};
 use tuicast::record::{Action, Program, Scenario, Step};
-use tuicast::term::Size;
+use tuicast::size::Size;
 
 /// Record casts: run scenario files live, or record a command by hand.
 #[derive(Debug, clap::Args)]
@@ -149,7 +149,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .output
                     .clone()
                     .unwrap_or_else(|| default_cast_path(&scenario));
-                let partial = tuicast::record::run::partial_path(&cast);
+                let partial = tuicast::record::partial_path(&cast);
                 eprintln!("error: {}: {e}", scenario.display());
                 if partial.exists() {
                     eprintln!(
@@ -168,7 +168,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .output
                     .clone()
                     .unwrap_or_else(|| default_cast_path(&scenario));
-                let partial = tuicast::record::run::partial_path(&cast);
+                let partial = tuicast::record::partial_path(&cast);
                 match e {
                     // These name their place in the file already.
                     Failed::Config(e) => eprintln!("error: {e}"),
@@ -477,7 +477,7 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
         opts.env.insert(k, v);
     }
     opts.env.insert("TERM".into(), "xterm-256color".into());
-    let partial = tuicast::record::run::partial_path(cast);
+    let partial = tuicast::record::partial_path(cast);
     let mut session = Session::spawn(opts, &partial)?;
     session.set_mirror(Box::new(std::io::stdout()));
     eprintln!(

@@ -9,10 +9,14 @@ use anyhow::{bail, Context};
 use serde_json::Value;
 
 use tuicast::config::{parse_duration, step_toml};
-use tuicast::daemon::{self, Paths, Reply, Request};
+use tuicast::daemon::{
+    self,
+    protocol::{Reply, Request},
+    Paths,
+};
 use tuicast::escape::escape_for_terminal;
 use tuicast::record::{Action, Step, Wait};
-use tuicast::term::Size;
+use tuicast::size::Size;
 
 /// Drive a live program step by step (for agents, scripts and people), then keep it as a test.
 #[derive(Debug, clap::Args)]

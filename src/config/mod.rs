@@ -1,5 +1,5 @@
 //! The configuration stage: the project's `tuicast.toml` (here), a cast's TOML
-//! ([`cast_file`]: recording, `[check]`, `[regions]`, one schema), and positioned errors for
+//! ([`CastFile`]: recording, `[check]`, `[regions]`, one schema), and positioned errors for
 //! both. Files are parsed and checked here and leave as typed values of the stages below.
 //!
 //! `tuicast.toml`:
@@ -22,7 +22,7 @@
 //! status = { rows = 24 }                   # fixed cells
 //! mode = { row = { regex = "-- \\w+ --" } }  # or anchored by content
 //!
-//! [[screenshot]]             # docs images, checked like goldens (see [`screenshot`])
+//! [[screenshot]]             # docs images, checked like goldens (see [`Screenshot`])
 //! cast = "casts/demo.cast"
 //! output = "docs/screenshots/demo.png"
 //! ```
@@ -35,9 +35,9 @@
 //! ([`Config::png_check`] makes a run's `PngCheck` from it); `[regions]` is read by the cast
 //! schema's own reader.
 
-pub mod cast_file;
-pub mod screenshot;
-pub mod write;
+pub(crate) mod cast_file;
+pub(crate) mod screenshot;
+pub(crate) mod write;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -48,9 +48,10 @@ use crate::location::{line_column, write_place};
 use crate::render::png::PngConfig;
 use crate::term::{EngineKind, EngineOptions, EngineSpec};
 
+// One path per item: the files' parts are named from here.
 pub use cast_file::{
     parse_duration, parse_settle, parse_step, parse_step_with, CastFile, Checked, DurationError,
-    Regions,
+    Regions, DEFAULT_FAIL_FAST,
 };
 pub use screenshot::{Screenshot, ScreenshotAt, ScreenshotFormat};
 pub use write::{scenario_toml, step_toml, used_regions_toml};

@@ -1,6 +1,6 @@
 //! The session daemon behind `tuicast session`: live recording sessions that a stateless
 //! client (an agent, a script, a person) drives one command at a time, each command one
-//! scenario step run by the recorder's own code ([`record::run::run_step`] on a
+//! scenario step run by the recorder's own code ([`record::run_step`] on a
 //! [`record::Session`], exactly as `tuicast record` runs a scenario), each session recorded
 //! into a cast and journaled ([`record::journal`]) so that `stop --save` writes the cast and
 //! the scenario that reproduces it.
@@ -35,7 +35,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use client::{call, Called, ClientError};
-pub use protocol::{Reply, Request};
 pub use server::serve;
 
 #[cfg(doc)]

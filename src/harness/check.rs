@@ -322,10 +322,11 @@ pub(super) fn masked<'a>(masks: &[Mask], screen: &'a Screen) -> Cow<'a, Screen> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assert::{Outcome, Place, UpdateAction, PLACEHOLDER};
+    use crate::assert::{Outcome, Place, UpdateAction};
     use crate::harness::discover::tests::{project, TWO};
     use crate::harness::discover::{discover, load_case};
     use crate::harness::{LiveMode, Status};
+    use crate::term::PLACEHOLDER;
 
     fn opts(update: UpdateAction) -> Options {
         Options {

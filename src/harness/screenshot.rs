@@ -16,7 +16,7 @@ use crate::assert::{Outcome, UpdateAction};
 use crate::config::{Config, Screenshot, ScreenshotAt, ScreenshotFormat};
 use crate::escape::escape_for_terminal;
 
-pub use crate::assert::pending::SCREENSHOTS_DIR;
+pub(crate) use crate::assert::pending::SCREENSHOTS_DIR;
 
 message_error!(
     /// Why a screenshot could not be drawn or written: its output's name, its table's line in

@@ -39,20 +39,20 @@
 //! - `status` and `header`: the last and first rows when they are bars (the rules are in
 //!   [`crate::term::Outline`]), else `null`.
 //! - `blocks`: consecutive non-blank rows of one box (or of the bare screen, `box: null`).
-//! - `prompt`: what the program waits for ([`prompt`]: the kinds and the rules); `kind` is
+//! - `prompt`: what the program waits for ([`PromptKind`]: the kinds, [`classify`]: the rules); `kind` is
 //!   `yesno`, `select`, `password`, `text`, `pager`, `confirm`, `shell` or `unknown`,
 //!   `confidence` 0 to 1, `evidence` the text it saw and `row` its row (or `null`); a `yesno`
 //!   has `default` (`"yes"`, `"no"` or `null`), a `select` its `options` and the index of
 //!   the `selected` one (counted from 0: an index in `options`, not a position on screen).
-//! - `tables` ([`table`]): `kind` (`lines` or `aligned`), the first `row` and `col`, the
+//! - `tables` ([`Table`]): `kind` (`lines` or `aligned`), the first `row` and `col`, the
 //!   `columns` as cell spans, the `header` (or `null`) and the data `rows`, each a list of
 //!   trimmed cell texts; a ragged block gives no table rather than a wrong one.
 //! - Text is the screen's text with control characters replaced (U+FFFD). Keys appear in the
 //!   order above; fields are only ever added, never renamed.
 
 mod json;
-pub mod prompt;
-pub mod table;
+pub(crate) mod prompt;
+pub(crate) mod table;
 
 use serde_json::Value;
 
@@ -63,7 +63,7 @@ pub use json::{
     BarJson, BlockJson, BoxJson, HighlightJson, InspectedCursor, InspectionJson, PromptJson,
     TableJson,
 };
-pub use prompt::{classify, Prompt, PromptKind};
+pub use prompt::{classify, Prompt, PromptKind, PromptKindError};
 pub use table::{tables, Table};
 
 /// The version of the JSON schema [`Inspection::json`] writes.

@@ -2,12 +2,12 @@
 //! the session as an asciicast v3 file.
 //!
 //! - [`pty`]: the program in a PTY (on `nix`), output and exit as events.
-//! - [`session`]: the live engine, waits on the screen, input, secrets, query answers, the cast.
-//!   Its parts are private files by concern, their public items shown in [`session`]: `wait.rs`,
-//!   `input.rs`, `settle.rs` (checkpoints on a settled screen, idle waits), `report.rs` (what a
-//!   timed-out wait saw), `error.rs`, `home.rs` (the fresh HOME).
-//! - [`scenario`] and [`run`]: a [`Scenario`] (plain checked values: the program, its
-//!   environment, the steps) and running it. Cast TOML files are read by the config stage,
+//! - [`Session`] (`session.rs`): the live engine, waits on the screen, input, secrets, query
+//!   answers, the cast. Its parts are private files by concern, their public items named from
+//!   here: `wait.rs`, `input.rs`, `settle.rs` (checkpoints on a settled screen, idle waits),
+//!   `report.rs` (what a timed-out wait saw), `error.rs`, `home.rs` (the fresh HOME).
+//! - [`Scenario`] (`scenario.rs`: plain checked values: the program, its environment, the
+//!   steps) and running it ([`record_scenario`], `run.rs`). Cast TOML files are read by the config stage,
 //!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
 //! - [`journal`]: the steps of a session driven by hand or by an agent, with the waits
 //!   inferred where none was used: the scenario that reproduces it.
@@ -29,9 +29,9 @@ pub mod pty;
 pub(crate) mod query;
 #[doc(hidden)] // public for the `redact` fuzz target only; not a stable API
 pub mod redact;
-pub mod run;
-pub mod scenario;
-pub mod session;
+pub(crate) mod run;
+pub(crate) mod scenario;
+pub(crate) mod session;
 pub(crate) mod utf8;
 
 // `Session`'s parts by concern; `session` re-exports their public items.
@@ -43,8 +43,13 @@ mod report;
 mod settle;
 mod wait;
 
-pub use mouse::{MouseButton, ScrollDirection};
+// One path per item: the session, the scenario and running it are named from here.
 pub use query::CELL_PIXELS;
-pub use run::{default_cast_path, record_scenario, Recorded};
-pub use scenario::{Action, Origin, Program, Scenario, Settle, Step, Target, Wait};
-pub use session::{base_env, sweep_orphans, Finished, RecordError, Session, SessionOptions};
+pub use run::{default_cast_path, partial_path, record_scenario, run_step, Recorded};
+pub use scenario::{
+    Action, Origin, Program, Scenario, Settle, Step, Target, Wait, DEFAULT_SETTLE, MAX_SCROLL,
+};
+pub use session::{
+    base_env, looks_like_prompt, sweep_orphans, CheckpointTiming, Finished, RecordError, Session,
+    SessionOptions, SettledBy, TimeoutReport, UnsettledReport, CONFIRM,
+};

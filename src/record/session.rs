@@ -40,7 +40,7 @@ use super::query::{answer, AnswerColors, QueryScanner, Terminfo};
 use super::redact::Redactor;
 pub use super::report::{looks_like_prompt, TimeoutReport};
 use super::scenario::Settle;
-pub use super::settle::{CheckpointTiming, SettledBy, UnsettledReport, CONFIRM, DEFAULT_SETTLE};
+pub use super::settle::{CheckpointTiming, SettledBy, UnsettledReport, CONFIRM};
 use super::settle::{Quiescence, ScreenWatch};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
@@ -70,7 +70,7 @@ pub struct SessionOptions {
     pub fresh_home: bool,
     /// When [`Session::snapshot`] marks a checkpoint: `auto` (the program seen waiting,
     /// else the quiet rule) or `quiet` (the screen unchanged for the period), with the
-    /// period (see [`DEFAULT_SETTLE`]; zero marks at once). Written to the cast's header
+    /// period (see [`DEFAULT_SETTLE`](crate::record::DEFAULT_SETTLE); zero marks at once). Written to the cast's header
     /// (`"tuicast": {"settle": "auto:50ms"}`).
     pub settle: Settle,
     /// Options of the live engine (DECCOLM, …): those the cast is replayed with.

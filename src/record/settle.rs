@@ -38,8 +38,6 @@ use crate::term::{
     describe_runs, hide_all, row_runs, suggest_masks_in, Anchor, CellRun, Engine, Screen,
 };
 
-pub use super::scenario::DEFAULT_SETTLE;
-
 /// The DEC private mode of synchronized updates.
 const SYNC_MODE: u16 = 2026;
 

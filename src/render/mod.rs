@@ -1,4 +1,4 @@
-//! Renders a [`Screen`] as plain text or JSON; [`png`] draws it as a picture (PNG, GIF).
+//! Renders a [`Screen`] as plain text or JSON; `png` (feature `png`) draws it as a picture (PNG, GIF).
 //!
 //! # Text
 //! Every row of the screen, one line each ending in `\n`, trailing whitespace trimmed; a wide

@@ -502,7 +502,7 @@ struct PlayerData<'a> {
 }
 
 /// Text as HTML: see [`crate::escape::escape_markup`].
-pub use crate::escape::escape_markup as escape;
+pub(crate) use crate::escape::escape_markup as escape;
 
 /// JSON that is safe inside `<script type="application/json">`: `<`, `>` and `&` written as
 /// `\u` escapes, so no text can close the element or open a comment.

@@ -34,7 +34,7 @@ pub use accept::{
 pub use data::{
     content_hash, format_of, CastData, Images, NewCast, ResultData, ShotData, SnapshotData,
 };
-pub use html::{escape, Counts};
+pub use html::Counts;
 pub use player::{player, Frame, LiveInfo, Marker, Player, Run, StepInfo};
 pub use summary::markdown_summary;
 

@@ -45,10 +45,10 @@ pub(crate) use text::safe_char;
 #[cfg(feature = "vt100")]
 pub use vt100_engine::Vt100Engine;
 
-pub use crate::size::Size;
+pub(crate) use crate::size::Size;
 
 /// The truecolour of a cell ([`Color::Rgb`]): the crate's one RGB type.
-pub use crate::rgb::Rgb;
+pub(crate) use crate::rgb::Rgb;
 
 /// A cell colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

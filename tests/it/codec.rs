@@ -11,8 +11,9 @@ use tuicast::theme::Theme;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use serde_json::json;
-use tuicast::cast::{CastErrorKind, CastReader, CastWriter, Event, EventData, Header, Rgb, Term};
-use tuicast::term::Size;
+use tuicast::cast::{CastErrorKind, CastReader, CastWriter, Event, EventData, Header, Term};
+use tuicast::rgb::Rgb;
+use tuicast::size::Size;
 
 use crate::util::fixture;
 

@@ -22,7 +22,9 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 use tuicast::replay;
-use tuicast::term::{Attrs, Color, EngineKind, EngineOptions, EngineSpec, Rgb, Screen, Size};
+use tuicast::rgb::Rgb;
+use tuicast::size::Size;
+use tuicast::term::{Attrs, Color, EngineKind, EngineOptions, EngineSpec, Screen};
 use unicode_width::UnicodeWidthChar;
 
 use crate::util::root;

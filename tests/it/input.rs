@@ -448,7 +448,7 @@ fn a_bracketed_paste_reaches_bash_readline_whole() {
              read -e -p 'paste> ' line; printf 'got [%q] %d\\n' \"$line\" ${{#line}}"
         );
         let mut opts = SessionOptions::new(["bash", "--norc", "--noprofile", "-c", &script]);
-        opts.size = tuicast::term::Size { cols: 60, rows: 5 };
+        opts.size = tuicast::size::Size { cols: 60, rows: 5 };
         let mut s = Session::spawn_in_memory(opts).unwrap();
         s.wait_text("paste>").unwrap();
         assert_eq!(s.screen().modes.bracketed_paste, setting == "on");
@@ -590,7 +590,8 @@ fn the_modes_agree_with_tmux() {
         );
         return;
     }
-    use tuicast::term::{AvtEngine, Engine, Modes, MouseEncoding, MouseTracking, Size};
+    use tuicast::size::Size;
+    use tuicast::term::{AvtEngine, Engine, Modes, MouseEncoding, MouseTracking};
     // Sequences whose modes tmux 3.3 and xterm agree on (tmux has no X10 mode 9, keeps 1005
     // and 1006 side by side where xterm keeps one, ignores DECSTR and XTSAVE, and does not
     // restore origin mode on leaving the 1049 screen, where xterm's DECRC does).
@@ -661,7 +662,10 @@ fn the_modes_agree_with_tmux() {
 
 #[test]
 fn the_session_api_clicks_scrolls_and_changes_focus() {
-    use tuicast::record::{MouseButton, ScrollDirection, Session, SessionOptions, Target};
+    use tuicast::record::{
+        mouse::{MouseButton, ScrollDirection},
+        Session, SessionOptions, Target,
+    };
     let exe = eventsapp().display().to_string();
     let mut opts = SessionOptions::new([
         exe.as_str(),
@@ -671,7 +675,7 @@ fn the_session_api_clicks_scrolls_and_changes_focus() {
         "1006",
         "--focus",
     ]);
-    opts.size = tuicast::term::Size { cols: 50, rows: 8 };
+    opts.size = tuicast::size::Size { cols: 50, rows: 8 };
     let mut s = Session::spawn_in_memory(opts).unwrap();
     s.wait_text("ready").unwrap();
     s.click(

@@ -6,9 +6,11 @@
 use std::fs;
 
 use image::RgbaImage;
-use tuicast::render::png::{self, decode_png, Decorations, Layout, PngOptions, Renderer, Rgb};
+use tuicast::render::png::{self, decode_png, Decorations, Layout, PngOptions, Renderer};
 use tuicast::replay;
-use tuicast::term::{EngineKind, Screen, Size};
+use tuicast::rgb::Rgb;
+use tuicast::size::Size;
+use tuicast::term::{EngineKind, Screen};
 use tuicast::theme::Theme;
 
 use crate::util::{root, tuicast, v3_cast, Dir, Tuicast};

@@ -513,7 +513,7 @@ fn the_rust_session_api_records_in_code() {
     use tuicast::record::{Session, SessionOptions};
     let mut opts = SessionOptions::new(["bash", "--norc", "--noprofile"]);
     opts.env.insert("PS1".into(), "$ ".into());
-    opts.size = tuicast::term::Size { cols: 40, rows: 5 };
+    opts.size = tuicast::size::Size { cols: 40, rows: 5 };
     let mut s = Session::spawn_in_memory(opts).unwrap();
     s.wait_text("$").unwrap();
     s.type_text("echo $((6*7))").unwrap();
@@ -585,7 +585,7 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
     );
     // The person's terminal is itself a PTY driven by tuicast's own recorder.
     let mut opts = SessionOptions::new(["bash", "-c", script.as_str()]);
-    opts.size = tuicast::term::Size { cols: 70, rows: 12 };
+    opts.size = tuicast::size::Size { cols: 70, rows: 12 };
     let mut outer = Session::spawn_in_memory(opts).unwrap();
     outer.wait_text("inner$").unwrap();
     outer.type_text("echo one\r").unwrap();
@@ -604,7 +604,7 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
         })
         .unwrap();
     outer
-        .resize(tuicast::term::Size { cols: 90, rows: 14 })
+        .resize(tuicast::size::Size { cols: 90, rows: 14 })
         .unwrap();
     outer.type_text("echo two\r").unwrap();
     outer
@@ -1086,7 +1086,7 @@ fn wait_region_find_region_and_style_at_on_a_real_vim() {
         return;
     }
     let mut opts = SessionOptions::new(["vim", "-u", "NONE", "-N", "-i", "NONE"]);
-    opts.size = tuicast::term::Size { cols: 60, rows: 10 };
+    opts.size = tuicast::size::Size { cols: 60, rows: 10 };
     let mut s = Session::spawn_in_memory(opts).unwrap();
     s.wait_text("~").unwrap();
     s.press("i").unwrap();

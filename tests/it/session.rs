@@ -562,7 +562,7 @@ fn a_recording_by_hand_with_scenario_replays_to_the_same_final_screen_every_time
     );
     // The person's terminal is a PTY driven by tuicast's own recorder.
     let mut opts = SessionOptions::new(["bash", "-c", script.as_str()]);
-    opts.size = tuicast::term::Size { cols: 80, rows: 24 };
+    opts.size = tuicast::size::Size { cols: 80, rows: 24 };
     let mut person = Session::spawn_in_memory(opts).unwrap();
     person.wait_text("bash-").unwrap();
     person.type_text("echo one; echo two\r").unwrap();
@@ -1251,7 +1251,8 @@ fn replies_are_typed_requests_are_checked_and_stop_gives_the_programs_status() {
     assert_eq!(stopped["status"]["state"], "stopped", "{stopped}");
     assert_eq!(stopped["exit"], 0, "{stopped}");
     for reply in [&exited, &stopped, &a.ok(&["list"])] {
-        let typed: tuicast::daemon::Reply = serde_json::from_value(reply.clone()).unwrap();
+        let typed: tuicast::daemon::protocol::Reply =
+            serde_json::from_value(reply.clone()).unwrap();
         assert_eq!(
             &serde_json::to_value(&typed).unwrap(),
             reply,

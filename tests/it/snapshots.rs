@@ -406,7 +406,7 @@ fn screen_goldens_of_rust_tests_are_checked_accepted_and_not_orphans() {
     dir.tuicast(["test", "--update"]).run().success();
     let screen = |text: &str| {
         let mut e =
-            tuicast::term::EngineKind::Avt.create(tuicast::term::Size { cols: 10, rows: 2 });
+            tuicast::term::EngineKind::Avt.create(tuicast::size::Size { cols: 10, rows: 2 });
         e.feed(text);
         e.screen()
     };
@@ -457,7 +457,7 @@ fn screen_goldens_of_rust_tests_are_checked_accepted_and_not_orphans() {
 fn assert_screen_checks_a_sessions_live_screen() {
     use tuicast::record::{Session, SessionOptions};
     let mut opts = SessionOptions::new(["bash", "-c", "read -p 'Name? ' n"]);
-    opts.size = tuicast::term::Size { cols: 20, rows: 3 };
+    opts.size = tuicast::size::Size { cols: 20, rows: 3 };
     let mut s = Session::spawn_in_memory(opts).unwrap();
     s.wait_text("Name?").unwrap();
     tuicast::assert_screen!(s, "bash-read");
@@ -472,7 +472,7 @@ fn assert_screen_waits_for_a_settled_screen_and_blames_the_callers_line() {
     let frame = "printf 'Title\\n'; sleep 0.03; printf 'body of the frame'; read x";
     for _ in 0..3 {
         let mut opts = SessionOptions::new(["bash", "-c", frame]);
-        opts.size = tuicast::term::Size { cols: 20, rows: 3 };
+        opts.size = tuicast::size::Size { cols: 20, rows: 3 };
         // The settle period is the session's: long enough for the pause on a busy machine.
         opts.settle = tuicast::record::Settle::Auto(std::time::Duration::from_millis(300));
         let mut s = Session::spawn_in_memory(opts).unwrap();
@@ -482,7 +482,7 @@ fn assert_screen_waits_for_a_settled_screen_and_blames_the_callers_line() {
 
     // The panic's place is this file.
     let mut opts = SessionOptions::new(["bash", "-c", "printf 'other'; read x"]);
-    opts.size = tuicast::term::Size { cols: 20, rows: 3 };
+    opts.size = tuicast::size::Size { cols: 20, rows: 3 };
     let mut s = Session::spawn_in_memory(opts).unwrap();
     s.wait_text("other").unwrap();
     let me = std::thread::current().id();

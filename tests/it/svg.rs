@@ -67,7 +67,7 @@ fn chromium_places_every_character_and_shape_of_the_svg_on_the_png_grid() {
 
     let renderer = tuicast::render::png::Renderer::new(Default::default()).unwrap();
     let layout = renderer
-        .layout(tuicast::term::Size { cols: 40, rows: 4 })
+        .layout(tuicast::size::Size { cols: 40, rows: 4 })
         .unwrap();
     let (cw, ch, pad) = (
         f64::from(layout.cell_width),

@@ -61,10 +61,8 @@ use toml::Spanned;
 use super::{parse_toml, ConfigError};
 use crate::assert::{parse_color, Expect, Format, Mask, StyleCheck, TextCheck};
 use crate::escape::escape_for_terminal;
-use crate::record::scenario::MAX_SCROLL;
-use crate::record::{
-    Action, MouseButton, Origin, Program, Scenario, ScrollDirection, Settle, Step, Target, Wait,
-};
+use crate::record::mouse::{MouseButton, ScrollDirection};
+use crate::record::{Action, Origin, Program, Scenario, Settle, Step, Target, Wait, MAX_SCROLL};
 #[cfg(feature = "png")]
 use crate::render::png::AnnotationSpec;
 use crate::term::{anchor_regex, Anchor, CellSelection, Size, MAX_SCROLLBACK};

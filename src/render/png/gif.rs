@@ -79,7 +79,8 @@ pub struct GifStats {
 ///
 /// ```
 /// use tuicast::render::png::{GifEncoder, GifOptions, PngOptions, Renderer};
-/// use tuicast::term::{EngineKind, Size};
+/// use tuicast::size::Size;
+/// use tuicast::term::EngineKind;
 ///
 /// let size = Size { cols: 10, rows: 1 };
 /// let mut engine = EngineKind::Avt.create(size);

@@ -3,7 +3,8 @@
 //!
 //! ```
 //! use tuicast::render::png::{self, PngOptions, Renderer};
-//! use tuicast::term::{EngineKind, Size};
+//! use tuicast::size::Size;
+//! use tuicast::term::EngineKind;
 //!
 //! let mut engine = EngineKind::Avt.create(Size { cols: 20, rows: 2 });
 //! engine.feed("\x1b[1;31mred\x1b[0m ┌─┐");
@@ -56,7 +57,6 @@ mod system;
 mod text;
 mod theme;
 
-pub use crate::rgb::Rgb;
 pub use annotate::{Annotation, AnnotationSpec};
 pub use compare::{compare, diff_image, PixelDiff};
 pub use config::{FontDirs, PngConfig, PngConfigError};
