@@ -7,7 +7,9 @@
 #   scripts/bench-live/scale.sh [N=100] [ROUNDS=3]
 #
 # SETTLE=quiet:50ms (or any rule) puts `settle = RULE` on top of every scenario; CORES=all
-# times only the run on every core.
+# times only the run on every core. RUNNER=cargo or RUNNER=nextest checks the same suite as a
+# crate's `cargo test` (a `tests/casts.rs` calling `tuicast::harness::main()`, built once into
+# target/scale-harness before timing) or `cargo nextest run` (a process per trial).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 n="${1:-100}"
@@ -31,6 +33,39 @@ for i in $(seq 1 "$n"); do
   cp -r "$app/snapshots/$s" "$work/snapshots/$name"
   sed -i "s|^cast: casts/$s.cast\$|cast: casts/$name.cast|" "$work/snapshots/$name"/*
 done
+runner="${RUNNER:-tuicast}"
+if [ "$runner" != tuicast ]; then
+  cat > "$work/Cargo.toml" <<TOML
+[package]
+name = "scale-suite"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[dev-dependencies]
+tuicast = { path = "$repo" }
+
+[[test]]
+name = "casts"
+path = "tests/casts.rs"
+harness = false
+
+[workspace]
+TOML
+  mkdir -p "$work/tests" "$work/src"
+  echo 'fn main() { tuicast::harness::main() }' > "$work/tests/casts.rs"
+  touch "$work/src/lib.rs"
+  export CARGO_TARGET_DIR="$repo/target/scale-harness"
+  (cd "$work" && cargo test -q --test casts --no-run 2>&1 | tail -3)
+  if [ "$runner" = nextest ]; then (cd "$work" && cargo nextest list --test casts >/dev/null 2>&1); fi
+fi
+check() {
+  case "$runner" in
+    tuicast) "$tuicast" test --live ;;
+    cargo) TUICAST_LIVE=1 cargo test -q --test casts ;;
+    nextest) TUICAST_LIVE=1 cargo nextest run --test casts --no-fail-fast ;;
+  esac
+}
 all="0-$(( $(nproc) - 1 ))"
 declare -a one many
 for r in $(seq 1 "$rounds"); do
@@ -38,10 +73,10 @@ for r in $(seq 1 "$rounds"); do
   if [ "${CORES:-}" = all ]; then choices=("$all"); fi
   for cores in "${choices[@]}"; do
     start=$(date +%s.%N)
-    (cd "$work" && taskset -c "$cores" "$tuicast" test --live > "$work/out.txt" 2>&1) || {
+    (cd "$work" && export -f check && export runner tuicast && taskset -c "$cores" bash -c check > "$work/out.txt" 2>&1) || {
       tail -30 "$work/out.txt"; exit 1; }
     secs=$(echo "$(date +%s.%N) - $start" | bc)
-    grep -q "0 failed" "$work/out.txt" || { tail -30 "$work/out.txt"; exit 1; }
+    grep -qE "0 failed|[0-9]+ passed, 0 failed| 0 failed|passed.*0 failed|tests run: [0-9]+ passed" "$work/out.txt" || { tail -30 "$work/out.txt"; exit 1; }
     printf 'round %s cores %s\t%.2f s\n' "$r" "$cores" "$secs"
     if [ "$cores" = 0 ]; then one+=("$secs"); else many+=("$secs"); fi
   done
@@ -54,4 +89,4 @@ else
   m1=$(median "${one[@]}")
   printf 'median: 1 core %.2f s, %s cores %.2f s, speed-up %.2fx\n' "$m1" "$(nproc)" "$mn" "$(echo "$m1 / $mn" | bc -l)"
 fi
-grep -E "^(slowest|live):" "$work/out.txt"
+grep -E "^(slowest|live):" "$work/out.txt" || true

@@ -16,6 +16,10 @@ use std::time::Instant;
 pub struct Trial {
     name: String,
     check: Box<dyn FnOnce() -> Result<(), Failure> + Send>,
+    /// Trials that share one piece of work (the checkpoints of one cast, checked in one
+    /// replay or one live recording by whichever runs first): the pool starts another group
+    /// before a second trial of a group that runs now, which would only wait for it.
+    group: Option<std::sync::Arc<str>>,
 }
 
 impl Trial {
@@ -28,7 +32,15 @@ impl Trial {
         Trial {
             name: name.into(),
             check: Box::new(check),
+            group: None,
         }
+    }
+
+    /// The trial as one of `group`: trials of a group share work, so the pool runs trials
+    /// of other groups beside a running one first (the order of the results is kept).
+    pub(super) fn in_group(mut self, group: std::sync::Arc<str>) -> Trial {
+        self.group = Some(group);
+        self
     }
 
     /// The trial's name, as `--list` prints it and filters match it.
@@ -258,6 +270,43 @@ impl Conclusion {
     }
 }
 
+/// The trials not started yet, in order, and the groups of those running.
+struct Queue {
+    waiting: std::collections::VecDeque<(usize, Trial)>,
+    running: Vec<std::sync::Arc<str>>,
+}
+
+impl Queue {
+    /// The first waiting trial whose group is not running now (a trial of a running group
+    /// would wait for its work), else the first waiting one.
+    fn take(&mut self) -> Option<(usize, Trial)> {
+        let free = self.waiting.iter().position(|(_, t)| {
+            t.group
+                .as_ref()
+                .is_none_or(|g| !self.running.iter().any(|r| r == g))
+        });
+        let (i, trial) = self.waiting.remove(free.unwrap_or(0))?;
+        if let Some(g) = &trial.group {
+            self.running.push(g.clone());
+        }
+        Some((i, trial))
+    }
+}
+
+/// A trial of a group running: the group is taken off the running ones when it is dropped.
+struct Running<'a>(&'a Mutex<Queue>, Option<std::sync::Arc<str>>);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        if let Some(g) = &self.1 {
+            let mut q = lock(self.0);
+            if let Some(at) = q.running.iter().position(|r| r == g) {
+                q.running.swap_remove(at);
+            }
+        }
+    }
+}
+
 /// Runs (or, with `--list`, lists) the trials `args` selects, printing as libtest prints.
 pub(super) fn run(args: &Arguments, trials: Vec<Trial>) -> Conclusion {
     let color = args
@@ -346,15 +395,21 @@ fn run_on(
     threads: usize,
     printer: Printer,
 ) -> (Vec<(String, String)>, Printer) {
-    let queue = Mutex::new(trials.into_iter().enumerate());
+    let queue = Mutex::new(Queue {
+        waiting: trials.into_iter().enumerate().collect(),
+        running: Vec::new(),
+    });
     let printer = Mutex::new(printer);
     let failures = Mutex::new(Vec::new());
     let single = threads == 1;
     let work = || loop {
-        let next = lock(&queue).next();
+        let next = lock(&queue).take();
         let Some((i, trial)) = next else {
             return;
         };
+        let group = trial.group.clone();
+        // The group is done with once this trial is (whatever its outcome).
+        let _running = Running(&queue, group);
         let name = trial.name.clone();
         if single {
             // One at a time: the name before the check, as libtest prints it.
@@ -543,6 +598,52 @@ mod tests {
         assert!(exact.selects("progress::half"));
         assert!(!exact.selects("progress::half2"));
         assert!(Arguments::default().selects("anything"));
+    }
+
+    #[test]
+    fn the_pool_starts_another_group_before_a_second_trial_of_a_running_one() {
+        // a::1 does its group's work, which here needs b::1 to have started; a::2 only
+        // waits for a::1's work. Taken in order, the second thread would take a::2 and wait
+        // with a::1, and b::1 would start only after both: a::1 would give up.
+        let (started, seen) = std::sync::mpsc::channel::<()>();
+        let work = std::sync::Arc::new(std::sync::OnceLock::<bool>::new());
+        let a: std::sync::Arc<str> = "a".into();
+        let b: std::sync::Arc<str> = "b".into();
+        let w1 = work.clone();
+        let w2 = work.clone();
+        let trials = vec![
+            Trial::test("a::1", move || {
+                let ok = *w1.get_or_init(|| {
+                    seen.recv_timeout(std::time::Duration::from_secs(10))
+                        .is_ok()
+                });
+                if ok {
+                    Ok(())
+                } else {
+                    Err("b::1 did not start beside a::1".into())
+                }
+            })
+            .in_group(a.clone()),
+            Trial::test("a::2", move || {
+                while w2.get().is_none() {
+                    std::thread::yield_now();
+                }
+                Ok(())
+            })
+            .in_group(a),
+            Trial::test("b::1", move || {
+                started.send(()).map_err(|_| failure!("a::1 is gone"))
+            })
+            .in_group(b),
+        ];
+        let args = Arguments {
+            test_threads: Some(2),
+            color: Some(false),
+            ..Arguments::default()
+        };
+        let c = run_to(&args, trials, Box::new(std::io::sink()), false);
+        assert_eq!(c.failed, 0, "{c:?}");
+        assert_eq!(c.passed, 3);
     }
 
     #[test]

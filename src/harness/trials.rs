@@ -258,6 +258,8 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
             .collect();
         // A case that fails whole says why at its first checkpoint only.
         let first_name = Arc::new(infos.first().map(|i| i.name.clone()).unwrap_or_default());
+        // The cast's trials share its one check: the pool starts other casts beside it.
+        let group: Arc<str> = Arc::from(case.stem.as_str());
         let suite = Arc::new(super::junit::suite_name(&config.root));
         let lines: Arc<HashMap<String, u64>> =
             Arc::new(infos.iter().map(|i| (i.name.clone(), i.line)).collect());
@@ -269,67 +271,74 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
             let updated = updated.clone();
             let report = report.clone();
             let checkpoint = key.split('\0').next().unwrap_or_default().to_string();
-            trials.push(Trial::test(name, move || {
-                let started = Instant::now();
-                let outcomes = outcomes.get_or_init(|| {
+            trials.push(
+                Trial::test(name, move || {
                     let started = Instant::now();
-                    let checked = check_replay(&config, &case, &opts);
-                    // The whole cast goes into the report once, by the trial that checked it.
-                    if let (Some(report), Ok(results)) = (&report, &checked) {
-                        let mut all: Vec<CheckResult> = results.values().cloned().collect();
-                        all.sort_by_key(|r| r.line);
-                        to_report(report, &config, &case, &all, started.elapsed());
+                    let outcomes = outcomes.get_or_init(|| {
+                        let started = Instant::now();
+                        let checked = check_replay(&config, &case, &opts);
+                        // The whole cast goes into the report once, by the trial that checked it.
+                        if let (Some(report), Ok(results)) = (&report, &checked) {
+                            let mut all: Vec<CheckResult> = results.values().cloned().collect();
+                            all.sort_by_key(|r| r.line);
+                            to_report(report, &config, &case, &all, started.elapsed());
+                        }
+                        checked.map(|results| {
+                            results
+                                .into_iter()
+                                .map(|(name, r)| {
+                                    let outcome = if r.passed() {
+                                        Ok(r.status() == super::Status::Updated)
+                                    } else {
+                                        Err(r.message_in(opts.live).into())
+                                    };
+                                    (name, outcome)
+                                })
+                                .collect()
+                        })
+                    });
+                    let outcome = match outcomes {
+                        Ok(map) => map.get(&key).cloned(),
+                        // The whole message once, at the case's first checkpoint (not its
+                        // expectations); the others point there.
+                        Err(e) => {
+                            let lead = (key != *first_name).then_some(first_name.as_str());
+                            let r = failed_once(&case, e, lead, &checkpoint);
+                            Some(Err(r.message_in(opts.live).into()))
+                        }
+                    };
+                    let outcome = outcome.unwrap_or_else(|| {
+                        Err(missing(&case, &checkpoint).message_in(opts.live).into())
+                    });
+                    if outcome == Ok(true) {
+                        updated
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push(name_shown.clone());
                     }
-                    checked.map(|results| {
-                        results
-                            .into_iter()
-                            .map(|(name, r)| {
-                                let outcome = if r.passed() {
-                                    Ok(r.status() == super::Status::Updated)
-                                } else {
-                                    Err(r.message_in(opts.live).into())
-                                };
-                                (name, outcome)
-                            })
-                            .collect()
-                    })
-                });
-                let outcome = match outcomes {
-                    Ok(map) => map.get(&key).cloned(),
-                    // The whole message once, at the case's first checkpoint (not its
-                    // expectations); the others point there.
-                    Err(e) => {
-                        let lead = (key != *first_name).then_some(first_name.as_str());
-                        let r = failed_once(&case, e, lead, &checkpoint);
-                        Some(Err(r.message_in(opts.live).into()))
-                    }
-                };
-                let outcome = outcome.unwrap_or_else(|| {
-                    Err(missing(&case, &checkpoint).message_in(opts.live).into())
-                });
-                if outcome == Ok(true) {
-                    updated
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(name_shown.clone());
-                }
-                if junit_path().is_some() {
-                    let line = lines.get(&checkpoint).copied().unwrap_or(0);
-                    junit_note(super::junit::JunitCase {
-                        suite: suite.to_string(),
-                        classname: super::junit::classname(&suite, &name_shown),
-                        name: name_shown.clone(),
-                        time: started.elapsed().as_secs_f64(),
-                        failure: outcome.clone().err().map(String::from),
-                        place: super::junit::place(&case.cast, line),
-                        goldens: super::discover::checkpoint_goldens(&config, &case, &checkpoint)
+                    if junit_path().is_some() {
+                        let line = lines.get(&checkpoint).copied().unwrap_or(0);
+                        junit_note(super::junit::JunitCase {
+                            suite: suite.to_string(),
+                            classname: super::junit::classname(&suite, &name_shown),
+                            name: name_shown.clone(),
+                            time: started.elapsed().as_secs_f64(),
+                            failure: outcome.clone().err().map(String::from),
+                            place: super::junit::place(&case.cast, line),
+                            goldens: super::discover::checkpoint_goldens(
+                                &config,
+                                &case,
+                                &checkpoint,
+                            )
                             .iter()
                             .map(|g| crate::assert::shown_path(g))
                             .collect(),
-                    });
-                }
-                outcome.map(|_| ())
-            }));
+                        });
+                    }
+                    outcome.map(|_| ())
+                })
+                .in_group(group.clone()),
+            );
         }
     }
     // Each `[[screenshot]]` of tuicast.toml: the committed image is what its cast draws.
