@@ -76,6 +76,9 @@ pub fn step_toml(step: &Step) -> String {
                 Wait::Bell => "{ bell = true }".to_string(),
                 Wait::Clipboard(t) => format!("{{ clipboard = {} }}", quoted(t)),
                 Wait::Prompt(kind) => format!("{{ prompt = {} }}", quoted(kind.name())),
+                Wait::AnyPrompt => "{ prompt = \"any\" }".to_string(),
+                Wait::Silent(d) => format!("{{ silent = {} }}", duration(*d)),
+                Wait::Changed(h) => format!("{{ changed = {} }}", quoted(h)),
             }
         ),
         Action::Press(keys) if keys.len() == 1 => format!("press = {}", quoted(&keys[0])),

@@ -236,6 +236,8 @@ pub struct Session {
     colors: AnswerColors,
     pub(super) timeout: Duration,
     pub(super) last_output: Instant,
+    /// Bytes of output taken in so far (after redaction), for silent waits' reports.
+    pub(super) output_bytes: u64,
     pub(super) status: Option<i32>,
     pub(super) eof: bool,
     home: Option<PathBuf>,
@@ -409,6 +411,7 @@ impl Session {
             colors: opts.colors,
             timeout: opts.timeout,
             last_output: now,
+            output_bytes: 0,
             status: None,
             eof: false,
             home,
@@ -755,6 +758,7 @@ impl Session {
             return Ok(());
         }
         self.last_output = Instant::now();
+        self.output_bytes += text.len() as u64;
         self.watch.output_came();
         let queries = self.scanner.scan(text);
         let mut answers = Vec::new();

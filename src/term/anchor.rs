@@ -352,6 +352,75 @@ impl Screen {
         (0..self.rows.len()).find_map(|r| self.find_cells(r, &re).first().map(|c| (r, c.start)))
     }
 
+    /// The first and last cells (row, column from 0; the last inclusive, a wide character's
+    /// first cell) of the bytes `range` of [`Screen::text`]: where a match in the screen's
+    /// text is. `None` for an empty or out-of-range `range`.
+    pub fn cells_of_text(&self, range: std::ops::Range<usize>) -> Option<((usize, usize), (usize, usize))> {
+        if range.start >= range.end {
+            return None;
+        }
+        let text = self.text();
+        if range.end > text.len() {
+            return None;
+        }
+        // A byte of the text → its row and its byte in that row's line.
+        let locate = |at: usize| -> (usize, usize) {
+            let row = text[..at].bytes().filter(|&b| b == b'\n').count();
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            (row, at - line_start)
+        };
+        // A byte of a row's line → its cell (the line holds each cell's text in turn).
+        let cell = |row: usize, byte: usize| -> usize {
+            let mut len = 0;
+            let mut last = 0;
+            for (c, cell) in self.rows.get(row).into_iter().flatten().enumerate() {
+                if cell.width == 0 {
+                    continue;
+                }
+                last = c;
+                len += cell.text.len();
+                if byte < len {
+                    return c;
+                }
+            }
+            last
+        };
+        // The last byte of the match (a newline ending it counts as the end of its row).
+        let mut end = range.end - 1;
+        while end > range.start && text.as_bytes()[end] == b'\n' {
+            end -= 1;
+        }
+        let (r0, b0) = locate(range.start);
+        let (r1, b1) = locate(end);
+        Some(((r0, cell(r0, b0)), (r1, cell(r1, b1))))
+    }
+
+    /// 16 hex digits identifying what the screen shows: FNV-1a (64 bits) over every cell's
+    /// text and style, and the shown cursor (its place and shape). Equal
+    /// screens have equal hashes in every process; a hash says nothing about the title,
+    /// bells, modes or scrollback.
+    pub fn hash_hex(&self) -> String {
+        struct Fnv(u64);
+        impl std::io::Write for Fnv {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                for &b in buf {
+                    self.0 ^= u64::from(b);
+                    self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+                }
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        let c = &self.cursor;
+        // (A hidden cursor's place is no part of what is shown.)
+        let cursor = c.visible.then_some((c.row, c.col, c.shape));
+        let _ = serde_json::to_writer(&mut h, &(&self.rows, cursor));
+        format!("{:016x}", h.0)
+    }
+
     /// The text of the region `anchor` finds on this screen (each row's trailing blanks
     /// trimmed, rows joined by `\n`), or why it finds nothing.
     pub fn region(&self, anchor: &Anchor) -> Result<String, AnchorError> {
