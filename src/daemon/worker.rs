@@ -17,7 +17,9 @@ use crate::escape::escape_for_terminal;
 use crate::inspect::{classify, inspect, PromptKind};
 use crate::record::journal::Journal;
 use crate::record::run::run_step;
-use crate::record::{Action, Program, RecordError, Scenario, Session, SessionOptions, Step};
+use crate::record::{
+    Action, Program, RecordError, Scenario, Session, SessionOptions, Step, Wait,
+};
 use crate::term::{Screen, Size};
 
 /// What a client asked of a session.
@@ -133,6 +135,9 @@ struct Worker {
     brief: Arc<Mutex<Brief>>,
     /// When `brief` was last brought up to date.
     briefed: std::time::Instant,
+    /// The last screens replies showed, by their `screen_hash` (at most [`SHOWN_KEPT`]):
+    /// `wait --changed HASH` says which cells changed since the screen of HASH.
+    shown: std::cell::RefCell<std::collections::VecDeque<(String, Screen)>>,
     log: Arc<dyn Fn(&str) + Send + Sync>,
 }
 
@@ -160,6 +165,7 @@ impl Worker {
             broken: None,
             brief,
             briefed: std::time::Instant::now(),
+            shown: Default::default(),
             log,
         }
     }
@@ -302,8 +308,28 @@ impl Worker {
             },
             echo: s.echo(),
             idle_ms: s.since_output().as_millis() as u64,
+            screen_hash: self.remember(&screen),
         });
         reply
+    }
+
+    /// The hash of `screen`, shown in a reply: kept with it for `wait --changed`.
+    fn remember(&self, screen: &Screen) -> String {
+        let hash = screen.hash_hex();
+        let mut shown = self.shown.borrow_mut();
+        if !shown.iter().any(|(h, _)| *h == hash) {
+            if shown.len() >= SHOWN_KEPT {
+                shown.pop_front();
+            }
+            shown.push_back((hash.clone(), screen.clone()));
+        }
+        hash
+    }
+
+    /// A screen a reply showed, by its hash.
+    fn shown_screen(&self, hash: &str) -> Option<Screen> {
+        let shown = self.shown.borrow();
+        shown.iter().find(|(h, _)| h == hash).map(|(_, s)| s.clone())
     }
 
     /// [`Worker::view`] with an error and an exit status.
@@ -405,12 +431,22 @@ impl Worker {
         let after = s.screen_without_secrets();
         match result {
             Ok(settled) => {
+                // `changed`: the cells that changed since the screen of the hash, when a
+                // reply showed it.
+                let since = match &step.action {
+                    Action::Wait(Wait::Changed(h)) => self.shown_screen(h),
+                    _ => None,
+                };
+                let s = self.session.as_ref().expect("a session");
+                let from = since.as_ref().unwrap_or(&before);
+                let matched = super::matched::matched(&step.action, s, from, &after);
                 let (shown, text_length) = shown_step(&step);
                 self.journal.record(step, &before, &after);
                 Reply {
                     step: Some(shown),
                     text_length,
                     settled_ms: settled.map(|d| d.as_millis() as u64),
+                    matched: matched.map(Box::new),
                     ..self.view()
                 }
             }
@@ -623,6 +659,9 @@ fn shown_step(step: &Step) -> (String, Option<usize>) {
     let head: String = step.chars().take(STEP_SHOWN).collect();
     (format!("{head}… ({n} characters)"), None)
 }
+
+/// How many screens shown in replies are kept by their hash.
+const SHOWN_KEPT: usize = 16;
 
 /// See [`shown_step`].
 const STEP_SHOWN: usize = 200;
