@@ -340,6 +340,9 @@ mod tests {
             Action::Wait(Wait::Bell),
             Action::Wait(Wait::Clipboard("copied".into())),
             Action::Wait(Wait::Prompt(crate::inspect::PromptKind::YesNo)),
+            Action::Wait(Wait::AnyPrompt),
+            Action::Wait(Wait::Silent(Duration::from_millis(250))),
+            Action::Wait(Wait::Changed("00ff00ff00ff00ff".into())),
             Action::Click(Target::Text("OK".into()), MouseButton::Right),
             Action::Click(Target::Cell(2, 4), MouseButton::Left),
             Action::Drag {
