@@ -387,8 +387,11 @@ impl Screen {
         };
         // The last byte of the match (a newline ending it counts as the end of its row).
         let mut end = range.end - 1;
-        while end > range.start && text.as_bytes()[end] == b'\n' {
+        while end > range.start && (!text.is_char_boundary(end) || text.as_bytes()[end] == b'\n') {
             end -= 1;
+        }
+        if !text.is_char_boundary(range.start) {
+            return None;
         }
         let (r0, b0) = locate(range.start);
         let (r1, b1) = locate(end);
@@ -445,6 +448,26 @@ mod tests {
 
     fn re(r: &str) -> Regex {
         anchor_regex(r).unwrap()
+    }
+
+    #[test]
+    fn cells_of_text_count_wide_characters_as_two_cells() {
+        let s = test_screen(Size { cols: 20, rows: 3 }, "ab\r\n日本語 ok\r\nend");
+        let text = s.text();
+        let at = |needle: &str| {
+            let i = text.find(needle).unwrap();
+            s.cells_of_text(i..i + needle.len())
+        };
+        assert_eq!(at("ab"), Some(((0, 0), (0, 1))));
+        assert_eq!(at("本語"), Some(((1, 2), (1, 4))), "the last wide cell is its first");
+        assert_eq!(at("ok"), Some(((1, 7), (1, 8))));
+        assert_eq!(at("ok\nend"), Some(((1, 7), (2, 2))));
+        assert_eq!(s.cells_of_text(3..3), None);
+        // Equal screens, equal hashes; a cell's style is part of it.
+        let same = test_screen(Size { cols: 20, rows: 3 }, "ab\r\n日本語 ok\r\nend");
+        assert_eq!(s.hash_hex(), same.hash_hex());
+        let red = test_screen(Size { cols: 20, rows: 3 }, "\x1b[31mab\r\n日本語 ok\r\nend");
+        assert_ne!(s.hash_hex(), red.hash_hex());
     }
 
     fn screen() -> Screen {
