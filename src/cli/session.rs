@@ -362,7 +362,7 @@ struct WaitArgs {
     timeout: Option<String>,
 }
 
-fn duration(text: &str) -> anyhow::Result<Duration> {
+pub(super) fn duration(text: &str) -> anyhow::Result<Duration> {
     parse_duration(text).map_err(anyhow::Error::msg)
 }
 
@@ -590,7 +590,7 @@ fn current_umask() -> u32 {
 
 /// A size in bytes: a number, with `K`/`KiB`, `M`/`MiB` or `G`/`GiB` (powers of 1024;
 /// `KB`, `MB`, `GB` read the same) or `B`.
-fn byte_size(text: &str) -> anyhow::Result<u64> {
+pub(super) fn byte_size(text: &str) -> anyhow::Result<u64> {
     let t = text.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (number, unit) = t.split_at(digits);
@@ -615,11 +615,11 @@ fn byte_size(text: &str) -> anyhow::Result<u64> {
         .ok_or_else(|| anyhow::anyhow!("\"{}\" is too large", escape_for_terminal(text, 40)))
 }
 
-/// Whether a command line that clap refused is a `tuicast session` command whose error is
-/// written as a JSON reply: not `--help` or `--version` output, not `--human`.
+/// Whether a command line that clap refused is a `tuicast session` or `tuicast run` command
+/// whose error is written as a JSON reply: not `--help` or `--version` output, not `--human`.
 pub(super) fn wants_json(args: &[std::ffi::OsString], e: &clap::Error) -> bool {
     use clap::error::ErrorKind;
-    args.get(1).is_some_and(|a| a == "session")
+    args.get(1).is_some_and(|a| a == "session" || a == "run")
         && !args.iter().any(|a| a == "--human")
         && !matches!(
             e.kind(),

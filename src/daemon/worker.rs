@@ -392,7 +392,7 @@ impl Worker {
             return Reply::error("the session has ended", 2);
         };
         let secret = match &step.action {
-            Action::Secret(var) if !secret_allowed(var) => {
+            Action::Secret(var) if !super::secret_allowed(var) => {
                 return self.failed(
                     format!(
                         "{} is not a variable the session daemon may type as a secret: only \
@@ -613,18 +613,6 @@ impl Worker {
             }
         }
     }
-}
-
-/// Whether `session secret` may type the daemon's variable `var`: named with
-/// [`super::SECRET_PREFIX`], or listed in [`super::SECRETS_ALLOWED`] in the daemon's
-/// environment. Any other (`HOME`, a cloud key the daemon happens to hold) is refused: an agent
-/// could otherwise have any of them typed into a program that shows it.
-fn secret_allowed(var: &str) -> bool {
-    var.starts_with(super::SECRET_PREFIX)
-        || std::env::var(super::SECRETS_ALLOWED).is_ok_and(|list| {
-            list.split(|c: char| c == ',' || c.is_whitespace())
-                .any(|name| !name.is_empty() && name == var)
-        })
 }
 
 /// A step as a reply shows it, and for `type` and `paste` the length of their text in

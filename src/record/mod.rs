@@ -28,6 +28,7 @@ pub mod mouse;
 pub mod pty;
 pub(crate) mod query;
 #[doc(hidden)] // public for the `redact` fuzz target only; not a stable API
+pub mod piped;
 pub mod redact;
 pub mod run;
 pub mod scenario;

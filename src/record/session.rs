@@ -149,7 +149,7 @@ pub fn base_env() -> BTreeMap<String, String> {
 /// When the program is a bare name that the session's `PATH` does not hold: what to do, for
 /// the clean base `PATH` has none of the user's own folders (a project's `node_modules/.bin`,
 /// `~/.cargo/bin`, a virtualenv that is not activated).
-fn not_on_path(command: &[String], env: &BTreeMap<String, String>) -> Option<String> {
+pub(super) fn not_on_path(command: &[String], env: &BTreeMap<String, String>) -> Option<String> {
     let program = command.first().filter(|p| !p.contains('/'))?;
     let path = env.get("PATH").map_or("", String::as_str);
     let found = path
