@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::io::Write as _;
+
 use anyhow::{bail, Context};
 
 use tuicast::escape::escape_for_terminal;
@@ -61,8 +63,18 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     match piped::run_piped(&opts) {
         Ok(ran) => {
-            let line = serde_json::to_string(&ran).context("cannot write the JSON")?;
-            print_line(&line)?;
+            // Written as it is made: 64 MiB of control characters are 384 MB of JSON.
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let written = serde_json::to_writer(&mut out, &ran)
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(out))
+                .and_then(|()| out.flush());
+            match written {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    return Err(e).context("cannot write the JSON");
+                }
+                _ => {}
+            }
             Ok(ExitCode::from(ran.exit))
         }
         Err(e) => {
@@ -141,7 +153,6 @@ fn bad_input(message: &str) -> anyhow::Result<ExitCode> {
 
 /// Prints one line; a reader that went away is no failure.
 fn print_line(line: &str) -> std::io::Result<()> {
-    use std::io::Write;
     let mut out = std::io::stdout().lock();
     match writeln!(out, "{line}").and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e),
