@@ -20,8 +20,7 @@ use tuicast::record::piped::{self, PipedInput, PipedOptions};
     tuicast run --stdin input.json -- jq .name               standard input from a file\n  \
     printf 'a\\nb\\n' | tuicast run --stdin - -- wc -l         or from tuicast's own\n  \
     tuicast run --env LANG=C --inherit-env PATH -- ./tool    on top of the clean environment\n  \
-    TUICAST_SECRET_TOKEN=... tuicast run --secret TUICAST_SECRET_TOKEN -- ./deploy\n  \
-                                               the token's value starred in the output\n\n\
+    TUICAST_SECRET_TOKEN=... tuicast run --secret TUICAST_SECRET_TOKEN -- ./deploy   starred\n\n\
     Prints one JSON object (docs/agents.md, \"tuicast run\"; `tuicast schema run`): stdout,\n\
     stderr (text when UTF-8, else base64: see encoding), status (code or signal), ended_by,\n\
     duration_ms, bytes, truncated, limits, exit. The command starts from the clean base\n\
