@@ -17,9 +17,7 @@ use crate::escape::escape_for_terminal;
 use crate::inspect::{classify, inspect, PromptKind};
 use crate::record::journal::Journal;
 use crate::record::run::run_step;
-use crate::record::{
-    Action, Program, RecordError, Scenario, Session, SessionOptions, Step, Wait,
-};
+use crate::record::{Action, Program, RecordError, Scenario, Session, SessionOptions, Step, Wait};
 use crate::term::{Screen, Size};
 
 /// What a client asked of a session.
@@ -329,7 +327,10 @@ impl Worker {
     /// A screen a reply showed, by its hash.
     fn shown_screen(&self, hash: &str) -> Option<Screen> {
         let shown = self.shown.borrow();
-        shown.iter().find(|(h, _)| h == hash).map(|(_, s)| s.clone())
+        shown
+            .iter()
+            .find(|(h, _)| h == hash)
+            .map(|(_, s)| s.clone())
     }
 
     /// [`Worker::view`] with an error and an exit status.

@@ -27,11 +27,11 @@ pub mod interrupt;
 pub mod journal;
 pub mod keys;
 pub mod mouse;
+#[doc(hidden)] // public for the `redact` fuzz target only; not a stable API
+pub mod piped;
 #[doc(hidden)] // public for the recording benchmark only; not a stable API
 pub mod pty;
 pub(crate) mod query;
-#[doc(hidden)] // public for the `redact` fuzz target only; not a stable API
-pub mod piped;
 pub mod redact;
 pub mod run;
 pub mod scenario;

@@ -318,10 +318,7 @@ impl Session {
                 return Ok(self.last_output.elapsed());
             }
             if now >= deadline {
-                let what = format!(
-                    "{} ms without output or a screen change",
-                    quiet.as_millis()
-                );
+                let what = format!("{} ms without output or a screen change", quiet.as_millis());
                 return Err(RecordError::Unsettled(Box::new(UnsettledReport {
                     what,
                     period: quiet,
@@ -331,13 +328,14 @@ impl Session {
                     masks: Vec::new(),
                     sync_open: self.sync_open(),
                     screen: self.screen_report(),
-                    output: Some((
-                        self.output_bytes - bytes_before,
-                        self.last_output.elapsed(),
-                    )),
+                    output: Some((self.output_bytes - bytes_before, self.last_output.elapsed())),
                 })));
             }
-            let until = if busy { now + LOOK_EVERY } else { since + quiet };
+            let until = if busy {
+                now + LOOK_EVERY
+            } else {
+                since + quiet
+            };
             if self.pump(Some(until.min(deadline)))? {
                 self.observe();
             }

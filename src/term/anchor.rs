@@ -355,7 +355,10 @@ impl Screen {
     /// The first and last cells (row, column from 0; the last inclusive, a wide character's
     /// first cell) of the bytes `range` of [`Screen::text`]: where a match in the screen's
     /// text is. `None` for an empty or out-of-range `range`.
-    pub fn cells_of_text(&self, range: std::ops::Range<usize>) -> Option<((usize, usize), (usize, usize))> {
+    pub fn cells_of_text(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> Option<((usize, usize), (usize, usize))> {
         if range.start >= range.end {
             return None;
         }
@@ -459,7 +462,11 @@ mod tests {
             s.cells_of_text(i..i + needle.len())
         };
         assert_eq!(at("ab"), Some(((0, 0), (0, 1))));
-        assert_eq!(at("本語"), Some(((1, 2), (1, 4))), "the last wide cell is its first");
+        assert_eq!(
+            at("本語"),
+            Some(((1, 2), (1, 4))),
+            "the last wide cell is its first"
+        );
         assert_eq!(at("ok"), Some(((1, 7), (1, 8))));
         assert_eq!(at("ok\nend"), Some(((1, 7), (2, 2))));
         assert_eq!(s.cells_of_text(3..3), None);

@@ -97,7 +97,11 @@ fn a_failing_command_is_data_its_output_status_and_limits_in_one_object() {
     // A signal is a status too.
     let r = run(&["--", "sh", "-c", "kill -TERM $$"]);
     assert_eq!(r.code, 0, "{r}");
-    assert_eq!(r.json["status"], serde_json::json!({"signal": "SIGTERM"}), "{r}");
+    assert_eq!(
+        r.json["status"],
+        serde_json::json!({"signal": "SIGTERM"}),
+        "{r}"
+    );
 }
 
 #[test]
@@ -122,7 +126,11 @@ fn past_its_timeout_the_command_is_killed_and_the_output_so_far_kept() {
     // A background child left holding the pipes does not hold the run.
     let started = std::time::Instant::now();
     let r = run(&["--", "sh", "-c", "sleep 30 & echo bg"]);
-    assert_eq!((r.code, r.json["stdout"].as_str()), (0, Some("bg\n")), "{r}");
+    assert_eq!(
+        (r.code, r.json["stdout"].as_str()),
+        (0, Some("bg\n")),
+        "{r}"
+    );
     assert!(started.elapsed().as_secs() < 10, "{r}");
 }
 
@@ -132,7 +140,10 @@ fn past_max_output_yes_is_killed_and_its_stdout_truncated_at_the_limit() {
     assert_eq!(r.code, 1, "{r}");
     let j = &r.json;
     assert_eq!(j["ended_by"], "max-output", "{r}");
-    assert_eq!(j["truncated"], serde_json::json!({"stdout": true, "stderr": false}));
+    assert_eq!(
+        j["truncated"],
+        serde_json::json!({"stdout": true, "stderr": false})
+    );
     assert_eq!(j["stdout"].as_str().unwrap(), "y\n".repeat(512), "{r}");
     assert!(j["bytes"]["stdout"].as_u64().unwrap() >= 1024, "{r}");
     assert_eq!(j["limits"]["max_output"], 1024, "{r}");
@@ -153,7 +164,12 @@ fn bytes_that_are_not_utf8_come_as_base64_and_stdin_comes_from_a_file_or_tuicast
     assert_eq!(r.json["encoding"]["stdout"], "base64", "{r}");
     assert_eq!(unbase64(r.json["stdout"].as_str().unwrap()), bytes, "{r}");
     assert_eq!(r.json["encoding"]["stderr"], "utf-8", "{r}");
-    let r = tuicast_run(&dir, &["--stdin", "-", "--", "wc", "-l"], &[], Some(b"a\nb\nc\n"));
+    let r = tuicast_run(
+        &dir,
+        &["--stdin", "-", "--", "wc", "-l"],
+        &[],
+        Some(b"a\nb\nc\n"),
+    );
     assert_eq!(r.json["stdout"].as_str().map(str::trim), Some("3"), "{r}");
     // Without --stdin the command reads nothing.
     let r = run(&["--", "sh", "-c", "cat; echo end"]);
@@ -195,7 +211,10 @@ fn the_command_starts_from_the_clean_environment_with_a_private_home() {
         .find_map(|l| l.strip_prefix("HOME="))
         .expect("a HOME");
     assert!(home.contains("tuicast-home-"), "{out}");
-    assert!(!std::path::Path::new(home).exists(), "the HOME is removed after");
+    assert!(
+        !std::path::Path::new(home).exists(),
+        "the HOME is removed after"
+    );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[lines.len() - 2].trim(), "0", "an empty HOME: {out}");
     let cwd = std::fs::canonicalize(dir.path()).unwrap();
@@ -249,11 +268,20 @@ fn a_secrets_value_is_in_no_field_of_the_output() {
     );
     assert_eq!(r.json["encoding"]["stdout"], "base64", "{r}");
     let raw = unbase64(r.json["stdout"].as_str().unwrap());
-    assert_eq!(raw, [&[0xff][..], "*".repeat(value.len()).as_bytes()].concat());
+    assert_eq!(
+        raw,
+        [&[0xff][..], "*".repeat(value.len()).as_bytes()].concat()
+    );
     // Only the variables sessions may type are secrets.
     let r = tuicast_run(&dir, &["--secret", "HOME", "--", "true"], &env, None);
     assert_eq!(r.code, 2, "{r}");
-    assert!(r.json["error"].as_str().unwrap().contains("TUICAST_SECRET_"), "{r}");
+    assert!(
+        r.json["error"]
+            .as_str()
+            .unwrap()
+            .contains("TUICAST_SECRET_"),
+        "{r}"
+    );
 }
 
 #[test]
@@ -274,7 +302,10 @@ fn bad_input_is_one_json_object_with_error_and_exit_2() {
     }
     let r = run(&["--", "no-such-program-xyz"]);
     assert!(
-        r.json["error"].as_str().unwrap().contains("--inherit-env PATH"),
+        r.json["error"]
+            .as_str()
+            .unwrap()
+            .contains("--inherit-env PATH"),
         "{r}"
     );
 }

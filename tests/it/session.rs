@@ -1783,7 +1783,15 @@ fn wait_idle_fails_while_yes_floods_and_holds_when_the_program_is_silent() {
     // (Its cast may have passed the 64 MiB limit by now: the stop says so, and ends it.)
     a.run(&["stop", "flood"]);
 
-    a.ok(&["start", "--name", "quiet", "--", "sh", "-c", "printf 'ready> '; read x"]);
+    a.ok(&[
+        "start",
+        "--name",
+        "quiet",
+        "--",
+        "sh",
+        "-c",
+        "printf 'ready> '; read x",
+    ]);
     a.ok(&["wait", "quiet", "--text", "ready>"]);
     let r = a.ok(&["wait", "quiet", "--idle", "200ms"]);
     assert_eq!(r["matched"]["wait"], "silent", "{r}");
@@ -1828,7 +1836,10 @@ fn wait_changed_replies_the_new_hash_and_the_cells_that_changed() {
     // Not a hash: bad input, one JSON object.
     let r = a.run(&["wait", "h", "--changed", "xyz"]);
     assert_eq!(r.code, 2, "{r}");
-    assert!(r.json["error"].as_str().unwrap().contains("16 hex digits"), "{r}");
+    assert!(
+        r.json["error"].as_str().unwrap().contains("16 hex digits"),
+        "{r}"
+    );
     a.ok(&["stop", "h"]);
 }
 
@@ -1868,8 +1879,16 @@ fn wait_prompt_any_and_text_waits_say_what_matched_and_where() {
         "{r}"
     );
     let r = a.ok(&["wait", "p", "--cursor", "2,25"]);
-    assert_eq!(r["matched"]["at"], serde_json::json!({"row": 2, "col": 25}), "{r}");
+    assert_eq!(
+        r["matched"]["at"],
+        serde_json::json!({"row": 2, "col": 25}),
+        "{r}"
+    );
     a.ok(&["press", "p", "y", "Enter"]);
     let r = a.ok(&["wait", "p", "--exit", "0"]);
-    assert_eq!(r["matched"], serde_json::json!({"wait": "exit", "code": 0}), "{r}");
+    assert_eq!(
+        r["matched"],
+        serde_json::json!({"wait": "exit", "code": 0}),
+        "{r}"
+    );
 }
