@@ -442,7 +442,8 @@ impl Worker {
                 let from = since.as_ref().unwrap_or(&before);
                 let matched = super::matched::matched(&step.action, s, from, &after);
                 let (shown, text_length) = shown_step(&step);
-                self.journal.record(step, &before, &after);
+                // (A `changed` wait is saved as the wait inferred from that screen.)
+                self.journal.record(step, from, &after);
                 Reply {
                     step: Some(shown),
                     text_length,

@@ -1840,7 +1840,11 @@ fn wait_changed_replies_the_new_hash_and_the_cells_that_changed() {
         r.json["error"].as_str().unwrap().contains("16 hex digits"),
         "{r}"
     );
-    a.ok(&["stop", "h"]);
+    // Saved, the wait on the hash is the wait for what changed: the hash is this run's.
+    a.ok(&["stop", "h", "--save", "casts/h"]);
+    let toml = std::fs::read_to_string(a.work.join("casts/h.toml")).unwrap();
+    assert!(toml.contains("{ wait = \"bob\" }"), "{toml}");
+    assert!(!toml.contains("changed"), "{toml}");
 }
 
 /// `wait --prompt any` waits for any prompt kind the classifier knows, and says which, with
