@@ -402,29 +402,46 @@ impl Screen {
     }
 
     /// 16 hex digits identifying what the screen shows: FNV-1a (64 bits) over every cell's
-    /// text and style, and the shown cursor (its place and shape). Equal
-    /// screens have equal hashes in every process; a hash says nothing about the title,
-    /// bells, modes or scrollback.
+    /// text, style and link, and the shown cursor (its place and shape). Equal screens have
+    /// equal hashes in every process of one tuicast version; a hash says nothing about the
+    /// title, bells, modes or scrollback.
     pub fn hash_hex(&self) -> String {
+        use std::hash::{Hash, Hasher};
+        /// FNV-1a, 64 bits: the same in every process (std's hasher is seeded).
         struct Fnv(u64);
-        impl std::io::Write for Fnv {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                for &b in buf {
+        impl Hasher for Fnv {
+            fn write(&mut self, bytes: &[u8]) {
+                for &b in bytes {
                     self.0 ^= u64::from(b);
                     self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
                 }
-                Ok(buf.len())
             }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
+            fn finish(&self) -> u64 {
+                self.0
             }
         }
         let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-        let c = &self.cursor;
+        h.write_usize(self.rows.len());
+        for row in &self.rows {
+            h.write_usize(row.len());
+            for cell in row {
+                h.write(cell.text.as_bytes());
+                h.write_u8(0xff);
+                h.write_u8(cell.width);
+                cell.fg.hash(&mut h);
+                cell.bg.hash(&mut h);
+                cell.attrs.hash(&mut h);
+                h.write_u16(cell.link);
+            }
+        }
+        // The links the cells name, by their URI.
+        for link in &self.state.links {
+            let _ = serde_json::to_writer(HashWriter(&mut h), link);
+        }
         // (A hidden cursor's place is no part of what is shown.)
-        let cursor = c.visible.then_some((c.row, c.col, c.shape));
-        let _ = serde_json::to_writer(&mut h, &(&self.rows, cursor));
-        format!("{:016x}", h.0)
+        let c = &self.cursor;
+        c.visible.then_some((c.row, c.col, c.shape)).hash(&mut h);
+        format!("{:016x}", h.finish())
     }
 
     /// The text of the region `anchor` finds on this screen (each row's trailing blanks
@@ -440,6 +457,19 @@ impl Screen {
             bg: c.bg,
             attrs: c.attrs,
         })
+    }
+}
+
+/// An `io::Write` feeding a hasher (what serde writes of a value, hashed).
+struct HashWriter<'a, H: std::hash::Hasher>(&'a mut H);
+
+impl<H: std::hash::Hasher> std::io::Write for HashWriter<'_, H> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
