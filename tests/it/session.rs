@@ -1896,3 +1896,39 @@ fn wait_prompt_any_and_text_waits_say_what_matched_and_where() {
         "{r}"
     );
 }
+
+/// htop by idle (issue 22's demo): between its refreshes nothing is written, so `wait --idle`
+/// holds there; its next refresh changes the screen, which `wait --changed` sees, with the
+/// cells that changed.
+#[test]
+fn htop_waited_for_by_idle_and_by_a_changed_screen() {
+    if !crate::util::have("htop") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "htop is required under CI"
+        );
+        return;
+    }
+    let a = Agent::new();
+    a.ok(&["start", "--name", "htop", "--", "htop"]);
+    let r = a.ok(&["wait", "htop", "--text", "PID"]);
+    assert_eq!(r["matched"]["wait"], "text", "{r}");
+    let idle = a.ok(&["wait", "htop", "--idle", "300ms"]);
+    assert!(
+        idle["matched"]["idle_ms"].as_u64().unwrap() >= 300,
+        "{idle}"
+    );
+    let hash = idle["screen_hash"].as_str().unwrap();
+    let changed = a.ok(&["wait", "htop", "--changed", hash]);
+    let m = &changed["matched"];
+    assert_ne!(m["screen_hash"], hash, "{changed}");
+    assert!(
+        m["at"]["row"].as_u64().is_some(),
+        "the cells that changed: {changed}"
+    );
+    assert!(
+        m["to"]["row"].as_u64() >= m["at"]["row"].as_u64(),
+        "{changed}"
+    );
+    a.ok(&["stop", "htop"]);
+}
