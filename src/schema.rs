@@ -40,6 +40,10 @@ pub const SCHEMAS: &[(&str, &str)] = &[
         "the session daemon's reply, as `tuicast session` prints it",
     ),
     (
+        "run",
+        "what `tuicast run` prints: a command's output, status and limits, or its refusal",
+    ),
+    (
         "test-message",
         "a line of `tuicast test --message-format json`",
     ),
@@ -56,6 +60,7 @@ pub fn schema(name: &str) -> Option<Value> {
         "engines" => of::<crate::replay::differential::EnginesJson>(),
         "session-request" => of::<crate::daemon::protocol::Request>(),
         "session-reply" => of::<crate::daemon::protocol::Reply>(),
+        "run" => of::<crate::record::piped::RunOutput>(),
         "test-message" => of::<crate::harness::message::Message>(),
         _ => return None,
     })

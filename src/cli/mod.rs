@@ -10,6 +10,7 @@ mod record;
 mod replay;
 mod report;
 mod review;
+mod run;
 mod schema;
 mod screenshot;
 mod screenshots;
@@ -53,6 +54,7 @@ pub(crate) const EXIT_CHECK_FAILED: u8 = 1;
         tuicast inspect casts/demo.cast --json         boxes, selected row, status bar as data\n  \
         tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n  \
         tuicast session start -- bash                  drive a live program step by step\n  \
+        tuicast run -- sh -c 'ls; exit 3'              a command's output and status as JSON\n  \
         tuicast schema session-reply                   the JSON Schema of a format tuicast writes\n\n\
         Exit status: 0 success, 1 a check failed, 2 bad input or usage."
 )]
@@ -88,6 +90,7 @@ enum Command {
     Inspect(inspect::Args),
     Convert(convert::Args),
     Session(session::Args),
+    Run(run::Args),
     Schema(schema::Args),
 }
 
@@ -170,6 +173,7 @@ where
             // errors too.
             let message = e.render().to_string();
             let reply = tuicast::daemon::protocol::Reply::error(message.trim_end(), EXIT_BAD_INPUT);
+            // (`tuicast run`'s refusal has the same two fields.)
             println!("{}", serde_json::to_string(&reply).unwrap_or_default());
             return ExitCode::from(EXIT_BAD_INPUT);
         }
@@ -197,6 +201,7 @@ where
         Command::Inspect(args) => inspect::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Session(args) => session::run(args),
+        Command::Run(args) => run::run(args),
         Command::Schema(args) => schema::run(args),
     };
     match result {

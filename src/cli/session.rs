@@ -195,7 +195,9 @@ enum Cmd {
     tuicast session wait s1 --text '$'\n  \
     tuicast session wait s1 --regex '(?m)^hello$' --timeout 5s\n  \
     tuicast session wait s1 --prompt yesno\n  \
-    tuicast session wait s1 --idle 300ms\n  \
+    tuicast session wait s1 --prompt any          any prompt the classifier knows\n  \
+    tuicast session wait s1 --idle 300ms          no output and no change for 300 ms\n  \
+    tuicast session wait s1 --changed 3f9a0c1d2b4e5f60   the screen_hash of an earlier reply\n  \
     tuicast session wait s1 --exit 0")]
     Wait(WaitArgs),
     /// The screen now (and, with --mark, a checkpoint of the saved scenario).
@@ -328,9 +330,15 @@ struct WaitArgs {
     /// Until the text is gone.
     #[arg(long, group = "kind")]
     gone: Option<String>,
-    /// Until the screen has not changed for this long.
+    /// Until nothing changed and nothing was written for this long: no screen change and
+    /// no output at all (a program that keeps writing is never idle, even when its screen
+    /// looks the same).
     #[arg(long, group = "kind", value_name = "DURATION")]
     idle: Option<String>,
+    /// Until the screen's hash differs from HASH (the `screen_hash` of an earlier reply); at
+    /// once when it differs already.
+    #[arg(long, group = "kind", value_name = "HASH")]
+    changed: Option<String>,
     /// Until the cursor is at ROW,COL (counted from 1).
     #[arg(long, group = "kind", value_name = "ROW,COL")]
     cursor: Option<String>,
@@ -350,7 +358,7 @@ struct WaitArgs {
     #[arg(long, group = "kind")]
     clipboard: Option<String>,
     /// Until the program waits at a prompt of this kind (yesno, select, password, text,
-    /// pager, confirm, shell), as `inspect` classifies it.
+    /// pager, confirm, shell, or any of them: any), as `inspect` classifies it.
     #[arg(long, group = "kind", value_name = "KIND")]
     prompt: Option<String>,
     /// How long to wait (default: the session's timeout).
@@ -358,7 +366,7 @@ struct WaitArgs {
     timeout: Option<String>,
 }
 
-fn duration(text: &str) -> anyhow::Result<Duration> {
+pub(super) fn duration(text: &str) -> anyhow::Result<Duration> {
     parse_duration(text).map_err(anyhow::Error::msg)
 }
 
@@ -499,7 +507,16 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
             } else if let Some(g) = w.gone {
                 Action::Wait(Wait::Gone(g))
             } else if let Some(i) = w.idle {
-                Action::Wait(Wait::Idle(duration(&i).context("--idle")?))
+                Action::Wait(Wait::Silent(duration(&i).context("--idle")?))
+            } else if let Some(h) = w.changed {
+                if h.len() != 16 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    bail!(
+                        "--changed takes a screen hash, 16 hex digits (the `screen_hash` of a \
+                         reply), not \"{}\"",
+                        escape_for_terminal(&h, 40)
+                    );
+                }
+                Action::Wait(Wait::Changed(h.to_ascii_lowercase()))
             } else if let Some(c) = w.cursor {
                 let (r, c) = row_col(&c, "--cursor")?;
                 Action::Wait(Wait::Cursor(r, c))
@@ -509,6 +526,8 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
                 Action::Wait(Wait::Bell)
             } else if let Some(t) = w.clipboard {
                 Action::Wait(Wait::Clipboard(t))
+            } else if w.prompt.as_deref() == Some("any") {
+                Action::Wait(Wait::AnyPrompt)
             } else if let Some(p) = w.prompt {
                 Action::Wait(Wait::Prompt(
                     tuicast::inspect::PromptKind::parse(&p, false)
@@ -529,8 +548,8 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
                 }
             } else {
                 bail!(
-                    "wait needs one of --text, --regex, --gone, --idle, --cursor, --echo, \
-                     --exit, --title, --bell, --clipboard, --prompt"
+                    "wait needs one of --text, --regex, --gone, --idle, --changed, --cursor, \
+                     --echo, --exit, --title, --bell, --clipboard, --prompt"
                 );
             };
             let mut s = Step::new(action);
@@ -575,7 +594,7 @@ fn current_umask() -> u32 {
 
 /// A size in bytes: a number, with `K`/`KiB`, `M`/`MiB` or `G`/`GiB` (powers of 1024;
 /// `KB`, `MB`, `GB` read the same) or `B`.
-fn byte_size(text: &str) -> anyhow::Result<u64> {
+pub(super) fn byte_size(text: &str) -> anyhow::Result<u64> {
     let t = text.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (number, unit) = t.split_at(digits);
@@ -600,11 +619,11 @@ fn byte_size(text: &str) -> anyhow::Result<u64> {
         .ok_or_else(|| anyhow::anyhow!("\"{}\" is too large", escape_for_terminal(text, 40)))
 }
 
-/// Whether a command line that clap refused is a `tuicast session` command whose error is
-/// written as a JSON reply: not `--help` or `--version` output, not `--human`.
+/// Whether a command line that clap refused is a `tuicast session` or `tuicast run` command
+/// whose error is written as a JSON reply: not `--help` or `--version` output, not `--human`.
 pub(super) fn wants_json(args: &[std::ffi::OsString], e: &clap::Error) -> bool {
     use clap::error::ErrorKind;
-    args.get(1).is_some_and(|a| a == "session")
+    args.get(1).is_some_and(|a| a == "session" || a == "run")
         && !args.iter().any(|a| a == "--human")
         && !matches!(
             e.kind(),

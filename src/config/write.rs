@@ -76,6 +76,9 @@ pub fn step_toml(step: &Step) -> String {
                 Wait::Bell => "{ bell = true }".to_string(),
                 Wait::Clipboard(t) => format!("{{ clipboard = {} }}", quoted(t)),
                 Wait::Prompt(kind) => format!("{{ prompt = {} }}", quoted(kind.name())),
+                Wait::AnyPrompt => "{ prompt = \"any\" }".to_string(),
+                Wait::Silent(d) => format!("{{ silent = {} }}", duration(*d)),
+                Wait::Changed(h) => format!("{{ changed = {} }}", quoted(h)),
             }
         ),
         Action::Press(keys) if keys.len() == 1 => format!("press = {}", quoted(&keys[0])),
@@ -337,6 +340,9 @@ mod tests {
             Action::Wait(Wait::Bell),
             Action::Wait(Wait::Clipboard("copied".into())),
             Action::Wait(Wait::Prompt(crate::inspect::PromptKind::YesNo)),
+            Action::Wait(Wait::AnyPrompt),
+            Action::Wait(Wait::Silent(Duration::from_millis(250))),
+            Action::Wait(Wait::Changed("00ff00ff00ff00ff".into())),
             Action::Click(Target::Text("OK".into()), MouseButton::Right),
             Action::Click(Target::Cell(2, 4), MouseButton::Left),
             Action::Drag {

@@ -25,6 +25,7 @@
 //! next name, `tuicast-UID-2` and on, up to [`TEMP_DIR_CHOICES`] of them.
 
 mod client;
+mod matched;
 pub mod protocol;
 mod server;
 mod worker;
@@ -51,6 +52,18 @@ pub const SECRET_PREFIX: &str = "TUICAST_SECRET_";
 /// The daemon's variable that lists (comma-separated) more variables `session secret` may
 /// type: `TUICAST_SECRETS=DEPLOY_TOKEN,DB_PASSWORD`.
 pub const SECRETS_ALLOWED: &str = "TUICAST_SECRETS";
+
+/// Whether `session secret` may type the daemon's variable `var` (and `tuicast run --secret`
+/// pass tuicast's own): named with [`SECRET_PREFIX`], or listed in [`SECRETS_ALLOWED`] in
+/// the environment. Any other (`HOME`, a cloud key the daemon happens to hold) is refused: an
+/// agent could otherwise have any of them typed into a program that shows it.
+pub fn secret_allowed(var: &str) -> bool {
+    var.starts_with(SECRET_PREFIX)
+        || std::env::var(SECRETS_ALLOWED).is_ok_and(|list| {
+            list.split(|c: char| c == ',' || c.is_whitespace())
+                .any(|name| !name.is_empty() && name == var)
+        })
+}
 
 /// The most cells one session's screen may have (columns × rows), at its start and after a
 /// resize: an idle session costs about 140 bytes a cell (a 4000x1000 one held ~570 MB).

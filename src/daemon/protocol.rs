@@ -110,6 +110,9 @@ pub struct Reply {
     /// `type` and `paste`: how many characters their text had (the text is never echoed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text_length: Option<usize>,
+    /// A wait (and `wait --exit`): what matched and where.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matched: Option<Box<Matched>>,
     /// `snapshot --mark`: how long the screen took to settle.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settled_ms: Option<u64>,
@@ -171,6 +174,60 @@ pub struct SessionView {
     pub echo: Option<bool>,
     /// Milliseconds since the program last wrote output.
     pub idle_ms: u64,
+    /// 16 hex digits identifying the screen as `screen` and `cursor` show it (every cell's
+    /// text and style, the shown cursor; secrets starred): `wait --changed HASH` waits until
+    /// it is another.
+    pub screen_hash: String,
+}
+
+/// What a wait matched and where, in the reply of the wait. `wait` is always there; the
+/// other fields as the kind of wait has them (docs/agents.md, "What a wait matched").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct Matched {
+    /// The kind of wait: `text`, `regex`, `gone`, `idle`, `silent`, `changed`, `cursor`,
+    /// `echo`, `title`, `bell`, `clipboard`, `prompt` or `exit`.
+    pub wait: String,
+    /// The text that matched: the screen's text for `text` and `regex`, the text that went
+    /// for `gone`, the title, the clipboard write, a prompt's evidence (secrets starred).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Where it begins: the first cell of the match (`text`, `regex`, `prompt`: its
+    /// evidence), of what went (`gone`, on the screen before the wait), of the cells that
+    /// changed (`changed`), the cursor (`cursor`). Absent for a wait about no place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Place>,
+    /// Where it ends: the last cell, inclusive (with `at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Place>,
+    /// `prompt`: the kind found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// `changed`: the screen's new hash (the reply's `screen_hash` when nothing changed
+    /// since).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen_hash: Option<String>,
+    /// `idle`, `silent`: how long the program had written nothing when the wait matched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_ms: Option<u64>,
+    /// `exit`: the program's status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i32>,
+    /// `echo`: the terminal's echo flag.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub echo: Option<bool>,
+}
+
+/// A cell of the screen: row and column, from 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct Place {
+    /// Row, from 1.
+    pub row: u16,
+    /// Column, from 1.
+    pub col: u16,
 }
 
 /// A session's status.

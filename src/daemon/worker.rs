@@ -17,7 +17,7 @@ use crate::escape::escape_for_terminal;
 use crate::inspect::{classify, inspect, PromptKind};
 use crate::record::journal::Journal;
 use crate::record::run::run_step;
-use crate::record::{Action, Program, RecordError, Scenario, Session, SessionOptions, Step};
+use crate::record::{Action, Program, RecordError, Scenario, Session, SessionOptions, Step, Wait};
 use crate::term::{Screen, Size};
 
 /// What a client asked of a session.
@@ -133,6 +133,9 @@ struct Worker {
     brief: Arc<Mutex<Brief>>,
     /// When `brief` was last brought up to date.
     briefed: std::time::Instant,
+    /// The last screens replies showed, by their `screen_hash` (at most [`SHOWN_KEPT`]):
+    /// `wait --changed HASH` says which cells changed since the screen of HASH.
+    shown: std::cell::RefCell<std::collections::VecDeque<(String, Screen)>>,
     log: Arc<dyn Fn(&str) + Send + Sync>,
 }
 
@@ -160,6 +163,7 @@ impl Worker {
             broken: None,
             brief,
             briefed: std::time::Instant::now(),
+            shown: Default::default(),
             log,
         }
     }
@@ -302,8 +306,31 @@ impl Worker {
             },
             echo: s.echo(),
             idle_ms: s.since_output().as_millis() as u64,
+            screen_hash: self.remember(&screen),
         });
         reply
+    }
+
+    /// The hash of `screen`, shown in a reply: kept with it for `wait --changed`.
+    fn remember(&self, screen: &Screen) -> String {
+        let hash = screen.hash_hex();
+        let mut shown = self.shown.borrow_mut();
+        if !shown.iter().any(|(h, _)| *h == hash) {
+            if shown.len() >= SHOWN_KEPT {
+                shown.pop_front();
+            }
+            shown.push_back((hash.clone(), screen.clone()));
+        }
+        hash
+    }
+
+    /// A screen a reply showed, by its hash.
+    fn shown_screen(&self, hash: &str) -> Option<Screen> {
+        let shown = self.shown.borrow();
+        shown
+            .iter()
+            .find(|(h, _)| h == hash)
+            .map(|(_, s)| s.clone())
     }
 
     /// [`Worker::view`] with an error and an exit status.
@@ -366,7 +393,7 @@ impl Worker {
             return Reply::error("the session has ended", 2);
         };
         let secret = match &step.action {
-            Action::Secret(var) if !secret_allowed(var) => {
+            Action::Secret(var) if !super::secret_allowed(var) => {
                 return self.failed(
                     format!(
                         "{} is not a variable the session daemon may type as a secret: only \
@@ -405,12 +432,23 @@ impl Worker {
         let after = s.screen_without_secrets();
         match result {
             Ok(settled) => {
+                // `changed`: the cells that changed since the screen of the hash, when a
+                // reply showed it.
+                let since = match &step.action {
+                    Action::Wait(Wait::Changed(h)) => self.shown_screen(h),
+                    _ => None,
+                };
+                let s = self.session.as_ref().expect("a session");
+                let from = since.as_ref().unwrap_or(&before);
+                let matched = super::matched::matched(&step.action, s, from, &after);
                 let (shown, text_length) = shown_step(&step);
-                self.journal.record(step, &before, &after);
+                // (A `changed` wait is saved as the wait inferred from that screen.)
+                self.journal.record(step, from, &after);
                 Reply {
                     step: Some(shown),
                     text_length,
                     settled_ms: settled.map(|d| d.as_millis() as u64),
+                    matched: matched.map(Box::new),
                     ..self.view()
                 }
             }
@@ -579,18 +617,6 @@ impl Worker {
     }
 }
 
-/// Whether `session secret` may type the daemon's variable `var`: named with
-/// [`super::SECRET_PREFIX`], or listed in [`super::SECRETS_ALLOWED`] in the daemon's
-/// environment. Any other (`HOME`, a cloud key the daemon happens to hold) is refused: an agent
-/// could otherwise have any of them typed into a program that shows it.
-fn secret_allowed(var: &str) -> bool {
-    var.starts_with(super::SECRET_PREFIX)
-        || std::env::var(super::SECRETS_ALLOWED).is_ok_and(|list| {
-            list.split(|c: char| c == ',' || c.is_whitespace())
-                .any(|name| !name.is_empty() && name == var)
-        })
-}
-
 /// A step as a reply shows it, and for `type` and `paste` the length of their text in
 /// characters: their text is never echoed back (a pasted megabyte, a password typed as
 /// plain text), only its length (`{ type = (11 characters) }`); any other step whole up to
@@ -623,6 +649,9 @@ fn shown_step(step: &Step) -> (String, Option<usize>) {
     let head: String = step.chars().take(STEP_SHOWN).collect();
     (format!("{head}… ({n} characters)"), None)
 }
+
+/// How many screens shown in replies are kept by their hash.
+const SHOWN_KEPT: usize = 16;
 
 /// See [`shown_step`].
 const STEP_SHOWN: usize = 200;

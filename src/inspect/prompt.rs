@@ -63,7 +63,8 @@ impl PromptKind {
     }
 
     /// The kind named `name` (`unknown` only when `unknown` is allowed: a wait for no prompt
-    /// means nothing), or the message a person reads: `"maybe" is not a prompt kind: …`.
+    /// means nothing), or the message a person reads: `"maybe" is not a prompt kind: …`
+    /// (without `unknown`, for a wait, it names `any` too, which waits read themselves).
     pub fn parse(name: &str, unknown: bool) -> Result<PromptKind, PromptKindError> {
         PromptKind::from_name(name)
             .filter(|k| unknown || *k != PromptKind::Unknown)
@@ -74,7 +75,7 @@ impl PromptKind {
                     if unknown {
                         ", shell or unknown"
                     } else {
-                        " or shell"
+                        ", shell, or any (any of them)"
                     }
                 )
             })

@@ -77,6 +77,14 @@ impl Journal {
                         .push(Step::new(Action::Wait(infer_wait(&earlier, after))));
                 }
             }
+            // A screen's hash is this recording's: a recording again waits for what the
+            // change showed instead.
+            Action::Wait(Wait::Changed(_)) => {
+                self.pending = None;
+                self.steps
+                    .push(Step::new(Action::Wait(infer_wait(&rows(before), after))));
+                return;
+            }
             Action::Wait(_) | Action::Exit(_) | Action::Sleep(_) => self.pending = None,
             input => {
                 debug_assert!(input.is_input(), "{input:?}");

@@ -11,6 +11,9 @@
 //!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
 //! - [`journal`]: the steps of a session driven by hand or by an agent, with the waits
 //!   inferred where none was used: the scenario that reproduces it.
+//! - [`piped`]: a non-interactive command with pipes, not a PTY (`tuicast run`): its output,
+//!   status and limits as [`piped::RunJson`], with the environment and secrets rules of
+//!   recordings.
 //! - [`cargo_bin`]: the package's own binary for `bin = "NAME"` (cargo's, beside the test, or
 //!   built).
 //! - [`interrupt`]: SIGINT/SIGTERM/SIGHUP end recordings cleanly.
@@ -24,10 +27,11 @@ pub mod interrupt;
 pub mod journal;
 pub mod keys;
 pub mod mouse;
+#[doc(hidden)] // public for the `redact` fuzz target only; not a stable API
+pub mod piped;
 #[doc(hidden)] // public for the recording benchmark only; not a stable API
 pub mod pty;
 pub(crate) mod query;
-#[doc(hidden)] // public for the `redact` fuzz target only; not a stable API
 pub mod redact;
 pub(crate) mod run;
 pub(crate) mod scenario;

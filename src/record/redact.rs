@@ -311,6 +311,12 @@ pub fn shortest_prefix(value: &str) -> Option<usize> {
 const STANDARD: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const URL_SAFE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
+/// `bytes` in standard base64 (RFC 4648, `=`-padded): how `tuicast run` writes output that
+/// is not UTF-8.
+pub fn base64_standard(bytes: &[u8]) -> String {
+    base64(bytes, STANDARD, true)
+}
+
 /// `bytes` in base64 with the alphabet `abc`, `=`-padded or not.
 fn base64(bytes: &[u8], abc: &[u8; 64], pad: bool) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);

@@ -276,6 +276,15 @@ pub enum Wait {
     /// The program waits at a prompt of this kind (`inspect::classify` over the screen and
     /// the echo flag: a `[y/N]` question, a password, a pager, …).
     Prompt(crate::inspect::PromptKind),
+    /// The program waits at a prompt of any kind the classifier knows (not `unknown`).
+    AnyPrompt,
+    /// Nothing changed and nothing was written for this long: no change of the screen and
+    /// no output at all (a program that rewrites the same screen is not silent), counted
+    /// from the later of the last input, the last change and the last output.
+    Silent(Duration),
+    /// The screen (secrets starred) differs from the one with this hash
+    /// ([`Screen::hash_hex`](crate::term::Screen::hash_hex)); at once when it differs already.
+    Changed(String),
 }
 
 /// A place in a scenario file: `path:line:column` (1-based).
@@ -435,6 +444,13 @@ impl Step {
                 format!("wait for a clipboard write \"{}\"", shown(t))
             }
             Action::Wait(Wait::Prompt(kind)) => format!("wait for a {} prompt", kind.name()),
+            Action::Wait(Wait::AnyPrompt) => "wait for a prompt".into(),
+            Action::Wait(Wait::Silent(d)) => {
+                format!("wait for {} ms without output", d.as_millis())
+            }
+            Action::Wait(Wait::Changed(h)) => {
+                format!("wait for the screen to change from {}", shown(h))
+            }
             Action::Press(k) => format!("press {}", shown(&k.join(" "))),
             Action::Type(t) => format!("type \"{}\"", shown(t)),
             Action::Snapshot(s) => format!("snapshot {}", shown(s)),

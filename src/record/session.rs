@@ -149,7 +149,7 @@ pub fn base_env() -> BTreeMap<String, String> {
 /// When the program is a bare name that the session's `PATH` does not hold: what to do, for
 /// the clean base `PATH` has none of the user's own folders (a project's `node_modules/.bin`,
 /// `~/.cargo/bin`, a virtualenv that is not activated).
-fn not_on_path(command: &[String], env: &BTreeMap<String, String>) -> Option<String> {
+pub(super) fn not_on_path(command: &[String], env: &BTreeMap<String, String>) -> Option<String> {
     let program = command.first().filter(|p| !p.contains('/'))?;
     let path = env.get("PATH").map_or("", String::as_str);
     let found = path
@@ -236,6 +236,8 @@ pub struct Session {
     colors: AnswerColors,
     pub(super) timeout: Duration,
     pub(super) last_output: Instant,
+    /// Bytes of output taken in so far (after redaction), for silent waits' reports.
+    pub(super) output_bytes: u64,
     pub(super) status: Option<i32>,
     pub(super) eof: bool,
     home: Option<PathBuf>,
@@ -409,6 +411,7 @@ impl Session {
             colors: opts.colors,
             timeout: opts.timeout,
             last_output: now,
+            output_bytes: 0,
             status: None,
             eof: false,
             home,
@@ -755,6 +758,7 @@ impl Session {
             return Ok(());
         }
         self.last_output = Instant::now();
+        self.output_bytes += text.len() as u64;
         self.watch.output_came();
         let queries = self.scanner.scan(text);
         let mut answers = Vec::new();

@@ -62,17 +62,34 @@ pub struct UnsettledReport {
     pub sync_open: bool,
     /// The screen at that moment, rows escaped, trailing empty rows dropped.
     pub screen: String,
+    /// A silent wait (no output either): the bytes of output that came while it waited, and
+    /// how long before the end the last came (`None` for the other waits).
+    pub output: Option<(u64, Duration)>,
 }
 
 impl fmt::Display for UnsettledReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let never = if self.output.is_some() {
+            "the program never stayed silent (no output, no change)"
+        } else {
+            "the screen never stayed the same"
+        };
         writeln!(
             f,
-            "timed out after {:.1}s waiting for {}: the screen never stayed the same for {} ms",
+            "timed out after {:.1}s waiting for {}: {never} for {} ms",
             self.waited.as_secs_f64(),
             self.what,
             self.period.as_millis()
         )?;
+        if let Some((bytes, ago)) = self.output.filter(|(b, _)| *b > 0) {
+            writeln!(
+                f,
+                "  the program kept writing: {bytes} bytes of output while it waited, the last \
+                 {} ms before the end (a screen that looks the same while output comes is not \
+                 idle)",
+                ago.as_millis()
+            )?;
+        }
         if self.sync_open {
             writeln!(
                 f,
@@ -264,6 +281,65 @@ impl Session {
         self.wait_still(quiet, deadline, &what, false).map(|_| ())
     }
 
+    /// Waits until nothing changed and nothing was written for `quiet`: no screen change,
+    /// no output at all (output that changes nothing counts, as `yes` writing the same
+    /// screen over and over does) and none waiting in the terminal, counted from the later
+    /// of the last input, the last change and the last output; not while a synchronized
+    /// update is open or the redactor holds output. A program that has ended (its output
+    /// all taken in) is silent at once. For at most the session's timeout (and at least
+    /// twice `quiet`). Returns how long the program had been silent when it matched.
+    pub fn wait_silent(&mut self, quiet: Duration) -> Result<Duration, RecordError> {
+        let started = Instant::now();
+        let deadline = started + self.timeout.max(quiet * 2);
+        let bytes_before = self.output_bytes;
+        loop {
+            // Take in what has arrived, a bounded burst at a time, so that the checks run
+            // under a flood too.
+            let burst_end = Instant::now() + BURST;
+            for _ in 0..BURST_EVENTS {
+                if Instant::now() >= burst_end || !self.pump(Some(Instant::now()))? {
+                    break;
+                }
+            }
+            self.observe();
+            let since = self.watch.quiet_since().max(self.last_output);
+            let now = Instant::now();
+            let busy = self.sync_open()
+                || self.redactor.holding()
+                || self.pty.output_pending() == Some(true);
+            if now >= since + quiet && !busy {
+                return Ok(now.saturating_duration_since(since));
+            }
+            if self.is_done() {
+                self.flush_held()?;
+                self.observe();
+                return Ok(self.last_output.elapsed());
+            }
+            if now >= deadline {
+                let what = format!("{} ms without output or a screen change", quiet.as_millis());
+                return Err(RecordError::Unsettled(Box::new(UnsettledReport {
+                    what,
+                    period: quiet,
+                    waited: started.elapsed(),
+                    cells: Vec::new(),
+                    cursor: false,
+                    masks: Vec::new(),
+                    sync_open: self.sync_open(),
+                    screen: self.screen_report(),
+                    output: Some((self.output_bytes - bytes_before, self.last_output.elapsed())),
+                })));
+            }
+            let until = if busy {
+                now + LOOK_EVERY
+            } else {
+                since + quiet
+            };
+            if self.pump(Some(until.min(deadline)))? {
+                self.observe();
+            }
+        }
+    }
+
     /// A checkpoint was found settled (`by`): its times are kept, and the input before it
     /// counts as answered.
     fn note_checkpoint(&mut self, by: SettledBy) {
@@ -343,6 +419,7 @@ impl Session {
                 cursor: changes.cursor > 1,
                 sync_open: self.sync_open(),
                 screen: self.screen_report(),
+                output: None,
             }))),
             Err(e) => Err(e),
         }

@@ -91,18 +91,33 @@ impl Session {
     /// reads the screen and the terminal's echo flag (looked at again every 5 ms: echo
     /// changes without output).
     pub fn wait_prompt(&mut self, kind: crate::inspect::PromptKind) -> Result<(), RecordError> {
+        self.wait_prompt_where(&format!("a {} prompt", kind.name()), |k| k == kind)
+    }
+
+    /// Waits until the program waits at a prompt of any kind [`crate::inspect::classify`]
+    /// knows (anything but `unknown`), as [`Session::wait_prompt`] looks.
+    pub fn wait_any_prompt(&mut self) -> Result<(), RecordError> {
+        self.wait_prompt_where("a prompt of any kind", |k| {
+            k != crate::inspect::PromptKind::Unknown
+        })
+    }
+
+    fn wait_prompt_where(
+        &mut self,
+        what: &str,
+        accept: impl Fn(crate::inspect::PromptKind) -> bool,
+    ) -> Result<(), RecordError> {
         let started = Instant::now();
         let deadline = started + self.timeout;
-        let what = format!("a {} prompt", kind.name());
         loop {
             let screen = self.engine.screen();
             let seen =
                 crate::inspect::classify(&screen, &screen.outline(), self.pty.echo_enabled());
-            if seen.kind == kind {
+            if accept(seen.kind) {
                 return Ok(());
             }
             if Instant::now() >= deadline {
-                return Err(self.timeout_error(&what, started));
+                return Err(self.timeout_error(what, started));
             }
             if self.eof && self.status.is_some() {
                 return Err(self.exited_error(&format!("waiting for {what}")));
@@ -110,6 +125,34 @@ impl Session {
             self.pump(Some(
                 (Instant::now() + Duration::from_millis(5)).min(deadline),
             ))?;
+        }
+    }
+
+    /// Waits until the screen as shown elsewhere (secrets starred:
+    /// [`Session::screen_without_secrets`]) has a [`Screen::hash_hex`] other than `hash`: at
+    /// once when it has already.
+    pub fn wait_changed(&mut self, hash: &str) -> Result<(), RecordError> {
+        let started = Instant::now();
+        let deadline = started + self.timeout;
+        let what = format!(
+            "the screen to change from {}",
+            escape_for_terminal(hash, 40)
+        );
+        loop {
+            if self.screen_without_secrets().hash_hex() != hash {
+                return Ok(());
+            }
+            if self.eof && self.status.is_some() {
+                return Err(self.exited_error(&format!("waiting for {what}")));
+            }
+            if Instant::now() >= deadline {
+                return Err(self.timeout_error(&what, started));
+            }
+            // A burst at a time, as `wait_until` takes output in.
+            if self.pump(Some(deadline))? {
+                self.pump_while(Duration::ZERO, 16, None)?;
+                self.observe();
+            }
         }
     }
 

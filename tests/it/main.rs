@@ -22,6 +22,7 @@
 //! - `live_runs`: which casts are recorded live, one recording per cast under nextest, one accept.
 //! - `edit_loop`: scenarios edited as authors edit them: checkpoints added, renamed, removed; no cast yet.
 //! - `session`: `tuicast session` as an agent drives it: vim, prompts, secrets, crashes, other users.
+//! - `run`: `tuicast run`, the data path: output and status as JSON, limits, base64, stdin, env, secrets.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
 //! - `termstate`: titles, bells, OSC 52, OSC 8, scrollback of real programs; waits; tmux oracle.
@@ -58,6 +59,7 @@ mod readme;
 mod record;
 mod repeat;
 mod report;
+mod run;
 mod schemas;
 mod screenshots;
 mod session;

@@ -1169,3 +1169,49 @@ size = "60x8"
     assert_eq!(field("sid"), field("pid"), "{screen}");
     assert!(field("tty").starts_with("pts/"), "{screen}");
 }
+
+/// Scenario waits of issue 22 point 3: `{ prompt = "any" }` and `{ silent = … }` (no change
+/// and no output) pass on a program at its prompt; `silent` times out on one that keeps
+/// rewriting the same screen, where `idle` (the screen alone) passes.
+#[test]
+fn scenario_waits_on_any_prompt_and_on_silence() {
+    let dir = Dir::new();
+    let (out, cast) = record_scenario(
+        &dir,
+        "any",
+        r#"shell = "printf 'Overwrite? [y/N] '; read a"
+size = "40x4"
+steps = [
+  { wait = { prompt = "any" } },
+  { wait = { silent = "200ms" } },
+  { snapshot = "asked" },
+  { press = ["y", "Enter"] },
+  { exit = 0 },
+]
+"#,
+        &[],
+    );
+    out.success();
+    assert_eq!(screen_at(&cast, "asked"), "Overwrite? [y/N]\n\n\n\n");
+    let rewriting = r#"shell = "while :; do printf '\rsame'; done"
+size = "40x4"
+timeout = "600ms"
+steps = [
+  { wait = "same" },
+  { wait = { idle = "200ms" } },
+  { wait = { silent = "200ms" } },
+]
+"#;
+    let (out, _) = record_scenario(&dir, "rewriting", rewriting, &[]);
+    let out = out.fails_with(1);
+    assert!(
+        out.stderr()
+            .contains("200 ms without output or a screen change"),
+        "{out}"
+    );
+    assert!(out.stderr().contains("the program kept writing"), "{out}");
+    assert!(
+        out.stderr().contains("rewriting.toml:7:"),
+        "the silent step's place: {out}"
+    );
+}

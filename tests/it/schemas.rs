@@ -56,6 +56,7 @@ fn the_schema_files_are_what_the_types_give() {
             "engines",
             "session-request",
             "session-reply",
+            "run",
             "test-message"
         ]
     );
@@ -238,10 +239,11 @@ fn the_documented_examples_match_their_schemas() {
     let reply = Schema::load("session-reply");
     let request = Schema::load("session-request");
     let screen = Schema::load("screen");
+    let run = Schema::load("run");
     let agents = std::fs::read_to_string(root().join("docs/agents.md")).unwrap();
     let blocks = json_blocks(&agents);
     assert!(blocks.len() >= 2, "{} blocks", blocks.len());
-    let (mut replies, mut requests) = (0, 0);
+    let (mut replies, mut requests, mut runs) = (0, 0, 0);
     for (line, value) in &blocks {
         match value {
             Value::Array(items) => {
@@ -250,6 +252,11 @@ fn the_documented_examples_match_their_schemas() {
                     requests += 1;
                 }
             }
+            // `tuicast run`'s output (it alone has `duration_ms`).
+            _ if value.get("duration_ms").is_some() => {
+                run.check(&format!("docs/agents.md:{line}: a run"), value);
+                runs += 1;
+            }
             _ => {
                 reply.check(&format!("docs/agents.md:{line}: a reply"), value);
                 replies += 1;
@@ -257,8 +264,8 @@ fn the_documented_examples_match_their_schemas() {
         }
     }
     assert!(
-        replies >= 1 && requests >= 7,
-        "{replies} replies, {requests} requests"
+        replies >= 1 && requests >= 7 && runs >= 1,
+        "{replies} replies, {requests} requests, {runs} runs"
     );
     // The render's example, in the module docs of `render` (`//! ` lines).
     let render = std::fs::read_to_string(root().join("src/render/mod.rs")).unwrap();
@@ -465,4 +472,21 @@ fn toml_blocks(text: &str) -> Vec<(usize, String)> {
         }
     }
     out
+}
+
+/// `tuicast run`'s outputs (a run, one a limit ended, bytes in base64, a refusal) match the
+/// `run` schema.
+#[test]
+fn tuicast_run_output_matches_its_schema() {
+    let run = Schema::load("run");
+    for args in [
+        &["run", "--", "sh", "-c", "echo out; exit 3"][..],
+        &["run", "--max-output", "10", "--", "yes"][..],
+        &["run", "--", "printf", "\\377"][..],
+        &["run", "--", "no-such-program-xyz"][..],
+    ] {
+        let out = Command::new(crate::util::BIN).args(args).output().unwrap();
+        let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+        run.check(&format!("tuicast {}", args.join(" ")), &value);
+    }
 }

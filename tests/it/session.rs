@@ -1767,3 +1767,169 @@ fn a_session_snapshot_draws_cjk_with_the_system_fonts_as_a_screenshot_does() {
     a.ok(&["press", "cjk", "Enter"]);
     a.ok(&["wait", "cjk", "--exit", "0"]);
 }
+
+/// Issue 22 point 3: `wait --idle` is "nothing changed and nothing is being written". `yes`
+/// keeps its screen looking the same while it floods: the wait times out, says the program
+/// kept writing, and the reply's `idle_ms` is honest (a few ms, not the wait's period).
+#[test]
+fn wait_idle_fails_while_yes_floods_and_holds_when_the_program_is_silent() {
+    let a = Agent::new();
+    a.ok(&["start", "--name", "flood", "--", "yes"]);
+    let r = a.run(&["wait", "flood", "--idle", "300ms", "--timeout", "1s"]);
+    assert_eq!(r.code, 1, "{r}");
+    let error = r.json["error"].as_str().unwrap_or("");
+    assert!(error.contains("the program kept writing"), "{r}");
+    assert!(r.json["idle_ms"].as_u64().unwrap() < 300, "{r}");
+    assert!(r.json.get("matched").is_none(), "{r}");
+    // (Its cast may have passed the 64 MiB limit by now: the stop says so, and ends it.)
+    a.run(&["stop", "flood"]);
+
+    a.ok(&[
+        "start",
+        "--name",
+        "quiet",
+        "--",
+        "sh",
+        "-c",
+        "printf 'ready> '; read x",
+    ]);
+    a.ok(&["wait", "quiet", "--text", "ready>"]);
+    let r = a.ok(&["wait", "quiet", "--idle", "200ms"]);
+    assert_eq!(r["matched"]["wait"], "silent", "{r}");
+    assert!(r["matched"]["idle_ms"].as_u64().unwrap() >= 200, "{r}");
+    assert!(r["idle_ms"].as_u64().unwrap() >= 200, "{r}");
+    assert_eq!(r["step"], "{ wait = { silent = \"200ms\" } }", "{r}");
+    a.ok(&["stop", "quiet"]);
+}
+
+/// Every reply carries `screen_hash`; `wait --changed HASH` waits until the screen is another
+/// and replies the new hash with the cells that changed since the screen of HASH.
+#[test]
+fn wait_changed_replies_the_new_hash_and_the_cells_that_changed() {
+    let a = Agent::new();
+    a.ok(&[
+        "start",
+        "--name",
+        "h",
+        "--",
+        "sh",
+        "-c",
+        "printf 'name? '; read x; echo \"hello $x\"; read y",
+    ]);
+    let asked = a.ok(&["wait", "h", "--text", "name?"]);
+    let hash = asked["screen_hash"].as_str().unwrap().to_string();
+    assert_eq!(hash.len(), 16, "{asked}");
+    // The same screen, the same hash.
+    assert_eq!(a.ok(&["status", "h"])["screen_hash"], hash.as_str());
+    // Nothing changes: the wait times out.
+    let r = a.run(&["wait", "h", "--changed", &hash, "--timeout", "300ms"]);
+    assert_eq!(r.code, 1, "{r}");
+    let typed = a.ok(&["type", "h", "bob"]);
+    assert_ne!(typed["screen_hash"], hash.as_str(), "{typed}");
+    let r = a.ok(&["wait", "h", "--changed", &hash]);
+    let m = &r["matched"];
+    assert_eq!(m["wait"], "changed", "{r}");
+    assert_eq!(m["screen_hash"], r["screen_hash"], "{r}");
+    assert_eq!(m["screen_hash"], typed["screen_hash"], "{r}");
+    // "name? bob": the echo of bob, columns 7 to 9 of row 1.
+    assert_eq!(m["at"], serde_json::json!({"row": 1, "col": 7}), "{r}");
+    assert_eq!(m["to"], serde_json::json!({"row": 1, "col": 9}), "{r}");
+    // Not a hash: bad input, one JSON object.
+    let r = a.run(&["wait", "h", "--changed", "xyz"]);
+    assert_eq!(r.code, 2, "{r}");
+    assert!(
+        r.json["error"].as_str().unwrap().contains("16 hex digits"),
+        "{r}"
+    );
+    // Saved, the wait on the hash is the wait for what changed: the hash is this run's.
+    a.ok(&["stop", "h", "--save", "casts/h"]);
+    let toml = std::fs::read_to_string(a.work.join("casts/h.toml")).unwrap();
+    assert!(toml.contains("{ wait = \"bob\" }"), "{toml}");
+    assert!(!toml.contains("changed"), "{toml}");
+}
+
+/// `wait --prompt any` waits for any prompt kind the classifier knows, and says which, with
+/// the place of its evidence; text and regex waits say where they matched.
+#[test]
+fn wait_prompt_any_and_text_waits_say_what_matched_and_where() {
+    let a = Agent::new();
+    a.ok(&[
+        "start",
+        "--name",
+        "p",
+        "--",
+        "sh",
+        "-c",
+        "echo first line; printf 'Delete all files? [y/N] '; read a",
+    ]);
+    let r = a.ok(&["wait", "p", "--prompt", "any"]);
+    let m = &r["matched"];
+    assert_eq!(m["wait"], "prompt", "{r}");
+    assert_eq!(m["prompt"], "yesno", "{r}");
+    assert_eq!(m["prompt"], r["prompt"]["kind"], "{r}");
+    assert_eq!(m["at"]["row"], 2, "{r}");
+    assert_eq!(r["step"], "{ wait = { prompt = \"any\" } }", "{r}");
+    let r = a.ok(&["wait", "p", "--text", "all files"]);
+    assert_eq!(
+        r["matched"],
+        serde_json::json!({"wait": "text", "text": "all files",
+            "at": {"row": 2, "col": 8}, "to": {"row": 2, "col": 16}}),
+        "{r}"
+    );
+    let r = a.ok(&["wait", "p", "--regex", "(?m)^first (\\w+)$"]);
+    assert_eq!(
+        r["matched"],
+        serde_json::json!({"wait": "regex", "text": "first line",
+            "at": {"row": 1, "col": 1}, "to": {"row": 1, "col": 10}}),
+        "{r}"
+    );
+    let r = a.ok(&["wait", "p", "--cursor", "2,25"]);
+    assert_eq!(
+        r["matched"]["at"],
+        serde_json::json!({"row": 2, "col": 25}),
+        "{r}"
+    );
+    a.ok(&["press", "p", "y", "Enter"]);
+    let r = a.ok(&["wait", "p", "--exit", "0"]);
+    assert_eq!(
+        r["matched"],
+        serde_json::json!({"wait": "exit", "code": 0}),
+        "{r}"
+    );
+}
+
+/// htop by idle (issue 22's demo): between its refreshes nothing is written, so `wait --idle`
+/// holds there; its next refresh changes the screen, which `wait --changed` sees, with the
+/// cells that changed.
+#[test]
+fn htop_waited_for_by_idle_and_by_a_changed_screen() {
+    if !crate::util::have("htop") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "htop is required under CI"
+        );
+        return;
+    }
+    let a = Agent::new();
+    a.ok(&["start", "--name", "htop", "--", "htop"]);
+    let r = a.ok(&["wait", "htop", "--text", "PID"]);
+    assert_eq!(r["matched"]["wait"], "text", "{r}");
+    let idle = a.ok(&["wait", "htop", "--idle", "300ms"]);
+    assert!(
+        idle["matched"]["idle_ms"].as_u64().unwrap() >= 300,
+        "{idle}"
+    );
+    let hash = idle["screen_hash"].as_str().unwrap();
+    let changed = a.ok(&["wait", "htop", "--changed", hash]);
+    let m = &changed["matched"];
+    assert_ne!(m["screen_hash"], hash, "{changed}");
+    assert!(
+        m["at"]["row"].as_u64().is_some(),
+        "the cells that changed: {changed}"
+    );
+    assert!(
+        m["to"]["row"].as_u64() >= m["at"]["row"].as_u64(),
+        "{changed}"
+    );
+    a.ok(&["stop", "htop"]);
+}

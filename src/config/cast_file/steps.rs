@@ -228,13 +228,22 @@ pub(super) fn wait(t: &WaitTableToml) -> Result<Wait, Invalid> {
     if let Some(c) = &t.clipboard {
         found.push(Wait::Clipboard(c.clone()));
     }
-    if let Some(p) = &t.prompt {
+    if let Some(d) = &t.silent {
+        found.push(Wait::Silent(parse_duration(d)?));
+    }
+    if let Some(h) = &t.changed {
+        found.push(Wait::Changed(h.clone()));
+    }
+    if let Some(p) = t.prompt.as_deref().filter(|p| *p != "any") {
         let kind =
             crate::inspect::PromptKind::parse(p, false).map_err(|m| format!("wait prompt {m}"))?;
         found.push(Wait::Prompt(kind));
     }
-    let rule = "a wait takes exactly one of text, regex, idle, gone, cursor, echo, title, bell, \
-                clipboard, prompt";
+    if t.prompt.as_deref() == Some("any") {
+        found.push(Wait::AnyPrompt);
+    }
+    let rule = "a wait takes exactly one of text, regex, idle, silent, gone, cursor, echo, \
+                title, bell, clipboard, prompt, changed";
     one_of(found, rule)?.ok_or_else(|| rule.into())
 }
 
@@ -244,7 +253,7 @@ pub(super) fn wait(t: &WaitTableToml) -> Result<Wait, Invalid> {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub(super) struct StepToml {
-    /// Wait for text on the screen, or for `{ regex | gone | idle | cursor | echo | title | bell | clipboard | prompt }`.
+    /// Wait for text on the screen, or for `{ regex | gone | idle | silent | cursor | echo | title | bell | clipboard | prompt | changed }`.
     #[serde(default)]
     pub(super) wait: Option<WaitToml>,
     /// Keys by name: `Enter`, `Esc`, `Tab`, `Up`, `C-c`, `M-x`, `F5`, any single character; one or a list.
@@ -419,9 +428,15 @@ pub(super) struct WaitTableToml {
     /// Until a clipboard write contains the text.
     #[serde(default)]
     pub(super) clipboard: Option<String>,
-    /// Until the program waits at a prompt of this kind.
+    /// Until the program waits at a prompt of this kind (`any`: of any kind).
     #[serde(default)]
     pub(super) prompt: Option<String>,
+    /// Until nothing changed and nothing was written (no output at all) for this long.
+    #[serde(default)]
+    pub(super) silent: Option<String>,
+    /// Until the screen's hash (`screen_hash` of a session reply) is no longer this one.
+    #[serde(default)]
+    pub(super) changed: Option<String>,
 }
 
 #[derive(Debug, serde::Deserialize)]

@@ -1,0 +1,519 @@
+//! A non-interactive command run with pipes, not a PTY: `tuicast run`, the data path for a
+//! command that just returns data. Its standard output and error are read whole (up to a
+//! limit each), its exit status and duration kept, and all of it returned as one typed value,
+//! [`RunJson`], the JSON `tuicast run` prints (`tuicast schema run`).
+//!
+//! It shares the rules of recordings and sessions: the program starts from the clean
+//! [`base_env`](super::base_env) (plus what [`PipedOptions::env`] adds) with a fresh, empty
+//! HOME removed after; a secret ([`PipedOptions::secrets`]) is put in its environment and
+//! every form of its value the redactor knows (the value, reversed, base64, hex, a long
+//! prefix) is starred in the output, so no value reaches the JSON.
+//!
+//! Limits: [`PipedOptions::timeout`] and [`PipedOptions::max_output`] (each stream). Past
+//! either, the command's process group is killed (SIGKILL) and [`RunJson::ended_by`] says
+//! why; what it wrote up to the limit is kept. When the command exits, what it started and
+//! left in its process group is killed too (as a session ends what its program started), so a
+//! background child holding the pipes cannot make the run hang.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::error::RecordError;
+use super::redact::{base64_standard, forms, Redactor};
+
+/// How to run a command with pipes.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct PipedOptions {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// Its working folder.
+    pub cwd: PathBuf,
+    /// Its whole environment (see [`base_env`](super::base_env)); a `HOME` here is kept,
+    /// else a fresh, empty one is made and removed after.
+    pub env: BTreeMap<String, String>,
+    /// Secrets, by variable name with their values: put in the environment, starred in the
+    /// output.
+    pub secrets: Vec<(String, String)>,
+    /// What its standard input reads.
+    pub stdin: PipedInput,
+    /// How long it may run.
+    pub timeout: Duration,
+    /// The most bytes kept of each of standard output and standard error.
+    pub max_output: u64,
+}
+
+/// What a piped command's standard input reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PipedInput {
+    /// Nothing (`/dev/null`): a command that reads input sees its end at once.
+    Null,
+    /// This file.
+    File(PathBuf),
+    /// This process's standard input, handed to the command as it is.
+    Inherit,
+}
+
+impl PipedOptions {
+    /// Options for `command` in the current folder with the base environment, no input, a
+    /// [`DEFAULT_TIMEOUT`] and [`DEFAULT_MAX_OUTPUT`].
+    pub fn new<I, S>(command: I) -> PipedOptions
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        PipedOptions {
+            command: command.into_iter().map(Into::into).collect(),
+            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            env: super::base_env(),
+            secrets: Vec::new(),
+            stdin: PipedInput::Null,
+            timeout: DEFAULT_TIMEOUT,
+            max_output: DEFAULT_MAX_OUTPUT,
+        }
+    }
+}
+
+/// How long a piped command may run when not told (`tuicast run --timeout`).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The most bytes of each stream kept when not told (`tuicast run --max-output`): 1 MiB.
+pub const DEFAULT_MAX_OUTPUT: u64 = 1 << 20;
+
+/// The largest `--max-output` (each stream is held in memory, then in the JSON): 64 MiB.
+pub const MAX_MAX_OUTPUT: u64 = 64 << 20;
+
+/// How long the output of a command that has exited is still read: what it left running
+/// outside its process group (a daemon) may hold the pipes open.
+const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(500);
+
+/// What `tuicast run` prints: a command's output, status and duration, and the limits
+/// applied. A secret's value is in none of its fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct RunJson {
+    /// The command and its arguments as run (secrets starred).
+    pub command: Vec<String>,
+    /// How it ended: its exit code, or the signal that ended it.
+    pub status: RunStatus,
+    /// `null` when it ended by itself; `timeout` or `max-output` when tuicast ended it (the
+    /// status is then SIGKILL).
+    pub ended_by: Option<EndedBy>,
+    /// Its standard output: the text when it is UTF-8, else its bytes in standard base64
+    /// (`encoding.stdout` says which); secrets starred.
+    pub stdout: String,
+    /// Its standard error, as `stdout`.
+    pub stderr: String,
+    /// How `stdout` and `stderr` are written.
+    pub encoding: Streams<Encoding>,
+    /// How many bytes of each stream were read (at most `limits.max_output` are kept).
+    pub bytes: Streams<u64>,
+    /// Whether a stream was cut at `limits.max_output`.
+    pub truncated: Streams<bool>,
+    /// Milliseconds from the start to the end of the command.
+    pub duration_ms: u64,
+    /// The limits applied.
+    pub limits: RunLimits,
+    /// tuicast's exit status: 0 the command ended by itself (whatever its status), 1
+    /// tuicast ended it (`ended_by`), 2 bad input (then only `error` and `exit` are there).
+    pub exit: u8,
+}
+
+/// What `tuicast run` prints: the run, or why it could not run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(title = "tuicast run output"))]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum RunOutput {
+    /// The command ran (whatever its status).
+    Ran(Box<RunJson>),
+    /// Bad input: it could not run.
+    Refused(RunRefusal),
+}
+
+/// Why `tuicast run` could not run a command (bad input: no such program, a bad limit, a
+/// secret not allowed); a secret's value is not in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct RunRefusal {
+    /// What went wrong.
+    pub error: String,
+    /// tuicast's exit status: 2.
+    pub exit: u8,
+}
+
+impl RunRefusal {
+    /// A refusal with this message and exit status.
+    pub fn new(error: impl Into<String>, exit: u8) -> RunRefusal {
+        RunRefusal {
+            error: error.into(),
+            exit,
+        }
+    }
+}
+
+/// One value for each of the two streams.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct Streams<T> {
+    /// Standard output's.
+    pub stdout: T,
+    /// Standard error's.
+    pub stderr: T,
+}
+
+/// How a stream's bytes are written in the JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub enum Encoding {
+    /// As text: the bytes were UTF-8 (a character cut by the limit dropped).
+    #[serde(rename = "utf-8")]
+    Utf8,
+    /// Standard base64 (RFC 4648, padded): the bytes were not UTF-8.
+    #[serde(rename = "base64")]
+    Base64,
+}
+
+/// Why tuicast ended a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum EndedBy {
+    /// It ran past `limits.timeout_ms`.
+    Timeout,
+    /// A stream passed `limits.max_output`.
+    MaxOutput,
+}
+
+/// How a command ended: exactly one of `code` and `signal`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct RunStatus {
+    /// Its exit code, when it exited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i32>,
+    /// The signal that ended it (`SIGKILL`), when one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
+}
+
+/// The limits a run applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct RunLimits {
+    /// How long the command could run, in milliseconds.
+    pub timeout_ms: u64,
+    /// The most bytes kept of each stream.
+    pub max_output: u64,
+}
+
+/// What a reader thread has read of one stream.
+#[derive(Debug, Default)]
+struct Captured {
+    kept: Vec<u8>,
+    read: u64,
+    truncated: bool,
+}
+
+/// What the threads of a run tell it.
+enum Event {
+    Exited(std::process::ExitStatus),
+    /// A stream passed the limit.
+    Overflow,
+    /// A stream has ended.
+    Done,
+}
+
+/// Runs the command of `opts` to its end, or until a limit ends it, and returns what it did.
+/// Fails only when it cannot start (the program is not there, the HOME cannot be made):
+/// its own failure is in the value.
+pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
+    let mut env = opts.env.clone();
+    for (name, value) in &opts.secrets {
+        env.insert(name.clone(), value.clone());
+    }
+    let home = if env.contains_key("HOME") {
+        None
+    } else {
+        super::home::sweep_stale();
+        let dir = super::home::fresh_home()?;
+        env.insert("HOME".into(), dir.display().to_string());
+        Some(RemovedAfter(dir))
+    };
+    let Some(program) = opts.command.first() else {
+        return Err(RecordError::Input("no command to run".into()));
+    };
+    let stdin = match &opts.stdin {
+        PipedInput::Null => Stdio::null(),
+        PipedInput::Inherit => Stdio::inherit(),
+        PipedInput::File(path) => Stdio::from(std::fs::File::open(path).map_err(|e| {
+            RecordError::Input(format!(
+                "cannot read {}: {e}",
+                crate::escape::escape_for_terminal(&path.display().to_string(), 300)
+            ))
+        })?),
+    };
+    let mut cmd = Command::new(program);
+    cmd.args(&opts.command[1..])
+        .current_dir(&opts.cwd)
+        .env_clear()
+        .envs(&env)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group: a limit ends everything it started.
+        .process_group(0);
+    let started = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| {
+        let shown = crate::escape::escape_for_terminal(program, 100);
+        let path = env.get("PATH").map_or("", String::as_str);
+        let hint = if super::session::not_on_path(&opts.command, &env).is_some() {
+            format!(
+                " ({shown} is not in the command's PATH {}: pass --inherit-env PATH or \
+                 --env PATH=..., or name it by a path)",
+                crate::escape::escape_for_terminal(path, 300)
+            )
+        } else {
+            String::new()
+        };
+        RecordError::Input(format!("cannot run {shown}: {e}{hint}"))
+    })?;
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel::<Event>();
+    let out = Arc::new(Mutex::new(Captured::default()));
+    let err = Arc::new(Mutex::new(Captured::default()));
+    let stdout = child.stdout.take().expect("a piped stdout");
+    let stderr = child.stderr.take().expect("a piped stderr");
+    spawn_reader(stdout, Arc::clone(&out), opts.max_output, tx.clone());
+    spawn_reader(stderr, Arc::clone(&err), opts.max_output, tx.clone());
+    std::thread::spawn(move || {
+        if let Ok(status) = child.wait() {
+            let _ = tx.send(Event::Exited(status));
+        }
+    });
+    let kill = || {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    };
+    let deadline = started + opts.timeout;
+    let mut ended_by = None;
+    let mut status = None;
+    let mut duration = Duration::ZERO;
+    let mut done = 0;
+    let mut drain_until = None;
+    while done < 2 {
+        let until = drain_until.unwrap_or(deadline);
+        let event = rx.recv_timeout(until.saturating_duration_since(Instant::now()));
+        match event {
+            Ok(Event::Exited(s)) => {
+                status = Some(s);
+                duration = started.elapsed();
+                // What it left in its group holds the pipes no longer.
+                kill();
+                drain_until = Some(Instant::now() + DRAIN_AFTER_EXIT);
+            }
+            Ok(Event::Overflow) => {
+                ended_by.get_or_insert(EndedBy::MaxOutput);
+                kill();
+            }
+            Ok(Event::Done) => done += 1,
+            Err(mpsc::RecvTimeoutError::Timeout) if drain_until.is_some() => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                ended_by.get_or_insert(EndedBy::Timeout);
+                kill();
+                // The status comes as soon as the kill has taken it.
+                drain_until = Some(Instant::now() + DRAIN_AFTER_EXIT);
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    // The streams ended before the exit was seen: wait for it (the kill makes it come).
+    while status.is_none() {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Event::Exited(s)) => {
+                status = Some(s);
+                duration = started.elapsed();
+            }
+            Ok(_) => {}
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                ended_by.get_or_insert(EndedBy::Timeout);
+                kill();
+                if let Ok(Event::Exited(s)) = rx.recv_timeout(DRAIN_AFTER_EXIT) {
+                    status = Some(s);
+                }
+                duration = started.elapsed();
+                break;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    kill();
+    drop(home);
+    let mut redactor = Redactor::new(Vec::new());
+    for (_, value) in &opts.secrets {
+        redactor.add_secret(value);
+    }
+    let (stdout, out_enc, out_bytes, out_cut) = shown(&out, &redactor, &opts.secrets);
+    let (stderr, err_enc, err_bytes, err_cut) = shown(&err, &redactor, &opts.secrets);
+    let status = match status {
+        Some(s) => RunStatus {
+            code: s.code(),
+            signal: s.signal().map(signal_name),
+        },
+        None => RunStatus {
+            code: None,
+            signal: Some("SIGKILL".into()),
+        },
+    };
+    Ok(RunJson {
+        command: opts.command.iter().map(|a| redactor.scrub(a)).collect(),
+        status,
+        ended_by,
+        stdout,
+        stderr,
+        encoding: Streams {
+            stdout: out_enc,
+            stderr: err_enc,
+        },
+        bytes: Streams {
+            stdout: out_bytes,
+            stderr: err_bytes,
+        },
+        truncated: Streams {
+            stdout: out_cut,
+            stderr: err_cut,
+        },
+        duration_ms: duration.as_millis() as u64,
+        limits: RunLimits {
+            timeout_ms: opts.timeout.as_millis() as u64,
+            max_output: opts.max_output,
+        },
+        exit: if ended_by.is_some() { 1 } else { 0 },
+    })
+}
+
+/// Reads `pipe` to its end on a thread of its own, keeping at most `max` bytes in `into`;
+/// past `max` it says so and stops reading (the run then ends the command).
+fn spawn_reader(
+    mut pipe: impl Read + Send + 'static,
+    into: Arc<Mutex<Captured>>,
+    max: u64,
+    tx: mpsc::Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        let mut buf = vec![0u8; 64 << 10];
+        loop {
+            let n = match pipe.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            let mut c = into.lock().unwrap_or_else(|p| p.into_inner());
+            c.read += n as u64;
+            let room = max.saturating_sub(c.kept.len() as u64) as usize;
+            let take = room.min(n);
+            c.kept.extend_from_slice(&buf[..take]);
+            if take < n {
+                c.truncated = true;
+                drop(c);
+                let _ = tx.send(Event::Overflow);
+                break;
+            }
+        }
+        let _ = tx.send(Event::Done);
+    });
+}
+
+/// A stream as the JSON shows it: its text (or base64), encoding, bytes read and whether it
+/// was cut; secrets starred.
+fn shown(
+    captured: &Mutex<Captured>,
+    redactor: &Redactor,
+    secrets: &[(String, String)],
+) -> (String, Encoding, u64, bool) {
+    let c = captured.lock().unwrap_or_else(|p| p.into_inner());
+    let mut bytes: &[u8] = &c.kept;
+    // A character cut by the limit is dropped, so that cut text stays text.
+    if c.truncated {
+        if let Err(e) = std::str::from_utf8(bytes) {
+            if e.error_len().is_none() {
+                bytes = &bytes[..e.valid_up_to()];
+            }
+        }
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (redactor.scrub(text), Encoding::Utf8, c.read, c.truncated),
+        Err(_) => {
+            let mut raw = bytes.to_vec();
+            for (_, value) in secrets {
+                for form in forms(value) {
+                    star_bytes(&mut raw, form.as_bytes());
+                }
+            }
+            (base64_standard(&raw), Encoding::Base64, c.read, c.truncated)
+        }
+    }
+}
+
+/// Every occurrence of `needle` in `hay` replaced by as many `*`.
+fn star_bytes(hay: &mut [u8], needle: &[u8]) {
+    if needle.is_empty() || needle.len() > hay.len() {
+        return;
+    }
+    let mut i = 0;
+    while i + needle.len() <= hay.len() {
+        if &hay[i..i + needle.len()] == needle {
+            hay[i..i + needle.len()].fill(b'*');
+            i += needle.len();
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// `SIGTERM` for 15.
+fn signal_name(n: i32) -> String {
+    nix::sys::signal::Signal::try_from(n)
+        .map_or_else(|_| format!("signal {n}"), |s| s.as_str().to_string())
+}
+
+/// A folder removed when this is dropped (the run's private HOME).
+struct RemovedAfter(PathBuf);
+
+impl Drop for RemovedAfter {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_are_starred_in_place() {
+        let mut b = b"a\xffsecret\xfesecret".to_vec();
+        star_bytes(&mut b, b"secret");
+        assert_eq!(b, b"a\xff******\xfe******");
+    }
+}

@@ -1,0 +1,311 @@
+//! `tuicast run`, the data path (issue 22 point 4), through the real binary with real
+//! programs: output and status as data, the limits (time, output) and what they say, bytes
+//! that are not UTF-8, standard input, the clean environment and its private HOME, secrets
+//! starred, and bad input as one JSON object.
+
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::util::{Dir, BIN};
+
+/// What one `tuicast run` printed and its exit status.
+struct Ran {
+    json: Value,
+    code: i32,
+    stdout: String,
+}
+
+impl std::fmt::Display for Ran {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exit {}\n{}", self.code, self.stdout)
+    }
+}
+
+fn tuicast_run(dir: &Dir, args: &[&str], env: &[(&str, &str)], input: Option<&[u8]>) -> Ran {
+    use std::io::Write as _;
+    let mut cmd = Command::new(BIN);
+    cmd.arg("run").args(args).current_dir(dir.path());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.stdin(if input.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    })
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("run tuicast run");
+    if let Some(bytes) = input {
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(bytes);
+    }
+    let out = child.wait_with_output().expect("tuicast run ends");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        stdout.lines().count(),
+        1,
+        "one JSON line:\n{stdout}\nstderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ran {
+        json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
+        code: out.status.code().unwrap_or(-1),
+        stdout,
+    }
+}
+
+fn run(args: &[&str]) -> Ran {
+    tuicast_run(&Dir::new(), args, &[], None)
+}
+
+/// Standard base64 decoded (the JSON's encoding of bytes that are not UTF-8).
+fn unbase64(text: &str) -> Vec<u8> {
+    let abc = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bits = 0u32;
+    let mut n = 0;
+    let mut out = Vec::new();
+    for c in text.bytes().filter(|&c| c != b'=') {
+        let v = abc.iter().position(|&a| a == c).expect("base64") as u32;
+        bits = bits << 6 | v;
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            out.push((bits >> n) as u8);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_failing_command_is_data_its_output_status_and_limits_in_one_object() {
+    let r = run(&["--", "sh", "-c", "echo out; echo err >&2; exit 3"]);
+    assert_eq!(r.code, 0, "the command's failure is data: {r}");
+    let j = &r.json;
+    assert_eq!(j["status"], serde_json::json!({"code": 3}), "{r}");
+    assert_eq!(j["ended_by"], Value::Null, "{r}");
+    assert_eq!(j["stdout"], "out\n", "{r}");
+    assert_eq!(j["stderr"], "err\n", "{r}");
+    assert!(j["duration_ms"].as_u64().is_some(), "{r}");
+    assert_eq!(j["exit"], 0, "{r}");
+    // The whole object, durations aside.
+    crate::outputs::assert_whole(
+        "run-output",
+        &crate::outputs::normalize_json(j, &["duration_ms"]),
+    );
+    // A signal is a status too.
+    let r = run(&["--", "sh", "-c", "kill -TERM $$"]);
+    assert_eq!(r.code, 0, "{r}");
+    assert_eq!(
+        r.json["status"],
+        serde_json::json!({"signal": "SIGTERM"}),
+        "{r}"
+    );
+}
+
+#[test]
+fn past_its_timeout_the_command_is_killed_and_the_output_so_far_kept() {
+    let started = std::time::Instant::now();
+    let r = run(&[
+        "--timeout",
+        "300ms",
+        "--",
+        "sh",
+        "-c",
+        "echo started; exec sleep 30",
+    ]);
+    assert_eq!(r.code, 1, "tuicast ended it: {r}");
+    assert_eq!(r.json["ended_by"], "timeout", "{r}");
+    assert_eq!(r.json["status"]["signal"], "SIGKILL", "{r}");
+    assert_eq!(r.json["stdout"], "started\n", "{r}");
+    assert_eq!(r.json["limits"]["timeout_ms"], 300, "{r}");
+    let ms = r.json["duration_ms"].as_u64().unwrap();
+    assert!((300..5000).contains(&ms), "{r}");
+    assert!(started.elapsed().as_secs() < 10, "{r}");
+    // A background child left holding the pipes does not hold the run.
+    let started = std::time::Instant::now();
+    let r = run(&["--", "sh", "-c", "sleep 30 & echo bg"]);
+    assert_eq!(
+        (r.code, r.json["stdout"].as_str()),
+        (0, Some("bg\n")),
+        "{r}"
+    );
+    assert!(started.elapsed().as_secs() < 10, "{r}");
+}
+
+#[test]
+fn past_max_output_yes_is_killed_and_its_stdout_truncated_at_the_limit() {
+    let r = run(&["--max-output", "1KiB", "--", "yes"]);
+    assert_eq!(r.code, 1, "{r}");
+    let j = &r.json;
+    assert_eq!(j["ended_by"], "max-output", "{r}");
+    assert_eq!(
+        j["truncated"],
+        serde_json::json!({"stdout": true, "stderr": false})
+    );
+    assert_eq!(j["stdout"].as_str().unwrap(), "y\n".repeat(512), "{r}");
+    assert!(j["bytes"]["stdout"].as_u64().unwrap() >= 1024, "{r}");
+    assert_eq!(j["limits"]["max_output"], 1024, "{r}");
+    // A character cut by the limit is dropped: the text stays text.
+    let r = run(&["--max-output", "2", "--", "printf", "a\\303\\251b"]);
+    assert_eq!(r.json["stdout"], "a", "{r}");
+    assert_eq!(r.json["encoding"]["stdout"], "utf-8", "{r}");
+    assert_eq!(r.json["truncated"]["stdout"], true, "{r}");
+}
+
+#[test]
+fn bytes_that_are_not_utf8_come_as_base64_and_stdin_comes_from_a_file_or_tuicasts_own() {
+    let dir = Dir::new();
+    let bytes = b"\xff\xfe\x00binary\n".to_vec();
+    dir.write("in.dat", &bytes);
+    let r = tuicast_run(&dir, &["--stdin", "in.dat", "--", "cat"], &[], None);
+    assert_eq!(r.code, 0, "{r}");
+    assert_eq!(r.json["encoding"]["stdout"], "base64", "{r}");
+    assert_eq!(unbase64(r.json["stdout"].as_str().unwrap()), bytes, "{r}");
+    assert_eq!(r.json["encoding"]["stderr"], "utf-8", "{r}");
+    let r = tuicast_run(
+        &dir,
+        &["--stdin", "-", "--", "wc", "-l"],
+        &[],
+        Some(b"a\nb\nc\n"),
+    );
+    assert_eq!(r.json["stdout"].as_str().map(str::trim), Some("3"), "{r}");
+    // Without --stdin the command reads nothing.
+    let r = run(&["--", "sh", "-c", "cat; echo end"]);
+    assert_eq!(r.json["stdout"], "end\n", "{r}");
+}
+
+#[test]
+fn the_command_starts_from_the_clean_environment_with_a_private_home() {
+    let dir = Dir::new();
+    let r = tuicast_run(
+        &dir,
+        &[
+            "--env",
+            "ADDED=yes",
+            "--inherit-env",
+            "PASSED",
+            "--",
+            "sh",
+            "-c",
+            "env | sort; ls -A \"$HOME\" | wc -l; pwd",
+        ],
+        &[("LEAKED", "no"), ("PASSED", "on")],
+        None,
+    );
+    assert_eq!(r.code, 0, "{r}");
+    let out = r.json["stdout"].as_str().unwrap();
+    for want in [
+        "ADDED=yes",
+        "PASSED=on",
+        "TERM=xterm-256color",
+        "LANG=C.UTF-8",
+        "TZ=UTC",
+    ] {
+        assert!(out.lines().any(|l| l == want), "{want} in:\n{out}");
+    }
+    assert!(!out.contains("LEAKED"), "{out}");
+    let home = out
+        .lines()
+        .find_map(|l| l.strip_prefix("HOME="))
+        .expect("a HOME");
+    assert!(home.contains("tuicast-home-"), "{out}");
+    assert!(
+        !std::path::Path::new(home).exists(),
+        "the HOME is removed after"
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[lines.len() - 2].trim(), "0", "an empty HOME: {out}");
+    let cwd = std::fs::canonicalize(dir.path()).unwrap();
+    assert_eq!(lines[lines.len() - 1], cwd.display().to_string(), "{out}");
+}
+
+#[test]
+fn a_secrets_value_is_in_no_field_of_the_output() {
+    let value = "hunter2-s3cr3t-value";
+    let env = [("TUICAST_SECRET_RUN", value)];
+    let dir = Dir::new();
+    let r = tuicast_run(
+        &dir,
+        &[
+            "--secret",
+            "TUICAST_SECRET_RUN",
+            "--",
+            "sh",
+            "-c",
+            "echo \"v=$TUICAST_SECRET_RUN\"; printf %s \"$TUICAST_SECRET_RUN\" | base64; \
+             printf %s \"$TUICAST_SECRET_RUN\" | rev; echo; echo \"$TUICAST_SECRET_RUN\" >&2",
+        ],
+        &env,
+        None,
+    );
+    assert_eq!(r.code, 0, "{r}");
+    let base64 = "aHVudGVyMi1zM2NyM3QtdmFsdWU";
+    let reversed: String = value.chars().rev().collect();
+    for form in [value, base64, reversed.as_str()] {
+        assert!(!r.stdout.contains(form), "{form} in {r}");
+    }
+    assert_eq!(
+        r.json["stdout"].as_str().unwrap().lines().next(),
+        Some(format!("v={}", "*".repeat(value.len())).as_str()),
+        "{r}"
+    );
+    assert_eq!(r.json["stderr"], format!("{}\n", "*".repeat(value.len())));
+    // In bytes that are not UTF-8 too.
+    let r = tuicast_run(
+        &dir,
+        &[
+            "--secret",
+            "TUICAST_SECRET_RUN",
+            "--",
+            "sh",
+            "-c",
+            "printf '\\377%s' \"$TUICAST_SECRET_RUN\"",
+        ],
+        &env,
+        None,
+    );
+    assert_eq!(r.json["encoding"]["stdout"], "base64", "{r}");
+    let raw = unbase64(r.json["stdout"].as_str().unwrap());
+    assert_eq!(
+        raw,
+        [&[0xff][..], "*".repeat(value.len()).as_bytes()].concat()
+    );
+    // Only the variables sessions may type are secrets.
+    let r = tuicast_run(&dir, &["--secret", "HOME", "--", "true"], &env, None);
+    assert_eq!(r.code, 2, "{r}");
+    assert!(
+        r.json["error"]
+            .as_str()
+            .unwrap()
+            .contains("TUICAST_SECRET_"),
+        "{r}"
+    );
+}
+
+#[test]
+fn bad_input_is_one_json_object_with_error_and_exit_2() {
+    for args in [
+        &[][..],
+        &["--timeout", "soon", "--", "true"][..],
+        &["--max-output", "1PiB", "--", "true"][..],
+        &["--stdin", "/no/such/file", "--", "cat"][..],
+        &["--env", "NOEQUALS", "--", "true"][..],
+        &["--", "no-such-program-xyz"][..],
+    ] {
+        let r = run(args);
+        assert_eq!(r.code, 2, "{args:?}: {r}");
+        let keys: Vec<&String> = r.json.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["error", "exit"], "{args:?}: {r}");
+        assert_eq!(r.json["exit"], 2, "{args:?}: {r}");
+    }
+    let r = run(&["--", "no-such-program-xyz"]);
+    assert!(
+        r.json["error"]
+            .as_str()
+            .unwrap()
+            .contains("--inherit-env PATH"),
+        "{r}"
+    );
+}
