@@ -195,8 +195,15 @@ pub fn write(config: &Config, shot: &Screenshot, bytes: &[u8]) -> Result<(), Scr
 /// Checks one screenshot as a test: draws it, compares it with the committed image and writes
 /// what `action` allows (the pending `.new` under the snapshots folder, or with
 /// [`UpdateAction::Overwrite`] the output itself). A stale `.new` beside a fresh image goes.
-pub fn check(config: &Config, shot: &Screenshot, action: UpdateAction) -> CheckResult {
-    check_drawn(config, shot, action, LiveMode::Auto).0
+/// `live` says whether a cast not recorded yet may be recorded from its scenario (see
+/// [`render_live`]).
+pub fn check(
+    config: &Config,
+    shot: &Screenshot,
+    action: UpdateAction,
+    live: LiveMode,
+) -> CheckResult {
+    check_drawn(config, shot, action, live).0
 }
 
 /// [`check`], where `live` says whether a cast not recorded yet may be recorded from its
@@ -337,9 +344,11 @@ fn place(shot: &Screenshot, e: impl std::fmt::Display) -> ScreenshotError {
 
 /// Draws the screenshot from its cast: the screen it names (or, for a GIF, the whole cast),
 /// with the cast's theme, then `[png]`, then the table's keys. A cast not recorded yet whose
-/// scenario is beside it is recorded first ([`render_live`] with [`LiveMode::Auto`]).
+/// scenario is beside it is recorded first, unless `TUICAST_LIVE=0` ([`render_live`] with
+/// [`LiveMode::from_env`]).
 pub fn render(config: &Config, shot: &Screenshot) -> Result<Vec<u8>, ScreenshotError> {
-    render_live(config, shot, LiveMode::Auto)
+    let live = LiveMode::from_env().map_err(|e| ScreenshotError(e.to_string()))?;
+    render_live(config, shot, live)
 }
 
 /// [`render`], where `live` says whether a cast that does not exist yet may be recorded from
@@ -412,7 +421,7 @@ fn record_missing(
     );
     if live == LiveMode::Never {
         return Err(message!(
-            "the cast {shown} does not exist, and --replay records nothing: {record_it}"
+            "the cast {shown} does not exist, and --replay (TUICAST_LIVE=0) records nothing: {record_it}"
         ));
     }
     if shot.format == ScreenshotFormat::Gif {

@@ -469,8 +469,32 @@ fn shown(
                 for form in forms(value) {
                     star_bytes(&mut raw, form.as_bytes());
                 }
+                // A long prefix too, as the redactor stars it in text (cut output ends in one).
+                if let Some(shortest) = crate::record::redact::shortest_prefix(value) {
+                    star_prefix_bytes(&mut raw, value.as_bytes(), shortest);
+                }
             }
             (base64_standard(&raw), Encoding::Base64, c.read, c.truncated)
+        }
+    }
+}
+
+/// Every run of `hay` that starts with the first `shortest` bytes of `secret` and goes on as
+/// `secret` does, replaced by as many `*`.
+fn star_prefix_bytes(hay: &mut [u8], secret: &[u8], shortest: usize) {
+    let head = &secret[..shortest];
+    let mut i = 0;
+    while i + head.len() <= hay.len() {
+        if &hay[i..i + head.len()] == head {
+            let same = hay[i..]
+                .iter()
+                .zip(secret)
+                .take_while(|(a, b)| a == b)
+                .count();
+            hay[i..i + same].fill(b'*');
+            i += same;
+        } else {
+            i += 1;
         }
     }
 }

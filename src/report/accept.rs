@@ -472,7 +472,7 @@ fn planned_screenshot(
     let checked = match shot.format {
         crate::config::ScreenshotFormat::Png => check_picture(&bytes),
         crate::config::ScreenshotFormat::Gif => check_gif(&bytes),
-        crate::config::ScreenshotFormat::Svg => check_svg(&bytes),
+        crate::config::ScreenshotFormat::Svg => super::svg_check::check_svg(&bytes),
     };
     if let Err(why) = checked {
         return Err(refuse(&format!("its image files/{shown} {why}")));
@@ -516,49 +516,6 @@ fn check_gif(bytes: &[u8]) -> Result<(), NotAPicture> {
     }
     if w == 0 || h == 0 {
         return Err("is a GIF of no size".into());
-    }
-    Ok(())
-}
-
-/// Whether `bytes` are an SVG as tuicast writes it: UTF-8 text that is one `<svg>` element,
-/// with nothing that runs (a script, an event attribute, a `javascript:` link, foreign HTML).
-/// A docs image accepted from a CI run goes into the repository and is served from it.
-fn check_svg(bytes: &[u8]) -> Result<(), NotAPicture> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Err("is not UTF-8 text, so no SVG".into());
-    };
-    let body = text.trim_start();
-    let body = match body.strip_prefix("<?xml") {
-        Some(rest) => rest.split_once("?>").map_or("", |(_, r)| r).trim_start(),
-        None => body,
-    };
-    if !body.starts_with("<svg") || !body.trim_end().ends_with("</svg>") {
-        return Err("is not an SVG (one <svg> element)".into());
-    }
-    let lower = text.to_ascii_lowercase();
-    // Only the tags: the screen's text is escaped, so `<` starts a tag and never text.
-    for tag in lower.split('<').skip(1) {
-        let tag = tag.split('>').next().unwrap_or("");
-        for bad in ["script", "foreignobject", "iframe", "!entity", "!doctype"] {
-            if tag.starts_with(bad) {
-                return Err(message!("holds a <{bad}>, which tuicast never writes"));
-            }
-        }
-        // Links within the picture only (`<use href="#glyph">`).
-        let outward = tag.match_indices("href=").any(|(i, _)| {
-            let value = &tag[i + "href=".len()..];
-            !(value.starts_with("\"#") || value.starts_with("'#"))
-        });
-        if outward || tag.contains("javascript:") {
-            return Err("holds a link out of the picture, which tuicast never writes".into());
-        }
-        let event = tag
-            .split(|c: char| c.is_ascii_whitespace())
-            .skip(1)
-            .any(|attr| attr.starts_with("on") && attr.contains('='));
-        if event {
-            return Err("holds an event attribute (on…=), which tuicast never writes".into());
-        }
     }
     Ok(())
 }

@@ -21,6 +21,7 @@ mod grid;
 mod html;
 mod player;
 mod summary;
+mod svg_check;
 
 use std::io;
 use std::path::{Path, PathBuf};

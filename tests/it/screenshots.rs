@@ -437,11 +437,15 @@ fn a_report_that_lies_about_a_screenshot_is_refused_whole() {
             "holds a <script>",
         ),
         (
-            drawn.replace("<svg ", "<svg onload=\"alert(1)\" "),
-            "holds an event attribute",
+            drawn.replace("<svg ", "<svg onload =\"alert(1)\" "),
+            "holds the attribute onload=",
         ),
         (
             drawn.replace("</svg>", "<a href=\"https://example.com\">x</a></svg>"),
+            "holds a <a> element",
+        ),
+        (
+            drawn.replacen("<rect ", "<rect fill=\"url(https://example.com/x)\" ", 1),
             "a link out of the picture",
         ),
         ("GIF89a".to_string(), "is not an SVG"),
@@ -537,7 +541,19 @@ fn a_screenshot_of_a_scenario_not_recorded_yet_records_it() {
     assert!(
         replay
             .stdout()
-            .contains("--replay records nothing: record it with: tuicast record"),
+            .contains("--replay (TUICAST_LIVE=0) records nothing: record it with: tuicast record"),
+        "{replay}"
+    );
+    // `tuicast screenshots` under TUICAST_LIVE=0 records nothing either.
+    let replay = dir
+        .tuicast(["screenshots", "svg"])
+        .env("TUICAST_LIVE", "0")
+        .run()
+        .fails_with(2);
+    assert!(
+        replay
+            .stderr()
+            .contains("--replay (TUICAST_LIVE=0) records nothing: record it with: tuicast record"),
         "{replay}"
     );
     assert_eq!(

@@ -232,7 +232,17 @@ pub(super) fn wait(t: &WaitTableToml) -> Result<Wait, Invalid> {
         found.push(Wait::Silent(parse_duration(d)?));
     }
     if let Some(h) = &t.changed {
-        found.push(Wait::Changed(h.clone()));
+        // A hash of another form never equals a screen's: the wait would end at once.
+        let h = h.to_ascii_lowercase();
+        if h.len() != 16 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(format!(
+                "wait changed = {} is not a screen hash: 16 hex digits (the `screen_hash` of a \
+                 session reply)",
+                crate::escape::escape_for_terminal(&h, 40)
+            )
+            .into());
+        }
+        found.push(Wait::Changed(h));
     }
     if let Some(p) = t.prompt.as_deref().filter(|p| *p != "any") {
         let kind =

@@ -444,3 +444,19 @@ fn durations_parse() {
     assert!(parse_duration("25h").is_err());
     assert!(parse_duration("-1s").is_err());
 }
+
+#[test]
+fn a_changed_wait_takes_only_a_screen_hash() {
+    // Any other string never equals a screen's hash: the wait would pass at once.
+    let f = parse("shell = \"true\"\nsteps = [{ wait = { changed = \"3F9A0C1D2B4E5F60\" } }]\n")
+        .unwrap();
+    let steps = &f.recording.as_ref().unwrap().steps;
+    assert!(matches!(&steps[0].action, Action::Wait(Wait::Changed(h)) if h == "3f9a0c1d2b4e5f60"));
+    for bad in ["3f9a", "3f9a0c1d2b4e5f6z", "", "3f9a0c1d2b4e5f60a"] {
+        let e = error(&format!(
+            "shell = \"true\"\nsteps = [{{ wait = {{ changed = \"{bad}\" }} }}]\n"
+        ));
+        assert!(e.starts_with("casts/x.toml:2:10: wait changed = "), "{e}");
+        assert!(e.contains("is not a screen hash: 16 hex digits"), "{e}");
+    }
+}
