@@ -9,8 +9,8 @@
 use libfuzzer_sys::fuzz_target;
 use tuicast::assert::{parse_styles, render, Format, Style};
 use tuicast::render::png::decode_png;
-use tuicast::term::{EngineKind};
 use tuicast::size::Size;
+use tuicast::term::EngineKind;
 
 fuzz_target!(|data: &[u8]| {
     let [choice, rest @ ..] = data else {

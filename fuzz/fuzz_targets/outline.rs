@@ -6,8 +6,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tuicast::term::{EngineKind};
 use tuicast::size::Size;
+use tuicast::term::EngineKind;
 
 fuzz_target!(|data: &[u8]| {
     let [cols, rows, rest @ ..] = data else {

@@ -14,8 +14,8 @@ use tuicast::render::png::{
     decode_png, encode_png_with, Compression, Decorations, GifEncoder, GifOptions, PngOptions,
     Renderer,
 };
-use tuicast::term::{EngineKind};
 use tuicast::size::Size;
+use tuicast::term::EngineKind;
 
 thread_local! {
     // Fonts are read and glyphs drawn once, not once per input.

@@ -10,8 +10,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tuicast::term::{Engine, EngineKind};
 use tuicast::size::Size;
+use tuicast::term::{Engine, EngineKind};
 
 /// Marks a resize in the input.
 const RESIZE: u8 = 0;
