@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let path = Path::new("casts/fuzz.toml");
-    match CastFile::parse(path, text) {
+    match CastFile::parse(path, text, &tuicast::config::Regions::default()) {
         Ok(file) => {
             let _ = file.scenario();
         }
@@ -42,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
     match Config::load(root) {
         // The project's regions under the same text read as a cast's TOML.
         Ok(config) => {
-            if let Err(e) = CastFile::parse_with(path, text, &config.regions) {
+            if let Err(e) = CastFile::parse(path, text, &config.regions) {
                 assert_eq!(e.path, path);
             }
         }

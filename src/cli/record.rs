@@ -254,7 +254,7 @@ fn record_file(
         ))
     })?;
     let config = tuicast::config::Config::load(&root).map_err(Failed::Config)?;
-    let file = CastFile::load_with(path, &config.regions).map_err(Failed::Config)?;
+    let file = CastFile::load(path, &config.regions).map_err(Failed::Config)?;
     let scenario = file.scenario().map_err(Failed::Config)?;
     if repeat > 1 {
         return record_repeated(path, &file, scenario, cast, repeat, progress);

@@ -286,7 +286,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// `tuicast test` replays it), and `--deccolm` over them.
 fn engine_for(args: &Args, cast: &std::path::Path) -> anyhow::Result<tuicast::term::EngineSpec> {
     let mut engine = args.engine.spec();
-    if let Some(file) = CastFile::beside(cast)? {
+    if let Some(file) = CastFile::beside(cast, &tuicast::config::Regions::default())? {
         engine.options = file.terminal.apply(engine.options);
     }
     if args.engine.deccolm {
@@ -516,7 +516,7 @@ fn annotations(specs: &[String], cast: &Path, screen: &Screen) -> anyhow::Result
                         let path = cast.with_extension("toml");
                         let project =
                             tuicast::config::Config::load(&std::env::current_dir()?)?.regions;
-                        let loaded = CastFile::beside_with(cast, &project)?;
+                        let loaded = CastFile::beside(cast, &project)?;
                         scenario.insert((path, loaded, project))
                     }
                 };

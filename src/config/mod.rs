@@ -50,8 +50,8 @@ use crate::term::{EngineKind, EngineOptions, EngineSpec};
 
 // One path per item: the files' parts are named from here.
 pub use cast_file::{
-    parse_duration, parse_settle, parse_step, parse_step_with, CastFile, Checked, DurationError,
-    Regions, DEFAULT_FAIL_FAST,
+    parse_duration, parse_settle, parse_step, CastFile, Checked, DurationError, Regions,
+    DEFAULT_FAIL_FAST,
 };
 pub use screenshot::{Screenshot, ScreenshotAt, ScreenshotFormat};
 pub use write::{scenario_toml, step_toml, used_regions_toml};
@@ -76,7 +76,7 @@ pub struct Config {
     #[cfg(feature = "png")]
     pub png: PngConfig,
     /// The `[regions]` table, checked: named regions every cast has (a cast's own
-    /// `[regions]` entry of the same name wins; see [`CastFile::load_with`]).
+    /// `[regions]` entry of the same name wins; see [`CastFile::load`]).
     pub regions: Regions,
     /// `live`: whether the project's scenarios run its own code, recorded live by default
     /// (a scenario's own `live =` wins; `None`: decided per scenario from its program).
@@ -512,9 +512,19 @@ mod tests {
             );
         }
         // A step's error keeps its kind when it is moved to the place in the text.
-        let e = parse_step(Path::new("cmd"), "{ wait = { idle = \"soon\" } }").unwrap_err();
+        let e = parse_step(
+            Path::new("cmd"),
+            "{ wait = { idle = \"soon\" } }",
+            &crate::config::Regions::default(),
+        )
+        .unwrap_err();
         assert_eq!((e.kind, e.line), (ConfigErrorKind::Value, 1), "{e}");
-        let e = parse_step(Path::new("cmd"), "{ wait = ").unwrap_err();
+        let e = parse_step(
+            Path::new("cmd"),
+            "{ wait = ",
+            &crate::config::Regions::default(),
+        )
+        .unwrap_err();
         assert_eq!(e.kind, ConfigErrorKind::Syntax, "{e}");
     }
 
@@ -588,12 +598,12 @@ mod tests {
         let cast = dir.path().join("x.toml");
         let text = "[regions]\nstatus = { last_row = true }\n\
                     [[check.expect]]\nat = \"end\"\nregion = \"mode\"\ntext = \"a\"\n";
-        let f = CastFile::parse_with(&cast, text, &c.regions).unwrap();
+        let f = CastFile::parse(&cast, text, &c.regions).unwrap();
         assert_eq!(f.anchors["status"].describe(), "last_row = true");
         assert_eq!(f.anchors["mode"].describe(), "row = { regex = \"INSERT\" }");
         assert_eq!(f.expects[0].region.as_ref().unwrap().0, "region \"mode\"");
         // Without the project's regions the expectation names an unknown region.
-        assert!(CastFile::parse(&cast, text).is_err());
+        assert!(CastFile::parse(&cast, text, &crate::config::Regions::default()).is_err());
         std::fs::write(
             dir.path().join(CONFIG_FILE),
             "casts = \"c\"\n\n[regions]\nok = { rows = 1 }\nbad = { row = { regex = \"(\" } }\n",

@@ -420,7 +420,7 @@ mod tests {
             "{ click = { region = \"ready\" } }",
         ]
         .iter()
-        .map(|t| crate::config::parse_step_with(Path::new("step"), t, &regions).unwrap())
+        .map(|t| crate::config::parse_step(Path::new("step"), t, &regions).unwrap())
         .collect();
         let mut s = Scenario::new(Program::Argv(vec!["true".into()]), &dir);
         s.steps = steps;
@@ -428,8 +428,12 @@ mod tests {
         assert!(!table.contains("unused"), "{table}");
         let text = scenario_toml(&s, &dir, "") + &table;
         // Read without the project's regions: the scenario's own find the same cells.
-        let file =
-            CastFile::parse(&dir.join("x.toml"), &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let file = CastFile::parse(
+            &dir.join("x.toml"),
+            &text,
+            &crate::config::Regions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
         let back = file.scenario().unwrap();
         assert_eq!(
             region_anchors(&back.steps),
@@ -459,7 +463,8 @@ mod tests {
         s.steps = every_step();
         let text = scenario_toml(&s, &dir, "written by a test\nsecond line");
         let path = dir.join("round-trip.toml");
-        let file = CastFile::parse(&path, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let file = CastFile::parse(&path, &text, &crate::config::Regions::default())
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
         let back = file.scenario().unwrap();
         same(&s.steps, &back.steps);
         assert_eq!(back.program, s.program);
@@ -468,23 +473,39 @@ mod tests {
         s.cwd = dir.clone();
         let text = scenario_toml(&s, &dir.join("a/b"), "");
         assert!(text.contains("cwd = \"../..\""), "{text}");
-        let file = CastFile::parse(&dir.join("a/b/x.toml"), &text).unwrap();
+        let file = CastFile::parse(
+            &dir.join("a/b/x.toml"),
+            &text,
+            &crate::config::Regions::default(),
+        )
+        .unwrap();
         assert_eq!(file.scenario().unwrap().cwd, dir.join("a/b/../.."));
         assert_eq!(back.size, s.size);
         assert_eq!(back.env, s.env);
         assert_eq!(back.timeout, s.timeout);
         assert_eq!(back.settle, s.settle);
         for step in &s.steps {
-            let one = parse_step(&path, &step_toml(step)).unwrap();
+            let one =
+                parse_step(&path, &step_toml(step), &crate::config::Regions::default()).unwrap();
             same(std::slice::from_ref(step), &[one]);
         }
     }
 
     #[test]
     fn a_bad_step_names_its_column() {
-        let e = parse_step(Path::new("cmd"), "{ press = \"NoSuchKey\" }").unwrap_err();
+        let e = parse_step(
+            Path::new("cmd"),
+            "{ press = \"NoSuchKey\" }",
+            &crate::config::Regions::default(),
+        )
+        .unwrap_err();
         assert_eq!((e.line, e.column), (1, 1), "{e}");
-        let e = parse_step(Path::new("cmd"), "{ wait = 3 }").unwrap_err();
+        let e = parse_step(
+            Path::new("cmd"),
+            "{ wait = 3 }",
+            &crate::config::Regions::default(),
+        )
+        .unwrap_err();
         assert_eq!(e.line, 1, "{e}");
         assert!(e.column >= 1, "{e}");
     }

@@ -16,7 +16,7 @@ use super::{
     Paths, MAX_LINE, MAX_SESSIONS, MAX_SESSION_CAST_BYTES, MAX_SESSION_CELLS,
     MAX_TOTAL_SESSION_CELLS, MIN_SESSION_CAST_BYTES,
 };
-use crate::config::{parse_duration, parse_step_with};
+use crate::config::{parse_duration, parse_step};
 use crate::escape::escape_for_terminal;
 use crate::term::Size;
 
@@ -332,7 +332,7 @@ fn request(d: &Daemon, req: &Request) -> Reply {
     };
     let job = match job {
         Request::Step { step: text, .. } => {
-            let step = match parse_step_with(Path::new("step"), text, &regions) {
+            let step = match parse_step(Path::new("step"), text, &regions) {
                 Ok(step) => step,
                 Err(e) => return bad(e.to_string()),
             };

@@ -256,7 +256,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
     if let Some(p) = leaves_snapshots(config, &stem) {
         problem = Some(p);
     }
-    match CastFile::beside_with(&cast, &config.regions) {
+    match CastFile::beside(&cast, &config.regions) {
         Ok(Some(file)) => {
             if let Some(f) = file.formats {
                 formats = f;

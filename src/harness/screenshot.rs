@@ -403,7 +403,7 @@ fn record_missing(
     }
     let shown = crate::assert::shown_path(cast);
     let scenario_path = cast.with_extension("toml");
-    let file = crate::config::CastFile::beside_with(cast, &config.regions)
+    let file = crate::config::CastFile::beside(cast, &config.regions)
         .map_err(|e| ScreenshotError(e.to_string()))?;
     let Some(scenario) = file.and_then(|f| f.recording) else {
         return Err(message!(
@@ -463,7 +463,7 @@ mod draw {
     /// Draws `shot` from `cast` (its cast, or a recording of its scenario made now).
     pub(super) fn render(config: &Config, shot: &Screenshot, cast: &Path) -> Drawn {
         let shown = escape_for_terminal(&shot.cast.display().to_string(), 300);
-        let file = CastFile::beside_with(&shot.cast, &config.regions).map_err(err)?;
+        let file = CastFile::beside(&shot.cast, &config.regions).map_err(err)?;
         let mut engine = config.engine;
         if let Some(f) = &file {
             engine.options = f.terminal.apply(engine.options);

@@ -244,9 +244,15 @@ fn every_scenario_is_a_tuicast_scenario_with_the_manifests_checkpoints() {
             .find("\n[conformance]")
             .unwrap_or_else(|| panic!("{name}: no [conformance] table"));
         let (tuicast_part, conformance_part) = text.split_at(cut + 1);
-        let file = tuicast::config::CastFile::parse(&path, tuicast_part)
-            .unwrap_or_else(|e| panic!("tuicast does not accept {name}.toml: {e}"));
-        let err = tuicast::config::CastFile::parse(&path, &text).unwrap_err();
+        let file = tuicast::config::CastFile::parse(
+            &path,
+            tuicast_part,
+            &tuicast::config::Regions::default(),
+        )
+        .unwrap_or_else(|e| panic!("tuicast does not accept {name}.toml: {e}"));
+        let err =
+            tuicast::config::CastFile::parse(&path, &text, &tuicast::config::Regions::default())
+                .unwrap_err();
         assert!(
             err.to_string().contains("unknown field `conformance`"),
             "{name}: {err}"

@@ -435,7 +435,7 @@ fn every_scenario_and_toml_block_of_the_docs_validates_with_taplo_and_a_wrong_ke
             std::fs::write(project.join("tuicast.toml"), text).unwrap();
             tuicast::config::Config::load(&project).map(drop)
         } else {
-            tuicast::config::CastFile::load(&file).map(drop)
+            tuicast::config::CastFile::load(&file, &tuicast::config::Regions::default()).map(drop)
         };
         assert!(read.is_err(), "tuicast read {text:?}");
     }

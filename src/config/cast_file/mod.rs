@@ -32,7 +32,7 @@
 //! cells, `text`, `contains`, `matches`, `fg`, `bg`, `bold`, `italic`, `underline`,
 //! `inverse`, `cursor`). `tuicast.toml` may have a `[regions]` table of the same schema
 //! ([`Regions`]): every cast has those regions, under its own of the same name
-//! ([`CastFile::parse_with`]).
+//! ([`CastFile::parse`]).
 //!
 //! The `[terminal]` table sets engine options for this cast's replays and its recording's
 //! live engine, over `tuicast.toml`'s own `[terminal]`:
@@ -133,44 +133,29 @@ impl Checked {
 }
 
 impl CastFile {
-    /// Reads and checks the file at `path`.
-    pub fn load(path: &Path) -> Result<CastFile, ConfigError> {
-        CastFile::load_with(path, &Regions::default())
-    }
-
     /// Reads and checks the file at `path`, whose regions are `project`'s (`tuicast.toml`'s
-    /// `[regions]`) with its own over them.
-    pub fn load_with(path: &Path, project: &Regions) -> Result<CastFile, ConfigError> {
+    /// `[regions]`, [`Config::regions`](crate::config::Config::regions); `&Regions::default()`
+    /// for none) with its own over them.
+    pub fn load(path: &Path, project: &Regions) -> Result<CastFile, ConfigError> {
         let text = super::read_toml_file(path).map_err(|e| ConfigError::io(path, e))?;
-        CastFile::parse_with(path, &text, project)
+        CastFile::parse(path, &text, project)
     }
 
-    /// The file beside `cast` (`x.cast` → `x.toml`), if there is one.
-    pub fn beside(cast: &Path) -> Result<Option<CastFile>, ConfigError> {
-        CastFile::beside_with(cast, &Regions::default())
-    }
-
-    /// The file beside `cast`, if there is one, whose regions are `project`'s with its own
-    /// over them (see [`CastFile::load_with`]).
-    pub fn beside_with(cast: &Path, project: &Regions) -> Result<Option<CastFile>, ConfigError> {
+    /// The file beside `cast` (`x.cast` → `x.toml`), if there is one, read as
+    /// [`CastFile::load`] reads it.
+    pub fn beside(cast: &Path, project: &Regions) -> Result<Option<CastFile>, ConfigError> {
         let path = cast.with_extension("toml");
         if path.is_file() {
-            CastFile::load_with(&path, project).map(Some)
+            CastFile::load(&path, project).map(Some)
         } else {
             Ok(None)
         }
     }
 
     /// Checks `text`, the content of the file at `path` (relative `cwd`s are taken from its
-    /// folder).
-    pub fn parse(path: &Path, text: &str) -> Result<CastFile, ConfigError> {
-        CastFile::parse_with(path, text, &Regions::default())
-    }
-
-    /// Checks `text`, the content of the file at `path`, whose regions are `project`'s
-    /// (`tuicast.toml`'s `[regions]`) with its own over them: expectations, region goldens
-    /// and mouse targets may name either.
-    pub fn parse_with(path: &Path, text: &str, project: &Regions) -> Result<CastFile, ConfigError> {
+    /// folder), whose regions are `project`'s with its own over them: expectations, region
+    /// goldens and mouse targets may name either.
+    pub fn parse(path: &Path, text: &str, project: &Regions) -> Result<CastFile, ConfigError> {
         let file: FileToml = parse_toml(path, text)?;
         let at = Places { path, text };
         let all = project.with(Regions::read(path, text, &file.regions)?);
@@ -229,15 +214,11 @@ impl CastFile {
 /// Reads one step written as a scenario writes it (`{ press = "Enter" }`, `{ wait = { idle =
 /// "300ms" } }`), checked as the steps of a file are; `path` names it in errors (the column is
 /// counted in `text`). `tuicast session` sends its commands to the daemon this way, so every
-/// step kind a scenario has is a command, read by this one schema.
-pub fn parse_step(path: &Path, text: &str) -> Result<Step, ConfigError> {
-    parse_step_with(path, text, &Regions::default())
-}
-
-/// [`parse_step`] where a mouse target may name one of `regions` (`{ click = { region =
-/// "ok" } }`): `tuicast session` reads the `[regions]` of the `tuicast.toml` in the folder a
-/// session started in.
-pub fn parse_step_with(path: &Path, text: &str, regions: &Regions) -> Result<Step, ConfigError> {
+/// step kind a scenario has is a command, read by this one schema. A mouse target may name
+/// one of `regions` (`{ click = { region = "ok" } }`; `&Regions::default()` for none):
+/// `tuicast session` reads the `[regions]` of the `tuicast.toml` in the folder a session
+/// started in.
+pub fn parse_step(path: &Path, text: &str, regions: &Regions) -> Result<Step, ConfigError> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct One {

@@ -3,7 +3,11 @@
 use super::*;
 
 fn parse(text: &str) -> Result<CastFile, ConfigError> {
-    CastFile::parse(Path::new("casts/x.toml"), text)
+    CastFile::parse(
+        Path::new("casts/x.toml"),
+        text,
+        &crate::config::Regions::default(),
+    )
 }
 
 fn error(text: &str) -> String {
