@@ -32,7 +32,7 @@ for suite in . tests/apps/todoapp tests/apps/dashapp tests/apps/eventsapp; do
     start=$(date +%s.%N)
     if (cd "$root/$suite" && "$tuicast" test --live --repeat "$n" > "$out" 2>&1); then ok=passed; else ok=FAILED; status=1; fi
     secs=$(echo "$(date +%s.%N) - $start" | bc)
-    scenarios=$(grep -c '' <(ls "$root/$suite"/casts/*.toml))
+    scenarios=$(ls "$root/$suite"/casts/*.toml | wc -l)
     printf '%-20s %d scenarios x %d recordings  %7.1f s  load %s  %s: %s\n' "$suite" "$scenarios" "$n" \
         "$secs" "$(cut -d' ' -f1 /proc/loadavg)" "$ok" "$(grep -E '^[0-9]+ passed' "$out" | tail -1)"
     if [ "$ok" = FAILED ]; then tail -40 "$out"; fi

@@ -211,6 +211,14 @@ impl ReportDir {
         Ok(())
     }
 
+    /// `DIR/data/`, made, once the folder is claimed as a report's.
+    fn data_dir(&self) -> io::Result<PathBuf> {
+        self.claim()?;
+        let data = self.dir.join("data");
+        std::fs::create_dir_all(&data)?;
+        Ok(data)
+    }
+
     /// Adds the results of one case (`key` names its data file: the cast, or one checkpoint):
     /// the failing goldens' texts, PNG pictures, and the cast's frames when something failed.
     pub fn add(
@@ -221,9 +229,7 @@ impl ReportDir {
         mut results: Vec<ResultData>,
         duration: Duration,
     ) -> io::Result<()> {
-        self.claim()?;
-        let data = self.dir.join("data");
-        std::fs::create_dir_all(&data)?;
+        let data = self.data_dir()?;
         // Files are named by the project too: two members of a workspace may have a cast of
         // the same name, and a report of both keeps each.
         let project = project_in_repository(&config.root);
@@ -255,9 +261,7 @@ impl ReportDir {
             stem: case.stem.to_string(),
             command: command_line(),
             duration: duration.as_secs_f64(),
-            finished: SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0.0, |d| d.as_secs_f64()),
+            finished: now_unix(),
             results,
             new_cast,
             overheads_ms: case
@@ -265,8 +269,7 @@ impl ReportDir {
                 .map(|l| l.overheads_ms.clone())
                 .unwrap_or_default(),
         };
-        let file = data.join(format!("r-{}.json", short_hash(&qualified(&project, key))));
-        write_replacing(&file, &serde_json::to_vec(&cast)?)
+        write_result(&data, &qualified(&cast.project, key), &cast)
     }
 
     /// Adds the result of a `[[screenshot]]` of `tuicast.toml` (`shot`): for one that failed
@@ -281,9 +284,7 @@ impl ReportDir {
         actual: Option<&[u8]>,
         duration: Duration,
     ) -> io::Result<()> {
-        self.claim()?;
-        let data = self.dir.join("data");
-        std::fs::create_dir_all(&data)?;
+        let data = self.data_dir()?;
         let project = project_in_repository(&config.root);
         let id = qualified(&project, &result.test);
         if let (true, Some(actual)) = (result.failed(), actual) {
@@ -320,15 +321,12 @@ impl ReportDir {
             stem: result.test.clone(),
             command: command_line(),
             duration: duration.as_secs_f64(),
-            finished: SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0.0, |d| d.as_secs_f64()),
+            finished: now_unix(),
             results: vec![result],
             new_cast: None,
             overheads_ms: Vec::new(),
         };
-        let file = data.join(format!("r-{}.json", short_hash(&id)));
-        write_replacing(&file, &serde_json::to_vec(&cast)?)
+        write_result(&data, &id, &cast)
     }
 
     /// Copies a complete live recording (not the partial part of a failed one) into
@@ -735,4 +733,17 @@ impl Drop for Lock {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
     }
+}
+
+/// Now, in seconds since the Unix epoch (0 on a clock before it).
+fn now_unix() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// Writes one data file, `data/r-<hash of id>.json`, replacing the one before.
+fn write_result(data: &Path, id: &str, cast: &CastData) -> io::Result<()> {
+    let file = data.join(format!("r-{}.json", short_hash(id)));
+    write_replacing(&file, &serde_json::to_vec(cast)?)
 }

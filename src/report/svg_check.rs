@@ -5,7 +5,7 @@
 //! The check is an allowlist read by a small tokenizer of its own, not a search for bad
 //! words: the elements and attributes tuicast writes and nothing else (no namespace
 //! prefixes but `xml:space`), attribute values quoted, links only within the picture
-//! (`href="#…"`, `url(#…)`), character references only the five XML escapes in attributes,
+//! (`href="#…"`, `url(#…)`), character references only the XML escapes in attributes,
 //! no comment, doctype, entity, CDATA or processing instruction but the XML declaration, one
 //! `<svg>` root whose tags balance, and nothing after it.
 
@@ -58,7 +58,8 @@ const ATTRIBUTES: &[&str] = &[
     "stdDeviation",
 ];
 
-/// The five XML escapes, the only references an attribute may hold.
+/// The XML escapes (`&#39;` as tuicast writes the apostrophe), the only references an
+/// attribute may hold.
 const ESCAPES: &[&str] = &["&lt;", "&gt;", "&amp;", "&quot;", "&#39;", "&apos;"];
 
 fn refuse(why: impl Into<String>) -> NotAPicture {
@@ -188,7 +189,7 @@ pub(super) fn check_svg(bytes: &[u8]) -> Result<(), NotAPicture> {
     Ok(())
 }
 
-/// An attribute's value: no tag in it, the five escapes only, links within the picture.
+/// An attribute's value: no tag in it, the XML escapes only, links within the picture.
 fn check_value(attr: &str, value: &str) -> Result<(), NotAPicture> {
     if value.contains('<') {
         return Err(refuse(format!("has a '<' in the value of {attr}")));
@@ -213,7 +214,7 @@ fn check_value(attr: &str, value: &str) -> Result<(), NotAPicture> {
     Ok(())
 }
 
-/// Character references: in an attribute only the five escapes; in text also numeric ones
+/// Character references: in an attribute only the XML escapes; in text also numeric ones
 /// (a screen's characters), never a named entity of a doctype.
 fn check_references(s: &str, text: bool) -> Result<(), NotAPicture> {
     for (i, _) in s.match_indices('&') {

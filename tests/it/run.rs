@@ -252,44 +252,22 @@ fn a_secrets_value_is_in_no_field_of_the_output() {
         "{r}"
     );
     assert_eq!(r.json["stderr"], format!("{}\n", "*".repeat(value.len())));
-    // In bytes that are not UTF-8 too.
-    let r = tuicast_run(
-        &dir,
-        &[
-            "--secret",
-            "TUICAST_SECRET_RUN",
-            "--",
-            "sh",
-            "-c",
-            "printf '\\377%s' \"$TUICAST_SECRET_RUN\"",
-        ],
-        &env,
-        None,
-    );
-    assert_eq!(r.json["encoding"]["stdout"], "base64", "{r}");
-    let raw = unbase64(r.json["stdout"].as_str().unwrap());
+    // In bytes that are not UTF-8 too: the value, and its long prefix (15 of its 20
+    // characters), as output cut at a limit would end.
+    let binary_stdout = |script: &str| {
+        let args = ["--secret", "TUICAST_SECRET_RUN", "--", "sh", "-c", script];
+        let r = tuicast_run(&dir, &args, &env, None);
+        assert_eq!(r.json["encoding"]["stdout"], "base64", "{r}");
+        unbase64(r.json["stdout"].as_str().unwrap())
+    };
     assert_eq!(
-        raw,
+        binary_stdout("printf '\\377%s' \"$TUICAST_SECRET_RUN\""),
         [&[0xff][..], "*".repeat(value.len()).as_bytes()].concat()
     );
-    // Its long prefix (15 of its 20 characters) in bytes that are not UTF-8, as output cut
-    // at a limit would end.
-    let r = tuicast_run(
-        &dir,
-        &[
-            "--secret",
-            "TUICAST_SECRET_RUN",
-            "--",
-            "sh",
-            "-c",
-            "printf '\\377%.15s|' \"$TUICAST_SECRET_RUN\"",
-        ],
-        &env,
-        None,
+    assert_eq!(
+        binary_stdout("printf '\\377%.15s|' \"$TUICAST_SECRET_RUN\""),
+        [&[0xff][..], "*".repeat(15).as_bytes(), b"|"].concat()
     );
-    assert_eq!(r.json["encoding"]["stdout"], "base64", "{r}");
-    let raw = unbase64(r.json["stdout"].as_str().unwrap());
-    assert_eq!(raw, [&[0xff][..], "*".repeat(15).as_bytes(), b"|"].concat());
     // Only the variables sessions may type are secrets.
     let r = tuicast_run(&dir, &["--secret", "HOME", "--", "true"], &env, None);
     assert_eq!(r.code, 2, "{r}");
