@@ -22,7 +22,8 @@ use std::fmt::Write as _;
 use regex::Regex;
 
 use crate::escape::escape_for_terminal;
-use crate::term::{rects_text, Anchor, Attrs, CellRect, Color, Rgb, Screen};
+use crate::inspect::Anchor;
+use crate::term::{rects_text, Attrs, CellRect, Color, Rgb, Screen};
 
 /// What the text of the region must be.
 #[derive(Debug, Clone)]
@@ -418,7 +419,8 @@ fn around(screen: &Screen, rects: &[CellRect]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::{anchor_regex, test_screen, CellSelection, Size};
+    use crate::inspect::anchor_regex;
+    use crate::term::{test_screen, CellSelection, Size};
 
     fn screen() -> Screen {
         test_screen(

@@ -15,7 +15,8 @@
 //! ```
 
 use super::snapshot::CursorView;
-use crate::term::{Anchor, CellRect, CellSelection, Screen};
+use crate::inspect::Anchor;
+use crate::term::{CellRect, CellSelection, Screen};
 
 /// One mask: the cells of a [`CellSelection`] (a rectangle, or the matches of a regex within
 /// one), or of a named region anchored by content, hidden before comparing. A mask that finds

@@ -10,12 +10,13 @@ use super::{write_output, EngineArg};
 use tuicast::cast::{transform, Header};
 use tuicast::config::{CastFile, Regions};
 use tuicast::escape::escape_for_terminal;
+use tuicast::inspect::Anchor;
 use tuicast::render::png::{
     self, Annotation, AnnotationSpec, Decorations, FontDirs, GifEncoder, GifOptions, PngConfig,
     PngOptions, Renderer,
 };
 use tuicast::replay::{self, Checkpoint, Found, END};
-use tuicast::term::{Anchor, Screen};
+use tuicast::term::Screen;
 
 /// Replay a cast into a terminal engine and print the screen.
 #[derive(Debug, clap::Args)]

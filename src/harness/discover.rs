@@ -48,10 +48,10 @@ pub struct Case {
     /// names.
     pub expects: Vec<crate::assert::Expect>,
     /// Regions with goldens of their own (`[check] regions`): `<checkpoint>.<region>.txt`.
-    pub region_goldens: Vec<(String, crate::term::Anchor)>,
+    pub region_goldens: Vec<(String, crate::inspect::Anchor)>,
     /// Every named region of the cast's TOML and `tuicast.toml` (what the flake guard may
     /// suggest masking by name).
-    pub regions: std::collections::BTreeMap<String, crate::term::Anchor>,
+    pub regions: std::collections::BTreeMap<String, crate::inspect::Anchor>,
 }
 
 /// A checkpoint of a case: found by scanning a cast's markers (no replay needed), or, for a

@@ -41,7 +41,7 @@ pub struct Compared<'a> {
     pub styles: bool,
     /// The named regions the hint may suggest as masks (`{ region = "clock" }`): one that
     /// covers cells that varied generalises better than their rectangle.
-    pub regions: &'a BTreeMap<String, crate::term::Anchor>,
+    pub regions: &'a BTreeMap<String, crate::inspect::Anchor>,
 }
 
 impl<'a> Compared<'a> {
@@ -630,9 +630,9 @@ mod tests {
 
     #[test]
     fn a_region_that_holds_the_varied_cells_is_the_mask_suggested() {
-        let regions: BTreeMap<String, crate::term::Anchor> = [(
+        let regions: BTreeMap<String, crate::inspect::Anchor> = [(
             "clock".to_string(),
-            crate::term::Anchor::Match {
+            crate::inspect::Anchor::Match {
                 regex: regex::Regex::new(r"\d\d:\d\d").unwrap(),
                 offset: (0, 0),
                 width: None,

@@ -445,12 +445,13 @@ fn record_missing(
 mod draw {
     use super::*;
     use crate::config::CastFile;
+    use crate::inspect::Anchor;
     use crate::render::png::{
         self, Annotation, AnnotationSpec, Decorations, GifEncoder, GifOptions, PngConfig,
         PngOptions, Renderer,
     };
     use crate::replay::{self, Found, END};
-    use crate::term::{Anchor, Screen};
+    use crate::term::Screen;
 
     /// Any error of drawing, as its message.
     type Drawn = Result<Vec<u8>, ScreenshotError>;

@@ -50,8 +50,12 @@
 //! - Text is the screen's text with control characters replaced (U+FFFD). Keys appear in the
 //!   order above; fields are only ever added, never renamed.
 
+mod adapters;
+mod anchor;
 mod json;
 pub(crate) mod prompt;
+mod refs;
+mod selector;
 pub(crate) mod table;
 
 use serde_json::Value;
@@ -59,10 +63,14 @@ use serde_json::Value;
 use crate::escape::escape_for_terminal;
 use crate::term::{Highlight, Outline, Screen};
 
+pub use adapters::{Adapter, AdapterError, Adapters, MAX_ADAPTERS};
+pub use anchor::{anchor_regex, hide_all, Anchor, AnchorError};
 pub use json::{
     BarJson, BlockJson, BoxJson, HighlightJson, InspectedCursor, InspectionJson, PromptJson,
     TableJson,
 };
+pub use refs::{refs, select, unknown_ref, Ref, RefContext};
+pub use selector::{Selector, SelectorError, MAX_SELECTOR};
 pub use prompt::{classify, Prompt, PromptKind, PromptKindError};
 pub use table::{tables, Table};
 

@@ -11,7 +11,8 @@ use std::time::Duration;
 use regex::Regex;
 
 use super::mouse::{MouseButton, ScrollDirection};
-use crate::term::{Anchor, EngineOptions, Size};
+use crate::inspect::Anchor;
+use crate::term::{EngineOptions, Size};
 
 /// How to record a cast: the program, its terminal and environment, and the steps.
 #[derive(Debug, Clone)]

@@ -44,7 +44,8 @@ pub use super::settle::{CheckpointTiming, SettledBy, UnsettledReport, CONFIRM};
 use super::settle::{Quiescence, ScreenWatch};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
-use crate::term::{Anchor, AvtEngine, Engine, EngineOptions, Screen, Size};
+use crate::inspect::Anchor;
+use crate::term::{AvtEngine, Engine, EngineOptions, Screen, Size};
 
 /// How to start a recording.
 #[derive(Debug, Clone)]

@@ -34,9 +34,8 @@ use std::time::{Duration, Instant};
 use super::error::RecordError;
 use super::quiet::TreeLook;
 use super::session::Session;
-use crate::term::{
-    describe_runs, hide_all, row_runs, suggest_masks_in, Anchor, CellRun, Engine, Screen,
-};
+use crate::inspect::{hide_all, Anchor};
+use crate::term::{describe_runs, row_runs, suggest_masks_in, CellRun, Engine, Screen};
 
 /// The DEC private mode of synchronized updates.
 const SYNC_MODE: u16 = 2026;

@@ -161,7 +161,7 @@ impl Session {
     /// region that finds nothing yet counts as not accepted.
     pub fn wait_region(
         &mut self,
-        anchor: &crate::term::Anchor,
+        anchor: &crate::inspect::Anchor,
         check: impl Fn(&str) -> bool,
     ) -> Result<(), RecordError> {
         let what = format!("the region {}", anchor.describe());

@@ -4,16 +4,16 @@
 //! `avt` (asciinema's own engine) is the default; `vt100` is a second engine for
 //! differential replay. Whatever the engine, the screen comes out as the same types.
 
-mod anchor;
 mod avt;
 mod cell_text;
 mod charsets;
+mod find;
 mod json;
 mod modes;
 mod options;
 mod outline;
 mod runs;
-mod select;
+pub(crate) mod select;
 pub(crate) mod sequence;
 mod state;
 mod text;
@@ -27,10 +27,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 pub use self::avt::AvtEngine;
-pub use anchor::{
-    anchor_regex, hide_all, hide_rects, rects_text, Anchor, AnchorError, CellStyle, PLACEHOLDER,
-};
 pub use cell_text::CellText;
+pub use find::{hide_rects, rects_text, CellStyle, PLACEHOLDER};
 pub use json::{CheckpointJson, ColorJson, SizeJson};
 pub use modes::{Modes, MouseEncoding, MouseTracking, KNOWN_DEC_MODES};
 pub use options::{EngineOptions, EngineSpec};

@@ -22,7 +22,7 @@
 //! [regions]
 //! status = { rows = 23, cols = "0..80", label = "status line", color = "#ff8800" }
 //! menu = { regex = "apple|banana" }   # the label defaults to the region's name
-//! mode = { row = { regex = "INSERT" } }   # anchored by content: see term::Anchor
+//! mode = { row = { regex = "INSERT" } }   # anchored by content: see inspect::Anchor
 //! ```
 //!
 //! A region may instead be anchored by content ([`Anchor`]: `row`, `match`, `inside`,
@@ -61,11 +61,12 @@ use toml::Spanned;
 use super::{parse_toml, ConfigError};
 use crate::assert::{parse_color, Expect, Format, Mask, StyleCheck, TextCheck};
 use crate::escape::escape_for_terminal;
+use crate::inspect::{anchor_regex, Anchor};
 use crate::record::mouse::{MouseButton, ScrollDirection};
 use crate::record::{Action, Origin, Program, Scenario, Settle, Step, Target, Wait, MAX_SCROLL};
 #[cfg(feature = "png")]
 use crate::render::png::AnnotationSpec;
-use crate::term::{anchor_regex, Anchor, CellSelection, Size, MAX_SCROLLBACK};
+use crate::term::{CellSelection, Size, MAX_SCROLLBACK};
 
 /// A cast's TOML, read and checked.
 #[derive(Debug, Clone)]
@@ -298,8 +299,8 @@ impl From<DurationError> for Invalid {
     }
 }
 
-impl From<crate::term::AnchorError> for Invalid {
-    fn from(e: crate::term::AnchorError) -> Invalid {
+impl From<crate::inspect::AnchorError> for Invalid {
+    fn from(e: crate::inspect::AnchorError) -> Invalid {
         Invalid(e.0)
     }
 }

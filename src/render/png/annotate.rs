@@ -26,8 +26,9 @@ use super::options::check_size;
 use super::raster::{rounded_rect_sdf, Canvas};
 use super::text::{fit_text, text_cells};
 use super::{PngError, Renderer};
+use crate::inspect::{Anchor, AnchorError};
 use crate::rgb::Rgb;
-use crate::term::{Anchor, AnchorError, CellRect, CellSelection, Screen};
+use crate::term::{CellRect, CellSelection, Screen};
 
 /// The keys of an annotation spec.
 const KEYS: [&str; 6] = ["rows", "cols", "regex", "label", "color", "region"];
@@ -632,7 +633,7 @@ mod tests {
             color: Some("#00ff00".into()),
             ..AnnotationSpec::default()
         };
-        let anchor = Anchor::Row(crate::term::anchor_regex("INSERT").unwrap());
+        let anchor = Anchor::Row(crate::inspect::anchor_regex("INSERT").unwrap());
         let a = spec.build_anchored(anchor).unwrap();
         assert_eq!(a.label.as_deref(), Some("mode"));
         let rect = |row| CellRect {

@@ -1,0 +1,647 @@
+//! Adapters: what tuicast knows of particular programs — vim's mode and command line, a
+//! shell's prompt and the output of the last command, a pager's position, a dialog's buttons,
+//! htop's and top's figures — as [`Ref`](super::Ref)s (`@vim.mode`, `@shell.output`, …).
+//!
+//! Every adapter, the built-in ones too, is data: an app manifest in TOML that says how to
+//! recognise the program and how to read each of its refs. A project teaches tuicast another
+//! program in `tuicast.toml` (or one cast's TOML) without Rust code:
+//!
+//! ```toml
+//! [adapters.mytool]
+//! programs = ["mytool"]              # the command's file name turns the adapter on …
+//! screen = ['^MyTool v\d']           # … as does a row matching any of these regexes
+//! [adapters.mytool.refs]
+//! mode = { row = -1, regex = '^\[(?P<value>[A-Z]+)\]', lowercase = true, default = "normal" }
+//! tab = { row = 1, regex = '\|(?P<value>[^|]+)\|', many = true, focused = "highlight" }
+//! ```
+//!
+//! A ref is one table, or a list of them tried in turn (the first that finds something wins):
+//!
+//! - `row`: the row it is on — 1, 2, … from the top, -1, -2, … from the bottom, or
+//!   `"cursor"`; every row when absent (the first match, top to bottom).
+//! - `regex`: what it is; its cells are the match, its value the `value` group (else the
+//!   whole match). Without a regex the ref is the whole row.
+//! - `cursor = true`: found only when the cursor is on its row.
+//! - `above = "REF"`: the rows above the adapter's ref `REF`, up to the previous row that
+//!   `REF`'s regex matches (a shell's output between two prompts).
+//! - `many = true`: every match is a ref, keyed by its value (`@dialog.button("Yes")`).
+//! - `focused = "highlight"`: a match is focused when its cells are shaded unlike the cells
+//!   beside it (reverse video, another background).
+//! - `values = { "(END)" = "end" }` renames values; `lowercase = true` lower-cases them;
+//!   `default = "normal"`: the value on a recognised screen where nothing matches (the ref's
+//!   cells are then its row).
+//!
+//! An adapter is on when the program's file name is one of its `programs`, or a row of the
+//! screen matches one of its `screen` regexes, or one of its `needs` refs is found (without
+//! its default). The built-in manifests are `src/inspect/adapters.toml`: `vim` (vim and
+//! neovim), `shell` (bash, zsh, fish, sh), `pager` (less, man, more), `dialog` (dialog and
+//! whiptail), `htop` and `top`. A project's adapter of a built-in's name replaces it.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde::Deserialize;
+
+use super::refs::{Ref, ROLE_REFS};
+use crate::term::{CellRect, Screen};
+
+/// A set of adapters: the built-in ones and a project's ([`Adapters::with_manifests`]).
+#[derive(Debug, Clone, Default)]
+pub struct Adapters {
+    list: Vec<Adapter>,
+}
+
+/// One adapter, read from its manifest.
+#[derive(Debug, Clone)]
+pub struct Adapter {
+    name: String,
+    programs: Vec<String>,
+    screen: Vec<Regex>,
+    needs: Vec<String>,
+    refs: Vec<(String, Vec<RefSpec>)>,
+    /// The manifest as an inline TOML table, when a project wrote it (a built-in one has
+    /// none: every tuicast knows it).
+    written: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+struct RefSpec {
+    row: RowSpec,
+    regex: Vec<Regex>,
+    cursor: bool,
+    above: Option<String>,
+    many: bool,
+    focused: bool,
+    values: BTreeMap<String, String>,
+    lowercase: bool,
+    default: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum RowSpec {
+    Every,
+    Top(usize),
+    Bottom(usize),
+    Cursor,
+}
+
+/// A manifest as TOML writes it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AdapterToml {
+    #[serde(default)]
+    programs: Vec<String>,
+    #[serde(default)]
+    screen: Vec<String>,
+    #[serde(default)]
+    needs: Vec<String>,
+    #[serde(default)]
+    refs: BTreeMap<String, OneOrMany>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(RefToml),
+    Many(Vec<RefToml>),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum RowToml {
+    Number(i64),
+    Word(String),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum Regexes {
+    One(String),
+    Many(Vec<String>),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RefToml {
+    row: Option<RowToml>,
+    regex: Option<Regexes>,
+    #[serde(default)]
+    cursor: bool,
+    above: Option<String>,
+    #[serde(default)]
+    many: bool,
+    focused: Option<String>,
+    #[serde(default)]
+    values: BTreeMap<String, String>,
+    #[serde(default)]
+    lowercase: bool,
+    default: Option<String>,
+}
+
+message_error!(
+    /// Why a project's adapter manifest cannot be used.
+    AdapterError
+);
+
+/// The most adapters a set holds, and refs an adapter has.
+pub const MAX_ADAPTERS: usize = 256;
+
+impl Adapters {
+    /// The built-in adapters (`src/inspect/adapters.toml`).
+    pub fn builtin() -> &'static Adapters {
+        static BUILTIN: OnceLock<Adapters> = OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            let table: BTreeMap<String, AdapterToml> =
+                toml::from_str(include_str!("adapters.toml")).unwrap_or_default();
+            let mut list = Vec::new();
+            for (name, t) in table {
+                // The built-in manifests are checked by a test: one that failed would be
+                // left out, never a panic.
+                if let Ok(a) = Adapter::from_toml(&name, t, None) {
+                    list.push(a);
+                }
+            }
+            Adapters { list }
+        })
+    }
+
+    /// The built-in adapters with `manifests` over them (a project's adapter of a built-in's
+    /// name replaces it). `written` holds each manifest as an inline TOML table (what a
+    /// saved scenario carries).
+    pub(crate) fn with_manifests(
+        manifests: Vec<(String, AdapterToml, String)>,
+    ) -> Result<Adapters, AdapterError> {
+        let mut out = Adapters::builtin().clone();
+        if manifests.len() > MAX_ADAPTERS {
+            return Err(AdapterError(format!("at most {MAX_ADAPTERS} adapters")));
+        }
+        for (name, t, written) in manifests {
+            let a = Adapter::from_toml(&name, t, Some(written))
+                .map_err(|e| AdapterError(format!("adapters.{}: {e}", crate::escape::escape_for_terminal(&name, 40))))?;
+            out.list.retain(|b| b.name != name);
+            out.list.push(a);
+        }
+        Ok(out)
+    }
+
+    /// The adapter `name`.
+    pub fn get(&self, name: &str) -> Option<&Adapter> {
+        self.list.iter().find(|a| a.name == name)
+    }
+
+    /// Every adapter's name.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.list.iter().map(|a| a.name.as_str())
+    }
+
+    /// The adapters that recognise `screen` of `program`.
+    pub fn recognising<'a>(
+        &'a self,
+        screen: &'a Screen,
+        program: Option<&'a str>,
+    ) -> impl Iterator<Item = &'a Adapter> + 'a {
+        self.list.iter().filter(move |a| a.recognises(screen, program))
+    }
+
+    /// The adapters a project wrote (not built in), as `(name, inline TOML)`.
+    pub fn written(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.list
+            .iter()
+            .filter_map(|a| a.written.as_deref().map(|w| (a.name.as_str(), w)))
+    }
+}
+
+impl Adapter {
+    fn from_toml(name: &str, t: AdapterToml, written: Option<String>) -> Result<Adapter, String> {
+        let word = |s: &str| {
+            !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        };
+        if !word(name) {
+            return Err("an adapter's name is letters, digits, `_` and `-`".into());
+        }
+        if ROLE_REFS.contains(&name) {
+            return Err(format!("`{name}` is a role ref's name, not an adapter's"));
+        }
+        let regex = |r: &str| {
+            if r.is_empty() {
+                return Err("a regex is empty".to_string());
+            }
+            Regex::new(r).map_err(|e| {
+                format!(
+                    "regex \"{}\" is not valid: {e}",
+                    crate::escape::escape_for_terminal(r, 60)
+                )
+            })
+        };
+        let screen = t.screen.iter().map(|r| regex(r)).collect::<Result<_, _>>()?;
+        if t.refs.len() > MAX_ADAPTERS {
+            return Err(format!("at most {MAX_ADAPTERS} refs"));
+        }
+        let mut refs = Vec::new();
+        for (ref_name, specs) in &t.refs {
+            if !word(ref_name) {
+                return Err(format!(
+                    "refs.{}: a ref's name is letters, digits, `_` and `-`",
+                    crate::escape::escape_for_terminal(ref_name, 40)
+                ));
+            }
+            let specs = match specs {
+                OneOrMany::One(s) => vec![s.clone()],
+                OneOrMany::Many(v) => v.clone(),
+            };
+            if specs.is_empty() {
+                return Err(format!("refs.{ref_name}: an empty list"));
+            }
+            let mut out = Vec::new();
+            for s in specs {
+                let row = match &s.row {
+                    None => RowSpec::Every,
+                    Some(RowToml::Number(n)) if *n > 0 => RowSpec::Top(*n as usize),
+                    Some(RowToml::Number(n)) if *n < 0 => RowSpec::Bottom(n.unsigned_abs() as usize),
+                    Some(RowToml::Word(w)) if w == "cursor" => RowSpec::Cursor,
+                    Some(_) => {
+                        return Err(format!(
+                            "refs.{ref_name}: `row` is 1, 2, … from the top, -1, -2, … from the bottom, or \"cursor\""
+                        ))
+                    }
+                };
+                let regexes = match &s.regex {
+                    None => Vec::new(),
+                    Some(Regexes::One(r)) => vec![regex(r)?],
+                    Some(Regexes::Many(v)) => v.iter().map(|r| regex(r)).collect::<Result<_, _>>()?,
+                };
+                let focused = match s.focused.as_deref() {
+                    None => false,
+                    Some("highlight") => true,
+                    Some(other) => {
+                        return Err(format!(
+                            "refs.{ref_name}: focused = \"{}\": the one rule is \"highlight\"",
+                            crate::escape::escape_for_terminal(other, 40)
+                        ))
+                    }
+                };
+                if let Some(a) = &s.above {
+                    if !t.refs.contains_key(a) || a == ref_name {
+                        return Err(format!(
+                            "refs.{ref_name}: above = \"{}\" names no other ref of this adapter",
+                            crate::escape::escape_for_terminal(a, 40)
+                        ));
+                    }
+                }
+                out.push(RefSpec {
+                    row,
+                    regex: regexes,
+                    cursor: s.cursor,
+                    above: s.above.clone(),
+                    many: s.many,
+                    focused,
+                    values: s.values.clone(),
+                    lowercase: s.lowercase,
+                    default: s.default.clone(),
+                });
+            }
+            refs.push((ref_name.clone(), out));
+        }
+        for n in &t.needs {
+            if !t.refs.contains_key(n) {
+                return Err(format!(
+                    "needs: \"{}\" is no ref of this adapter",
+                    crate::escape::escape_for_terminal(n, 40)
+                ));
+            }
+        }
+        Ok(Adapter {
+            name: name.to_string(),
+            programs: t.programs,
+            screen,
+            needs: t.needs,
+            refs,
+            written,
+        })
+    }
+
+    /// Its name (`vim`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Whether it has the ref `kind` (`vim.mode`).
+    pub(crate) fn has_ref(&self, kind: &str) -> bool {
+        kind.split_once('.')
+            .is_some_and(|(a, r)| a == self.name && self.refs.iter().any(|(n, _)| n == r))
+    }
+
+    /// Whether it is on for `screen` of `program` (the rules are in the module docs).
+    pub fn recognises(&self, screen: &Screen, program: Option<&str>) -> bool {
+        if program.is_some_and(|p| self.programs.iter().any(|q| q == p)) {
+            return true;
+        }
+        let rows = screen_rows(screen);
+        if self
+            .screen
+            .iter()
+            .any(|re| (0..rows).any(|r| re.is_match(&screen.row_text(r))))
+        {
+            return true;
+        }
+        self.needs.iter().any(|n| {
+            self.refs
+                .iter()
+                .find(|(name, _)| name == n)
+                .is_some_and(|(name, specs)| !self.find(screen, name, specs, false).is_empty())
+        })
+    }
+
+    /// Its refs on `screen` (recognised or not: [`Adapter::recognises`] says whether to ask).
+    pub fn refs(&self, screen: &Screen) -> Vec<Ref> {
+        let mut out = Vec::new();
+        for (name, specs) in &self.refs {
+            out.extend(self.find(screen, name, specs, true));
+        }
+        out
+    }
+
+    /// The refs `name` finds: the first spec that finds any; then, with `defaults`, the
+    /// first default.
+    fn find(&self, screen: &Screen, name: &str, specs: &[RefSpec], defaults: bool) -> Vec<Ref> {
+        for spec in specs {
+            let found = self.find_one(screen, name, spec);
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        if defaults {
+            for spec in specs {
+                if let Some(d) = &spec.default {
+                    let rows = rows_of(spec.row, screen);
+                    let row = rows.first().copied().unwrap_or(0);
+                    let mut r = self.new_ref(name, row_rect(row, screen), screen);
+                    r.value = Some(d.clone());
+                    return vec![r];
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    fn new_ref(&self, name: &str, rect: CellRect, screen: &Screen) -> Ref {
+        let kind = format!("{}.{name}", self.name);
+        Ref {
+            name: format!("@{kind}"),
+            kind,
+            role: name.to_string(),
+            key: None,
+            rect,
+            text: crate::term::rects_text(screen, &[rect]),
+            value: None,
+            focused: false,
+            selected: false,
+            visible: true,
+        }
+    }
+
+    fn find_one(&self, screen: &Screen, name: &str, spec: &RefSpec) -> Vec<Ref> {
+        if let Some(anchor) = &spec.above {
+            return self.find_above(screen, name, anchor).into_iter().collect();
+        }
+        let mut out = Vec::new();
+        for row in rows_of(spec.row, screen) {
+            if spec.cursor && usize::from(screen.cursor.row) != row {
+                continue;
+            }
+            let (text, cell_of) = row_cells(screen, row);
+            if spec.regex.is_empty() {
+                let mut r = self.new_ref(name, row_rect(row, screen), screen);
+                r.value = Some(spec.value(text.trim()));
+                out.push(r);
+            }
+            for re in &spec.regex {
+                for caps in re.captures_iter(&text) {
+                    let whole = caps.get(0).map_or(0..0, |m| m.range());
+                    if whole.is_empty() {
+                        continue;
+                    }
+                    let value = caps.name("value").map_or(&text[whole.clone()], |m| m.as_str());
+                    let cells = cell_span(&cell_of, screen, row, whole);
+                    let rect = CellRect {
+                        row,
+                        row_end: row + 1,
+                        col: cells.start,
+                        col_end: cells.end,
+                    };
+                    let mut r = self.new_ref(name, rect, screen);
+                    let value = spec.value(value.trim());
+                    if spec.focused {
+                        r.focused = shaded_apart(screen, row, cells);
+                    }
+                    if spec.many {
+                        r.name = format!("@{}(\"{}\")", r.kind, value.replace('\\', "\\\\").replace('"', "\\\""));
+                        r.key = Some(value.clone());
+                    }
+                    r.value = Some(value);
+                    out.push(r);
+                    if !spec.many {
+                        return out;
+                    }
+                }
+                if !out.is_empty() {
+                    break;
+                }
+            }
+            if !out.is_empty() && !spec.many {
+                return out;
+            }
+        }
+        out
+    }
+
+    /// The rows above ref `anchor`, up to the previous row its regex matches.
+    fn find_above(&self, screen: &Screen, name: &str, anchor: &str) -> Option<Ref> {
+        let (_, specs) = self.refs.iter().find(|(n, _)| n == anchor)?;
+        let below = self.find(screen, anchor, specs, false).into_iter().next()?.rect.row;
+        let matches_anchor = |r: usize| {
+            let text = screen.row_text(r);
+            specs.iter().any(|s| s.regex.iter().any(|re| re.is_match(&text)))
+        };
+        let top = (0..below).rev().find(|&r| matches_anchor(r)).map_or(0, |r| r + 1);
+        if top >= below {
+            return None;
+        }
+        let rect = CellRect {
+            row: top,
+            row_end: below,
+            col: 0,
+            col_end: screen.size.cols as usize,
+        };
+        let mut r = self.new_ref(name, rect, screen);
+        r.value = Some(r.text.clone());
+        Some(r)
+    }
+}
+
+impl RefSpec {
+    fn value(&self, raw: &str) -> String {
+        let v = self.values.get(raw).cloned().unwrap_or_else(|| raw.to_string());
+        if self.lowercase {
+            v.to_lowercase()
+        } else {
+            v
+        }
+    }
+}
+
+fn screen_rows(screen: &Screen) -> usize {
+    screen.rows.len().min(screen.size.rows as usize)
+}
+
+fn row_rect(row: usize, screen: &Screen) -> CellRect {
+    CellRect {
+        row,
+        row_end: row + 1,
+        col: 0,
+        col_end: screen.size.cols as usize,
+    }
+}
+
+fn rows_of(spec: RowSpec, screen: &Screen) -> Vec<usize> {
+    let n = screen_rows(screen);
+    match spec {
+        RowSpec::Every => (0..n).collect(),
+        RowSpec::Top(k) => (k <= n).then(|| k - 1).into_iter().collect(),
+        RowSpec::Bottom(k) => n.checked_sub(k).into_iter().collect(),
+        RowSpec::Cursor => {
+            let r = usize::from(screen.cursor.row);
+            (r < n).then_some(r).into_iter().collect()
+        }
+    }
+}
+
+/// A row's text and, for each of its bytes, the cell it came from.
+fn row_cells(screen: &Screen, row: usize) -> (String, Vec<usize>) {
+    let mut text = String::new();
+    let mut cell_of = Vec::new();
+    for (c, cell) in screen.rows.get(row).into_iter().flatten().enumerate() {
+        if cell.width == 0 {
+            continue;
+        }
+        text.push_str(if cell.text.is_empty() { " " } else { &cell.text });
+        cell_of.resize(text.len(), c);
+    }
+    (text, cell_of)
+}
+
+/// The cells of the bytes `span` of a row's text.
+fn cell_span(
+    cell_of: &[usize],
+    screen: &Screen,
+    row: usize,
+    span: std::ops::Range<usize>,
+) -> std::ops::Range<usize> {
+    let first = cell_of.get(span.start).copied().unwrap_or(0);
+    let last = cell_of.get(span.end - 1).copied().unwrap_or(first);
+    let width = screen.rows[row].get(last).map_or(1, |c| c.width.max(1) as usize);
+    first..last + width
+}
+
+/// Whether the cells `cols` of `row` are shaded unlike the cells beside them: another
+/// background, or reverse video.
+fn shaded_apart(screen: &Screen, row: usize, cols: std::ops::Range<usize>) -> bool {
+    let cells = &screen.rows[row];
+    let shade = |c: usize| cells.get(c).map(|cell| (cell.attrs.inverse, cell.bg));
+    // The shade most of the match's cells have.
+    let inside: Vec<_> = cols.clone().filter_map(shade).collect();
+    let Some(&first) = inside.first() else {
+        return false;
+    };
+    let most = inside
+        .iter()
+        .max_by_key(|s| inside.iter().filter(|t| t == s).count())
+        .copied()
+        .unwrap_or(first);
+    let beside = [cols.start.checked_sub(1), Some(cols.end)]
+        .into_iter()
+        .flatten()
+        .filter_map(shade)
+        .collect::<Vec<_>>();
+    !beside.is_empty() && beside.iter().all(|&b| b != most)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inspect::refs::{select, RefContext};
+    use crate::inspect::Selector;
+    use crate::term::{test_screen, Size};
+
+    fn pick(sel: &str, screen: &Screen, program: Option<&str>) -> Vec<Ref> {
+        let cx = RefContext::new(Adapters::builtin()).program(program);
+        select(&Selector::parse(sel).unwrap(), screen, &cx)
+    }
+
+    #[test]
+    fn the_builtin_manifests_all_read() {
+        let table: BTreeMap<String, AdapterToml> =
+            toml::from_str(include_str!("adapters.toml")).unwrap();
+        for (name, t) in table {
+            Adapter::from_toml(&name, t, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        let names: Vec<&str> = Adapters::builtin().names().collect();
+        for n in ["vim", "shell", "pager", "dialog", "htop", "top"] {
+            assert!(names.contains(&n), "{names:?}");
+        }
+    }
+
+    #[test]
+    fn vims_mode_is_read_from_the_last_row_at_any_size() {
+        for rows in [6u16, 10] {
+            let mut bytes = String::from("-- INSERT --\r\n~\r\n");
+            for _ in 2..rows - 1 {
+                bytes.push_str("~\r\n");
+            }
+            bytes.push_str("-- INSERT --");
+            let s = test_screen(Size { cols: 30, rows }, &bytes);
+            let m = pick("@vim.mode", &s, Some("vim"));
+            assert_eq!(m.len(), 1);
+            assert_eq!(m[0].value.as_deref(), Some("insert"));
+            assert_eq!(m[0].rect.row, rows as usize - 1);
+            // The buffer's own `-- INSERT --` fools nothing: a normal-mode screen.
+            let normal = test_screen(
+                Size { cols: 30, rows },
+                &bytes.replace("~\r\n-- INSERT --", "~\r\n\"a.txt\" 1L"),
+            );
+            assert_eq!(
+                pick("@vim.mode", &normal, Some("vim"))[0].value.as_deref(),
+                Some("normal")
+            );
+            assert!(pick("@vim.mode[value=insert]", &normal, Some("vim")).is_empty());
+        }
+    }
+
+    #[test]
+    fn a_dialogs_buttons_and_the_focused_one() {
+        let s = test_screen(
+            Size { cols: 40, rows: 3 },
+            "Delete it?\r\n\r\n  \x1b[7m< Yes >\x1b[0m   <  No  >",
+        );
+        let b = pick("@dialog.button", &s, None);
+        assert_eq!(b.len(), 2, "{b:#?}");
+        assert_eq!(b[0].name, "@dialog.button(\"Yes\")");
+        assert!(b[0].focused && !b[1].focused);
+        assert_eq!(pick("@dialog.button(\"No\")", &s, None).len(), 1);
+        assert_eq!(pick("@dialog.button[focused]", &s, None)[0].key.as_deref(), Some("Yes"));
+    }
+
+    #[test]
+    fn a_shells_prompt_and_the_last_commands_output() {
+        let s = test_screen(
+            Size { cols: 40, rows: 6 },
+            "$ echo one\r\none\r\n$ printf 'a\\nb\\n'\r\na\r\nb\r\n$ ls -l",
+        );
+        let p = pick("@shell.prompt", &s, Some("bash"));
+        assert_eq!(p[0].value.as_deref(), Some("ls -l"));
+        let o = pick("@shell.output", &s, Some("bash"));
+        assert_eq!(o[0].text, "a\nb");
+        assert!(pick("@shell.prompt", &s, Some("vim")).len() <= 1);
+    }
+}
