@@ -51,7 +51,11 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     };
-    let inspection = tuicast::inspect::inspect(&checkpoint.screen);
+    // The project's adapters and regions (tuicast.toml in the current folder) name refs too.
+    let config = tuicast::config::Config::load(&std::env::current_dir()?)?;
+    let cx = tuicast::inspect::RefContext::new(config.regions.adapters())
+        .regions(&config.regions.anchors);
+    let inspection = tuicast::inspect::inspect(&checkpoint.screen, &cx);
     let out = if args.json {
         let mut doc = tuicast::inspect::InspectionJson::of(&inspection);
         doc.checkpoint = Some(tuicast::term::CheckpointJson::new(

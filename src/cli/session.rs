@@ -317,7 +317,7 @@ fn row_col(text: &str, flag: &str) -> anyhow::Result<(u16, u16)> {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(group = clap::ArgGroup::new("kind").required(true).multiple(false))]
+#[command(group = clap::ArgGroup::new("kind").multiple(false))]
 struct WaitArgs {
     /// The session: its id, or the name given to start.
     id: String,
@@ -327,9 +327,15 @@ struct WaitArgs {
     /// Until the regex matches the screen text (rows joined by newlines).
     #[arg(long, group = "kind")]
     regex: Option<String>,
-    /// Until the text is gone.
-    #[arg(long, group = "kind")]
-    gone: Option<String>,
+    /// Until the text is gone; without TEXT, after --ref: until no ref the selector finds
+    /// is there.
+    #[arg(long, value_name = "TEXT", num_args = 0..=1)]
+    gone: Option<Option<String>>,
+    /// Until a ref the selector finds is on the screen: `@vim.mode[value=insert]`,
+    /// `@dialog.button("Yes")[focused]`, `@box("Todos") >> @list.selected` (docs/agents.md,
+    /// "Refs and selectors"; `session inspect` lists the refs).
+    #[arg(long = "ref", group = "kind", value_name = "SELECTOR")]
+    reference: Option<String>,
     /// Until nothing changed and nothing was written for this long: no screen change and
     /// no output at all (a program that keeps writing is never idle, even when its screen
     /// looks the same).
@@ -498,13 +504,53 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
         },
         Cmd::Step { id, step } => raw_step(&id, step),
         Cmd::Wait(w) => {
+            let other = w.text.is_some()
+                || w.regex.is_some()
+                || w.idle.is_some()
+                || w.changed.is_some()
+                || w.cursor.is_some()
+                || w.echo.is_some()
+                || w.exit.is_some()
+                || w.title.is_some()
+                || w.bell
+                || w.clipboard.is_some()
+                || w.prompt.is_some()
+                || w.reference.is_some();
+            match (&w.gone, &w.reference) {
+                (Some(Some(_)), _) if other => {
+                    bail!("--gone TEXT is a wait of its own; with --ref, write --gone alone")
+                }
+                (Some(None), None) => {
+                    bail!("--gone without TEXT goes with --ref SELECTOR (until the ref is gone)")
+                }
+                _ => {}
+            }
+            if let Some(sel) = &w.reference {
+                let gone = if w.gone.is_some() {
+                    ", gone = true"
+                } else {
+                    ""
+                };
+                let timeout = match &w.timeout {
+                    Some(t) => {
+                        duration(t).context("--timeout")?;
+                        format!(", timeout = {}", toml::Value::String(t.clone()))
+                    }
+                    None => String::new(),
+                };
+                let quoted = toml::Value::String(sel.clone()).to_string();
+                return Ok(raw_step(
+                    &w.id,
+                    format!("{{ wait = {{ ref = {quoted}{gone} }}{timeout} }}"),
+                ));
+            }
             let action = if let Some(t) = w.text {
                 Action::Wait(Wait::Text(t))
             } else if let Some(r) = w.regex {
                 Action::Wait(Wait::Regex(regex::Regex::new(&r).map_err(|e| {
                     anyhow::anyhow!("--regex \"{}\": {e}", escape_for_terminal(&r, 80))
                 })?))
-            } else if let Some(g) = w.gone {
+            } else if let Some(Some(g)) = w.gone {
                 Action::Wait(Wait::Gone(g))
             } else if let Some(i) = w.idle {
                 Action::Wait(Wait::Silent(duration(&i).context("--idle")?))
@@ -549,7 +595,7 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
             } else {
                 bail!(
                     "wait needs one of --text, --regex, --gone, --idle, --changed, --cursor, \
-                     --echo, --exit, --title, --bell, --clipboard, --prompt"
+                     --echo, --exit, --title, --bell, --clipboard, --prompt, --ref"
                 );
             };
             let mut s = Step::new(action);

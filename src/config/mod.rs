@@ -123,6 +123,13 @@ pub(crate) struct ConfigFile {
         schemars(with = "std::collections::BTreeMap<String, cast_file::RegionToml>")
     )]
     regions: std::collections::BTreeMap<String, toml::Spanned<cast_file::RegionToml>>,
+    /// App manifests every cast and session may use: programs shown as refs (`@NAME.REF`).
+    #[serde(default)]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "std::collections::BTreeMap<String, crate::inspect::AdapterToml>")
+    )]
+    adapters: std::collections::BTreeMap<String, toml::Spanned<crate::inspect::AdapterToml>>,
     /// The project's default for `live` (a scenario's own `live =` wins).
     live: Option<bool>,
     /// Docs images drawn from casts and checked like goldens (`tuicast screenshots`).
@@ -217,7 +224,13 @@ impl Config {
             config.engine.kind = e;
         }
         config.engine.options = file.terminal.apply(config.engine.options);
-        config.regions = Regions::read(&path, &text, &file.regions)?;
+        config.regions = Regions::read(
+            &path,
+            &text,
+            &file.regions,
+            &file.adapters,
+            &Regions::default(),
+        )?;
         config.live = file.live;
         config.screenshots = screenshot::read(&path, &text, root, file.screenshots)?;
         #[cfg(feature = "png")]

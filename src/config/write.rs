@@ -79,6 +79,10 @@ pub fn step_toml(step: &Step) -> String {
                 Wait::AnyPrompt => "{ prompt = \"any\" }".to_string(),
                 Wait::Silent(d) => format!("{{ silent = {} }}", duration(*d)),
                 Wait::Changed(h) => format!("{{ changed = {} }}", quoted(h)),
+                Wait::Ref(r) if r.gone => {
+                    format!("{{ ref = {}, gone = true }}", quoted(r.selector.as_str()))
+                }
+                Wait::Ref(r) => format!("{{ ref = {} }}", quoted(r.selector.as_str())),
             }
         ),
         Action::Press(keys) if keys.len() == 1 => format!("press = {}", quoted(&keys[0])),
@@ -132,6 +136,7 @@ fn target(t: &Target) -> String {
     match t {
         Target::Text(s) => format!("{{ text = {} }}", quoted(s)),
         Target::Regex(r) => format!("{{ regex = {} }}", quoted(r.as_str())),
+        Target::Region(s, crate::inspect::Anchor::Ref(_)) => format!("{{ ref = {} }}", quoted(s)),
         Target::Region(name, _) => format!("{{ region = {} }}", quoted(name)),
         Target::Cell(r, c) => format!("[{}, {}]", r + 1, c + 1),
     }
@@ -158,8 +163,12 @@ pub fn used_regions_toml(steps: &[Step], regions: &super::Regions) -> String {
             _ => Vec::new(),
         };
         for t in targets {
-            if let Target::Region(name, _) = t {
-                names.insert(name.as_str());
+            match t {
+                Target::Region(_, crate::inspect::Anchor::Ref(_)) => {}
+                Target::Region(name, _) => {
+                    names.insert(name.as_str());
+                }
+                _ => {}
             }
         }
     }

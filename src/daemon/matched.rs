@@ -102,6 +102,24 @@ pub(super) fn matched(
                 .map(|w| session.scrub_secrets(&w.text)),
             ..named("clipboard")
         },
+        Wait::Ref(r) => {
+            // What it found now, or (gone) what it found on the screen the wait began on.
+            let program = session.program_name();
+            let shown = if r.gone { before } else { after };
+            let found = r.find(shown, program).into_iter().next();
+            let mut m = named("ref");
+            if let Some(f) = found {
+                m.at = Some(place(f.rect.row, f.rect.col));
+                m.to = Some(place(
+                    f.rect.row_end.saturating_sub(1),
+                    f.rect.col_end.saturating_sub(1),
+                ));
+                m.text = Some(f.text);
+                m.value = f.value;
+                m.ref_name = Some(f.name);
+            }
+            m
+        }
         Wait::Prompt(_) | Wait::AnyPrompt => {
             let prompt = classify(after, &after.outline(), session.echo());
             let text = after.text();

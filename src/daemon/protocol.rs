@@ -187,7 +187,7 @@ pub struct SessionView {
 #[non_exhaustive]
 pub struct Matched {
     /// The kind of wait: `text`, `regex`, `gone`, `idle`, `silent`, `changed`, `cursor`,
-    /// `echo`, `title`, `bell`, `clipboard`, `prompt` or `exit`.
+    /// `echo`, `title`, `bell`, `clipboard`, `prompt`, `ref` or `exit`.
     pub wait: String,
     /// The text that matched: the screen's text for `text` and `regex`, the text that went
     /// for `gone`, the title, the clipboard write, a prompt's evidence (secrets starred).
@@ -217,6 +217,13 @@ pub struct Matched {
     /// `echo`: the terminal's echo flag.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub echo: Option<bool>,
+    /// `ref`: the unique name of the ref found (`@dialog.button("Yes")`), or of the one that
+    /// went (`gone`).
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub ref_name: Option<String>,
+    /// `ref`: the ref's value (`insert` of `@vim.mode`), when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
 }
 
 /// A cell of the screen: row and column, from 1.

@@ -377,8 +377,11 @@ impl Worker {
                 let mut v = self.view();
                 if let Some(s) = &self.session {
                     let screen = s.screen_without_secrets();
-                    let mut found = inspect(&screen);
-                    found.prompt = classify(&screen, &found.outline, s.echo());
+                    let cx = crate::inspect::RefContext::new(self.regions.adapters())
+                        .regions(&self.regions.anchors)
+                        .program(s.program_name())
+                        .echo(s.echo());
+                    let found = inspect(&screen, &cx);
                     v.inspect = Some(Box::new(crate::inspect::InspectionJson::of(&found)));
                 }
                 v

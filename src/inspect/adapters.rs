@@ -88,19 +88,26 @@ enum RowSpec {
 
 /// A manifest as TOML writes it.
 #[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AdapterToml {
+    /// The command file names that turn the adapter on (`vim`).
+
     #[serde(default)]
     programs: Vec<String>,
+    /// Regexes: a row matching one turns the adapter on.
     #[serde(default)]
     screen: Vec<String>,
+    /// Refs of the adapter: one found (without its default) turns it on.
     #[serde(default)]
     needs: Vec<String>,
+    /// The refs: how to find each (one table, or a list tried in turn).
     #[serde(default)]
     refs: BTreeMap<String, OneOrMany>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 enum OneOrMany {
     One(RefToml),
@@ -108,6 +115,7 @@ enum OneOrMany {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 enum RowToml {
     Number(i64),
@@ -115,6 +123,7 @@ enum RowToml {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 enum Regexes {
     One(String),
@@ -122,20 +131,30 @@ enum Regexes {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct RefToml {
+    /// The row: 1, 2, … from the top, -1, -2, … from the bottom, or "cursor" (every row when absent).
     row: Option<RowToml>,
+    /// What the ref is (its `value` group its value); a list is tried in turn.
     regex: Option<Regexes>,
+    /// Found only when the cursor is on its row.
     #[serde(default)]
     cursor: bool,
+    /// The rows above this ref of the adapter, up to the previous row its regex matches.
     above: Option<String>,
+    /// Every match is a ref, keyed by its value.
     #[serde(default)]
     many: bool,
+    /// "highlight": a match shaded unlike the cells beside it is focused.
     focused: Option<String>,
+    /// Values renamed: { "(END)" = "end" }.
     #[serde(default)]
     values: BTreeMap<String, String>,
+    /// Values lower-cased.
     #[serde(default)]
     lowercase: bool,
+    /// The value where nothing matches on a recognised screen.
     default: Option<String>,
 }
 
@@ -166,19 +185,24 @@ impl Adapters {
         })
     }
 
-    /// The built-in adapters with `manifests` over them (a project's adapter of a built-in's
-    /// name replaces it). `written` holds each manifest as an inline TOML table (what a
-    /// saved scenario carries).
-    pub(crate) fn with_manifests(
+    /// These adapters with `manifests` over them (an adapter of a name here is replaced).
+    /// Each manifest comes with its name and itself as an inline TOML table (what a saved
+    /// scenario carries).
+    pub(crate) fn extended(
+        &self,
         manifests: Vec<(String, AdapterToml, String)>,
     ) -> Result<Adapters, AdapterError> {
-        let mut out = Adapters::builtin().clone();
-        if manifests.len() > MAX_ADAPTERS {
+        let mut out = self.clone();
+        if out.list.len() + manifests.len() > MAX_ADAPTERS {
             return Err(AdapterError(format!("at most {MAX_ADAPTERS} adapters")));
         }
         for (name, t, written) in manifests {
-            let a = Adapter::from_toml(&name, t, Some(written))
-                .map_err(|e| AdapterError(format!("adapters.{}: {e}", crate::escape::escape_for_terminal(&name, 40))))?;
+            let a = Adapter::from_toml(&name, t, Some(written)).map_err(|e| {
+                AdapterError(format!(
+                    "adapters.{}: {e}",
+                    crate::escape::escape_for_terminal(&name, 40)
+                ))
+            })?;
             out.list.retain(|b| b.name != name);
             out.list.push(a);
         }
@@ -201,7 +225,9 @@ impl Adapters {
         screen: &'a Screen,
         program: Option<&'a str>,
     ) -> impl Iterator<Item = &'a Adapter> + 'a {
-        self.list.iter().filter(move |a| a.recognises(screen, program))
+        self.list
+            .iter()
+            .filter(move |a| a.recognises(screen, program))
     }
 
     /// The adapters a project wrote (not built in), as `(name, inline TOML)`.
@@ -215,7 +241,9 @@ impl Adapters {
 impl Adapter {
     fn from_toml(name: &str, t: AdapterToml, written: Option<String>) -> Result<Adapter, String> {
         let word = |s: &str| {
-            !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         };
         if !word(name) {
             return Err("an adapter's name is letters, digits, `_` and `-`".into());
@@ -234,7 +262,11 @@ impl Adapter {
                 )
             })
         };
-        let screen = t.screen.iter().map(|r| regex(r)).collect::<Result<_, _>>()?;
+        let screen = t
+            .screen
+            .iter()
+            .map(|r| regex(r))
+            .collect::<Result<_, _>>()?;
         if t.refs.len() > MAX_ADAPTERS {
             return Err(format!("at most {MAX_ADAPTERS} refs"));
         }
@@ -269,7 +301,9 @@ impl Adapter {
                 let regexes = match &s.regex {
                     None => Vec::new(),
                     Some(Regexes::One(r)) => vec![regex(r)?],
-                    Some(Regexes::Many(v)) => v.iter().map(|r| regex(r)).collect::<Result<_, _>>()?,
+                    Some(Regexes::Many(v)) => {
+                        v.iter().map(|r| regex(r)).collect::<Result<_, _>>()?
+                    }
                 };
                 let focused = match s.focused.as_deref() {
                     None => false,
@@ -422,7 +456,9 @@ impl Adapter {
                     if whole.is_empty() {
                         continue;
                     }
-                    let value = caps.name("value").map_or(&text[whole.clone()], |m| m.as_str());
+                    let value = caps
+                        .name("value")
+                        .map_or(&text[whole.clone()], |m| m.as_str());
                     let cells = cell_span(&cell_of, screen, row, whole);
                     let rect = CellRect {
                         row,
@@ -436,7 +472,11 @@ impl Adapter {
                         r.focused = shaded_apart(screen, row, cells);
                     }
                     if spec.many {
-                        r.name = format!("@{}(\"{}\")", r.kind, value.replace('\\', "\\\\").replace('"', "\\\""));
+                        r.name = format!(
+                            "@{}(\"{}\")",
+                            r.kind,
+                            value.replace('\\', "\\\\").replace('"', "\\\"")
+                        );
                         r.key = Some(value.clone());
                     }
                     r.value = Some(value);
@@ -459,12 +499,22 @@ impl Adapter {
     /// The rows above ref `anchor`, up to the previous row its regex matches.
     fn find_above(&self, screen: &Screen, name: &str, anchor: &str) -> Option<Ref> {
         let (_, specs) = self.refs.iter().find(|(n, _)| n == anchor)?;
-        let below = self.find(screen, anchor, specs, false).into_iter().next()?.rect.row;
+        let below = self
+            .find(screen, anchor, specs, false)
+            .into_iter()
+            .next()?
+            .rect
+            .row;
         let matches_anchor = |r: usize| {
             let text = screen.row_text(r);
-            specs.iter().any(|s| s.regex.iter().any(|re| re.is_match(&text)))
+            specs
+                .iter()
+                .any(|s| s.regex.iter().any(|re| re.is_match(&text)))
         };
-        let top = (0..below).rev().find(|&r| matches_anchor(r)).map_or(0, |r| r + 1);
+        let top = (0..below)
+            .rev()
+            .find(|&r| matches_anchor(r))
+            .map_or(0, |r| r + 1);
         if top >= below {
             return None;
         }
@@ -482,7 +532,11 @@ impl Adapter {
 
 impl RefSpec {
     fn value(&self, raw: &str) -> String {
-        let v = self.values.get(raw).cloned().unwrap_or_else(|| raw.to_string());
+        let v = self
+            .values
+            .get(raw)
+            .cloned()
+            .unwrap_or_else(|| raw.to_string());
         if self.lowercase {
             v.to_lowercase()
         } else {
@@ -525,7 +579,11 @@ fn row_cells(screen: &Screen, row: usize) -> (String, Vec<usize>) {
         if cell.width == 0 {
             continue;
         }
-        text.push_str(if cell.text.is_empty() { " " } else { &cell.text });
+        text.push_str(if cell.text.is_empty() {
+            " "
+        } else {
+            &cell.text
+        });
         cell_of.resize(text.len(), c);
     }
     (text, cell_of)
@@ -540,7 +598,9 @@ fn cell_span(
 ) -> std::ops::Range<usize> {
     let first = cell_of.get(span.start).copied().unwrap_or(0);
     let last = cell_of.get(span.end - 1).copied().unwrap_or(first);
-    let width = screen.rows[row].get(last).map_or(1, |c| c.width.max(1) as usize);
+    let width = screen.rows[row]
+        .get(last)
+        .map_or(1, |c| c.width.max(1) as usize);
     first..last + width
 }
 
@@ -629,7 +689,10 @@ mod tests {
         assert_eq!(b[0].name, "@dialog.button(\"Yes\")");
         assert!(b[0].focused && !b[1].focused);
         assert_eq!(pick("@dialog.button(\"No\")", &s, None).len(), 1);
-        assert_eq!(pick("@dialog.button[focused]", &s, None)[0].key.as_deref(), Some("Yes"));
+        assert_eq!(
+            pick("@dialog.button[focused]", &s, None)[0].key.as_deref(),
+            Some("Yes")
+        );
     }
 
     #[test]

@@ -13,7 +13,11 @@
 //! An anchor that finds nothing is an [`AnchorError`] saying what it looked for, never an
 //! empty region.
 
+use std::sync::Arc;
+
 use regex::Regex;
+
+use super::{select, Adapters, RefContext, Selector};
 
 use crate::term::{hide_rects, rects_text, CellRect, CellSelection, Outline, Screen};
 
@@ -45,6 +49,38 @@ pub enum Anchor {
     },
     /// The last non-blank row.
     LastRow,
+    /// The cells of the one ref a selector finds.
+    Ref(Box<RefAnchor>),
+}
+
+/// A region found by a selector: the cells of the one ref it picks.
+#[derive(Debug, Clone)]
+pub struct RefAnchor {
+    selector: Selector,
+    adapters: Arc<Adapters>,
+    every: bool,
+}
+
+impl RefAnchor {
+    /// The anchor of `selector`, whose adapter refs `adapters` give.
+    pub fn new(selector: Selector, adapters: Arc<Adapters>) -> RefAnchor {
+        RefAnchor {
+            selector,
+            adapters,
+            every: false,
+        }
+    }
+
+    /// The cells of every ref the selector finds (a mask's), not of the one it must find.
+    pub fn every(mut self) -> RefAnchor {
+        self.every = true;
+        self
+    }
+
+    /// Its selector.
+    pub fn selector(&self) -> &Selector {
+        &self.selector
+    }
 }
 
 /// A copy of `screen` with the cells every one of `anchors` finds hidden (an anchor that finds
@@ -125,6 +161,10 @@ impl Anchor {
                 shown(to)
             ),
             Anchor::LastRow => "last_row = true".into(),
+            Anchor::Ref(r) => format!(
+                "ref = \"{}\"",
+                crate::escape::escape_for_terminal(r.selector.as_str(), 80)
+            ),
         }
     }
 
@@ -267,6 +307,28 @@ impl Anchor {
                 Some(r) => vec![whole_rows(r, r + 1)],
                 None => return Err(AnchorError("no non-blank row: the screen is blank".into())),
             },
+            Anchor::Ref(r) => {
+                let found = select(&r.selector, screen, &RefContext::new(&r.adapters));
+                let shown = crate::escape::escape_for_terminal(r.selector.as_str(), 80);
+                match found.as_slice() {
+                    [_, ..] if r.every => found.iter().map(|f| f.rect).collect(),
+                    [] => return Err(AnchorError(format!("the ref \"{shown}\" finds nothing"))),
+                    [one] => vec![one.rect],
+                    several => {
+                        let names: Vec<String> = several
+                            .iter()
+                            .take(6)
+                            .map(|f| crate::escape::escape_for_terminal(&f.name, 40))
+                            .collect();
+                        return Err(AnchorError(format!(
+                            "the ref \"{shown}\" finds {} refs ({}): a region is one; pick \
+                             it with an index ([0]), an argument or `>>`",
+                            several.len(),
+                            names.join(", ")
+                        )));
+                    }
+                }
+            }
         };
         Ok(rects)
     }

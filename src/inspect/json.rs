@@ -43,10 +43,61 @@ pub struct InspectionJson {
     /// Tables found on the screen.
     #[serde(default)]
     pub tables: Vec<TableJson>,
+    /// The refs of the screen: role refs, the refs of each adapter that recognises it, and
+    /// the project's regions (docs/agents.md, "Refs and selectors").
+    #[serde(default)]
+    pub refs: Vec<RefJson>,
     /// Which checkpoint of which cast the screen is: set by `tuicast inspect`, absent where
     /// no cast is replayed (a live session's `inspect`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<CheckpointJson>,
+}
+
+/// One ref of an [`InspectionJson`]: [`Ref`](super::Ref) with positions from 1.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct RefJson {
+    /// Its unique name on the screen (`@box("Todos")`, `@dialog.button("Yes")`): a selector
+    /// that finds it.
+    #[serde(rename = "ref")]
+    pub name: String,
+    /// Its role (`status`, `box`, `mode`, `button`, …).
+    pub role: String,
+    /// Its rows, `[first, last]`.
+    pub rows: [usize; 2],
+    /// Its columns, `[first, last]`.
+    pub cols: [usize; 2],
+    /// The text of its cells.
+    pub text: String,
+    /// Its value, when it has one apart from its text.
+    pub value: Option<String>,
+    /// Focused (a dialog's button Enter presses).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub focused: bool,
+    /// Selected (a list's selected row).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub selected: bool,
+    /// Hidden (a hidden cursor).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+}
+
+impl RefJson {
+    /// The JSON of `r`.
+    pub fn of(r: &super::Ref) -> RefJson {
+        RefJson {
+            name: safe(&r.name),
+            role: r.role.clone(),
+            rows: [r.rect.row + 1, r.rect.row_end],
+            cols: [r.rect.col + 1, r.rect.col_end],
+            text: safe(&r.text),
+            value: r.value.as_deref().map(safe),
+            focused: r.focused,
+            selected: r.selected,
+            hidden: !r.visible,
+        }
+    }
 }
 
 /// The cursor of an [`InspectionJson`].
@@ -261,6 +312,7 @@ impl InspectionJson {
                         .collect(),
                 })
                 .collect(),
+            refs: found.refs.iter().map(RefJson::of).collect(),
             checkpoint: None,
         }
     }

@@ -63,15 +63,16 @@ use serde_json::Value;
 use crate::escape::escape_for_terminal;
 use crate::term::{Highlight, Outline, Screen};
 
+pub(crate) use adapters::AdapterToml;
 pub use adapters::{Adapter, AdapterError, Adapters, MAX_ADAPTERS};
-pub use anchor::{anchor_regex, hide_all, Anchor, AnchorError};
+pub use anchor::{anchor_regex, hide_all, Anchor, AnchorError, RefAnchor};
 pub use json::{
     BarJson, BlockJson, BoxJson, HighlightJson, InspectedCursor, InspectionJson, PromptJson,
-    TableJson,
+    RefJson, TableJson,
 };
+pub use prompt::{classify, Prompt, PromptKind, PromptKindError};
 pub use refs::{refs, select, unknown_ref, Ref, RefContext};
 pub use selector::{Selector, SelectorError, MAX_SELECTOR};
-pub use prompt::{classify, Prompt, PromptKind, PromptKindError};
 pub use table::{tables, Table};
 
 /// The version of the JSON schema [`Inspection::json`] writes.
@@ -87,16 +88,21 @@ pub struct Inspection {
     pub prompt: Prompt,
     /// The tables on the screen ([`tables`]).
     pub tables: Vec<Table>,
+    /// The refs of the screen ([`refs`]).
+    pub refs: Vec<Ref>,
     size: crate::size::Size,
     alternate: bool,
     title: Option<String>,
 }
 
-/// Inspects a screen: its outline and its prompt (the echo flag unknown, as in replay).
-pub fn inspect(screen: &Screen) -> Inspection {
+/// Inspects a screen: its outline, its prompt and its refs (`cx`: the adapters, regions,
+/// program and echo flag known; `RefContext::new(Adapters::builtin())` for none, as in a
+/// replay of a cast alone).
+pub fn inspect(screen: &Screen, cx: &RefContext) -> Inspection {
     let outline = screen.outline();
     Inspection {
-        prompt: classify(screen, &outline, None),
+        prompt: classify(screen, &outline, cx.echo),
+        refs: refs(screen, cx),
         tables: tables(screen),
         outline,
         size: screen.size,
@@ -189,6 +195,30 @@ impl Inspection {
             let _ = write!(out, ", default {d}");
         }
         out.push('\n');
+        for r in &self.refs {
+            let _ = write!(
+                out,
+                "ref        {}  rows {}..={} cols {}..={}",
+                escape_for_terminal(&r.name, 120),
+                r.rect.row + 1,
+                r.rect.row_end,
+                r.rect.col + 1,
+                r.rect.col_end
+            );
+            if let Some(v) = &r.value {
+                let _ = write!(out, " value {}", q(v));
+            }
+            for (on, flag) in [
+                (r.focused, "focused"),
+                (r.selected, "selected"),
+                (!r.visible, "hidden"),
+            ] {
+                if on {
+                    let _ = write!(out, " [{flag}]");
+                }
+            }
+            out.push('\n');
+        }
         for b in &o.blocks {
             let first = b.lines.iter().find(|l| !l.trim().is_empty());
             let _ = write!(

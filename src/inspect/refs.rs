@@ -175,7 +175,11 @@ fn refs_named(screen: &Screen, outline: &Outline, name: &str, cx: &RefContext) -
         if !a.recognises(screen, cx.program) {
             return Vec::new();
         }
-        return a.refs(screen).into_iter().filter(|r| r.kind == name).collect();
+        return a
+            .refs(screen)
+            .into_iter()
+            .filter(|r| r.kind == name)
+            .collect();
     }
     // `@name`: a region of that name.
     let Some(regions) = cx.regions else {
@@ -198,7 +202,8 @@ pub fn unknown_ref(selector: &Selector, cx: &RefContext) -> Option<String> {
         } else if let Some(a) = cx.adapters.get(family) {
             a.has_ref(&step.name)
         } else {
-            cx.regions.is_some_and(|r| r.contains_key(step.name.as_str()))
+            cx.regions
+                .is_some_and(|r| r.contains_key(step.name.as_str()))
         };
         if !known {
             let adapters: Vec<&str> = cx.adapters.names().collect();
@@ -368,7 +373,10 @@ fn region_ref(screen: &Screen, name: &str, anchor: &Anchor) -> Option<Ref> {
     });
     let mut r = Ref::new("region", "region", rect, screen);
     r.text = crate::term::rects_text(screen, &rects);
-    r.name = format!("@region(\"{}\")", name.replace('\\', "\\\\").replace('"', "\\\""));
+    r.name = format!(
+        "@region(\"{}\")",
+        name.replace('\\', "\\\\").replace('"', "\\\"")
+    );
     r.key = Some(name.to_string());
     Some(r)
 }
@@ -387,7 +395,11 @@ pub fn select(selector: &Selector, screen: &Screen, cx: &RefContext) -> Vec<Ref>
     for step in selector.steps() {
         let mut found = refs_named(screen, &outline, &step.name, cx);
         if let Some(outer) = &scope {
-            found.retain(|r| outer.iter().any(|o| inside(&r.rect, &o.rect) && o.rect != r.rect));
+            found.retain(|r| {
+                outer
+                    .iter()
+                    .any(|o| inside(&r.rect, &o.rect) && o.rect != r.rect)
+            });
         }
         found.retain(|r| args_match(step.name.as_str(), &step.args, r));
         for filter in &step.filters {
@@ -455,7 +467,11 @@ mod tests {
 
     fn pick(sel: &str, screen: &Screen) -> Vec<Ref> {
         let adapters = Adapters::builtin();
-        select(&Selector::parse(sel).unwrap(), screen, &RefContext::new(adapters))
+        select(
+            &Selector::parse(sel).unwrap(),
+            screen,
+            &RefContext::new(adapters),
+        )
     }
 
     #[test]
@@ -471,8 +487,14 @@ mod tests {
         assert!(pick("@list.selected[text~=\"Buy\"]", &s).is_empty());
         let items = pick("@list.item", &s);
         assert_eq!(items.len(), 3);
-        assert_eq!(pick("@list.item[selected]", &s)[0].value.as_deref(), Some("Write notes"));
-        assert_eq!(pick("@list.item[-1]", &s)[0].value.as_deref(), Some("Ship it"));
+        assert_eq!(
+            pick("@list.item[selected]", &s)[0].value.as_deref(),
+            Some("Write notes")
+        );
+        assert_eq!(
+            pick("@list.item[-1]", &s)[0].value.as_deref(),
+            Some("Ship it")
+        );
         assert_eq!(pick("@status", &s)[0].value.as_deref(), Some("3 todos"));
         assert_eq!(pick("@box(1)", &s).len(), 0, "the box has a title");
         assert_eq!(pick("@box(\"Todos\")", &s)[0].name, "@box(\"Todos\")");

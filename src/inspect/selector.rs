@@ -160,7 +160,9 @@ impl Selector {
 
     /// The adapters its steps name (`vim` of `@vim.mode`).
     pub fn adapters(&self) -> impl Iterator<Item = &str> {
-        self.steps.iter().filter_map(|s| s.name.split_once('.').map(|(a, _)| a))
+        self.steps
+            .iter()
+            .filter_map(|s| s.name.split_once('.').map(|(a, _)| a))
     }
 }
 
@@ -208,7 +210,12 @@ impl Parser {
 
     fn eat_str(&mut self, s: &str) -> bool {
         let n = s.chars().count();
-        if self.chars.len() >= self.at + n && self.chars[self.at..self.at + n].iter().copied().eq(s.chars()) {
+        if self.chars.len() >= self.at + n
+            && self.chars[self.at..self.at + n]
+                .iter()
+                .copied()
+                .eq(s.chars())
+        {
             self.at += n;
             true
         } else {
@@ -491,7 +498,9 @@ mod tests {
         assert_eq!(err("@box(\"Todos\"").column, 13);
         assert_eq!(err("@box(\"Todos)").column, 6);
         assert_eq!(err("@vim.mode[valu=insert]").column, 11);
-        assert!(err("@vim.mode[valu=insert]").message.contains("unknown `valu`"));
+        assert!(err("@vim.mode[valu=insert]")
+            .message
+            .contains("unknown `valu`"));
         assert_eq!(err("@vim.mode[value insert]").column, 17);
         assert_eq!(err("@a @b").column, 4);
         assert_eq!(err("@a[text~=/x/]").column, 8);

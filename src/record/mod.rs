@@ -51,7 +51,8 @@ mod wait;
 pub use query::CELL_PIXELS;
 pub use run::{default_cast_path, partial_path, record_scenario, run_step, Recorded};
 pub use scenario::{
-    Action, Origin, Program, Scenario, Settle, Step, Target, Wait, DEFAULT_SETTLE, MAX_SCROLL,
+    Action, Origin, Program, RefWait, Scenario, Settle, Step, Target, Wait, DEFAULT_SETTLE,
+    MAX_SCROLL,
 };
 pub use session::{
     base_env, looks_like_prompt, sweep_orphans, CheckpointTiming, Finished, RecordError, Session,

@@ -271,6 +271,7 @@ pub fn run_step(
             Wait::AnyPrompt => with_timeout(s, &|s| s.wait_any_prompt()),
             Wait::Silent(d) => with_timeout(s, &|s| s.wait_silent(*d).map(|_| ())),
             Wait::Changed(h) => with_timeout(s, &|s| s.wait_changed(h)),
+            Wait::Ref(r) => with_timeout(s, &|s| s.wait_ref(r)),
         },
         Action::Press(keys) => keys.iter().try_for_each(|k| s.press(k)),
         Action::Type(t) => s.type_text(t),

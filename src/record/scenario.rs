@@ -245,6 +245,7 @@ impl fmt::Display for Target {
         match self {
             Target::Text(t) => write!(f, "\"{}\"", shown(t)),
             Target::Regex(r) => write!(f, "/{}/", shown(r.as_str())),
+            Target::Region(s, Anchor::Ref(_)) => write!(f, "ref {}", shown(s)),
             Target::Region(name, _) => write!(f, "region {}", shown(name)),
             Target::Cell(r, c) => write!(f, "row {}, column {}", r + 1, c + 1),
         }
@@ -286,6 +287,51 @@ pub enum Wait {
     /// The screen (secrets starred) differs from the one with this hash
     /// ([`Screen::hash_hex`](crate::term::Screen::hash_hex)); at once when it differs already.
     Changed(String),
+    /// A ref a selector finds is on the screen (or, `gone`, none is).
+    Ref(RefWait),
+}
+
+/// A wait on refs: until the selector finds one (or, `gone`, finds none).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RefWait {
+    /// What to find.
+    pub selector: crate::inspect::Selector,
+    /// Until it finds nothing.
+    pub gone: bool,
+    /// The adapters its refs may come from.
+    pub adapters: std::sync::Arc<crate::inspect::Adapters>,
+    /// The regions `@region("NAME")` may name.
+    pub regions: BTreeMap<String, Anchor>,
+}
+
+impl RefWait {
+    /// A wait for `selector` (`gone`: for it to find nothing) over `adapters` and `regions`.
+    pub fn new(
+        selector: crate::inspect::Selector,
+        gone: bool,
+        adapters: std::sync::Arc<crate::inspect::Adapters>,
+        regions: BTreeMap<String, Anchor>,
+    ) -> RefWait {
+        RefWait {
+            selector,
+            gone,
+            adapters,
+            regions,
+        }
+    }
+
+    /// The refs it finds on `screen` of `program`.
+    pub fn find(
+        &self,
+        screen: &crate::term::Screen,
+        program: Option<&str>,
+    ) -> Vec<crate::inspect::Ref> {
+        let cx = crate::inspect::RefContext::new(&self.adapters)
+            .regions(&self.regions)
+            .program(program);
+        crate::inspect::select(&self.selector, screen, &cx)
+    }
 }
 
 /// A place in a scenario file: `path:line:column` (1-based).
@@ -452,6 +498,10 @@ impl Step {
             Action::Wait(Wait::Changed(h)) => {
                 format!("wait for the screen to change from {}", shown(h))
             }
+            Action::Wait(Wait::Ref(r)) if r.gone => {
+                format!("wait for {} to be gone", shown(r.selector.as_str()))
+            }
+            Action::Wait(Wait::Ref(r)) => format!("wait for {}", shown(r.selector.as_str())),
             Action::Press(k) => format!("press {}", shown(&k.join(" "))),
             Action::Type(t) => format!("type \"{}\"", shown(t)),
             Action::Snapshot(s) => format!("snapshot {}", shown(s)),

@@ -253,6 +253,8 @@ pub struct Session {
     pub(super) timings: Vec<CheckpointTiming>,
     /// Named regions messages may suggest as masks (`SessionOptions::regions`).
     pub(super) regions: Vec<(String, Anchor)>,
+    /// The program's file name (`vim`): adapters it names are on for ref waits.
+    pub(super) program: Option<String>,
     /// `SessionOptions::fail_fast`.
     pub(super) fail_fast: Option<Duration>,
     /// The secrets typed so far, by name, each with the forms of its value the redactor
@@ -397,6 +399,10 @@ impl Session {
         let now = Instant::now();
         // No scrollback: nothing in a recording reads it, and making its text for every look
         // at the screen under heavy output would cost the recorder (replay has it).
+        let program = opts
+            .command
+            .first()
+            .map(|p| p.rsplit('/').next().unwrap_or(p).to_string());
         let engine = AvtEngine::with_options_and_scrollback(opts.size, opts.engine, 0);
         let watch = ScreenWatch::new(engine.screen(), now, opts.masks);
         Ok(Session {
@@ -423,6 +429,7 @@ impl Session {
             quiescence: Quiescence::default(),
             timings: Vec::new(),
             regions: opts.regions,
+            program,
             fail_fast: opts.fail_fast,
             max_cast: opts.max_cast,
             secrets: Vec::new(),

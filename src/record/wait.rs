@@ -156,6 +156,25 @@ impl Session {
         }
     }
 
+    /// The program's file name (`vim`), as ref waits give it to adapters.
+    pub fn program_name(&self) -> Option<&str> {
+        self.program.as_deref()
+    }
+
+    /// Waits until `wait`'s selector finds a ref on the screen (or, `gone`, finds none).
+    pub fn wait_ref(&mut self, wait: &super::RefWait) -> Result<(), RecordError> {
+        let shown = escape_for_terminal(wait.selector.as_str(), 80);
+        let what = if wait.gone {
+            format!("{shown} to be gone")
+        } else {
+            shown
+        };
+        let program = self.program.clone();
+        self.wait_until(&what, None, |s| {
+            wait.find(s, program.as_deref()).is_empty() == wait.gone
+        })
+    }
+
     /// Waits until the region `anchor` finds holds text that `check` accepts
     /// (`wait_region(&Anchor::Row(anchor_regex("INSERT")?), |t| t.contains("INSERT"))`); a
     /// region that finds nothing yet counts as not accepted.

@@ -17,7 +17,7 @@ pub(crate) fn screen(cast: &str, at: &str) -> Screen {
 }
 
 fn inspected(cast: &str, at: &str) -> Inspection {
-    inspect(&screen(cast, at))
+    inspect(&screen(cast, at), &builtin())
 }
 
 fn box_names(i: &Inspection) -> Vec<&str> {
@@ -156,7 +156,7 @@ fn the_cli_prints_the_outline_and_json_counting_from_1() {
 fn prompt_of(cols: u16, rows: u16, output: &str) -> tuicast::inspect::Prompt {
     let mut e = EngineKind::Avt.create(tuicast::size::Size { cols, rows });
     e.feed(output);
-    inspect(&e.screen()).prompt
+    inspect(&e.screen(), &builtin()).prompt
 }
 
 #[test]
@@ -455,7 +455,7 @@ steps = [
         &[],
     );
     out.success();
-    let at = |name: &str| inspect(&cast_screen(&cast, name));
+    let at = |name: &str| inspect(&cast_screen(&cast, name), &builtin());
     let split = at("split");
     let bars: Vec<usize> = split.outline.highlights.iter().map(|h| h.row).collect();
     assert_eq!(bars.len(), 2, "a status line per window: {bars:?}");
@@ -481,7 +481,7 @@ steps = [
         &[],
     );
     out.success();
-    let i = inspect(&cast_screen(&cast, "moved"));
+    let i = inspect(&cast_screen(&cast, "moved"), &builtin());
     let header = i
         .outline
         .highlights
@@ -509,4 +509,9 @@ fn cast_screen(path: &std::path::Path, at: &str) -> Screen {
         Found::Checkpoint(c) => c.screen,
         Found::Missing(names) => panic!("{}: no {at}, only {names:?}", path.display()),
     }
+}
+
+/// The context of a cast replayed alone: the built-in adapters.
+fn builtin() -> tuicast::inspect::RefContext<'static> {
+    tuicast::inspect::RefContext::new(tuicast::inspect::Adapters::builtin())
 }

@@ -1079,8 +1079,8 @@ fn a_redact_token_split_by_a_pause_stops_the_recording() {
 /// then `Screen::find`, `Screen::region` and `Screen::style_at` on the screen.
 #[test]
 fn wait_region_find_region_and_style_at_on_a_real_vim() {
-    use tuicast::record::{Session, SessionOptions};
     use tuicast::inspect::{anchor_regex, Anchor};
+    use tuicast::record::{Session, SessionOptions};
     if !have("vim") {
         assert!(std::env::var_os("CI").is_none(), "CI installs vim");
         return;

@@ -64,6 +64,9 @@ pub(super) struct MaskToml {
     /// A region of `[regions]`.
     #[serde(default)]
     pub(super) region: Option<String>,
+    /// Every ref a selector finds (`"@htop.load"`).
+    #[serde(default, rename = "ref")]
+    pub(super) reference: Option<String>,
 }
 
 /// The `[check]` table, checked (its masks, expectations and region goldens may name any of
@@ -82,7 +85,7 @@ pub(super) struct CheckParts {
 pub(super) fn check_table(
     at: &Places<'_>,
     check: &CheckToml,
-    anchors: &BTreeMap<String, Anchor>,
+    regions: &Regions,
 ) -> Result<CheckParts, ConfigError> {
     let masks: Vec<Mask> = check
         .mask
@@ -91,11 +94,23 @@ pub(super) fn check_table(
         .map(|(i, spec)| {
             let m = spec.get_ref();
             let fail = |e: Invalid| at.error(spec.span(), format!("check.mask[{i}]: {e}"));
+            let fixed = m.rows.is_some() || m.cols.is_some() || m.regex.is_some();
+            if let Some(s) = &m.reference {
+                if fixed || m.region.is_some() {
+                    return Err(fail(
+                        "a mask takes one of ref, region or its cells (rows, cols, regex)".into(),
+                    ));
+                }
+                let selector = checked_selector(s, regions.adapters(), None).map_err(fail)?;
+                return Ok(Mask::anchored(Anchor::Ref(Box::new(
+                    RefAnchor::new(selector, regions.adapters_arc()).every(),
+                ))));
+            }
             match &m.region {
-                Some(_) if m.rows.is_some() || m.cols.is_some() || m.regex.is_some() => Err(fail(
+                Some(_) if fixed => Err(fail(
                     "a mask names a region or its cells (rows, cols, regex), not both".into(),
                 )),
-                Some(name) => named_region(anchors, name)
+                Some(name) => named_region(&regions.anchors, name)
                     .map(|a| Mask::anchored(a.clone()))
                     .map_err(fail),
                 None => {
@@ -111,7 +126,7 @@ pub(super) fn check_table(
         .iter()
         .enumerate()
         .map(|(i, spec)| {
-            expectation(at, i, spec.get_ref(), spec.span(), anchors)
+            expectation(at, i, spec.get_ref(), spec.span(), regions)
                 .map_err(|e| at.error(spec.span(), format!("check.expect[{i}]: {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -133,7 +148,7 @@ pub(super) fn check_table(
     let mut region_goldens = Vec::new();
     for name in &check.regions {
         let shown = escape_for_terminal(name.get_ref(), 60);
-        let anchor = named_region(anchors, name.get_ref())
+        let anchor = named_region(&regions.anchors, name.get_ref())
             .map_err(|m| at.error(name.span(), format!("check.regions: {m}")))?;
         let file_safe = !name.get_ref().is_empty()
             && name

@@ -9,7 +9,7 @@ pub(super) fn expectation(
     i: usize,
     e: &ExpectToml,
     span: Range<usize>,
-    anchors: &BTreeMap<String, Anchor>,
+    regions: &Regions,
 ) -> Result<Expect, Invalid> {
     let names: Vec<String> = match &e.at {
         None => {
@@ -41,14 +41,25 @@ pub(super) fn expectation(
         None => (i + 1).to_string(),
     };
     let fixed = e.rows.is_some() || e.cols.is_some() || e.regex.is_some();
+    if e.reference.is_some() && (fixed || e.region.is_some()) {
+        return Err(
+            "an expectation takes one of ref = \"SELECTOR\", region = \"NAME\" or rows/cols/regex"
+                .into(),
+        );
+    }
     let region = match (&e.region, fixed) {
+        _ if e.reference.is_some() => {
+            let s = e.reference.as_deref().unwrap_or_default();
+            let a = ref_anchor(s, &regions.adapters_arc(), None)?;
+            Some((format!("ref \"{}\"", escape_for_terminal(s, 80)), a))
+        }
         (Some(_), true) => {
             return Err(
                 "an expectation takes region = \"NAME\" or rows/cols/regex, not both".into(),
             )
         }
         (Some(name), false) => {
-            let a = named_region(anchors, name)?;
+            let a = named_region(&regions.anchors, name)?;
             Some((
                 format!("region \"{}\"", escape_for_terminal(name, 60)),
                 a.clone(),
@@ -162,6 +173,9 @@ pub(super) struct ExpectToml {
     /// A region of `[regions]` (none: the screen).
     #[serde(default)]
     pub(super) region: Option<String>,
+    /// The one ref a selector finds (`"@vim.mode"`): its cells are the region.
+    #[serde(default, rename = "ref")]
+    pub(super) reference: Option<String>,
     /// Rows, from 1: a number or a range.
     #[serde(default)]
     pub(super) rows: Option<CellRange>,

@@ -61,7 +61,11 @@ use toml::Spanned;
 use super::{parse_toml, ConfigError};
 use crate::assert::{parse_color, Expect, Format, Mask, StyleCheck, TextCheck};
 use crate::escape::escape_for_terminal;
-use crate::inspect::{anchor_regex, Anchor};
+use std::sync::Arc;
+
+use crate::inspect::{
+    anchor_regex, unknown_ref, AdapterToml, Adapters, Anchor, RefAnchor, RefContext, Selector,
+};
 use crate::record::mouse::{MouseButton, ScrollDirection};
 use crate::record::{Action, Origin, Program, Scenario, Settle, Step, Target, Wait, MAX_SCROLL};
 #[cfg(feature = "png")]
@@ -159,8 +163,13 @@ impl CastFile {
     pub fn parse(path: &Path, text: &str, project: &Regions) -> Result<CastFile, ConfigError> {
         let file: FileToml = parse_toml(path, text)?;
         let at = Places { path, text };
-        let all = project.with(Regions::read(path, text, &file.regions)?);
-        let anchors = all.anchors;
+        let all = project.with(Regions::read(
+            path,
+            text,
+            &file.regions,
+            &file.adapters,
+            project,
+        )?);
         let CheckParts {
             formats,
             masks,
@@ -169,13 +178,14 @@ impl CastFile {
             scrollback,
             expects,
             region_goldens,
-        } = check_table(&at, &file.check, &anchors)?;
+        } = check_table(&at, &file.check, &all)?;
         #[cfg(feature = "png")]
-        let regions = all.annotations;
+        let regions = all.annotations.clone();
         // The masks also tell the recorder which changes do not unsettle a checkpoint.
-        let recording = recording(&at, &file, &anchors)?.map(|mut s| {
+        let recording = recording(&at, &file, &all)?.map(|mut s| {
             s.masks = masks.iter().map(|m| m.anchor().clone()).collect();
-            s.regions = anchors
+            s.regions = all
+                .anchors
                 .iter()
                 .map(|(n, a)| (n.clone(), a.clone()))
                 .collect();
@@ -191,7 +201,7 @@ impl CastFile {
             scrollback,
             #[cfg(feature = "png")]
             regions,
-            anchors,
+            anchors: all.anchors,
             expects,
             region_goldens,
             terminal: file.terminal,
@@ -230,7 +240,7 @@ pub fn parse_step(path: &Path, text: &str, regions: &Regions) -> Result<Step, Co
     let one: One = parse_toml(path, &whole).map_err(|e| shifted(e, prefix.len()))?;
     let span = one.step.span();
     // A region target not among `regions` is an error that says so.
-    let (action, timeout, settle) = step(one.step.get_ref(), &regions.anchors).map_err(|m| {
+    let (action, timeout, settle) = step(one.step.get_ref(), regions).map_err(|m| {
         let column = whole[prefix.len()..span.start.max(prefix.len())]
             .chars()
             .count()
@@ -401,6 +411,10 @@ pub(crate) struct FileToml {
     #[serde(default)]
     #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<String, RegionToml>"))]
     regions: BTreeMap<String, Spanned<RegionToml>>,
+    /// App manifests: what this cast's program shows, as refs (`@NAME.REF`; docs/agents.md).
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<String, AdapterToml>"))]
+    adapters: BTreeMap<String, Spanned<AdapterToml>>,
     /// Options of the terminal engine for this cast.
     #[serde(default)]
     terminal: super::TerminalTable,

@@ -10,7 +10,7 @@ use super::*;
 pub(super) fn recording(
     at: &Places<'_>,
     r: &FileToml,
-    regions: &BTreeMap<String, Anchor>,
+    regions: &Regions,
 ) -> Result<Option<Scenario>, ConfigError> {
     let expand_all = |v: &Spanned<Vec<String>>| -> Result<Vec<String>, ConfigError> {
         v.get_ref()

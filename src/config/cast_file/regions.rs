@@ -17,6 +17,9 @@ pub struct Regions {
     /// Every region as an inline TOML table, as its file wrote it: what a saved session's
     /// scenario carries of the regions it used ([`Regions::toml`]).
     written: BTreeMap<String, String>,
+    /// The adapters refs may name: the built-in ones and the `[adapters]` of the files read
+    /// (`None`: the built-in ones alone).
+    adapters: Option<Arc<Adapters>>,
 }
 
 impl Regions {
@@ -32,15 +35,56 @@ impl Regions {
         self.written.get(name).map(String::as_str)
     }
 
-    /// The table as written, checked; errors name `path`'s line and column (`text` is the
-    /// file's content).
+    /// The adapters refs may name: the built-in ones and the project's `[adapters]`.
+    pub fn adapters(&self) -> &Adapters {
+        self.adapters.as_deref().unwrap_or(Adapters::builtin())
+    }
+
+    /// The shared handle of [`Regions::adapters`], for a [`RefAnchor`] or a ref wait.
+    pub(crate) fn adapters_arc(&self) -> Arc<Adapters> {
+        self.adapters
+            .clone()
+            .unwrap_or_else(|| Arc::new(Adapters::builtin().clone()))
+    }
+
+    /// The tables as written, checked; errors name `path`'s line and column (`text` is the
+    /// file's content). `base` holds what the project gave already: its adapters, which
+    /// this file's `[adapters]` extend and its regions may name.
     pub(in crate::config) fn read(
         path: &Path,
         text: &str,
         table: &BTreeMap<String, Spanned<RegionToml>>,
+        adapters: &BTreeMap<String, Spanned<AdapterToml>>,
+        base: &Regions,
     ) -> Result<Regions, ConfigError> {
         let at = Places { path, text };
         let mut regions = Regions::default();
+        if !adapters.is_empty() {
+            let written: BTreeMap<String, String> = match text.parse::<toml::Table>() {
+                Ok(file) => match file.get("adapters") {
+                    Some(toml::Value::Table(t)) => {
+                        t.iter().map(|(k, v)| (k.clone(), inline_toml(v))).collect()
+                    }
+                    _ => BTreeMap::new(),
+                },
+                Err(_) => BTreeMap::new(),
+            };
+            let mut set = base.adapters().clone();
+            for (name, spec) in adapters {
+                let one = vec![(
+                    name.clone(),
+                    spec.get_ref().clone(),
+                    written.get(name).cloned().unwrap_or_default(),
+                )];
+                set = set
+                    .extended(one)
+                    .map_err(|e| at.error(spec.span(), e.to_string()))?;
+            }
+            regions.adapters = Some(Arc::new(set));
+        } else {
+            regions.adapters = base.adapters.clone();
+        }
+        let vocab = regions.adapters_arc();
         // Each region's value again, as TOML (the file has read already: it parses).
         if !table.is_empty() {
             if let Ok(file) = text.parse::<toml::Table>() {
@@ -78,8 +122,8 @@ impl Regions {
                 }
                 regions.annotations.insert(name.clone(), region);
             }
-            let anchor =
-                region_anchor(r).map_err(|e| at.error(span, format!("regions.{shown}: {e}")))?;
+            let anchor = region_anchor(r, &vocab)
+                .map_err(|e| at.error(span, format!("regions.{shown}: {e}")))?;
             regions.anchors.insert(name.clone(), anchor);
         }
         Ok(regions)
@@ -89,6 +133,9 @@ impl Regions {
     /// name here.
     pub(super) fn with(&self, own: Regions) -> Regions {
         let mut out = self.clone();
+        if own.adapters.is_some() {
+            out.adapters = own.adapters;
+        }
         out.anchors.extend(own.anchors);
         out.written.extend(own.written);
         #[cfg(feature = "png")]
@@ -133,9 +180,12 @@ pub(in crate::config) fn toml_key(k: &str) -> String {
 
 /// The anchor of a region of `[regions]`: fixed cells (`rows`, `cols`, `regex`) or exactly
 /// one of `row`, `match`, `inside`, `between`, `last_row`.
-pub(super) fn region_anchor(r: &RegionToml) -> Result<Anchor, Invalid> {
+pub(super) fn region_anchor(r: &RegionToml, adapters: &Arc<Adapters>) -> Result<Anchor, Invalid> {
     let fixed = r.rows.is_some() || r.cols.is_some() || r.regex.is_some();
     let mut found = Vec::new();
+    if let Some(s) = &r.reference {
+        found.push(ref_anchor(s, adapters, None)?);
+    }
     if let Some(row) = &r.row {
         found.push(Anchor::Row(anchor_regex(&row.regex)?));
     }
@@ -168,7 +218,7 @@ pub(super) fn region_anchor(r: &RegionToml) -> Result<Anchor, Invalid> {
         None => {}
     }
     let rule = "a region takes rows/cols/regex or exactly one of row, match, inside, between, \
-                last_row";
+                last_row, ref";
     match (one_of(found, rule)?, fixed) {
         (None, _) => {
             CellSelection::new(range_text(&r.rows), range_text(&r.cols), r.regex.as_deref())
@@ -178,6 +228,38 @@ pub(super) fn region_anchor(r: &RegionToml) -> Result<Anchor, Invalid> {
         (Some(a), false) => Ok(a),
         (Some(_), true) => Err(rule.into()),
     }
+}
+
+/// The anchor of the selector `s`, checked: it parses, and names refs that `adapters` (and
+/// `regions`, where a region may be named) give.
+pub(super) fn ref_anchor(
+    s: &str,
+    adapters: &Arc<Adapters>,
+    regions: Option<&BTreeMap<String, Anchor>>,
+) -> Result<Anchor, Invalid> {
+    let selector = checked_selector(s, adapters, regions)?;
+    Ok(Anchor::Ref(Box::new(RefAnchor::new(
+        selector,
+        adapters.clone(),
+    ))))
+}
+
+/// The selector `s`, parsed and checked against what `adapters` and `regions` name.
+pub(super) fn checked_selector(
+    s: &str,
+    adapters: &Adapters,
+    regions: Option<&BTreeMap<String, Anchor>>,
+) -> Result<Selector, Invalid> {
+    let shown = escape_for_terminal(s, 80);
+    let selector = Selector::parse(s).map_err(|e| invalid!("ref \"{shown}\": {e}"))?;
+    let mut cx = RefContext::new(adapters);
+    if let Some(r) = regions {
+        cx = cx.regions(r);
+    }
+    if let Some(why) = unknown_ref(&selector, &cx) {
+        return Err(invalid!("ref \"{shown}\": {why}"));
+    }
+    Ok(selector)
 }
 
 /// The region `name` of `[regions]`, or an error that lists the regions there are.
@@ -230,6 +312,10 @@ pub(in crate::config) struct RegionToml {
     /// The last non-blank row.
     #[serde(default)]
     pub(super) last_row: Option<bool>,
+    /// The cells of the one ref a selector finds (`"@vim.mode"`, `"@dialog.button(\"OK\")"`;
+    /// docs/agents.md, "Refs and selectors").
+    #[serde(default, rename = "ref")]
+    pub(super) reference: Option<String>,
     /// The annotation's label (default: the region's name; `""` for none).
     #[serde(default)]
     pub(super) label: Option<String>,
@@ -247,6 +333,7 @@ impl RegionToml {
             || self.inside.is_some()
             || self.between.is_some()
             || self.last_row.is_some()
+            || self.reference.is_some()
     }
 }
 

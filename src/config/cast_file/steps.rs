@@ -10,7 +10,7 @@ pub(super) const STEP_KEYS: &str =
 /// A step's action, its timeout and (a snapshot's) settle rule.
 pub(super) type StepParts = (Action, Option<Duration>, Option<Settle>);
 
-pub(super) fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<StepParts, Invalid> {
+pub(super) fn step(s: &StepToml, regions: &Regions) -> Result<StepParts, Invalid> {
     let mut actions = Vec::new();
     let target = |t: &TargetToml| self::target(t, regions);
     let button = match &s.button {
@@ -76,7 +76,7 @@ pub(super) fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<S
     if let Some(w) = &s.wait {
         actions.push(Action::Wait(match w {
             WaitToml::Text(t) => Wait::Text(t.clone()),
-            WaitToml::Table(t) => wait(t)?,
+            WaitToml::Table(t) => wait(t, regions)?,
         }));
     }
     if let Some(k) = &s.press {
@@ -144,10 +144,7 @@ pub(super) fn step(s: &StepToml, regions: &BTreeMap<String, Anchor>) -> Result<S
 }
 
 /// A mouse step's target, a region looked up in `[regions]`.
-pub(super) fn target(
-    t: &TargetToml,
-    regions: &BTreeMap<String, Anchor>,
-) -> Result<Target, Invalid> {
+pub(super) fn target(t: &TargetToml, regions: &Regions) -> Result<Target, Invalid> {
     let table = match t {
         TargetToml::Cell([r, c]) => {
             // Written counted from 1, as messages and goldens show positions; kept 0-based.
@@ -174,15 +171,41 @@ pub(super) fn target(
     }
     if let Some(name) = &table.region {
         // Fixed or anchored by content: the live screen resolves it when the step runs.
-        let region = named_region(regions, name)?;
+        let region = named_region(&regions.anchors, name)?;
         found.push(Target::Region(name.clone(), region.clone()));
     }
-    let rule = "a mouse target is [row, col] or takes exactly one of text, regex, region";
+    if let Some(s) = &table.reference {
+        // The cells of the one ref the selector finds on the live screen when the step runs.
+        let anchor = ref_anchor(s, &regions.adapters_arc(), Some(&regions.anchors))?;
+        found.push(Target::Region(s.clone(), anchor));
+    }
+    let rule = "a mouse target is [row, col] or takes exactly one of text, regex, region, ref";
     one_of(found, rule)?.ok_or_else(|| rule.into())
 }
 
-pub(super) fn wait(t: &WaitTableToml) -> Result<Wait, Invalid> {
+pub(super) fn wait(t: &WaitTableToml, regions: &Regions) -> Result<Wait, Invalid> {
     let mut found = Vec::new();
+    let gone_ref = match &t.gone {
+        Some(GoneToml::Ref(true)) if t.reference.is_none() => {
+            return Err(
+                "wait gone = true goes with ref = \"SELECTOR\" (until no ref it finds)".into(),
+            )
+        }
+        Some(GoneToml::Ref(false)) => {
+            return Err("wait gone = false: leave it out (a ref wait waits for the ref)".into())
+        }
+        Some(GoneToml::Ref(true)) => true,
+        _ => false,
+    };
+    if let Some(s) = &t.reference {
+        let selector = checked_selector(s, regions.adapters(), Some(&regions.anchors))?;
+        found.push(Wait::Ref(crate::record::RefWait::new(
+            selector,
+            gone_ref,
+            regions.adapters_arc(),
+            regions.anchors.clone(),
+        )));
+    }
     if let Some(x) = &t.text {
         found.push(Wait::Text(x.clone()));
     }
@@ -197,7 +220,7 @@ pub(super) fn wait(t: &WaitTableToml) -> Result<Wait, Invalid> {
     if let Some(d) = &t.idle {
         found.push(Wait::Idle(parse_duration(d)?));
     }
-    if let Some(g) = &t.gone {
+    if let Some(GoneToml::Text(g)) = &t.gone {
         found.push(Wait::Gone(g.clone()));
     }
     if let Some([r, c]) = t.cursor {
@@ -253,7 +276,7 @@ pub(super) fn wait(t: &WaitTableToml) -> Result<Wait, Invalid> {
         found.push(Wait::AnyPrompt);
     }
     let rule = "a wait takes exactly one of text, regex, idle, silent, gone, cursor, echo, \
-                title, bell, clipboard, prompt, changed";
+                title, bell, clipboard, prompt, changed, ref (with gone = true: until it is gone)";
     one_of(found, rule)?.ok_or_else(|| rule.into())
 }
 
@@ -379,6 +402,9 @@ pub(super) struct TargetTableToml {
     /// A region of `[regions]` or `tuicast.toml`.
     #[serde(default)]
     pub(super) region: Option<String>,
+    /// The one ref a selector finds (`"@dialog.button(\"OK\")"`).
+    #[serde(default, rename = "ref")]
+    pub(super) reference: Option<String>,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -397,6 +423,15 @@ pub(super) struct DragToml {
 pub(super) enum KeysToml {
     One(String),
     Many(Vec<String>),
+}
+
+/// `gone` of a wait: text, or `true` with `ref`.
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub(super) enum GoneToml {
+    Text(String),
+    Ref(bool),
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -420,9 +455,13 @@ pub(super) struct WaitTableToml {
     /// Until the screen has not changed for this long.
     #[serde(default)]
     pub(super) idle: Option<String>,
-    /// Until the text is no longer on the screen.
+    /// Until the text is no longer on the screen; `true` with `ref`: until no ref the
+    /// selector finds is there.
     #[serde(default)]
-    pub(super) gone: Option<String>,
+    pub(super) gone: Option<GoneToml>,
+    /// Until a ref the selector finds is there (`"@vim.mode[value=insert]"`).
+    #[serde(default, rename = "ref")]
+    pub(super) reference: Option<String>,
     /// Until the cursor is at `[row, col]`, from 1.
     #[serde(default)]
     pub(super) cursor: Option<[u16; 2]>,
