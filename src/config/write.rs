@@ -156,7 +156,12 @@ fn button(b: crate::record::mouse::MouseButton) -> String {
 /// name none.
 pub fn used_regions_toml(steps: &[Step], regions: &super::Regions) -> String {
     let mut names = std::collections::BTreeSet::new();
+    let mut adapters = std::collections::BTreeSet::new();
+    let mut selectors = Vec::new();
     for step in steps {
+        if let Action::Wait(Wait::Ref(r)) = &step.action {
+            selectors.push(&r.selector);
+        }
         let targets: Vec<&Target> = match &step.action {
             Action::Click(t, _) | Action::Hover(t) | Action::Scroll(_, t, _) => vec![t],
             Action::Drag { from, to, .. } => vec![from, to],
@@ -164,7 +169,7 @@ pub fn used_regions_toml(steps: &[Step], regions: &super::Regions) -> String {
         };
         for t in targets {
             match t {
-                Target::Region(_, crate::inspect::Anchor::Ref(_)) => {}
+                Target::Region(_, crate::inspect::Anchor::Ref(r)) => selectors.push(r.selector()),
                 Target::Region(name, _) => {
                     names.insert(name.as_str());
                 }
@@ -172,18 +177,37 @@ pub fn used_regions_toml(steps: &[Step], regions: &super::Regions) -> String {
             }
         }
     }
+    for s in selectors {
+        names.extend(s.region_names());
+        adapters.extend(s.adapters());
+    }
     let written: Vec<String> = names
         .into_iter()
         .filter_map(|n| Some(format!("{} = {}", key(n), regions.toml(n)?)))
         .collect();
-    if written.is_empty() {
-        return String::new();
+    // The project's own adapters its refs name (the built-in ones every tuicast has).
+    let manifests: Vec<String> = regions
+        .adapters()
+        .written()
+        .filter(|(name, _)| adapters.contains(name))
+        .map(|(name, toml)| format!("{} = {toml}", key(name)))
+        .collect();
+    let mut out = String::new();
+    if !written.is_empty() {
+        out.push_str(&format!(
+            "\n# The regions its steps name, from the tuicast.toml where the session ran.\n\
+             [regions]\n{}\n",
+            written.join("\n")
+        ));
     }
-    format!(
-        "\n# The regions its steps name, from the tuicast.toml where the session ran.\n\
-         [regions]\n{}\n",
-        written.join("\n")
-    )
+    if !manifests.is_empty() {
+        out.push_str(&format!(
+            "\n# The app manifests its refs name, from the tuicast.toml where the session ran.\n\
+             [adapters]\n{}\n",
+            manifests.join("\n")
+        ));
+    }
+    out
 }
 
 /// `path` as written in a file of folder `dir` (both absolute): relative when they share a

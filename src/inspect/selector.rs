@@ -158,6 +158,18 @@ impl Selector {
         &self.steps
     }
 
+    /// The regions it names: `x` of `@region("x")`, and every bare `@name` with no dot (a
+    /// region's name, or a role's: the caller looks it up).
+    pub fn region_names(&self) -> impl Iterator<Item = &str> {
+        self.steps
+            .iter()
+            .filter_map(|s| match (s.name.as_str(), s.args.as_slice()) {
+                ("region", [Arg::Text(t)]) => Some(t.as_str()),
+                (n, _) if !n.contains('.') => Some(n),
+                _ => None,
+            })
+    }
+
     /// The adapters its steps name (`vim` of `@vim.mode`).
     pub fn adapters(&self) -> impl Iterator<Item = &str> {
         self.steps

@@ -57,6 +57,7 @@ mod prompts;
 mod python;
 mod readme;
 mod record;
+mod refs;
 mod repeat;
 mod report;
 mod run;

@@ -9,16 +9,16 @@ use serde_json::Value;
 use crate::util::{screen_at, Dir, BIN};
 
 /// One agent: a private runtime folder (so a daemon of its own) and a working folder.
-struct Agent {
+pub(crate) struct Agent {
     runtime: Dir,
-    work: Dir,
-    env: Vec<(String, String)>,
+    pub(crate) work: Dir,
+    pub(crate) env: Vec<(String, String)>,
 }
 
 /// What one command printed and its exit status.
-struct Reply {
-    json: Value,
-    code: i32,
+pub(crate) struct Reply {
+    pub(crate) json: Value,
+    pub(crate) code: i32,
     stdout: String,
     stderr: String,
 }
@@ -47,7 +47,7 @@ impl std::fmt::Display for Reply {
 }
 
 impl Agent {
-    fn new() -> Agent {
+    pub(crate) fn new() -> Agent {
         Agent {
             runtime: Dir::new(),
             work: Dir::new(),
@@ -69,7 +69,7 @@ impl Agent {
         cmd
     }
 
-    fn run(&self, args: &[&str]) -> Reply {
+    pub(crate) fn run(&self, args: &[&str]) -> Reply {
         Reply::of(self.command(args).output().expect("run tuicast session"))
     }
 
@@ -91,7 +91,7 @@ impl Agent {
     }
 
     /// Runs a command that must succeed; its reply.
-    fn ok(&self, args: &[&str]) -> Value {
+    pub(crate) fn ok(&self, args: &[&str]) -> Value {
         let r = self.run(args);
         assert_eq!(r.code, 0, "tuicast session {}: {r}", args.join(" "));
         r.json
@@ -184,7 +184,7 @@ fn vim_insert_type_save_and_quit() {
 
 /// The scenario saved from a session, recorded again by `tuicast record`: the same
 /// checkpoints.
-fn rerecord_gives_the_same_checkpoints(a: &Agent, saved: &Path, names: &[&str]) {
+pub(crate) fn rerecord_gives_the_same_checkpoints(a: &Agent, saved: &Path, names: &[&str]) {
     let again = a.work.join("again.cast");
     let out = Command::new(BIN)
         .arg("record")
