@@ -46,7 +46,7 @@ use serde::Deserialize;
 use super::refs::{Ref, ROLE_REFS};
 use crate::term::{CellRect, Screen};
 
-/// A set of adapters: the built-in ones and a project's ([`Adapters::with_manifests`]).
+/// A set of adapters: the built-in ones and a project's `[adapters]` (`Regions::adapters` of the config).
 #[derive(Debug, Clone, Default)]
 pub struct Adapters {
     list: Vec<Adapter>,

@@ -15,7 +15,7 @@
 //! | `@list.selected` | the selected row of a list (`[selected]`) | the row's text |
 //! | `@list.item` | each row of the list holding the selection | the row's text |
 //! | `@highlight` | each highlighted row | the row's text |
-//! | `@table` | each table (`@table[0]`: the first) | the header, cells joined by tabs |
+//! | `@table` | each table (`@table[0]`: the first) | the header, cells joined by ` \| ` |
 //! | `@block` | each block of text | its first line |
 //! | `@region("name")`, `@name` | a region of `[regions]` (where a caller has them) | the text |
 //!
@@ -343,7 +343,7 @@ fn role_refs(screen: &Screen, outline: &Outline, cx: &RefContext) -> Vec<Ref> {
         };
         let mut r = Ref::new("table", "table", rect, screen);
         r.name = format!("@table[{i}]");
-        r.value = t.header.as_ref().map(|h| h.join("\t"));
+        r.value = t.header.as_ref().map(|h| h.join(" | "));
         out.push(r);
     }
     for (i, b) in outline.blocks.iter().enumerate() {

@@ -325,9 +325,8 @@ fn refs_find_a_casts_regions_expectations_and_masks() {
     let out = dir.tuicast(["test"]).run();
     assert_eq!(out.code(), Some(2), "{out}");
     assert!(
-        out.stdout().contains(
-            "casts/app.toml:1:1: check.expect[0]: ref \"@vim.mood\": no ref `@vim.mood`"
-        ),
+        out.stdout()
+            .contains("casts/app.toml:1:1: check.expect[0]: ref \"@vim.mood\": no ref `@vim.mood`"),
         "{out}"
     );
 }

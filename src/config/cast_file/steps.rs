@@ -439,7 +439,7 @@ pub(super) enum GoneToml {
 #[serde(untagged)]
 pub(super) enum WaitToml {
     Text(String),
-    Table(WaitTableToml),
+    Table(Box<WaitTableToml>),
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
