@@ -21,7 +21,7 @@
 //!   `"cursor"`; every row when absent (the first match, top to bottom).
 //! - `regex`: what it is; its cells are the match, its value the `value` group (else the
 //!   whole match). Without a regex the ref is the whole row.
-//! - `cursor = true`: found only when the cursor is on its row.
+//! - `cursor = true`: found only when the cursor is shown on its row (so is `row = "cursor"`).
 //! - `above = "REF"`: the rows above the adapter's ref `REF`, up to the previous row that
 //!   `REF`'s regex matches (a shell's output between two prompts).
 //! - `many = true`: every match is a ref, keyed by its value (`@dialog.button("Yes")`).
@@ -239,17 +239,30 @@ impl Adapters {
 }
 
 impl Adapter {
-    fn from_toml(name: &str, t: AdapterToml, written: Option<String>) -> Result<Adapter, String> {
+    fn from_toml(
+        name: &str,
+        t: AdapterToml,
+        written: Option<String>,
+    ) -> Result<Adapter, AdapterError> {
+        Adapter::read(name, t, written)
+    }
+
+    /// [`Adapter::from_toml`].
+    fn read(name: &str, t: AdapterToml, written: Option<String>) -> Result<Adapter, AdapterError> {
         let word = |s: &str| {
             !s.is_empty()
                 && s.chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         };
         if !word(name) {
-            return Err("an adapter's name is letters, digits, `_` and `-`".into());
+            return Err(AdapterError::from(
+                "an adapter's name is letters, digits, `_` and `-`".to_string(),
+            ));
         }
         if ROLE_REFS.contains(&name) {
-            return Err(format!("`{name}` is a role ref's name, not an adapter's"));
+            return Err(AdapterError::from(format!(
+                "`{name}` is a role ref's name, not an adapter's"
+            )));
         }
         let regex = |r: &str| {
             if r.is_empty() {
@@ -268,22 +281,24 @@ impl Adapter {
             .map(|r| regex(r))
             .collect::<Result<_, _>>()?;
         if t.refs.len() > MAX_ADAPTERS {
-            return Err(format!("at most {MAX_ADAPTERS} refs"));
+            return Err(AdapterError::from(format!("at most {MAX_ADAPTERS} refs")));
         }
         let mut refs = Vec::new();
         for (ref_name, specs) in &t.refs {
             if !word(ref_name) {
-                return Err(format!(
+                return Err(AdapterError::from(format!(
                     "refs.{}: a ref's name is letters, digits, `_` and `-`",
                     crate::escape::escape_for_terminal(ref_name, 40)
-                ));
+                )));
             }
             let specs = match specs {
                 OneOrMany::One(s) => vec![s.clone()],
                 OneOrMany::Many(v) => v.clone(),
             };
             if specs.is_empty() {
-                return Err(format!("refs.{ref_name}: an empty list"));
+                return Err(AdapterError::from(format!(
+                    "refs.{ref_name}: an empty list"
+                )));
             }
             let mut out = Vec::new();
             for s in specs {
@@ -293,9 +308,9 @@ impl Adapter {
                     Some(RowToml::Number(n)) if *n < 0 => RowSpec::Bottom(n.unsigned_abs() as usize),
                     Some(RowToml::Word(w)) if w == "cursor" => RowSpec::Cursor,
                     Some(_) => {
-                        return Err(format!(
+                        return Err(AdapterError::from(format!(
                             "refs.{ref_name}: `row` is 1, 2, … from the top, -1, -2, … from the bottom, or \"cursor\""
-                        ))
+                        )))
                     }
                 };
                 let regexes = match &s.regex {
@@ -309,18 +324,18 @@ impl Adapter {
                     None => false,
                     Some("highlight") => true,
                     Some(other) => {
-                        return Err(format!(
+                        return Err(AdapterError::from(format!(
                             "refs.{ref_name}: focused = \"{}\": the one rule is \"highlight\"",
                             crate::escape::escape_for_terminal(other, 40)
-                        ))
+                        )))
                     }
                 };
                 if let Some(a) = &s.above {
                     if !t.refs.contains_key(a) || a == ref_name {
-                        return Err(format!(
+                        return Err(AdapterError::from(format!(
                             "refs.{ref_name}: above = \"{}\" names no other ref of this adapter",
                             crate::escape::escape_for_terminal(a, 40)
-                        ));
+                        )));
                     }
                 }
                 out.push(RefSpec {
@@ -339,10 +354,10 @@ impl Adapter {
         }
         for n in &t.needs {
             if !t.refs.contains_key(n) {
-                return Err(format!(
+                return Err(AdapterError::from(format!(
                     "needs: \"{}\" is no ref of this adapter",
                     crate::escape::escape_for_terminal(n, 40)
-                ));
+                )));
             }
         }
         Ok(Adapter {
@@ -441,7 +456,9 @@ impl Adapter {
         }
         let mut out = Vec::new();
         for row in rows_of(spec.row, screen) {
-            if spec.cursor && usize::from(screen.cursor.row) != row {
+            // Where input goes: the shown cursor's row.
+            let at_cursor = screen.cursor.visible && usize::from(screen.cursor.row) == row;
+            if (spec.cursor || matches!(spec.row, RowSpec::Cursor)) && !at_cursor {
                 continue;
             }
             let (text, cell_of) = row_cells(screen, row);

@@ -68,9 +68,12 @@ pub struct RefJson {
     pub rows: [usize; 2],
     /// Its columns, `[first, last]`.
     pub cols: [usize; 2],
-    /// The text of its cells.
-    pub text: String,
-    /// Its value, when it has one apart from its text.
+    /// The text of its cells, when it has no value (`value` stands for it: a box's title,
+    /// a list row's trimmed text, a mode): the JSON stays a few hundred tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Its value, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Focused (a dialog's button Enter presses).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -91,7 +94,7 @@ impl RefJson {
             role: r.role.clone(),
             rows: [r.rect.row + 1, r.rect.row_end],
             cols: [r.rect.col + 1, r.rect.col_end],
-            text: safe(&r.text),
+            text: r.value.is_none().then(|| safe(&r.text)),
             value: r.value.as_deref().map(safe),
             focused: r.focused,
             selected: r.selected,
@@ -312,7 +315,13 @@ impl InspectionJson {
                         .collect(),
                 })
                 .collect(),
-            refs: found.refs.iter().map(RefJson::of).collect(),
+            // Highlights and blocks are listed above: their refs would say it twice.
+            refs: found
+                .refs
+                .iter()
+                .filter(|r| r.kind != "highlight" && r.kind != "block")
+                .map(RefJson::of)
+                .collect(),
             checkpoint: None,
         }
     }

@@ -47,6 +47,9 @@
 //! - `tables` ([`Table`]): `kind` (`lines` or `aligned`), the first `row` and `col`, the
 //!   `columns` as cell spans, the `header` (or `null`) and the data `rows`, each a list of
 //!   trimmed cell texts; a ragged block gives no table rather than a wrong one.
+//! - `refs` ([`Ref`]): every ref but the highlights' and blocks' (listed above): `ref` its
+//!   unique name (a selector that finds it), `role`, `rows` and `cols`, `value` (or `text`
+//!   when it has none), and `focused`, `selected`, `hidden` when set.
 //! - Text is the screen's text with control characters replaced (U+FFFD). Keys appear in the
 //!   order above; fields are only ever added, never renamed.
 

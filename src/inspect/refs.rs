@@ -343,7 +343,10 @@ fn role_refs(screen: &Screen, outline: &Outline, cx: &RefContext) -> Vec<Ref> {
         };
         let mut r = Ref::new("table", "table", rect, screen);
         r.name = format!("@table[{i}]");
-        r.value = t.header.as_ref().map(|h| h.join(" | "));
+        r.value = Some(match &t.header {
+            Some(h) => h.join(" | "),
+            None => format!("{} rows", t.rows.len()),
+        });
         out.push(r);
     }
     for (i, b) in outline.blocks.iter().enumerate() {
