@@ -27,7 +27,7 @@
 //! - `many = true`: every match is a ref, keyed by its value (`@dialog.button("Yes")`).
 //! - `focused = "highlight"`: a match is focused when its cells are shaded unlike the cells
 //!   beside it (reverse video, another background).
-//! - `values = { "(END)" = "end" }` renames values; `lowercase = true` lower-cases them;
+//! - `value = "top"`: the value of every match; `values = { "(END)" = "end" }` renames values; `lowercase = true` lower-cases them;
 //!   `default = "normal"`: the value on a recognised screen where nothing matches (the ref's
 //!   cells are then its row).
 //!
@@ -76,6 +76,7 @@ struct RefSpec {
     values: BTreeMap<String, String>,
     lowercase: bool,
     default: Option<String>,
+    fixed: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -156,6 +157,9 @@ struct RefToml {
     lowercase: bool,
     /// The value where nothing matches on a recognised screen.
     default: Option<String>,
+    /// The value of every match, whatever it holds (less's file name on its first screen
+    /// is the position `top`).
+    value: Option<String>,
 }
 
 message_error!(
@@ -348,6 +352,7 @@ impl Adapter {
                     values: s.values.clone(),
                     lowercase: s.lowercase,
                     default: s.default.clone(),
+                    fixed: s.value.clone(),
                 });
             }
             refs.push((ref_name.clone(), out));
@@ -549,6 +554,9 @@ impl Adapter {
 
 impl RefSpec {
     fn value(&self, raw: &str) -> String {
+        if let Some(v) = &self.fixed {
+            return v.clone();
+        }
         let v = self
             .values
             .get(raw)

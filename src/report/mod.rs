@@ -413,14 +413,19 @@ impl ReportDir {
         std::fs::write(&dirty, b"")?;
         let _guard = IN_PROCESS.lock().unwrap_or_else(|e| e.into_inner());
         loop {
-            let Some(lock) = Lock::try_take(&self.dir.join(".lock"))? else {
+            // The one pid lock (util::PidLock): a holder killed mid-generation is taken over.
+            let Some(lock) = crate::util::PidLock::acquire(&self.dir.join(".lock"))? else {
                 return Ok(()); // the holder sees `.dirty` and generates again
             };
-            while dirty.exists() {
-                std::fs::remove_file(&dirty)?;
-                self.generate()?;
-            }
-            drop(lock);
+            let generated = (|| {
+                while dirty.exists() {
+                    std::fs::remove_file(&dirty)?;
+                    self.generate()?;
+                }
+                Ok::<(), io::Error>(())
+            })();
+            lock.release();
+            generated?;
             // Marked between the last look and the release: nobody else saw the lock free.
             if !dirty.exists() {
                 return Ok(());
@@ -686,53 +691,6 @@ fn qualified(project: &str, name: &str) -> String {
 
 fn short_hash(key: &str) -> String {
     content_hash(key.as_bytes())[..16].to_string()
-}
-
-/// A lock file held by one process: `create_new`, with this process id in it. A lock whose
-/// process is gone (killed mid-generation) is taken over.
-struct Lock(PathBuf);
-
-impl Lock {
-    fn try_take(path: &Path) -> io::Result<Option<Lock>> {
-        for _ in 0..2 {
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-            {
-                Ok(mut f) => {
-                    use std::io::Write;
-                    write!(f, "{}", std::process::id())?;
-                    return Ok(Some(Lock(path.to_path_buf())));
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    let holder = std::fs::read_to_string(path).unwrap_or_default();
-                    let alive = holder
-                        .trim()
-                        .parse::<u32>()
-                        .is_ok_and(crate::util::process_alive);
-                    let old = std::fs::metadata(path)
-                        .and_then(|m| m.modified())
-                        .ok()
-                        .and_then(|m| m.elapsed().ok())
-                        .is_some_and(|age| age > Duration::from_secs(600));
-                    // Written but not yet holding a pid: a process between create and write.
-                    if !old && (holder.is_empty() || alive) {
-                        return Ok(None);
-                    }
-                    let _ = std::fs::remove_file(path);
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(None)
-    }
-}
-
-impl Drop for Lock {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 /// Now, in seconds since the Unix epoch (0 on a clock before it).

@@ -186,7 +186,9 @@ fn a_pagers_position_and_a_ref_that_goes() {
     let lines: String = (1..=200).map(|i| format!("{i}\n")).collect();
     a.work.write("n.txt", lines);
     a.ok(&["start", "--name", "l", "--", "less", "n.txt"]);
-    a.ok(&["wait", "l", "--text", "23"]);
+    // The first screen shows the file's name where the position goes: the top.
+    let top = a.ok(&["wait", "l", "--ref", "@pager.position[value=top]"]);
+    assert_eq!(top["matched"]["text"], "n.txt", "{top}");
     a.ok(&["press", "l", "G"]);
     let end = a.ok(&["wait", "l", "--ref", "@pager.position[value=end]"]);
     assert_eq!(end["matched"]["text"], "(END)", "{end}");
