@@ -49,6 +49,7 @@ use crate::term::Screen;
 /// # Ok::<(), std::io::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Check<'a> {
     /// The format to render and compare in.
     pub format: Format,

@@ -28,6 +28,7 @@ pub enum Place {
 
 /// What differs between an expected and an actual snapshot.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Difference {
     /// Where they first differ.
     pub place: Place,

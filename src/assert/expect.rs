@@ -39,6 +39,7 @@ pub enum TextCheck {
 
 /// The style every cell with text in the region must have; `None` is not checked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct StyleCheck {
     /// Foreground colour.
     pub fg: Option<Color>,
@@ -150,6 +151,7 @@ pub fn parse_color(text: &str) -> Result<Color, ColorError> {
 
 /// One `[[check.expect]]`.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Expect {
     /// Its name in test names: the `name` key, or its number in the file (from 1).
     pub id: String,

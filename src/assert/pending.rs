@@ -72,6 +72,7 @@ pub(crate) fn check_destination(root: &Path, output: &Path) -> Result<(), std::i
 
 /// A `.new` file waiting for review.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Pending {
     /// The `.new` file.
     pub new: PathBuf,
@@ -129,6 +130,7 @@ impl Pending {
 /// recording's change accepts all of it: a golden taken from a new recording without the
 /// recording itself fails the next replay.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Change {
     /// The live recording, when there is one.
     pub cast: Option<Pending>,
@@ -272,6 +274,7 @@ pub fn stale_temporaries(snapshots: &Path) -> io::Result<Vec<PathBuf>> {
 /// casts, or lies outside the project. A `tuicast.toml` from a cloned repository chooses the
 /// folder, so removal never trusts it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UnsafeSnapshotsFolder {
     /// The snapshots folder.
     pub snapshots: PathBuf,

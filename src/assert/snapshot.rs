@@ -356,6 +356,7 @@ fn header(cast: &str, checkpoint: &str, screen: &Screen, view: CursorView) -> St
 
 /// A stretch of cells in one row with the same non-default style.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct StyleRun {
     /// First cell, 0-based.
     pub first: usize,
@@ -367,6 +368,7 @@ pub struct StyleRun {
 
 /// Colours and attributes of a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Style {
     /// Foreground colour.
     pub fg: Color,

@@ -32,6 +32,7 @@ impl std::error::Error for ClientError {}
 /// A reply, and whether the daemon that held the sessions was found gone first (killed or
 /// crashed: its sessions lost, what it left running ended, a new daemon started).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Called {
     /// The reply.
     pub reply: Reply,

@@ -90,6 +90,7 @@ pub const DEFAULT_IDLE: Duration = Duration::from_secs(600);
 
 /// The daemon's files: all in one private folder of this user.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Paths {
     /// The folder (mode 0700).
     pub dir: PathBuf,

@@ -57,6 +57,7 @@ pub struct Case {
 /// A checkpoint of a case: found by scanning a cast's markers (no replay needed), or, for a
 /// case recorded live, planned from its scenario's checkpoint steps.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct CheckpointInfo {
     /// The unique checkpoint name.
     pub name: String,

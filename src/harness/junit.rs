@@ -32,6 +32,7 @@ pub const MAX_JUNIT_DATA: u64 = 256 << 20;
 
 /// One trial as JUnit shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct JunitCase {
     /// The `testsuite` it belongs to: the project (its folder's name).
     pub suite: String,
@@ -182,6 +183,7 @@ fn xml(text: &str) -> String {
 
 /// What went wrong writing a JUnit file.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct JunitError {
     /// The file.
     pub path: PathBuf,

@@ -397,6 +397,7 @@ pub(crate) fn live_outcome(cast: &Path) -> Option<LiveOutcome> {
 /// checkpoints to settle after the program's last output (the sum of their overheads, as
 /// `tuicast info` shows them one by one).
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct RecordingTimes {
     /// Seconds from the program's start to the recording's last event.
     pub recording: f64,

@@ -28,6 +28,7 @@ impl std::ops::Deref for Failure {
 
 /// The outcome of checking one checkpoint in every format.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct CheckResult {
     /// `<cast>::<checkpoint>`.
     pub test: String,
@@ -51,6 +52,7 @@ pub struct CheckResult {
 
 /// One golden file's outcome.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct SnapshotResult {
     /// The golden file.
     pub path: PathBuf,

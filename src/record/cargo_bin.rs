@@ -20,6 +20,7 @@ use std::sync::{Mutex, OnceLock};
 
 /// Why a `bin =` binary was not found: its name and every place that was tried.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BinError {
     /// The binary's name.
     pub name: String,

@@ -99,6 +99,7 @@ pub enum MouseEvent {
 
 /// A position the encoding cannot write as text.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MouseEncodeError {
     /// `column` or `row`.
     pub axis: &'static str,

@@ -198,6 +198,7 @@ fn osc(body: &str, bel: bool) -> Option<Query> {
 
 /// The colours used to answer OSC 10/11/4 queries: `#rrggbb` strings.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct AnswerColors {
     /// Default foreground.
     pub fg: String,

@@ -9,6 +9,7 @@ use crate::escape::escape_for_terminal;
 
 /// What a timed-out wait saw: enough to tell why without re-running.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct TimeoutReport {
     /// What was waited for.
     pub what: String,

@@ -15,6 +15,7 @@ use super::session::{
 
 /// What running a scenario produced.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Recorded {
     /// The cast written.
     pub cast: PathBuf,

@@ -16,6 +16,7 @@ use crate::term::{EngineOptions, Size};
 
 /// How to record a cast: the program, its terminal and environment, and the steps.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Scenario {
     /// Where the scenario was written, for messages (`None`: built in code).
     pub source: Option<PathBuf>,
@@ -336,6 +337,7 @@ impl RefWait {
 
 /// A place in a scenario file: `path:line:column` (1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Origin {
     /// The file.
     pub path: PathBuf,

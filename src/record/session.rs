@@ -211,6 +211,7 @@ impl Write for Sink {
 
 /// The end of a recording.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Finished {
     /// Exit status of the program (128+signal when a signal ended it).
     pub status: i32,

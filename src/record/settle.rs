@@ -42,6 +42,7 @@ const SYNC_MODE: u16 = 2026;
 
 /// What a settle or idle wait that ran out of time saw.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct UnsettledReport {
     /// What was waited for (`a settled screen (100 ms without a change)`).
     pub what: String,
@@ -571,6 +572,7 @@ pub enum SettledBy {
 
 /// One checkpoint's times, from the start of the recording.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CheckpointTiming {
     /// When input was last sent before it (`None`: none was).
     pub input: Option<Duration>,

@@ -59,6 +59,7 @@ impl EnginesJson {
 /// What the engines showed at one checkpoint, and where they disagree.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
 pub struct Comparison {
     /// The checkpoint's name (a marker label made unique, or `end`).
     pub name: String,
@@ -86,6 +87,7 @@ impl Comparison {
 /// One cell where engines disagree.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
 pub struct CellDisagreement {
     /// 0-based row.
     pub row: u16,
@@ -100,6 +102,7 @@ pub struct CellDisagreement {
 /// One engine's cell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
 pub struct EngineCell {
     /// The engine.
     pub engine: EngineKind,
@@ -111,6 +114,7 @@ pub struct EngineCell {
 /// A difference outside the grid.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
 pub struct ScreenDisagreement {
     /// `size`, `cursor`, `cursor visible`, `title` or `alternate screen`.
     pub what: String,
@@ -121,6 +125,7 @@ pub struct ScreenDisagreement {
 /// One engine's value of something outside the grid.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
 pub struct EngineValue {
     /// The engine.
     pub engine: EngineKind,

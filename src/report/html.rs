@@ -22,6 +22,7 @@ pub(super) struct Page<'a> {
 
 /// Counts shown in the summary.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Counts {
     /// Checkpoints that matched.
     pub passed: usize,

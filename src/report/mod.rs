@@ -44,6 +44,7 @@ use crate::config::Config;
 
 /// What the report needs to know of a checked cast besides its results.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct CaseInfo<'a> {
     /// The cast's stem (its name in test names).
     pub stem: &'a str,

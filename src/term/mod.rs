@@ -91,6 +91,7 @@ impl fmt::Display for Color {
 /// Text attributes of a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
 pub struct Attrs {
     /// Bold (increased intensity).
     pub bold: bool,
@@ -136,6 +137,7 @@ impl Attrs {
 /// One cell of the screen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
 pub struct Cell {
     /// The character drawn in the cell with any combining marks; empty for the second half
     /// of a wide character.
@@ -199,6 +201,7 @@ pub struct Cursor {
 /// `Ps` is 0 (the default: a steady block here), 1 blinking block, 2 steady block,
 /// 3 blinking underline, 4 steady underline, 5 blinking bar, 6 steady bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct CursorShape {
     /// The form of the cursor.
     pub kind: CursorKind,

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
+#[non_exhaustive]
 pub struct Modes {
     /// Bracketed paste (mode 2004): pasted text comes between `CSI 200 ~` and `CSI 201 ~`.
     pub bracketed_paste: bool,

@@ -5,6 +5,7 @@
 
 /// One run of cells on a row, 0-based and inclusive: `row`, columns `first..=last`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub struct CellRun {
     /// The row.
     pub row: usize,

@@ -36,6 +36,7 @@ pub const MAX_UNSUPPORTED_KINDS: usize = 100;
 
 /// The parts of a terminal's state that are not its cells, cursor, title and modes.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TermState {
     /// The icon name (OSC 1; OSC 0 sets it and the title), the last one set.
     #[serde(default)]
@@ -69,6 +70,7 @@ impl TermState {
 /// One OSC 52 write to a clipboard (`OSC 52 ; Pc ; base64 ST`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
 pub struct ClipboardWrite {
     /// The selections written, as the program named them (`c` clipboard, `p` primary, `q`
     /// secondary, `s` select, `0`–`7` cut buffers); `s0` (xterm's default) when it named none.
@@ -85,6 +87,7 @@ pub struct ClipboardWrite {
 /// link, even when apart).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
 pub struct Hyperlink {
     /// The URI, as the program wrote it. Untrusted: escape it before printing it.
     pub uri: String,

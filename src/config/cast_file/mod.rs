@@ -74,6 +74,7 @@ use crate::term::{CellSelection, Size, MAX_SCROLLBACK};
 
 /// A cast's TOML, read and checked.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct CastFile {
     /// The file.
     pub path: PathBuf,
@@ -112,6 +113,7 @@ pub struct CastFile {
 /// screen (`[check] end = false`, for programs whose last screen is noise, such as a
 /// full-screen app after it exits), or the ones named (`[check] checkpoints = ["a", "b"]`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Checked {
     /// Only these names, when given.
     pub only: Option<Vec<String>>,

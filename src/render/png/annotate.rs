@@ -52,6 +52,7 @@ const MAX_LABEL_CELLS: usize = 60;
 
 /// One annotation: what to box, and how.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Annotation {
     /// The cells to box: fixed cells (a rectangle, or every match of a regex within one,
     /// [`Anchor::Cells`]), or a region anchored by content, found afresh on each screen.
@@ -66,6 +67,7 @@ pub struct Annotation {
 /// cast's TOML, `[regions]`): its keys, not yet checked. [`AnnotationSpec::build`] makes the
 /// [`Annotation`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AnnotationSpec {
     /// The name of a region of the cast's TOML, whose keys this spec's keys override (never
     /// set in a region itself).

@@ -8,6 +8,7 @@ use crate::rgb::Rgb;
 
 /// How two renders differ.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct PixelDiff {
     /// Set when the sizes differ: (expected width, height), (actual width, height).
     pub size: Option<((u32, u32), (u32, u32))>,

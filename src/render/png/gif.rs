@@ -62,6 +62,7 @@ impl Default for GifOptions {
 
 /// What a [`GifEncoder`] made.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct GifStats {
     /// Frames written.
     pub frames: usize,
