@@ -46,11 +46,9 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(back.dimensions(), image.dimensions());
 
         if flags & 7 == 7 {
-            let decorations = Decorations {
-                chrome: true,
-                title: Some(text.chars().take(40).collect()),
-                ..Decorations::default()
-            };
+            let mut decorations = Decorations::default();
+            decorations.chrome = true;
+            decorations.title = Some(text.chars().take(40).collect());
             let framed = renderer
                 .render_decorated(&screen, &decorations)
                 .expect("a small framed screen renders");

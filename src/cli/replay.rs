@@ -443,16 +443,14 @@ fn picture_options(args: &Args, header: &Header) -> anyhow::Result<PngOptions> {
         .apply(&mut options, &root)
         .map_err(anyhow::Error::msg)?;
     let p = &args.picture.png;
-    let flags = PngConfig {
-        theme: p.theme.clone(),
-        font_size: p.font_size,
-        line_height: p.line_height,
-        padding: p.padding,
-        font_dir: Some(FontDirs::Many(p.font_dir.clone())),
-        cursor: p.cursor.clone(),
-        system_fonts: p.no_system_fonts.then_some(false),
-        ..PngConfig::default()
-    };
+    let mut flags = PngConfig::default();
+    flags.theme = p.theme.clone();
+    flags.font_size = p.font_size;
+    flags.line_height = p.line_height;
+    flags.padding = p.padding;
+    flags.font_dir = Some(FontDirs::Many(p.font_dir.clone()));
+    flags.cursor = p.cursor.clone();
+    flags.system_fonts = p.no_system_fonts.then_some(false);
     flags
         .apply_flags(&mut options, &root)
         .map_err(anyhow::Error::msg)?;
@@ -476,11 +474,10 @@ fn picture(
         .or_else(|| header.title.clone())
         .or_else(|| checkpoint.screen.title.clone())
         .or_else(|| cast.file_stem().map(|s| s.to_string_lossy().into_owned()));
-    let decorations = Decorations {
-        annotations,
-        chrome: args.picture.png.chrome,
-        title,
-    };
+    let mut decorations = Decorations::default();
+    decorations.annotations = annotations;
+    decorations.chrome = args.picture.png.chrome;
+    decorations.title = title;
     let mut renderer = match renderer {
         Some(r) => r,
         None => Renderer::new(picture_options(args, header)?)?,

@@ -145,6 +145,7 @@ impl Program {
 
 /// One step: an action, an optional timeout of its wait or exit, and where it was written.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Step {
     /// What the step does.
     pub action: Action,

@@ -571,13 +571,7 @@ fn many_labels_get_numbers_and_a_legend() {
     let mut r = Renderer::new(PngOptions::default()).unwrap();
     let plain = r.render(&s).unwrap();
     let few = r
-        .render_decorated(
-            &s,
-            &Decorations {
-                annotations: annotations[..3].to_vec(),
-                ..Decorations::default()
-            },
-        )
+        .render_decorated(&s, &Decorations::annotated(annotations[..3].to_vec()))
         .unwrap();
     assert_eq!(
         few.dimensions(),
@@ -585,13 +579,7 @@ fn many_labels_get_numbers_and_a_legend() {
         "three labels fit inline"
     );
     let many = r
-        .render_decorated(
-            &s,
-            &Decorations {
-                annotations,
-                ..Decorations::default()
-            },
-        )
+        .render_decorated(&s, &Decorations::annotated(annotations))
         .unwrap();
     assert_eq!(many.width(), plain.width());
     assert!(
@@ -604,13 +592,7 @@ fn many_labels_get_numbers_and_a_legend() {
         .collect();
     let mut big = Renderer::new(PngOptions::default().font_size(60.0).line_height(4.0)).unwrap();
     let err = big
-        .render_decorated(
-            &s,
-            &Decorations {
-                annotations: huge,
-                ..Decorations::default()
-            },
-        )
+        .render_decorated(&s, &Decorations::annotated(huge))
         .unwrap_err();
     assert!(matches!(err, png::PngError::TooLarge { .. }), "{err}");
 }

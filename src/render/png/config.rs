@@ -23,6 +23,7 @@ use crate::theme::Theme;
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct PngConfig {
     /// A built-in theme name or an agg-style colour list.
     #[serde(default)]

@@ -132,6 +132,7 @@ impl Default for PngOptions {
 
 /// Extras drawn around and over the screen.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Decorations {
     /// Boxes around cells or regex matches, with optional labels.
     pub annotations: Vec<Annotation>,
@@ -139,6 +140,16 @@ pub struct Decorations {
     pub chrome: bool,
     /// The title shown in the frame's title bar.
     pub title: Option<String>,
+}
+
+impl Decorations {
+    /// Decorations of `annotations` alone (no chrome, no title; set those after).
+    pub fn annotated(annotations: Vec<Annotation>) -> Decorations {
+        Decorations {
+            annotations,
+            ..Decorations::default()
+        }
+    }
 }
 
 /// Fails with [`PngError::TooLarge`] when an image of `width` × `height` would pass the limits.
