@@ -472,6 +472,13 @@ impl Session {
         self.pty.echo_enabled()
     }
 
+    /// Whether the terminal reads whole lines (`ICANON`) as the program left it: off while
+    /// a line editor (readline, a REPL) or a full-screen program reads keys itself
+    /// (`None`: unknown).
+    pub fn canonical(&self) -> Option<bool> {
+        self.pty.canonical()
+    }
+
     /// How long ago the program last wrote output (or the session started).
     pub fn since_output(&self) -> Duration {
         self.last_output.elapsed()
