@@ -103,7 +103,7 @@ pub(super) fn matched(
             ..named("clipboard")
         },
         Wait::Prompt(_) | Wait::AnyPrompt => {
-            let prompt = classify(after, &after.outline(), session.echo());
+            let prompt = classify(after, &after.outline(), session.modes());
             let text = after.text();
             let evidence = prompt.evidence.trim();
             let span = (!evidence.is_empty())

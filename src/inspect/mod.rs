@@ -63,7 +63,7 @@ pub use json::{
     BarJson, BlockJson, BoxJson, HighlightJson, InspectedCursor, InspectionJson, PromptJson,
     TableJson,
 };
-pub use prompt::{classify, Prompt, PromptKind, PromptKindError};
+pub use prompt::{classify, Prompt, PromptKind, PromptKindError, TtyModes};
 pub use table::{tables, Table};
 
 /// The version of the JSON schema [`Inspection::json`] writes.
@@ -88,7 +88,7 @@ pub struct Inspection {
 pub fn inspect(screen: &Screen) -> Inspection {
     let outline = screen.outline();
     Inspection {
-        prompt: classify(screen, &outline, None),
+        prompt: classify(screen, &outline, TtyModes::UNKNOWN),
         tables: tables(screen),
         outline,
         size: screen.size,

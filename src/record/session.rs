@@ -479,6 +479,15 @@ impl Session {
         self.pty.canonical()
     }
 
+    /// The terminal's echo and line modes as the program left them, as
+    /// [`inspect::classify`](crate::inspect::classify) reads them.
+    pub fn modes(&self) -> crate::inspect::TtyModes {
+        crate::inspect::TtyModes {
+            echo: self.pty.echo_enabled(),
+            canonical: self.pty.canonical(),
+        }
+    }
+
     /// How long ago the program last wrote output (or the session started).
     pub fn since_output(&self) -> Duration {
         self.last_output.elapsed()
