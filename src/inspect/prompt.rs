@@ -8,10 +8,11 @@
 //! | `pager` | the last row is `(END)`, `--More--`, `:`, `… lines 1-20/300`, `Manual page … line N` | 0.9 (`:` 0.7) |
 //! | `password` | echo off in line mode (`ICANON` on, as getpass, sudo and ssh read) with the cursor after a `:`; else `Password:`/`passphrase`/`PIN` on the cursor's line | 0.95 / 0.8 |
 //! | `yesno` | `[Y/n]`, `(y/n)`, `(yes/no)`, `(yes/no/[fingerprint])` on the cursor's line (the default is the capital); coreutils' `rm: remove …?` questions (default no); `<Yes>` and `<No>` buttons in a box (the default is the highlighted one); a question with `Y Yes` and `N No` keys | 0.9 / 0.7 / 0.85 / 0.8 |
-//! | `confirm` | `press any key`, `press Enter`, `push <RETURN>` on the screen; a dialog with only an OK button and the cursor in it | 0.8 / 0.7 |
+//! | `confirm` | `press any key`, `press Enter`, `push <RETURN>` on the screen; a dialog with only an OK button (`<  OK  >`, whiptail's `<Ok>`) and the cursor in it | 0.8 / 0.7 |
+//! | `select` | two or more rows `1) item` right above the cursor's line (bash's `select`) | 0.7 |
 //! | `select` | a question (`? …`, `◆ …`, or ending in `?` or `:`) over options of which one is marked: a pointer `>`, `❯`, `›`, `▸`, `→` before it and the others indented alike (inquirer, survey, enquirer, prompts), or `●`/`◉` among `○`/`◯` (@clack); the outline's `selected` row in a list (its options: the rows of its block) | 0.8 / 0.8 |
 //! | `text` | the visible cursor in a dialog that holds no list (a popup, an input field); a line ending in `:` or `?` with the cursor after it | 0.7 / 0.6 |
-//! | `shell` | the cursor after `$`, `#`, `%`, `>` or `>>>` at the end of the last non-blank line, or after a REPL's continuation `...` alone on it | 0.7 |
+//! | `shell` | the cursor after `$`, `#`, `%`, `>` or `>>>` at the end of the last non-blank line, or after a REPL's continuation `...` alone on it; a word prompt alone on it (`sqlite>`, `(gdb)`) | 0.7 / 0.6 |
 //!
 //! Echo off is a password only while the terminal reads whole lines: a line editor
 //! (readline in bash's `read -e` and python's `input`, a REPL) and a full-screen program turn
@@ -299,7 +300,7 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
         .max_by_key(|(i, _)| std::iter::successors(Some(*i), |&p| outline.boxes[p].parent).count());
     if let Some((i, b)) = innermost {
         let inner = b.inner();
-        let ok = re(&OK, r"<\s*OK\s*>|\[\s*OK\s*\]|\[<\s*OK\s*>\]");
+        let ok = re(&OK, r"(?i)<\s*OK\s*>|\[\s*OK\s*\]|\[<\s*OK\s*>\]");
         let ok_only = (inner.row..inner.row_end).any(|r| ok.is_match(&texts[r]))
             && !(inner.row..inner.row_end).any(|r| re(&CANCEL, r"(?i)cancel").is_match(&texts[r]));
         // A highlighted field under the cursor that is not a button (`<  OK  >`, `[ OK ]`).
@@ -350,7 +351,14 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
         return Prompt::new(PromptKind::Text, 0.7, h.text.clone(), Some(h.row));
     }
     if at_end && Some(cur) == last {
+        if let Some(p) = numbered_menu(&texts, cur) {
+            return p;
+        }
         let t = cur_text.trim_end();
+        // A REPL's or debugger's prompt of one word: `sqlite>`, `mysql>`, `(gdb)`.
+        if re(&REPL, r"^([A-Za-z][\w.-]*>|\([A-Za-z][\w.-]*\))$").is_match(t.trim_start()) {
+            return Prompt::new(PromptKind::Shell, 0.6, t.trim_start(), Some(cur));
+        }
         if re(&SHELL, r"((^|\s)([$#%>]|>>>)|[\w~/)\]][$#])$").is_match(t) || t.trim() == "..." {
             return Prompt::new(PromptKind::Shell, 0.7, t.trim_start(), Some(cur));
         }
@@ -468,7 +476,30 @@ fn marked_options(texts: &[String]) -> Option<Prompt> {
     Some(p)
 }
 
+/// A numbered menu over the cursor's line, as bash's `select` prints one: two or more rows
+/// `1) item` right above it (the cursor's line its question: `#?`, `Pick one:`).
+fn numbered_menu(texts: &[String], cur: usize) -> Option<Prompt> {
+    let item = re(&NUMBERED, r"^\s*(\d+)\) (\S.*)$");
+    let mut top = cur;
+    while top > 0 && item.is_match(texts[top - 1].trim_end()) {
+        top -= 1;
+    }
+    if cur - top < 2 {
+        return None;
+    }
+    let question = texts[cur].trim();
+    let mut p = Prompt::new(PromptKind::Select, 0.7, question, Some(cur));
+    for t in &texts[top..cur] {
+        if let Some(c) = item.captures(t.trim_end()) {
+            p.options.push(c[2].trim().to_string());
+        }
+    }
+    Some(p)
+}
+
 static PAGER: OnceLock<Regex> = OnceLock::new();
+static REPL: OnceLock<Regex> = OnceLock::new();
+static NUMBERED: OnceLock<Regex> = OnceLock::new();
 static PASSWORD: OnceLock<Regex> = OnceLock::new();
 static YESNO: OnceLock<Regex> = OnceLock::new();
 static COREUTILS: OnceLock<Regex> = OnceLock::new();
