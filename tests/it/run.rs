@@ -360,6 +360,7 @@ case "$q" in
   *colour*) printf '\n  Blue.  \n\n' ;;
   *token*) echo "the token is $TUICAST_SECRET_BOT_KEY" ;;
   *slow*) exec sleep 30 ;;
+  *long*) seq 1 2000 ;;
   *) echo "I do not know: $q"; exit 3 ;;
 esac
 "#,
@@ -447,11 +448,24 @@ fn ask_keeps_runs_limits_and_secrets() {
     let r = tuicast_sub(
         "ask",
         &dir,
-        &["--max-output", "5", "--prompt", "colour", "--", &bot],
+        &[
+            "--max-output",
+            "100",
+            "--prompt",
+            "a long answer",
+            "--",
+            &bot,
+        ],
         &[],
         None,
     );
     assert_eq!(r.json["truncated"]["stdout"], true, "{r}");
+    assert_eq!(r.json["truncated"]["stderr"], false, "{r}");
+    assert_eq!(r.json["ended_by"], "max-output", "{r}");
+    assert!(
+        r.json["answer"].as_str().unwrap().starts_with("1\n2\n3\n"),
+        "{r}"
+    );
     // A secret is starred in the answer.
     let value = "s3cr3t-bot-key-0123456789";
     let r = tuicast_sub(
