@@ -515,3 +515,81 @@ static BUTTON: OnceLock<Regex> = OnceLock::new();
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("a valid pattern"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::Size;
+
+    /// The prompt of a 60-column screen of `output` (the cursor where it leaves it).
+    fn prompt(output: &str, modes: TtyModes) -> Prompt {
+        let s = crate::term::test_screen(Size { cols: 60, rows: 10 }, output);
+        classify(&s, &s.outline(), modes)
+    }
+
+    const RAW: TtyModes = TtyModes {
+        echo: Some(false),
+        canonical: Some(false),
+    };
+
+    #[test]
+    fn echo_off_is_a_password_only_in_line_mode() {
+        let line = TtyModes {
+            echo: Some(false),
+            canonical: Some(true),
+        };
+        assert_eq!(prompt("Token: ", line).kind, PromptKind::Password);
+        // Readline: both off, the editor echoes itself.
+        assert_eq!(prompt("Your name: ", RAW).kind, PromptKind::Text);
+        // Unknown line mode: as before.
+        let unknown = TtyModes {
+            echo: Some(false),
+            canonical: None,
+        };
+        assert_eq!(prompt("Token: ", unknown).kind, PromptKind::Password);
+        // The words still say it with the modes unknown (a replay).
+        assert_eq!(
+            prompt("Password: ", TtyModes::UNKNOWN).kind,
+            PromptKind::Password
+        );
+    }
+
+    #[test]
+    fn pointer_and_radio_marks_under_a_question_are_a_select() {
+        let p = prompt("? Pick one\r\n  alpha\r\n\u{276f} beta\r\n  gamma", RAW);
+        assert_eq!(p.kind, PromptKind::Select, "{p:?}");
+        assert_eq!(p.options, ["alpha", "beta", "gamma"]);
+        assert_eq!(p.selected, Some(1));
+        let p = prompt(
+            "\u{25c6}  Manager?\r\n\u{2502}  \u{25cf} npm\r\n\u{2502}  \u{25cb} yarn\r\n",
+            RAW,
+        );
+        assert_eq!(p.kind, PromptKind::Select, "{p:?}");
+        assert_eq!(
+            (p.options.clone(), p.selected),
+            (vec!["npm".into(), "yarn".into()], Some(0))
+        );
+        // No question above, or one option only: not a select.
+        assert_ne!(
+            prompt("log:\r\nsome text\r\n> quoted\r\n", RAW).kind,
+            PromptKind::Select
+        );
+        assert_ne!(prompt("? Sure\r\n> yes\r\n", RAW).kind, PromptKind::Select);
+    }
+
+    #[test]
+    fn word_prompts_continuations_and_numbered_menus() {
+        for shell in ["sqlite> ", "(gdb) ", ">>> for i in x:\r\n... "] {
+            assert_eq!(prompt(shell, RAW).kind, PromptKind::Shell, "{shell:?}");
+        }
+        let p = prompt("1) build\r\n2) test\r\n#? ", RAW);
+        assert_eq!(p.kind, PromptKind::Select, "{p:?}");
+        assert_eq!(p.options, ["build", "test"]);
+        assert_eq!(p.selected, None);
+        // Printed, with nothing waiting on the line after: no prompt.
+        assert_eq!(
+            prompt("1) build\r\n2) test\r\n", TtyModes::UNKNOWN).kind,
+            PromptKind::Unknown
+        );
+    }
+}
