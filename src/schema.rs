@@ -44,6 +44,10 @@ pub const SCHEMAS: &[(&str, &str)] = &[
         "what `tuicast run` prints: a command's output, status and limits, or its refusal",
     ),
     (
+        "ask",
+        "what `tuicast ask` prints: a command's answer, status and limits, or its refusal",
+    ),
+    (
         "test-message",
         "a line of `tuicast test --message-format json`",
     ),
@@ -61,6 +65,7 @@ pub fn schema(name: &str) -> Option<Value> {
         "session-request" => of::<crate::daemon::protocol::Request>(),
         "session-reply" => of::<crate::daemon::protocol::Reply>(),
         "run" => of::<crate::record::piped::RunOutput>(),
+        "ask" => of::<crate::record::piped::AskOutput>(),
         "test-message" => of::<crate::harness::message::Message>(),
         _ => return None,
     })

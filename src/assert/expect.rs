@@ -305,7 +305,11 @@ impl Expect {
             }
         }
         if let Some(want) = self.prompt {
-            let p = crate::inspect::classify(screen, &screen.outline(), None);
+            let p = crate::inspect::classify(
+                screen,
+                &screen.outline(),
+                crate::inspect::TtyModes::UNKNOWN,
+            );
             if p.kind != want {
                 failed = true;
                 let _ = writeln!(out, "  expected a {} prompt", want.name());

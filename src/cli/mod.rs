@@ -2,6 +2,7 @@
 //!
 //! Exit status: 0 success, 1 a check failed, 2 bad input or usage.
 
+mod ask;
 mod convert;
 mod engines;
 mod info;
@@ -91,6 +92,7 @@ enum Command {
     Convert(convert::Args),
     Session(session::Args),
     Run(run::Args),
+    Ask(ask::Args),
     Schema(schema::Args),
 }
 
@@ -202,6 +204,7 @@ where
         Command::Convert(args) => convert::run(args),
         Command::Session(args) => session::run(args),
         Command::Run(args) => run::run(args),
+        Command::Ask(args) => ask::run(args),
         Command::Schema(args) => schema::run(args),
     };
     match result {

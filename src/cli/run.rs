@@ -20,6 +20,7 @@ use tuicast::record::piped::{self, PipedInput, PipedOptions};
     tuicast run --stdin input.json -- jq .name               standard input from a file\n  \
     printf 'a\\nb\\n' | tuicast run --stdin - -- wc -l         or from tuicast's own\n  \
     tuicast run --env LANG=C --inherit-env PATH -- ./tool    on top of the clean environment\n  \
+    tuicast run --cwd fixtures -- ./check.sh                 in that folder (./check.sh there)\n  \
     TUICAST_SECRET_TOKEN=... tuicast run --secret TUICAST_SECRET_TOKEN -- ./deploy   starred\n\n\
     Prints one JSON object (docs/agents.md, \"tuicast run\"; `tuicast schema run`): stdout,\n\
     stderr (text when UTF-8, else base64: see encoding), status (code or signal), ended_by,\n\
@@ -31,14 +32,29 @@ pub(super) struct Args {
     /// How long the command may run before it is killed.
     #[arg(long, value_name = "DURATION", default_value = "60s")]
     timeout: String,
-    /// The most bytes kept of each of stdout and stderr (`1MiB`, `64KiB`, bytes; at most
-    /// 64MiB): past it the command is killed and the stream marked truncated.
-    #[arg(long, value_name = "SIZE", default_value = "1MiB")]
-    max_output: String,
     /// What the command reads: a file, or `-` for tuicast's standard input (default: nothing,
     /// /dev/null).
     #[arg(long, value_name = "FILE|-")]
     stdin: Option<PathBuf>,
+    #[command(flatten)]
+    common: Common,
+    /// The command and its arguments.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<String>,
+}
+
+/// The options `tuicast run` and `tuicast ask` share: the output limit, the folder, the
+/// environment and the secrets.
+#[derive(Debug, clap::Args)]
+pub(super) struct Common {
+    /// The most bytes kept of each of stdout and stderr (`1MiB`, `64KiB`, bytes; at most
+    /// 64MiB): past it the command is killed and the stream marked truncated.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB")]
+    max_output: String,
+    /// The folder the command runs in (default: the current one); a program named by a
+    /// relative path (`./x.sh`) is found there.
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
     /// A variable added to the command's environment (repeatable).
     #[arg(long, value_name = "NAME=VALUE")]
     env: Vec<String>,
@@ -50,9 +66,6 @@ pub(super) struct Args {
     /// TUICAST_SECRETS, as for `tuicast session secret`.
     #[arg(long, value_name = "NAME")]
     secret: Vec<String>,
-    /// The command and its arguments.
-    #[arg(last = true, required = true, value_name = "CMD")]
-    command: Vec<String>,
 }
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -62,36 +75,61 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     match piped::run_piped(&opts) {
         Ok(ran) => {
-            // Written as it is made: 64 MiB of control characters are 384 MB of JSON.
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let written = serde_json::to_writer(&mut out, &ran)
-                .map_err(std::io::Error::from)
-                .and_then(|()| writeln!(out))
-                .and_then(|()| out.flush());
-            match written {
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    return Err(e).context("cannot write the JSON");
-                }
-                _ => {}
-            }
-            Ok(ExitCode::from(ran.exit))
+            let exit = ran.exit;
+            print_json(&ran)?;
+            Ok(ExitCode::from(exit))
         }
-        Err(e) => {
-            let mut message = e.to_string();
-            for (_, value) in &opts.secrets {
-                let mut r = tuicast::record::redact::Redactor::new(Vec::new());
-                r.add_secret(value);
-                message = r.scrub(&message);
-            }
-            bad_input(&message)
-        }
+        Err(e) => bad_input(&starred(&e.to_string(), &opts)),
     }
 }
 
 /// The options a command line asks for; bad input is an error.
 fn options(args: Args) -> anyhow::Result<PipedOptions> {
     let mut opts = PipedOptions::new(args.command);
-    opts.timeout = super::session::duration(&args.timeout).context("--timeout")?;
+    common_options(&mut opts, &args.timeout, args.common)?;
+    opts.stdin = match args.stdin {
+        None => PipedInput::Null,
+        Some(p) if p.as_os_str() == "-" => PipedInput::Inherit,
+        Some(p) => PipedInput::File(p),
+    };
+    Ok(opts)
+}
+
+/// `message` with the values of the secrets of `opts` starred.
+pub(super) fn starred(message: &str, opts: &PipedOptions) -> String {
+    let mut message = message.to_string();
+    for (_, value) in &opts.secrets {
+        let mut r = tuicast::record::redact::Redactor::new(Vec::new());
+        r.add_secret(value);
+        message = r.scrub(&message);
+    }
+    message
+}
+
+/// Writes `value` as one JSON line, as it is made (64 MiB of control characters are 384 MB
+/// of JSON); a reader that went away is no failure.
+pub(super) fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = serde_json::to_writer(&mut out, value)
+        .map_err(std::io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush());
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("cannot write the JSON")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Applies the timeout (`--timeout`, given as `timeout`) and the [`Common`] options to
+/// `opts`; bad input is an error.
+pub(super) fn common_options(
+    opts: &mut PipedOptions,
+    timeout: &str,
+    args: Common,
+) -> anyhow::Result<()> {
+    opts.timeout = super::session::duration(timeout).context("--timeout")?;
     if opts.timeout.is_zero() {
         bail!("--timeout must be more than 0");
     }
@@ -103,11 +141,20 @@ fn options(args: Args) -> anyhow::Result<PipedOptions> {
             piped::MAX_MAX_OUTPUT >> 20
         );
     }
-    opts.stdin = match args.stdin {
-        None => PipedInput::Null,
-        Some(p) if p.as_os_str() == "-" => PipedInput::Inherit,
-        Some(p) => PipedInput::File(p),
-    };
+    if let Some(dir) = &args.cwd {
+        let shown = escape_for_terminal(&dir.display().to_string(), 300);
+        match std::fs::metadata(dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => bail!("--cwd {shown}: not a folder"),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                bail!("--cwd {shown}: no such folder")
+            }
+            Err(e) => bail!("--cwd {shown}: {e}"),
+        }
+        // Absolute: the program's own relative paths are then found in it, whatever the
+        // platform's rule for a relative program with a working folder.
+        opts.cwd = std::path::absolute(dir).with_context(|| format!("--cwd {shown}"))?;
+    }
     for name in &args.inherit_env {
         if let Ok(v) = std::env::var(name) {
             opts.env.insert(name.clone(), v);
@@ -140,11 +187,11 @@ fn options(args: Args) -> anyhow::Result<PipedOptions> {
             ),
         }
     }
-    Ok(opts)
+    Ok(())
 }
 
 /// Bad input: one JSON object with `error` and `exit` 2.
-fn bad_input(message: &str) -> anyhow::Result<ExitCode> {
+pub(super) fn bad_input(message: &str) -> anyhow::Result<ExitCode> {
     let refused = piped::RunRefusal::new(message, super::EXIT_BAD_INPUT);
     print_line(&serde_json::to_string(&refused).unwrap_or_default())?;
     Ok(ExitCode::from(super::EXIT_BAD_INPUT))

@@ -669,7 +669,8 @@ pub(super) fn byte_size(text: &str) -> anyhow::Result<u64> {
 /// whose error is written as a JSON reply: not `--help` or `--version` output, not `--human`.
 pub(super) fn wants_json(args: &[std::ffi::OsString], e: &clap::Error) -> bool {
     use clap::error::ErrorKind;
-    args.get(1).is_some_and(|a| a == "session" || a == "run")
+    args.get(1)
+        .is_some_and(|a| a == "session" || a == "run" || a == "ask")
         && !args.iter().any(|a| a == "--human")
         && !matches!(
             e.kind(),

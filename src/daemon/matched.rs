@@ -121,7 +121,7 @@ pub(super) fn matched(
             m
         }
         Wait::Prompt(_) | Wait::AnyPrompt => {
-            let prompt = classify(after, &after.outline(), session.echo());
+            let prompt = classify(after, &after.outline(), session.modes());
             let text = after.text();
             let evidence = prompt.evidence.trim();
             let span = (!evidence.is_empty())

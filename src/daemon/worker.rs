@@ -247,7 +247,7 @@ impl Worker {
     fn state(&self) -> State {
         let prompt = self.session.as_ref().map(|s| {
             let screen = s.screen();
-            classify(&screen, &screen.outline(), s.echo()).kind
+            classify(&screen, &screen.outline(), s.modes()).kind
         });
         self.state_with(prompt)
     }
@@ -274,7 +274,7 @@ impl Worker {
         };
         let screen = s.screen_without_secrets();
         let outline = screen.outline();
-        let prompt = classify(&screen, &outline, s.echo());
+        let prompt = classify(&screen, &outline, s.modes());
         let code = s.status();
         let signal = code
             .filter(|c| (129..=192).contains(c))
@@ -380,7 +380,7 @@ impl Worker {
                     let cx = crate::inspect::RefContext::new(self.regions.adapters())
                         .regions(&self.regions.anchors)
                         .program(s.program_name())
-                        .echo(s.echo());
+                        .modes(s.modes());
                     let found = inspect(&screen, &cx);
                     v.inspect = Some(Box::new(crate::inspect::InspectionJson::of(&found)));
                 }

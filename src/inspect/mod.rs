@@ -73,7 +73,7 @@ pub use json::{
     BarJson, BlockJson, BoxJson, HighlightJson, InspectedCursor, InspectionJson, PromptJson,
     RefJson, TableJson,
 };
-pub use prompt::{classify, Prompt, PromptKind, PromptKindError};
+pub use prompt::{classify, Prompt, PromptKind, PromptKindError, TtyModes};
 pub use refs::{refs, select, unknown_ref, Ref, RefContext};
 pub use selector::{Selector, SelectorError, MAX_SELECTOR};
 pub use table::{tables, Table};
@@ -104,7 +104,7 @@ pub struct Inspection {
 pub fn inspect(screen: &Screen, cx: &RefContext) -> Inspection {
     let outline = screen.outline();
     Inspection {
-        prompt: classify(screen, &outline, cx.echo),
+        prompt: classify(screen, &outline, cx.modes),
         refs: refs(screen, cx),
         tables: tables(screen),
         outline,

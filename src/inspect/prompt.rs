@@ -1,17 +1,23 @@
 //! What a program waits for: a classifier over the screen (and, where known, the terminal's
-//! echo flag). Each rule looks at one thing a person would look at — the cursor's line, the
+//! echo and line modes: [`TtyModes`]). Each rule looks at one thing a person would look at — the cursor's line, the
 //! last row, the buttons of a dialog, the selected row of a list — and says how sure it is.
 //! When nothing fits it says `unknown` rather than guess.
 //!
 //! | kind | found from | confidence |
 //! | --- | --- | --- |
 //! | `pager` | the last row is `(END)`, `--More--`, `:`, `… lines 1-20/300`, `Manual page … line N` | 0.9 (`:` 0.7) |
-//! | `password` | echo off with the cursor after a `:`; else `Password:`/`passphrase`/`PIN` on the cursor's line | 0.95 / 0.8 |
+//! | `password` | echo off in line mode (`ICANON` on, as getpass, sudo and ssh read) with the cursor after a `:`; else `Password:`/`passphrase`/`PIN` on the cursor's line | 0.95 / 0.8 |
 //! | `yesno` | `[Y/n]`, `(y/n)`, `(yes/no)`, `(yes/no/[fingerprint])` on the cursor's line (the default is the capital); coreutils' `rm: remove …?` questions (default no); `<Yes>` and `<No>` buttons in a box (the default is the highlighted one); a question with `Y Yes` and `N No` keys | 0.9 / 0.7 / 0.85 / 0.8 |
-//! | `confirm` | `press any key`, `press Enter`, `push <RETURN>` on the screen; a dialog with only an OK button and the cursor in it | 0.8 / 0.7 |
-//! | `select` | the outline's `selected` row in a list (its options: the rows of its block) | 0.8 |
+//! | `confirm` | `press any key`, `press Enter`, `push <RETURN>` on the screen; a dialog with only an OK button (`<  OK  >`, whiptail's `<Ok>`) and the cursor in it | 0.8 / 0.7 |
+//! | `select` | two or more rows `1) item` right above the cursor's line (bash's `select`) | 0.7 |
+//! | `select` | a question (`? …`, `◆ …`, or ending in `?` or `:`) over options of which one is marked: a pointer `>`, `❯`, `›`, `▸`, `→` before it and the others indented alike (inquirer, survey, enquirer, prompts), or `●`/`◉` among `○`/`◯` (@clack); the outline's `selected` row in a list (its options: the rows of its block) | 0.8 / 0.8 |
 //! | `text` | the visible cursor in a dialog that holds no list (a popup, an input field); a line ending in `:` or `?` with the cursor after it | 0.7 / 0.6 |
-//! | `shell` | the cursor after `$`, `#`, `%`, `>` or `>>>` at the end of the last non-blank line | 0.7 |
+//! | `shell` | the cursor after `$`, `#`, `%`, `>` or `>>>` at the end of the last non-blank line, or after a REPL's continuation `...` alone on it; a word prompt alone on it (`sqlite>`, `(gdb)`) | 0.7 / 0.6 |
+//!
+//! Echo off is a password only while the terminal reads whole lines: a line editor
+//! (readline in bash's `read -e` and python's `input`, a REPL) and a full-screen program turn
+//! off `ICANON` and `ECHO` both and echo what is typed themselves, so with line mode off the
+//! screen's text decides. With the line mode unknown (`None`), echo off is read as before.
 //! | `unknown` | nothing above | 0 |
 
 use std::sync::OnceLock;
@@ -139,9 +145,34 @@ impl Prompt {
     }
 }
 
-/// Classifies the prompt of `screen` (with its `outline`). `echo` is the terminal's echo
-/// flag where it is known (a live session), `None` in replay.
-pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Prompt {
+/// The terminal modes the classifier reads, where known (a live session reads them from the
+/// PTY: `record::Session::modes`); [`TtyModes::UNKNOWN`] in replay.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TtyModes {
+    /// Whether the terminal echoes input (`ECHO`).
+    pub echo: Option<bool>,
+    /// Whether it reads whole lines (`ICANON`, line mode): off while a line editor or a
+    /// full-screen program reads keys itself.
+    pub canonical: Option<bool>,
+}
+
+impl TtyModes {
+    /// Neither mode known (a replayed cast).
+    pub const UNKNOWN: TtyModes = TtyModes {
+        echo: None,
+        canonical: None,
+    };
+
+    /// Echo off while lines are read: a password prompt's modes (getpass, sudo, ssh), and
+    /// what the classifier assumes of echo off when the line mode is unknown.
+    pub fn hides_a_line(self) -> bool {
+        self.echo == Some(false) && self.canonical != Some(false)
+    }
+}
+
+/// Classifies the prompt of `screen` (with its `outline`). `modes` are the terminal's echo
+/// and line modes where they are known (a live session), [`TtyModes::UNKNOWN`] in replay.
+pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
     let rows = screen.rows.len();
     let texts: Vec<String> = (0..rows).map(|r| screen.row_text(r)).collect();
     let last = (0..rows).rev().find(|&r| !texts[r].trim().is_empty());
@@ -169,7 +200,7 @@ pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Promp
         }
     }
     // Passwords.
-    if echo == Some(false) && cur_text.trim_end().ends_with(':') {
+    if modes.hides_a_line() && cur_text.trim_end().ends_with(':') {
         return Prompt::new(
             PromptKind::Password,
             0.95,
@@ -242,6 +273,10 @@ pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Promp
     {
         return Prompt::new(PromptKind::YesNo, 0.8, cur_text.trim(), Some(cur));
     }
+    // A question over marked options (inquirer, survey, enquirer, prompts, @clack).
+    if let Some(p) = marked_options(&texts) {
+        return p;
+    }
     // Press any key.
     let confirm = re(
         &CONFIRM,
@@ -265,7 +300,7 @@ pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Promp
         .max_by_key(|(i, _)| std::iter::successors(Some(*i), |&p| outline.boxes[p].parent).count());
     if let Some((i, b)) = innermost {
         let inner = b.inner();
-        let ok = re(&OK, r"<\s*OK\s*>|\[\s*OK\s*\]|\[<\s*OK\s*>\]");
+        let ok = re(&OK, r"(?i)<\s*OK\s*>|\[\s*OK\s*\]|\[<\s*OK\s*>\]");
         let ok_only = (inner.row..inner.row_end).any(|r| ok.is_match(&texts[r]))
             && !(inner.row..inner.row_end).any(|r| re(&CANCEL, r"(?i)cancel").is_match(&texts[r]));
         // A highlighted field under the cursor that is not a button (`<  OK  >`, `[ OK ]`).
@@ -316,8 +351,15 @@ pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Promp
         return Prompt::new(PromptKind::Text, 0.7, h.text.clone(), Some(h.row));
     }
     if at_end && Some(cur) == last {
+        if let Some(p) = numbered_menu(&texts, cur) {
+            return p;
+        }
         let t = cur_text.trim_end();
-        if re(&SHELL, r"((^|\s)([$#%>]|>>>)|[\w~/)\]][$#])$").is_match(t) {
+        // A REPL's or debugger's prompt of one word: `sqlite>`, `mysql>`, `(gdb)`.
+        if re(&REPL, r"^([A-Za-z][\w.-]*>|\([A-Za-z][\w.-]*\))$").is_match(t.trim_start()) {
+            return Prompt::new(PromptKind::Shell, 0.6, t.trim_start(), Some(cur));
+        }
+        if re(&SHELL, r"((^|\s)([$#%>]|>>>)|[\w~/)\]][$#])$").is_match(t) || t.trim() == "..." {
             return Prompt::new(PromptKind::Shell, 0.7, t.trim_start(), Some(cur));
         }
         if t.ends_with(':') || t.ends_with('?') {
@@ -327,7 +369,137 @@ pub fn classify(screen: &Screen, outline: &Outline, echo: Option<bool>) -> Promp
     Prompt::new(PromptKind::Unknown, 0.0, "", None)
 }
 
+/// A pointer before the current option (`> `, `❯ `, `› `, `▸ `, `→ `).
+const POINTERS: &[char] = &['>', '❯', '›', '▸', '→'];
+/// The chosen and the other options of a radio list (`●`/`○`, `◉`/`◯`).
+const RADIO_ON: &[char] = &['●', '◉'];
+const RADIO_OFF: &[char] = &['○', '◯'];
+
+/// A row's text without a left gutter (`│  `, `|  `: @clack draws one), with the column its
+/// text starts at.
+fn body(text: &str) -> (usize, &str) {
+    let trimmed = text.trim_start_matches(' ');
+    let mut col = text.chars().count() - trimmed.chars().count();
+    let mut rest = trimmed;
+    if let Some(r) = rest.strip_prefix(['│', '┃', '|']) {
+        let t = r.trim_start_matches(' ');
+        col += 1 + r.chars().count() - t.chars().count();
+        rest = t;
+    }
+    (col, rest.trim_end())
+}
+
+/// What a marked row says: (pointer or radio, the column the option's text starts at, the
+/// option's text).
+fn marked(text: &str) -> Option<(bool, usize, &str)> {
+    let (col, b) = body(text);
+    let mut chars = b.chars();
+    let first = chars.next()?;
+    let radio = RADIO_ON.contains(&first);
+    if !radio && !POINTERS.contains(&first) {
+        return None;
+    }
+    let after = chars.as_str();
+    let option = after.trim_start_matches(' ');
+    let gap = after.chars().count() - option.chars().count();
+    // `>>>` is a REPL, `> ` alone a continuation prompt: an option has text after a space.
+    if gap == 0 || option.is_empty() {
+        return None;
+    }
+    Some((radio, col + 1 + gap, option))
+}
+
+/// The options of a question with one of them marked, as inquirer-style prompts draw them: a
+/// question row, then option rows, the current one after a pointer and the others indented
+/// to the same column, or radio marks. One marked row only; at least two options.
+fn marked_options(texts: &[String]) -> Option<Prompt> {
+    let marks: Vec<usize> = (0..texts.len())
+        .filter(|&r| marked(&texts[r]).is_some())
+        .collect();
+    let [m] = marks[..] else {
+        return None;
+    };
+    let (radio, col, _) = marked(&texts[m])?;
+    let is_option = |r: usize| -> bool {
+        let t = &texts[r];
+        if t.trim().is_empty() {
+            return false;
+        }
+        let (c, b) = body(t);
+        if radio {
+            b.starts_with(RADIO_OFF)
+        } else {
+            c == col && !b.is_empty()
+        }
+    };
+    let mut top = m;
+    while top > 0 && is_option(top - 1) {
+        top -= 1;
+    }
+    let mut bottom = m;
+    while bottom + 1 < texts.len() && is_option(bottom + 1) {
+        bottom += 1;
+    }
+    if top == bottom {
+        return None;
+    }
+    // The question: the row above the options (a blank or gutter row between allowed).
+    let question = (top.saturating_sub(2)..top)
+        .rev()
+        .map(|r| body(&texts[r]).1)
+        .find(|b| !b.is_empty())?;
+    let asks = question.starts_with(['?', '◆', '◇'])
+        || question.starts_with("[?]")
+        || question.ends_with('?')
+        || question.ends_with(':');
+    if !asks {
+        return None;
+    }
+    let mut p = Prompt::new(PromptKind::Select, 0.8, question, Some(m));
+    for (r, text) in texts.iter().enumerate().take(bottom + 1).skip(top) {
+        let option = match marked(text) {
+            Some((_, _, o)) => o,
+            None => {
+                let b = body(text).1;
+                if radio {
+                    b.trim_start_matches(RADIO_OFF).trim_start()
+                } else {
+                    b
+                }
+            }
+        };
+        if r == m {
+            p.selected = Some(p.options.len());
+        }
+        p.options.push(option.to_string());
+    }
+    Some(p)
+}
+
+/// A numbered menu over the cursor's line, as bash's `select` prints one: two or more rows
+/// `1) item` right above it (the cursor's line its question: `#?`, `Pick one:`).
+fn numbered_menu(texts: &[String], cur: usize) -> Option<Prompt> {
+    let item = re(&NUMBERED, r"^\s*(\d+)\) (\S.*)$");
+    let mut top = cur;
+    while top > 0 && item.is_match(texts[top - 1].trim_end()) {
+        top -= 1;
+    }
+    if cur - top < 2 {
+        return None;
+    }
+    let question = texts[cur].trim();
+    let mut p = Prompt::new(PromptKind::Select, 0.7, question, Some(cur));
+    for t in &texts[top..cur] {
+        if let Some(c) = item.captures(t.trim_end()) {
+            p.options.push(c[2].trim().to_string());
+        }
+    }
+    Some(p)
+}
+
 static PAGER: OnceLock<Regex> = OnceLock::new();
+static REPL: OnceLock<Regex> = OnceLock::new();
+static NUMBERED: OnceLock<Regex> = OnceLock::new();
 static PASSWORD: OnceLock<Regex> = OnceLock::new();
 static YESNO: OnceLock<Regex> = OnceLock::new();
 static COREUTILS: OnceLock<Regex> = OnceLock::new();
@@ -342,4 +514,82 @@ static BUTTON: OnceLock<Regex> = OnceLock::new();
 
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("a valid pattern"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::Size;
+
+    /// The prompt of a 60-column screen of `output` (the cursor where it leaves it).
+    fn prompt(output: &str, modes: TtyModes) -> Prompt {
+        let s = crate::term::test_screen(Size { cols: 60, rows: 10 }, output);
+        classify(&s, &s.outline(), modes)
+    }
+
+    const RAW: TtyModes = TtyModes {
+        echo: Some(false),
+        canonical: Some(false),
+    };
+
+    #[test]
+    fn echo_off_is_a_password_only_in_line_mode() {
+        let line = TtyModes {
+            echo: Some(false),
+            canonical: Some(true),
+        };
+        assert_eq!(prompt("Token: ", line).kind, PromptKind::Password);
+        // Readline: both off, the editor echoes itself.
+        assert_eq!(prompt("Your name: ", RAW).kind, PromptKind::Text);
+        // Unknown line mode: as before.
+        let unknown = TtyModes {
+            echo: Some(false),
+            canonical: None,
+        };
+        assert_eq!(prompt("Token: ", unknown).kind, PromptKind::Password);
+        // The words still say it with the modes unknown (a replay).
+        assert_eq!(
+            prompt("Password: ", TtyModes::UNKNOWN).kind,
+            PromptKind::Password
+        );
+    }
+
+    #[test]
+    fn pointer_and_radio_marks_under_a_question_are_a_select() {
+        let p = prompt("? Pick one\r\n  alpha\r\n\u{276f} beta\r\n  gamma", RAW);
+        assert_eq!(p.kind, PromptKind::Select, "{p:?}");
+        assert_eq!(p.options, ["alpha", "beta", "gamma"]);
+        assert_eq!(p.selected, Some(1));
+        let p = prompt(
+            "\u{25c6}  Manager?\r\n\u{2502}  \u{25cf} npm\r\n\u{2502}  \u{25cb} yarn\r\n",
+            RAW,
+        );
+        assert_eq!(p.kind, PromptKind::Select, "{p:?}");
+        assert_eq!(
+            (p.options.clone(), p.selected),
+            (vec!["npm".into(), "yarn".into()], Some(0))
+        );
+        // No question above, or one option only: not a select.
+        assert_ne!(
+            prompt("log:\r\nsome text\r\n> quoted\r\n", RAW).kind,
+            PromptKind::Select
+        );
+        assert_ne!(prompt("? Sure\r\n> yes\r\n", RAW).kind, PromptKind::Select);
+    }
+
+    #[test]
+    fn word_prompts_continuations_and_numbered_menus() {
+        for shell in ["sqlite> ", "(gdb) ", ">>> for i in x:\r\n... "] {
+            assert_eq!(prompt(shell, RAW).kind, PromptKind::Shell, "{shell:?}");
+        }
+        let p = prompt("1) build\r\n2) test\r\n#? ", RAW);
+        assert_eq!(p.kind, PromptKind::Select, "{p:?}");
+        assert_eq!(p.options, ["build", "test"]);
+        assert_eq!(p.selected, None);
+        // Printed, with nothing waiting on the line after: no prompt.
+        assert_eq!(
+            prompt("1) build\r\n2) test\r\n", TtyModes::UNKNOWN).kind,
+            PromptKind::Unknown
+        );
+    }
 }

@@ -94,8 +94,8 @@ pub struct RefContext<'a> {
     pub regions: Option<&'a BTreeMap<String, Anchor>>,
     /// The program's file name (`vim`), when known: an adapter that names it is on.
     pub program: Option<&'a str>,
-    /// The terminal's echo flag, when known (for `@prompt`).
-    pub echo: Option<bool>,
+    /// The terminal's echo and line modes, where known (for `@prompt`).
+    pub modes: super::TtyModes,
 }
 
 impl<'a> RefContext<'a> {
@@ -105,7 +105,7 @@ impl<'a> RefContext<'a> {
             adapters,
             regions: None,
             program: None,
-            echo: None,
+            modes: super::TtyModes::UNKNOWN,
         }
     }
 
@@ -121,9 +121,9 @@ impl<'a> RefContext<'a> {
         self
     }
 
-    /// With the terminal's echo flag.
-    pub fn echo(mut self, echo: Option<bool>) -> Self {
-        self.echo = echo;
+    /// With the terminal's echo and line modes.
+    pub fn modes(mut self, modes: super::TtyModes) -> Self {
+        self.modes = modes;
         self
     }
 }
@@ -276,7 +276,7 @@ fn role_refs(screen: &Screen, outline: &Outline, cx: &RefContext) -> Vec<Ref> {
     cursor.value = Some(format!("{},{}", c.row + 1, c.col + 1));
     cursor.visible = c.visible;
     out.push(cursor);
-    let prompt = super::classify(screen, outline, cx.echo);
+    let prompt = super::classify(screen, outline, cx.modes);
     let prompt_row = prompt.row.unwrap_or(c.row);
     let mut p = Ref::new("prompt", "prompt", row_rect(prompt_row, cols), screen);
     p.value = Some(prompt.kind.name().to_string());

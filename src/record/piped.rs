@@ -61,6 +61,8 @@ pub enum PipedInput {
     File(PathBuf),
     /// This process's standard input, handed to the command as it is.
     Inherit,
+    /// These bytes, then the end of input (`tuicast ask`'s question).
+    Bytes(Vec<u8>),
 }
 
 impl PipedOptions {
@@ -260,8 +262,20 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
     let Some(program) = opts.command.first() else {
         return Err(RecordError::Input("no command to run".into()));
     };
+    if !opts.cwd.is_dir() {
+        return Err(RecordError::Input(format!(
+            "cannot run in {}: {}",
+            crate::escape::escape_for_terminal(&opts.cwd.display().to_string(), 300),
+            if opts.cwd.exists() {
+                "not a folder"
+            } else {
+                "no such folder"
+            }
+        )));
+    }
     let stdin = match &opts.stdin {
         PipedInput::Null => Stdio::null(),
+        PipedInput::Bytes(_) => Stdio::piped(),
         PipedInput::Inherit => Stdio::inherit(),
         PipedInput::File(path) => Stdio::from(std::fs::File::open(path).map_err(|e| {
             RecordError::Input(format!(
@@ -296,6 +310,15 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
         RecordError::Input(format!("cannot run {shown}: {e}{hint}"))
     })?;
     let pid = child.id();
+    if let (PipedInput::Bytes(bytes), Some(mut pipe)) = (&opts.stdin, child.stdin.take()) {
+        let bytes = bytes.clone();
+        // On a thread: a command that reads nothing must not block the run, and one that
+        // stops reading ends the write (a broken pipe is no failure of the run).
+        std::thread::spawn(move || {
+            use std::io::Write as _;
+            let _ = pipe.write_all(&bytes);
+        });
+    }
     let (tx, rx) = mpsc::channel::<Event>();
     let out = Arc::new(Mutex::new(Captured::default()));
     let err = Arc::new(Mutex::new(Captured::default()));
@@ -442,6 +465,67 @@ fn spawn_reader(
         }
         let _ = tx.send(Event::Done);
     });
+}
+
+/// What `tuicast ask` prints: the short form of a run for a command that answers a question
+/// (an AI CLI in its non-interactive mode). The answer is the command's standard output with
+/// the whitespace around it trimmed; a secret's value is in none of its fields, and the
+/// question is not repeated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct AskJson {
+    /// The answer: standard output trimmed, as text when it is UTF-8, else its bytes (not
+    /// trimmed) in standard base64 (`encoding.stdout` says which); secrets starred.
+    pub answer: String,
+    /// Standard error trimmed, as `answer`.
+    pub stderr: String,
+    /// How `answer` (`stdout`) and `stderr` are written.
+    pub encoding: Streams<Encoding>,
+    /// How the command ended: its exit code, or the signal that ended it.
+    pub status: RunStatus,
+    /// `null` when it ended by itself; `timeout` or `max-output` when tuicast ended it.
+    pub ended_by: Option<EndedBy>,
+    /// Whether a stream was cut at the output limit (the answer is then incomplete).
+    pub truncated: Streams<bool>,
+    /// Milliseconds from the start to the end of the command.
+    pub duration_ms: u64,
+    /// tuicast's exit status, as `tuicast run`'s: 0 the command ended by itself (whatever
+    /// its status), 1 tuicast ended it (`ended_by`), 2 bad input (then only `error` and
+    /// `exit` are there).
+    pub exit: u8,
+}
+
+impl From<RunJson> for AskJson {
+    fn from(run: RunJson) -> AskJson {
+        let trim = |text: String, encoding: Encoding| match encoding {
+            Encoding::Utf8 => text.trim().to_string(),
+            Encoding::Base64 => text,
+        };
+        AskJson {
+            answer: trim(run.stdout, run.encoding.stdout),
+            stderr: trim(run.stderr, run.encoding.stderr),
+            encoding: run.encoding,
+            status: run.status,
+            ended_by: run.ended_by,
+            truncated: run.truncated,
+            duration_ms: run.duration_ms,
+            exit: run.exit,
+        }
+    }
+}
+
+/// What `tuicast ask` prints: the answer, or why the command could not be asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(title = "tuicast ask output"))]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum AskOutput {
+    /// The command ran (whatever its status).
+    Answered(Box<AskJson>),
+    /// Bad input: it could not run.
+    Refused(RunRefusal),
 }
 
 /// A stream as the JSON shows it: its text (or base64), encoding, bytes read and whether it

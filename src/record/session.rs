@@ -481,6 +481,22 @@ impl Session {
         self.pty.echo_enabled()
     }
 
+    /// Whether the terminal reads whole lines (`ICANON`) as the program left it: off while
+    /// a line editor (readline, a REPL) or a full-screen program reads keys itself
+    /// (`None`: unknown).
+    pub fn canonical(&self) -> Option<bool> {
+        self.pty.canonical()
+    }
+
+    /// The terminal's echo and line modes as the program left them, as
+    /// [`inspect::classify`](crate::inspect::classify) reads them.
+    pub fn modes(&self) -> crate::inspect::TtyModes {
+        crate::inspect::TtyModes {
+            echo: self.pty.echo_enabled(),
+            canonical: self.pty.canonical(),
+        }
+    }
+
     /// How long ago the program last wrote output (or the session started).
     pub fn since_output(&self) -> Duration {
         self.last_output.elapsed()

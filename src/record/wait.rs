@@ -111,8 +111,7 @@ impl Session {
         let deadline = started + self.timeout;
         loop {
             let screen = self.engine.screen();
-            let seen =
-                crate::inspect::classify(&screen, &screen.outline(), self.pty.echo_enabled());
+            let seen = crate::inspect::classify(&screen, &screen.outline(), self.modes());
             if accept(seen.kind) {
                 return Ok(());
             }

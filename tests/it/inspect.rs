@@ -303,12 +303,20 @@ fn shell_prompts_yes_no_defaults_and_passwords() {
     let s = e.screen();
     let o = s.outline();
     assert_eq!(
-        tuicast::inspect::classify(&s, &o, Some(false)).kind,
+        tuicast::inspect::classify(
+            &s,
+            &o,
+            tuicast::inspect::TtyModes {
+                echo: Some(false),
+                canonical: Some(true)
+            }
+        )
+        .kind,
         Password,
         "echo off"
     );
     assert_eq!(
-        tuicast::inspect::classify(&s, &o, None).kind,
+        tuicast::inspect::classify(&s, &o, tuicast::inspect::TtyModes::UNKNOWN).kind,
         Text,
         "echo unknown"
     );

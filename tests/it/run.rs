@@ -1,7 +1,8 @@
 //! `tuicast run`, the data path (issue 22 point 4), through the real binary with real
 //! programs: output and status as data, the limits (time, output) and what they say, bytes
-//! that are not UTF-8, standard input, the clean environment and its private HOME, secrets
-//! starred, and bad input as one JSON object.
+//! that are not UTF-8, standard input, the working folder (`--cwd`), the clean environment and
+//! its private HOME, secrets starred, and bad input as one JSON object. Then `tuicast ask`,
+//! the short form for AI CLIs, with a script that answers questions standing in for one.
 
 use std::process::{Command, Stdio};
 
@@ -23,9 +24,20 @@ impl std::fmt::Display for Ran {
 }
 
 fn tuicast_run(dir: &Dir, args: &[&str], env: &[(&str, &str)], input: Option<&[u8]>) -> Ran {
+    tuicast_sub("run", dir, args, env, input)
+}
+
+/// `tuicast SUB ARGS` in `dir` with `env` added and `input` on its standard input.
+fn tuicast_sub(
+    sub: &str,
+    dir: &Dir,
+    args: &[&str],
+    env: &[(&str, &str)],
+    input: Option<&[u8]>,
+) -> Ran {
     use std::io::Write as _;
     let mut cmd = Command::new(BIN);
-    cmd.arg("run").args(args).current_dir(dir.path());
+    cmd.arg(sub).args(args).current_dir(dir.path());
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -302,6 +314,255 @@ fn bad_input_is_one_json_object_with_error_and_exit_2() {
             .as_str()
             .unwrap()
             .contains("--inherit-env PATH"),
+        "{r}"
+    );
+}
+
+#[test]
+fn cwd_runs_the_command_in_that_folder_and_a_bad_folder_is_bad_input() {
+    let dir = Dir::new();
+    let sub = dir.join("fixtures");
+    std::fs::create_dir(&sub).unwrap();
+    let script = sub.join("where.sh");
+    std::fs::write(&script, "#!/bin/sh\npwd\nls\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    // A relative folder is the caller's; a relative program is found in the folder.
+    let r = tuicast_run(&dir, &["--cwd", "fixtures", "--", "./where.sh"], &[], None);
+    assert_eq!(r.code, 0, "{r}");
+    let here = sub.canonicalize().unwrap();
+    assert_eq!(
+        r.json["stdout"],
+        format!("{}\nwhere.sh\n", here.display()),
+        "{r}"
+    );
+    for (arg, says) in [
+        ("no-such-folder", "--cwd no-such-folder: no such folder"),
+        ("fixtures/where.sh", "--cwd fixtures/where.sh: not a folder"),
+        ("bad\x1b[2Jname", "--cwd bad\\e[2Jname: no such folder"),
+    ] {
+        let r = tuicast_run(&dir, &["--cwd", arg, "--", "pwd"], &[], None);
+        assert_eq!(r.code, 2, "{r}");
+        assert_eq!(r.json, serde_json::json!({"error": says, "exit": 2}), "{r}");
+    }
+}
+
+/// A stand-in for an AI CLI with a non-interactive mode: `bot [-p QUESTION]` answers the
+/// question it is given (else the one on its standard input), says what it did on stderr,
+/// fails with status 3 on an empty question, and knows the secret it was given.
+fn bot(dir: &Dir) -> String {
+    let path = dir.join("bot");
+    std::fs::write(
+        &path,
+        r#"#!/bin/sh
+if [ "$1" = "-p" ]; then q="$2"; else q=$(cat); fi
+echo "bot: thinking about ${#q} characters" >&2
+case "$q" in
+  *colour*) printf '\n  Blue.  \n\n' ;;
+  *token*) echo "the token is $TUICAST_SECRET_BOT_KEY" ;;
+  *slow*) exec sleep 30 ;;
+  *long*) seq 1 2000 ;;
+  *) echo "I do not know: $q"; exit 3 ;;
+esac
+"#,
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn ask_gives_the_question_on_stdin_or_as_an_argument_and_the_answer_trimmed() {
+    let dir = Dir::new();
+    let bot = bot(&dir);
+    // From --prompt, on the command's standard input.
+    let r = tuicast_sub(
+        "ask",
+        &dir,
+        &["--prompt", "Name a colour", "--", &bot],
+        &[],
+        None,
+    );
+    assert_eq!(r.code, 0, "{r}");
+    let j = &r.json;
+    assert_eq!(j["answer"], "Blue.", "{r}");
+    assert_eq!(j["stderr"], "bot: thinking about 13 characters", "{r}");
+    assert_eq!(j["status"], serde_json::json!({"code": 0}), "{r}");
+    assert_eq!(j["ended_by"], Value::Null, "{r}");
+    assert_eq!(
+        j["truncated"],
+        serde_json::json!({"stdout": false, "stderr": false}),
+        "{r}"
+    );
+    assert!(j["duration_ms"].is_u64(), "{r}");
+    assert_eq!(j["exit"], 0, "{r}");
+    // The question is not repeated, and there is no command to repeat it in.
+    assert!(!r.stdout.contains("Name a colour"), "{r}");
+    // From tuicast's standard input.
+    let r = tuicast_sub(
+        "ask",
+        &dir,
+        &["--", &bot],
+        &[],
+        Some(b"Which colour is the sky?\n"),
+    );
+    assert_eq!(r.json["answer"], "Blue.", "{r}");
+    // As the argument {}: standard input is then empty.
+    let r = tuicast_sub(
+        "ask",
+        &dir,
+        &["--prompt", "favourite colour?", "--", &bot, "-p", "{}"],
+        &[],
+        Some(b"ignored"),
+    );
+    assert_eq!(r.json["answer"], "Blue.", "{r}");
+    assert_eq!(r.json["stderr"], "bot: thinking about 17 characters", "{r}");
+    // The program's failure is data, as in `tuicast run`.
+    let r = tuicast_sub(
+        "ask",
+        &dir,
+        &["--prompt", "What is 6x7?", "--", &bot],
+        &[],
+        None,
+    );
+    assert_eq!(r.code, 0, "{r}");
+    assert_eq!(r.json["answer"], "I do not know: What is 6x7?", "{r}");
+    assert_eq!(r.json["status"]["code"], 3, "{r}");
+}
+
+#[test]
+fn ask_keeps_runs_limits_and_secrets() {
+    let dir = Dir::new();
+    let bot = bot(&dir);
+    // The timeout: the bot is killed, tuicast exits 1.
+    let r = tuicast_sub(
+        "ask",
+        &dir,
+        &["--timeout", "300ms", "--prompt", "slow one", "--", &bot],
+        &[],
+        None,
+    );
+    assert_eq!(r.code, 1, "{r}");
+    assert_eq!(r.json["ended_by"], "timeout", "{r}");
+    assert_eq!(r.json["status"]["signal"], "SIGKILL", "{r}");
+    // The output limit.
+    let r = tuicast_sub(
+        "ask",
+        &dir,
+        &[
+            "--max-output",
+            "100",
+            "--prompt",
+            "a long answer",
+            "--",
+            &bot,
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(r.json["truncated"]["stdout"], true, "{r}");
+    assert_eq!(r.json["truncated"]["stderr"], false, "{r}");
+    assert_eq!(r.json["ended_by"], "max-output", "{r}");
+    assert!(
+        r.json["answer"].as_str().unwrap().starts_with("1\n2\n3\n"),
+        "{r}"
+    );
+    // A secret is starred in the answer.
+    let value = "s3cr3t-bot-key-0123456789";
+    let r = tuicast_sub(
+        "ask",
+        &dir,
+        &[
+            "--secret",
+            "TUICAST_SECRET_BOT_KEY",
+            "--prompt",
+            "the token?",
+            "--",
+            &bot,
+        ],
+        &[("TUICAST_SECRET_BOT_KEY", value)],
+        None,
+    );
+    assert_eq!(r.code, 0, "{r}");
+    assert!(!r.stdout.contains(value), "{r}");
+    assert!(
+        r.json["answer"]
+            .as_str()
+            .unwrap()
+            .starts_with("the token is ***"),
+        "{r}"
+    );
+    // The clean environment: tuicast's own variables are not the bot's.
+    let r = tuicast_sub(
+        "ask",
+        &dir,
+        &["--prompt", "the token?", "--", &bot],
+        &[("TUICAST_SECRET_BOT_KEY", value)],
+        None,
+    );
+    assert_eq!(r.json["answer"], "the token is", "{r}");
+}
+
+#[test]
+fn ask_refuses_bad_input_with_one_json_object_and_exit_2() {
+    let dir = Dir::new();
+    let bot = bot(&dir);
+    for (args, input, says) in [
+        (&["--", "true"][..], Some(&b""[..]), "the question is empty"),
+        (
+            &["--prompt", "  ", "--", "true"][..],
+            None,
+            "the question is empty",
+        ),
+        (
+            &["--prompt", "q", "--", "{}"][..],
+            None,
+            "the command's program cannot be the question's placeholder {}",
+        ),
+        (
+            &["--", "true"][..],
+            Some(&b"\xff\xfe"[..]),
+            "the question on standard input is not UTF-8",
+        ),
+        (
+            &["--prompt", "q", "--timeout", "soon", "--", "true"][..],
+            None,
+            "--timeout",
+        ),
+        (
+            &["--prompt", "q", "--cwd", "nowhere", "--", "true"][..],
+            None,
+            "--cwd nowhere: no such folder",
+        ),
+        (
+            &["--prompt", "q", "--", "no-such-ai-cli-xyz"][..],
+            None,
+            "cannot run no-such-ai-cli-xyz",
+        ),
+        (
+            &["--bogus", "--", &bot][..],
+            None,
+            "unexpected argument '--bogus'",
+        ),
+    ] {
+        let r = tuicast_sub("ask", &dir, args, &[], input);
+        assert_eq!(r.code, 2, "{args:?}: {r}");
+        assert_eq!(r.json["exit"], 2, "{r}");
+        let error = r.json["error"].as_str().unwrap_or_default();
+        assert!(
+            error.contains(says),
+            "{args:?}: {error:?} says {says:?}\n{r}"
+        );
+        assert_eq!(r.json.as_object().map(|o| o.len()), Some(2), "{r}");
+    }
+    // A question longer than 1 MiB.
+    let long = vec![b'q'; (1 << 20) + 1];
+    let r = tuicast_sub("ask", &dir, &["--", &bot], &[], Some(&long));
+    assert_eq!(r.code, 2, "{r}");
+    assert!(
+        r.json["error"]
+            .as_str()
+            .unwrap()
+            .contains("longer than 1 MiB"),
         "{r}"
     );
 }

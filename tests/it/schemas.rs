@@ -57,6 +57,7 @@ fn the_schema_files_are_what_the_types_give() {
             "session-request",
             "session-reply",
             "run",
+            "ask",
             "test-message"
         ]
     );
@@ -240,10 +241,11 @@ fn the_documented_examples_match_their_schemas() {
     let request = Schema::load("session-request");
     let screen = Schema::load("screen");
     let run = Schema::load("run");
+    let ask = Schema::load("ask");
     let agents = std::fs::read_to_string(root().join("docs/agents.md")).unwrap();
     let blocks = json_blocks(&agents);
     assert!(blocks.len() >= 2, "{} blocks", blocks.len());
-    let (mut replies, mut requests, mut runs) = (0, 0, 0);
+    let (mut replies, mut requests, mut runs, mut asks) = (0, 0, 0, 0);
     for (line, value) in &blocks {
         match value {
             Value::Array(items) => {
@@ -252,7 +254,12 @@ fn the_documented_examples_match_their_schemas() {
                     requests += 1;
                 }
             }
-            // `tuicast run`'s output (it alone has `duration_ms`).
+            // `tuicast ask`'s output (it alone has `answer`).
+            _ if value.get("answer").is_some() => {
+                ask.check(&format!("docs/agents.md:{line}: an answer"), value);
+                asks += 1;
+            }
+            // `tuicast run`'s output (it alone has `duration_ms` besides `ask`'s).
             _ if value.get("duration_ms").is_some() => {
                 run.check(&format!("docs/agents.md:{line}: a run"), value);
                 runs += 1;
@@ -264,8 +271,8 @@ fn the_documented_examples_match_their_schemas() {
         }
     }
     assert!(
-        replies >= 1 && requests >= 7 && runs >= 1,
-        "{replies} replies, {requests} requests, {runs} runs"
+        replies >= 1 && requests >= 7 && runs >= 1 && asks >= 1,
+        "{replies} replies, {requests} requests, {runs} runs, {asks} answers"
     );
     // The render's example, in the module docs of `render` (`//! ` lines).
     let render = std::fs::read_to_string(root().join("src/render/mod.rs")).unwrap();
@@ -488,5 +495,22 @@ fn tuicast_run_output_matches_its_schema() {
         let out = Command::new(crate::util::BIN).args(args).output().unwrap();
         let value: Value = serde_json::from_slice(&out.stdout).unwrap();
         run.check(&format!("tuicast {}", args.join(" ")), &value);
+    }
+}
+
+/// `tuicast ask`'s outputs (an answer, one a limit ended, bytes in base64, a refusal) match
+/// the `ask` schema.
+#[test]
+fn tuicast_ask_output_matches_its_schema() {
+    let ask = Schema::load("ask");
+    for args in [
+        &["ask", "--prompt", "q", "--", "sh", "-c", "cat; exit 3"][..],
+        &["ask", "--prompt", "q", "--max-output", "10", "--", "yes"][..],
+        &["ask", "--prompt", "q", "--", "printf", "\\377"][..],
+        &["ask", "--prompt", "q", "--", "no-such-program-xyz"][..],
+    ] {
+        let out = Command::new(crate::util::BIN).args(args).output().unwrap();
+        let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+        ask.check(&format!("tuicast {}", args.join(" ")), &value);
     }
 }

@@ -1642,6 +1642,189 @@ fn a_saved_session_that_clicked_a_region_carries_it_and_records_again_elsewhere(
     );
 }
 
+/// Copies `names` (files under `from`, with their folders) into a new folder: a fresh copy of a
+/// project, without what else `from` holds (its `tuicast.toml`, its goldens).
+fn fresh_copy(from: &Path, names: &[&str]) -> Dir {
+    let to = Dir::new();
+    for name in names {
+        let dest = to.join(name);
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(from.join(name), &dest).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    to
+}
+
+/// Issue 22 point 6: dialog's menu driven by clicks on regions named in `tuicast.toml`, saved,
+/// then replayed and recorded again in a fresh copy of the project that has no `tuicast.toml`:
+/// the scenario carries the regions it clicked.
+#[test]
+fn a_dialog_menu_clicked_by_named_regions_is_saved_and_replays_in_a_fresh_copy() {
+    use std::os::unix::fs::PermissionsExt;
+    if !crate::util::have("dialog") {
+        assert!(std::env::var_os("CI").is_none(), "CI has dialog");
+        eprintln!("skipped: no dialog");
+        return;
+    }
+    let a = Agent::new();
+    a.work.write(
+        "tuicast.toml",
+        "[regions]\ncherry = { match = { regex = \"Cherry\" } }\n\
+         ok = { match = { regex = \"<  OK  >\", offset = [0, 3], width = 2 } }\n",
+    );
+    let script = a.work.write(
+        "menu.sh",
+        "#!/bin/sh\ndialog --menu 'Pick a fruit:' 12 40 4 a Apple b Banana c Cherry 2>choice\n\
+         clear\necho \"picked $(cat choice)\"\nread end\n",
+    );
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    a.ok(&[
+        "start",
+        "--name",
+        "menu",
+        "--size",
+        "60x16",
+        "--",
+        "./menu.sh",
+    ]);
+    a.ok(&["wait", "menu", "--text", "Cherry"]);
+    let before = a.ok(&["snapshot", "menu", "--mark", "menu"]);
+    a.ok(&["click", "menu", "--region", "cherry"]);
+    // The highlight moves once dialog has the click (ncurses holds a click back for its
+    // double-click interval, and a second click in it is taken for one): wait for the change
+    // from the screen before the click.
+    let hash = before["screen_hash"].as_str().unwrap().to_string();
+    a.ok(&["wait", "menu", "--changed", &hash]);
+    let moved = a.ok(&["snapshot", "menu", "--mark", "cherry"]);
+    assert_eq!(moved["prompt"]["evidence"], "c  Cherry", "{moved}");
+    a.ok(&["click", "menu", "--region", "ok"]);
+    a.ok(&["wait", "menu", "--text", "picked c"]);
+    a.ok(&["snapshot", "menu", "--mark", "picked"]);
+    a.ok(&["press", "menu", "Enter"]);
+    a.ok(&["wait", "menu", "--exit", "0"]);
+    a.ok(&["stop", "menu", "--save", "casts/menu"]);
+    let toml = std::fs::read_to_string(a.work.join("casts/menu.toml")).unwrap();
+    assert!(toml.contains("click = { region = \"cherry\" }"), "{toml}");
+    assert!(
+        toml.contains("cherry = { match = { regex = \"Cherry\" } }"),
+        "{toml}"
+    );
+    assert!(toml.contains("command = [\"../menu.sh\"]"), "{toml}");
+
+    let fresh = fresh_copy(
+        a.work.path(),
+        &["menu.sh", "casts/menu.toml", "casts/menu.cast"],
+    );
+    std::fs::set_permissions(
+        fresh.join("menu.sh"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    for args in [
+        &["test", "--update"][..],
+        &["test"],
+        &["test", "--live"],
+        &["test", "--live"],
+        &["test", "--live", "--repeat", "3"],
+    ] {
+        let out = crate::util::Tuicast::new()
+            .args(args)
+            .current_dir(fresh.path())
+            .clean_update_env()
+            .run();
+        assert!(out.succeeded(), "tuicast {args:?}: {out}");
+        for checkpoint in ["menu::menu", "menu::cherry", "menu::picked"] {
+            assert!(out.stdout().contains(checkpoint), "{checkpoint}: {out}");
+        }
+    }
+    let picked = std::fs::read_to_string(fresh.join("snapshots/menu/picked.txt")).unwrap();
+    assert!(picked.contains("picked c"), "{picked}");
+}
+
+/// Issue 22 point 6: the todoapp of `tests/apps/` started from its development build in a
+/// fresh copy of its package, driven, saved as a `bin = "todoapp"` scenario, then replayed and
+/// recorded again there (`tuicast test` builds the binary with cargo, as a user's run does).
+#[test]
+fn a_todoapp_session_is_saved_and_replays_and_records_again_in_a_fresh_copy() {
+    let app = crate::util::root().join("tests/apps/todoapp");
+    let fresh = fresh_copy(&app, &["Cargo.toml", "src/main.rs", "tuicast.toml"]);
+    // A package of its own (outside the workspace), with the workspace's locked versions.
+    let manifest = std::fs::read_to_string(fresh.join("Cargo.toml")).unwrap();
+    let manifest = manifest[..manifest.find("[dev-dependencies]").unwrap()].to_string();
+    std::fs::write(fresh.join("Cargo.toml"), format!("{manifest}[workspace]\n")).unwrap();
+    std::fs::copy(
+        crate::util::root().join("Cargo.lock"),
+        fresh.join("Cargo.lock"),
+    )
+    .unwrap();
+    // Its own target folder, kept between runs so that only the first builds the crates.
+    let target = crate::util::root().join("target/fresh-todoapp");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let built = Command::new(&cargo)
+        .args(["build", "--quiet", "--offline"])
+        .current_dir(fresh.path())
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let program = target.join("debug/todoapp").display().to_string();
+    let mut a = Agent::new();
+    a.work = fresh;
+    a.env
+        .push(("CARGO_TARGET_DIR".into(), target.display().to_string()));
+    a.ok(&["start", "--name", "todo", "--", &program]);
+    a.ok(&["wait", "todo", "--text", "4 todos"]);
+    a.ok(&["press", "todo", "j"]);
+    a.ok(&["wait", "todo", "--text", "> Write the release notes"]);
+    a.ok(&["snapshot", "todo", "--mark", "moved"]);
+    a.ok(&["press", "todo", "a"]);
+    a.ok(&["wait", "todo", "--text", "New todo"]);
+    a.ok(&["type", "todo", "Call mom"]);
+    a.ok(&["wait", "todo", "--text", "Call mom"]);
+    a.ok(&["press", "todo", "Enter"]);
+    a.ok(&["wait", "todo", "--text", "5 todos"]);
+    a.ok(&["snapshot", "todo", "--mark", "added"]);
+    a.ok(&["press", "todo", "q"]);
+    a.ok(&["wait", "todo", "--exit", "0"]);
+    a.ok(&["stop", "todo", "--save", "casts/todo"]);
+    let saved = a.work.join("casts/todo.toml");
+    let toml = std::fs::read_to_string(&saved).unwrap();
+    assert!(toml.contains("\nbin = \"todoapp\"\n"), "{toml}");
+    assert!(
+        !toml.contains("fresh-todoapp"),
+        "no path of the build: {toml}"
+    );
+    // The status bar's clock ticks: mask it, as the todoapp's own scenarios do.
+    std::fs::write(
+        &saved,
+        format!("{toml}\n[check]\nmask = [{{ regex = \"\\\\d\\\\d:\\\\d\\\\d:\\\\d\\\\d\" }}]\n"),
+    )
+    .unwrap();
+    for args in [
+        &["test", "--update"][..],
+        &["test"],
+        &["test", "--live"],
+        &["test", "--live"],
+        &["test", "--live", "--repeat", "3"],
+    ] {
+        let out = crate::util::Tuicast::new()
+            .args(args)
+            .current_dir(a.work.path())
+            .env("CARGO_TARGET_DIR", &target)
+            .clean_update_env()
+            .run();
+        assert!(out.succeeded(), "tuicast {args:?}: {out}");
+        for checkpoint in ["todo::moved", "todo::added"] {
+            assert!(out.stdout().contains(checkpoint), "{checkpoint}: {out}");
+        }
+    }
+    let added = std::fs::read_to_string(a.work.join("snapshots/todo/added.txt")).unwrap();
+    assert!(added.contains("Call mom"), "{added}");
+}
+
 /// Issue 22: a session of the package's own binary (`./target/debug/NAME`) saved an absolute
 /// path, which records a stale build, and only on this machine. It saves `bin = "NAME"`: the
 /// recording builds today's code, wherever the checkout is.
