@@ -332,3 +332,105 @@ fn refs_find_a_casts_regions_expectations_and_masks() {
         "{out}"
     );
 }
+
+#[test]
+fn a_click_on_a_ref_presses_the_button_it_names() {
+    if !need("dialog") {
+        return;
+    }
+    let a = Agent::new();
+    a.ok(&[
+        "start",
+        "--name",
+        "d",
+        "--",
+        "dialog",
+        "--yesno",
+        "Delete it?",
+        "8",
+        "30",
+    ]);
+    a.ok(&["wait", "d", "--ref", "@dialog.button(\"Yes\")[focused]"]);
+    let clicked = a.ok(&[
+        "step",
+        "d",
+        "{ click = { ref = '@dialog.button(\"No\")' } }",
+    ]);
+    assert_eq!(
+        clicked["step"], "{ click = { ref = '@dialog.button(\"No\")' } }",
+        "{clicked}"
+    );
+    let done = a.ok(&["wait", "d", "--exit"]);
+    assert_eq!(done["status"]["code"], 1, "the click pressed No: {done}");
+    // A ref that finds several is no target: the message lists them.
+    let b = Agent::new();
+    b.ok(&[
+        "start",
+        "--name",
+        "d",
+        "--",
+        "dialog",
+        "--yesno",
+        "Delete it?",
+        "8",
+        "30",
+    ]);
+    b.ok(&["wait", "d", "--ref", "@dialog.button"]);
+    let r = b.run(&[
+        "step",
+        "d",
+        "{ click = { ref = '@dialog.button' }, timeout = \"1s\" }",
+    ]);
+    assert_eq!(r.code, 1, "{r}");
+    let error = r.json["error"].as_str().unwrap_or_default();
+    assert!(error.contains("finds 2 refs"), "{error}");
+    assert!(
+        error.contains("@dialog.button(\"Yes\"), @dialog.button(\"No\")"),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_annotation_names_a_region_found_by_a_ref() {
+    let dir = Dir::new();
+    dir.write("casts/app.cast", vim_cast());
+    dir.write(
+        "casts/app.toml",
+        "[regions]\nmode = { ref = \"@vim.mode\", label = \"mode\" }\n\
+         visual = { ref = \"@vim.mode[value=visual]\" }\n",
+    );
+    let png = dir.join("mode.png");
+    let png_arg = png.to_string_lossy().into_owned();
+    dir.tuicast([
+        "replay",
+        "casts/app.cast",
+        "--at",
+        "typing",
+        "--format",
+        "png",
+        "--annotate",
+        "region=mode",
+        "-o",
+        &png_arg,
+    ])
+    .run()
+    .success();
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    // One whose ref finds nothing on the screen is an error, not a picture without it.
+    let out = dir
+        .tuicast([
+            "replay",
+            "casts/app.cast",
+            "--at",
+            "typing",
+            "--format",
+            "png",
+            "--annotate",
+            "region=visual",
+            "-o",
+            &png_arg,
+        ])
+        .run();
+    assert_eq!(out.code(), Some(2), "{out}");
+    assert!(format!("{out}").contains("finds nothing"), "{out}");
+}
