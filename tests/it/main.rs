@@ -31,6 +31,7 @@
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
+mod agent_demos;
 mod asciinema;
 mod ci_action;
 mod cli;
