@@ -31,20 +31,14 @@ use crate::term::Screen;
 /// let screen = engine.screen();
 /// let dir = tempfile::tempdir()?;
 /// let golden = dir.path().join("demo/end.txt");
-/// let check = Check {
-///     format: Format::Text,
-///     golden: &golden,
-///     cast: "demo.cast",
-///     checkpoint: "end",
-///     action: UpdateAction::Overwrite,
-///     color: false,
-///     png: &PngCheck::default(),
-///     scrollback: 0,
-/// };
+/// let png = PngCheck::default();
+/// let mut check = Check::new(Format::Text, &golden, "demo.cast", "end", &png);
+/// check.action = UpdateAction::Overwrite;
 /// let (outcome, actual) = check.check(&screen)?;
 /// assert!(outcome.passed(), "a missing golden is written and passes with `Overwrite`");
 /// assert!(actual.contains("hello"));
-/// let again = Check { action: UpdateAction::WriteNothing, ..check };
+/// let mut again = check;
+/// again.action = UpdateAction::WriteNothing;
 /// assert!(again.check(&screen)?.0.passed());
 /// # Ok::<(), std::io::Error>(())
 /// ```
@@ -68,6 +62,31 @@ pub struct Check<'a> {
     /// How many lines scrolled off the screen text goldens show above its rows
     /// (`[check] scrollback`; 0: none).
     pub scrollback: usize,
+}
+
+impl<'a> Check<'a> {
+    /// A check of `golden` in `format` (`png`: how PNG goldens are drawn and compared),
+    /// labelled `cast` and `checkpoint`, that writes nothing (`action` is
+    /// [`UpdateAction::WriteNothing`]), without colour or scrollback: set the fields to
+    /// change that.
+    pub fn new(
+        format: Format,
+        golden: &'a Path,
+        cast: &'a str,
+        checkpoint: &'a str,
+        png: &'a PngCheck,
+    ) -> Check<'a> {
+        Check {
+            format,
+            golden,
+            cast,
+            checkpoint,
+            action: UpdateAction::WriteNothing,
+            color: false,
+            png,
+            scrollback: 0,
+        }
+    }
 }
 
 impl Check<'_> {

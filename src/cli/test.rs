@@ -11,7 +11,7 @@ use tuicast::assert::{self, UpdateAction};
 use tuicast::config::Config;
 use tuicast::escape::escape_for_terminal;
 use tuicast::harness::message::{ListedTest, Message, Summary, TestRecord};
-use tuicast::harness::{self, CheckResult, LiveMode, Report};
+use tuicast::harness::{self, CheckResult, LiveMode, Tally};
 use tuicast::report::ReportDir;
 
 /// Check casts against their golden snapshots (the same checks as `cargo test`).
@@ -316,11 +316,11 @@ fn run_project(
     if cases.iter().any(|c| live.records(c)) {
         tuicast::record::interrupt::install().context("cannot set up signal handling")?;
     }
-    let mut report_summary = Report::default().live(live);
+    let mut report_summary = Tally::default().live(live);
     // One result in the chosen format: its line, its JSON record, or its JUnit case (taking
     // `time` seconds); counted in the summary.
     let emit = |out: &mut std::io::StdoutLock<'static>,
-                summary: &mut Report,
+                summary: &mut Tally,
                 junit: &mut Vec<harness::junit::JunitCase>,
                 r: harness::CheckResult,
                 time: f64|
@@ -347,7 +347,7 @@ fn run_project(
         // As libtest does: how many checks will run.
         let total: usize =
             cases.iter().map(|c| selected(c, filter)).sum::<usize>() + screenshots.len();
-        out.write_all(Report::title(total).as_bytes())?;
+        out.write_all(Tally::title(total).as_bytes())?;
     }
     // Results are printed as they come, in the order of the cases: each case's lines as soon
     // as it and every case before it are done.

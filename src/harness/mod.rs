@@ -20,7 +20,7 @@
 //! path relative to `casts/` without `.cast`), so libtest's filters, `--exact`, `--list`,
 //! `--ignored`, `--test-threads` and `--format json` work, and so does cargo-nextest. A cast
 //! that fails to parse is one failing trial carrying the parse error. The same checks run from
-//! the command line as `tuicast test`, whose report [`Report`] formats.
+//! the command line as `tuicast test`, whose console tally [`Tally`] formats.
 
 /// A [`Failure`] with a message made as by `format!`.
 macro_rules! failure {
@@ -53,7 +53,7 @@ pub use live::{
     RecordingTimes, LIVE_ENV,
 };
 pub use report::{add_screenshot_to_report, add_to_report};
-pub use result::{CheckResult, Failure, Report, SnapshotResult, Status};
+pub use result::{CheckResult, Failure, SnapshotResult, Status, Tally};
 pub use screen_golden::{assert_screen_golden, check_screen_golden, ScreenSource, SCREENS_DIR};
 pub use trials::{expect_test_name, main, test_name, trials, HarnessError};
 

@@ -267,7 +267,7 @@ type DifferingRow = (usize, String, String);
 
 /// What varied between the recordings.
 #[derive(Default)]
-struct Report {
+struct Repeats {
     /// Checkpoint names of a recording that differ from the first's: (recording, names).
     names: Option<(usize, Vec<String>, Vec<String>)>,
     /// Per checkpoint: the cells that varied (0-based), size and cursor changes.
@@ -292,9 +292,9 @@ struct Varied {
     race: Option<(usize, Option<String>)>,
 }
 
-fn differences(recordings: &[Vec<Seen>]) -> Option<Report> {
+fn differences(recordings: &[Vec<Seen>]) -> Option<Repeats> {
     let first = recordings.first()?;
-    let mut report = Report::default();
+    let mut report = Repeats::default();
     let names = |r: &[Seen]| r.iter().map(|s| s.name.clone()).collect::<Vec<_>>();
     for (k, other) in recordings.iter().enumerate().skip(1) {
         if names(other) != names(first) {
@@ -396,7 +396,7 @@ fn race(
     })
 }
 
-impl Report {
+impl Repeats {
     fn message(&self, n: usize, shown: &str) -> String {
         let mut out = format!("checkpoints differ between {n} recordings of {shown}:\n");
         if let Some((k, first, other)) = &self.names {

@@ -1,9 +1,9 @@
 //! What a check found and how it is told: [`CheckResult`] and [`SnapshotResult`], the failure
 //! message of one checkpoint ([`CheckResult::message`], also the message of a failing trial
-//! under `cargo test`), and [`Report`], the libtest-shaped lines `tuicast test` prints.
+//! under `cargo test`), and [`Tally`], the libtest-shaped lines `tuicast test` prints.
 //!
 //! Under `cargo test` the harness's libtest runner (`libtest.rs`) prints the `running`,
-//! `test … ok` and summary lines as libtest does; `tuicast test` prints them with [`Report`],
+//! `test … ok` and summary lines as libtest does; `tuicast test` prints them with [`Tally`],
 //! in the same shape, with an `updated` status that libtest has no word for and a shorter summary.
 
 use std::fmt::{self, Write as _};
@@ -87,6 +87,25 @@ impl fmt::Display for Status {
 }
 
 impl CheckResult {
+    /// The result of checkpoint `checkpoint` of `cast` named `test`, with nothing checked
+    /// yet (no snapshot, no error; line and time 0): the fields are filled as checks run.
+    pub fn new(
+        test: impl Into<String>,
+        cast: impl Into<PathBuf>,
+        checkpoint: impl Into<String>,
+    ) -> CheckResult {
+        CheckResult {
+            test: test.into(),
+            cast: cast.into(),
+            checkpoint: checkpoint.into(),
+            line: 0,
+            time: 0.0,
+            snapshots: Vec::new(),
+            error: None,
+            bad_input: false,
+        }
+    }
+
     /// True when every snapshot passed and nothing went wrong.
     pub fn passed(&self) -> bool {
         self.error.is_none() && self.snapshots.iter().all(|s| s.outcome.passed())
@@ -194,38 +213,30 @@ impl CheckResult {
     }
 }
 
-/// The text report of a run of checks, in libtest's shape: a title, one line per result as
-/// it comes, then the failures with their messages and a summary. Results are counted as
-/// they are added; only failures are kept.
+/// The console tally of a run of checks (not the HTML report: that is `crate::report`), in
+/// libtest's shape: a title, one line per result as it comes, then the failures with their
+/// messages and a summary. Results are counted as they are added; only failures are kept.
 ///
 /// ```
-/// use tuicast::harness::{CheckResult, Report};
+/// use tuicast::harness::{CheckResult, Tally};
 ///
-/// let ok = CheckResult {
-///     test: "demo::end".into(),
-///     cast: "casts/demo.cast".into(),
-///     checkpoint: "end".into(),
-///     line: 3,
-///     time: 0.5,
-///     snapshots: Vec::new(),
-///     error: None,
-///     bad_input: false,
-/// };
-/// let mut report = Report::default();
-/// assert_eq!(Report::title(1), "running 1 test\n");
+/// let mut ok = CheckResult::new("demo::end", "casts/demo.cast", "end");
+/// ok.line = 3;
+/// let mut report = Tally::default();
+/// assert_eq!(Tally::title(1), "running 1 test\n");
 /// assert_eq!(report.add(ok), "test demo::end ... ok\n");
 /// assert_eq!(report.failures(), "");
 /// assert_eq!(report.summary(), "\n1 passed, 0 failed\n");
 /// ```
 #[derive(Debug, Default)]
-pub struct Report {
+pub struct Tally {
     passed: usize,
     updated: usize,
     failed: Vec<CheckResult>,
     live: LiveMode,
 }
 
-impl Report {
+impl Tally {
     /// `running N tests`: the first line, before any check runs.
     pub fn title(total: usize) -> String {
         format!(
@@ -235,14 +246,14 @@ impl Report {
     }
 
     /// The same report for a run in the live mode `live` (the commands its messages suggest).
-    pub fn live(self, live: LiveMode) -> Report {
-        Report { live, ..self }
+    pub fn live(self, live: LiveMode) -> Tally {
+        Tally { live, ..self }
     }
 
-    /// The line of one result, `test NAME ... ok|updated|FAILED`, as [`Report::line`]; the
-    /// result is counted, and kept for [`Report::failures`] when it failed.
+    /// The line of one result, `test NAME ... ok|updated|FAILED`, as [`Tally::line`]; the
+    /// result is counted, and kept for [`Tally::failures`] when it failed.
     pub fn add(&mut self, result: CheckResult) -> String {
-        let line = Report::line(&result);
+        let line = Tally::line(&result);
         self.count(result);
         line
     }
@@ -329,8 +340,8 @@ mod tests {
 
     #[test]
     fn the_report_has_libtests_shape_with_an_updated_status() {
-        let mut report = Report::default();
-        let mut out = Report::title(4);
+        let mut report = Tally::default();
+        let mut out = Tally::title(4);
         out += &report.add(result("demo::first", Some(Outcome::Pass), None));
         out += &report.add(result("demo::end", Some(Outcome::Updated), None));
         let missing = Outcome::Missing {
@@ -365,13 +376,13 @@ mod tests {
         assert_eq!(report.passed(), 2);
         let failed: Vec<&str> = report.failed().iter().map(|r| r.test.as_str()).collect();
         assert_eq!(failed, ["demo::gone", "bad"]);
-        assert_eq!(Report::title(1), "running 1 test\n");
-        assert_eq!(Report::title(0), "running 0 tests\n");
+        assert_eq!(Tally::title(1), "running 1 test\n");
+        assert_eq!(Tally::title(0), "running 0 tests\n");
     }
 
     #[test]
     fn results_counted_without_lines_still_make_the_summary() {
-        let mut report = Report::default();
+        let mut report = Tally::default();
         report.count(result("demo::end", Some(Outcome::Pass), None));
         report.count(result(
             "demo::gone",

@@ -3,8 +3,8 @@
 use std::fmt;
 use std::io;
 
-use super::report::TimeoutReport;
-use super::settle::UnsettledReport;
+use super::diagnosis::TimeoutDiagnosis;
+use super::settle::UnsettledDiagnosis;
 
 /// Why a recording step failed.
 #[derive(Debug)]
@@ -40,10 +40,10 @@ pub enum RecordError {
     /// Reading or writing failed.
     Io(io::Error),
     /// A wait did not see what it waited for in time.
-    Timeout(Box<TimeoutReport>),
+    Timeout(Box<TimeoutDiagnosis>),
     /// The screen kept changing: a checkpoint or an idle wait never saw it still for its
     /// period in time.
-    Unsettled(Box<UnsettledReport>),
+    Unsettled(Box<UnsettledDiagnosis>),
     /// The program exited while a step still needed it.
     Exited {
         /// What the step was doing.

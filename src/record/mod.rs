@@ -39,11 +39,11 @@ pub(crate) mod session;
 pub(crate) mod utf8;
 
 // `Session`'s parts by concern; `session` re-exports their public items.
+mod diagnosis;
 mod error;
 mod home;
 mod input;
 mod quiet;
-mod report;
 mod settle;
 mod wait;
 
@@ -56,5 +56,5 @@ pub use scenario::{
 };
 pub use session::{
     base_env, looks_like_prompt, sweep_orphans, CheckpointTiming, Finished, RecordError, Session,
-    SessionOptions, SettledBy, TimeoutReport, UnsettledReport, CONFIRM,
+    SessionOptions, SettledBy, TimeoutDiagnosis, UnsettledDiagnosis, CONFIRM,
 };

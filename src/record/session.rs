@@ -32,15 +32,15 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::Signal;
 use regex::Regex;
 
+pub use super::diagnosis::{looks_like_prompt, TimeoutDiagnosis};
 pub use super::error::RecordError;
 use super::home::{fresh_home, sweep_stale};
 use super::interrupt;
 use super::pty::{Pty, PtyEvent};
 use super::query::{answer, AnswerColors, QueryScanner, Terminfo};
 use super::redact::Redactor;
-pub use super::report::{looks_like_prompt, TimeoutReport};
 use super::scenario::Settle;
-pub use super::settle::{CheckpointTiming, SettledBy, UnsettledReport, CONFIRM};
+pub use super::settle::{CheckpointTiming, SettledBy, UnsettledDiagnosis, CONFIRM};
 use super::settle::{Quiescence, ScreenWatch};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};

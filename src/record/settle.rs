@@ -43,7 +43,7 @@ const SYNC_MODE: u16 = 2026;
 /// What a settle or idle wait that ran out of time saw.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct UnsettledReport {
+pub struct UnsettledDiagnosis {
     /// What was waited for (`a settled screen (100 ms without a change)`).
     pub what: String,
     /// How long the screen had to stay unchanged.
@@ -67,7 +67,7 @@ pub struct UnsettledReport {
     pub output: Option<(u64, Duration)>,
 }
 
-impl fmt::Display for UnsettledReport {
+impl fmt::Display for UnsettledDiagnosis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let never = if self.output.is_some() {
             "the program never stayed silent (no output, no change)"
@@ -317,7 +317,7 @@ impl Session {
             }
             if now >= deadline {
                 let what = format!("{} ms without output or a screen change", quiet.as_millis());
-                return Err(RecordError::Unsettled(Box::new(UnsettledReport {
+                return Err(RecordError::Unsettled(Box::new(UnsettledDiagnosis {
                     what,
                     period: quiet,
                     waited: started.elapsed(),
@@ -410,7 +410,7 @@ impl Session {
         let changes = self.watch.changes.take().unwrap_or_default();
         match result {
             Ok(Some(by)) => Ok(by),
-            Ok(None) => Err(RecordError::Unsettled(Box::new(UnsettledReport {
+            Ok(None) => Err(RecordError::Unsettled(Box::new(UnsettledDiagnosis {
                 what: what.to_string(),
                 period,
                 waited: started.elapsed(),

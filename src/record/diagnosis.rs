@@ -10,7 +10,7 @@ use crate::escape::escape_for_terminal;
 /// What a timed-out wait saw: enough to tell why without re-running.
 #[derive(Debug)]
 #[non_exhaustive]
-pub struct TimeoutReport {
+pub struct TimeoutDiagnosis {
     /// What was waited for.
     pub what: String,
     /// How long it waited.
@@ -64,7 +64,7 @@ impl Session {
         if let Some(hint) = echo_hint(self.pty.echo_enabled(), self.pty.canonical()) {
             hints.push(hint.into());
         }
-        RecordError::Timeout(Box::new(TimeoutReport {
+        RecordError::Timeout(Box::new(TimeoutDiagnosis {
             what: what.to_string(),
             waited: started.elapsed(),
             screen: self.screen_report(),
