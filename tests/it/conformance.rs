@@ -29,6 +29,8 @@ use unicode_width::UnicodeWidthChar;
 
 use crate::util::root;
 
+mod raw;
+
 /// The environment variable that rewrites `docs/conformance.md`.
 const BLESS: &str = "TUICAST_BLESS_CONFORMANCE";
 
@@ -159,7 +161,7 @@ fn the_deccolm_option_gives_the_vt100s_132_column_screens() {
                 oracle["cursor"][0].as_u64().unwrap() as u16,
                 oracle["cursor"][1].as_u64().unwrap() as u16,
             );
-            let r = compare(EngineKind::Avt, &grid, size, cursor, &screens[checkpoint]);
+            let r = compare("tuicast", &grid, size, cursor, &screens[checkpoint]);
             checked += 1;
             wide += usize::from(size.cols == 132);
             if !r.agrees() {
@@ -456,13 +458,44 @@ fn replay_chunked(
 
 // ---------------------------------------------------------------------------------------------
 
+/// An engine the corpus is scored on: one of tuicast's ([`EngineKind`]: its avt wrapper, the
+/// default, and vt100), or one only these tests replay with ([`raw::RawKind`]: avt 0.17 with
+/// none of tuicast's fixes, alacritty_terminal).
+#[derive(Debug, Clone, Copy)]
+enum Scored {
+    Tuicast(EngineKind),
+    Raw(raw::RawKind),
+}
+
+impl Scored {
+    fn name(self) -> &'static str {
+        match self {
+            Scored::Tuicast(EngineKind::Avt) => "tuicast",
+            Scored::Tuicast(kind) => kind.name(),
+            Scored::Raw(kind) => kind.name(),
+        }
+    }
+}
+
+/// The engines scored, in the docs' column order: tuicast (its avt wrapper) first, the one
+/// [`avt_agrees_with_the_oracle_on_every_checkpoint`] holds to every screen.
+fn engines() -> Vec<Scored> {
+    let mut out: Vec<Scored> = EngineKind::ALL
+        .iter()
+        .map(|&k| Scored::Tuicast(k))
+        .collect();
+    out.insert(1, Scored::Raw(raw::RawKind::ALL[0]));
+    out.extend(raw::RawKind::ALL[1..].iter().map(|&k| Scored::Raw(k)));
+    out
+}
+
 /// One checkpoint of the corpus and how each engine did.
 struct Outcome {
     case: String,
     program: String,
     checkpoint: String,
     oracle: String,
-    /// `(avt, vt100)`.
+    /// In the order of [`engines`].
     engines: Vec<EngineResult>,
 }
 
@@ -523,14 +556,17 @@ fn run_corpus(dir: &Path) -> Vec<Outcome> {
     for case in manifest["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         let cast = dir.join("cases").join(format!("{name}.cast"));
-        let screens: Vec<BTreeMap<String, Screen>> = EngineKind::ALL
+        let screens: Vec<BTreeMap<String, Screen>> = engines()
             .iter()
-            .map(|kind| {
-                replay::checkpoints(tuicast::cast::open(&cast).unwrap(), *kind)
-                    .unwrap()
-                    .into_iter()
-                    .map(|cp| (cp.name, cp.screen))
-                    .collect()
+            .map(|engine| match engine {
+                Scored::Tuicast(kind) => {
+                    replay::checkpoints(tuicast::cast::open(&cast).unwrap(), *kind)
+                        .unwrap()
+                        .into_iter()
+                        .map(|cp| (cp.name, cp.screen))
+                        .collect()
+                }
+                Scored::Raw(kind) => raw::checkpoints(*kind, &cast).into_iter().collect(),
             })
             .collect();
         for cp in case["checkpoints"].as_array().unwrap() {
@@ -556,14 +592,15 @@ fn run_corpus(dir: &Path) -> Vec<Outcome> {
                 cursor[0].as_u64().unwrap() as u16,
                 cursor[1].as_u64().unwrap() as u16,
             );
-            let engines = EngineKind::ALL
+            let engines = engines()
                 .iter()
                 .zip(&screens)
-                .map(|(kind, by_name)| {
-                    let screen = by_name
-                        .get(&checkpoint)
-                        .unwrap_or_else(|| panic!("{name}: {kind} has no checkpoint {checkpoint}"));
-                    compare(*kind, &grid, size, cursor, screen)
+                .map(|(engine, by_name)| {
+                    let engine = engine.name();
+                    let screen = by_name.get(&checkpoint).unwrap_or_else(|| {
+                        panic!("{name}: {engine} has no checkpoint {checkpoint}")
+                    });
+                    compare(engine, &grid, size, cursor, screen)
                 })
                 .collect();
             out.push(Outcome {
@@ -779,7 +816,7 @@ fn extended_colour(groups: &[Vec<u32>], i: usize) -> (Color, usize) {
 }
 
 fn compare(
-    kind: EngineKind,
+    kind: &str,
     oracle: &[Vec<OCell>],
     size: Size,
     cursor: (u16, u16),
@@ -883,7 +920,12 @@ fn render_docs(results: &[Outcome]) -> String {
          the same character in every cell (wide characters and combining marks included), and for\n\
          style the same foreground, background, bold, dim, italic, underline, inverse, blink,\n\
          strikethrough and hidden (conceal) in every cell. tmux's capture stops at the last cell\n\
-         written on each row; the style of the erased cells past it comes from @xterm/headless.\n\n",
+         written on each row; the style of the erased cells past it comes from @xterm/headless.\n\n\
+         The engines, on the same screens: **tuicast** (its avt wrapper, `engine = \"avt\"`, the\n\
+         default); **avt 0.17 (raw)**, the avt crate as it is, with none of tuicast's fixes (its own\n\
+         parser and screen); **vt100**, tuicast's second engine (`engine = \"vt100\"`, differential\n\
+         replay); and **alacritty_terminal 0.26**, which only the test replays with (a\n\
+         dev-dependency). Each cell is read as the engine keeps it (alacritty_terminal keeps no blink).\n\n",
     );
     let _ = writeln!(
         s,
@@ -891,17 +933,18 @@ fn render_docs(results: &[Outcome]) -> String {
          | engine | text agrees | text and style agree |\n| --- | --- | --- |",
         cases.len()
     );
-    for (i, kind) in EngineKind::ALL.iter().enumerate() {
+    for (i, engine) in engines().iter().enumerate() {
         let _ = writeln!(
             s,
-            "| {kind} | {} | {} |",
+            "| {} | {} | {} |",
+            engine.name(),
             pct(count(i, &|e| e.text_agrees())),
             pct(count(i, &|e| e.agrees()))
         );
     }
-    s.push_str("\n## Known disagreements of the default engine (avt)\n\n");
+    s.push_str("\n## Known disagreements of the default engine (tuicast)\n\n");
     if KNOWN.is_empty() {
-        s.push_str("None: avt agrees with the oracle on every checkpoint.\n");
+        s.push_str("None: tuicast agrees with the oracle on every checkpoint.\n");
     } else {
         s.push_str("| case | checkpoint | why |\n| --- | --- | --- |\n");
         for (case, cp, why) in KNOWN {
@@ -935,17 +978,25 @@ fn render_docs(results: &[Outcome]) -> String {
             );
         }
     }
-    s.push_str("\n## Every checkpoint\n\n`✗ text N, style M`: N cells differ in their character, M more only in their style.\n\n| case | program | checkpoint | oracle | avt | vt100 |\n| --- | --- | --- | --- | --- | --- |\n");
+    let names: Vec<&str> = engines().iter().map(|e| e.name()).collect();
+    let _ = write!(
+        s,
+        "\n## Every checkpoint\n\n`✗ text N, style M`: N cells differ in their character, M more only in \
+         their style; `cursor`: the cursor is elsewhere.\n\n| case | program | checkpoint | oracle | {} |\n\
+         | --- | --- | --- | --- |{}\n",
+        names.join(" | "),
+        " --- |".repeat(names.len())
+    );
     for r in results {
+        let cells: Vec<String> = r.engines.iter().map(|e| e.summary()).collect();
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} |",
             r.case,
             r.program,
             r.checkpoint,
             r.oracle,
-            r.engines[0].summary(),
-            r.engines[1].summary()
+            cells.join(" | ")
         );
     }
     s
