@@ -45,7 +45,10 @@ Files (tests/conformance/):
 
 Needs python3 (3.11), tmux, util-linux script, node and npm, and the programs:
     apt-get install tmux vttest dialog whiptail vim less man-db nano mc htop procps tig \\
-        ncdu git
+        ncdu git mg joe ne micro emacs-nox kakoune vis nvi vifm links elinks dash bc \\
+        sqlite3 calcurse figlet toilet cowsay tree ncurses-examples python3-urwid hexyl \\
+        exa ripgrep gdu duf neomutt pinfo tty-clock sl cmatrix
+(the `inquirer` case installs @inquirer/prompts from npm in its work folder).
 After recording, `TUICAST_BLESS_CONFORMANCE=1 cargo test --test it conformance` refreshes
 docs/conformance.md. CI needs none of this: it only replays the committed casts.
 """
