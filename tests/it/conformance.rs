@@ -34,6 +34,10 @@ mod raw;
 /// The environment variable that rewrites `docs/conformance.md`.
 const BLESS: &str = "TUICAST_BLESS_CONFORMANCE";
 
+/// The environment variable naming an engine of the docs' table (`vt100`, `avt 0.17 (raw)`,
+/// `alacritty_terminal 0.26`) whose every disagreement the run prints, cell by cell.
+const REPORT: &str = "TUICAST_CONFORMANCE_REPORT";
+
 /// Checkpoints where avt does not agree with the oracle, and why: `(case, checkpoint, why)`.
 const KNOWN: &[(&str, &str, &str)] = &[];
 
@@ -600,7 +604,11 @@ fn run_corpus(dir: &Path) -> Vec<Outcome> {
                     let screen = by_name.get(&checkpoint).unwrap_or_else(|| {
                         panic!("{name}: {engine} has no checkpoint {checkpoint}")
                     });
-                    compare(engine, &grid, size, cursor, screen)
+                    let r = compare(engine, &grid, size, cursor, screen);
+                    if std::env::var(REPORT).is_ok_and(|v| v == engine) && !r.agrees() {
+                        eprintln!("{name}::{checkpoint}: {}", r.report);
+                    }
+                    r
                 })
                 .collect();
             out.push(Outcome {
@@ -979,6 +987,35 @@ fn render_docs(results: &[Outcome]) -> String {
         }
     }
     let names: Vec<&str> = engines().iter().map(|e| e.name()).collect();
+    let _ = write!(
+        s,
+        "\n## Every case\n\nCheckpoints whose text and style agree with the oracle, of the case's.\n\n\
+         | case | program | size | checkpoints | {} |\n| --- | --- | --- | --- |{}\n",
+        names.join(" | "),
+        " --- |".repeat(names.len())
+    );
+    for case in manifest["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let of_case: Vec<&Outcome> = results.iter().filter(|r| r.case == name).collect();
+        let scores: Vec<String> = (0..names.len())
+            .map(|i| {
+                let n = of_case.iter().filter(|r| r.engines[i].agrees()).count();
+                if n == of_case.len() {
+                    "✓".to_string()
+                } else {
+                    format!("{n}/{}", of_case.len())
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "| {name} | {} | {} | {} | {} |",
+            case["program"].as_str().unwrap_or(""),
+            case["size"].as_str().unwrap_or(""),
+            of_case.len(),
+            scores.join(" | ")
+        );
+    }
     let _ = write!(
         s,
         "\n## Every checkpoint\n\n`✗ text N, style M`: N cells differ in their character, M more only in \
