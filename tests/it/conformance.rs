@@ -416,8 +416,44 @@ fn output_split_at_random_boundaries_gives_identical_screens() {
     }
 }
 
+/// How many checkpoints of the bundled example suite each engine of [`engines`] replays to
+/// tmux's text, and of how many.
+fn example_suite_scores() -> (Vec<usize>, usize) {
+    let oracle = root().join("tests/fixtures/examples-oracle");
+    let mut agree = vec![0; engines().len()];
+    let mut total = 0;
+    for cast in casts_in(&root().join("casts")) {
+        let name = cast.file_stem().unwrap().to_str().unwrap();
+        for (i, engine) in engines().iter().enumerate() {
+            let screens: Vec<(String, Screen)> = match engine {
+                Scored::Tuicast(kind) => {
+                    replay::checkpoints(tuicast::cast::open(&cast).unwrap(), *kind)
+                        .unwrap()
+                        .into_iter()
+                        .map(|cp| (cp.name, cp.screen))
+                        .collect()
+                }
+                Scored::Raw(kind) => raw::checkpoints(*kind, &cast),
+            };
+            if i == 0 {
+                total += screens.len();
+            }
+            for (checkpoint, screen) in screens {
+                let want = fs::read_to_string(oracle.join(name).join(format!("{checkpoint}.txt")))
+                    .unwrap_or_else(|e| panic!("{name}::{checkpoint}: {e}"));
+                agree[i] += usize::from(screen.text().trim_end() == want.trim_end());
+            }
+        }
+    }
+    (agree, total)
+}
+
 fn casts() -> Vec<std::path::PathBuf> {
-    let mut out: Vec<_> = fs::read_dir(root().join("tests/conformance/cases"))
+    casts_in(&root().join("tests/conformance/cases"))
+}
+
+fn casts_in(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<_> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "cast"))
@@ -938,7 +974,7 @@ fn render_docs(results: &[Outcome]) -> String {
     let _ = writeln!(
         s,
         "{} cases, {total} checkpoints.\n\n\
-         | engine | text agrees | text and style agree |\n| --- | --- | --- |",
+         | engine | text and cursor agree | text, cursor and style agree |\n| --- | --- | --- |",
         cases.len()
     );
     for (i, engine) in engines().iter().enumerate() {
@@ -948,6 +984,22 @@ fn render_docs(results: &[Outcome]) -> String {
             engine.name(),
             pct(count(i, &|e| e.text_agrees())),
             pct(count(i, &|e| e.agrees()))
+        );
+    }
+    let (examples, screens) = example_suite_scores();
+    let _ = writeln!(
+        s,
+        "\nThe bundled example suite (`casts/`, {} casts, {screens} checkpoints; text only, against\n\
+         tmux's `tests/fixtures/examples-oracle/`, which `tests/it/examples.rs` holds tuicast to):\n\n\
+         | engine | text agrees |\n| --- | --- |",
+        casts_in(&root().join("casts")).len()
+    );
+    for (engine, n) in engines().iter().zip(examples) {
+        let _ = writeln!(
+            s,
+            "| {} | {n}/{screens} ({:.1}%) |",
+            engine.name(),
+            100.0 * n as f64 / screens as f64
         );
     }
     s.push_str("\n## Known disagreements of the default engine (tuicast)\n\n");
