@@ -12,7 +12,10 @@
 //! of them starts to agree. Determinism: replaying a cast twice, or with its output events cut
 //! into pieces (one character each, or at random boundaries, inside escape sequences too),
 //! gives identical screens at every checkpoint, with both engines. `docs/conformance.md` is generated from the same run and must be
-//! current: `TUICAST_BLESS_CONFORMANCE=1 cargo test --test it conformance` rewrites it.
+//! current: `TUICAST_BLESS_CONFORMANCE=1 cargo test --test it conformance` rewrites it. It scores
+//! every screen on each engine of [`engines`] with the one [`compare`]: tuicast's two and the two
+//! of `raw.rs` (avt 0.17 without tuicast's fixes, alacritty_terminal), and the bundled example
+//! suite's screens by their text.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
