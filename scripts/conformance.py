@@ -28,6 +28,8 @@ file; tests/it/conformance.rs hands tuicast everything before it):
                           event (without it the last step is `exit`)
     setup = '''...'''     a bash script (`bash -e`) that makes the case's files in its work
                           folder, /tmp/tuicast-conformance/NAME, where the program starts
+                          ($TUICAST_REPO is this repository: the ratatui cases copy the
+                          test apps' binaries, `cargo build -p todoapp -p dashapp`)
     state = true          also keep tmux's view of the terminal state at each checkpoint
                           (pane title, bell flag, paste buffer from OSC 52, history): the
                           manifest's `tmux.state`, checked against tuicast's `Screen::state`
@@ -45,7 +47,10 @@ Files (tests/conformance/):
 
 Needs python3 (3.11), tmux, util-linux script, node and npm, and the programs:
     apt-get install tmux vttest dialog whiptail vim less man-db nano mc htop procps tig \\
-        ncdu git
+        ncdu git mg joe ne micro emacs-nox kakoune vis nvi vifm links elinks dash bc \\
+        sqlite3 calcurse figlet toilet cowsay tree ncurses-examples python3-urwid hexyl \\
+        exa ripgrep gdu duf neomutt pinfo tty-clock sl cmatrix
+(the `inquirer` case installs @inquirer/prompts from npm in its work folder).
 After recording, `TUICAST_BLESS_CONFORMANCE=1 cargo test --test it conformance` refreshes
 docs/conformance.md. CI needs none of this: it only replays the committed casts.
 """
@@ -210,6 +215,7 @@ def record(c: Case, verbose: bool = False) -> dict:
     try:
         if c.setup:
             env = base_env(str(work), c.env)
+            env["TUICAST_REPO"] = str(ROOT)  # for setups that take a binary this repo builds
             subprocess.run(["bash", "-e", "-c", c.setup], cwd=work, env=env, check=True)
         cast = CORPUS / "cases" / f"{c.name}.cast"
         rec = Recorder(

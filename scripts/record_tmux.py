@@ -797,7 +797,7 @@ class Recorder:
         if any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
             self._send_bytes(text)
         else:
-            self.tmux("send-keys", "-t", self._session, "-l", text)
+            self._send_literal(text)
         self._sent()
 
     def press(self, *keys: str) -> None:
@@ -810,12 +810,21 @@ class Recorder:
             self._send_bytes(key_bytes(key, app_cursor))
         self._sent()
 
+    def _send_literal(self, text: str) -> None:
+        """Sends text without control characters as it is. tmux takes an argument that ends in
+        `;` for a command separator (it would drop the `;`), so trailing semicolons go as bytes."""
+        body = text.rstrip(";")
+        if body:
+            self.tmux("send-keys", "-t", self._session, "-l", body)
+        if len(body) < len(text):
+            self.tmux("send-keys", "-t", self._session, "-H", *(["3b"] * (len(text) - len(body))))
+
     def _send_bytes(self, text: str) -> None:
         if not text.isascii():
             # tmux's -H takes ASCII only; text without control characters goes as it is
             if any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
                 raise RecordError(f"cannot send {text!r}: control characters with non-ASCII")
-            self.tmux("send-keys", "-t", self._session, "-l", text)
+            self._send_literal(text)
             return
         self.tmux("send-keys", "-t", self._session, "-H", *(f"{ord(c):02x}" for c in text))
 

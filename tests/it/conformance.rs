@@ -12,7 +12,10 @@
 //! of them starts to agree. Determinism: replaying a cast twice, or with its output events cut
 //! into pieces (one character each, or at random boundaries, inside escape sequences too),
 //! gives identical screens at every checkpoint, with both engines. `docs/conformance.md` is generated from the same run and must be
-//! current: `TUICAST_BLESS_CONFORMANCE=1 cargo test --test it conformance` rewrites it.
+//! current: `TUICAST_BLESS_CONFORMANCE=1 cargo test --test it conformance` rewrites it. It scores
+//! every screen on each engine of [`engines`] with the one [`compare`]: tuicast's two and the two
+//! of `raw.rs` (avt 0.17 without tuicast's fixes, alacritty_terminal), and the bundled example
+//! suite's screens by their text.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -29,8 +32,14 @@ use unicode_width::UnicodeWidthChar;
 
 use crate::util::root;
 
+mod raw;
+
 /// The environment variable that rewrites `docs/conformance.md`.
 const BLESS: &str = "TUICAST_BLESS_CONFORMANCE";
+
+/// The environment variable naming an engine of the docs' table (`vt100`, `avt 0.17 (raw)`,
+/// `alacritty_terminal 0.26`) whose every disagreement the run prints, cell by cell.
+const REPORT: &str = "TUICAST_CONFORMANCE_REPORT";
 
 /// Checkpoints where avt does not agree with the oracle, and why: `(case, checkpoint, why)`.
 const KNOWN: &[(&str, &str, &str)] = &[];
@@ -159,7 +168,7 @@ fn the_deccolm_option_gives_the_vt100s_132_column_screens() {
                 oracle["cursor"][0].as_u64().unwrap() as u16,
                 oracle["cursor"][1].as_u64().unwrap() as u16,
             );
-            let r = compare(EngineKind::Avt, &grid, size, cursor, &screens[checkpoint]);
+            let r = compare("tuicast", &grid, size, cursor, &screens[checkpoint]);
             checked += 1;
             wide += usize::from(size.cols == 132);
             if !r.agrees() {
@@ -410,8 +419,44 @@ fn output_split_at_random_boundaries_gives_identical_screens() {
     }
 }
 
+/// How many checkpoints of the bundled example suite each engine of [`engines`] replays to
+/// tmux's text, and of how many.
+fn example_suite_scores() -> (Vec<usize>, usize) {
+    let oracle = root().join("tests/fixtures/examples-oracle");
+    let mut agree = vec![0; engines().len()];
+    let mut total = 0;
+    for cast in casts_in(&root().join("casts")) {
+        let name = cast.file_stem().unwrap().to_str().unwrap();
+        for (i, engine) in engines().iter().enumerate() {
+            let screens: Vec<(String, Screen)> = match engine {
+                Scored::Tuicast(kind) => {
+                    replay::checkpoints(tuicast::cast::open(&cast).unwrap(), *kind)
+                        .unwrap()
+                        .into_iter()
+                        .map(|cp| (cp.name, cp.screen))
+                        .collect()
+                }
+                Scored::Raw(kind) => raw::checkpoints(*kind, &cast),
+            };
+            if i == 0 {
+                total += screens.len();
+            }
+            for (checkpoint, screen) in screens {
+                let want = fs::read_to_string(oracle.join(name).join(format!("{checkpoint}.txt")))
+                    .unwrap_or_else(|e| panic!("{name}::{checkpoint}: {e}"));
+                agree[i] += usize::from(screen.text().trim_end() == want.trim_end());
+            }
+        }
+    }
+    (agree, total)
+}
+
 fn casts() -> Vec<std::path::PathBuf> {
-    let mut out: Vec<_> = fs::read_dir(root().join("tests/conformance/cases"))
+    casts_in(&root().join("tests/conformance/cases"))
+}
+
+fn casts_in(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<_> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "cast"))
@@ -456,13 +501,44 @@ fn replay_chunked(
 
 // ---------------------------------------------------------------------------------------------
 
+/// An engine the corpus is scored on: one of tuicast's ([`EngineKind`]: its avt wrapper, the
+/// default, and vt100), or one only these tests replay with ([`raw::RawKind`]: avt 0.17 with
+/// none of tuicast's fixes, alacritty_terminal).
+#[derive(Debug, Clone, Copy)]
+enum Scored {
+    Tuicast(EngineKind),
+    Raw(raw::RawKind),
+}
+
+impl Scored {
+    fn name(self) -> &'static str {
+        match self {
+            Scored::Tuicast(EngineKind::Avt) => "tuicast",
+            Scored::Tuicast(kind) => kind.name(),
+            Scored::Raw(kind) => kind.name(),
+        }
+    }
+}
+
+/// The engines scored, in the docs' column order: tuicast (its avt wrapper) first, the one
+/// [`avt_agrees_with_the_oracle_on_every_checkpoint`] holds to every screen.
+fn engines() -> Vec<Scored> {
+    let mut out: Vec<Scored> = EngineKind::ALL
+        .iter()
+        .map(|&k| Scored::Tuicast(k))
+        .collect();
+    out.insert(1, Scored::Raw(raw::RawKind::ALL[0]));
+    out.extend(raw::RawKind::ALL[1..].iter().map(|&k| Scored::Raw(k)));
+    out
+}
+
 /// One checkpoint of the corpus and how each engine did.
 struct Outcome {
     case: String,
     program: String,
     checkpoint: String,
     oracle: String,
-    /// `(avt, vt100)`.
+    /// In the order of [`engines`].
     engines: Vec<EngineResult>,
 }
 
@@ -523,14 +599,17 @@ fn run_corpus(dir: &Path) -> Vec<Outcome> {
     for case in manifest["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         let cast = dir.join("cases").join(format!("{name}.cast"));
-        let screens: Vec<BTreeMap<String, Screen>> = EngineKind::ALL
+        let screens: Vec<BTreeMap<String, Screen>> = engines()
             .iter()
-            .map(|kind| {
-                replay::checkpoints(tuicast::cast::open(&cast).unwrap(), *kind)
-                    .unwrap()
-                    .into_iter()
-                    .map(|cp| (cp.name, cp.screen))
-                    .collect()
+            .map(|engine| match engine {
+                Scored::Tuicast(kind) => {
+                    replay::checkpoints(tuicast::cast::open(&cast).unwrap(), *kind)
+                        .unwrap()
+                        .into_iter()
+                        .map(|cp| (cp.name, cp.screen))
+                        .collect()
+                }
+                Scored::Raw(kind) => raw::checkpoints(*kind, &cast).into_iter().collect(),
             })
             .collect();
         for cp in case["checkpoints"].as_array().unwrap() {
@@ -556,14 +635,19 @@ fn run_corpus(dir: &Path) -> Vec<Outcome> {
                 cursor[0].as_u64().unwrap() as u16,
                 cursor[1].as_u64().unwrap() as u16,
             );
-            let engines = EngineKind::ALL
+            let engines = engines()
                 .iter()
                 .zip(&screens)
-                .map(|(kind, by_name)| {
-                    let screen = by_name
-                        .get(&checkpoint)
-                        .unwrap_or_else(|| panic!("{name}: {kind} has no checkpoint {checkpoint}"));
-                    compare(*kind, &grid, size, cursor, screen)
+                .map(|(engine, by_name)| {
+                    let engine = engine.name();
+                    let screen = by_name.get(&checkpoint).unwrap_or_else(|| {
+                        panic!("{name}: {engine} has no checkpoint {checkpoint}")
+                    });
+                    let r = compare(engine, &grid, size, cursor, screen);
+                    if std::env::var(REPORT).is_ok_and(|v| v == engine) && !r.agrees() {
+                        eprintln!("{name}::{checkpoint}: {}", r.report);
+                    }
+                    r
                 })
                 .collect();
             out.push(Outcome {
@@ -779,7 +863,7 @@ fn extended_colour(groups: &[Vec<u32>], i: usize) -> (Color, usize) {
 }
 
 fn compare(
-    kind: EngineKind,
+    kind: &str,
     oracle: &[Vec<OCell>],
     size: Size,
     cursor: (u16, u16),
@@ -883,25 +967,47 @@ fn render_docs(results: &[Outcome]) -> String {
          the same character in every cell (wide characters and combining marks included), and for\n\
          style the same foreground, background, bold, dim, italic, underline, inverse, blink,\n\
          strikethrough and hidden (conceal) in every cell. tmux's capture stops at the last cell\n\
-         written on each row; the style of the erased cells past it comes from @xterm/headless.\n\n",
+         written on each row; the style of the erased cells past it comes from @xterm/headless.\n\n\
+         The engines, on the same screens: **tuicast** (its avt wrapper, `engine = \"avt\"`, the\n\
+         default); **avt 0.17 (raw)**, the avt crate as it is, with none of tuicast's fixes (its own\n\
+         parser and screen); **vt100**, tuicast's second engine (`engine = \"vt100\"`, differential\n\
+         replay); and **alacritty_terminal 0.26**, which only the test replays with (a\n\
+         dev-dependency). Each cell is read as the engine keeps it (alacritty_terminal keeps no blink).\n\n",
     );
     let _ = writeln!(
         s,
         "{} cases, {total} checkpoints.\n\n\
-         | engine | text agrees | text and style agree |\n| --- | --- | --- |",
+         | engine | text and cursor agree | text, cursor and style agree |\n| --- | --- | --- |",
         cases.len()
     );
-    for (i, kind) in EngineKind::ALL.iter().enumerate() {
+    for (i, engine) in engines().iter().enumerate() {
         let _ = writeln!(
             s,
-            "| {kind} | {} | {} |",
+            "| {} | {} | {} |",
+            engine.name(),
             pct(count(i, &|e| e.text_agrees())),
             pct(count(i, &|e| e.agrees()))
         );
     }
-    s.push_str("\n## Known disagreements of the default engine (avt)\n\n");
+    let (examples, screens) = example_suite_scores();
+    let _ = writeln!(
+        s,
+        "\nThe bundled example suite (`casts/`, {} casts, {screens} checkpoints; text only, against\n\
+         tmux's `tests/fixtures/examples-oracle/`, which `tests/it/examples.rs` holds tuicast to):\n\n\
+         | engine | text agrees |\n| --- | --- |",
+        casts_in(&root().join("casts")).len()
+    );
+    for (engine, n) in engines().iter().zip(examples) {
+        let _ = writeln!(
+            s,
+            "| {} | {n}/{screens} ({:.1}%) |",
+            engine.name(),
+            100.0 * n as f64 / screens as f64
+        );
+    }
+    s.push_str("\n## Known disagreements of the default engine (tuicast)\n\n");
     if KNOWN.is_empty() {
-        s.push_str("None: avt agrees with the oracle on every checkpoint.\n");
+        s.push_str("None: tuicast agrees with the oracle on every checkpoint.\n");
     } else {
         s.push_str("| case | checkpoint | why |\n| --- | --- | --- |\n");
         for (case, cp, why) in KNOWN {
@@ -935,17 +1041,54 @@ fn render_docs(results: &[Outcome]) -> String {
             );
         }
     }
-    s.push_str("\n## Every checkpoint\n\n`✗ text N, style M`: N cells differ in their character, M more only in their style.\n\n| case | program | checkpoint | oracle | avt | vt100 |\n| --- | --- | --- | --- | --- | --- |\n");
-    for r in results {
+    let names: Vec<&str> = engines().iter().map(|e| e.name()).collect();
+    let _ = write!(
+        s,
+        "\n## Every case\n\nCheckpoints whose text and style agree with the oracle, of the case's.\n\n\
+         | case | program | size | checkpoints | {} |\n| --- | --- | --- | --- |{}\n",
+        names.join(" | "),
+        " --- |".repeat(names.len())
+    );
+    for case in manifest["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let of_case: Vec<&Outcome> = results.iter().filter(|r| r.case == name).collect();
+        let scores: Vec<String> = (0..names.len())
+            .map(|i| {
+                let n = of_case.iter().filter(|r| r.engines[i].agrees()).count();
+                if n == of_case.len() {
+                    "✓".to_string()
+                } else {
+                    format!("{n}/{}", of_case.len())
+                }
+            })
+            .collect();
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {name} | {} | {} | {} | {} |",
+            case["program"].as_str().unwrap_or(""),
+            case["size"].as_str().unwrap_or(""),
+            of_case.len(),
+            scores.join(" | ")
+        );
+    }
+    let _ = write!(
+        s,
+        "\n## Every checkpoint\n\n`✗ text N, style M`: N cells differ in their character, M more only in \
+         their style; `cursor`: the cursor is elsewhere.\n\n| case | program | checkpoint | oracle | {} |\n\
+         | --- | --- | --- | --- |{}\n",
+        names.join(" | "),
+        " --- |".repeat(names.len())
+    );
+    for r in results {
+        let cells: Vec<String> = r.engines.iter().map(|e| e.summary()).collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
             r.case,
             r.program,
             r.checkpoint,
             r.oracle,
-            r.engines[0].summary(),
-            r.engines[1].summary()
+            cells.join(" | ")
         );
     }
     s

@@ -8,7 +8,8 @@
 //! - `snapshots`: goldens, update modes, review commands, masks, orphans (real binary).
 //! - `record`: the recorder with real programs in real PTYs.
 //! - `signals`: SIGINT/SIGTERM/SIGHUP/SIGKILL to `tuicast record`, daemons: nothing survives.
-//! - `conformance`: the conformance corpus replays (avt) to what tmux or xterm showed; docs table.
+//! - `conformance`: the conformance corpus replays (avt) to what tmux or xterm showed; docs table
+//!   scoring tuicast, raw avt 0.17, vt100 and alacritty_terminal (`conformance/raw.rs`) on it.
 //! - `png`: PNG and GIF renders checked by decoded pixels, determinism, the picture CLI.
 //! - `fonts`: system fonts for CJK and emoji on a live neovim screen; goldens never use them.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
