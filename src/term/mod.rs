@@ -91,7 +91,6 @@ impl fmt::Display for Color {
 /// Text attributes of a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[non_exhaustive]
 pub struct Attrs {
     /// Bold (increased intensity).
     pub bold: bool,
@@ -137,7 +136,6 @@ impl Attrs {
 /// One cell of the screen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[non_exhaustive]
 pub struct Cell {
     /// The character drawn in the cell with any combining marks; empty for the second half
     /// of a wide character.
@@ -201,7 +199,6 @@ pub struct Cursor {
 /// `Ps` is 0 (the default: a steady block here), 1 blinking block, 2 steady block,
 /// 3 blinking underline, 4 steady underline, 5 blinking bar, 6 steady bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[non_exhaustive]
 pub struct CursorShape {
     /// The form of the cursor.
     pub kind: CursorKind,
