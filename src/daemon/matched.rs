@@ -4,6 +4,10 @@
 //! Every wait names its kind (`wait`); a wait about a place gives its first and last cell
 //! (`at`, `to`, from 1), one about a value gives the value (`text`, `prompt`, `screen_hash`,
 //! `idle_ms`, `code`, `echo`). The table is in docs/agents.md ("What a wait matched").
+//!
+//! It also gives every reply's `screen_hash` (`term::Screen::hash_hex`); the matched value is
+//! `protocol::Matched`. The worker keeps the last 16 screens shown by hash, so `wait
+//! --changed` tells the cells that changed.
 
 use super::protocol::{Matched, Place};
 use crate::inspect::classify;

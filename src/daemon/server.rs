@@ -1,4 +1,7 @@
 //! The daemon: the socket, the peer check, the requests, the idle exit.
+//!
+//! JSON lines on the Unix socket, one request per connection, peers of another uid refused;
+//! an exited session's name is given to the next start.
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Read, Write};

@@ -5,6 +5,10 @@
 //! mouse steps may name. Every screen a reply, a render or the journal sees is
 //! `Session::screen_without_secrets` (a secret the program drew in pieces starred); `stop --save`
 //! writes the cast and the scenario (`config::scenario_toml`).
+//!
+//! Each session's `Session` runs with its client's umask and its `--max-cast`; every error
+//! message it sends has the secrets starred. `stop --save` writes `bin =` for the package's own
+//! binary and the `[regions]` its steps named (`config::used_regions_toml`).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};

@@ -6,6 +6,15 @@
 //! new image waits as `<snapshots>/.screenshots/<output>.new` ([`pending_path`]), which
 //! `tuicast review` and `tuicast accept` move to the declared output. Only an explicit
 //! `--update` (`TUICAST_UPDATE=always`) or `tuicast screenshots` writes the output itself.
+//!
+//! How the parts fit: [`render`] draws from the cast, `freshness` compares (a PNG by pixels,
+//! SVG and GIF by bytes), [`check`] gives a `CheckResult` with its `.new` under
+//! `snapshots/.screenshots/`, and [`write()`] refuses links and outputs outside the project. A
+//! cast not recorded yet is recorded from its scenario into a run folder of `live.rs`, removed
+//! after. Each screenshot is one trial in `trials.rs`, a check of `tuicast test`, and an
+//! output of `tuicast screenshots` (`cli/screenshots.rs`); `report.rs` adds each to the HTML
+//! report (`add_screenshot_to_report`, `report::ShotData`), and `report::accept` takes their
+//! images from it (`accept --from`).
 
 use std::path::{Path, PathBuf};
 

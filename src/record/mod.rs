@@ -4,16 +4,25 @@
 //! - [`pty`]: the program in a PTY (on `nix`), output and exit as events.
 //! - [`Session`] (`session.rs`): the live engine, waits on the screen, input, secrets, query
 //!   answers, the cast. Its parts are private files by concern, their public items named from
-//!   here: `wait.rs`, `input.rs`, `settle.rs` (checkpoints on a settled screen, idle waits),
-//!   `report.rs` (what a timed-out wait saw), `error.rs`, `home.rs` (the fresh HOME).
+//!   here: `wait.rs` (waits on screen, echo, exit, any prompt and a changed screen hash),
+//!   `settle.rs` (`ScreenWatch`, checkpoints on a settled screen by the [`Settle`] rule, idle
+//!   and silent waits — `wait_silent`: no change and no output —, [`UnsettledDiagnosis`]),
+//!   `quiet.rs` (`TreeLook`: whether the process tree waits for input, from `/proc`),
+//!   `input.rs` (keys, text, secrets, resizes, mouse and paste steps), `diagnosis.rs`
+//!   ([`TimeoutDiagnosis`]: what a timed-out wait saw), `error.rs` ([`RecordError`], `AtStep`),
+//!   `home.rs` (the private HOME and the sweep of stale ones).
 //! - [`Scenario`] (`scenario.rs`: plain checked values: the program, its environment, the
 //!   steps) and running it ([`record_scenario`], `run.rs`). Cast TOML files are read by the config stage,
 //!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
 //! - [`journal`]: the steps of a session driven by hand or by an agent, with the waits
 //!   inferred where none was used: the scenario that reproduces it.
 //! - [`piped`]: a non-interactive command with pipes, not a PTY (`tuicast run`): its output,
-//!   status and limits as [`piped::RunJson`], with the environment and secrets rules of
-//!   recordings.
+//!   status and limits as [`piped::RunJson`] (`RunOutput`, the JSON it prints), with the
+//!   environment and secrets rules of recordings (the base environment and a private HOME,
+//!   secrets starred by `redact`, the time and output limits, its process group killed at a
+//!   limit and at its end); [`piped::AskJson`] (`AskOutput`), the short form `tuicast ask`
+//!   prints (the answer trimmed), and `PipedInput::Bytes`, the question written to the
+//!   command's stdin.
 //! - [`cargo_bin`]: the package's own binary for `bin = "NAME"` (cargo's, beside the test, or
 //!   built).
 //! - [`interrupt`]: SIGINT/SIGTERM/SIGHUP end recordings cleanly.

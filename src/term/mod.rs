@@ -3,6 +3,31 @@
 //!
 //! `avt` (asciinema's own engine) is the default; `vt100` is a second engine for
 //! differential replay. Whatever the engine, the screen comes out as the same types.
+//!
+//! Its files:
+//! - `mod.rs`: `Screen`, `Cell` (its text a `CellText`, inline up to 22 bytes:
+//!   `cell_text.rs`), `Color`, `Attrs`, `Cursor`, `Engine`, `EngineKind`.
+//! - `avt/`: drives avt's parser and terminal directly so it sees each parsed function, and
+//!   fixes what avt lacks or gets wrong (character sets, DECCOLM, BCE, hidden text, selective
+//!   erase, REP, combining marks, titles, modes …) and reads most output without avt's parser
+//!   (fast paths, the jump scroll `AvtEngine::jump_span`). The full list, its files and the
+//!   jump scroll's rules are in `src/term/avt/mod.rs`.
+//! - `vt100_engine.rs`: the vt100 adapter.
+//! - `options.rs`: `EngineOptions` (DECCOLM off by default, as in xterm) and `EngineSpec` (a
+//!   kind with its options; `[terminal]` in `tuicast.toml` and a cast's TOML, `--deccolm`).
+//! - `sequence.rs`: the one escape-sequence tracker (avt's parser states), also used by
+//!   `record::query`. `charsets.rs`: G0–G3, national sets, single shifts.
+//! - `modes.rs`: `Modes` (mouse tracking and encoding, bracketed paste, focus, keys, wrap,
+//!   origin). `state.rs`: `TermState` (icon name, bells and clipboard writes since the last
+//!   checkpoint, hyperlinks, `Scrollback`), `Unsupported`, OSC parsing shared by both engines.
+//! - `select.rs`: `CellSelection`, the one way masks, annotations and regions pick cells.
+//!   `find.rs`: where text is (`Screen::find`, `cells_of_text`), the text and style of cells,
+//!   `Screen::hash_hex`, masking (`hide_rects`, `PLACEHOLDER`).
+//! - `text.rs`: the screen's text. `outline/`: `Screen::outline` (boxes with titles and
+//!   stable names, text blocks, highlighted rows, bars). `runs.rs`: runs of cells as messages
+//!   show them.
+//! - `json.rs`: the JSON forms both the render and the inspection write (`SizeJson`,
+//!   `ColorJson`, `CheckpointJson`).
 
 mod avt;
 mod cell_text;

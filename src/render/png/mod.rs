@@ -39,6 +39,23 @@
 //!
 //! Everything is integer arithmetic or exact float operations: the same screen and options
 //! give the same pixels on every machine.
+//!
+//! # Files
+//! `renderer.rs` (`Renderer`, `Layout`, `Pen`), `options.rs` (`PngOptions`, `Decorations`,
+//! the size limits), `font.rs` (bundled DejaVu Sans Mono from `assets/fonts/`, fallbacks from
+//! `--font-dir`, the glyph cache with the font each glyph came from: `Renderer::fonts_used`),
+//! `system.rs` (the system's fonts, the last fallback of screenshots, never of goldens: the
+//! usual folders or `TUICAST_SYSTEM_FONT_DIRS`, listed and read only when a character needs
+//! them, bounded, coverage indexed and faces cached), `boxdraw.rs` (box drawing, blocks,
+//! braille and powerline in code), `raster.rs` (the canvas), `theme.rs` (a cell's colours
+//! through `theme::Theme`), `annotate.rs` (annotation boxes, `Badge` labels, the legend),
+//! `chrome.rs` (the window frame), `text.rs` (labels fitted with `…`), `encode.rs`
+//! (`render_png`, encoding and decoding, the `tuicast:fonts` `tEXt` chunk:
+//! `encode_png_with_fonts`, `png_fonts`), `config.rs` (`PngConfig`, the `[png]` table),
+//! `gif.rs` (`GifEncoder`: timed screens in, GIF out), `svg.rs` (`Renderer::render_svg`,
+//! `render_svg_decorated`: the same grid as SVG, text as text, the code-drawn characters as
+//! rectangles, annotations and the frame from the PNG's geometry: `annotate::plan`,
+//! `chrome::Frame`), `compare.rs` (pixel comparison and diff images), `error.rs` (`PngError`).
 
 mod annotate;
 mod boxdraw;
