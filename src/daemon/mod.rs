@@ -35,7 +35,7 @@ use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use client::{call, Called, ClientError};
+pub use client::{call, Called, ClientError, ClientErrorKind};
 pub use server::serve;
 
 #[cfg(doc)]
