@@ -15,7 +15,16 @@ pub(super) type QuickEvent<'a> = (f64, &'a str, Option<String>);
 /// Reads `[time, "code", "data"]`; with `decode` false the data string is checked (escapes,
 /// surrogate pairs, control characters) but not built. `None`: let the thorough parser read it.
 pub(super) fn event_line(line: &str, decode: bool) -> Option<QuickEvent<'_>> {
-    let b = line.as_bytes();
+    event_bytes(line.as_bytes(), decode)
+}
+
+/// [`event_line`] on a line not yet known to be UTF-8, which it never needs to check whole:
+/// outside the strings it accepts only ASCII, the code is checked on its own, and the data is
+/// checked once decoded. (The decoded data is UTF-8 exactly when the raw runs of the line in
+/// it are: each run ends at an ASCII byte, and what an escape adds is a whole character, so it
+/// can neither complete a run's broken sequence nor continue one.) `None` also for a line that
+/// is not UTF-8: the thorough reader says where.
+pub(super) fn event_bytes(b: &[u8], decode: bool) -> Option<QuickEvent<'_>> {
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'[') {
         return None;
@@ -26,14 +35,14 @@ pub(super) fn event_line(line: &str, decode: bool) -> Option<QuickEvent<'_>> {
         i += 1;
     }
     // The number by the JSON parser itself: the same grammar and the same rounding.
-    let time: f64 = serde_json::from_str(&line[start..i]).ok()?;
+    let time: f64 = serde_json::from_slice(&b[start..i]).ok()?;
     i = comma(b, i)?;
     if b.get(i) != Some(&b'"') {
         return None;
     }
     let code_start = i + 1;
     let code_end = code_start + b[code_start..].iter().position(|&c| c == b'"')?;
-    let code = &line[code_start..code_end];
+    let code = std::str::from_utf8(&b[code_start..code_end]).ok()?;
     if code.bytes().any(|c| c == b'\\' || c < 0x20) {
         return None;
     }
@@ -42,8 +51,8 @@ pub(super) fn event_line(line: &str, decode: bool) -> Option<QuickEvent<'_>> {
         return None;
     }
     let mut data = decode.then(|| Vec::with_capacity(b.len() - i));
-    i = string(line, i + 1, data.as_mut())?;
-    // (Always UTF-8: runs of the line, which is, and whole characters.)
+    i = string(b, i + 1, data.as_mut())?;
+    // (The one check that the data is UTF-8: see above.)
     let data = match data {
         Some(bytes) => Some(String::from_utf8(bytes).ok()?),
         None => None,
@@ -70,8 +79,7 @@ fn comma(b: &[u8], i: usize) -> Option<usize> {
 
 /// Reads the string whose first character is at `i` (after the opening quote), appending its
 /// UTF-8 to `out` when given; returns the index after the closing quote.
-fn string(line: &str, mut i: usize, mut out: Option<&mut Vec<u8>>) -> Option<usize> {
-    let b = line.as_bytes();
+fn string(b: &[u8], mut i: usize, mut out: Option<&mut Vec<u8>>) -> Option<usize> {
     loop {
         i = plain_run(b, i, out.as_deref_mut());
         match b.get(i)? {
