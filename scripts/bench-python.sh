@@ -15,7 +15,8 @@ secs() { local s; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; echo "$(date +
 median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f s\n", m}'; }
 
 cd "$repo/python"
-echo "maturin build --profile dev (cargo's debug build reused): $(secs "$pyenv/bin/maturin" build --profile dev -o "$work/wheels") s"
+export CARGO_TARGET_DIR="$repo/target/python-wheel"   # as tests/it/python.rs builds it
+echo "maturin build --profile dev (its target folder built before): $(secs "$pyenv/bin/maturin" build --profile dev -o "$work/wheels") s"
 wheel="$(ls "$work"/wheels/*.whl)"
 echo "wheel: $(basename "$wheel"), $(stat -c %s "$wheel") bytes"
 python3 -m venv "$work/venv"

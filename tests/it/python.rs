@@ -185,14 +185,16 @@ fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
         return;
     };
     let dir = Dir::new();
-    // The wheel, from the binary cargo built for these tests (maturin's cargo build reuses it).
+    // The wheel, built in a target folder of its own inside this test's (kept between runs).
+    // Not the tests' own: maturin's build has other features than `cargo test`'s, so cargo
+    // would link target/debug/tuicast again while the other tests run it.
     let mut build = Command::new(&maturin);
     build
         .args(["build", "--profile", "dev", "--quiet", "-o"])
         .arg(dir.join("wheels"))
         .current_dir(root().join("python"));
     if let Some(target) = Path::new(BIN).parent().and_then(Path::parent) {
-        build.env("CARGO_TARGET_DIR", target);
+        build.env("CARGO_TARGET_DIR", target.join("python-wheel"));
     }
     run(build, "maturin build", 0);
     let wheel = std::fs::read_dir(dir.join("wheels"))

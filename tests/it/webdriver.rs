@@ -176,7 +176,7 @@ impl Browser {
             if let Some(i) = find(&answer, b"\r\n\r\n") {
                 break i + 4;
             }
-            let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
+            let n = read_some(&mut stream, &mut buf)?;
             if n == 0 {
                 return Err("the driver closed the connection".into());
             }
@@ -193,7 +193,7 @@ impl Browser {
             })
             .ok_or_else(|| format!("no Content-Length: {head}"))?;
         while answer.len() < head_end + length {
-            let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
+            let n = read_some(&mut stream, &mut buf)?;
             if n == 0 {
                 break;
             }
@@ -205,6 +205,17 @@ impl Browser {
             return Err(format!("{head}\n{body}"));
         }
         Ok(v["value"].clone())
+    }
+}
+
+/// One read from the driver, again when a signal interrupted it (a loaded machine's
+/// processes get many).
+fn read_some(stream: &mut TcpStream, buf: &mut [u8]) -> Result<usize, String> {
+    loop {
+        match stream.read(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => return r.map_err(|e| e.to_string()),
+        }
     }
 }
 
