@@ -31,6 +31,11 @@ if [ -n "$bad" ]; then echo "the package holds files a user does not need:"; ech
 for need in src/lib.rs src/main.rs assets/fonts/DejaVuSansMono.ttf LICENSE-MIT LICENSE-APACHE README.md; do
   grep -qx "$need" <<<"$list" || { echo "the package lacks $need"; exit 1; }
 done
+# Every file a packaged source includes (include_str!, include_bytes!) is in the package too.
+while IFS=: read -r src rel; do
+  inc="$(realpath -m --relative-to="$repo" "$(dirname "$src")/$rel")"
+  grep -qx "$inc" <<<"$list" || { echo "the package lacks $inc, which $src includes (Cargo.toml's include)"; exit 1; }
+done < <(grep -rhoP --include='*.rs' -H 'include_(str|bytes)!\("\K[^"]+' src | grep -v '\.rs$' || true)
 bytes=$(stat -c %s "$crate")
 unpacked=$(tar -xzf "$crate" -C "$work" && du -sb "$work/tuicast-$version" | cut -f1)
 files=$(wc -l <<<"$list")
