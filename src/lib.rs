@@ -106,27 +106,30 @@ macro_rules! assert_screen {
     };
 }
 
-/// Declares an error type that carries its message (text quoted from input already escaped),
-/// for a failure with nothing more to say than what is wrong: typed, so callers tell one
-/// kind of failure from another and `?` converts it, without a `String` error.
-/// `pub(crate) NAME` declares one for the crate's own use (a message its caller places).
+/// Declares an error type that carries its message (text quoted from input already escaped).
+///
+/// A public one, `NAME, NAMEKind { Variant, … }`, also declares its kind enum
+/// (`#[non_exhaustive]`, one variant per cause a caller may tell apart): the error is made with
+/// `NAME::new(kind, message)` and asked with `kind()` and `message()`, so callers match on
+/// the kind, never on the message's words. `pub(crate) NAME` declares one for the crate's
+/// own use (a message its caller places), made from a `String` as by [`message!`].
 macro_rules! message_error {
     ($(#[$doc:meta])* pub(crate) $name:ident) => {
-        message_error!(@declare [pub(crate)] $(#[$doc])* $name);
-    };
-    ($(#[$doc:meta])* $name:ident) => {
-        message_error!(@declare [pub] $(#[$doc])* $name);
-    };
-    (@declare [$vis:vis] $(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq)]
-        $vis struct $name(pub(crate) String);
+        pub(crate) struct $name(pub(crate) String);
 
-        #[allow(dead_code)] // a crate-private one may be only shown, never asked
+        #[allow(dead_code)] // one may be only shown, never asked
         impl $name {
             /// What is wrong, as a sentence for a message.
-            $vis fn message(&self) -> &str {
+            pub(crate) fn message(&self) -> &str {
                 &self.0
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(e: $name) -> String {
+                e.0
             }
         }
 
@@ -138,12 +141,6 @@ macro_rules! message_error {
 
         impl std::error::Error for $name {}
 
-        impl From<$name> for String {
-            fn from(e: $name) -> String {
-                e.0
-            }
-        }
-
         impl From<String> for $name {
             fn from(message: String) -> $name {
                 $name(message)
@@ -153,6 +150,55 @@ macro_rules! message_error {
         impl From<&str> for $name {
             fn from(message: &str) -> $name {
                 $name(message.to_string())
+            }
+        }
+    };
+    ($(#[$doc:meta])* $name:ident, $kind:ident {
+        $($(#[$kind_doc:meta])* $variant:ident),+ $(,)?
+    }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $name {
+            kind: $kind,
+            message: String,
+        }
+
+        #[doc = concat!("What kind of [`", stringify!($name), "`] it is.")]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum $kind {
+            $($(#[$kind_doc])* $variant),+
+        }
+
+        #[allow(dead_code)] // a kind may be made in one build of the crate only
+        impl $name {
+            /// The error of `kind`, saying `message` (text from input already escaped).
+            pub(crate) fn new(kind: $kind, message: impl Into<String>) -> $name {
+                $name { kind, message: message.into() }
+            }
+
+            /// What kind of failure it is.
+            pub fn kind(&self) -> $kind {
+                self.kind
+            }
+
+            /// What is wrong, as a sentence for a message.
+            pub fn message(&self) -> &str {
+                &self.message
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.message)
+            }
+        }
+
+        impl std::error::Error for $name {}
+
+        impl From<$name> for String {
+            fn from(e: $name) -> String {
+                e.message
             }
         }
     };
@@ -193,3 +239,107 @@ pub mod util;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// Each public message error tells its causes apart by its kind, not by its words.
+#[cfg(test)]
+mod error_kinds {
+    use crate::assert::{
+        parse_color, ColorErrorKind, Format, FormatErrorKind, UpdateMode, UpdateModeErrorKind,
+    };
+    use crate::config::{parse_duration, parse_settle, DurationErrorKind};
+    use crate::inspect::{anchor_regex, AnchorErrorKind, PromptKind, PromptKindErrorKind};
+    use crate::record::keys::{key_bytes, KeyErrorKind};
+    use crate::size::{Size, SizeErrorKind};
+    use crate::term::{parse_cell_range, CellSelection, RangeErrorKind, SelectionErrorKind};
+    use crate::theme::{Theme, ThemeErrorKind};
+
+    #[test]
+    fn every_cause_has_its_kind_and_the_message_stays() {
+        let d = |t: &str| parse_duration(t).unwrap_err().kind();
+        assert_eq!(d("soon"), DurationErrorKind::NotANumber);
+        assert_eq!(d("3 parsecs"), DurationErrorKind::UnknownUnit);
+        assert_eq!(d("-1s"), DurationErrorKind::OutOfRange);
+        assert_eq!(d("25h"), DurationErrorKind::UnknownUnit);
+        assert_eq!(d("1441m"), DurationErrorKind::OutOfRange);
+        let settle = parse_settle("quiet:soon").unwrap_err();
+        assert_eq!(settle.kind(), DurationErrorKind::NotANumber);
+        assert!(settle.message().contains("\"soon\" is not a duration"));
+
+        let s = |t: &str| t.parse::<Size>().unwrap_err().kind();
+        assert_eq!(s("80"), SizeErrorKind::Syntax);
+        assert_eq!(s("0x24"), SizeErrorKind::Zero);
+        assert_eq!(s("100000x24"), SizeErrorKind::TooLarge);
+        let narrow = Size { cols: 1, rows: 5 }.for_terminal().unwrap_err();
+        assert_eq!(narrow.kind(), SizeErrorKind::TooNarrow);
+
+        let k = |t: &str| key_bytes(t, false).unwrap_err().kind();
+        assert_eq!(k("Hyper"), KeyErrorKind::Unknown);
+        assert_eq!(k("M-M-M-M-M-x"), KeyErrorKind::TooManyPrefixes);
+
+        let format = "gif".parse::<Format>().unwrap_err();
+        assert_eq!(format.kind(), FormatErrorKind::Unknown);
+        assert_eq!(
+            parse_color("plaid").unwrap_err().kind(),
+            ColorErrorKind::Unknown
+        );
+        assert_eq!(
+            parse_color("#12").unwrap_err().kind(),
+            ColorErrorKind::Unknown
+        );
+        assert_eq!(
+            "sometimes".parse::<UpdateMode>().unwrap_err().kind(),
+            UpdateModeErrorKind::Unknown
+        );
+        assert_eq!(anchor_regex("").unwrap_err().kind(), AnchorErrorKind::Regex);
+        assert_eq!(
+            anchor_regex("(").unwrap_err().kind(),
+            AnchorErrorKind::Regex
+        );
+        assert_eq!(
+            PromptKind::parse("maybe", false).unwrap_err().kind(),
+            PromptKindErrorKind::Unknown
+        );
+
+        let t = |spec: &str| Theme::parse(spec).unwrap_err().kind();
+        assert_eq!(t("plaid"), ThemeErrorKind::UnknownName);
+        assert_eq!(t("#000,#fff,zz"), ThemeErrorKind::Color);
+        assert_eq!(t("#000,#fff,#111"), ThemeErrorKind::Count);
+
+        let r = |text: &str| parse_cell_range(text).unwrap_err().kind();
+        assert_eq!(r("0"), RangeErrorKind::Zero);
+        assert_eq!(r("3..2"), RangeErrorKind::Syntax);
+        assert_eq!(r("a"), RangeErrorKind::Syntax);
+        let sel = |rows, regex| CellSelection::new(rows, None, regex).unwrap_err().kind();
+        assert_eq!(sel(None, None), SelectionErrorKind::Empty);
+        assert_eq!(sel(None, Some("(")), SelectionErrorKind::Regex);
+        assert_eq!(sel(Some("0"), None), SelectionErrorKind::Range);
+    }
+
+    #[test]
+    fn anchors_and_adapters_say_what_they_found() {
+        use crate::inspect::{AdapterErrorKind, Adapters, Anchor};
+        let screen = crate::term::test_screen(crate::size::Size { cols: 20, rows: 3 }, "hello");
+        let missing = Anchor::Row(regex::Regex::new("bye").unwrap());
+        assert_eq!(
+            missing.resolve(&screen).unwrap_err().kind(),
+            AnchorErrorKind::NotFound
+        );
+        let manifest = |toml_text: &str| {
+            let t = toml::from_str(toml_text).unwrap();
+            Adapters::builtin()
+                .extended(vec![("mine".into(), t, toml_text.into())])
+                .unwrap_err()
+        };
+        let e = manifest("screen = [\"(\"]");
+        assert_eq!(e.kind(), AdapterErrorKind::Regex);
+        assert!(e.message().starts_with("adapters.mine: regex"), "{e}");
+        assert_eq!(
+            manifest("refs.x = { row = 0 }").kind(),
+            AdapterErrorKind::Spec
+        );
+        assert_eq!(
+            manifest("refs.\"a b\" = { row = 1 }").kind(),
+            AdapterErrorKind::Name
+        );
+    }
+}

@@ -62,9 +62,10 @@ impl Size {
     /// for (a scenario's `size` or `resize`, `--size`).
     pub fn for_terminal(self) -> Result<Size, SizeError> {
         if self.cols < MIN_COLS {
-            return Err(SizeError(format!(
-                "size {self} is too narrow: a terminal has at least {MIN_COLS} columns"
-            )));
+            return Err(SizeError::new(
+                SizeErrorKind::TooNarrow,
+                format!("size {self} is too narrow: a terminal has at least {MIN_COLS} columns"),
+            ));
         }
         Ok(self)
     }
@@ -76,24 +77,32 @@ impl Size {
     pub fn within_limits(cols: u64, rows: u64) -> Result<Size, SizeError> {
         for (what, n) in [("columns", cols), ("rows", rows)] {
             if n == 0 {
-                return Err(SizeError(format!("size {cols}x{rows} has zero {what}")));
+                return Err(SizeError::new(
+                    SizeErrorKind::Zero,
+                    format!("size {cols}x{rows} has zero {what}"),
+                ));
             }
         }
         if cols > MAX_COLS {
-            return Err(SizeError(format!(
-                "size {cols}x{rows} is too large: more than {MAX_COLS} columns"
-            )));
+            return Err(SizeError::new(
+                SizeErrorKind::TooLarge,
+                format!("size {cols}x{rows} is too large: more than {MAX_COLS} columns"),
+            ));
         }
         if rows > MAX_ROWS {
-            return Err(SizeError(format!(
-                "size {cols}x{rows} is too large: more than {MAX_ROWS} rows"
-            )));
+            return Err(SizeError::new(
+                SizeErrorKind::TooLarge,
+                format!("size {cols}x{rows} is too large: more than {MAX_ROWS} rows"),
+            ));
         }
         if cols * rows > MAX_CELLS {
-            return Err(SizeError(format!(
-                "size {cols}x{rows} is too large: {} cells, more than {MAX_CELLS}",
-                cols * rows
-            )));
+            return Err(SizeError::new(
+                SizeErrorKind::TooLarge,
+                format!(
+                    "size {cols}x{rows} is too large: {} cells, more than {MAX_CELLS}",
+                    cols * rows
+                ),
+            ));
         }
         Ok(Size {
             cols: cols as u16,
@@ -113,17 +122,20 @@ impl fmt::Display for Size {
     }
 }
 
-/// Why a `COLSxROWS` text is not a [`Size`]; its message escapes the text it quotes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SizeError(String);
-
-impl fmt::Display for SizeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+message_error!(
+    /// Why a `COLSxROWS` text, or a number of columns and rows, is not a [`Size`]; its
+    /// message escapes the text it quotes.
+    SizeError, SizeErrorKind {
+        /// Not `COLSxROWS` with two numbers.
+        Syntax,
+        /// No columns or no rows.
+        Zero,
+        /// Over [`MAX_COLS`], [`MAX_ROWS`] or [`MAX_CELLS`].
+        TooLarge,
+        /// Narrower than [`MIN_COLS`], for a terminal a person asks for.
+        TooNarrow,
     }
-}
-
-impl std::error::Error for SizeError {}
+);
 
 impl FromStr for Size {
     type Err = SizeError;
@@ -132,10 +144,13 @@ impl FromStr for Size {
     /// within the limits of [`Size::within_limits`].
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let bad = || {
-            SizeError(format!(
-                "a size must be COLSxROWS (like 80x24), found \"{}\"",
-                escape_for_terminal(text, 40)
-            ))
+            SizeError::new(
+                SizeErrorKind::Syntax,
+                format!(
+                    "a size must be COLSxROWS (like 80x24), found \"{}\"",
+                    escape_for_terminal(text, 40)
+                ),
+            )
         };
         let (c, r) = text.split_once(['x', 'X']).ok_or_else(bad)?;
         let c: u64 = c.trim().parse().map_err(|_| bad())?;

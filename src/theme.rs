@@ -25,7 +25,16 @@ pub struct Theme {
 message_error!(
     /// Why a theme (a cast's `theme` object, a name or a colour list) is not one. The cast
     /// reader keeps a theme it refuses as written.
-    ThemeError
+    ThemeError, ThemeErrorKind {
+        /// No built-in theme has the name.
+        UnknownName,
+        /// A colour is not `#rrggbb` (the `#` optional).
+        Color,
+        /// Not 10 or 18 colours in a list, or 8 or 16 in a palette.
+        Count,
+        /// A cast's theme object lacks a key (`fg`, `bg`, `palette`), or it is not a string.
+        Missing,
+    }
 );
 
 /// The names of the built-in themes, the default first.
@@ -87,11 +96,14 @@ impl Theme {
             return Theme::parse_list(spec);
         }
         Theme::builtin(spec).ok_or_else(|| {
-            ThemeError(format!(
+            ThemeError::new(
+                ThemeErrorKind::UnknownName,
+                format!(
                 "unknown theme {:?}: expected one of {}, or colours `BG,FG,C0,...,C7[,C8,...,C15]`",
                 crate::escape::escape_for_terminal(spec, 60),
                 THEMES.join(", ")
-            ))
+            ),
+            )
         })
     }
 
@@ -102,12 +114,12 @@ impl Theme {
             .filter(|c| !c.is_empty())
             .map(Rgb::parse)
             .collect::<Result<Vec<Rgb>, _>>()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| ThemeError::new(ThemeErrorKind::Color, e.to_string()))?;
         if colors.len() != 10 && colors.len() != 18 {
-            return Err(message!(
+            return Err(ThemeError::new(ThemeErrorKind::Count, format!(
                 "a theme needs 10 or 18 colours (background, foreground, 8 or 16 palette colours); {} were given",
                 colors.len()
-            ));
+            )));
         }
         Ok(Theme {
             fg: colors[1],
@@ -147,22 +159,39 @@ impl Theme {
 fn theme_from_json(value: &serde_json::Value) -> Result<Theme, ThemeError> {
     let field = |key: &str| match value.get(key) {
         Some(serde_json::Value::String(s)) => Ok::<_, ThemeError>(s.as_str()),
-        None | Some(serde_json::Value::Null) => Err(message!("the theme has no \"{key}\"")),
-        Some(_) => Err(message!("the theme's \"{key}\" is not a string")),
+        None | Some(serde_json::Value::Null) => Err(ThemeError::new(
+            ThemeErrorKind::Missing,
+            format!("the theme has no \"{key}\""),
+        )),
+        Some(_) => Err(ThemeError::new(
+            ThemeErrorKind::Missing,
+            format!("the theme's \"{key}\" is not a string"),
+        )),
     };
-    let color =
-        |key: &str| Rgb::parse(field(key)?).map_err(|e| format!("the theme's \"{key}\": {e}"));
+    let color = |key: &str| {
+        Rgb::parse(field(key)?).map_err(|e| {
+            ThemeError::new(ThemeErrorKind::Color, format!("the theme's \"{key}\": {e}"))
+        })
+    };
     let (fg, bg) = (color("fg")?, color("bg")?);
     let palette = field("palette")?
         .split(':')
         .filter(|c| !c.is_empty())
         .map(Rgb::parse)
         .collect::<Result<Vec<Rgb>, _>>()
-        .map_err(|e| format!("the theme's \"palette\": {e}"))?;
+        .map_err(|e| {
+            ThemeError::new(
+                ThemeErrorKind::Color,
+                format!("the theme's \"palette\": {e}"),
+            )
+        })?;
     if palette.len() != 8 && palette.len() != 16 {
-        return Err(message!(
-            "the theme's palette has {} colours; expected 8 or 16",
-            palette.len()
+        return Err(ThemeError::new(
+            ThemeErrorKind::Count,
+            format!(
+                "the theme's palette has {} colours; expected 8 or 16",
+                palette.len()
+            ),
         ));
     }
     Ok(Theme { fg, bg, palette })

@@ -106,13 +106,21 @@ fn cell_style(fg: Color, bg: Color, a: &Attrs) -> String {
 
 message_error!(
     /// Why a text is not a colour an expectation can name.
-    ColorError
+    ColorError, ColorErrorKind {
+        /// Not a colour's name, a palette index (0–255) or `#rrggbb`.
+        Unknown,
+    }
 );
 
 message_error!(
     /// Why a screen does not meet an expectation: what it looked for, what it found, and the
     /// rows around.
-    ExpectFailure
+    ExpectFailure, ExpectFailureKind {
+        /// The expectation's region resolves to nothing on the screen.
+        NoRegion,
+        /// The screen does not meet the expectation (the message says which checks fail).
+        Unmet,
+    }
 );
 
 /// Reads a colour as an expectation writes it: a name (`green`, `bright-red`, `default`), a
@@ -131,7 +139,7 @@ pub fn parse_color(text: &str) -> Result<Color, ColorError> {
     if t.starts_with('#') {
         return Rgb::parse(&t)
             .map(Color::Rgb)
-            .map_err(|e| e.to_string().into());
+            .map_err(|e| ColorError::new(ColorErrorKind::Unknown, e.to_string()));
     }
     let (bright, name) = match t
         .strip_prefix("bright-")
@@ -142,9 +150,12 @@ pub fn parse_color(text: &str) -> Result<Color, ColorError> {
     };
     match NAMES.iter().position(|n| *n == name) {
         Some(i) => Ok(Color::Indexed(i as u8 + if bright { 8 } else { 0 })),
-        None => Err(message!(
-            "colour \"{}\" is not one: a name (green, bright-red, default), 0-255 or #rrggbb",
-            escape_for_terminal(text, 40)
+        None => Err(ColorError::new(
+            ColorErrorKind::Unknown,
+            format!(
+                "colour \"{}\" is not one: a name (green, bright-red, default), 0-255 or #rrggbb",
+                escape_for_terminal(text, 40)
+            ),
         )),
     }
 }
@@ -214,7 +225,7 @@ impl Expect {
                         anchor.describe()
                     );
                     let _ = write!(out, "{}", around(screen, &[]));
-                    return Err(out.into());
+                    return Err(ExpectFailure::new(ExpectFailureKind::NoRegion, out));
                 }
             },
         };
@@ -365,7 +376,7 @@ impl Expect {
             Vec::new()
         };
         let _ = write!(out, "{}", around(screen, &shown_rects));
-        Err(out.into())
+        Err(ExpectFailure::new(ExpectFailureKind::Unmet, out))
     }
 }
 

@@ -26,16 +26,21 @@ use std::path::Path;
 
 pub use check::{check_file, read_golden, Check, Outcome, MAX_GOLDEN_BYTES};
 pub use diff::{compare, unified, Difference, Place, MAX_DIFF_LINES};
-pub use expect::{parse_color, Expect, StyleCheck, TextCheck};
+pub use expect::{
+    parse_color, ColorError, ColorErrorKind, Expect, ExpectFailure, ExpectFailureKind, StyleCheck,
+    TextCheck,
+};
 pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_path};
 pub use mask::{apply_all, cursor_view, Mask};
 pub use png_check::{check_png, PngCheck};
 pub use snapshot::{
     header_len, parse_styles, parse_styles_in, render, render_golden, render_with, rows_start,
-    style_runs, upgrade_golden, CursorView, Format, FormatError, Style, StyleRun, HEADER_LINES,
-    LINKS_MARK, SCREEN_MARK, SCROLLBACK_MARK, STYLES_MARK,
+    style_runs, upgrade_golden, CursorView, Format, FormatError, FormatErrorKind, Style, StyleRun,
+    HEADER_LINES, LINKS_MARK, SCREEN_MARK, SCROLLBACK_MARK, STYLES_MARK,
 };
-pub use update::{running_under_ci, UpdateAction, UpdateMode, UpdateModeError, UPDATE_ENV};
+pub use update::{
+    running_under_ci, UpdateAction, UpdateMode, UpdateModeError, UpdateModeErrorKind, UPDATE_ENV,
+};
 
 /// A path as people want to read it: relative to the current folder when inside it, escaped.
 pub(crate) fn shown_path(path: &Path) -> String {

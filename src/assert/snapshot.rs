@@ -126,7 +126,10 @@ impl Format {
 
 message_error!(
     /// Why a name is not a snapshot format.
-    FormatError
+    FormatError, FormatErrorKind {
+        /// Not txt (text), styled.txt (styled) or png.
+        Unknown,
+    }
 );
 
 impl std::str::FromStr for Format {
@@ -137,10 +140,13 @@ impl std::str::FromStr for Format {
             "txt" | "text" => Ok(Format::Text),
             "styled.txt" | "styled" => Ok(Format::Styled),
             "png" => Ok(Format::Png),
-            other => Err(FormatError(format!(
-                "unknown snapshot format \"{}\": expected txt (or text), styled.txt or png",
-                escape_for_terminal(other, 40)
-            ))),
+            other => Err(FormatError::new(
+                FormatErrorKind::Unknown,
+                format!(
+                    "unknown snapshot format \"{}\": expected txt (or text), styled.txt or png",
+                    escape_for_terminal(other, 40)
+                ),
+            )),
         }
     }
 }

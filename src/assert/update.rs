@@ -42,7 +42,10 @@ pub const UPDATE_ENV: &str = "TUICAST_UPDATE";
 
 message_error!(
     /// Why a `TUICAST_UPDATE` value is not an update mode.
-    UpdateModeError
+    UpdateModeError, UpdateModeErrorKind {
+        /// Not auto, new, always (overwrite) or no (none).
+        Unknown,
+    }
 );
 
 impl UpdateMode {
@@ -94,10 +97,13 @@ impl std::str::FromStr for UpdateMode {
             "new" => Ok(UpdateMode::New),
             "always" | "overwrite" => Ok(UpdateMode::Always),
             "no" | "none" => Ok(UpdateMode::No),
-            other => Err(UpdateModeError(format!(
-                "{UPDATE_ENV}=\"{}\" is not one of auto, new, always, no",
-                crate::escape::escape_for_terminal(other, 40)
-            ))),
+            other => Err(UpdateModeError::new(
+                UpdateModeErrorKind::Unknown,
+                format!(
+                    "{UPDATE_ENV}=\"{}\" is not one of auto, new, always, no",
+                    crate::escape::escape_for_terminal(other, 40)
+                ),
+            )),
         }
     }
 }

@@ -50,8 +50,8 @@ use crate::term::{EngineKind, EngineOptions, EngineSpec};
 
 // One path per item: the files' parts are named from here.
 pub use cast_file::{
-    parse_duration, parse_settle, parse_step, CastFile, Checked, DurationError, Regions,
-    DEFAULT_FAIL_FAST,
+    parse_duration, parse_settle, parse_step, CastFile, Checked, DurationError, DurationErrorKind,
+    Regions, DEFAULT_FAIL_FAST,
 };
 pub use screenshot::{Screenshot, ScreenshotAt, ScreenshotFormat};
 pub use write::{scenario_toml, step_toml, used_regions_toml};
@@ -307,7 +307,10 @@ pub const MAX_SUITE_SEARCH: (usize, usize) = (20_000, 6);
 message_error!(
     /// Why the suites of a workspace could not be listed: more folders than a search looks
     /// through (naming the suite's folder is then the way).
-    SuiteSearchError
+    SuiteSearchError, SuiteSearchErrorKind {
+        /// More folders below the root than [`MAX_SUITE_SEARCH`] allows.
+        TooManyFolders,
+    }
 );
 
 /// The projects below `root` (not `root` itself) that have a suite: a casts folder (`casts/`,
@@ -324,10 +327,13 @@ pub fn suites_below(root: &Path) -> Result<Vec<PathBuf>, SuiteSearchError> {
     while let Some((dir, depth)) = queue.pop_front() {
         seen += 1;
         if seen > max_dirs {
-            return Err(message!(
-                "{}: more than {max_dirs} folders to look through for the suites of a \
+            return Err(SuiteSearchError::new(
+                SuiteSearchErrorKind::TooManyFolders,
+                format!(
+                    "{}: more than {max_dirs} folders to look through for the suites of a \
                  workspace: name the suite to check (`tuicast test PATH/casts`)",
-                crate::escape::escape_for_terminal(&root.display().to_string(), 300)
+                    crate::escape::escape_for_terminal(&root.display().to_string(), 300)
+                ),
             ));
         }
         let project = dir.join(CONFIG_FILE).is_file() || dir.join("Cargo.toml").is_file();

@@ -12,12 +12,49 @@ use std::path::PathBuf;
 use super::LiveMode;
 use crate::assert::{self, Outcome, Place};
 
-message_error!(
-    /// Why a trial failed, or a cast could not be checked: the message the test prints (the
-    /// golden, the first difference and the diff, the command that fixes it), with any text
-    /// taken from a cast or a file already escaped.
-    Failure
-);
+/// Why a trial failed, or a cast could not be checked: the message the test prints (the
+/// golden, the first difference and the diff, the command that fixes it), with any text
+/// taken from a cast or a file already escaped.
+///
+/// A message and no kind, unlike the library's errors: it is what a trial's check returns,
+/// made from a `String` or `&str` by the checks a harness user writes (`Err("…".into())`, as
+/// libtest-mimic's `Failed`); what failed, as data, is the [`CheckResult`] and its
+/// [`Status`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure(pub(crate) String);
+
+impl Failure {
+    /// What is wrong, as a sentence for a message.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl From<Failure> for String {
+    fn from(e: Failure) -> String {
+        e.0
+    }
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure(message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Failure {
+        Failure(message.to_string())
+    }
+}
 
 impl std::ops::Deref for Failure {
     type Target = str;

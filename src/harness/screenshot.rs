@@ -30,7 +30,28 @@ pub(crate) use crate::assert::pending::SCREENSHOTS_DIR;
 message_error!(
     /// Why a screenshot could not be drawn or written: its output's name, its table's line in
     /// `tuicast.toml`, and what went wrong.
-    ScreenshotError
+    ScreenshotError, ScreenshotErrorKind {
+        /// No `[[screenshot]]` has an output matching a name asked for.
+        NoSuchScreenshot,
+        /// The cast has no checkpoint of the name the screenshot draws.
+        NoSuchCheckpoint,
+        /// The cast does not exist and cannot be recorded now (no scenario, `--replay`, a GIF).
+        Unrecorded,
+        /// Recording the cast from its scenario failed.
+        Recording,
+        /// The cast or its TOML does not read or replay.
+        Cast,
+        /// An `annotate` spec is wrong or its region finds nothing.
+        Annotation,
+        /// The picture could not be drawn (`[png]`, the theme, the renderer, no png feature).
+        Draw,
+        /// The committed image could not be read (or is a symbolic link).
+        Read,
+        /// The output could not be written, or is outside the project or a symbolic link.
+        Write,
+        /// An environment variable (`TUICAST_LIVE`) is not one of its values.
+        Environment,
+    }
 );
 
 /// The trial of a screenshot: `screenshot:<output>`.
@@ -89,18 +110,21 @@ pub fn select<'a>(
     for n in names {
         let wanted = n.strip_prefix("screenshot:").unwrap_or(n);
         if !config.screenshots.iter().any(|s| s.name.contains(wanted)) {
-            return Err(message!(
-                "no [[screenshot]] of {} has an output matching {:?}{}",
-                escape_for_terminal(
-                    &config
-                        .root
-                        .join(crate::config::CONFIG_FILE)
-                        .display()
-                        .to_string(),
-                    300
+            return Err(ScreenshotError::new(
+                ScreenshotErrorKind::NoSuchScreenshot,
+                format!(
+                    "no [[screenshot]] of {} has an output matching {:?}{}",
+                    escape_for_terminal(
+                        &config
+                            .root
+                            .join(crate::config::CONFIG_FILE)
+                            .display()
+                            .to_string(),
+                        300
+                    ),
+                    escape_for_terminal(n, 200),
+                    names_listed(config)
                 ),
-                escape_for_terminal(n, 200),
-                names_listed(config)
             ));
         }
     }
@@ -130,7 +154,12 @@ fn names_listed(config: &Config) -> String {
 
 /// Compares `actual` (what [`render`] drew) with the committed image.
 pub fn freshness(shot: &Screenshot, actual: &[u8]) -> Result<Freshness, ScreenshotError> {
-    let committed = crate::assert::read_golden(&shot.output).map_err(|e| place(shot, e))?;
+    let committed = crate::assert::read_golden(&shot.output).map_err(|e| {
+        place(
+            shot,
+            ScreenshotError::new(ScreenshotErrorKind::Read, e.to_string()),
+        )
+    })?;
     let Some(committed) = committed else {
         return Ok(Freshness::Missing);
     };
@@ -154,7 +183,12 @@ fn png_freshness(
     actual: &[u8],
 ) -> Result<Freshness, ScreenshotError> {
     use crate::render::png::{decode_png, png_dimensions};
-    let now = decode_png(actual).map_err(|e| place(shot, e))?;
+    let now = decode_png(actual).map_err(|e| {
+        place(
+            shot,
+            ScreenshotError::new(ScreenshotErrorKind::Draw, e.to_string()),
+        )
+    })?;
     match png_dimensions(committed) {
         Some(size) if size != now.dimensions() => {
             return Ok(Freshness::Changed(format!(
@@ -186,19 +220,31 @@ fn png_freshness(
 
 #[cfg(not(feature = "png"))]
 fn png_freshness(shot: &Screenshot, _: &[u8], _: &[u8]) -> Result<Freshness, ScreenshotError> {
-    Err(place(shot, "tuicast was built without the png feature"))
+    Err(place(
+        shot,
+        ScreenshotError::new(
+            ScreenshotErrorKind::Draw,
+            "tuicast was built without the png feature",
+        ),
+    ))
 }
 
 /// Writes `bytes` as the screenshot's output, atomically, making its folder; refused when the
 /// output (or its folder, after symbolic links) is outside the project or is a symbolic link.
 pub fn write(config: &Config, shot: &Screenshot, bytes: &[u8]) -> Result<(), ScreenshotError> {
-    check_destination(&config.root, &shot.output).map_err(|e| place(shot, e))?;
+    let unwritten = |e: &dyn std::fmt::Display| {
+        place(
+            shot,
+            ScreenshotError::new(ScreenshotErrorKind::Write, e.to_string()),
+        )
+    };
+    check_destination(&config.root, &shot.output).map_err(|e| unwritten(&e))?;
     if let Some(dir) = shot.output.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| place(shot, e))?;
+        std::fs::create_dir_all(dir).map_err(|e| unwritten(&e))?;
     }
     // Made now: checked again, a folder made above cannot lead out.
-    check_destination(&config.root, &shot.output).map_err(|e| place(shot, e))?;
-    crate::util::write_atomic(&shot.output, bytes).map_err(|e| place(shot, e))
+    check_destination(&config.root, &shot.output).map_err(|e| unwritten(&e))?;
+    crate::util::write_atomic(&shot.output, bytes).map_err(|e| unwritten(&e))
 }
 
 /// Checks one screenshot as a test: draws it, compares it with the committed image and writes
@@ -242,7 +288,7 @@ pub fn check_drawn(
             outcome,
             actual: String::new(),
         }),
-        Err(why) => result.error = Some(why.0),
+        Err(why) => result.error = Some(why.into()),
     }
     (result, drawn)
 }
@@ -341,13 +387,16 @@ fn shell_word(text: &str) -> String {
     }
 }
 
-/// The error `e` of screenshot `shot`, placed.
-fn place(shot: &Screenshot, e: impl std::fmt::Display) -> ScreenshotError {
-    message!(
-        "screenshot {} ({} line {}): {e}",
-        escape_for_terminal(&shot.name, 300),
-        crate::config::CONFIG_FILE,
-        shot.line
+/// The error `e` of screenshot `shot`, placed (its kind kept).
+fn place(shot: &Screenshot, e: ScreenshotError) -> ScreenshotError {
+    ScreenshotError::new(
+        e.kind,
+        format!(
+            "screenshot {} ({} line {}): {e}",
+            escape_for_terminal(&shot.name, 300),
+            crate::config::CONFIG_FILE,
+            shot.line
+        ),
     )
 }
 
@@ -356,7 +405,8 @@ fn place(shot: &Screenshot, e: impl std::fmt::Display) -> ScreenshotError {
 /// scenario is beside it is recorded first, unless `TUICAST_LIVE=0` ([`render_live`] with
 /// [`LiveMode::from_env`]).
 pub fn render(config: &Config, shot: &Screenshot) -> Result<Vec<u8>, ScreenshotError> {
-    let live = LiveMode::from_env().map_err(|e| ScreenshotError(e.to_string()))?;
+    let live = LiveMode::from_env()
+        .map_err(|e| ScreenshotError::new(ScreenshotErrorKind::Environment, e.to_string()))?;
     render_live(config, shot, live)
 }
 
@@ -385,7 +435,10 @@ fn draw(config: &Config, shot: &Screenshot, cast: &Path) -> Result<Vec<u8>, Scre
 /// Without the `png` feature no picture is drawn.
 #[cfg(not(feature = "png"))]
 fn draw(_: &Config, _: &Screenshot, _: &Path) -> Result<Vec<u8>, ScreenshotError> {
-    Err("tuicast was built without the png feature".into())
+    Err(ScreenshotError::new(
+        ScreenshotErrorKind::Draw,
+        "tuicast was built without the png feature",
+    ))
 }
 
 /// A recording made for one screenshot, removed when dropped.
@@ -413,15 +466,18 @@ fn record_missing(
     let shown = crate::assert::shown_path(cast);
     let scenario_path = cast.with_extension("toml");
     let file = crate::config::CastFile::beside(cast, &config.regions)
-        .map_err(|e| ScreenshotError(e.to_string()))?;
+        .map_err(|e| ScreenshotError::new(ScreenshotErrorKind::Cast, e.to_string()))?;
     let Some(scenario) = file.and_then(|f| f.recording) else {
-        return Err(message!(
-            "the cast {shown} does not exist, and no scenario beside it records it{}",
-            if scenario_path.is_file() {
-                " (its TOML has no [recording])"
-            } else {
-                ""
-            }
+        return Err(ScreenshotError::new(
+            ScreenshotErrorKind::Unrecorded,
+            format!(
+                "the cast {shown} does not exist, and no scenario beside it records it{}",
+                if scenario_path.is_file() {
+                    " (its TOML has no [recording])"
+                } else {
+                    ""
+                }
+            ),
         ));
     };
     let record_it = format!(
@@ -429,24 +485,31 @@ fn record_missing(
         crate::assert::shown_path(&scenario_path)
     );
     if live == LiveMode::Never {
-        return Err(message!(
-            "the cast {shown} does not exist, and --replay (TUICAST_LIVE=0) records nothing: {record_it}"
+        return Err(ScreenshotError::new(
+            ScreenshotErrorKind::Unrecorded,
+            format!(
+                "the cast {shown} does not exist, and --replay (TUICAST_LIVE=0) records nothing: {record_it}"
+            ),
         ));
     }
     if shot.format == ScreenshotFormat::Gif {
-        return Err(message!(
-            "the cast {shown} does not exist: a GIF is drawn from a recorded cast (its frames \
-             keep the recording's timing): {record_it}"
+        return Err(ScreenshotError::new(
+            ScreenshotErrorKind::Unrecorded,
+            format!(
+                "the cast {shown} does not exist: a GIF is drawn from a recorded cast (its frames \
+                 keep the recording's timing): {record_it}"
+            ),
         ));
     }
+    let unrecorded = |e: String| ScreenshotError::new(ScreenshotErrorKind::Recording, e);
     let dir = super::live::make_run_dir()
-        .map_err(|e| ScreenshotError(format!("cannot make the folder for live recordings: {e}")))?;
+        .map_err(|e| unrecorded(format!("cannot make the folder for live recordings: {e}")))?;
     let recorded = Recorded(dir.join(format!(
         "screenshot-{}.cast",
         super::live::file_safe(&shot.name)
     )));
     crate::record::record_scenario(&scenario, &recorded.0, &mut |_| {})
-        .map_err(|e| ScreenshotError(format!("recording {shown} from its scenario: {e}")))?;
+        .map_err(|e| unrecorded(format!("recording {shown} from its scenario: {e}")))?;
     Ok(Some(recorded))
 }
 
@@ -465,9 +528,19 @@ mod draw {
     /// Any error of drawing, as its message.
     type Drawn = Result<Vec<u8>, ScreenshotError>;
 
-    /// `e` as a screenshot error.
+    /// `e`, of reading or replaying the cast, as a screenshot error.
     fn err(e: impl std::fmt::Display) -> ScreenshotError {
-        ScreenshotError(e.to_string())
+        ScreenshotError::new(ScreenshotErrorKind::Cast, e.to_string())
+    }
+
+    /// `e`, of drawing the picture, as a screenshot error.
+    fn undrawn(e: impl std::fmt::Display) -> ScreenshotError {
+        ScreenshotError::new(ScreenshotErrorKind::Draw, e.to_string())
+    }
+
+    /// `e`, of an `annotate` spec, as a screenshot error.
+    fn unannotated(e: impl std::fmt::Display) -> ScreenshotError {
+        ScreenshotError::new(ScreenshotErrorKind::Annotation, e.to_string())
     }
 
     /// Draws `shot` from `cast` (its cast, or a recording of its scenario made now).
@@ -487,21 +560,21 @@ mod draw {
         config
             .png
             .apply(&mut options, &config.root)
-            .map_err(|e| err(format!("[png]: {e}")))?;
+            .map_err(|e| undrawn(format!("[png]: {e}")))?;
         let flags = PngConfig {
             theme: shot.theme.clone(),
             ..PngConfig::default()
         };
         flags
             .apply_flags(&mut options, &config.root)
-            .map_err(|e| err(format!("theme: {e}")))?;
-        let mut renderer = Renderer::new(options).map_err(err)?;
+            .map_err(|e| undrawn(format!("theme: {e}")))?;
+        let mut renderer = Renderer::new(options).map_err(undrawn)?;
         if shot.format == ScreenshotFormat::Gif {
             return gif(&mut renderer, &header, cast, engine, shot.speed);
         }
         renderer
             .layout(header.term.size.at_least_min())
-            .map_err(err)?;
+            .map_err(undrawn)?;
         let checkpoint = match &shot.at {
             ScreenshotAt::Time(t) => replay::at_time(open()?, engine, *t).map_err(err)?,
             at => {
@@ -520,10 +593,13 @@ mod draw {
                         if names.len() > 20 {
                             list.push(format!("… and {} more", names.len() - 20));
                         }
-                        return Err(message!(
-                            "{shown} has no checkpoint named \"{}\"; its checkpoints are: {}",
-                            escape_for_terminal(name, 80),
-                            list.join(", ")
+                        return Err(ScreenshotError::new(
+                            ScreenshotErrorKind::NoSuchCheckpoint,
+                            format!(
+                                "{shown} has no checkpoint named \"{}\"; its checkpoints are: {}",
+                                escape_for_terminal(name, 80),
+                                list.join(", ")
+                            ),
                         ));
                     }
                 }
@@ -550,12 +626,12 @@ mod draw {
             ScreenshotFormat::Svg => renderer
                 .render_svg_decorated(screen, &decorations)
                 .map(String::into_bytes)
-                .map_err(err),
+                .map_err(undrawn),
             _ => {
                 let image = renderer
                     .render_decorated(screen, &decorations)
-                    .map_err(err)?;
-                png::encode_png(&image).map_err(err)
+                    .map_err(undrawn)?;
+                png::encode_png(&image).map_err(undrawn)
             }
         }
     }
@@ -569,7 +645,7 @@ mod draw {
         speed: f64,
     ) -> Drawn {
         let size = replay::largest_size(crate::cast::open(cast).map_err(err)?).map_err(err)?;
-        png::animation_layout(renderer, size).map_err(err)?;
+        png::animation_layout(renderer, size).map_err(undrawn)?;
         let reader = crate::cast::open(cast).map_err(err)?;
         let events: Box<dyn Iterator<Item = _>> = match header.idle_time_limit {
             Some(l) if l.is_finite() && l > 0.0 => {
@@ -580,12 +656,12 @@ mod draw {
         let events = crate::cast::transform::speed(events, speed);
         let mut out = Vec::new();
         let mut encoder =
-            GifEncoder::new(renderer, size, &GifOptions::default(), &mut out).map_err(err)?;
+            GifEncoder::new(renderer, size, &GifOptions::default(), &mut out).map_err(undrawn)?;
         for frame in replay::frames(header, events, engine, 30) {
             let (time, screen) = frame.map_err(err)?;
-            encoder.add_frame(time, &screen).map_err(err)?;
+            encoder.add_frame(time, &screen).map_err(undrawn)?;
         }
-        encoder.finish().map_err(err)?;
+        encoder.finish().map_err(undrawn)?;
         Ok(out)
     }
 
@@ -602,11 +678,11 @@ mod draw {
             let shown = escape_for_terminal(text, 120);
             let spec: AnnotationSpec = text
                 .parse()
-                .map_err(|e| err(format!("annotate {shown:?}: {e}")))?;
+                .map_err(|e| unannotated(format!("annotate {shown:?}: {e}")))?;
             let a = match &spec.region {
                 None => spec
                     .build()
-                    .map_err(|e| err(format!("annotate {shown:?}: {e}")))?,
+                    .map_err(|e| unannotated(format!("annotate {shown:?}: {e}")))?,
                 Some(name) => {
                     let (regions, anchors) = match file {
                         Some(f) => (&f.regions, &f.anchors),
@@ -616,7 +692,7 @@ mod draw {
                     else {
                         let names: Vec<String> =
                             anchors.keys().map(|n| escape_for_terminal(n, 60)).collect();
-                        return Err(message!(
+                        return Err(unannotated(format!(
                             "annotate {shown:?}: no region named \"{}\" in the cast's TOML or \
                              tuicast.toml (the regions are: {})",
                             escape_for_terminal(name, 60),
@@ -625,22 +701,22 @@ mod draw {
                             } else {
                                 names.join(", ")
                             }
-                        ));
+                        )));
                     };
                     let spec = spec.with_region(region);
                     let built = match anchor {
                         Anchor::Cells(_) => spec.build(),
                         anchored => spec.build_anchored(anchored.clone()),
                     };
-                    let a = built.map_err(|e| err(format!("annotate {shown:?}: {e}")))?;
+                    let a = built.map_err(|e| unannotated(format!("annotate {shown:?}: {e}")))?;
                     if !matches!(a.target, Anchor::Cells(_)) {
                         if let Err(why) = a.resolve(screen) {
-                            return Err(message!(
+                            return Err(unannotated(format!(
                                 "annotate {shown:?}: region \"{}\" finds nothing on this \
                                  screen: {}",
                                 escape_for_terminal(name, 60),
                                 why.message()
-                            ));
+                            )));
                         }
                     }
                     a

@@ -164,7 +164,17 @@ struct RefToml {
 
 message_error!(
     /// Why a project's adapter manifest cannot be used.
-    AdapterError
+    AdapterError, AdapterErrorKind {
+        /// More adapters, or refs in one, than [`MAX_ADAPTERS`].
+        TooMany,
+        /// An adapter's or a ref's name is not a word, or is a role ref's.
+        Name,
+        /// A regex is empty or not valid.
+        Regex,
+        /// A ref's spec is wrong (its `row`, `focused`, `above`, an empty list) or `needs`
+        /// names no ref.
+        Spec,
+    }
 );
 
 /// The most adapters a set holds, and refs an adapter has.
@@ -198,14 +208,20 @@ impl Adapters {
     ) -> Result<Adapters, AdapterError> {
         let mut out = self.clone();
         if out.list.len() + manifests.len() > MAX_ADAPTERS {
-            return Err(AdapterError(format!("at most {MAX_ADAPTERS} adapters")));
+            return Err(AdapterError::new(
+                AdapterErrorKind::TooMany,
+                format!("at most {MAX_ADAPTERS} adapters"),
+            ));
         }
         for (name, t, written) in manifests {
             let a = Adapter::from_toml(&name, t, Some(written)).map_err(|e| {
-                AdapterError(format!(
-                    "adapters.{}: {e}",
-                    crate::escape::escape_for_terminal(&name, 40)
-                ))
+                AdapterError::new(
+                    e.kind,
+                    format!(
+                        "adapters.{}: {e}",
+                        crate::escape::escape_for_terminal(&name, 40)
+                    ),
+                )
             })?;
             out.list.retain(|b| b.name != name);
             out.list.push(a);
@@ -259,23 +275,31 @@ impl Adapter {
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         };
         if !word(name) {
-            return Err(AdapterError::from(
-                "an adapter's name is letters, digits, `_` and `-`".to_string(),
+            return Err(AdapterError::new(
+                AdapterErrorKind::Name,
+                "an adapter's name is letters, digits, `_` and `-`",
             ));
         }
         if ROLE_REFS.contains(&name) {
-            return Err(AdapterError::from(format!(
-                "`{name}` is a role ref's name, not an adapter's"
-            )));
+            return Err(AdapterError::new(
+                AdapterErrorKind::Name,
+                format!("`{name}` is a role ref's name, not an adapter's"),
+            ));
         }
         let regex = |r: &str| {
             if r.is_empty() {
-                return Err("a regex is empty".to_string());
+                return Err(AdapterError::new(
+                    AdapterErrorKind::Regex,
+                    "a regex is empty",
+                ));
             }
             Regex::new(r).map_err(|e| {
-                format!(
-                    "regex \"{}\" is not valid: {e}",
-                    crate::escape::escape_for_terminal(r, 60)
+                AdapterError::new(
+                    AdapterErrorKind::Regex,
+                    format!(
+                        "regex \"{}\" is not valid: {e}",
+                        crate::escape::escape_for_terminal(r, 60)
+                    ),
                 )
             })
         };
@@ -285,24 +309,31 @@ impl Adapter {
             .map(|r| regex(r))
             .collect::<Result<_, _>>()?;
         if t.refs.len() > MAX_ADAPTERS {
-            return Err(AdapterError::from(format!("at most {MAX_ADAPTERS} refs")));
+            return Err(AdapterError::new(
+                AdapterErrorKind::TooMany,
+                format!("at most {MAX_ADAPTERS} refs"),
+            ));
         }
         let mut refs = Vec::new();
         for (ref_name, specs) in &t.refs {
             if !word(ref_name) {
-                return Err(AdapterError::from(format!(
-                    "refs.{}: a ref's name is letters, digits, `_` and `-`",
-                    crate::escape::escape_for_terminal(ref_name, 40)
-                )));
+                return Err(AdapterError::new(
+                    AdapterErrorKind::Name,
+                    format!(
+                        "refs.{}: a ref's name is letters, digits, `_` and `-`",
+                        crate::escape::escape_for_terminal(ref_name, 40)
+                    ),
+                ));
             }
             let specs = match specs {
                 OneOrMany::One(s) => vec![s.clone()],
                 OneOrMany::Many(v) => v.clone(),
             };
             if specs.is_empty() {
-                return Err(AdapterError::from(format!(
-                    "refs.{ref_name}: an empty list"
-                )));
+                return Err(AdapterError::new(
+                    AdapterErrorKind::Spec,
+                    format!("refs.{ref_name}: an empty list"),
+                ));
             }
             let mut out = Vec::new();
             for s in specs {
@@ -312,7 +343,7 @@ impl Adapter {
                     Some(RowToml::Number(n)) if *n < 0 => RowSpec::Bottom(n.unsigned_abs() as usize),
                     Some(RowToml::Word(w)) if w == "cursor" => RowSpec::Cursor,
                     Some(_) => {
-                        return Err(AdapterError::from(format!(
+                        return Err(AdapterError::new(AdapterErrorKind::Spec, format!(
                             "refs.{ref_name}: `row` is 1, 2, … from the top, -1, -2, … from the bottom, or \"cursor\""
                         )))
                     }
@@ -328,18 +359,24 @@ impl Adapter {
                     None => false,
                     Some("highlight") => true,
                     Some(other) => {
-                        return Err(AdapterError::from(format!(
-                            "refs.{ref_name}: focused = \"{}\": the one rule is \"highlight\"",
-                            crate::escape::escape_for_terminal(other, 40)
-                        )))
+                        return Err(AdapterError::new(
+                            AdapterErrorKind::Spec,
+                            format!(
+                                "refs.{ref_name}: focused = \"{}\": the one rule is \"highlight\"",
+                                crate::escape::escape_for_terminal(other, 40)
+                            ),
+                        ))
                     }
                 };
                 if let Some(a) = &s.above {
                     if !t.refs.contains_key(a) || a == ref_name {
-                        return Err(AdapterError::from(format!(
+                        return Err(AdapterError::new(
+                            AdapterErrorKind::Spec,
+                            format!(
                             "refs.{ref_name}: above = \"{}\" names no other ref of this adapter",
                             crate::escape::escape_for_terminal(a, 40)
-                        )));
+                        ),
+                        ));
                     }
                 }
                 out.push(RefSpec {
@@ -359,10 +396,13 @@ impl Adapter {
         }
         for n in &t.needs {
             if !t.refs.contains_key(n) {
-                return Err(AdapterError::from(format!(
-                    "needs: \"{}\" is no ref of this adapter",
-                    crate::escape::escape_for_terminal(n, 40)
-                )));
+                return Err(AdapterError::new(
+                    AdapterErrorKind::Spec,
+                    format!(
+                        "needs: \"{}\" is no ref of this adapter",
+                        crate::escape::escape_for_terminal(n, 40)
+                    ),
+                ));
             }
         }
         Ok(Adapter {

@@ -98,19 +98,34 @@ pub fn hide_all(anchors: &[Anchor], screen: &Screen) -> Screen {
 
 message_error!(
     /// Why an anchor found nothing on a screen, or why it cannot be made.
-    AnchorError
+    AnchorError, AnchorErrorKind {
+        /// A regex of the anchor is empty or not valid.
+        Regex,
+        /// The anchor finds nothing on the screen.
+        NotFound,
+        /// What it found, moved by its offset, is off the screen.
+        OffScreen,
+        /// A ref that must find one part finds several.
+        Ambiguous,
+    }
 );
 
 /// Compiles a regex of an anchor; empty or invalid ones are errors that show the pattern.
 pub fn anchor_regex(r: &str) -> Result<Regex, AnchorError> {
     if r.is_empty() {
-        return Err(AnchorError("the regex is empty".into()));
+        return Err(AnchorError::new(
+            AnchorErrorKind::Regex,
+            "the regex is empty",
+        ));
     }
     Regex::new(r).map_err(|e| {
-        AnchorError(format!(
-            "regex \"{}\" is not valid: {e}",
-            crate::escape::escape_for_terminal(r, 80)
-        ))
+        AnchorError::new(
+            AnchorErrorKind::Regex,
+            format!(
+                "regex \"{}\" is not valid: {e}",
+                crate::escape::escape_for_terminal(r, 80)
+            ),
+        )
     })
 }
 
@@ -197,20 +212,23 @@ impl Anchor {
             Anchor::Cells(c) => {
                 let rects = c.rects(screen);
                 if rects.is_empty() {
-                    return Err(AnchorError(match c.regex() {
-                        Some(r) => format!("no text matches regex \"{}\"", shown(r)),
-                        None => format!("no cells of the screen ({}x{})", ncols, nrows),
-                    }));
+                    return Err(AnchorError::new(
+                        AnchorErrorKind::NotFound,
+                        match c.regex() {
+                            Some(r) => format!("no text matches regex \"{}\"", shown(r)),
+                            None => format!("no cells of the screen ({}x{})", ncols, nrows),
+                        },
+                    ));
                 }
                 rects
             }
             Anchor::Row(regex) => match first_match(regex, 0) {
                 Some((r, _)) => vec![whole_rows(r, r + 1)],
                 None => {
-                    return Err(AnchorError(format!(
-                        "no row matches regex \"{}\"",
-                        shown(regex)
-                    )))
+                    return Err(AnchorError::new(
+                        AnchorErrorKind::NotFound,
+                        format!("no row matches regex \"{}\"", shown(regex)),
+                    ))
                 }
             },
             Anchor::Match {
@@ -219,17 +237,17 @@ impl Anchor {
                 width,
             } => {
                 let Some((r, m)) = first_match(regex, 0) else {
-                    return Err(AnchorError(format!(
-                        "no text matches regex \"{}\"",
-                        shown(regex)
-                    )));
+                    return Err(AnchorError::new(
+                        AnchorErrorKind::NotFound,
+                        format!("no text matches regex \"{}\"", shown(regex)),
+                    ));
                 };
                 let row = r as i64 + offset.0;
                 let col = m.start as i64 + offset.1;
                 let w = width.unwrap_or(m.end - m.start) as i64;
                 let (col_start, col_end) = (col.max(0), (col + w).min(ncols as i64));
                 if row < 0 || row >= nrows as i64 || col_start >= col_end {
-                    return Err(AnchorError(format!(
+                    return Err(AnchorError::new(AnchorErrorKind::OffScreen, format!(
                         "the match of regex \"{}\" (row {}, column {}) moved by [{}, {}] is off the screen",
                         shown(regex),
                         r + 1,
@@ -261,58 +279,78 @@ impl Anchor {
                         .iter()
                         .map(|b| crate::escape::escape_for_terminal(&b.name, 60))
                         .collect();
-                    return Err(AnchorError(format!(
-                        "no box titled \"{shown_name}\" (boxes: {})",
-                        if titles.is_empty() {
-                            "none".to_string()
-                        } else {
-                            titles.join(", ")
-                        }
-                    )));
+                    return Err(AnchorError::new(
+                        AnchorErrorKind::NotFound,
+                        format!(
+                            "no box titled \"{shown_name}\" (boxes: {})",
+                            if titles.is_empty() {
+                                "none".to_string()
+                            } else {
+                                titles.join(", ")
+                            }
+                        ),
+                    ));
                 };
                 let inner = b.inner();
                 if inner.row >= inner.row_end || inner.col >= inner.col_end {
-                    return Err(AnchorError(format!(
-                        "the box \"{shown_name}\" has no inside"
-                    )));
+                    return Err(AnchorError::new(
+                        AnchorErrorKind::NotFound,
+                        format!("the box \"{shown_name}\" has no inside"),
+                    ));
                 }
                 vec![inner]
             }
             Anchor::Between { from, to } => {
                 let Some((top, _)) = first_match(from, 0) else {
-                    return Err(AnchorError(format!(
-                        "no row matches regex \"{}\" (from)",
-                        shown(from)
-                    )));
+                    return Err(AnchorError::new(
+                        AnchorErrorKind::NotFound,
+                        format!("no row matches regex \"{}\" (from)", shown(from)),
+                    ));
                 };
                 let Some((bottom, _)) = first_match(to, top + 1) else {
-                    return Err(AnchorError(format!(
-                        "no row below row {} matches regex \"{}\" (to)",
-                        top + 1,
-                        shown(to)
-                    )));
+                    return Err(AnchorError::new(
+                        AnchorErrorKind::NotFound,
+                        format!(
+                            "no row below row {} matches regex \"{}\" (to)",
+                            top + 1,
+                            shown(to)
+                        ),
+                    ));
                 };
                 if bottom == top + 1 {
-                    return Err(AnchorError(format!(
-                        "no rows between row {} (\"{}\") and row {} (\"{}\")",
-                        top + 1,
-                        shown(from),
-                        bottom + 1,
-                        shown(to)
-                    )));
+                    return Err(AnchorError::new(
+                        AnchorErrorKind::NotFound,
+                        format!(
+                            "no rows between row {} (\"{}\") and row {} (\"{}\")",
+                            top + 1,
+                            shown(from),
+                            bottom + 1,
+                            shown(to)
+                        ),
+                    ));
                 }
                 vec![whole_rows(top + 1, bottom)]
             }
             Anchor::LastRow => match (0..nrows).rev().find(|&r| !screen.row_text(r).is_empty()) {
                 Some(r) => vec![whole_rows(r, r + 1)],
-                None => return Err(AnchorError("no non-blank row: the screen is blank".into())),
+                None => {
+                    return Err(AnchorError::new(
+                        AnchorErrorKind::NotFound,
+                        "no non-blank row: the screen is blank",
+                    ))
+                }
             },
             Anchor::Ref(r) => {
                 let found = select(&r.selector, screen, &RefContext::new(&r.adapters));
                 let shown = crate::escape::escape_for_terminal(r.selector.as_str(), 80);
                 match found.as_slice() {
                     [_, ..] if r.every => found.iter().map(|f| f.rect).collect(),
-                    [] => return Err(AnchorError(format!("the ref \"{shown}\" finds nothing"))),
+                    [] => {
+                        return Err(AnchorError::new(
+                            AnchorErrorKind::NotFound,
+                            format!("the ref \"{shown}\" finds nothing"),
+                        ))
+                    }
                     [one] => vec![one.rect],
                     several => {
                         let names: Vec<String> = several
@@ -320,12 +358,15 @@ impl Anchor {
                             .take(6)
                             .map(|f| crate::escape::escape_for_terminal(&f.name, 40))
                             .collect();
-                        return Err(AnchorError(format!(
-                            "the ref \"{shown}\" finds {} refs ({}): a region is one; pick \
+                        return Err(AnchorError::new(
+                            AnchorErrorKind::Ambiguous,
+                            format!(
+                                "the ref \"{shown}\" finds {} refs ({}): a region is one; pick \
                              it with an index ([0]), an argument or `>>`",
-                            several.len(),
-                            names.join(", ")
-                        )));
+                                several.len(),
+                                names.join(", ")
+                            ),
+                        ));
                     }
                 }
             }

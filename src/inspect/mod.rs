@@ -67,13 +67,13 @@ use crate::escape::escape_for_terminal;
 use crate::term::{Highlight, Outline, Screen};
 
 pub(crate) use adapters::AdapterToml;
-pub use adapters::{Adapter, AdapterError, Adapters, MAX_ADAPTERS};
-pub use anchor::{anchor_regex, hide_all, Anchor, AnchorError, RefAnchor};
+pub use adapters::{Adapter, AdapterError, AdapterErrorKind, Adapters, MAX_ADAPTERS};
+pub use anchor::{anchor_regex, hide_all, Anchor, AnchorError, AnchorErrorKind, RefAnchor};
 pub use json::{
     BarJson, BlockJson, BoxJson, HighlightJson, InspectedCursor, InspectionJson, PromptJson,
     RefJson, TableJson,
 };
-pub use prompt::{classify, Prompt, PromptKind, PromptKindError, TtyModes};
+pub use prompt::{classify, Prompt, PromptKind, PromptKindError, PromptKindErrorKind, TtyModes};
 pub use refs::{refs, select, unknown_ref, Ref, RefContext};
 pub use selector::{Selector, SelectorError, MAX_SELECTOR};
 pub use table::{tables, Table};

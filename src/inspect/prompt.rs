@@ -28,7 +28,10 @@ use crate::term::{Outline, Screen};
 
 message_error!(
     /// Why a name is not a prompt kind (it lists the kinds there are).
-    PromptKindError
+    PromptKindError, PromptKindErrorKind {
+        /// No prompt kind has that name (or `unknown` where it means nothing).
+        Unknown,
+    }
 );
 
 /// What kind of input a program waits for.
@@ -75,14 +78,17 @@ impl PromptKind {
         PromptKind::from_name(name)
             .filter(|k| unknown || *k != PromptKind::Unknown)
             .ok_or_else(|| {
-                message!(
-                    "\"{}\" is not a prompt kind: yesno, select, password, text, pager, confirm{}",
-                    crate::escape::escape_for_terminal(name, 40),
-                    if unknown {
-                        ", shell or unknown"
-                    } else {
-                        ", shell, or any (any of them)"
-                    }
+                PromptKindError::new(
+                    PromptKindErrorKind::Unknown,
+                    format!(
+                        "\"{}\" is not a prompt kind: yesno, select, password, text, pager, confirm{}",
+                        crate::escape::escape_for_terminal(name, 40),
+                        if unknown {
+                            ", shell or unknown"
+                        } else {
+                            ", shell, or any (any of them)"
+                        }
+                    ),
                 )
             })
     }

@@ -11,7 +11,12 @@ const MAX_META: usize = 4;
 
 message_error!(
     /// Why a key name is not a key (the message lists the names there are).
-    KeyError
+    KeyError, KeyErrorKind {
+        /// No key has that name.
+        Unknown,
+        /// More `M-` prefixes than a key name may have.
+        TooManyPrefixes,
+    }
 );
 
 /// The bytes for key `name`; `app_cursor` is whether the program enabled application cursor
@@ -43,9 +48,12 @@ fn key_bytes_or_message(name: &str, app_cursor: bool) -> Result<String, KeyError
             rest = r;
             metas += 1;
             if metas > MAX_META {
-                return Err(message!(
-                    "key \"{}\" has more than {MAX_META} M- prefixes",
-                    crate::escape::escape_for_terminal(name, 40)
+                return Err(KeyError::new(
+                    KeyErrorKind::TooManyPrefixes,
+                    format!(
+                        "key \"{}\" has more than {MAX_META} M- prefixes",
+                        crate::escape::escape_for_terminal(name, 40)
+                    ),
                 ));
             }
         }
@@ -214,10 +222,13 @@ fn ctrl_char(key: &str) -> Option<char> {
 }
 
 fn bad(name: &str) -> KeyError {
-    message!(
+    KeyError::new(
+        KeyErrorKind::Unknown,
+        format!(
         "unknown key {:?}: use a single character, Enter, Esc, Tab, BackTab, Backspace, Delete, \
          Insert, Home, End, PageUp, PageDown, Up, Down, Left, Right, Space, F1-F12, C-x, M-x or C-M-x",
         crate::escape::escape_for_terminal(name, 40)
+        ),
     )
 }
 

@@ -59,7 +59,7 @@ pub use modes::{Modes, MouseEncoding, MouseTracking, KNOWN_DEC_MODES};
 pub use options::{EngineOptions, EngineSpec};
 pub use outline::{Bar, BoxPart, CursorRow, Highlight, HighlightKind, Outline, TextBlock};
 pub use runs::{describe_runs, row_runs, suggest_masks, suggest_masks_in, CellRun};
-pub use select::{CellRect, CellSelection, SelectionError};
+pub use select::{CellRect, CellSelection, SelectionError, SelectionErrorKind};
 pub use state::{
     ClipboardWrite, Hyperlink, Scrollback, TermState, Unsupported, MAX_CLIPBOARD_TEXT,
     MAX_CLIPBOARD_WRITES, MAX_LINKS, MAX_LINK_ID, MAX_SCROLLBACK, MAX_UNSUPPORTED_KINDS, MAX_URI,
@@ -461,7 +461,12 @@ impl FromStr for EngineKind {
 
 message_error!(
     /// Why a rows or columns range (`3`, `2..5`, …) is not one.
-    RangeError
+    RangeError, RangeErrorKind {
+        /// Not of the form `3`, `2..5`, `2..`, `..5` or `2..=4`, or empty.
+        Syntax,
+        /// A 0, where rows and columns count from 1.
+        Zero,
+    }
 );
 
 /// Parses a range of rows or columns as masks, annotations and regions write them, counted
@@ -473,15 +478,18 @@ pub fn parse_cell_range(text: &str) -> Result<Range<usize>, RangeError> {
     let text = text.trim();
     let shown = crate::escape::escape_for_terminal(text, 40);
     let bad = || {
-        RangeError(format!(
+        RangeError::new(RangeErrorKind::Syntax, format!(
             "range \"{shown}\" must look like 3, 2..5, 2.., ..5 or 2..=4 (rows and columns count from 1)"
         ))
     };
     let num = |s: &str| -> Result<usize, RangeError> {
         match s.trim().parse::<usize>() {
-            Ok(0) => Err(RangeError(format!(
-                "range \"{shown}\" has a 0: rows and columns count from 1 (the top row is 1)"
-            ))),
+            Ok(0) => Err(RangeError::new(
+                RangeErrorKind::Zero,
+                format!(
+                    "range \"{shown}\" has a 0: rows and columns count from 1 (the top row is 1)"
+                ),
+            )),
             Ok(n) => Ok(n - 1),
             Err(_) => Err(bad()),
         }

@@ -37,12 +37,19 @@ pub struct CellRect {
 
 message_error!(
     /// Why rows, cols and regex do not make a [`CellSelection`].
-    SelectionError
+    SelectionError, SelectionErrorKind {
+        /// None of rows, cols and regex is given.
+        Empty,
+        /// The regex is empty or not valid.
+        Regex,
+        /// A rows or columns range is not one (see [`RangeErrorKind`](super::RangeErrorKind)).
+        Range,
+    }
 );
 
 impl From<super::RangeError> for SelectionError {
     fn from(e: super::RangeError) -> SelectionError {
-        SelectionError(e.0)
+        SelectionError::new(SelectionErrorKind::Range, e.message)
     }
 }
 
@@ -55,17 +62,26 @@ impl CellSelection {
         regex: Option<&str>,
     ) -> Result<CellSelection, SelectionError> {
         if rows.is_none() && cols.is_none() && regex.is_none() {
-            return Err(SelectionError(
-                "say which cells with rows, cols or regex".into(),
+            return Err(SelectionError::new(
+                SelectionErrorKind::Empty,
+                "say which cells with rows, cols or regex",
             ));
         }
         let regex = match regex {
-            Some("") => return Err(SelectionError("the regex is empty".into())),
-            Some(r) => Some(Regex::new(r).map_err(|e| {
-                SelectionError(format!(
-                    "regex \"{}\" is not valid: {e}",
-                    crate::escape::escape_for_terminal(r, 80)
+            Some("") => {
+                return Err(SelectionError::new(
+                    SelectionErrorKind::Regex,
+                    "the regex is empty",
                 ))
+            }
+            Some(r) => Some(Regex::new(r).map_err(|e| {
+                SelectionError::new(
+                    SelectionErrorKind::Regex,
+                    format!(
+                        "regex \"{}\" is not valid: {e}",
+                        crate::escape::escape_for_terminal(r, 80)
+                    ),
+                )
             })?),
             None => None,
         };

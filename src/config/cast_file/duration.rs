@@ -3,8 +3,15 @@
 use super::*;
 
 message_error!(
-    /// Why a text is not a duration (`300ms`, `10s`, `2m`).
-    DurationError
+    /// Why a text is not a duration (`300ms`, `10s`, `2m`) or a settle rule.
+    DurationError, DurationErrorKind {
+        /// Not a number (with a unit) where a duration goes.
+        NotANumber,
+        /// A number with a unit other than `ms`, `s` or `m`.
+        UnknownUnit,
+        /// Negative, not finite, or over 24 hours.
+        OutOfRange,
+    }
 );
 
 /// Parses a settle rule: `auto`, `auto:PERIOD`, `quiet:PERIOD`, or a bare duration (the
@@ -21,10 +28,10 @@ pub fn parse_settle(text: &str) -> Result<Settle, DurationError> {
         return parse_duration(period).map(Settle::Quiet);
     }
     parse_duration(t).map(Settle::Quiet).map_err(|e| {
-        DurationError(format!(
-            "{e} (or \"auto\", \"auto:50ms\", \"quiet:50ms\")",
-            e = e.0
-        ))
+        DurationError::new(
+            e.kind,
+            format!("{e} (or \"auto\", \"auto:50ms\", \"quiet:50ms\")"),
+        )
     })
 }
 
@@ -37,24 +44,29 @@ pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
     };
     let shown = escape_for_terminal(text, 60);
     let n: f64 = num.trim().parse().map_err(|_| {
-        DurationError(format!(
-            "\"{shown}\" is not a duration: use a number with ms, s or m, like 300ms or 10s"
-        ))
+        DurationError::new(
+            DurationErrorKind::NotANumber,
+            format!(
+                "\"{shown}\" is not a duration: use a number with ms, s or m, like 300ms or 10s"
+            ),
+        )
     })?;
     let secs = match unit {
         "ms" => n / 1000.0,
         "s" => n,
         "m" | "min" => n * 60.0,
         _ => {
-            return Err(DurationError(format!(
-                "\"{shown}\" has an unknown unit: use ms, s or m"
-            )))
+            return Err(DurationError::new(
+                DurationErrorKind::UnknownUnit,
+                format!("\"{shown}\" has an unknown unit: use ms, s or m"),
+            ))
         }
     };
     if !(secs.is_finite() && (0.0..=86_400.0).contains(&secs)) {
-        return Err(DurationError(format!(
-            "\"{shown}\" is out of range (0 to 24 hours)"
-        )));
+        return Err(DurationError::new(
+            DurationErrorKind::OutOfRange,
+            format!("\"{shown}\" is out of range (0 to 24 hours)"),
+        ));
     }
     Ok(Duration::from_secs_f64(secs))
 }

@@ -299,7 +299,7 @@ mod recording;
 mod regions;
 mod steps;
 
-pub use duration::{parse_duration, parse_settle, DurationError};
+pub use duration::{parse_duration, parse_settle, DurationError, DurationErrorKind};
 pub use recording::DEFAULT_FAIL_FAST;
 pub(in crate::config) use regions::RegionToml;
 pub use regions::Regions;
@@ -307,19 +307,19 @@ use {check::*, expect::*, recording::*, regions::*, steps::*};
 
 impl From<DurationError> for Invalid {
     fn from(e: DurationError) -> Invalid {
-        Invalid(e.0)
+        Invalid(e.into())
     }
 }
 
 impl From<crate::inspect::AnchorError> for Invalid {
     fn from(e: crate::inspect::AnchorError) -> Invalid {
-        Invalid(e.0)
+        Invalid(e.into())
     }
 }
 
 impl From<crate::record::keys::KeyError> for Invalid {
     fn from(e: crate::record::keys::KeyError) -> Invalid {
-        Invalid(e.0)
+        Invalid(e.into())
     }
 }
 

@@ -70,7 +70,12 @@ pub enum FontDirs {
 message_error!(
     /// Why a `[png]` table (or the same settings as flags) does not apply; the message
     /// names the key (`[png] theme: …`) or the flag (`--cursor: …`).
-    PngConfigError
+    PngConfigError, PngConfigErrorKind {
+        /// The theme is not a built-in name or a theme's colours.
+        Theme,
+        /// The cursor is not block, bar, underline or hidden.
+        Cursor,
+    }
 );
 
 impl PngConfig {
@@ -93,7 +98,9 @@ impl PngConfig {
         name: impl Fn(&str) -> String,
     ) -> Result<(), PngConfigError> {
         if let Some(t) = &self.theme {
-            options.theme = Theme::parse(t).map_err(|e| format!("{}: {e}", name("theme")))?;
+            options.theme = Theme::parse(t).map_err(|e| {
+                PngConfigError::new(PngConfigErrorKind::Theme, format!("{}: {e}", name("theme")))
+            })?;
             options.bold_is_bright = super::theme::bold_is_bright(t);
         }
         if let Some(s) = self.font_size {
@@ -110,10 +117,13 @@ impl PngConfig {
                 options.hide_cursor = true;
             } else {
                 let kind = CursorKind::from_name(c).ok_or_else(|| {
-                    format!(
-                        "{}: unknown cursor style {:?}: expected block, bar, underline or hidden",
-                        name("cursor"),
-                        crate::escape::escape_for_terminal(c, 40)
+                    PngConfigError::new(
+                        PngConfigErrorKind::Cursor,
+                        format!(
+                            "{}: unknown cursor style {:?}: expected block, bar, underline or hidden",
+                            name("cursor"),
+                            crate::escape::escape_for_terminal(c, 40)
+                        ),
                     )
                 })?;
                 options.cursor = Some(kind);
@@ -160,20 +170,16 @@ mod tests {
             theme: Some("plaid".into()),
             ..PngConfig::default()
         };
-        assert!(bad
-            .apply(&mut o, root)
-            .unwrap_err()
-            .message()
-            .contains("[png] theme"));
+        let e = bad.apply(&mut o, root).unwrap_err();
+        assert_eq!(e.kind(), PngConfigErrorKind::Theme);
+        assert!(e.message().contains("[png] theme"));
         let flag = PngConfig {
             line_height: Some(1.5),
             cursor: Some("ring".into()),
             ..PngConfig::default()
         };
-        assert!(flag
-            .apply_flags(&mut o, root)
-            .unwrap_err()
-            .message()
-            .starts_with("--cursor: "));
+        let e = flag.apply_flags(&mut o, root).unwrap_err();
+        assert_eq!(e.kind(), PngConfigErrorKind::Cursor);
+        assert!(e.message().starts_with("--cursor: "));
     }
 }

@@ -76,7 +76,7 @@ mod theme;
 
 pub use annotate::{Annotation, AnnotationSpec};
 pub use compare::{compare, diff_image, PixelDiff};
-pub use config::{FontDirs, PngConfig, PngConfigError};
+pub use config::{FontDirs, PngConfig, PngConfigError, PngConfigErrorKind};
 pub use encode::{
     decode_png, encode_png, encode_png_with, encode_png_with_fonts, png_dimensions, png_fonts,
     render_png, Compression, FONTS_KEY,
