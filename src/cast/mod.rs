@@ -24,7 +24,11 @@ pub use writer::{CastWriter, DEFAULT_PRECISION};
 use crate::size::Size;
 
 /// The header of a cast, whatever version it was read from.
+///
+/// `#[non_exhaustive]`: asciicast grows fields; make one with [`Header::new`] and set the
+/// fields a cast has.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct Header {
     /// The asciicast version of the source file (1, 2 or 3). Written casts are always v3.
     pub version: u8,
@@ -47,7 +51,10 @@ pub struct Header {
 }
 
 /// The `term` object of a v3 header (v1 and v2 `width`, `height` and `env.TERM` map here).
+///
+/// `#[non_exhaustive]`, as [`Header`] is: make one with [`Term::new`].
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct Term {
     /// Terminal size at the start of the recording.
     pub size: Size,
@@ -59,6 +66,27 @@ pub struct Term {
     pub theme: Option<Theme>,
     /// Unknown fields of the `term` object, kept as they were.
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Header {
+    /// The header of a v3 cast of a terminal of `size`, with nothing else known.
+    pub fn new(size: Size) -> Header {
+        Header {
+            version: 3,
+            term: Term::new(size),
+            ..Header::default()
+        }
+    }
+}
+
+impl Term {
+    /// A terminal of `size`, its type, version and theme unknown.
+    pub fn new(size: Size) -> Term {
+        Term {
+            size,
+            ..Term::default()
+        }
+    }
 }
 
 /// One event of a cast.

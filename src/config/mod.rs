@@ -58,6 +58,7 @@ pub use write::{scenario_toml, step_toml, used_regions_toml};
 
 /// The project configuration, with defaults filled in and paths made absolute.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Config {
     /// The folder holding `tuicast.toml` (or the project root when there is none).
     pub root: PathBuf,

@@ -24,6 +24,7 @@ use crate::term::EngineSpec;
 
 /// One cast to check: where it is, its checkpoints, and how to check them.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Case {
     /// The cast file.
     pub cast: PathBuf,

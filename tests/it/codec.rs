@@ -11,7 +11,7 @@ use tuicast::theme::Theme;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use serde_json::json;
-use tuicast::cast::{CastErrorKind, CastReader, CastWriter, Event, EventData, Header, Term};
+use tuicast::cast::{CastErrorKind, CastReader, CastWriter, Event, EventData, Header};
 use tuicast::rgb::Rgb;
 use tuicast::size::Size;
 
@@ -143,27 +143,22 @@ fn v3_reads_every_header_field() {
         "#000000", "#cd0000", "#00cd00", "#cdcd00", "#0000ee", "#cd00cd", "#00cdcd", "#e5e5e5",
         "#7f7f7f", "#ff0000", "#00ff00", "#ffff00", "#5c5cff", "#ff00ff", "#00ffff", "#ffffff",
     ]);
-    let expected = Header {
-        version: 3,
-        term: Term {
-            size: size(100, 30),
-            term_type: Some("xterm-256color".into()),
-            version: Some("VTE(7600)".into()),
-            theme: Some(Theme {
-                fg: Rgb(0xd0, 0xd0, 0xd0),
-                bg: Rgb(0x1c, 0x1c, 0x1c),
-                palette,
-            }),
-            extra: object(json!({"pixel_ratio": 2})),
-        },
-        timestamp: Some(1_700_000_000),
-        idle_time_limit: Some(2.5),
-        command: Some("/bin/bash -l".into()),
-        title: Some("Démo — every field".into()),
-        env: env(&[("SHELL", "/bin/bash"), ("LANG", "fr_FR.UTF-8")]),
-        tags: strings(&["demo", "ünïcode"]),
-        extra: object(json!({"x_vendor": {"nested": [1, 2, 3], "flag": true}})),
-    };
+    let mut expected = Header::new(size(100, 30));
+    expected.term.term_type = Some("xterm-256color".into());
+    expected.term.version = Some("VTE(7600)".into());
+    expected.term.theme = Some(Theme {
+        fg: Rgb(0xd0, 0xd0, 0xd0),
+        bg: Rgb(0x1c, 0x1c, 0x1c),
+        palette,
+    });
+    expected.term.extra = object(json!({"pixel_ratio": 2}));
+    expected.timestamp = Some(1_700_000_000);
+    expected.idle_time_limit = Some(2.5);
+    expected.command = Some("/bin/bash -l".into());
+    expected.title = Some("Démo — every field".into());
+    expected.env = env(&[("SHELL", "/bin/bash"), ("LANG", "fr_FR.UTF-8")]);
+    expected.tags = strings(&["demo", "ünïcode"]);
+    expected.extra = object(json!({"x_vendor": {"nested": [1, 2, 3], "flag": true}}));
     assert_eq!(header, expected);
 }
 
@@ -200,30 +195,21 @@ fn v3_reads_every_event_code() {
 #[test]
 fn v2_reads_header_and_absolute_times() {
     let (header, events) = read("v2.cast");
-    let expected = Header {
-        version: 2,
-        term: Term {
-            size: size(90, 20),
-            term_type: Some("screen-256color".into()),
-            version: None,
-            theme: Some(Theme {
-                fg: Rgb(255, 255, 255),
-                bg: Rgb(0, 0, 0),
-                palette: colors(&[
-                    "#000000", "#aa0000", "#00aa00", "#aa5500", "#0000aa", "#aa00aa", "#00aaaa",
-                    "#aaaaaa",
-                ]),
-            }),
-            extra: Default::default(),
-        },
-        timestamp: Some(1_600_000_000),
-        idle_time_limit: Some(1.0),
-        command: Some("vim notes.txt".into()),
-        title: Some("v2 demo".into()),
-        env: env(&[("SHELL", "/bin/zsh"), ("TERM", "screen-256color")]),
-        tags: Vec::new(),
-        extra: Default::default(),
-    };
+    let mut expected = Header::new(size(90, 20));
+    expected.version = 2;
+    expected.term.term_type = Some("screen-256color".into());
+    expected.term.theme = Some(Theme {
+        fg: Rgb(255, 255, 255),
+        bg: Rgb(0, 0, 0),
+        palette: colors(&[
+            "#000000", "#aa0000", "#00aa00", "#aa5500", "#0000aa", "#aa00aa", "#00aaaa", "#aaaaaa",
+        ]),
+    });
+    expected.timestamp = Some(1_600_000_000);
+    expected.idle_time_limit = Some(1.0);
+    expected.command = Some("vim notes.txt".into());
+    expected.title = Some("v2 demo".into());
+    expected.env = env(&[("SHELL", "/bin/zsh"), ("TERM", "screen-256color")]);
     assert_eq!(header, expected);
     assert_events(
         &events,
@@ -242,19 +228,13 @@ fn v2_reads_header_and_absolute_times() {
 #[test]
 fn v1_reads_a_pretty_printed_document() {
     let (header, events) = read("v1.cast");
-    let expected = Header {
-        version: 1,
-        term: Term {
-            size: size(80, 24),
-            term_type: Some("xterm".into()),
-            ..Term::default()
-        },
-        command: Some("/bin/sh".into()),
-        title: Some("v1 demo".into()),
-        env: env(&[("TERM", "xterm"), ("SHELL", "/bin/sh")]),
-        extra: object(json!({"duration": 1.5})),
-        ..Header::default()
-    };
+    let mut expected = Header::new(size(80, 24));
+    expected.version = 1;
+    expected.term.term_type = Some("xterm".into());
+    expected.command = Some("/bin/sh".into());
+    expected.title = Some("v1 demo".into());
+    expected.env = env(&[("TERM", "xterm"), ("SHELL", "/bin/sh")]);
+    expected.extra = object(json!({"duration": 1.5}));
     assert_eq!(header, expected);
     // Each frame's line is where its `[` is.
     assert_events(
@@ -270,18 +250,11 @@ fn v1_reads_a_pretty_printed_document() {
 #[test]
 fn v1_v2_and_v3_give_the_same_model() {
     let (h3, e3) = read("same_v3.cast");
-    let expected = Header {
-        version: 3,
-        term: Term {
-            size: size(80, 24),
-            term_type: Some("xterm-256color".into()),
-            ..Term::default()
-        },
-        command: Some("/usr/bin/htop".into()),
-        title: Some("same model ✓".into()),
-        env: env(&[("TERM", "xterm-256color"), ("SHELL", "/bin/bash")]),
-        ..Header::default()
-    };
+    let mut expected = Header::new(size(80, 24));
+    expected.term.term_type = Some("xterm-256color".into());
+    expected.command = Some("/usr/bin/htop".into());
+    expected.title = Some("same model ✓".into());
+    expected.env = env(&[("TERM", "xterm-256color"), ("SHELL", "/bin/bash")]);
     assert_eq!(h3, expected);
     assert_events(
         &e3,
@@ -420,10 +393,7 @@ fn a_theme_with_unreadable_colours_is_kept_as_it_was() {
 /// precision of 1 µs) still add up, instead of each being written as 0.
 #[test]
 fn many_tiny_intervals_do_not_drift() {
-    let header = Header {
-        version: 3,
-        ..Header::default()
-    };
+    let header = Header::new(Size::default());
     for step in [1e-7, 4e-7, 6e-7, 1.23456789e-4] {
         let events: Vec<Event> = (1..=1000)
             .map(|k| Event {
@@ -494,14 +464,7 @@ fn events_at(intervals: Vec<(f64, EventData)>) -> Vec<Event> {
 }
 
 fn assert_round_trip(events: &[Event]) -> Result<(), TestCaseError> {
-    let header = Header {
-        version: 3,
-        term: Term {
-            size: size(80, 24),
-            ..Term::default()
-        },
-        ..Header::default()
-    };
+    let header = Header::new(size(80, 24));
     let bytes = write(&header, events);
     let (back_header, back) = read_bytes(&bytes);
     prop_assert_eq!(back_header, header);

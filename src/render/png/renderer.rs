@@ -21,6 +21,7 @@ use crate::theme::Theme;
 
 /// Where the grid is in a plain render ([`Renderer::render`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Layout {
     /// Cell width in pixels.
     pub cell_width: u32,

@@ -64,15 +64,11 @@ fn every_scenario_under_load(slow: Option<&str>) {
         }
         // The first recording against the goldens, as a replay checks them (from a
         // `casts/` folder of its own, so that the goldens' `cast:` line reads the same).
-        let recorded = Case {
-            cast: out.path().join("casts").join(format!("{}.cast", case.stem)),
-            ..case.clone()
-        };
+        let mut recorded = case.clone();
+        recorded.cast = out.path().join("casts").join(format!("{}.cast", case.stem));
         std::fs::rename(repeat_path(&cast, 1), &recorded.cast).expect("the first recording");
-        let here = Config {
-            root: out.path().to_path_buf(),
-            ..config.clone()
-        };
+        let mut here = config.clone();
+        here.root = out.path().to_path_buf();
         let opts = Options::new(UpdateAction::WriteNothing).live(LiveMode::Never);
         for r in check_case(&here, &recorded, &opts) {
             if r.status() == Status::Failed {
