@@ -35,6 +35,8 @@
 //!
 //! - Leaves: [`escape`] (the one escaper for text in messages), [`location`]
 //!   (`path:line:column` from byte offsets), [`size`] ([`size::Size`], its parser and limits),
+//!   [`pos`] (positions: [`pos::Point`] 0-based as the grid counts, [`pos::Ordinal`] and
+//!   [`pos::Place`] 1-based as people read them, and the only conversion between the two),
 //!   [`rgb`] (the one colour value).
 //! - [`cast`]: the asciicast model; v1, v2 and v3 reading (streaming), v3 writing.
 //! - [`term`]: the engine-independent [`term::Screen`] and the engines behind [`term::Engine`];
@@ -214,6 +216,7 @@ macro_rules! message {
 
 pub mod escape;
 pub mod location;
+pub mod pos;
 pub mod size;
 
 pub mod assert;

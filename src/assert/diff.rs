@@ -10,6 +10,7 @@ use super::snapshot::{
     STYLES_MARK,
 };
 use crate::escape::escape_for_terminal;
+use crate::pos;
 
 /// Where two snapshots first differ.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,13 +18,9 @@ use crate::escape::escape_for_terminal;
 pub enum Place {
     /// In the header: the field that differs (`size`, `cursor`, …).
     Header(String),
-    /// At a cell: 1-based row and column of the screen.
-    Cell {
-        /// 1-based row.
-        row: usize,
-        /// 1-based column (in characters of the row's text, or cells for style changes).
-        column: usize,
-    },
+    /// At a cell of the screen, counted from 1; its column counts characters of the row's
+    /// text, or cells for a style change. `Display` gives `row 3, column 5`.
+    Cell(pos::Place),
 }
 
 /// What differs between an expected and an actual snapshot.
@@ -68,8 +65,7 @@ pub fn compare(expected: &str, actual: &str, color: bool) -> Option<Difference> 
 }
 
 struct StyleChange {
-    row: usize,
-    col: usize,
+    at: pos::Place,
     text: String,
 }
 
@@ -106,20 +102,17 @@ fn first_place(expected: &str, actual: &str, styles: &[StyleChange]) -> Place {
             exp.get(i).copied().unwrap_or(""),
             act.get(i).copied().unwrap_or(""),
         );
-        let column = e.chars().zip(a.chars()).take_while(|(x, y)| x == y).count() + 1;
-        let row = i - act_head + 1;
+        let same = e.chars().zip(a.chars()).take_while(|(x, y)| x == y).count();
+        let text = pos::Place::of(i - act_head, same);
         // The first difference in reading order: a style change above or left of the first
         // text change comes first (a styled golden's colour changed on row 2, a word on 9).
-        return match styles.iter().map(|c| (c.row, c.col)).min() {
-            Some((r, c)) if (r, c) < (row, column) => Place::Cell { row: r, column: c },
-            _ => Place::Cell { row, column },
+        return match styles.iter().map(|c| c.at).min() {
+            Some(style) if style < text => Place::Cell(style),
+            _ => Place::Cell(text),
         };
     }
     match styles.first() {
-        Some(c) => Place::Cell {
-            row: c.row,
-            column: c.col,
-        },
+        Some(c) => Place::Cell(c.at),
         None => Place::Header("content".into()),
     }
 }
@@ -166,11 +159,10 @@ fn style_changes(expected: &str, actual: &str) -> Vec<StyleChange> {
         push_change(&mut out, done);
     }
     if total > MAX_STYLE_LINES {
-        let first = out.first().map(|c| (c.row, c.col)).unwrap_or((1, 1));
+        let first = out.first().map_or(pos::Place::of(0usize, 0usize), |c| c.at);
         out.truncate(MAX_STYLE_LINES);
         out.push(StyleChange {
-            row: first.0,
-            col: first.1,
+            at: first,
             text: format!(
                 "… and {} more runs of changed cells",
                 total - MAX_STYLE_LINES
@@ -187,15 +179,15 @@ fn push_change(
     if out.len() > MAX_STYLE_LINES {
         return;
     }
+    let at = pos::Place::of(row, first);
     let cols = if first == last {
-        format!("col {}", first + 1)
+        format!("col {}", at.col)
     } else {
-        format!("cols {}-{}", first + 1, last + 1)
+        format!("cols {}-{}", at.col, pos::Ordinal::of(last))
     };
     out.push(StyleChange {
-        row: row + 1,
-        col: first + 1,
-        text: format!("row {}, {cols}: {change}", row + 1),
+        at,
+        text: format!("row {}, {cols}: {change}", at.row),
     });
 }
 
@@ -269,11 +261,12 @@ fn unified_full(expected: &str, actual: &str, color: bool) -> String {
         };
         let old = first.old_range().start..last.old_range().end;
         let new = first.new_range().start..last.new_range().end;
+        // A unified diff counts its lines from 1.
         let hunk = format!(
             "@@ -{},{} +{},{} @@",
-            old.start + 1,
+            pos::Ordinal::of(old.start),
             old.len(),
-            new.start + 1,
+            pos::Ordinal::of(new.start),
             new.len()
         );
         if lines < MAX_DIFF_LINES {
@@ -378,7 +371,7 @@ mod tests {
             &crate::term::test_screen(size, &input.replace("line 120", "line 12X")),
         );
         let d = compare(&a, &b, false).unwrap();
-        assert_eq!(d.place, Place::Cell { row: 1, column: 8 }.with_row(121));
+        assert_eq!(d.place, cell(1, 8).with_row(121));
         assert!(d.diff.lines().count() <= 8, "{}", d.diff);
         assert!(d.diff.contains("-line 120\n+line 12X\n"), "{}", d.diff);
     }
@@ -398,17 +391,14 @@ mod tests {
         let a = styled("\x1b[31mred\x1b[0m\r\n\r\nword");
         let b = styled("\x1b[32mred\x1b[0m\r\n\r\nWord");
         let d = compare(&a, &b, false).unwrap();
-        assert_eq!(d.place, Place::Cell { row: 1, column: 1 });
+        assert_eq!(d.place, cell(1, 1));
         // A word changed above a colour: the word's place.
         let a = styled("word\r\n\r\n\x1b[31mred\x1b[0m");
         let b = styled("Word\r\n\r\n\x1b[32mred\x1b[0m");
         let d = compare(&a, &b, false).unwrap();
-        assert_eq!(d.place, Place::Cell { row: 1, column: 1 });
+        assert_eq!(d.place, cell(1, 1));
         let b = styled("wOrd\r\n\r\n\x1b[32mred\x1b[0m");
-        assert_eq!(
-            compare(&a, &b, false).unwrap().place,
-            Place::Cell { row: 1, column: 2 }
-        );
+        assert_eq!(compare(&a, &b, false).unwrap().place, cell(1, 2));
     }
 
     #[test]
@@ -431,7 +421,7 @@ mod tests {
             d.style_changes,
             vec!["row 1, cols 1-2: fg 1 (red) → 2 (green), bold removed"]
         );
-        assert_eq!(d.place, Place::Cell { row: 1, column: 1 });
+        assert_eq!(d.place, cell(1, 1));
     }
 
     #[test]
@@ -470,7 +460,7 @@ mod tests {
         // Another difference is reported without the cursor line in the diff.
         let changed = new.replace("\nab\n", "\nax\n");
         let d = compare(&old, &changed, false).unwrap();
-        assert_eq!(d.place, Place::Cell { row: 1, column: 2 });
+        assert_eq!(d.place, cell(1, 2));
         assert!(!d.diff.contains("24:80"), "{}", d.diff);
         // A shown cursor's position still counts.
         let shown = new.replace("cursor: hidden", "cursor: 1:3");
@@ -494,7 +484,7 @@ mod tests {
             )
         };
         let d = compare(&at("ab\r\ncd"), &at("ab\r\nce"), false).unwrap();
-        assert_eq!(d.place, Place::Cell { row: 2, column: 2 });
+        assert_eq!(d.place, cell(2, 2));
         let with = render(
             Format::Text,
             "c",
@@ -528,9 +518,14 @@ mod tests {
     impl Place {
         fn with_row(self, row: usize) -> Place {
             match self {
-                Place::Cell { column, .. } => Place::Cell { row, column },
+                Place::Cell(p) => cell(row, p.col.get()),
                 other => other,
             }
         }
+    }
+
+    /// The cell at 1-based `row` and `column`.
+    fn cell(row: usize, column: usize) -> Place {
+        Place::Cell(pos::Place::new(row, column).expect("counted from 1"))
     }
 }

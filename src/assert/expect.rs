@@ -23,6 +23,7 @@ use regex::Regex;
 
 use crate::escape::escape_for_terminal;
 use crate::inspect::Anchor;
+use crate::pos::{Ordinal, Place, Point};
 use crate::term::{rects_text, Attrs, CellRect, Color, Rgb, Screen};
 
 /// What the text of the region must be.
@@ -178,8 +179,8 @@ pub struct Expect {
     pub text: Option<TextCheck>,
     /// The style check.
     pub style: StyleCheck,
-    /// The cursor's position, 0-based (row, column).
-    pub cursor: Option<(usize, usize)>,
+    /// The cursor's position.
+    pub cursor: Option<Point>,
     /// Text the window title holds.
     pub title: Option<String>,
     /// The kind of prompt the screen shows (`inspect::classify`, the echo flag unknown as in
@@ -281,9 +282,8 @@ impl Expect {
                 let _ = writeln!(out, "  expected style {}", self.style.describe());
                 let _ = writeln!(
                     out,
-                    "  found at row {}, column {} (\"{}\"): {}",
-                    r + 1,
-                    c + 1,
+                    "  found at {} (\"{}\"): {}",
+                    Place::of(r, c),
                     shown(&cell.text),
                     cell_style(cell.fg, cell.bg, &cell.attrs)
                 );
@@ -293,16 +293,15 @@ impl Expect {
                 let _ = writeln!(out, "  found no cell with text to have it");
             }
         }
-        if let Some((row, col)) = self.cursor {
+        if let Some(want) = self.cursor {
             let c = screen.cursor;
-            if (c.row as usize, c.col as usize) != (row, col) {
+            if c.point() != want {
                 failed = true;
-                let _ = writeln!(out, "  expected the cursor at [{}, {}]", row + 1, col + 1);
+                let _ = writeln!(out, "  expected the cursor at {}", want.place().pair());
                 let _ = writeln!(
                     out,
-                    "  found it at [{}, {}]{}",
-                    c.row + 1,
-                    c.col + 1,
+                    "  found it at {}{}",
+                    c.place().pair(),
                     if c.visible { "" } else { " (hidden)" }
                 );
             }
@@ -347,7 +346,7 @@ impl Expect {
                         out,
                         "  found {} rows at row {} (header: {})",
                         t.rows.len(),
-                        t.row + 1,
+                        Ordinal::of(t.row),
                         t.header
                             .as_ref()
                             .map_or("none".into(), |h| shown(&h.join(" | ")))
@@ -365,7 +364,8 @@ impl Expect {
         }
         let shown_rects = if self.region.is_some() {
             rects
-        } else if let Some((row, col)) = self.cursor {
+        } else if let Some(Point { row, col }) = self.cursor {
+            let (row, col) = (usize::from(row), usize::from(col));
             vec![CellRect {
                 row,
                 row_end: row + 1,
@@ -382,12 +382,9 @@ impl Expect {
 
 /// `row 24, columns 1-80` or `rows 2-5, columns 3-10` for each rectangle.
 fn places(rects: &[CellRect]) -> String {
-    let span = |what: &str, a: usize, b: usize| {
-        if b == a + 1 {
-            format!("{what} {}", a + 1)
-        } else {
-            format!("{what}s {}-{}", a + 1, b)
-        }
+    let span = |what: &str, a: usize, b: usize| match Ordinal::span(a..b) {
+        [first, last] if first == last => format!("{what} {first}"),
+        [first, last] => format!("{what}s {first}-{last}"),
     };
     let mut parts: Vec<String> = rects
         .iter()
@@ -426,7 +423,7 @@ fn around(screen: &Screen, rects: &[CellRect]) -> String {
             out,
             "  {} {:>width$} | {}",
             if marked { '>' } else { ' ' },
-            r + 1,
+            Ordinal::of(r),
             escape_for_terminal(&screen.row_text(r), 400)
         );
     }
@@ -487,7 +484,7 @@ mod tests {
         e.text = Some(TextCheck::Equals("-- INSERT --".into()));
         e.style.fg = Some(Color::Indexed(2));
         e.style.bold = Some(true);
-        e.cursor = Some((1, 2));
+        e.cursor = Some(Point::new(1, 2));
         assert_eq!(e.check(&s, "end"), Ok(()));
         e.text = Some(TextCheck::Contains("INSERT".into()));
         assert_eq!(e.check(&s, "end"), Ok(()));
@@ -552,7 +549,7 @@ mod tests {
         let mut e = expect(Some(Anchor::Cells(
             CellSelection::new(Some("1"), None, None).unwrap(),
         )));
-        e.cursor = Some((0, 0));
+        e.cursor = Some(Point::new(0, 0));
         let m = String::from(e.check(&s, "end").unwrap_err());
         assert!(
             m.contains("  expected the cursor at [1, 1]\n  found it at [2, 3]\n"),

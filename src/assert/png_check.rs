@@ -232,10 +232,7 @@ fn png_difference(
                     if rows.len() > 12 { ", …" } else { "" },
                     d.max_delta
                 );
-                Place::Cell {
-                    row: row as usize + 1,
-                    column: col as usize + 1,
-                }
+                Place::Cell(crate::pos::Place::of(row as usize, col as usize))
             }
         },
     };
@@ -293,7 +290,10 @@ mod tests {
         else {
             panic!("{o:?}")
         };
-        assert_eq!(difference.place, Place::Cell { row: 1, column: 5 });
+        assert_eq!(
+            difference.place,
+            Place::Cell(crate::pos::Place::new(1, 5).unwrap())
+        );
         assert!(
             difference.diff.contains("in 1 cells"),
             "{}",

@@ -72,6 +72,7 @@
 use std::fmt::Write as _;
 
 use crate::escape::escape_for_terminal;
+use crate::pos::{self, Ordinal};
 use crate::term::{Attrs, Cell, Color, Screen};
 
 /// A snapshot format: the file extension and how a screen is written in it.
@@ -315,11 +316,7 @@ fn write_link_runs(out: &mut String, screen: &Screen, r: usize, row: &[Cell]) {
             j += 1;
         }
         if let Some(l) = screen.state.link(link) {
-            let place = if i == j {
-                format!("{}:{}", r + 1, i + 1)
-            } else {
-                format!("{}:{}-{}", r + 1, i + 1, j + 1)
-            };
+            let place = pos::run_text(r, i, j);
             let _ = write!(
                 out,
                 "{place} {}",
@@ -350,7 +347,10 @@ fn header(cast: &str, checkpoint: &str, screen: &Screen, view: CursorView) -> St
         _ if !c.visible && c.shape.is_default() => "cursor: hidden\n".to_string(),
         _ if !c.visible => format!("cursor: {} hidden\n", c.shape),
         CursorView::Masked => format!("cursor: masked{shape}\n"),
-        CursorView::Shown => format!("cursor: {}:{}{shape}\n", c.row + 1, c.col + 1),
+        CursorView::Shown => {
+            let at = c.place();
+            format!("cursor: {}:{}{shape}\n", at.row, at.col)
+        }
     };
     format!(
         "---\ncast: {}\ncheckpoint: {}\nsize: {}\n{cursor}---\n",
@@ -414,17 +414,11 @@ impl Style {
 
 impl StyleRun {
     fn display(&self, row: usize) -> String {
-        if self.first == self.last {
-            format!("{}:{} {}", row + 1, self.first + 1, self.style.describe())
-        } else {
-            format!(
-                "{}:{}-{} {}",
-                row + 1,
-                self.first + 1,
-                self.last + 1,
-                self.style.describe()
-            )
-        }
+        format!(
+            "{} {}",
+            pos::run_text(row, self.first, self.last),
+            self.style.describe()
+        )
     }
 }
 
@@ -487,12 +481,12 @@ pub fn parse_styles_in(
         let Some((row, range)) = place.split_once(':') else {
             continue;
         };
-        let Ok(row) = row.parse::<usize>() else {
+        let Ok(row) = row.parse::<Ordinal>() else {
             continue;
         };
         let (first, last) = match range.split_once('-') {
-            Some((a, b)) => (a.parse::<usize>(), b.parse::<usize>()),
-            None => (range.parse::<usize>(), range.parse::<usize>()),
+            Some((a, b)) => (a.parse::<Ordinal>(), b.parse::<Ordinal>()),
+            None => (range.parse::<Ordinal>(), range.parse::<Ordinal>()),
         };
         let (Ok(first), Ok(last)) = (first, last) else {
             continue;
@@ -500,16 +494,17 @@ pub fn parse_styles_in(
         let Some(style) = parse_style(desc) else {
             continue;
         };
-        if row == 0 || row > rows || first == 0 || first > cols || last < first {
+        if row.get() > rows || first.get() > cols || last < first {
             continue;
         }
-        let last = last.min(cols);
-        if last - first + 1 > budget {
+        // Indices from here: `first..last` is the run's half-open range of columns.
+        let (row, first, last) = (row.index(), first.index(), last.get().min(cols));
+        if last - first > budget {
             break;
         }
-        budget -= last - first + 1;
-        for col in first..=last {
-            out.insert((row - 1, col - 1), style);
+        budget -= last - first;
+        for col in first..last {
+            out.insert((row, col), style);
         }
     }
     out

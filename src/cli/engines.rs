@@ -8,6 +8,7 @@ use anyhow::bail;
 
 use super::{write_output, EXIT_CHECK_FAILED};
 use tuicast::escape::escape_for_terminal;
+use tuicast::pos::Ordinal;
 use tuicast::replay::differential::{self, describe_style, Comparison};
 use tuicast::term::{Cell, EngineKind};
 
@@ -129,8 +130,8 @@ fn render_text(
             let _ = writeln!(
                 s,
                 "  row {:>3}, col {:>3}  {}",
-                d.row,
-                d.col,
+                Ordinal::of(d.row),
+                Ordinal::of(d.col),
                 cells.join("  |  ")
             );
         }

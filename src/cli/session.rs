@@ -15,6 +15,7 @@ use tuicast::daemon::{
     Paths,
 };
 use tuicast::escape::escape_for_terminal;
+use tuicast::pos::{Place, Point};
 use tuicast::record::{Action, Step, Wait};
 use tuicast::size::Size;
 
@@ -295,8 +296,7 @@ impl TargetArgs {
         } else if let Some(r) = &self.regex {
             Ok(format!("{{ regex = {} }}", quoted(r)))
         } else if let Some(at) = &self.at {
-            let (r, c) = row_col(at, "--at")?;
-            Ok(format!("[{}, {}]", r + 1, c + 1))
+            Ok(row_col(at, "--at")?.place().pair())
         } else if let Some(name) = &self.region {
             Ok(format!("{{ region = {} }}", quoted(name)))
         } else {
@@ -306,13 +306,14 @@ impl TargetArgs {
 }
 
 /// `ROW,COL` counted from 1, as 0-based numbers.
-fn row_col(text: &str, flag: &str) -> anyhow::Result<(u16, u16)> {
-    let parsed = text
-        .split_once(',')
-        .and_then(|(r, c)| Some((r.trim().parse::<u16>().ok()?, c.trim().parse::<u16>().ok()?)));
+fn row_col(text: &str, flag: &str) -> anyhow::Result<Point> {
+    let parsed = text.split_once(',').and_then(|(r, c)| {
+        let n = |s: &str| s.trim().parse::<u16>().ok();
+        Place::new(n(r)?.into(), n(c)?.into())
+    });
     match parsed {
-        Some((r, c)) if r >= 1 && c >= 1 => Ok((r - 1, c - 1)),
-        _ => bail!("{flag} takes ROW,COL counted from 1 (the top-left cell is 1,1)"),
+        Some(place) => Ok(place.point()),
+        None => bail!("{flag} takes ROW,COL counted from 1 (the top-left cell is 1,1)"),
     }
 }
 
@@ -564,8 +565,7 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
                 }
                 Action::Wait(Wait::Changed(h.to_ascii_lowercase()))
             } else if let Some(c) = w.cursor {
-                let (r, c) = row_col(&c, "--cursor")?;
-                Action::Wait(Wait::Cursor(r, c))
+                Action::Wait(Wait::Cursor(row_col(&c, "--cursor")?))
             } else if let Some(t) = w.title {
                 Action::Wait(Wait::Title(t))
             } else if w.bell {

@@ -70,7 +70,7 @@ pub fn step_toml(step: &Step) -> String {
                 Wait::Regex(r) => format!("{{ regex = {} }}", quoted(r.as_str())),
                 Wait::Idle(d) => format!("{{ idle = {} }}", duration(*d)),
                 Wait::Gone(t) => format!("{{ gone = {} }}", quoted(t)),
-                Wait::Cursor(r, c) => format!("{{ cursor = [{}, {}] }}", r + 1, c + 1),
+                Wait::Cursor(p) => format!("{{ cursor = {} }}", p.place().pair()),
                 Wait::Echo(on) => format!("{{ echo = {on} }}"),
                 Wait::Title(t) => format!("{{ title = {} }}", quoted(t)),
                 Wait::Bell => "{ bell = true }".to_string(),
@@ -138,7 +138,7 @@ fn target(t: &Target) -> String {
         Target::Regex(r) => format!("{{ regex = {} }}", quoted(r.as_str())),
         Target::Region(s, crate::inspect::Anchor::Ref(_)) => format!("{{ ref = {} }}", quoted(s)),
         Target::Region(name, _) => format!("{{ region = {} }}", quoted(name)),
-        Target::Cell(r, c) => format!("[{}, {}]", r + 1, c + 1),
+        Target::Cell(p) => p.place().pair(),
     }
 }
 
@@ -344,6 +344,7 @@ mod tests {
         );
     }
     use crate::config::{parse_step, CastFile};
+    use crate::pos::Point;
     use crate::record::mouse::{MouseButton, ScrollDirection};
     use crate::term::Size;
     use regex::Regex;
@@ -354,7 +355,7 @@ mod tests {
             Action::Wait(Wait::Regex(Regex::new(r"(?m)^ *\$ *$").unwrap())),
             Action::Wait(Wait::Idle(Duration::from_millis(300))),
             Action::Wait(Wait::Gone("Loading".into())),
-            Action::Wait(Wait::Cursor(0, 4)),
+            Action::Wait(Wait::Cursor(Point::new(0, 4))),
             Action::Wait(Wait::Echo(false)),
             Action::Wait(Wait::Echo(true)),
             Action::Press(vec!["Enter".into()]),
@@ -377,15 +378,15 @@ mod tests {
             Action::Wait(Wait::Silent(Duration::from_millis(250))),
             Action::Wait(Wait::Changed("00ff00ff00ff00ff".into())),
             Action::Click(Target::Text("OK".into()), MouseButton::Right),
-            Action::Click(Target::Cell(2, 4), MouseButton::Left),
+            Action::Click(Target::Cell(Point::new(2, 4)), MouseButton::Left),
             Action::Drag {
-                from: Target::Cell(0, 0),
+                from: Target::Cell(Point::new(0, 0)),
                 to: Target::Regex(Regex::new("x+").unwrap()),
                 button: MouseButton::Middle,
             },
             Action::Scroll(ScrollDirection::Down, Target::Text("list".into()), 3),
-            Action::Scroll(ScrollDirection::Up, Target::Cell(9, 9), 1),
-            Action::Hover(Target::Cell(5, 6)),
+            Action::Scroll(ScrollDirection::Up, Target::Cell(Point::new(9, 9)), 1),
+            Action::Hover(Target::Cell(Point::new(5, 6))),
             Action::Paste("multi\nline \"quoted\"".into()),
             Action::Focus(false),
         ]

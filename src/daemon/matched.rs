@@ -9,8 +9,9 @@
 //! `protocol::Matched`. The worker keeps the last 16 screens shown by hash, so `wait
 //! --changed` tells the cells that changed.
 
-use super::protocol::{Matched, Place};
+use super::protocol::Matched;
 use crate::inspect::classify;
+use crate::pos::Place;
 use crate::record::{Action, Session, Wait};
 use crate::term::Screen;
 
@@ -80,7 +81,7 @@ pub(super) fn matched(
             m
         }
         Wait::Cursor(..) => {
-            let at = place(after.cursor.row.into(), after.cursor.col.into());
+            let at = after.cursor.place();
             Matched {
                 at: Some(at),
                 to: Some(at),
@@ -113,11 +114,8 @@ pub(super) fn matched(
             let found = r.find(shown, program).into_iter().next();
             let mut m = named("ref");
             if let Some(f) = found {
-                m.at = Some(place(f.rect.row, f.rect.col));
-                m.to = Some(place(
-                    f.rect.row_end.saturating_sub(1),
-                    f.rect.col_end.saturating_sub(1),
-                ));
+                m.at = Some(f.rect.first_place());
+                m.to = Some(f.rect.last_place());
                 m.text = Some(f.text);
                 m.value = f.value;
                 m.ref_name = Some(f.name);
@@ -149,8 +147,8 @@ fn with_span(
 ) -> Matched {
     m.text = text;
     if let Some(((r0, c0), (r1, c1))) = span.and_then(|s| screen.cells_of_text(s)) {
-        m.at = Some(place(r0, c0));
-        m.to = Some(place(r1, c1));
+        m.at = Some(Place::of(r0, c0));
+        m.to = Some(Place::of(r1, c1));
     }
     m
 }
@@ -186,13 +184,5 @@ fn changed_cells(a: &Screen, b: &Screen) -> Option<(Place, Place)> {
             });
         }
     }
-    rect.map(|(r0, c0, r1, c1)| (place(r0, c0), place(r1, c1)))
-}
-
-/// 0-based row and column as a [`Place`] counted from 1.
-fn place(row: usize, col: usize) -> Place {
-    Place {
-        row: u16::try_from(row + 1).unwrap_or(u16::MAX),
-        col: u16::try_from(col + 1).unwrap_or(u16::MAX),
-    }
+    rect.map(|(r0, c0, r1, c1)| (Place::of(r0, c0), Place::of(r1, c1)))
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::inspect::InspectionJson;
+use crate::pos::{Ordinal, Place};
 use crate::render::ScreenJson;
 
 /// One request to the session daemon; `op` says which.
@@ -226,17 +227,6 @@ pub struct Matched {
     pub value: Option<String>,
 }
 
-/// A cell of the screen: row and column, from 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[non_exhaustive]
-pub struct Place {
-    /// Row, from 1.
-    pub row: u16,
-    /// Column, from 1.
-    pub col: u16,
-}
-
 /// A session's status.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -292,9 +282,9 @@ impl State {
 #[non_exhaustive]
 pub struct CursorView {
     /// Row, from 1.
-    pub row: u16,
+    pub row: Ordinal,
     /// Column, from 1.
-    pub col: u16,
+    pub col: Ordinal,
     /// Whether it is shown.
     pub visible: bool,
 }

@@ -297,8 +297,8 @@ impl Worker {
             // A secret the program drew in pieces is on the live screen: never in a reply.
             screen: screen_text(&screen),
             cursor: CursorView {
-                row: screen.cursor.row + 1,
-                col: screen.cursor.col + 1,
+                row: screen.cursor.place().row,
+                col: screen.cursor.place().col,
                 visible: screen.cursor.visible,
             },
             prompt: PromptView {

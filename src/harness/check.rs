@@ -386,7 +386,10 @@ mod tests {
         let Outcome::Mismatch { difference, .. } = &end.snapshots[0].outcome else {
             panic!("{:?}", end.snapshots[0].outcome)
         };
-        assert_eq!(difference.place, Place::Cell { row: 2, column: 1 });
+        assert_eq!(
+            difference.place,
+            Place::Cell(crate::pos::Place::new(2, 1).unwrap())
+        );
         let message = end.message();
         assert!(message.starts_with("snapshot mismatch: "), "{message}");
         assert!(

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::discover::Case;
 use super::{CheckResult, LiveMode};
 use crate::assert::{Outcome, Place};
+use crate::pos::Ordinal;
 
 /// One line of `tuicast test --message-format json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -129,9 +130,9 @@ pub struct SnapshotRecord {
     /// What happened.
     pub status: SnapshotStatus,
     /// The row of the first difference (from 1).
-    pub row: Option<usize>,
+    pub row: Option<Ordinal>,
     /// The column of the first difference (from 1).
-    pub column: Option<usize>,
+    pub column: Option<Ordinal>,
     /// The header field that differs (`cursor`, `size`), for a difference there.
     pub field: Option<String>,
     /// One line per run of cells whose style changed.
@@ -230,7 +231,7 @@ impl TestRecord {
                     ),
                 };
                 let (row, column, field) = match place {
-                    Some(Place::Cell { row, column }) => (Some(row), Some(column), None),
+                    Some(Place::Cell(at)) => (Some(at.row), Some(at.col), None),
                     Some(Place::Header(f)) => (None, None, Some(f)),
                     None => (None, None, None),
                 };

@@ -18,6 +18,7 @@ use super::Options;
 use crate::assert::{self, CursorView, Format, Mask, Style};
 use crate::config::Config;
 use crate::escape::escape_for_terminal;
+use crate::pos::Ordinal;
 use crate::record::{Recorded, Scenario};
 use crate::replay::{self, Checkpoint};
 use crate::term::{describe_runs, row_runs, EngineSpec, Screen};
@@ -513,7 +514,7 @@ fn side_by_side(out: &mut String, k: usize, rows: &[DifferingRow]) {
     );
     let _ = writeln!(out, "{}", head.trim_end());
     for (row, a, b) in rows.iter().take(8) {
-        let line = format!("  {:>3} | {} │ {}", row + 1, cut(a), cut(b));
+        let line = format!("  {:>3} | {} │ {}", Ordinal::of(*row), cut(a), cut(b));
         let _ = writeln!(out, "{}", line.trim_end());
     }
     if rows.len() > 8 {

@@ -102,9 +102,7 @@ pub(crate) fn report_data(r: &CheckResult) -> ResultData {
                             .map(|b| String::from_utf8_lossy(b).into_owned())
                     };
                     let (place, row) = match &difference.place {
-                        Place::Cell { row, column } => {
-                            (format!("row {row}, column {column}"), Some(*row))
-                        }
+                        Place::Cell(at) => (at.to_string(), Some(at.row)),
                         Place::Header(field) => (field.clone(), None),
                         #[allow(unreachable_patterns)]
                         _ => (String::new(), None),

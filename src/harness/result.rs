@@ -194,8 +194,8 @@ impl CheckResult {
                     let _ = writeln!(out, "snapshot mismatch: {}", assert::shown_path(&s.path));
                     let _ = writeln!(out, "{}", self.place());
                     match &difference.place {
-                        Place::Cell { row, column } => {
-                            let _ = writeln!(out, "  first difference: row {row}, column {column}");
+                        Place::Cell(at) => {
+                            let _ = writeln!(out, "  first difference: {at}");
                         }
                         Place::Header(field) => {
                             let _ = writeln!(out, "  first difference: {field}");

@@ -89,7 +89,7 @@ pub fn check_screen_golden(
         ) => Err(failure!(
             "screen golden mismatch: {shown}\nfirst difference: {}\n{}{}",
             match &difference.place {
-                assert::Place::Cell { row, column } => format!("row {row}, column {column}"),
+                assert::Place::Cell(at) => at.to_string(),
                 assert::Place::Header(field) => field.clone(),
             },
             difference.diff,

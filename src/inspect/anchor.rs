@@ -19,6 +19,7 @@ use regex::Regex;
 
 use super::{select, Adapters, RefContext, Selector};
 
+use crate::pos::Ordinal;
 use crate::term::{hide_rects, rects_text, CellRect, CellSelection, Outline, Screen};
 
 /// How a region finds its cells on a screen (see the module docs).
@@ -139,7 +140,10 @@ impl Anchor {
         match self {
             Anchor::Cells(c) => {
                 let mut parts = Vec::new();
-                let range = |r: &std::ops::Range<usize>| format!("\"{}..={}\"", r.start + 1, r.end);
+                let range = |r: &std::ops::Range<usize>| {
+                    let [first, last] = Ordinal::span(r.clone());
+                    format!("\"{first}..={last}\"")
+                };
                 if let Some(r) = c.rows() {
                     parts.push(format!("rows = {}", range(r)));
                 }
@@ -250,8 +254,8 @@ impl Anchor {
                     return Err(AnchorError::new(AnchorErrorKind::OffScreen, format!(
                         "the match of regex \"{}\" (row {}, column {}) moved by [{}, {}] is off the screen",
                         shown(regex),
-                        r + 1,
-                        m.start + 1,
+                        Ordinal::of(r),
+                        Ordinal::of(m.start),
                         offset.0,
                         offset.1
                     )));
@@ -312,7 +316,7 @@ impl Anchor {
                         AnchorErrorKind::NotFound,
                         format!(
                             "no row below row {} matches regex \"{}\" (to)",
-                            top + 1,
+                            Ordinal::of(top),
                             shown(to)
                         ),
                     ));
@@ -322,9 +326,9 @@ impl Anchor {
                         AnchorErrorKind::NotFound,
                         format!(
                             "no rows between row {} (\"{}\") and row {} (\"{}\")",
-                            top + 1,
+                            Ordinal::of(top),
                             shown(from),
-                            bottom + 1,
+                            Ordinal::of(bottom),
                             shown(to)
                         ),
                     ));

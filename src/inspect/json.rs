@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Inspection, PromptKind};
+use crate::pos::Ordinal;
 use crate::term::{Bar, CheckpointJson, ColorJson, Highlight, SizeJson};
 
 /// A screen's outline and prompt as `tuicast inspect --json` writes it (schema
@@ -65,9 +66,9 @@ pub struct RefJson {
     /// Its role (`status`, `box`, `mode`, `button`, …).
     pub role: String,
     /// Its rows, `[first, last]`.
-    pub rows: [usize; 2],
+    pub rows: [Ordinal; 2],
     /// Its columns, `[first, last]`.
-    pub cols: [usize; 2],
+    pub cols: [Ordinal; 2],
     /// The text of its cells, when it has no value (`value` stands for it: a box's title,
     /// a list row's trimmed text, a mode): the JSON stays a few hundred tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -92,8 +93,8 @@ impl RefJson {
         RefJson {
             name: safe(&r.name),
             role: r.role.clone(),
-            rows: [r.rect.row + 1, r.rect.row_end],
-            cols: [r.rect.col + 1, r.rect.col_end],
+            rows: r.rect.rows(),
+            cols: r.rect.cols(),
             text: r.value.is_none().then(|| safe(&r.text)),
             value: r.value.as_deref().map(safe),
             focused: r.focused,
@@ -109,9 +110,9 @@ impl RefJson {
 #[non_exhaustive]
 pub struct InspectedCursor {
     /// Row, from 1.
-    pub row: usize,
+    pub row: Ordinal,
     /// Column, from 1.
-    pub col: usize,
+    pub col: Ordinal,
     /// Whether it is shown.
     pub visible: bool,
     /// The text of its row.
@@ -130,15 +131,15 @@ pub struct BoxJson {
     /// The text in its bottom border.
     pub footer: Option<String>,
     /// Its rows, `[first, last]` from 1.
-    pub rows: [usize; 2],
+    pub rows: [Ordinal; 2],
     /// Its columns, `[first, last]` from 1.
-    pub cols: [usize; 2],
+    pub cols: [Ordinal; 2],
     /// `single`, `heavy`, `double`, `rounded` or `ascii`.
     pub style: String,
     /// The name of the innermost box around it.
     pub parent: Option<String>,
     /// Rows of `├───┤` lines inside it.
-    pub separators: Vec<usize>,
+    pub separators: Vec<Ordinal>,
 }
 
 /// A highlighted row.
@@ -147,9 +148,9 @@ pub struct BoxJson {
 #[non_exhaustive]
 pub struct HighlightJson {
     /// Its row, from 1.
-    pub row: usize,
+    pub row: Ordinal,
     /// Its columns, `[first, last]` from 1.
-    pub cols: [usize; 2],
+    pub cols: [Ordinal; 2],
     /// `inverse`, `background` or `bold`.
     pub kind: String,
     /// Its colour: `null` for the default colour.
@@ -167,7 +168,7 @@ pub struct HighlightJson {
 #[non_exhaustive]
 pub struct BarJson {
     /// Its row, from 1.
-    pub row: usize,
+    pub row: Ordinal,
     /// Its text.
     pub text: String,
     /// Whether it is drawn in a style of its own.
@@ -183,9 +184,9 @@ pub struct BlockJson {
     #[serde(rename = "box")]
     pub in_box: Option<String>,
     /// Its rows, `[first, last]` from 1.
-    pub rows: [usize; 2],
+    pub rows: [Ordinal; 2],
     /// Its columns, `[first, last]` from 1.
-    pub cols: [usize; 2],
+    pub cols: [Ordinal; 2],
     /// Its lines.
     pub lines: Vec<String>,
 }
@@ -202,7 +203,7 @@ pub struct PromptJson {
     /// The text it saw.
     pub evidence: String,
     /// Its row, from 1.
-    pub row: Option<usize>,
+    pub row: Option<Ordinal>,
     /// A `yesno`'s default (`"yes"`, `"no"` or `null`); only for `yesno`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Option<String>>,
@@ -222,11 +223,11 @@ pub struct TableJson {
     /// `lines` or `aligned`.
     pub kind: String,
     /// Its first row, from 1.
-    pub row: usize,
+    pub row: Ordinal,
     /// Its first column, from 1.
-    pub col: usize,
+    pub col: Ordinal,
     /// The columns as cell spans, `[first, last]` from 1.
-    pub columns: Vec<[usize; 2]>,
+    pub columns: Vec<[Ordinal; 2]>,
     /// The header cells, when it has a header.
     pub header: Option<Vec<String>>,
     /// The data rows, each a list of trimmed cell texts.
@@ -239,8 +240,8 @@ impl InspectionJson {
         let o = &found.outline;
         let box_name = |i: Option<usize>| i.map(|i| safe(&o.boxes[i].name));
         let highlight = |h: &Highlight| HighlightJson {
-            row: h.row + 1,
-            cols: [h.cols.start + 1, h.cols.end],
+            row: Ordinal::of(h.row),
+            cols: Ordinal::span(h.cols.clone()),
             kind: h.kind.name().to_string(),
             color: ColorJson::of(h.color),
             in_box: box_name(h.container),
@@ -248,7 +249,7 @@ impl InspectionJson {
         };
         let bar = |b: &Option<Bar>| {
             b.as_ref().map(|b| BarJson {
-                row: b.row + 1,
+                row: Ordinal::of(b.row),
                 text: safe(&b.text),
                 styled: b.styled,
             })
@@ -262,8 +263,8 @@ impl InspectionJson {
             alternate: found.alternate,
             title: found.title.as_deref().map(safe),
             cursor: InspectedCursor {
-                row: o.cursor.row + 1,
-                col: o.cursor.col + 1,
+                row: Ordinal::of(o.cursor.row),
+                col: Ordinal::of(o.cursor.col),
                 visible: o.cursor.visible,
                 text: safe(&o.cursor.text),
             },
@@ -274,11 +275,11 @@ impl InspectionJson {
                     name: safe(&b.name),
                     title: b.title.as_deref().map(safe),
                     footer: b.footer.as_deref().map(safe),
-                    rows: [b.rect.row + 1, b.rect.row_end],
-                    cols: [b.rect.col + 1, b.rect.col_end],
+                    rows: b.rect.rows(),
+                    cols: b.rect.cols(),
                     style: b.style.to_string(),
                     parent: box_name(b.parent),
-                    separators: b.separators.iter().map(|r| r + 1).collect(),
+                    separators: b.separators.iter().map(|&r| Ordinal::of(r)).collect(),
                 })
                 .collect(),
             selected: o.selected_row().map(highlight),
@@ -290,8 +291,8 @@ impl InspectionJson {
                 .iter()
                 .map(|b| BlockJson {
                     in_box: box_name(b.container),
-                    rows: [b.rect.row + 1, b.rect.row_end],
-                    cols: [b.rect.col + 1, b.rect.col_end],
+                    rows: b.rect.rows(),
+                    cols: b.rect.cols(),
                     lines: b.lines.iter().map(|l| safe(l)).collect(),
                 })
                 .collect(),
@@ -301,9 +302,13 @@ impl InspectionJson {
                 .iter()
                 .map(|t| TableJson {
                     kind: t.kind.to_string(),
-                    row: t.row + 1,
-                    col: t.col + 1,
-                    columns: t.columns.iter().map(|c| [c.0 + 1, c.1 + 1]).collect(),
+                    row: Ordinal::of(t.row),
+                    col: Ordinal::of(t.col),
+                    columns: t
+                        .columns
+                        .iter()
+                        .map(|c| [Ordinal::of(c.0), Ordinal::of(c.1)])
+                        .collect(),
                     header: t
                         .header
                         .as_ref()
@@ -335,7 +340,7 @@ impl PromptJson {
             kind: p.kind.name().to_string(),
             confidence: p.rounded_confidence(),
             evidence: safe(&p.evidence),
-            row: p.row.map(|r| r + 1),
+            row: p.row.map(Ordinal::of),
             default: (p.kind == PromptKind::YesNo).then(|| p.default.clone()),
             options: select.then(|| p.options.iter().map(|o| safe(o)).collect()),
             selected: select.then_some(p.selected),

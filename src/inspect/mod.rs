@@ -64,6 +64,7 @@ pub(crate) mod table;
 use serde_json::Value;
 
 use crate::escape::escape_for_terminal;
+use crate::pos::Ordinal;
 use crate::term::{Highlight, Outline, Screen};
 
 pub(crate) use adapters::AdapterToml;
@@ -137,21 +138,18 @@ impl Inspection {
             } else {
                 ""
             },
-            o.cursor.row + 1,
-            o.cursor.col + 1,
+            Ordinal::of(o.cursor.row),
+            Ordinal::of(o.cursor.col),
             if o.cursor.visible { "" } else { " (hidden)" }
         );
         for b in &o.boxes {
             let depth = std::iter::successors(b.parent, |&p| o.boxes[p].parent).count();
             let _ = write!(
                 out,
-                "{:indent$}{}  rows {}..={} cols {}..={} {}",
+                "{:indent$}{}  {} {}",
                 "",
                 escape_for_terminal(&b.name, 120),
-                b.rect.row + 1,
-                b.rect.row_end,
-                b.rect.col + 1,
-                b.rect.col_end,
+                b.rect.describe(),
                 b.style,
                 indent = 2 * depth
             );
@@ -164,11 +162,10 @@ impl Inspection {
             let inside = h.container.map_or(String::new(), |i| {
                 format!(" in {}", escape_for_terminal(&o.boxes[i].name, 120))
             });
+            let [c0, c1] = Ordinal::span(h.cols.clone());
             format!(
-                "row {} cols {}..={}: {} ({} {}{inside})",
-                h.row + 1,
-                h.cols.start + 1,
-                h.cols.end,
+                "row {} cols {c0}..={c1}: {} ({} {}{inside})",
+                Ordinal::of(h.row),
                 q(&h.text),
                 h.kind.name(),
                 h.color
@@ -186,13 +183,13 @@ impl Inspection {
         }
         for (name, bar) in [("header", &o.header), ("status", &o.status)] {
             if let Some(b) = bar {
-                let _ = writeln!(out, "{name:<10} row {}: {}", b.row + 1, q(&b.text));
+                let _ = writeln!(out, "{name:<10} row {}: {}", Ordinal::of(b.row), q(&b.text));
             }
         }
         let p = &self.prompt;
         let _ = write!(out, "prompt     {} ({:.2})", p.kind.name(), p.confidence);
         if let Some(r) = p.row {
-            let _ = write!(out, " row {}: {}", r + 1, q(&p.evidence));
+            let _ = write!(out, " row {}: {}", Ordinal::of(r), q(&p.evidence));
         }
         if let Some(d) = &p.default {
             let _ = write!(out, ", default {d}");
@@ -201,12 +198,9 @@ impl Inspection {
         for r in &self.refs {
             let _ = write!(
                 out,
-                "ref        {}  rows {}..={} cols {}..={}",
+                "ref        {}  {}",
                 escape_for_terminal(&r.name, 120),
-                r.rect.row + 1,
-                r.rect.row_end,
-                r.rect.col + 1,
-                r.rect.col_end
+                r.rect.describe()
             );
             if let Some(v) = &r.value {
                 let _ = write!(out, " value {}", q(v));
@@ -226,11 +220,8 @@ impl Inspection {
             let first = b.lines.iter().find(|l| !l.trim().is_empty());
             let _ = write!(
                 out,
-                "block      rows {}..={} cols {}..={}: {}",
-                b.rect.row + 1,
-                b.rect.row_end,
-                b.rect.col + 1,
-                b.rect.col_end,
+                "block      {}: {}",
+                b.rect.describe(),
                 q(first.map_or("", |l| l.trim()))
             );
             if b.lines.len() > 1 {

@@ -31,6 +31,7 @@ use std::collections::BTreeMap;
 use super::adapters::Adapters;
 use super::anchor::Anchor;
 use super::selector::{Arg, Attr, Filter, Flag, Selector};
+use crate::pos::Ordinal;
 use crate::term::{CellRect, Outline, Screen};
 
 /// One named part of a screen.
@@ -273,7 +274,7 @@ fn role_refs(screen: &Screen, outline: &Outline, cx: &RefContext) -> Vec<Ref> {
         },
         screen,
     );
-    cursor.value = Some(format!("{},{}", c.row + 1, c.col + 1));
+    cursor.value = Some(format!("{},{}", Ordinal::of(c.row), Ordinal::of(c.col)));
     cursor.visible = c.visible;
     out.push(cursor);
     let prompt = super::classify(screen, outline, cx.modes);

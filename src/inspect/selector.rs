@@ -25,6 +25,8 @@
 
 use regex::Regex;
 
+use crate::pos::Ordinal;
+
 /// A parsed selector ([`Selector::parse`]; the grammar is in the module docs).
 #[derive(Debug, Clone)]
 pub struct Selector {
@@ -101,7 +103,7 @@ pub(crate) enum Literal {
 #[non_exhaustive]
 pub struct SelectorError {
     /// The column of the selector, from 1.
-    pub column: usize,
+    pub column: Ordinal,
     /// What is wrong there.
     pub message: String,
 }
@@ -114,6 +116,14 @@ impl std::fmt::Display for SelectorError {
 
 impl std::error::Error for SelectorError {}
 
+/// The error `message` at the selector's character `index` (from 0).
+fn error_at(index: usize, message: impl Into<String>) -> SelectorError {
+    SelectorError {
+        column: Ordinal::of(index),
+        message: message.into(),
+    }
+}
+
 /// The longest selector read (characters).
 pub const MAX_SELECTOR: usize = 1024;
 
@@ -121,10 +131,10 @@ impl Selector {
     /// Parses `text` (the grammar is in the module docs).
     pub fn parse(text: &str) -> Result<Selector, SelectorError> {
         if text.chars().count() > MAX_SELECTOR {
-            return Err(SelectorError {
-                column: MAX_SELECTOR + 1,
-                message: format!("a selector has at most {MAX_SELECTOR} characters"),
-            });
+            return Err(error_at(
+                MAX_SELECTOR,
+                format!("a selector has at most {MAX_SELECTOR} characters"),
+            ));
         }
         let mut p = Parser {
             chars: text.chars().collect(),
@@ -199,10 +209,7 @@ impl Parser {
     }
 
     fn error(&self, message: impl Into<String>) -> SelectorError {
-        SelectorError {
-            column: self.at + 1,
-            message: message.into(),
-        }
+        error_at(self.at, message)
     }
 
     fn blanks(&mut self) {
@@ -307,10 +314,8 @@ impl Parser {
             self.at += 1;
         }
         let text: String = self.chars[start..self.at].iter().collect();
-        text.parse().map_err(|_| SelectorError {
-            column: start + 1,
-            message: format!("`{text}` is not a number"),
-        })
+        text.parse()
+            .map_err(|_| error_at(start, format!("`{text}` is not a number")))
     }
 
     fn string(&mut self) -> Result<String, SelectorError> {
@@ -320,12 +325,7 @@ impl Parser {
         let mut out = String::new();
         loop {
             match self.peek() {
-                None => {
-                    return Err(SelectorError {
-                        column: start + 1,
-                        message: "this string has no closing quote".into(),
-                    })
-                }
+                None => return Err(error_at(start, "this string has no closing quote")),
                 Some(c) if c == quote => {
                     self.at += 1;
                     return Ok(out);
@@ -369,20 +369,21 @@ impl Parser {
             "name" => Attr::Name,
             "" => return Err(self.error("expected a number, a flag or an attribute")),
             other => {
-                return Err(SelectorError {
-                    column: start + 1,
-                    message: format!(
+                return Err(error_at(
+                    start,
+                    format!(
                         "unknown `{other}`: a filter is a number, a flag (focused, selected, \
                          visible) or an attribute (value, text, role, name) and a comparison"
                     ),
-                })
+                ))
             }
         };
         if negated {
-            return Err(SelectorError {
-                column: start,
-                message: "`!` goes only before a flag; use `!=` to compare".into(),
-            });
+            // At the `!`, the character before the word.
+            return Err(error_at(
+                start.saturating_sub(1),
+                "`!` goes only before a flag; use `!=` to compare",
+            ));
         }
         self.blanks();
         let op_at = self.at;
@@ -405,21 +406,13 @@ impl Parser {
             Some('"' | '\'') => Literal::Text(self.string()?),
             Some('/') => {
                 if op != Op::Eq {
-                    return Err(SelectorError {
-                        column: op_at + 1,
-                        message: "a /regex/ goes only after `=`".into(),
-                    });
+                    return Err(error_at(op_at, "a /regex/ goes only after `=`"));
                 }
                 self.at += 1;
                 let mut pattern = String::new();
                 loop {
                     match self.peek() {
-                        None => {
-                            return Err(SelectorError {
-                                column: lit_at + 1,
-                                message: "this /regex/ has no closing `/`".into(),
-                            })
-                        }
+                        None => return Err(error_at(lit_at, "this /regex/ has no closing `/`")),
                         Some('/') => {
                             self.at += 1;
                             break;
@@ -434,10 +427,8 @@ impl Parser {
                         }
                     }
                 }
-                let re = Regex::new(&pattern).map_err(|e| SelectorError {
-                    column: lit_at + 1,
-                    message: format!("the regex is not valid: {e}"),
-                })?;
+                let re = Regex::new(&pattern)
+                    .map_err(|e| error_at(lit_at, format!("the regex is not valid: {e}")))?;
                 Literal::Regex(re)
             }
             _ => {
@@ -505,18 +496,18 @@ mod tests {
 
     #[test]
     fn errors_give_the_column() {
-        assert_eq!(err("status").column, 1);
-        assert_eq!(err("@").column, 2);
-        assert_eq!(err("@box(\"Todos\"").column, 13);
-        assert_eq!(err("@box(\"Todos)").column, 6);
-        assert_eq!(err("@vim.mode[valu=insert]").column, 11);
+        assert_eq!(err("status").column.get(), 1);
+        assert_eq!(err("@").column.get(), 2);
+        assert_eq!(err("@box(\"Todos\"").column.get(), 13);
+        assert_eq!(err("@box(\"Todos)").column.get(), 6);
+        assert_eq!(err("@vim.mode[valu=insert]").column.get(), 11);
         assert!(err("@vim.mode[valu=insert]")
             .message
             .contains("unknown `valu`"));
-        assert_eq!(err("@vim.mode[value insert]").column, 17);
-        assert_eq!(err("@a @b").column, 4);
-        assert_eq!(err("@a[text~=/x/]").column, 8);
-        assert_eq!(err("@a[text=/(/]").column, 9);
+        assert_eq!(err("@vim.mode[value insert]").column.get(), 17);
+        assert_eq!(err("@a @b").column.get(), 4);
+        assert_eq!(err("@a[text~=/x/]").column.get(), 8);
+        assert_eq!(err("@a[text=/(/]").column.get(), 9);
         assert!(err("@a >> ").message.contains("begins with `@`"));
         assert_eq!(
             err("@vim.mode[value=insert").to_string(),

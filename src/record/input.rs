@@ -140,8 +140,8 @@ impl Session {
         self.drain()?;
         let size = self.engine.size();
         for (_, t) in events {
-            if let Target::Cell(r, c) = t {
-                if *r >= size.rows || *c >= size.cols {
+            if let Target::Cell(p) = t {
+                if p.row >= size.rows || p.col >= size.cols {
                     return Err(RecordError::Input(format!(
                         "{what} at {t} is off the screen ({size}: rows 1 to {}, columns 1 to {})",
                         size.rows, size.cols
@@ -302,7 +302,9 @@ pub(super) fn locate(screen: &Screen, target: &Target) -> Option<(u16, u16)> {
             let row = rect.row + (rect.row_end - rect.row).saturating_sub(1) / 2;
             centre(row, rect.col..rect.col_end)
         }
-        Target::Cell(r, c) => (*r < screen.size.rows && *c < screen.size.cols).then_some((*r, *c)),
+        Target::Cell(p) => {
+            (p.row < screen.size.rows && p.col < screen.size.cols).then_some((p.row, p.col))
+        }
     }
 }
 

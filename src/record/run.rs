@@ -262,7 +262,7 @@ pub fn run_step(
             Wait::Regex(r) => with_timeout(s, &|s| s.wait_regex(r)),
             Wait::Idle(d) => with_timeout(s, &|s| s.wait_idle(*d)),
             Wait::Gone(t) => with_timeout(s, &|s| s.wait_gone(t)),
-            Wait::Cursor(r, c) => with_timeout(s, &|s| s.wait_cursor(*r, *c)),
+            Wait::Cursor(p) => with_timeout(s, &|s| s.wait_cursor(*p)),
             Wait::Echo(false) => with_timeout(s, &|s| s.wait_echo_off()),
             Wait::Echo(true) => with_timeout(s, &|s| s.wait_echo_on()),
             Wait::Title(t) => with_timeout(s, &|s| s.wait_title(t)),

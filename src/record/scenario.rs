@@ -12,6 +12,7 @@ use regex::Regex;
 
 use super::mouse::{MouseButton, ScrollDirection};
 use crate::inspect::Anchor;
+use crate::pos::Point;
 use crate::term::{EngineOptions, Size};
 
 /// How to record a cast: the program, its terminal and environment, and the steps.
@@ -236,8 +237,8 @@ pub enum Target {
     /// or anchored by content, found on the screen of the moment: the centre of the first
     /// rectangle it finds.
     Region(String, Anchor),
-    /// One cell, 0-based row and column.
-    Cell(u16, u16),
+    /// One cell.
+    Cell(Point),
 }
 
 impl fmt::Display for Target {
@@ -249,7 +250,7 @@ impl fmt::Display for Target {
             Target::Regex(r) => write!(f, "/{}/", shown(r.as_str())),
             Target::Region(s, Anchor::Ref(_)) => write!(f, "ref {}", shown(s)),
             Target::Region(name, _) => write!(f, "region {}", shown(name)),
-            Target::Cell(r, c) => write!(f, "row {}, column {}", r + 1, c + 1),
+            Target::Cell(p) => write!(f, "{}", p.place()),
         }
     }
 }
@@ -267,8 +268,8 @@ pub enum Wait {
     Idle(Duration),
     /// Text no longer on the screen.
     Gone(String),
-    /// The cursor at row, column (0-based).
-    Cursor(u16, u16),
+    /// The cursor at this cell.
+    Cursor(Point),
     /// The terminal's echo on (`true`) or off (`false`: a password prompt).
     Echo(bool),
     /// A window title (OSC 0 or 2) containing this text.
@@ -483,9 +484,7 @@ impl Step {
                 format!("wait for {} ms without a screen change", d.as_millis())
             }
             Action::Wait(Wait::Gone(t)) => format!("wait for \"{}\" to go", shown(t)),
-            Action::Wait(Wait::Cursor(r, c)) => {
-                format!("wait for the cursor at row {}, column {}", r + 1, c + 1)
-            }
+            Action::Wait(Wait::Cursor(p)) => format!("wait for the cursor at {}", p.place()),
             Action::Wait(Wait::Echo(false)) => "wait for echo off".into(),
             Action::Wait(Wait::Echo(true)) => "wait for echo on".into(),
             Action::Wait(Wait::Title(t)) => format!("wait for the title \"{}\"", shown(t)),

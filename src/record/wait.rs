@@ -12,6 +12,7 @@ use super::session::Session;
 /// How often a screen wait with `fail_fast` looks at the program while no output comes.
 const FAIL_FAST_LOOK: Duration = Duration::from_millis(50);
 use crate::escape::escape_for_terminal;
+use crate::pos::Point;
 use crate::term::{Engine, Screen};
 
 impl Session {
@@ -187,12 +188,10 @@ impl Session {
     }
 
     /// Waits until the cursor is at 0-based `(row, col)`.
-    pub fn wait_cursor(&mut self, row: u16, col: u16) -> Result<(), RecordError> {
-        self.wait_until(
-            &format!("the cursor at row {}, column {}", row + 1, col + 1),
-            None,
-            move |s| s.cursor.row == row && s.cursor.col == col,
-        )
+    pub fn wait_cursor(&mut self, at: Point) -> Result<(), RecordError> {
+        self.wait_until(&format!("the cursor at {}", at.place()), None, move |s| {
+            s.cursor.point() == at
+        })
     }
 
     /// Waits until the terminal stops echoing input (a program reading a password).

@@ -213,9 +213,7 @@ pub fn compare_screens(
         }
     };
     check("size", &|s| s.size.to_string());
-    check("cursor", &|s| {
-        format!("row {}, col {}", s.cursor.row, s.cursor.col)
-    });
+    check("cursor", &|s| s.cursor.place().to_string());
     check("cursor visible", &|s| s.cursor.visible.to_string());
     check("title", &|s| {
         format!("{:?}", s.title.as_deref().unwrap_or(""))

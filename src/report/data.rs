@@ -110,7 +110,7 @@ pub struct SnapshotData {
     /// The first difference: `row:column` (1-based) or a header field.
     pub place: Option<String>,
     /// The 1-based row of the first difference, when it is a cell.
-    pub row: Option<usize>,
+    pub row: Option<crate::pos::Ordinal>,
     /// Cells whose style changed, one line per run.
     pub style_changes: Vec<String>,
     /// Files in `DIR/files/` (PNG goldens): the golden, the actual picture, the changes.

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use super::data::{CastData, ResultData, SnapshotData};
 use super::grid::{css, Grid, DEFAULT_BG, DEFAULT_FG};
 use super::player::Player;
+use crate::pos::Ordinal;
 
 const STYLE: &str = include_str!("report.css");
 const SCRIPT: &str = include_str!("report.js");
@@ -419,7 +420,7 @@ fn screen(out: &mut String, label: &str, grid: &Grid, changed: &[Vec<bool>]) {
             out,
             "<div class=\"row{}\" data-row=\"{}\">",
             if any { " has-d" } else { "" },
-            r + 1
+            Ordinal::of(r)
         );
         let mut c = 0;
         while c < row.len() {
@@ -483,7 +484,7 @@ fn screen(out: &mut String, label: &str, grid: &Grid, changed: &[Vec<bool>]) {
                 style.push_str(&format!("left:{c}ch;"));
             }
             if is_changed(c) {
-                let _ = write!(out, " data-col=\"{}\"", c + 1);
+                let _ = write!(out, " data-col=\"{}\"", Ordinal::of(c));
             }
             if !style.is_empty() {
                 let _ = write!(out, " style=\"{style}\"");

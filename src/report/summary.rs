@@ -49,7 +49,7 @@ pub fn markdown_summary(casts: &[CastData], report: &str) -> String {
                             text.as_deref()
                                 .map(Grid::from_snapshot)
                                 .and_then(|g| {
-                                    g.rows.get(row - 1).map(|cells| {
+                                    g.rows.get(row.index()).map(|cells| {
                                         cells.iter().map(|c| c.text.as_str()).collect::<String>()
                                     })
                                 })

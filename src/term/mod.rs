@@ -51,6 +51,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::pos::{Ordinal, Place, Point};
+
 pub use self::avt::AvtEngine;
 pub use cell_text::CellText;
 pub use find::{hide_rects, rects_text, CellStyle, PLACEHOLDER};
@@ -217,6 +219,18 @@ pub struct Cursor {
     /// The shape set with DECSCUSR (`CSI Ps SP q`); a steady block until a program sets one.
     #[serde(default)]
     pub shape: CursorShape,
+}
+
+impl Cursor {
+    /// The cursor's cell, 0-based.
+    pub fn point(&self) -> Point {
+        Point::new(self.row, self.col)
+    }
+
+    /// The cursor's cell as people read it, counted from 1 (`row 3, column 5`).
+    pub fn place(&self) -> Place {
+        self.point().place()
+    }
 }
 
 /// The cursor's shape, as a program sets it with DECSCUSR (`CSI Ps SP q`).
@@ -483,16 +497,16 @@ pub fn parse_cell_range(text: &str) -> Result<Range<usize>, RangeError> {
         ))
     };
     let num = |s: &str| -> Result<usize, RangeError> {
-        match s.trim().parse::<usize>() {
-            Ok(0) => Err(RangeError::new(
+        let n = s.trim().parse::<usize>().map_err(|_| bad())?;
+        let n = Ordinal::new(n).ok_or_else(|| {
+            RangeError::new(
                 RangeErrorKind::Zero,
                 format!(
                     "range \"{shown}\" has a 0: rows and columns count from 1 (the top row is 1)"
                 ),
-            )),
-            Ok(n) => Ok(n - 1),
-            Err(_) => Err(bad()),
-        }
+            )
+        })?;
+        Ok(n.index())
     };
     let start = |a: &str| if a.trim().is_empty() { Ok(0) } else { num(a) };
     let (start, end) = if let Some((a, b)) = text.split_once("..=") {

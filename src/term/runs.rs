@@ -36,13 +36,7 @@ pub fn describe_runs(runs: &[CellRun], max: usize) -> String {
     let mut parts: Vec<String> = runs
         .iter()
         .take(max)
-        .map(|r| {
-            if r.first == r.last {
-                format!("{}:{}", r.row + 1, r.first + 1)
-            } else {
-                format!("{}:{}-{}", r.row + 1, r.first + 1, r.last + 1)
-            }
-        })
+        .map(|r| crate::pos::run_text(r.row, r.first, r.last))
         .collect();
     if runs.len() > max {
         parts.push(format!("… and {} more", runs.len() - max));

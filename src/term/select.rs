@@ -11,6 +11,7 @@ use std::ops::Range;
 use regex::Regex;
 
 use super::{parse_cell_range, Screen};
+use crate::pos::{Ordinal, Place};
 
 /// Which cells of a screen: a rectangle of rows and columns, or the matches of a regex within
 /// it. Built by [`CellSelection::new`], so it is always valid and never selects nothing by
@@ -33,6 +34,40 @@ pub struct CellRect {
     pub col: usize,
     /// One past the last column.
     pub col_end: usize,
+}
+
+impl CellRect {
+    /// The first and last rows, counted from 1 as people read them: `[3, 5]`.
+    pub fn rows(&self) -> [Ordinal; 2] {
+        Ordinal::span(self.row..self.row_end)
+    }
+
+    /// The first and last columns, counted from 1 as people read them.
+    pub fn cols(&self) -> [Ordinal; 2] {
+        Ordinal::span(self.col..self.col_end)
+    }
+
+    /// `rows 3..=5 cols 2..=9`, counted from 1, as `inspect` prints a rectangle.
+    pub fn describe(&self) -> String {
+        let ([r0, r1], [c0, c1]) = (self.rows(), self.cols());
+        format!("rows {r0}..={r1} cols {c0}..={c1}")
+    }
+
+    /// The top-left cell, counted from 1.
+    pub fn first_place(&self) -> Place {
+        Place {
+            row: self.rows()[0],
+            col: self.cols()[0],
+        }
+    }
+
+    /// The bottom-right cell, counted from 1.
+    pub fn last_place(&self) -> Place {
+        Place {
+            row: self.rows()[1],
+            col: self.cols()[1],
+        }
+    }
 }
 
 message_error!(

@@ -662,6 +662,7 @@ fn the_modes_agree_with_tmux() {
 
 #[test]
 fn the_session_api_clicks_scrolls_and_changes_focus() {
+    use tuicast::pos::Point;
     use tuicast::record::{
         mouse::{MouseButton, ScrollDirection},
         Session, SessionOptions, Target,
@@ -683,7 +684,7 @@ fn the_session_api_clicks_scrolls_and_changes_focus() {
         MouseButton::Right,
     )
     .unwrap();
-    s.scroll(ScrollDirection::Down, &Target::Cell(3, 4))
+    s.scroll(ScrollDirection::Down, &Target::Cell(Point::new(3, 4)))
         .unwrap();
     s.focus(false).unwrap();
     s.wait_text("focus out").unwrap();
@@ -691,7 +692,7 @@ fn the_session_api_clicks_scrolls_and_changes_focus() {
     // A hover needs any-event tracking: refused (once the step's time is up), with the modes
     // that are on.
     s.set_timeout(std::time::Duration::from_millis(300));
-    let e = s.hover(&Target::Cell(0, 0)).unwrap_err();
+    let e = s.hover(&Target::Cell(Point::new(0, 0))).unwrap_err();
     assert!(
         e.to_string().contains("mouse tracking normal (1000)"),
         "{e}"

@@ -378,3 +378,55 @@ fn raw_string_start(s: &str) -> Option<usize> {
     let hashes = s.len() - s.trim_start_matches('#').len();
     s[hashes..].starts_with('"').then_some(hashes)
 }
+
+/// Positions are counted from 0 in the grid and from 1 where people read them, and
+/// `src/pos.rs` is the one place that converts (ARCHITECTURE.md, `pos`): a row or column with
+/// 1 added or taken away inside a formatting macro (`format!`, `write!`, …) is a boundary
+/// that skipped `pos::Ordinal` or `pos::Place`.
+#[test]
+fn positions_are_converted_for_people_only_in_pos() {
+    let position =
+        regex::Regex::new(r"\b(row|col|column|r|c|start|first|last)\s*[+-]\s*1\b").unwrap();
+    let mut problems = Vec::new();
+    for (file, _) in source_files() {
+        if file == "src/pos.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(root().join(&file)).unwrap();
+        let code = code_only(text.split("\n#[cfg(test)]").next().unwrap_or_default());
+        for (at, _) in code.match_indices("!(") {
+            let name_start = code[..at]
+                .rfind(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .map_or(0, |i| i + 1);
+            let name = &code[name_start..at];
+            if !matches!(
+                name,
+                "format" | "write" | "writeln" | "print" | "println" | "eprintln" | "format_args"
+            ) {
+                continue;
+            }
+            let mut depth = 0;
+            let args = code[at + 1..]
+                .char_indices()
+                .find_map(|(i, c)| {
+                    match c {
+                        '(' | '[' | '{' => depth += 1,
+                        ')' | ']' | '}' => depth -= 1,
+                        _ => {}
+                    }
+                    (depth == 0).then_some(&code[at + 1..at + 2 + i])
+                })
+                .unwrap_or_default();
+            if let Some(m) = position.find(args) {
+                let line = code[..at].matches('\n').count() + 1;
+                problems.push(format!("{file}:{line}: `{}` in {name}!", m.as_str()));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "a position converted outside src/pos.rs (use pos::Ordinal::of, pos::Place or \
+         Ordinal::index):\n{}",
+        problems.join("\n")
+    );
+}

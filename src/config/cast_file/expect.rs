@@ -117,12 +117,14 @@ pub(super) fn expectation(
     };
     let cursor = match e.cursor {
         None => None,
-        Some([r, c]) if r == 0 || c == 0 => {
-            return Err(invalid!(
-                "cursor = [{r}, {c}] has a 0: rows and columns count from 1"
-            ))
-        }
-        Some([r, c]) => Some((r as usize - 1, c as usize - 1)),
+        Some([r, c]) => match Place::new(r as usize, c as usize) {
+            Some(place) => Some(place.point()),
+            None => {
+                return Err(invalid!(
+                    "cursor = [{r}, {c}] has a 0: rows and columns count from 1"
+                ))
+            }
+        },
     };
     let prompt = match &e.prompt {
         None => None,

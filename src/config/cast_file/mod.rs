@@ -61,6 +61,7 @@ use toml::Spanned;
 use super::{parse_toml, ConfigError};
 use crate::assert::{parse_color, Expect, Format, Mask, StyleCheck, TextCheck};
 use crate::escape::escape_for_terminal;
+use crate::pos::Place;
 use std::sync::Arc;
 
 use crate::inspect::{

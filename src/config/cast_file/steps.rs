@@ -148,12 +148,12 @@ pub(super) fn target(t: &TargetToml, regions: &Regions) -> Result<Target, Invali
     let table = match t {
         TargetToml::Cell([r, c]) => {
             // Written counted from 1, as messages and goldens show positions; kept 0-based.
-            if *r == 0 || *c == 0 {
+            let Some(place) = Place::new((*r).into(), (*c).into()) else {
                 return Err(invalid!(
                     "[{r}, {c}] has a 0: rows and columns count from 1 (the top-left cell is [1, 1])"
                 ));
-            }
-            return Ok(Target::Cell(r - 1, c - 1));
+            };
+            return Ok(Target::Cell(place.point()));
         }
         TargetToml::Table(table) => table,
     };
@@ -225,12 +225,12 @@ pub(super) fn wait(t: &WaitTableToml, regions: &Regions) -> Result<Wait, Invalid
     }
     if let Some([r, c]) = t.cursor {
         // Written counted from 1, as messages and goldens show the cursor; kept 0-based.
-        if r == 0 || c == 0 {
+        let Some(place) = Place::new(r.into(), c.into()) else {
             return Err(invalid!(
                 "cursor [{r}, {c}] has a 0: rows and columns count from 1 (the top-left cell is [1, 1])"
             ));
-        }
-        found.push(Wait::Cursor(r - 1, c - 1));
+        };
+        found.push(Wait::Cursor(place.point()));
     }
     if let Some(e) = t.echo {
         found.push(Wait::Echo(e));

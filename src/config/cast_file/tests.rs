@@ -241,7 +241,10 @@ fn anchored_regions_and_expectations_read_and_their_mistakes_name_their_place() 
     );
     assert_eq!(
         (b.cursor, b.style.bg),
-        (Some((4, 0)), Some(crate::term::Color::Indexed(4)))
+        (
+            Some(crate::pos::Point::new(4, 0)),
+            Some(crate::term::Color::Indexed(4))
+        )
     );
 
     for (text, why) in [
