@@ -83,6 +83,9 @@ fn bench_all(
     group.bench_function("pipeline/avt", |b| {
         b.iter(|| pipeline(path, EngineKind::Avt))
     });
+    group.bench_function("pipeline/native", |b| {
+        b.iter(|| pipeline(path, EngineKind::Native))
+    });
     group.bench_function("raw-avt/no-scrollback", |b| {
         b.iter(|| raw_avt(corpus, true))
     });
@@ -94,6 +97,9 @@ fn bench_all(
     group.bench_function("parts/read-cast", |b| b.iter(|| read_cast(path)));
     group.bench_function("parts/engine-avt-in-memory", |b| {
         b.iter(|| engine_in_memory(corpus, EngineKind::Avt))
+    });
+    group.bench_function("parts/engine-native-in-memory", |b| {
+        b.iter(|| engine_in_memory(corpus, EngineKind::Native))
     });
 }
 

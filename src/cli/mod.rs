@@ -100,7 +100,7 @@ enum Command {
 #[derive(Debug, Clone, clap::Args)]
 struct EngineArg {
     /// Terminal engine to replay with.
-    #[arg(long, default_value = "avt", value_parser = parse_engine)]
+    #[arg(long, default_value = "native", value_parser = parse_engine)]
     engine: EngineKind,
     /// DECCOLM (CSI ? 3 h/l) switches to 132/80 columns, as on a VT100. By default it is
     /// ignored, as in xterm (whose c132 resource is off) and xterm.js.

@@ -567,7 +567,7 @@ mod tests {
         assert!(!c.engine.options.deccolm);
         std::fs::write(dir.path().join(CONFIG_FILE), "[terminal]\ndeccolm = true\n").unwrap();
         let c = Config::load(dir.path()).unwrap();
-        assert_eq!(c.engine.kind, EngineKind::Avt);
+        assert_eq!(c.engine.kind, EngineKind::Native);
         assert!(c.engine.options.deccolm);
         std::fs::write(dir.path().join(CONFIG_FILE), "[terminal]\ndecolm = true\n").unwrap();
         let e = Config::load(dir.path()).unwrap_err();

@@ -124,7 +124,17 @@ pub fn record_scenario(
         // The program ended during this step: if a later step still needs it (input or a
         // resize before the step that waits for its exit), this step is where it failed —
         // no later step, checkpoint or resize runs on a program that is gone.
-        if !matches!(step.action, Action::Exit(_)) {
+        //
+        // An input step does not wait for what its input does, so a program that ends
+        // because of it may or may not have ended yet (that depends on the machine's load):
+        // the next step that waits (a checkpoint, a wait) sees it, and the error names that
+        // step and the input before it. Only when the next step would send the ended program
+        // input too is it looked for here.
+        let next_needs = scenario
+            .steps
+            .get(i + 1)
+            .is_some_and(|s| needs_program(&s.action));
+        if !matches!(step.action, Action::Exit(_)) && (!needs_program(&step.action) || next_needs) {
             session.poll(Duration::ZERO)?;
             if session.status().is_some() {
                 let later = scenario.steps[i + 1..]

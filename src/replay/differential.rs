@@ -11,10 +11,11 @@
 //! let cast = "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n\
 //!             [0.1, \"o\", \"\\u001b(0lqk\"]\n";
 //! let reader = tuicast::cast::CastReader::new(cast.as_bytes()).unwrap();
-//! let report = compare_engines(reader, &EngineKind::ALL).unwrap();
+//! let engines = [EngineKind::Native, EngineKind::Vt100];
+//! let report = compare_engines(reader, &engines).unwrap();
 //! let end = &report[0];
 //! assert_eq!(end.name, "end");
-//! // avt draws DEC line drawing as box characters, vt100 prints the letters.
+//! // tuicast's engines draw DEC line drawing as box characters, vt100 prints the letters.
 //! assert_eq!(end.cells.len(), 3);
 //! assert_eq!(end.cells[0].cells[0].cell.as_ref().unwrap().text, "┌");
 //! assert_eq!(end.cells[0].cells[1].cell.as_ref().unwrap().text, "l");

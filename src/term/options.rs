@@ -57,6 +57,11 @@ impl EngineKind {
     pub fn create_with(self, size: Size, options: EngineOptions) -> Box<dyn Engine + Send> {
         match self {
             EngineKind::Avt => Box::new(AvtEngine::with_options(size, options)),
+            EngineKind::Native => Box::new(super::NativeEngine::with_options_and_scrollback(
+                size,
+                options,
+                super::MAX_SCROLLBACK,
+            )),
             #[cfg(feature = "vt100")]
             EngineKind::Vt100 => Box::new(super::Vt100Engine::new(size)),
         }

@@ -12,9 +12,10 @@
 
 use std::collections::HashMap;
 
-/// Where the tracker is, by the states of avt's parser (`avt::parser::State`).
+/// Where the tracker is, by the states of avt's parser (`avt::parser::State`); the native
+/// engine's parser moves through the same states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-enum State {
+pub(crate) enum State {
     #[default]
     Ground,
     Escape,

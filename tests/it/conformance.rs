@@ -1,6 +1,7 @@
 //! Terminal conformance: every checkpoint of the corpus in `tests/conformance/` (real programs
 //! recorded in tmux by `scripts/conformance.py` from the tuicast scenarios in `scenarios/`)
-//! replays with the default engine (avt) to the oracle's screen: the same character in every cell, and the same foreground, background,
+//! replays with tuicast's two engines (the native one, the default, and the avt layer) to the
+//! oracle's screen: the same character in every cell, and the same foreground, background,
 //! bold, dim, italic, underline, inverse, blink, strikethrough and hidden (conceal, SGR 8).
 //!
 //! The oracle of a checkpoint is tmux's `capture-pane -p -e -N`, or @xterm/headless replaying
@@ -8,7 +9,7 @@
 //! capture stops at the last cell written on each line; the cells past it were erased, and
 //! their style (the background of the erase) is taken from @xterm/headless.
 //!
-//! Checkpoints avt cannot match yet are in [`KNOWN`] with the reason; the test fails when one
+//! Checkpoints they cannot match yet are in [`KNOWN`] with the reason; the test fails when one
 //! of them starts to agree. Determinism: replaying a cast twice, or with its output events cut
 //! into pieces (one character each, or at random boundaries, inside escape sequences too),
 //! gives identical screens at every checkpoint, with both engines. `docs/conformance.md` is generated from the same run and must be
@@ -41,28 +42,38 @@ const BLESS: &str = "TUICAST_BLESS_CONFORMANCE";
 /// `alacritty_terminal 0.26`) whose every disagreement the run prints, cell by cell.
 const REPORT: &str = "TUICAST_CONFORMANCE_REPORT";
 
-/// Checkpoints where avt does not agree with the oracle, and why: `(case, checkpoint, why)`.
+/// Checkpoints where tuicast's engines do not agree with the oracle, and why: `(case,
+/// checkpoint, why)`.
 const KNOWN: &[(&str, &str, &str)] = &[];
 
 #[test]
-fn avt_agrees_with_the_oracle_on_every_checkpoint() {
+fn tuicasts_engines_agree_with_the_oracle_on_every_checkpoint() {
     let results = results();
     let total = results.len();
     assert!(total >= 80, "only {total} checkpoints in the corpus");
     let mut failures = Vec::new();
     for r in results {
         let known = known(&r.case, &r.checkpoint);
-        let avt = &r.engines[0];
-        match (avt.agrees(), known) {
-            (true, Some(_)) => failures.push(format!(
-                "{}::{} now agrees with the oracle: remove it from KNOWN in tests/it/conformance.rs",
-                r.case, r.checkpoint
-            )),
-            (false, None) => failures.push(format!(
-                "{}::{} (oracle {}): {}",
-                r.case, r.checkpoint, r.oracle, avt.report
-            )),
-            _ => {}
+        // The native engine (the default) and the avt layer: the first two of `engines`.
+        for (scored, result) in engines().iter().zip(&r.engines).take(2) {
+            match (result.agrees(), known) {
+                (true, Some(_)) => failures.push(format!(
+                    "{}::{} now agrees with the oracle on {}: remove it from KNOWN in \
+                     tests/it/conformance.rs",
+                    r.case,
+                    r.checkpoint,
+                    scored.name()
+                )),
+                (false, None) => failures.push(format!(
+                    "{}::{} ({}, oracle {}): {}",
+                    r.case,
+                    r.checkpoint,
+                    scored.name(),
+                    r.oracle,
+                    result.report
+                )),
+                _ => {}
+            }
         }
     }
     assert!(
@@ -501,8 +512,8 @@ fn replay_chunked(
 
 // ---------------------------------------------------------------------------------------------
 
-/// An engine the corpus is scored on: one of tuicast's ([`EngineKind`]: its avt wrapper, the
-/// default, and vt100), or one only these tests replay with ([`raw::RawKind`]: avt 0.17 with
+/// An engine the corpus is scored on: one of tuicast's ([`EngineKind`]: the native engine,
+/// the default; the avt layer; vt100), or one only these tests replay with ([`raw::RawKind`]: avt 0.17 with
 /// none of tuicast's fixes, alacritty_terminal).
 #[derive(Debug, Clone, Copy)]
 enum Scored {
@@ -513,21 +524,23 @@ enum Scored {
 impl Scored {
     fn name(self) -> &'static str {
         match self {
-            Scored::Tuicast(EngineKind::Avt) => "tuicast",
+            Scored::Tuicast(EngineKind::Native) => "tuicast (native)",
+            Scored::Tuicast(EngineKind::Avt) => "tuicast (avt layer)",
             Scored::Tuicast(kind) => kind.name(),
             Scored::Raw(kind) => kind.name(),
         }
     }
 }
 
-/// The engines scored, in the docs' column order: tuicast (its avt wrapper) first, the one
-/// [`avt_agrees_with_the_oracle_on_every_checkpoint`] holds to every screen.
+/// The engines scored, in the docs' column order: tuicast's native engine (the default) and
+/// its avt layer first, the two [`tuicasts_engines_agree_with_the_oracle_on_every_checkpoint`]
+/// holds to every screen; then raw avt, vt100 and alacritty_terminal.
 fn engines() -> Vec<Scored> {
     let mut out: Vec<Scored> = EngineKind::ALL
         .iter()
         .map(|&k| Scored::Tuicast(k))
         .collect();
-    out.insert(1, Scored::Raw(raw::RawKind::ALL[0]));
+    out.insert(2, Scored::Raw(raw::RawKind::ALL[0]));
     out.extend(raw::RawKind::ALL[1..].iter().map(|&k| Scored::Raw(k)));
     out
 }
@@ -968,10 +981,11 @@ fn render_docs(results: &[Outcome]) -> String {
          style the same foreground, background, bold, dim, italic, underline, inverse, blink,\n\
          strikethrough and hidden (conceal) in every cell. tmux's capture stops at the last cell\n\
          written on each row; the style of the erased cells past it comes from @xterm/headless.\n\n\
-         The engines, on the same screens: **tuicast** (its avt wrapper, `engine = \"avt\"`, the\n\
-         default); **avt 0.17 (raw)**, the avt crate as it is, with none of tuicast's fixes (its own\n\
-         parser and screen); **vt100**, tuicast's second engine (`engine = \"vt100\"`, differential\n\
-         replay); and **alacritty_terminal 0.26**, which only the test replays with (a\n\
+         The engines, on the same screens: **tuicast (native)**, tuicast's own engine (`engine =\n\
+         \"native\"`, the default); **tuicast (avt layer)**, avt with tuicast's fixes around it\n\
+         (`engine = \"avt\"`, differential replay); **avt 0.17 (raw)**, the avt crate as it is, with\n\
+         none of tuicast's fixes (its own parser and screen); **vt100**, a third engine (`engine =\n\
+         \"vt100\"`, differential replay); and **alacritty_terminal 0.26**, which only the test replays with (a\n\
          dev-dependency). Each cell is read as the engine keeps it (alacritty_terminal keeps no blink).\n\n",
     );
     let _ = writeln!(
@@ -1005,9 +1019,9 @@ fn render_docs(results: &[Outcome]) -> String {
             100.0 * n as f64 / screens as f64
         );
     }
-    s.push_str("\n## Known disagreements of the default engine (tuicast)\n\n");
+    s.push_str("\n## Known disagreements of tuicast's engines\n\n");
     if KNOWN.is_empty() {
-        s.push_str("None: tuicast agrees with the oracle on every checkpoint.\n");
+        s.push_str("None: both agree with the oracle on every checkpoint.\n");
     } else {
         s.push_str("| case | checkpoint | why |\n| --- | --- | --- |\n");
         for (case, cp, why) in KNOWN {

@@ -40,8 +40,20 @@ impl Engine for AvtEngine {
             // (avt reflows the lines above the screen too.)
             self.collect_scrolled();
         }
+        let region = !self.full_region();
         self.terminal.resize(size.cols as usize, size.rows as usize);
         self.collect_scrolled();
+        if region && size.rows == self.size.rows {
+            // avt keeps its scroll region when only the width changes; xterm and tmux drop
+            // it on every resize. (DECSTBM homes the cursor: put it back. After a change of
+            // width the cursor is on a column, never at the pending wrap.)
+            let cursor = self.terminal.cursor();
+            self.terminal.execute(Function::Decstbm(0, 0));
+            self.terminal.execute(Function::Cup(
+                cursor.row as u16 + 1,
+                cursor.col.min(usize::from(size.cols) - 1) as u16 + 1,
+            ));
+        }
         self.size = size;
         // Marks outside the new grid go; the others stay and are checked against their base
         // character when the screen is read.
@@ -164,15 +176,6 @@ impl Engine for AvtEngine {
     }
 
     fn limit_passed(&self) -> Option<String> {
-        let w = self.rep_work;
-        w.passed.then(|| {
-            format!(
-                "the output repeats characters (REP, `CSI n b`) more than tuicast replays: \
-                 {REP_WORK_BASE} prints and {REP_WORK_PER_BYTE} more for each byte of output, \
-                 {} for the {} bytes so far",
-                REP_WORK_BASE.saturating_add(w.fed.saturating_mul(REP_WORK_PER_BYTE)),
-                w.fed
-            )
-        })
+        self.rep_work.passed_message()
     }
 }

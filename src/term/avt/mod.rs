@@ -88,6 +88,10 @@ mod special;
 mod standins;
 mod unknown;
 
+pub(in crate::term) use unknown::{
+    dcs_kind, is_answered_query, KNOWN_DEC_MODES as FOLLOWED_DEC_MODES,
+};
+
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 
@@ -203,8 +207,8 @@ enum LastGraphic {
 /// the bound (ncurses repeats runs within a line: a few prints a byte). Past it REP prints
 /// nothing more, and [`Engine::limit_passed`] says so: the replay then fails at that event.
 #[derive(Debug, Default, Clone, Copy)]
-struct RepWork {
-    fed: u64,
+pub(in crate::term) struct RepWork {
+    pub(in crate::term) fed: u64,
     printed: u64,
     passed: bool,
 }
@@ -216,7 +220,7 @@ pub(crate) const REP_WORK_PER_BYTE: u64 = 16;
 
 impl RepWork {
     /// Takes `n` prints from the budget, or marks it passed (and takes nothing).
-    fn take(&mut self, n: usize) -> bool {
+    pub(in crate::term) fn take(&mut self, n: usize) -> bool {
         let allowed = REP_WORK_BASE.saturating_add(self.fed.saturating_mul(REP_WORK_PER_BYTE));
         let after = self.printed.saturating_add(n as u64);
         if self.passed || after > allowed {
@@ -225,6 +229,19 @@ impl RepWork {
         }
         self.printed = after;
         true
+    }
+
+    /// The message of [`Engine::limit_passed`] once the budget is passed.
+    pub(in crate::term) fn passed_message(&self) -> Option<String> {
+        self.passed.then(|| {
+            format!(
+                "the output repeats characters (REP, `CSI n b`) more than tuicast replays: \
+                 {REP_WORK_BASE} prints and {REP_WORK_PER_BYTE} more for each byte of output, \
+                 {} for the {} bytes so far",
+                REP_WORK_BASE.saturating_add(self.fed.saturating_mul(REP_WORK_PER_BYTE)),
+                self.fed
+            )
+        })
     }
 }
 
@@ -695,7 +712,12 @@ impl AvtEngine {
     fn put(&mut self, ch: char) {
         let cursor = self.terminal.cursor();
         let cols = self.size.cols as usize;
-        let wraps = cursor.col >= cols || (cursor.col + 1 == cols && ch.width() == Some(2));
+        let wide = ch.width() == Some(2);
+        // (avt also wraps a wide character printed over the second half of another one in
+        // the last two columns.)
+        let wraps = cursor.col >= cols
+            || (cursor.col + 1 == cols && wide)
+            || (cursor.col + 2 == cols && wide && self.on_wide_tail(cursor));
         // Printing at the pending-wrap position wraps, and may scroll.
         if wraps && !self.marks.is_empty() {
             self.line_feed_marks();
@@ -714,7 +736,13 @@ impl AvtEngine {
         if !self.marks.is_empty() {
             self.unmark_printed(cursor, ch);
         }
-        if wraps && cursor.row == self.margins.1 as usize && !self.pen.pen.is_background_only() {
+        // (Without auto-wrap nothing scrolled in: a wide character at the last column is put
+        // before it, and the cells after it stay.)
+        if wraps
+            && self.modes.modes.autowrap
+            && cursor.row == self.margins.1 as usize
+            && !self.pen.pen.is_background_only()
+        {
             // The line scrolled in took the whole pen; erase the rest of it with only the
             // background, as xterm and tmux fill it.
             let after = self.terminal.cursor();
@@ -726,6 +754,15 @@ impl AvtEngine {
                 self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
             }
         }
+    }
+
+    /// Whether the cursor is on the second half of a wide character.
+    fn on_wide_tail(&self, cursor: avt::terminal::Cursor) -> bool {
+        self.terminal
+            .view()
+            .nth(cursor.row)
+            .and_then(|line| line.cells().get(cursor.col))
+            .is_some_and(|c| c.width() == 0)
     }
 
     /// DECCOLM: 132 (or 80) columns, a cleared screen, no scroll region, the cursor home.

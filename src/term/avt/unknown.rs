@@ -10,7 +10,7 @@ use crate::term::state::{osc_effect, OscEffect};
 /// cursor visibility, the alternate screens), DECCOLM (this layer), and the modes tuicast
 /// reads from the output for input encoding, queries and settling (mouse tracking and
 /// encodings, focus reporting, bracketed paste, keypad, cursor blink, synchronized output).
-const KNOWN_DEC_MODES: &[u16] = &[
+pub(in crate::term) const KNOWN_DEC_MODES: &[u16] = &[
     1, 3, 6, 7, 9, 12, 25, 47, 66, 1000, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 1047, 1048,
     1049, 2004, 2026,
 ];
@@ -66,17 +66,9 @@ pub(super) fn unknown_kinds(seq: &Sequence, f: Option<&Function>, mut found: imp
             }
         }
         Sequence::Dcs { head, .. } => {
-            let Some(fin) = head.chars().last() else {
-                return;
-            };
-            let text = &head[..head.len() - fin.len_utf8()];
-            let marker: String = text.chars().filter(|c| ('<'..='?').contains(c)).collect();
-            let intermediates: String = text.chars().filter(|c| (' '..='/').contains(c)).collect();
-            // DECRQSS and XTGETTCAP: queries, for the recorder's answerer.
-            if marker.is_empty() && matches!((intermediates.as_str(), fin), ("$" | "+", 'q')) {
-                return;
+            if let Some(kind) = dcs_kind(head) {
+                found(kind);
             }
-            found(format!("DCS {marker}{intermediates}{fin}"));
         }
         Sequence::Str(kind) => found(
             match kind {
@@ -89,9 +81,26 @@ pub(super) fn unknown_kinds(seq: &Sequence, f: Option<&Function>, mut found: imp
     }
 }
 
+/// The kind of a DCS string nothing understands, from its header (`$q`, `+q`, …): `None` for
+/// DECRQSS and XTGETTCAP (queries, for the recorder's answerer) and an empty header.
+pub(in crate::term) fn dcs_kind(head: &str) -> Option<String> {
+    let fin = head.chars().last()?;
+    let text = &head[..head.len() - fin.len_utf8()];
+    let marker: String = text.chars().filter(|c| ('<'..='?').contains(c)).collect();
+    let intermediates: String = text.chars().filter(|c| (' '..='/').contains(c)).collect();
+    if marker.is_empty() && matches!((intermediates.as_str(), fin), ("$" | "+", 'q')) {
+        return None;
+    }
+    Some(format!("DCS {marker}{intermediates}{fin}"))
+}
+
 /// Queries the recorder answers (`record::query`) or deliberately leaves unanswered: they
 /// change nothing on the screen.
-fn is_answered_query(marker: Option<char>, intermediates: &str, fin: char) -> bool {
+pub(in crate::term) fn is_answered_query(
+    marker: Option<char>,
+    intermediates: &str,
+    fin: char,
+) -> bool {
     matches!(
         (marker, intermediates, fin),
         (None | Some('>') | Some('='), "", 'c')

@@ -1,0 +1,1000 @@
+//! tuicast's own terminal engine (`engine = "native"`): a parser and a grid written for what
+//! replay needs, in one pass over the output.
+//!
+//! It does what the avt layer ([`AvtEngine`](crate::term::AvtEngine)) does, with no engine
+//! under it to drive from outside: the same screens on the conformance corpus, by the same
+//! rules (each is described in `src/term/avt/mod.rs`: BCE, combining marks, character sets,
+//! REP, selective erase, SL and SR, bold with faint, concealed and protected text,
+//! hyperlinks, a tab at the pending wrap, auto-wrap not restored with the cursor, DECCOLM as
+//! an option, the reflow on resize). Differential replay keeps avt as the second engine, and
+//! a property test compares the two on generated output.
+//!
+//! Its files:
+//! - `mod.rs`: the engine's state, the [`Engine`] trait (feeding, resizing, reading the
+//!   screen), and the operations on the cursor, the screens and the scrollback.
+//! - `grid.rs`: cells (16 bytes: a character, its pen, its hyperlink and width), rows, the
+//!   row edits, reflow and tab stops.
+//! - `parse.rs`: the byte parser (the states of avt's parser, so sequence boundaries are the
+//!   same) and what each control, escape and control sequence does.
+//!
+//! Why it exists: replay speed (issue 24 point 3, `docs/performance.md`). avt prints one
+//! character per call through its parser and takes SGR as an owned `Vec`; tuicast's fixes
+//! around it restore state before and after avt's calls. Here a run of text is one loop over
+//! the row, SGR is applied in place, and lines scrolled off the top reuse their memory.
+
+mod grid;
+mod parse;
+#[cfg(test)]
+mod tests;
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+
+use unicode_width::UnicodeWidthChar;
+
+use super::avt::{rep_count, RepWork};
+use super::charsets::Charsets;
+use super::state::{push_clipboard, screen_links, ClipboardWrite, LinkTable, OscEffect};
+use super::{
+    safe_char, Cell, CellText, Cursor, CursorShape, Engine, EngineOptions, Modes, Screen,
+    Scrollback, Size, TermState, Unsupported, KNOWN_DEC_MODES, MAX_SCROLLBACK,
+};
+use grid::{flag, reflow, GridCell, Pen, Row, Tabs, MARKED};
+use parse::Parser;
+
+/// Most cells the scrollback holds, as in the avt layer.
+const SCROLLBACK_CELLS: usize = super::avt::SCROLLBACK_CELLS;
+
+/// Most bytes of combining marks one cell keeps.
+const MARKS_MAX: usize = 64;
+
+/// What DECSC saves, per screen (as avt keeps one for each).
+#[derive(Debug, Clone, Copy, Default)]
+struct Saved {
+    col: usize,
+    row: usize,
+    pen: Pen,
+    origin: bool,
+}
+
+/// The combining marks of marked cells: a cell whose `ch` is `MARKED + i` shows entry `i`.
+#[derive(Debug, Default)]
+struct Marks {
+    entries: Vec<(char, String)>,
+}
+
+/// tuicast's own engine: see the module docs.
+pub struct NativeEngine {
+    size: Size,
+    /// The screen in use, `size.rows` rows of `size.cols` cells.
+    rows: VecDeque<Row>,
+    /// The other screen: the main one while the alternate one is in use (it keeps its size
+    /// until it is used again, as in avt), else the alternate one.
+    other: VecDeque<Row>,
+    alternate: bool,
+    /// The cursor; `col == size.cols` is the pending wrap.
+    row: usize,
+    col: usize,
+    visible: bool,
+    shape: CursorShape,
+    pen: Pen,
+    link: u16,
+    charsets: Charsets,
+    saved_charsets: Charsets,
+    saved: Saved,
+    other_saved: Saved,
+    /// The scroll region, inclusive.
+    top: usize,
+    bottom: usize,
+    tabs: Tabs,
+    modes: Modes,
+    insert: bool,
+    newline: bool,
+    /// XTSAVE's saved modes, by [`super::modes::KNOWN_DEC_MODES`].
+    xtsaved: [Option<bool>; KNOWN_DEC_MODES.len()],
+    deccolm: bool,
+    title: Option<String>,
+    icon: Option<String>,
+    bells: u32,
+    clipboard: Vec<ClipboardWrite>,
+    links: LinkTable,
+    marks: Marks,
+    scrollback: VecDeque<Row>,
+    scrollback_limit: usize,
+    scrollback_text: RefCell<Option<Scrollback>>,
+    unsupported: Unsupported,
+    /// What REP repeats: the character just printed, as the program sent it.
+    last: Option<char>,
+    rep_work: RepWork,
+    parser: Parser,
+}
+
+impl std::fmt::Debug for NativeEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NativeEngine")
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl super::sealed::Sealed for NativeEngine {}
+
+impl NativeEngine {
+    /// A blank terminal of `size` with the default options, keeping the last
+    /// [`MAX_SCROLLBACK`] lines scrolled off its main screen.
+    pub fn new(size: Size) -> Self {
+        Self::with_options_and_scrollback(size, EngineOptions::default(), MAX_SCROLLBACK)
+    }
+
+    /// A blank terminal of `size` with these options, keeping the last `lines` lines scrolled
+    /// off its main screen (at most [`MAX_SCROLLBACK`]; 0 keeps none).
+    pub fn with_options_and_scrollback(size: Size, options: EngineOptions, lines: usize) -> Self {
+        let size = size.at_least_min();
+        let (cols, rows) = (usize::from(size.cols), usize::from(size.rows));
+        NativeEngine {
+            size,
+            rows: blank_rows(cols, rows, Pen::default()),
+            other: blank_rows(cols, rows, Pen::default()),
+            alternate: false,
+            row: 0,
+            col: 0,
+            visible: true,
+            shape: CursorShape::default(),
+            pen: Pen::default(),
+            link: 0,
+            charsets: Charsets::default(),
+            saved_charsets: Charsets::default(),
+            saved: Saved::default(),
+            other_saved: Saved::default(),
+            top: 0,
+            bottom: rows - 1,
+            tabs: Tabs::new(cols),
+            modes: Modes::default(),
+            insert: false,
+            newline: false,
+            xtsaved: [None; KNOWN_DEC_MODES.len()],
+            deccolm: options.deccolm,
+            title: None,
+            icon: None,
+            bells: 0,
+            clipboard: Vec::new(),
+            links: LinkTable::default(),
+            marks: Marks::default(),
+            scrollback: VecDeque::new(),
+            scrollback_limit: lines.min(MAX_SCROLLBACK),
+            scrollback_text: RefCell::new(None),
+            unsupported: Unsupported::default(),
+            last: None,
+            rep_work: RepWork::default(),
+            parser: Parser::default(),
+        }
+    }
+
+    #[inline]
+    fn cols(&self) -> usize {
+        usize::from(self.size.cols)
+    }
+
+    #[inline]
+    fn nrows(&self) -> usize {
+        usize::from(self.size.rows)
+    }
+
+    // --- printing -----------------------------------------------------------------------
+
+    /// Prints `ch` as the program sent it: through the character sets, onto the previous
+    /// cell when it is a combining mark.
+    fn print(&mut self, raw: char) {
+        let ch = if self.charsets.is_plain() {
+            raw
+        } else {
+            self.charsets.translate(raw)
+        };
+        let width = ch.width();
+        if ch >= '\u{300}' && width == Some(0) {
+            // (REP still repeats the character before the mark, as in xterm.)
+            return self.attach_mark(ch);
+        }
+        self.last = Some(raw);
+        self.put(ch as u32, if width == Some(2) { 2 } else { 1 });
+    }
+
+    /// Prints a character of `width` whose character set is dealt with.
+    fn put(&mut self, ch: u32, width: u8) {
+        let cols = self.cols();
+        let (pen, link) = (self.pen, self.link);
+        let mut n = 0;
+        if self.col < cols {
+            let (row, col) = (self.row, self.col);
+            if self.insert {
+                self.rows[row].shift_right(col, 1, pen);
+            }
+            n = self.rows[row].print(col, ch, width, pen, link);
+        }
+        if n > 0 {
+            self.col += n;
+            if self.col == cols && !self.modes.autowrap {
+                self.col = cols - 1;
+            }
+        } else if self.modes.autowrap {
+            if self.row == self.bottom {
+                self.rows[self.row].wrapped = true;
+                self.scroll_up(self.top, self.bottom + 1, 1);
+            } else if self.row < self.nrows() - 1 {
+                self.rows[self.row].wrapped = true;
+                self.row += 1;
+            }
+            self.col = self.rows[self.row].print(0, ch, width, pen, link);
+        } else {
+            let row = self.row;
+            let at = self.col - 1;
+            if self.rows[row].print(at, ch, width, pen, link) == 0 && at > 0 {
+                self.rows[row].print(at - 1, ch, width, pen, link);
+            }
+            self.col = cols - 1;
+        }
+    }
+
+    /// Prints a run of printable ASCII (no character set in use): the common case.
+    #[inline]
+    fn print_ascii(&mut self, run: &[u8]) {
+        let Some(&last) = run.last() else {
+            return;
+        };
+        let cols = self.cols();
+        let (pen, link) = (self.pen, self.link);
+        let mut i = 0;
+        if !self.insert {
+            let row = &mut self.rows[self.row];
+            let mut col = self.col;
+            // Cells of width 1 are overwritten in place; anything else takes the full path.
+            while i < run.len() && col < cols {
+                let cell = &mut row.cells[col];
+                if cell.width != 1 {
+                    break;
+                }
+                *cell = GridCell {
+                    ch: u32::from(run[i]),
+                    pen,
+                    link,
+                    width: 1,
+                };
+                col += 1;
+                i += 1;
+            }
+            self.col = col;
+            if col == cols && !self.modes.autowrap {
+                self.col = cols - 1;
+            }
+        }
+        for &b in &run[i..] {
+            self.put(u32::from(b), 1);
+        }
+        self.last = Some(char::from(last));
+    }
+
+    /// REP: the character just printed again, `n` times (see the avt layer's `repeat`).
+    fn repeat(&mut self, n: u16) {
+        let Some(raw) = self.last else {
+            return;
+        };
+        let ch = if self.charsets.is_plain() {
+            raw
+        } else {
+            self.charsets.translate(raw)
+        };
+        let width = if ch.width() == Some(2) { 2 } else { 1 };
+        let count = rep_count(n, self.size, usize::from(width));
+        if !self.rep_work.take(count) {
+            return;
+        }
+        for _ in 0..count {
+            self.put(ch as u32, width);
+        }
+    }
+
+    /// Puts a combining mark on the character before the cursor.
+    fn attach_mark(&mut self, mark: char) {
+        if self.col == 0 {
+            return;
+        }
+        let mut col = self.col.min(self.cols()) - 1;
+        let cells = &self.rows[self.row].cells;
+        if col > 0 && cells[col].width == 0 {
+            col -= 1;
+        }
+        let cell = cells[col];
+        if cell.ch >= MARKED {
+            let entry = &mut self.marks.entries[(cell.ch - MARKED) as usize];
+            if entry.1.len() + mark.len_utf8() <= MARKS_MAX {
+                entry.1.push(mark);
+            }
+            return;
+        }
+        let Some(base) = char::from_u32(cell.ch) else {
+            return;
+        };
+        if self.marks.entries.len() >= 1 << 16 {
+            self.collect_marks();
+        }
+        let id = MARKED + self.marks.entries.len() as u32;
+        self.marks.entries.push((base, mark.to_string()));
+        self.rows[self.row].cells[col].ch = id;
+    }
+
+    /// Drops the entries of the marks table no cell uses any more, renumbering the others.
+    fn collect_marks(&mut self) {
+        let mut used: Vec<u32> = Vec::new();
+        let all = self
+            .rows
+            .iter_mut()
+            .chain(self.other.iter_mut())
+            .chain(self.scrollback.iter_mut());
+        let mut cells: Vec<&mut GridCell> = all
+            .flat_map(|r| r.cells.iter_mut())
+            .filter(|c| c.ch >= MARKED)
+            .collect();
+        cells.sort_by_key(|c| c.ch);
+        let mut entries = Vec::new();
+        for c in cells {
+            let old = c.ch;
+            if used.last() != Some(&old) {
+                used.push(old);
+                entries.push(std::mem::take(
+                    &mut self.marks.entries[(old - MARKED) as usize],
+                ));
+            }
+            c.ch = MARKED + entries.len() as u32 - 1;
+        }
+        self.marks.entries = entries;
+    }
+
+    /// The character and the marks of a cell's `ch`.
+    fn cell_text(&self, ch: u32) -> (char, &str) {
+        if ch >= MARKED {
+            let (base, marks) = &self.marks.entries[(ch - MARKED) as usize];
+            (*base, marks)
+        } else {
+            (char::from_u32(ch).unwrap_or(' '), "")
+        }
+    }
+
+    // --- cursor -------------------------------------------------------------------------
+
+    fn move_to_col(&mut self, col: usize) {
+        self.col = col.min(self.cols() - 1);
+    }
+
+    /// To row `row` of the screen, or of the scroll region in origin mode.
+    fn move_to_row(&mut self, row: usize) {
+        let (top, bottom) = if self.modes.origin {
+            (self.top, self.bottom)
+        } else {
+            (0, self.nrows() - 1)
+        };
+        self.set_row(top.saturating_add(row).clamp(top, bottom));
+    }
+
+    fn set_row(&mut self, row: usize) {
+        self.col = self.col.min(self.cols() - 1);
+        self.row = row;
+    }
+
+    fn home(&mut self) {
+        self.col = 0;
+        self.set_row(if self.modes.origin { self.top } else { 0 });
+    }
+
+    fn rel_col(&mut self, by: isize) {
+        let col = self.col as isize + by;
+        self.col = col.clamp(0, self.cols() as isize - 1) as usize;
+    }
+
+    fn up(&mut self, n: usize) {
+        let floor = if self.row < self.top { 0 } else { self.top };
+        self.set_row(self.row.saturating_sub(n).max(floor));
+    }
+
+    fn down(&mut self, n: usize) {
+        let ceiling = if self.row > self.bottom {
+            self.nrows() - 1
+        } else {
+            self.bottom
+        };
+        self.set_row(self.row.saturating_add(n).min(ceiling));
+    }
+
+    fn line_feed(&mut self) {
+        if self.row == self.bottom {
+            self.scroll_up(self.top, self.bottom + 1, 1);
+        } else if self.row < self.nrows() - 1 {
+            self.set_row(self.row + 1);
+        }
+    }
+
+    fn reverse_index(&mut self) {
+        if self.row == self.top {
+            self.scroll_down(self.top, self.bottom + 1, 1);
+        } else {
+            self.up(1);
+        }
+    }
+
+    fn save_cursor(&mut self) {
+        self.saved = Saved {
+            col: self.col.min(self.cols() - 1),
+            row: self.row,
+            pen: self.pen,
+            origin: self.modes.origin,
+        };
+    }
+
+    fn restore_cursor(&mut self) {
+        let s = self.saved;
+        // (Saved on a screen since made smaller: at most its last row and column, as avt
+        // clamps it when it takes the new size.)
+        // (The screen's own size: the main screen takes a size it missed after this.)
+        let cols = self.rows.front().map_or(1, Row::len);
+        let (col, row) = (s.col.min(cols - 1), s.row.min(self.rows.len() - 1));
+        (self.col, self.row, self.pen, self.modes.origin) = (col, row, s.pen, s.origin);
+    }
+
+    /// DECSC and SCOSC: the cursor, and the character sets (which the modes 1048 and 1049
+    /// leave, as in the avt layer).
+    fn save_cursor_and_charsets(&mut self) {
+        self.save_cursor();
+        self.saved_charsets = self.charsets;
+    }
+
+    fn restore_cursor_and_charsets(&mut self) {
+        self.restore_cursor();
+        self.charsets = self.saved_charsets;
+    }
+
+    // --- scrolling ----------------------------------------------------------------------
+
+    /// Scrolls rows `start..end` up by `n`: blank rows (with the erase pen) come in at the
+    /// bottom. From the top of the screen, the rows that go are scrolled off into the
+    /// scrollback (on the main screen), as in avt and xterm.
+    fn scroll_up(&mut self, start: usize, end: usize, n: usize) {
+        let n = n.min(end - start);
+        let rows = self.nrows();
+        let blank = self.pen.erase();
+        if end < rows {
+            self.rows[end - 1].wrapped = false;
+        }
+        if start == 0 {
+            for _ in 0..n {
+                let gone = self.rows.remove(0).expect("a row");
+                let fresh = self.keep_scrolled(gone, blank);
+                self.rows.insert(end - 1, fresh);
+            }
+        } else {
+            self.rows[start - 1].wrapped = false;
+            self.rows.make_contiguous()[start..end].rotate_left(n);
+            for r in end - n..end {
+                self.rows[r].reset(blank);
+            }
+        }
+    }
+
+    /// Scrolls rows `start..end` down by `n`: blank rows come in at the top.
+    fn scroll_down(&mut self, start: usize, end: usize, n: usize) {
+        let n = n.min(end - start);
+        let blank = self.pen.erase();
+        self.rows.make_contiguous()[start..end].rotate_right(n);
+        for r in start..start + n {
+            self.rows[r].reset(blank);
+        }
+        if start > 0 {
+            self.rows[start - 1].wrapped = false;
+        }
+        self.rows[end - 1].wrapped = false;
+    }
+
+    /// Takes a row scrolled off the top into the scrollback (the main screen's only);
+    /// returns a blank row with `pen` for the screen, reusing the memory of a row that goes.
+    fn keep_scrolled(&mut self, gone: Row, pen: Pen) -> Row {
+        let limit = self.scrollback_cap();
+        let mut spare = if self.alternate || limit == 0 {
+            gone
+        } else {
+            self.scrollback.push_back(gone);
+            *self.scrollback_text.get_mut() = None;
+            if self.scrollback.len() > limit {
+                self.scrollback.pop_front().expect("a line")
+            } else {
+                Row::blank(self.cols(), pen)
+            }
+        };
+        spare.cells.resize(self.cols(), GridCell::blank(pen));
+        spare.reset(pen);
+        spare
+    }
+
+    fn scrollback_cap(&self) -> usize {
+        self.scrollback_limit
+            .min(SCROLLBACK_CELLS / self.cols().max(1))
+    }
+
+    fn trim_scrollback(&mut self) {
+        let limit = self.scrollback_cap();
+        while self.scrollback.len() > limit {
+            self.scrollback.pop_front();
+        }
+    }
+
+    // --- erasing ------------------------------------------------------------------------
+
+    fn erase_in_line(&mut self, ps: u16) {
+        let (cols, col, pen) = (self.cols(), self.col, self.pen.erase());
+        let row = &mut self.rows[self.row];
+        match ps {
+            0 => {
+                row.clear(col, cols, pen);
+                row.wrapped = false;
+            }
+            1 => row.clear(0, (col + 1).min(cols), pen),
+            2 => {
+                row.clear(0, cols, pen);
+                row.wrapped = false;
+            }
+            _ => {}
+        }
+    }
+
+    fn erase_in_display(&mut self, ps: u16) {
+        let (cols, col, pen) = (self.cols(), self.col, self.pen.erase());
+        let (row, rows) = (self.row, self.nrows());
+        match ps {
+            0 => {
+                let r = &mut self.rows[row];
+                r.wrapped = false;
+                r.clear(col, cols, pen);
+                for r in row + 1..rows {
+                    self.rows[r].reset(pen);
+                }
+            }
+            1 => {
+                self.rows[row].clear(0, (col + 1).min(cols), pen);
+                for r in 0..row {
+                    self.rows[r].reset(pen);
+                }
+            }
+            2 => {
+                for r in 0..rows {
+                    self.rows[r].reset(pen);
+                }
+            }
+            3 => {
+                self.scrollback.clear();
+                *self.scrollback_text.get_mut() = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// ECH: `n` cells from the cursor.
+    fn erase_chars(&mut self, row: usize, col: usize, n: usize) {
+        let cols = self.cols();
+        let n = n.min(cols.saturating_sub(col));
+        let r = &mut self.rows[row];
+        r.clear(col, col + n, self.pen.erase());
+        if col + n == cols {
+            r.wrapped = false;
+        }
+    }
+
+    /// DECSED (`display`) or DECSEL: erases what DECSCA did not protect, as ED or EL would.
+    fn selective_erase(&mut self, display: bool, ps: u16) {
+        let (cols, rows, row, col) = (self.cols(), self.nrows(), self.row, self.col);
+        let through = (col + 1).min(cols);
+        let parts: Vec<(usize, usize, usize)> = match (display, ps) {
+            (false, 0) => vec![(row, col, cols)],
+            (false, 1) => vec![(row, 0, through)],
+            (false, 2) => vec![(row, 0, cols)],
+            (true, 0) => std::iter::once((row, col, cols))
+                .chain((row + 1..rows).map(|r| (r, 0, cols)))
+                .collect(),
+            (true, 1) => (0..row)
+                .map(|r| (r, 0, cols))
+                .chain(std::iter::once((row, 0, through)))
+                .collect(),
+            (true, 2) => (0..rows).map(|r| (r, 0, cols)).collect(),
+            (true, 3) => return self.erase_in_display(3),
+            _ => return,
+        };
+        for (r, from, to) in parts {
+            let protected = |cells: &[GridCell], c: usize| {
+                let head = if c > 0 && cells[c].width == 0 {
+                    c - 1
+                } else {
+                    c
+                };
+                cells[head].pen.flags & flag::PROTECTED != 0
+            };
+            let mut c = from;
+            while c < to {
+                if protected(&self.rows[r].cells, c) {
+                    c += 1;
+                    continue;
+                }
+                let start = c;
+                while c < to && !protected(&self.rows[r].cells, c) {
+                    c += 1;
+                }
+                self.erase_chars(r, start, c - start);
+            }
+        }
+    }
+
+    /// ICH at `col` of `row`: `n` blank cells, the rest moves right.
+    fn insert_chars(&mut self, row: usize, col: usize, n: usize) {
+        let cols = self.cols();
+        let n = n.max(1).min(cols - col);
+        let pen = self.pen.erase();
+        let r = &mut self.rows[row];
+        r.shift_right(col, n, pen);
+        for c in col..col + n {
+            r.print(c, ' ' as u32, 1, pen, 0);
+        }
+    }
+
+    /// DCH at `col` of `row`.
+    fn delete_chars(&mut self, row: usize, col: usize, n: usize) {
+        let n = n.max(1).min(self.cols() - col);
+        let pen = self.pen.erase();
+        self.rows[row].delete(col, n, pen);
+    }
+
+    /// SL (`left`) and SR: every row of the scroll region moves `n` columns.
+    fn scroll_columns(&mut self, left: bool, n: u16) {
+        if self.row < self.top || self.row > self.bottom {
+            return;
+        }
+        let n = usize::from(n.max(1));
+        for r in self.top..=self.bottom {
+            if left {
+                self.delete_chars(r, 0, n);
+            } else {
+                self.insert_chars(r, 0, n);
+            }
+        }
+    }
+
+    /// The rows of IL and DL: from the cursor to the bottom of the region (or of the screen,
+    /// below it).
+    fn line_range(&self) -> (usize, usize) {
+        if self.row <= self.bottom {
+            (self.row, self.bottom + 1)
+        } else {
+            (self.row, self.nrows())
+        }
+    }
+
+    fn decaln(&mut self) {
+        for r in 0..self.nrows() {
+            for c in 0..self.cols() {
+                self.rows[r].print(c, 'E' as u32, 1, Pen::default(), 0);
+            }
+        }
+    }
+
+    // --- screens, resets, resizing --------------------------------------------------------
+
+    fn enter_alternate(&mut self) {
+        if self.alternate {
+            return;
+        }
+        self.alternate = true;
+        std::mem::swap(&mut self.saved, &mut self.other_saved);
+        std::mem::swap(&mut self.rows, &mut self.other);
+        self.rows = blank_rows(self.cols(), self.nrows(), Pen::default());
+    }
+
+    /// Back to the main screen; with `restore`, the cursor saved on it too (mode 1049),
+    /// before the main screen takes the size it missed (so the rewrap follows that cursor,
+    /// as in avt).
+    fn leave_alternate(&mut self, restore: bool) {
+        if !self.alternate {
+            if restore {
+                self.restore_cursor();
+            }
+            return;
+        }
+        self.alternate = false;
+        std::mem::swap(&mut self.saved, &mut self.other_saved);
+        std::mem::swap(&mut self.rows, &mut self.other);
+        if restore {
+            self.restore_cursor();
+        }
+        // The main screen kept its size while the alternate one was in use.
+        let old = Size {
+            cols: self.rows.front().map_or(self.size.cols, |r| r.len() as u16),
+            rows: self.rows.len() as u16,
+        };
+        if old != self.size {
+            self.reflow_screen(old);
+        }
+    }
+
+    fn soft_reset(&mut self) {
+        self.visible = true;
+        (self.top, self.bottom) = (0, self.nrows() - 1);
+        self.insert = false;
+        self.modes.soft_reset();
+        self.pen = Pen::default();
+        self.charsets = Charsets::default();
+        self.saved = Saved::default();
+    }
+
+    fn hard_reset(&mut self) {
+        let (cols, rows) = (self.cols(), self.nrows());
+        self.rows = blank_rows(cols, rows, Pen::default());
+        self.other = blank_rows(cols, rows, Pen::default());
+        self.alternate = false;
+        self.tabs = Tabs::new(cols);
+        (self.row, self.col, self.visible) = (0, 0, true);
+        self.pen = Pen::default();
+        self.charsets = Charsets::default();
+        self.saved_charsets = Charsets::default();
+        self.insert = false;
+        self.newline = false;
+        self.modes = Modes::default();
+        (self.top, self.bottom) = (0, rows - 1);
+        self.saved = Saved::default();
+        self.other_saved = Saved::default();
+        self.shape = CursorShape::default();
+        self.link = 0;
+    }
+
+    /// DECCOLM with the option on: 132 (or 80) columns, a cleared screen, no scroll region,
+    /// the cursor home.
+    fn deccolm_switch(&mut self, wide: bool) {
+        self.erase_in_display(2);
+        self.resize(Size {
+            cols: if wide { 132 } else { 80 },
+            rows: self.size.rows,
+        });
+        (self.top, self.bottom) = (0, self.nrows() - 1);
+        self.row = 0;
+        self.col = 0;
+        self.home();
+    }
+
+    /// Rewraps the screen in use from `old` to the engine's size, moving the cursor with its
+    /// text (as avt does); rows pushed off the top go to the scrollback.
+    fn reflow_screen(&mut self, old: Size) {
+        let (new_cols, new_rows) = (self.cols(), self.nrows());
+        let (old_cols, mut old_rows) = (usize::from(old.cols), usize::from(old.rows));
+        let mut lines: Vec<Row> = std::mem::take(&mut self.rows).into();
+        let (mut col, mut row) = (self.col, self.row.min(lines.len().saturating_sub(1)));
+        if new_cols != old_cols {
+            // Where the cursor is in the text: (column in its line, line number).
+            let mut offset = 0;
+            let mut line = 0;
+            for l in lines.iter().take(row) {
+                if l.wrapped {
+                    offset += old_cols;
+                } else {
+                    offset = 0;
+                    line += 1;
+                }
+            }
+            let logical = (col + offset, line);
+            lines = reflow(lines, new_cols);
+            if lines.len() < old_rows {
+                lines.resize(old_rows, Row::blank(new_cols, Pen::default()));
+            }
+            let (mut rc, mut rr, mut n) = (logical.0, 0usize, 0usize);
+            let last = lines.len() - 1;
+            while n < logical.1 && rr < last {
+                if !lines[rr].wrapped {
+                    n += 1;
+                }
+                rr += 1;
+            }
+            while rc >= new_cols && lines[rr].wrapped {
+                rc -= new_cols;
+                rr += 1;
+            }
+            col = rc.min(new_cols - 1);
+            let rel = rr as isize - (lines.len() - old_rows) as isize;
+            if rel >= 0 {
+                row = rel as usize;
+            } else {
+                row = 0;
+                old_rows += (-rel) as usize;
+            }
+        }
+        let count = lines.len();
+        match new_rows.cmp(&old_rows) {
+            std::cmp::Ordering::Less => {
+                let delta = old_rows - new_rows;
+                let below = old_rows - 1 - row;
+                let excess = delta.min(below);
+                if excess > 0 {
+                    lines.truncate(count - excess);
+                    if let Some(l) = lines.last_mut() {
+                        l.wrapped = false;
+                    }
+                }
+                row -= delta - excess;
+            }
+            std::cmp::Ordering::Greater => {
+                let mut delta = new_rows - old_rows;
+                let above = count - old_rows.min(count);
+                let shift = above.min(delta);
+                delta -= shift;
+                if row < old_rows {
+                    row += shift;
+                }
+                lines.resize(lines.len() + delta, Row::blank(new_cols, Pen::default()));
+            }
+            std::cmp::Ordering::Equal => {}
+        }
+        // The rows above the screen scroll off.
+        let above = lines.len() - new_rows;
+        let mut lines: VecDeque<Row> = lines.into();
+        for _ in 0..above {
+            let gone = lines.pop_front().expect("a row");
+            if !self.alternate && self.scrollback_cap() > 0 {
+                self.scrollback.push_back(gone);
+            }
+        }
+        self.trim_scrollback();
+        *self.scrollback_text.get_mut() = None;
+        self.rows = lines;
+        (self.col, self.row) = (col, row);
+        self.saved.col = self.saved.col.min(new_cols - 1);
+        self.saved.row = self.saved.row.min(new_rows - 1);
+    }
+
+    /// The scrollback as text (made once per change).
+    fn scrollback_lines(&self) -> Scrollback {
+        let mut cache = self.scrollback_text.borrow_mut();
+        cache
+            .get_or_insert_with(|| {
+                self.scrollback
+                    .iter()
+                    .map(|row| {
+                        let mut text: String = row
+                            .cells
+                            .iter()
+                            .filter(|c| c.width > 0)
+                            .map(|c| safe_char(self.cell_text(c.ch).0))
+                            .collect();
+                        text.truncate(text.trim_end().len());
+                        text
+                    })
+                    .collect::<Vec<_>>()
+                    .into()
+            })
+            .clone()
+    }
+
+    fn osc(&mut self, effect: OscEffect) {
+        match effect {
+            OscEffect::Names { title, icon } => {
+                if title.is_some() {
+                    self.title = title;
+                }
+                if icon.is_some() {
+                    self.icon = icon;
+                }
+            }
+            OscEffect::Clipboard(write) => push_clipboard(&mut self.clipboard, write),
+            OscEffect::Link(link) => self.link = link.map_or(0, |l| self.links.number(l)),
+            OscEffect::Ignored => {}
+            OscEffect::Unknown(code) => self.unsupported.count(format!("OSC {code}")),
+        }
+    }
+}
+
+fn blank_rows(cols: usize, rows: usize, pen: Pen) -> VecDeque<Row> {
+    (0..rows).map(|_| Row::blank(cols, pen)).collect()
+}
+
+impl Engine for NativeEngine {
+    fn feed(&mut self, text: &str) {
+        self.rep_work.fed = self.rep_work.fed.saturating_add(text.len() as u64);
+        self.feed_bytes(text.as_bytes());
+    }
+
+    fn resize(&mut self, size: Size) {
+        let size = size.at_least_min();
+        if size == self.size {
+            return;
+        }
+        let old = self.size;
+        let (old_cols, new_cols) = (usize::from(old.cols), usize::from(size.cols));
+        if new_cols < old_cols {
+            self.tabs.contract(new_cols);
+        } else if new_cols > old_cols {
+            self.tabs.expand(old_cols, new_cols);
+        }
+        // No scroll region after a resize, as in xterm and tmux (avt keeps it when only the
+        // width changes; the avt layer puts that right).
+        (self.top, self.bottom) = (0, usize::from(size.rows) - 1);
+        self.size = size;
+        self.reflow_screen(old);
+    }
+
+    fn size(&self) -> Size {
+        self.size
+    }
+
+    fn screen(&self) -> Screen {
+        let mut rows = Vec::with_capacity(self.nrows());
+        for row in &self.rows {
+            let mut out: Vec<Cell> = Vec::with_capacity(row.len());
+            let mut pen: Option<Pen> = None;
+            let mut style = Cell::default();
+            for c in &row.cells {
+                if pen != Some(c.pen) {
+                    pen = Some(c.pen);
+                    style.fg = c.pen.fg;
+                    style.bg = c.pen.bg;
+                    style.attrs = c.pen.attrs();
+                }
+                let text = if c.width == 0 {
+                    CellText::EMPTY
+                } else if c.ch < MARKED {
+                    CellText::from_char(char::from_u32(c.ch).unwrap_or(' '))
+                } else {
+                    let (base, marks) = self.cell_text(c.ch);
+                    let mut t = CellText::from_char(base);
+                    t.push_str(marks);
+                    t
+                };
+                out.push(Cell {
+                    text,
+                    width: c.width,
+                    fg: style.fg,
+                    bg: style.bg,
+                    attrs: style.attrs,
+                    link: c.link,
+                });
+            }
+            rows.push(out);
+        }
+        let links = if self.links.get(1).is_some() {
+            screen_links(&mut rows, &self.links)
+        } else {
+            Vec::new()
+        };
+        Screen {
+            size: self.size,
+            rows,
+            cursor: Cursor {
+                row: self.row.min(self.nrows() - 1) as u16,
+                col: self.col.min(self.cols() - 1) as u16,
+                visible: self.visible,
+                shape: self.shape,
+            },
+            title: self.title.clone(),
+            alternate: self.alternate,
+            state: TermState {
+                icon: self.icon.clone(),
+                bells: self.bells,
+                clipboard: self.clipboard.clone(),
+                links,
+                scrollback: self.scrollback_lines(),
+            },
+            modes: self.modes,
+        }
+    }
+
+    fn checkpoint(&mut self) {
+        self.bells = 0;
+        self.clipboard.clear();
+    }
+
+    fn unsupported(&self) -> Unsupported {
+        self.unsupported.clone()
+    }
+
+    fn limit_passed(&self) -> Option<String> {
+        self.rep_work.passed_message()
+    }
+}

@@ -1,0 +1,282 @@
+//! The native engine against the avt layer, which the conformance corpus holds to every
+//! screen: on every event of the corpus and the example casts, and on generated output.
+
+use proptest::prelude::*;
+
+use super::NativeEngine;
+use crate::cast::EventData;
+use crate::term::{AvtEngine, Engine, Screen, Size};
+
+/// Blanks with bold or faint, as both: avt keeps one intensity in its own cells, so where an
+/// edit blanks the other half of a wide character with a pen that has both, the avt layer's
+/// blank has the one its pen last got (an order the layer's own pen changes do not keep).
+fn intensity_of_blanks(s: &Screen) -> Screen {
+    let mut s = s.clone();
+    for cell in s.rows.iter_mut().flatten() {
+        if cell.text == " " && (cell.attrs.bold || cell.attrs.dim) {
+            (cell.attrs.bold, cell.attrs.dim) = (true, true);
+        }
+    }
+    s
+}
+
+/// The first row, cell or field where two screens differ, as a message.
+fn difference(a: &Screen, b: &Screen) -> Option<String> {
+    let (a, b) = (&intensity_of_blanks(a), &intensity_of_blanks(b));
+    if a == b {
+        return None;
+    }
+    if a.size != b.size {
+        return Some(format!("size {} vs {}", a.size, b.size));
+    }
+    for (r, (ra, rb)) in a.rows.iter().zip(&b.rows).enumerate() {
+        if ra != rb {
+            let c = ra.iter().zip(rb).position(|(x, y)| x != y).unwrap_or(0);
+            return Some(format!(
+                "row {r} col {c}: {:?} vs {:?}\n  avt:    {:?}\n  native: {:?}",
+                ra[c],
+                rb[c],
+                a.row_text(r),
+                b.row_text(r)
+            ));
+        }
+    }
+    if a.cursor != b.cursor {
+        return Some(format!("cursor {:?} vs {:?}", a.cursor, b.cursor));
+    }
+    if a.state != b.state {
+        return Some(format!("state {:?}\n vs {:?}", a.state, b.state));
+    }
+    Some(format!(
+        "title {:?}/{:?} alternate {}/{} modes {:?}/{:?}",
+        a.title, b.title, a.alternate, b.alternate, a.modes, b.modes
+    ))
+}
+
+fn casts() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for dir in ["tests/conformance/cases", "casts", "tests/fixtures"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "cast") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Replays `path` into both engines, comparing after every event; the first difference.
+fn compare_cast(path: &std::path::Path) -> Option<String> {
+    let reader = crate::cast::open(path).ok()?;
+    let size = reader.header().term.size;
+    let mut avt = AvtEngine::new(size);
+    let mut native = NativeEngine::new(size);
+    for (i, event) in reader.enumerate() {
+        let Ok(event) = event else { return None };
+        match &event.data {
+            EventData::Output(text) => {
+                avt.feed(text);
+                native.feed(text);
+            }
+            EventData::Resize(size) => {
+                avt.resize(*size);
+                native.resize(*size);
+            }
+            EventData::Marker(_) => {
+                avt.checkpoint();
+                native.checkpoint();
+            }
+            _ => continue,
+        }
+        if let Some(d) = difference(&avt.screen(), &native.screen()) {
+            return Some(format!(
+                "{}: event {i} (line {}): {d}",
+                path.display(),
+                event.line
+            ));
+        }
+    }
+    None
+}
+
+#[test]
+fn every_event_of_the_corpus_gives_the_avt_layers_screen() {
+    let casts = casts();
+    assert!(casts.len() > 100, "{} casts", casts.len());
+    let failures: Vec<String> = casts.iter().filter_map(|p| compare_cast(p)).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} casts differ:\n{}",
+        failures.len(),
+        casts.len(),
+        failures.join("\n")
+    );
+}
+
+/// The differences the property tests found, each fixed (in the native engine, or in the avt
+/// layer where it was wrong), as cases of their own.
+#[test]
+fn the_differences_found_stay_fixed() {
+    let text = |s: &str| vec![s.to_string()];
+    let cases: &[(Size, Vec<String>)] = &[
+        // A wide character put before the last column without auto-wrap: nothing erased.
+        (
+            Size { cols: 3, rows: 1 },
+            text("\t  \x1b[?7la0\x1b[0;1m\u{65e5}"),
+        ),
+        // Printing over the second half of a wide character clears its first half's
+        // concealment and protection.
+        (Size { cols: 3, rows: 1 }, text("\u{1f600}\x08\x1b[8;1m ")),
+        // A malformed extended colour is skipped as avt skips it.
+        (
+            Size { cols: 3, rows: 1 },
+            text("\x1b[38;1m \x1b[48;5m \x1b[38;2;1m "),
+        ),
+        // Only DECSC and DECRC save and restore the character sets.
+        (
+            Size { cols: 3, rows: 1 },
+            vec!["\x1b(0\x0e\x1b#8\x0f".into(), "\x1b[?1048la".into()],
+        ),
+        // A wide character over the second half of another in the last two columns wraps
+        // onto a line erased with the background only.
+        (
+            Size { cols: 4, rows: 1 },
+            text("\x1b[1;1m\u{672c}\u{672c}\x1b[177b\x1b[ A\u{65e5}"),
+        ),
+    ];
+    for (size, chunks) in cases {
+        let (a, n) = both(*size, chunks);
+        assert_eq!(difference(&a, &n), None, "{chunks:?}");
+    }
+    // Resizes: the scroll region goes when only the width changes; the main screen takes the
+    // size it missed after the cursor saved on it is back (1049), and a cursor saved on the
+    // alternate screen before it got smaller is restored onto it.
+    let runs: &[&[Step]] = &[
+        &[
+            Step::Feed("\x1b[1;40m\x1b7\x1b[0;2r".into()),
+            Step::Resize(2, 4),
+            Step::Feed("\r\n\r\n".into()),
+        ],
+        &[
+            Step::Feed(" a0a   a0".into()),
+            Step::Feed("00aa \x1b[?1049h".into()),
+            Step::Resize(2, 1),
+            Step::Feed("\x1b[?1049l".into()),
+        ],
+        &[
+            Step::Feed("\x1b[?1049h".into()),
+            Step::Feed(" aa 0a a \x1b7\x1b[?1049l".into()),
+            Step::Resize(2, 1),
+            Step::Feed("\x1b[?1049h\x1b8\x1b[X".into()),
+        ],
+        &[
+            Step::Feed("0a\r\n\x1b[1;40m\r\n 0\n\n\x1b[?1049h".into()),
+            Step::Resize(2, 1),
+            Step::Feed("\x1b[?1049l".into()),
+        ],
+    ];
+    for steps in runs {
+        assert_eq!(with_resizes(steps), None, "{steps:?}");
+    }
+}
+
+fn both(size: Size, chunks: &[String]) -> (Screen, Screen) {
+    let mut avt = AvtEngine::new(size);
+    let mut native = NativeEngine::new(size);
+    for c in chunks {
+        // A character at a time: the avt layer takes the lines scrolled off into the
+        // scrollback only after each feed, so a sequence later in the same feed (RIS, `CSI 3
+        // J`) would find them not yet taken.
+        let mut buf = [0u8; 4];
+        for ch in c.chars() {
+            avt.feed(ch.encode_utf8(&mut buf));
+        }
+        native.feed(c);
+    }
+    (avt.screen(), native.screen())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+    /// Generated output: text (wide characters included), controls, the sequences programs
+    /// use, at a small size so that wrapping and scrolling happen often.
+    #[test]
+    fn generated_output_gives_the_avt_layers_screen(chunks in proptest::collection::vec(
+        proptest::string::string_regex(concat!(
+            "(\\x1b\\[[0-9]{0,2}(;[0-9]{1,2}){0,2}[@A-HJKLMPSTXZ`abdefghmr]",
+            "|\\x1b\\[[134579]?[0-9];[0-9]{1,2}m|\\x1b\\[(38|48);(5;[0-9]{1,3}|2;[0-9];[0-9];[0-9])m",
+            "|\\x1b\\[\\?(1|6|7|25|47|1047|1048|1049|2004)[hl]|\\x1b\\[[0-9]? [@Aq]|\\x1b\\[[0-2]\"q",
+            "|\\x1b\\[\\?[0-3][JK]|\\x1b[78cDEHM=>]|\\x1b[()][0AB]|\\x1b#8|[\\x0e\\x0f]",
+            "|\\x1b\\]([0-2]|8;;[a-z]{0,3});[a-z ]{0,4}\\x07|\\x1b\\[[0-9]{0,3}b",
+            "|[\\x07-\\x0d]|[a-z0-9 ]{1,8}|[日本é😀]|\\x1b\\[[sub]|\\x1b\\[4[hl])*"
+        )).unwrap(),
+        1..6,
+    ), cols in 3u16..30, rows in 1u16..9) {
+        let size = Size { cols, rows };
+        let (a, n) = both(size, &chunks);
+        if let Some(d) = difference(&a, &n) {
+            proptest::prop_assert!(false, "{:?} at {}: {}", chunks, size, d);
+        }
+    }
+}
+
+/// An output chunk or a resize.
+#[derive(Debug, Clone)]
+enum Step {
+    Feed(String),
+    Resize(u16, u16),
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+    /// Resizes between the output: the reflow of wrapped lines, the cursor and the lines
+    /// pushed into the scrollback.
+    #[test]
+    fn resizes_give_the_avt_layers_screen(steps in proptest::collection::vec(
+        proptest::prop_oneof![
+            3 => proptest::string::string_regex(concat!(
+                "([a-z0-9 ]{1,12}|[日本]|\\r\\n|\\n|\\x1b\\[[0-9]{0,2}[ABCDHJKX]",
+                "|\\x1b\\[\\?1049[hl]|\\x1b\\[[0-9];[0-9]r|\\x1b[78]|\\x1b\\[1;4[0-7]m)*"
+            )).unwrap().prop_map(Step::Feed),
+            1 => (2u16..14, 1u16..7).prop_map(|(c, r)| Step::Resize(c, r)),
+        ],
+        1..12,
+    )) {
+        if let Some(d) = with_resizes(&steps) {
+            prop_assert!(false, "{:?}: {}", steps, d);
+        }
+    }
+}
+
+/// Feeds `steps` to both engines from 8x4 (the avt layer a character at a time, as [`both`]
+/// does); the first difference at the end.
+fn with_resizes(steps: &[Step]) -> Option<String> {
+    let size = Size { cols: 8, rows: 4 };
+    let mut avt = AvtEngine::new(size);
+    let mut native = NativeEngine::new(size);
+    let mut buf = [0u8; 4];
+    for step in steps.iter().cloned() {
+        match step {
+            Step::Feed(text) => {
+                for ch in text.chars() {
+                    avt.feed(ch.encode_utf8(&mut buf));
+                }
+                native.feed(&text);
+            }
+            Step::Resize(cols, rows) => {
+                let size = Size { cols, rows };
+                avt.resize(size);
+                native.resize(size);
+            }
+        }
+    }
+    difference(&avt.screen(), &native.screen())
+}
