@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use crate::term::sequence::{DecModes, Sequence, SequenceTracker};
-use crate::term::{AvtEngine, Engine};
+use crate::term::{Engine, NativeEngine};
 
 /// The pixel size of a cell in the XTWINOPS reports (`CSI 14 t`, `CSI 16 t`): width, height.
 /// It is the cell of the PNG renderer at its default 16 px font (DejaVu Sans Mono), so a
@@ -69,8 +69,8 @@ pub(crate) enum Query {
 
 /// Finds queries in output that arrives in chunks, and tracks the DEC modes the program set.
 ///
-/// It reads the output with the same escape-sequence tracker as the avt engine, so a query
-/// is whatever avt takes for one whole control sequence.
+/// It reads the output with the escape-sequence tracker whose states both of tuicast's
+/// engines follow, so a query is whatever the engines take for one whole control sequence.
 #[derive(Debug)]
 pub(crate) struct QueryScanner {
     seq: SequenceTracker,
@@ -230,7 +230,7 @@ impl Default for AnswerColors {
 pub(crate) fn answer(
     query: &Query,
     scanner: &QueryScanner,
-    engine: &AvtEngine,
+    engine: &NativeEngine,
     colors: &AnswerColors,
     terminfo: &mut Terminfo,
 ) -> Option<String> {
@@ -579,7 +579,7 @@ mod tests {
         let mut s = QueryScanner::new();
         s.scan("\x1b[?1h\x1b[?2004h");
         let c = AnswerColors::default();
-        let mut engine = AvtEngine::new(crate::term::Size { cols: 80, rows: 24 });
+        let mut engine = NativeEngine::new(crate::term::Size { cols: 80, rows: 24 });
         engine.feed("\x1b[5;10H\x1b[?1;2004;1000;1002h");
         let mut t = Terminfo::parsed("xterm", "");
         let mut a = |q: Query| answer(&q, &s, &engine, &c, &mut t);
@@ -608,7 +608,7 @@ mod tests {
 
     /// The queries in `text` and their answers from an 80x24 engine fed `screen` first.
     fn answers(screen: &str, text: &str, terminfo: &mut Terminfo) -> Vec<Option<String>> {
-        let mut engine = AvtEngine::new(crate::term::Size { cols: 80, rows: 24 });
+        let mut engine = NativeEngine::new(crate::term::Size { cols: 80, rows: 24 });
         engine.feed(screen);
         let mut s = QueryScanner::new();
         let c = AnswerColors::default();

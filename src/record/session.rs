@@ -45,7 +45,7 @@ use super::settle::{Quiescence, ScreenWatch};
 use super::utf8::Utf8Decoder;
 use crate::cast::{CastWriter, Event, EventData, Header, Term};
 use crate::inspect::Anchor;
-use crate::term::{AvtEngine, Engine, EngineOptions, Screen, Size};
+use crate::term::{Engine, EngineOptions, NativeEngine, Screen, Size};
 
 /// How to start a recording.
 #[derive(Debug, Clone)]
@@ -227,7 +227,7 @@ pub struct Finished {
 /// A program being recorded. See the module docs.
 pub struct Session {
     pub(super) pty: Pty,
-    pub(super) engine: AvtEngine,
+    pub(super) engine: NativeEngine,
     /// The terminfo of the program's `TERM`, for XTGETTCAP.
     terminfo: Terminfo,
     writer: Option<CastWriter<Sink>>,
@@ -404,7 +404,7 @@ impl Session {
             .command
             .first()
             .map(|p| p.rsplit('/').next().unwrap_or(p).to_string());
-        let engine = AvtEngine::with_options_and_scrollback(opts.size, opts.engine, 0);
+        let engine = NativeEngine::with_options_and_scrollback(opts.size, opts.engine, 0);
         let watch = ScreenWatch::new(engine.screen(), now, opts.masks);
         Ok(Session {
             _active: super::interrupt::Active::new(),

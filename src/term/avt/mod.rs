@@ -802,7 +802,7 @@ pub(crate) fn rep_count(n: u16, size: Size, width: usize) -> usize {
 
 /// The DECSCUSR `Ps` of a shape (the inverse of [`CursorShape::from_decscusr`], with 2 for
 /// the default steady block).
-fn decscusr(shape: CursorShape) -> u16 {
+pub(in crate::term) fn decscusr(shape: CursorShape) -> u16 {
     use super::CursorKind;
     let base = match shape.kind {
         CursorKind::Underline => 3,
@@ -875,17 +875,15 @@ fn blanks_cells(f: &Function) -> bool {
 
 /// Counts in `unsupported` what of `seq` no engine understands, given this layer's reading of
 /// it (`special`) and avt's (`f`): only a sequence this layer does not handle, or DEC private
-/// modes (each mode is looked up), may hold such a part.
+/// modes set or reset (each mode is looked up), may hold such a part.
 fn count_unknown(
     unsupported: &mut Unsupported,
     seq: &Sequence,
     special: &Option<Special>,
     f: Option<&Function>,
 ) {
-    if matches!(
-        special,
-        None | Some(Special::DecModes(..)) | Some(Special::XtSave(..))
-    ) {
+    // (XTSAVE and XTRESTORE are understood: this layer saves and restores the modes.)
+    if matches!(special, None | Some(Special::DecModes(..))) {
         unknown::unknown_kinds(seq, f, |kind| unsupported.count(kind));
     }
 }
@@ -906,7 +904,7 @@ fn rings(state: State) -> bool {
     )
 }
 
-fn color(c: Option<avt::Color>) -> Color {
+pub(super) fn color(c: Option<avt::Color>) -> Color {
     match c {
         None => Color::Default,
         Some(avt::Color::Indexed(i)) => Color::Indexed(i),

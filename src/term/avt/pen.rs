@@ -95,34 +95,17 @@ impl PenState {
     /// The SGR parameters that set this pen from the default, as xterm reports them to
     /// DECRQSS: `0`, then the attributes and colours (`0;1;31;48;5;200`).
     pub(super) fn sgr_params(&self) -> String {
-        let mut p = String::from("0");
-        for (on, code) in [
-            (self.bold, ";1"),
-            (self.faint, ";2"),
-            (self.italic, ";3"),
-            (self.underline, ";4"),
-            (self.blink, ";5"),
-            (self.inverse, ";7"),
-            (self.conceal, ";8"),
-            (self.strikethrough, ";9"),
-        ] {
-            if on {
-                p.push_str(code);
-            }
-        }
-        for (colour, base) in [(self.fg, 30u16), (self.bg, 40)] {
-            use std::fmt::Write as _;
-            let _ = match colour {
-                None => Ok(()),
-                Some(avt::Color::Indexed(i)) if i < 8 => write!(p, ";{}", base + u16::from(i)),
-                Some(avt::Color::Indexed(i)) if i < 16 => {
-                    write!(p, ";{}", base + 60 + u16::from(i) - 8)
-                }
-                Some(avt::Color::Indexed(i)) => write!(p, ";{};5;{i}", base + 8),
-                Some(avt::Color::RGB(c)) => write!(p, ";{};2;{};{};{}", base + 8, c.r, c.g, c.b),
-            };
-        }
-        p
+        let attrs = crate::term::Attrs {
+            bold: self.bold,
+            dim: self.faint,
+            italic: self.italic,
+            underline: self.underline,
+            strikethrough: self.strikethrough,
+            inverse: self.inverse,
+            blink: self.blink,
+            hidden: self.conceal,
+        };
+        crate::term::sgr_report(attrs, super::color(self.fg), super::color(self.bg))
     }
 
     /// Applies one SGR operation the way xterm does (avt too, but for bold and faint).

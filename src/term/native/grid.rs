@@ -97,18 +97,17 @@ pub(super) struct Row {
 }
 
 impl Row {
+    /// A row of no cells (a placeholder while a row is out of the screen for an edit).
+    pub(super) const EMPTY: Row = Row {
+        cells: Vec::new(),
+        wrapped: false,
+    };
+
     pub(super) fn blank(cols: usize, pen: Pen) -> Row {
         Row {
             cells: vec![GridCell::blank(pen); cols],
             wrapped: false,
         }
-    }
-
-    /// Makes this row blank with `pen`, keeping its allocation (its length must be right).
-    #[inline]
-    pub(super) fn reset(&mut self, pen: Pen) {
-        self.cells.fill(GridCell::blank(pen));
-        self.wrapped = false;
     }
 
     #[inline]

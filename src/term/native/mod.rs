@@ -57,10 +57,25 @@ struct Saved {
     origin: bool,
 }
 
+/// Entries of the marks table made before the first collection of the unused ones.
+const MARKS_COLLECT: usize = 1 << 16;
+
 /// The combining marks of marked cells: a cell whose `ch` is `MARKED + i` shows entry `i`.
-#[derive(Debug, Default)]
+/// Entries no cell uses any more (the cell was overwritten or dropped) are collected when
+/// `limit` entries are made.
+#[derive(Debug)]
 struct Marks {
     entries: Vec<(char, String)>,
+    limit: usize,
+}
+
+impl Default for Marks {
+    fn default() -> Self {
+        Marks {
+            entries: Vec::new(),
+            limit: MARKS_COLLECT,
+        }
+    }
 }
 
 /// tuicast's own engine: see the module docs.
@@ -107,6 +122,8 @@ pub struct NativeEngine {
     last: Option<char>,
     rep_work: RepWork,
     parser: Parser,
+    /// A blank row of the screen's width and the pen it was made with ([`Self::fill_blank`]).
+    blank: (Vec<GridCell>, Pen),
 }
 
 impl std::fmt::Debug for NativeEngine {
@@ -167,6 +184,28 @@ impl NativeEngine {
             last: None,
             rep_work: RepWork::default(),
             parser: Parser::default(),
+            blank: (Vec::new(), Pen::default()),
+        }
+    }
+
+    /// The terminal modes the program set.
+    pub fn modes(&self) -> Modes {
+        self.modes
+    }
+
+    /// The answer to DECRQSS (`DCS $ q Pt ST`) for the setting `pt` as xterm gives it,
+    /// without its framing: `0;1;31m` for SGR (`m`), `2;20r` for the scroll region
+    /// (DECSTBM, `r`, counted from 1), `5 q` for the cursor shape (DECSCUSR, ` q`; a steady
+    /// block, 2, when no program chose one). `None` for other settings.
+    pub fn setting_report(&self, pt: &str) -> Option<String> {
+        match pt {
+            "m" => {
+                let p = self.pen;
+                Some(format!("{}m", super::sgr_report(p.attrs(), p.fg, p.bg)))
+            }
+            "r" => Some(format!("{};{}r", self.top + 1, self.bottom + 1)),
+            " q" => Some(format!("{} q", super::avt::decscusr(self.shape))),
+            _ => None,
         }
     }
 
@@ -314,8 +353,11 @@ impl NativeEngine {
         let Some(base) = char::from_u32(cell.ch) else {
             return;
         };
-        if self.marks.entries.len() >= 1 << 16 {
+        if self.marks.entries.len() >= self.marks.limit {
             self.collect_marks();
+            // (When most entries are still in use, collect again only once as many more are
+            // made: each mark costs amortised constant work, whatever the screen holds.)
+            self.marks.limit = (2 * self.marks.entries.len()).max(MARKS_COLLECT);
         }
         let id = MARKED + self.marks.entries.len() as u32;
         self.marks.entries.push((base, mark.to_string()));
@@ -465,15 +507,19 @@ impl NativeEngine {
         }
         if start == 0 {
             for _ in 0..n {
-                let gone = self.rows.remove(0).expect("a row");
+                let gone = self.rows.pop_front().expect("a row");
                 let fresh = self.keep_scrolled(gone, blank);
-                self.rows.insert(end - 1, fresh);
+                if end == rows {
+                    self.rows.push_back(fresh);
+                } else {
+                    self.rows.insert(end - 1, fresh);
+                }
             }
         } else {
             self.rows[start - 1].wrapped = false;
             self.rows.make_contiguous()[start..end].rotate_left(n);
             for r in end - n..end {
-                self.rows[r].reset(blank);
+                self.blank_row(r, blank);
             }
         }
     }
@@ -484,7 +530,7 @@ impl NativeEngine {
         let blank = self.pen.erase();
         self.rows.make_contiguous()[start..end].rotate_right(n);
         for r in start..start + n {
-            self.rows[r].reset(blank);
+            self.blank_row(r, blank);
         }
         if start > 0 {
             self.rows[start - 1].wrapped = false;
@@ -508,8 +554,28 @@ impl NativeEngine {
             }
         };
         spare.cells.resize(self.cols(), GridCell::blank(pen));
-        spare.reset(pen);
+        self.fill_blank(&mut spare, pen);
         spare
+    }
+
+    /// Makes row `r` blank with `pen`.
+    #[inline]
+    fn blank_row(&mut self, r: usize, pen: Pen) {
+        let mut row = std::mem::replace(&mut self.rows[r], Row::EMPTY);
+        self.fill_blank(&mut row, pen);
+        self.rows[r] = row;
+    }
+
+    /// Makes `row` (of the screen's width) blank with `pen`: a copy of a blank row kept for
+    /// the pen, which is faster than writing each cell (a line feed at the bottom does it).
+    #[inline]
+    fn fill_blank(&mut self, row: &mut Row, pen: Pen) {
+        let cols = self.cols();
+        if self.blank.1 != pen || self.blank.0.len() != cols {
+            self.blank = (vec![GridCell::blank(pen); cols], pen);
+        }
+        row.cells.copy_from_slice(&self.blank.0);
+        row.wrapped = false;
     }
 
     fn scrollback_cap(&self) -> usize {
@@ -552,18 +618,18 @@ impl NativeEngine {
                 r.wrapped = false;
                 r.clear(col, cols, pen);
                 for r in row + 1..rows {
-                    self.rows[r].reset(pen);
+                    self.blank_row(r, pen);
                 }
             }
             1 => {
                 self.rows[row].clear(0, (col + 1).min(cols), pen);
                 for r in 0..row {
-                    self.rows[r].reset(pen);
+                    self.blank_row(r, pen);
                 }
             }
             2 => {
                 for r in 0..rows {
-                    self.rows[r].reset(pen);
+                    self.blank_row(r, pen);
                 }
             }
             3 => {
@@ -690,6 +756,14 @@ impl NativeEngine {
         std::mem::swap(&mut self.saved, &mut self.other_saved);
         std::mem::swap(&mut self.rows, &mut self.other);
         self.rows = blank_rows(self.cols(), self.nrows(), Pen::default());
+        self.clamp_saved();
+    }
+
+    /// The cursor saved on the screen in use, within its size (avt clamps it so each time a
+    /// screen takes the terminal's size, or is switched to).
+    fn clamp_saved(&mut self) {
+        self.saved.col = self.saved.col.min(self.cols() - 1);
+        self.saved.row = self.saved.row.min(self.nrows() - 1);
     }
 
     /// Back to the main screen; with `restore`, the cursor saved on it too (mode 1049),
@@ -716,6 +790,7 @@ impl NativeEngine {
         if old != self.size {
             self.reflow_screen(old);
         }
+        self.clamp_saved();
     }
 
     fn soft_reset(&mut self) {
@@ -846,8 +921,7 @@ impl NativeEngine {
         *self.scrollback_text.get_mut() = None;
         self.rows = lines;
         (self.col, self.row) = (col, row);
-        self.saved.col = self.saved.col.min(new_cols - 1);
-        self.saved.row = self.saved.row.min(new_rows - 1);
+        self.clamp_saved();
     }
 
     /// The scrollback as text (made once per change).
@@ -895,10 +969,105 @@ fn blank_rows(cols: usize, rows: usize, pen: Pen) -> VecDeque<Row> {
     (0..rows).map(|_| Row::blank(cols, pen)).collect()
 }
 
+/// Whether `b` may be in a run of plain lines the engine skips ([`NativeEngine::jump`]):
+/// printable ASCII, CR and LF.
+#[inline]
+fn plain(b: u8) -> bool {
+    (0x20..0x7f).contains(&b) || b == b'\r' || b == b'\n'
+}
+
+/// The line feeds in `b`, counted a word at a time.
+fn line_feeds(b: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = b.chunks_exact(8);
+    let mut n = 0;
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().expect("8 bytes")) ^ (ONES * u64::from(b'\n'));
+        // A byte of `w` is zero where `b` had a line feed: its high bit is set here, exactly
+        // (the form without false positives: no borrow crosses bytes).
+        let zero = !(((w & !HIGH) + !HIGH) | w | !HIGH);
+        n += zero.count_ones() as usize;
+    }
+    n + chunks.remainder().iter().filter(|&&x| x == b'\n').count()
+}
+
+impl NativeEngine {
+    /// Where the plain lines at the end of an output (`plain_tail`) may be skipped: the cut in
+    /// them, when the lines before it scroll away unseen.
+    ///
+    /// The tail (printable ASCII, CR, LF only, from after the output's last other byte) is cut
+    /// just after a CR LF with a screenful plus the scrollback's length of line feeds after it.
+    /// From the bottom row, each of those line feeds scrolls, so every row the screen has at
+    /// the cut, and every line the part before it would put in the scrollback, is pushed out
+    /// of reach; the part before the cut leaves only the cursor (the bottom row, column 0,
+    /// when its line feeds take it there) and nothing else (no pen, mode or state changes in
+    /// plain text). Only with no sequence in progress, no scroll region and no single shift
+    /// waiting for the next character. `seq 1 3000000`
+    /// then costs the recorder's live engine (no scrollback) a screenful per read.
+    fn jump(&self, plain_tail: &[u8]) -> Option<usize> {
+        if !self.parser.is_ground()
+            || self.top != 0
+            || self.bottom + 1 != self.nrows()
+            || self.charsets.single_shift_pending()
+        {
+            return None;
+        }
+        let rows = self.nrows();
+        let cap = if self.alternate {
+            0
+        } else {
+            self.scrollback_cap()
+        };
+        let need = rows + cap;
+        // (A tail too short to hold the line feeds costs nothing more.)
+        if plain_tail.len() < need + rows {
+            return None;
+        }
+        let mut after = 0;
+        let mut cut = None;
+        for (k, &b) in plain_tail.iter().enumerate().rev() {
+            if b == b'\n' {
+                if after >= need && k > 0 && plain_tail[k - 1] == b'\r' {
+                    cut = Some(k + 1);
+                    break;
+                }
+                after += 1;
+            }
+        }
+        let cut = cut?;
+        // The line feeds before the cut take the cursor to the bottom row from any row.
+        let before = plain_tail[..cut].iter().filter(|&&b| b == b'\n').count();
+        (before >= rows).then_some(cut)
+    }
+}
+
 impl Engine for NativeEngine {
     fn feed(&mut self, text: &str) {
         self.rep_work.fed = self.rep_work.fed.saturating_add(text.len() as u64);
-        self.feed_bytes(text.as_bytes());
+        let bytes = text.as_bytes();
+        let rows = usize::from(self.size.rows);
+        let cap = if self.alternate {
+            0
+        } else {
+            self.scrollback_cap()
+        };
+        // (The line feeds are counted eight bytes at a time: an output with too few costs
+        // little more.)
+        if bytes.len() >= 2 * (2 * rows + cap) && line_feeds(bytes) >= 2 * rows + cap {
+            let tail = bytes.len() - bytes.iter().rev().take_while(|&&b| plain(b)).count();
+            if bytes.len() - tail >= 2 * rows {
+                self.feed_bytes(&bytes[..tail]);
+                let plain_tail = &bytes[tail..];
+                if let Some(cut) = self.jump(plain_tail) {
+                    (self.row, self.col) = (self.nrows() - 1, 0);
+                    self.last = None;
+                    return self.feed_bytes(&plain_tail[cut..]);
+                }
+                return self.feed_bytes(plain_tail);
+            }
+        }
+        self.feed_bytes(bytes);
     }
 
     fn resize(&mut self, size: Size) {

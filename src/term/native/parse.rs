@@ -45,6 +45,11 @@ pub(super) struct Parser {
 }
 
 impl Parser {
+    /// Whether no sequence is in progress.
+    pub(super) fn is_ground(&self) -> bool {
+        self.state == State::Ground
+    }
+
     fn clear(&mut self) {
         self.params[..=self.cur].fill(0);
         self.cur = 0;

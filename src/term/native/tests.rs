@@ -102,7 +102,14 @@ fn compare_cast(path: &std::path::Path) -> Option<String> {
             ));
         }
     }
-    None
+    // The sequences neither understood, which a replay warns about.
+    let kinds = |u: crate::term::Unsupported| {
+        u.iter()
+            .map(|(k, n)| format!("{k} x{n}"))
+            .collect::<Vec<_>>()
+    };
+    let (a, n) = (kinds(avt.unsupported()), kinds(native.unsupported()));
+    (a != n).then(|| format!("{}: unsupported {a:?} vs {n:?}", path.display()))
 }
 
 #[test]
@@ -174,6 +181,13 @@ fn the_differences_found_stay_fixed() {
             Step::Feed(" aa 0a a \x1b7\x1b[?1049l".into()),
             Step::Resize(2, 1),
             Step::Feed("\x1b[?1049h\x1b8\x1b[X".into()),
+        ],
+        &[
+            Step::Feed("\x1b[?1049h\r\n\x1b[?1049h\x1b[?1049l".into()),
+            Step::Resize(2, 1),
+            Step::Feed("\x1b[?1049h".into()),
+            Step::Resize(2, 2),
+            Step::Feed("\x1b[0;0r0\x1b8".into()),
         ],
         &[
             Step::Feed("0a\r\n\x1b[1;40m\r\n 0\n\n\x1b[?1049h".into()),
@@ -279,4 +293,89 @@ fn with_resizes(steps: &[Step]) -> Option<String> {
         }
     }
     difference(&avt.screen(), &native.screen())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Plain lines that scroll away unseen are skipped (`NativeEngine::jump`): feeding at
+    /// once (which may skip) and a character at a time (which cannot) give the same screen,
+    /// scrollback included, at scrollbacks of 0, 3 and 40.
+    #[test]
+    fn skipping_plain_lines_that_scroll_away_changes_nothing(
+        head in proptest::string::string_regex(
+            "(\\x1b\\[[0-9]{1,2}(;[0-9]{1,2})?[Hmr]|\\x1b\\[\\?1049[hl]|\\x1bN|\\x1b\\(0|[a-z]{0,5})*"
+        ).unwrap(),
+        lines in proptest::collection::vec(
+            proptest::string::string_regex("[a-z0-9 ]{0,12}(\\r\\n|\\n|\\r)").unwrap(),
+            0..120,
+        ),
+        end in proptest::string::string_regex("[a-z]{0,4}").unwrap(),
+        rows in 1u16..6,
+        cols in 2u16..10,
+        scrollback in proptest::sample::select(vec![0usize, 3, 40]),
+    ) {
+        let size = Size { cols, rows };
+        let text = format!("{head}{}{end}", lines.concat());
+        let options = crate::term::EngineOptions::default();
+        let mut whole = NativeEngine::with_options_and_scrollback(size, options, scrollback);
+        whole.feed(&text);
+        let mut each = NativeEngine::with_options_and_scrollback(size, options, scrollback);
+        let mut buf = [0u8; 4];
+        for ch in text.chars() {
+            each.feed(ch.encode_utf8(&mut buf));
+        }
+        prop_assert_eq!(whole.screen(), each.screen(), "{:?}", text);
+    }
+}
+
+#[test]
+fn line_feeds_are_counted_a_word_at_a_time() {
+    for text in [
+        "",
+        "\n",
+        "a\nb\n\n\r\n0123456789\n\n\n\n\n\n\n\n\n",
+        "\u{a}\u{8a}\u{ff}\u{b}\u{9}x",
+    ] {
+        let want = text.bytes().filter(|&b| b == b'\n').count();
+        assert_eq!(super::line_feeds(text.as_bytes()), want, "{text:?}");
+    }
+    let bytes: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
+    assert_eq!(super::line_feeds(&bytes), 16);
+}
+
+/// The table of combining marks is collected as marked cells are overwritten, and what is still
+/// shown keeps its marks: 200,000 marked characters on a 10x4 screen keep the table small.
+#[test]
+fn combining_marks_stay_on_their_cells_and_the_table_stays_small() {
+    let mut e = NativeEngine::new(Size { cols: 10, rows: 4 });
+    for i in 0..200_000u32 {
+        e.feed(if i % 7 == 0 {
+            "a\u{301}\u{302}"
+        } else {
+            "e\u{301}"
+        });
+    }
+    assert!(
+        e.marks.entries.len() <= 2 * super::MARKS_COLLECT,
+        "{}",
+        e.marks.entries.len()
+    );
+    let s = e.screen();
+    for row in &s.rows {
+        for c in row {
+            assert!(
+                matches!(c.text.as_str(), "e\u{301}" | "a\u{301}\u{302}"),
+                "{:?}",
+                c.text
+            );
+        }
+    }
+    // The same marks as the avt layer on a screen that scrolls them.
+    let (a, n) = both(
+        Size { cols: 5, rows: 2 },
+        &["e\u{301}x\r\ny\u{308}\r\nz".to_string()],
+    );
+    assert_eq!(difference(&a, &n), None);
+    assert_eq!(n.row_text(0), "y\u{308}");
 }
