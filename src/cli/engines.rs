@@ -75,22 +75,27 @@ fn render_text(
     comparisons: &[Comparison],
     disagree: usize,
 ) -> String {
-    let names: Vec<&str> = engines.iter().map(|e| e.name()).collect();
+    // `native, avt and vt100`
+    let names = match engines
+        .iter()
+        .map(|e| e.name())
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
     let mut s = String::new();
     let cast = escape_for_terminal(&args.cast.display().to_string(), 200);
     let n = comparisons.len();
     let plural = if n == 1 { "" } else { "s" };
     if disagree == 0 {
-        let _ = writeln!(
-            s,
-            "{cast}: {} agree at every checkpoint ({n})",
-            names.join(" and ")
-        );
+        let _ = writeln!(s, "{cast}: {names} agree at every checkpoint ({n})");
     } else {
         let _ = writeln!(
             s,
-            "{cast}: {} disagree at {disagree} of {n} checkpoint{plural}",
-            names.join(" and ")
+            "{cast}: {names} disagree at {disagree} of {n} checkpoint{plural}"
         );
     }
     for c in comparisons {

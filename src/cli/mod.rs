@@ -50,7 +50,7 @@ pub(crate) const EXIT_CHECK_FAILED: u8 = 1;
         tuicast review                                 accept or reject changed snapshots\n  \
         tuicast test --report report                   also write report/index.html\n  \
         tuicast accept --from report                   apply the changes a CI report holds\n  \
-        tuicast engines casts/demo.cast                where the avt and vt100 engines disagree\n  \
+        tuicast engines casts/demo.cast                where tuicast's engines and vt100 disagree\n  \
         tuicast info casts/demo.cast                   size, duration, events, checkpoints\n  \
         tuicast inspect casts/demo.cast --json         boxes, selected row, status bar as data\n  \
         tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n  \
