@@ -139,21 +139,27 @@ fn terminal_state_agrees_with_tmux() {
     assert!(checked >= 4, "only {checked} checkpoints with tmux's state");
 }
 
-/// With the VT100's DECCOLM (`[terminal] deccolm = true`, `--deccolm`) avt gives the screens
-/// @xterm/headless gives with `windowOptions.setWinLines` (`tests/conformance/xterm-deccolm/`,
-/// the manifest's `xterm_deccolm`): 132 columns after `CSI ? 3 h`, as a VT100 and xterm with
-/// its `c132` resource on show them. (By default DECCOLM is ignored: the test above.)
+/// With the VT100's DECCOLM (`[terminal] deccolm = true`, `--deccolm`) both of tuicast's
+/// engines give the screens @xterm/headless gives with `windowOptions.setWinLines`
+/// (`tests/conformance/xterm-deccolm/`, the manifest's `xterm_deccolm`): 132 columns after
+/// `CSI ? 3 h`, as a VT100 and xterm with its `c132` resource on show them. (By default
+/// DECCOLM is ignored: the test above.)
 #[test]
 fn the_deccolm_option_gives_the_vt100s_132_column_screens() {
     let dir = root().join("tests/conformance");
     let manifest: Value =
         serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-    let spec = EngineSpec {
-        kind: EngineKind::Avt,
-        options: EngineOptions::default().with_deccolm(true),
-    };
     let (mut checked, mut wide, mut failures) = (0, 0, Vec::new());
-    for case in manifest["cases"].as_array().unwrap() {
+    for (case, kind) in manifest["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| [(c, EngineKind::Native), (c, EngineKind::Avt)])
+    {
+        let spec = EngineSpec {
+            kind,
+            options: EngineOptions::default().with_deccolm(true),
+        };
         let name = case["name"].as_str().unwrap();
         let cps = case["checkpoints"].as_array().unwrap();
         if cps.iter().all(|cp| cp.get("xterm_deccolm").is_none()) {
@@ -183,7 +189,7 @@ fn the_deccolm_option_gives_the_vt100s_132_column_screens() {
             checked += 1;
             wide += usize::from(size.cols == 132);
             if !r.agrees() {
-                failures.push(format!("{name}::{checkpoint}: {}", r.report));
+                failures.push(format!("{name}::{checkpoint} ({kind}): {}", r.report));
             }
         }
     }
