@@ -549,6 +549,14 @@ impl AvtEngine {
             Function::Gzd4(_) | Function::G1d4(_) => return,
             Function::Decsc | Function::Scosc => self.saved_charsets = self.charsets,
             Function::Decrc | Function::Scorc => self.charsets = self.saved_charsets,
+            // The modes that save and restore the cursor take the character sets too, as
+            // xterm's do (`CursorSave`).
+            Function::Decset(ref modes) if modes.iter().any(saves_cursor) => {
+                self.saved_charsets = self.charsets
+            }
+            Function::Decrst(ref modes) if modes.iter().any(saves_cursor) => {
+                self.charsets = self.saved_charsets
+            }
             Function::Ris => {
                 self.charsets = Charsets::default();
                 self.saved_charsets = Charsets::default();
@@ -713,11 +721,15 @@ impl AvtEngine {
         let cursor = self.terminal.cursor();
         let cols = self.size.cols as usize;
         let wide = ch.width() == Some(2);
-        // (avt also wraps a wide character printed over the second half of another one in
-        // the last two columns.)
-        let wraps = cursor.col >= cols
-            || (cursor.col + 1 == cols && wide)
-            || (cursor.col + 2 == cols && wide && self.on_wide_tail(cursor));
+        if wide && cursor.col + 2 == cols && !self.modes.insert && self.on_wide_tail(cursor) {
+            // avt would wrap a wide character printed over the second half of another one in
+            // the last two columns; it fits there, as in xterm (`a本`, then 日 on the third of
+            // four columns, is `a 日`): blank both halves first (a space printed on the first).
+            self.terminal.execute(Function::Cub(1));
+            self.terminal.execute(Function::Print(' '));
+        }
+        let cursor = self.terminal.cursor();
+        let wraps = cursor.col >= cols || (cursor.col + 1 == cols && wide);
         // Printing at the pending-wrap position wraps, and may scroll.
         if wraps && !self.marks.is_empty() {
             self.line_feed_marks();
@@ -810,6 +822,10 @@ pub(in crate::term) fn decscusr(shape: CursorShape) -> u16 {
         _ => 1,
     };
     base + u16::from(!shape.blinking)
+}
+
+fn saves_cursor(m: &DecMode) -> bool {
+    matches!(m, DecMode::SaveCursor | DecMode::SaveCursorAltScreenBuffer)
 }
 
 fn is_alt_screen(m: &DecMode) -> bool {

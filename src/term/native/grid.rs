@@ -193,13 +193,11 @@ impl Row {
                 if right == 0 {
                     return 0;
                 }
-                if right == 1 {
-                    self.space(col + 1, 1, pen);
-                    return 0;
-                }
+                // (On the second half of a wide character with a column to spare, it fits, as
+                // in xterm: `a本`, then 日 on the third of four columns, is `a 日`.)
                 self.space(col - 1, 1, pen);
                 self.set(col, ch, 2, pen, link);
-                if self.cells[col + 1].width == 2 {
+                if right >= 2 && self.cells[col + 1].width == 2 {
                     self.space(col + 2, 1, pen);
                 }
                 self.set(col + 1, ' ' as u32, 0, pen, link);

@@ -266,7 +266,13 @@ impl NativeEngine {
             self.col = self.rows[self.row].print(0, ch, width, pen, link);
         } else {
             let row = self.row;
-            let at = self.col - 1;
+            let mut at = self.col - 1;
+            // (Without auto-wrap a wide character that does not fit goes over the one before
+            // the last column, whole: on the second half of a wide character, over that
+            // character, as xterm shows it.)
+            if width == 2 && at > 0 && self.rows[row].cells[at].width == 0 {
+                at -= 1;
+            }
             if self.rows[row].print(at, ch, width, pen, link) == 0 && at > 0 {
                 self.rows[row].print(at - 1, ch, width, pen, link);
             }
@@ -481,8 +487,8 @@ impl NativeEngine {
         (self.col, self.row, self.pen, self.modes.origin) = (col, row, s.pen, s.origin);
     }
 
-    /// DECSC and SCOSC: the cursor, and the character sets (which the modes 1048 and 1049
-    /// leave, as in the avt layer).
+    /// DECSC, SCOSC and the modes 1048 and 1049: the cursor, and the character sets (as
+    /// xterm's `CursorSave`; one slot for both screens, as in the avt layer).
     fn save_cursor_and_charsets(&mut self) {
         self.save_cursor();
         self.saved_charsets = self.charsets;

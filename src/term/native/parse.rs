@@ -687,17 +687,18 @@ impl NativeEngine {
                 }
                 1048 => {
                     if set {
-                        self.save_cursor();
+                        self.save_cursor_and_charsets();
                     } else {
-                        self.restore_cursor();
+                        self.restore_cursor_and_charsets();
                     }
                 }
                 1049 => {
                     if set {
-                        self.save_cursor();
+                        self.save_cursor_and_charsets();
                         self.enter_alternate();
                     } else {
                         self.leave_alternate(true);
+                        self.charsets = self.saved_charsets;
                     }
                 }
                 _ => {

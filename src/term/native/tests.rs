@@ -145,13 +145,13 @@ fn the_differences_found_stay_fixed() {
             Size { cols: 3, rows: 1 },
             text("\x1b[38;1m \x1b[48;5m \x1b[38;2;1m "),
         ),
-        // Only DECSC and DECRC save and restore the character sets.
+        // DECSC and DECRC, and the modes 1048 and 1049, save and restore the character sets.
         (
             Size { cols: 3, rows: 1 },
             vec!["\x1b(0\x0e\x1b#8\x0f".into(), "\x1b[?1048la".into()],
         ),
-        // A wide character over the second half of another in the last two columns wraps
-        // onto a line erased with the background only.
+        // A wide character over the second half of another in the last two columns fits
+        // there, as in xterm.
         (
             Size { cols: 4, rows: 1 },
             text("\x1b[1;1m\u{672c}\u{672c}\x1b[177b\x1b[ A\u{65e5}"),
@@ -161,6 +161,21 @@ fn the_differences_found_stay_fixed() {
         let (a, n) = both(*size, chunks);
         assert_eq!(difference(&a, &n), None, "{chunks:?}");
     }
+    // As xterm 379 shows them (its print of the screen, `CSI i`, under Xvfb): a wide character
+    // fits over the second half of another with a column to spare, and the modes that save
+    // the cursor save the character sets with it.
+    let size = Size { cols: 4, rows: 5 };
+    let input = "\x1b[1;1Ha\u{672c}\x1b[1;3H\u{65e5}\x1b[3;1H\x1b(0\x1b[?1049h\x1b(B\x1b[?1049lq\
+                 \x1b[4;1H\x1b(0\x1b[?1048h\x1b(B\x1b[?1048lq";
+    let (a, n) = both(size, &[input.to_string()]);
+    assert_eq!(difference(&a, &n), None);
+    let rows: Vec<String> = (0..4).map(|r| n.row_text(r)).collect();
+    assert_eq!(rows, ["a \u{65e5}", "", "\u{2500}", "\u{2500}"]);
+    // Without auto-wrap, wide characters past the last one that fits leave the row as it is.
+    let input = "\x1b[?7l\u{65e5}\u{65e5}\u{65e5}\u{65e5}\u{65e5}\u{65e5}\u{65e5}\u{65e5}\u{65e5}";
+    let (a, n) = both(Size { cols: 15, rows: 1 }, &[input.to_string()]);
+    assert_eq!(difference(&a, &n), None);
+    assert_eq!(n.row_text(0), "\u{65e5}".repeat(7));
     // Resizes: the scroll region goes when only the width changes; the main screen takes the
     // size it missed after the cursor saved on it is back (1049), and a cursor saved on the
     // alternate screen before it got smaller is restored onto it.
