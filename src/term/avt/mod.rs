@@ -475,7 +475,18 @@ impl AvtEngine {
                 }
             }
             let scrolls = may_scroll(&f);
+            // IL and DL leave the cursor at the left margin, as in xterm (avt keeps its column),
+            // and outside the scroll region they do nothing (avt edits from the cursor's row).
+            let to_margin = matches!(f, Function::Il(_) | Function::Dl(_));
+            let row = self.terminal.cursor().row;
+            if to_margin && (row < usize::from(self.margins.0) || row > usize::from(self.margins.1))
+            {
+                return;
+            }
             self.execute(f);
+            if to_margin {
+                self.terminal.execute(Function::Cr);
+            }
             // A line feed, a scroll or a REP may have scrolled lines off the top, which avt
             // keeps until `gc`: take them now, so that one event of a million line feeds holds
             // one screen and the scrollback, not a million lines.

@@ -571,13 +571,18 @@ impl NativeEngine {
             (0, [], b'I') => self.tab(n1(p0)),
             (0, [], b'J') if p0 <= 3 => self.erase_in_display(p0),
             (0, [], b'K') if p0 <= 2 => self.erase_in_line(p0),
+            // IL and DL leave the cursor at the left margin, as in xterm, and outside the
+            // scroll region they do nothing.
+            (0, [], b'L' | b'M') if self.row < self.top || self.row > self.bottom => {}
             (0, [], b'L') => {
                 let (s, e) = self.line_range();
                 self.scroll_down(s, e, n1(p0));
+                self.col = 0;
             }
             (0, [], b'M') => {
                 let (s, e) = self.line_range();
                 self.scroll_up(s, e, n1(p0));
+                self.col = 0;
             }
             (0, [], b'P') => {
                 if self.col >= cols {

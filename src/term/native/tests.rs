@@ -171,6 +171,12 @@ fn the_differences_found_stay_fixed() {
     assert_eq!(difference(&a, &n), None);
     let rows: Vec<String> = (0..4).map(|r| n.row_text(r)).collect();
     assert_eq!(rows, ["a \u{65e5}", "", "\u{2500}", "\u{2500}"]);
+    // IL and DL: the cursor to the left margin; outside the scroll region, nothing.
+    let input = "xay\x1b[0L03y\x1b[2;5r\x1b[H\x1b[2Lq\x1b[3;4H\x1b[M!";
+    let (a, n) = both(Size { cols: 12, rows: 6 }, &[input.to_string()]);
+    assert_eq!(difference(&a, &n), None);
+    let rows: Vec<String> = (0..3).map(|r| n.row_text(r)).collect();
+    assert_eq!(rows, ["q3y", "xay", "!"]);
     // Without auto-wrap, wide characters past the last one that fits leave the row as it is.
     let input = "\x1b[?7l\u{65e5}\u{65e5}\u{65e5}\u{65e5}\u{65e5}\u{65e5}\u{65e5}\u{65e5}\u{65e5}";
     let (a, n) = both(Size { cols: 15, rows: 1 }, &[input.to_string()]);
