@@ -104,7 +104,7 @@ pub(crate) struct ConfigFile {
     snapshots: Option<PathBuf>,
     /// The golden formats of every cast (default `["txt"]`).
     formats: Option<Vec<Format>>,
-    /// The terminal engine: `avt` (the default) or `vt100`.
+    /// The terminal engine: `native` (the default), `avt` or `vt100`.
     engine: Option<EngineKind>,
     /// Options of the terminal engine, for every cast.
     #[serde(default)]

@@ -1,4 +1,6 @@
-//! Adapter for `avt`, asciinema's virtual terminal (the default engine).
+//! Adapter for `avt`, asciinema's virtual terminal: the second engine, for differential replay
+//! (`engine = "avt"`; the native engine, `src/term/native/`, is the default and follows the
+//! same rules).
 //!
 //! tuicast drives avt's parser and terminal directly (not through `avt::Vt`) so it can see
 //! each parsed function, and follows the parser's state to see each whole escape sequence.

@@ -838,8 +838,6 @@ impl NativeEngine {
             rows: self.size.rows,
         });
         (self.top, self.bottom) = (0, self.nrows() - 1);
-        self.row = 0;
-        self.col = 0;
         self.home();
     }
 

@@ -83,21 +83,6 @@ impl Parser {
     }
 }
 
-/// Whether `b` in `state` rings a BEL: in the ground state and inside escape and control
-/// sequences, not inside strings.
-fn rings(state: State) -> bool {
-    matches!(
-        state,
-        State::Ground
-            | State::Escape
-            | State::EscapeIntermediate
-            | State::CsiEntry
-            | State::CsiParam
-            | State::CsiIntermediate
-            | State::CsiIgnore
-    )
-}
-
 impl NativeEngine {
     /// Feeds output bytes (whole UTF-8 text).
     pub(super) fn feed_bytes(&mut self, bytes: &[u8]) {
@@ -449,11 +434,10 @@ impl NativeEngine {
         }
     }
 
-    /// A C0 control inside an escape or control sequence: it acts, and the sequence goes on.
+    /// A C0 control inside an escape or control sequence: it acts (BEL rings too), and the
+    /// sequence goes on. (Inside strings controls are data, or end them: `step` never comes
+    /// here from those states.)
     fn c0_in_sequence(&mut self, b: u8) {
-        if b == 0x07 && !rings(self.parser.state) {
-            return;
-        }
         self.c0(b);
     }
 
