@@ -10,11 +10,15 @@ stricter). At every `snapshot` step, and at the end, the script keeps what tmux 
 `capture-pane -p -e -N` (text, SGR styles, DEC line drawing between SO and SI) and the cursor.
 The byte log becomes an asciicast v3 cast with an `m` marker at each checkpoint (and an `r`
 event where the window was resized). Then the second oracle, @xterm/headless, replays the same
-cast (tests/conformance/oracle-xterm/replay.mjs). The manifest names, for each checkpoint, the
-oracle the agreement test believes, and why when it is not tmux.
+cast (tests/conformance/oracle-xterm/replay.mjs). For the cases that test what neither tmux
+nor xterm.js implements (VT52 mode, the VT420 rectangular operations), the third oracle is a
+real xterm under Xvfb replaying the cast (tests/conformance/oracle-xterm-x11/replay.py). The
+manifest names, for each checkpoint, the oracle the agreement test believes, and why when it is
+not tmux.
 
     scripts/conformance.py record [NAME...]   record cases (default: all), then run xterm
-    scripts/conformance.py xterm [NAME...]    replay the committed casts with @xterm/headless
+    scripts/conformance.py xterm [NAME...]    replay the committed casts with @xterm/headless (and
+                                              in a real xterm, for the cases that ask)
     scripts/conformance.py list               the cases and their programs
     scripts/conformance.py oracle SCENARIO DIR  tmux's screens at the checkpoints of any
                                               scenario (the bundled suite's casts/NAME.toml),
@@ -34,6 +38,8 @@ file; tests/it/conformance.rs hands tuicast everything before it):
                           (pane title, bell flag, paste buffer from OSC 52, history): the
                           manifest's `tmux.state`, checked against tuicast's `Screen::state`
     [conformance.xterm]   checkpoints whose oracle is @xterm/headless, each with the reason
+    [conformance.x11]     checkpoints whose oracle is a real xterm (X11), each with the
+                          reason; a case with this table is also replayed in xterm
 
 Files (tests/conformance/):
     scenarios/NAME.toml          the case
@@ -43,10 +49,12 @@ Files (tests/conformance/):
                                  ignored, as xterm.js and xterm do by default)
     xterm-deccolm/NAME/CHECKPOINT.ans   the same with DECCOLM switching to 132 columns, as
                                  on a VT100 (only casts that use DECCOLM)
+    xterm-x11/NAME/CHECKPOINT.ans   xterm 379's own screen (its print-screen function), for
+                                 the cases with a [conformance.x11] table
     manifest.json                cases, checkpoints, oracles, cursors
 
-Needs python3 (3.11), tmux, util-linux script, node and npm, and the programs:
-    apt-get install tmux vttest dialog whiptail vim less man-db nano mc htop procps tig \\
+Needs python3 (3.11), tmux, util-linux script, node and npm, xterm and Xvfb, and the programs:
+    apt-get install tmux xterm xvfb vttest dialog whiptail vim less man-db nano mc htop procps tig \\
         ncdu git mg joe ne micro emacs-nox kakoune vis nvi vifm links elinks dash bc \\
         sqlite3 calcurse figlet toilet cowsay tree ncurses-examples python3-urwid hexyl \\
         exa ripgrep gdu duf neomutt pinfo tty-clock sl cmatrix
@@ -77,11 +85,12 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "conformance"
 SCENARIOS = CORPUS / "scenarios"
 XTERM_DIR = CORPUS / "oracle-xterm"
+X11_REPLAY = CORPUS / "oracle-xterm-x11" / "replay.py"
 
 #: The scenario keys this script gives their tuicast meaning; the others (cwd, inherit_env,
 #: title, redact, [check], [regions]) make no sense for the corpus and are refused.
 KEYS = {"command", "shell", "size", "env", "timeout", "steps", "conformance"}
-CONFORMANCE_KEYS = {"program", "cut", "setup", "xterm", "state"}
+CONFORMANCE_KEYS = {"program", "cut", "setup", "xterm", "x11", "state"}
 STEP_KINDS = ("wait", "press", "type", "snapshot", "resize", "exit", "sleep")
 
 
@@ -100,7 +109,16 @@ class Case:
     cut: bool
     setup: str | None
     xterm: dict[str, str]
+    x11: dict[str, str]
     state: bool
+
+    def oracle(self, checkpoint: str) -> tuple[str, str | None]:
+        """The oracle the agreement test believes at `checkpoint`, and why when not tmux."""
+        if checkpoint in self.x11:
+            return "xterm-x11", self.x11[checkpoint]
+        if checkpoint in self.xterm:
+            return "xterm", self.xterm[checkpoint]
+        return "tmux", None
 
 
 def parse_duration(text: str) -> float:
@@ -145,6 +163,9 @@ def load_case(path: Path) -> Case:
         kinds = [k for k in step if k != "timeout"]
         if len(kinds) != 1 or kinds[0] not in STEP_KINDS:
             raise RecordError(f"{where}: step {i + 1}: one of {', '.join(STEP_KINDS)} ({step})")
+    both = set(conf.get("xterm", {})) & set(conf.get("x11", {}))
+    if both:
+        raise RecordError(f"{where}: [conformance.xterm] and [conformance.x11] both name {sorted(both)}")
     ends_with_exit = bool(steps) and "exit" in steps[-1]
     if bool(conf.get("cut")) == ends_with_exit:
         raise RecordError(f"{where}: the last step is `exit`, or [conformance] says cut = true")
@@ -160,6 +181,7 @@ def load_case(path: Path) -> Case:
         cut=bool(conf.get("cut")),
         setup=conf.get("setup"),
         xterm=dict(conf.get("xterm", {})),
+        x11=dict(conf.get("x11", {})),
         state=bool(conf.get("state")),
     )
 
@@ -241,14 +263,15 @@ def record(c: Case, verbose: bool = False) -> dict:
         checkpoints = []
         for label, cap in rec.captures.items():
             (out / f"{label}.ans").write_text(cap["screen"], encoding="utf-8")
-            why = c.xterm.get(label)
+            which, why = c.oracle(label)
             checkpoints.append({
-                "name": label, "oracle": "xterm" if why else "tmux", "why": why,
+                "name": label, "oracle": which, "why": why,
                 "tmux": {k: v for k, v in cap.items() if k != "screen"},
             })  # fmt: skip
-        missing = set(c.xterm) - set(rec.captures)
-        if missing:
-            raise RecordError(f"{c.path.name}: [conformance.xterm] names no checkpoint {sorted(missing)}")
+        for table, names in (("xterm", c.xterm), ("x11", c.x11)):
+            missing = set(names) - set(rec.captures)
+            if missing:
+                raise RecordError(f"{c.path.name}: [conformance.{table}] names no checkpoint {sorted(missing)}")
         return {
             "name": c.name,
             "program": c.program,
@@ -338,6 +361,36 @@ def xterm(name: str, entry: dict) -> None:
             }
 
 
+def x11(name: str, entry: dict, wanted: bool) -> None:
+    """A real xterm's screens (oracle-xterm-x11/replay.py) in xterm-x11/NAME/, and each
+    checkpoint's `xterm-x11` entry, for a case with a `[conformance.x11]` table (`wanted`)."""
+    out = CORPUS / "xterm-x11" / name
+    if out.exists():
+        shutil.rmtree(out)
+    for cp in entry["checkpoints"]:
+        cp.pop("xterm-x11", None)
+    if not wanted:
+        return
+    cast = CORPUS / "cases" / f"{name}.cast"
+    proc = subprocess.run(
+        [sys.executable, str(X11_REPLAY), str(cast)], capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise RecordError(f"xterm (X11): {proc.stderr.strip()}")
+    by_name = {cp["name"]: cp for cp in json.loads(proc.stdout)["checkpoints"]}
+    out.mkdir(parents=True)
+    for cp in entry["checkpoints"]:
+        x = by_name.get(cp["name"])
+        if x is None:
+            raise RecordError(f"{name}: xterm (X11) has no checkpoint {cp['name']!r}")
+        (out / f"{cp['name']}.ans").write_text(x["screen"], encoding="utf-8")
+        cp["xterm-x11"] = {
+            "cursor": x["cursor"],
+            "alternate": x["alternate"],
+            "size": f"{x['size'][0]}x{x['size'][1]}",
+        }
+
+
 def load_manifest() -> dict:
     path = CORPUS / "manifest.json"
     if path.exists():
@@ -409,9 +462,9 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 # The oracle choices are the scenario's, as recording makes them.
                 for cp in entries[n]["checkpoints"]:
-                    why = known[n].xterm.get(cp["name"])
-                    cp["oracle"], cp["why"] = ("xterm" if why else "tmux"), why
+                    cp["oracle"], cp["why"] = known[n].oracle(cp["name"])
             xterm(n, entries[n])
+            x11(n, entries[n], bool(known[n].x11))
         except (RecordError, subprocess.CalledProcessError) as e:
             print(f"conformance: {n}: {e}", file=sys.stderr)
             status = 1

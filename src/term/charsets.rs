@@ -15,6 +15,8 @@ pub(crate) enum Charset {
     DecGraphics,
     /// A national replacement set: ASCII with a few characters replaced.
     National(&'static [(char, char)]),
+    /// The VT52 graphics set (`ESC F` in VT52 mode): 0x5f–0x7e as xterm prints them.
+    Vt52Graphics,
 }
 
 impl Charset {
@@ -46,6 +48,10 @@ impl Charset {
                 '`'..='~' => DEC_GRAPHICS[ch as usize - 0x60],
                 _ => ch,
             },
+            Charset::Vt52Graphics => match ch {
+                '_'..='~' => VT52_GRAPHICS[ch as usize - 0x5f],
+                _ => ch,
+            },
             Charset::National(table) => table
                 .iter()
                 .find(|(from, _)| *from == ch)
@@ -58,6 +64,14 @@ impl Charset {
 const DEC_GRAPHICS: [char; 31] = [
     '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺', '⎻', '─', '⎼',
     '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
+];
+
+/// The VT52 graphics set for 0x5f–0x7e, as xterm prints it (its print-screen function):
+/// blanks for the fractions 3/, 5/ and 7/ and the reserved 0x60, which have no character of
+/// their own, and each pair of the eight scan lines on one of DEC's four.
+const VT52_GRAPHICS: [char; 32] = [
+    ' ', ' ', '▮', '⅟', ' ', ' ', ' ', '°', '±', '→', '…', '÷', '↓', '⎺', '⎺', '⎻', '⎻', '⎼', '⎼',
+    '⎽', '⎽', '₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉', '¶',
 ];
 
 const DUTCH: [(char, char); 9] = [
@@ -218,6 +232,11 @@ impl Charsets {
         } else {
             ch
         }
+    }
+
+    /// Designates `set` into G0 (VT52 mode's `ESC F` and `ESC G`).
+    pub(crate) fn set_g0(&mut self, set: Charset) {
+        self.sets[0] = set;
     }
 
     /// Whether a single shift (SS2, SS3) waits for the next printed character.

@@ -24,6 +24,7 @@
 
 mod grid;
 mod parse;
+mod rect;
 #[cfg(test)]
 mod tests;
 
@@ -78,6 +79,18 @@ impl Default for Marks {
     }
 }
 
+/// What VT52 mode puts aside, as xterm does: it starts with fresh character sets, no
+/// auto-wrap, origin, insert or new-line mode, and the default pen; `ESC <` restores these.
+#[derive(Debug, Clone, Copy)]
+struct Vt52Saved {
+    charsets: Charsets,
+    autowrap: bool,
+    origin: bool,
+    insert: bool,
+    newline: bool,
+    pen: Pen,
+}
+
 /// tuicast's own engine: see the module docs.
 pub struct NativeEngine {
     size: Size,
@@ -96,6 +109,10 @@ pub struct NativeEngine {
     link: u16,
     charsets: Charsets,
     saved_charsets: Charsets,
+    /// VT52 mode (DECANM reset, `CSI ? 2 l`), and what it put aside for `ESC <` to bring back.
+    vt52: Option<Vt52Saved>,
+    /// DECSACE 2: DECCARA and DECRARA change the rectangle, not the stream of cells.
+    rect_exact: bool,
     saved: Saved,
     other_saved: Saved,
     /// The scroll region, inclusive.
@@ -161,6 +178,8 @@ impl NativeEngine {
             link: 0,
             charsets: Charsets::default(),
             saved_charsets: Charsets::default(),
+            vt52: None,
+            rect_exact: false,
             saved: Saved::default(),
             other_saved: Saved::default(),
             top: 0,
@@ -819,6 +838,8 @@ impl NativeEngine {
         self.pen = Pen::default();
         self.charsets = Charsets::default();
         self.saved_charsets = Charsets::default();
+        self.vt52 = None;
+        self.rect_exact = false;
         self.insert = false;
         self.newline = false;
         self.modes = Modes::default();
@@ -1011,6 +1032,7 @@ impl NativeEngine {
     /// then costs the recorder's live engine (no scrollback) a screenful per read.
     fn jump(&self, plain_tail: &[u8]) -> Option<usize> {
         if !self.parser.is_ground()
+            || self.vt52.is_some()
             || self.top != 0
             || self.bottom + 1 != self.nrows()
             || self.charsets.single_shift_pending()

@@ -11,6 +11,7 @@ use super::NativeEngine;
 use crate::term::sequence::State;
 use crate::term::state::osc_effect;
 use crate::term::{Color, CursorShape, Rgb};
+use unicode_width::UnicodeWidthChar;
 
 /// Most parameters of a control sequence (later ones are read into the last, as in avt).
 const MAX_PARAMS: usize = 32;
@@ -42,6 +43,10 @@ pub(super) struct Parser {
     osc_escape: bool,
     dcs_escape: bool,
     dcs_head: String,
+    /// VT52 mode's `ESC Y`: 1 while its row is to come, 2 while its column is (the row in
+    /// `vt52_row`), else 0.
+    vt52_y: u8,
+    vt52_row: u8,
 }
 
 impl Parser {
@@ -86,6 +91,9 @@ impl Parser {
 impl NativeEngine {
     /// Feeds output bytes (whole UTF-8 text).
     pub(super) fn feed_bytes(&mut self, bytes: &[u8]) {
+        if self.vt52.is_some() {
+            return self.feed_vt52(bytes);
+        }
         let mut i = 0;
         let len = bytes.len();
         while i < len {
@@ -108,6 +116,9 @@ impl NativeEngine {
                 if b == 0x1b && bytes.get(i + 1) == Some(&b'[') {
                     if let Some(n) = self.whole_csi(&bytes[i + 2..]) {
                         i += 2 + n;
+                        if self.vt52.is_some() {
+                            return self.feed_vt52(&bytes[i..]);
+                        }
                         continue;
                     }
                 }
@@ -120,6 +131,9 @@ impl NativeEngine {
                 // The common bytes of a sequence: parameters, intermediates, finals.
                 i += 1;
                 self.step(char::from(b));
+                if self.vt52.is_some() {
+                    return self.feed_vt52(&bytes[i..]);
+                }
                 continue;
             }
             let (ch, n) = decode(&bytes[i..]);
@@ -129,6 +143,84 @@ impl NativeEngine {
             } else {
                 self.step(ch);
             }
+        }
+    }
+
+    /// Feeds output bytes in VT52 mode, until `ESC <` leaves it.
+    fn feed_vt52(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.vt52.is_none() {
+                return self.feed_bytes(&bytes[i..]);
+            }
+            let (ch, n) = decode(&bytes[i..]);
+            i += n;
+            self.vt52_step(ch);
+        }
+    }
+
+    /// One character in VT52 mode, as xterm reads it: controls act (CAN and SUB end an
+    /// escape sequence), `ESC` and a character make the only sequences but for `ESC Y`, whose
+    /// row and column are the two characters after it (each plus 32), and the rest prints.
+    fn vt52_step(&mut self, ch: char) {
+        self.last = None;
+        let p = &mut self.parser;
+        if p.vt52_y > 0 && ch >= ' ' {
+            let at = u8::try_from(u32::from(ch) - 32).unwrap_or(u8::MAX);
+            if p.vt52_y == 1 {
+                (p.vt52_y, p.vt52_row) = (2, at);
+            } else {
+                p.vt52_y = 0;
+                let row = usize::from(p.vt52_row);
+                self.move_to_col(usize::from(at));
+                self.move_to_row(row);
+            }
+            return;
+        }
+        match ch {
+            '\x18' | '\x1a' => {
+                (p.vt52_y, p.state) = (0, State::Ground);
+            }
+            '\x1b' => {
+                (p.vt52_y, p.state) = (0, State::Escape);
+            }
+            '\0'..='\x1f' => self.c0(ch as u8),
+            '\x7f'..='\u{9f}' => {}
+            _ if self.parser.state == State::Escape => {
+                self.parser.state = State::Ground;
+                self.vt52_escape(ch);
+            }
+            _ => self.print(ch),
+        }
+    }
+
+    /// `ESC ch` in VT52 mode.
+    fn vt52_escape(&mut self, ch: char) {
+        use crate::term::charsets::Charset;
+        match ch {
+            'A' => self.up(1),
+            'B' => self.down(1),
+            'C' => self.rel_col(1),
+            'D' => self.rel_col(-1 - isize::from(self.col == self.cols())),
+            'F' => self.charsets.set_g0(Charset::Vt52Graphics),
+            'G' => self.charsets.set_g0(Charset::Ascii),
+            'H' => self.home(),
+            'I' => self.reverse_index(),
+            'J' => self.erase_in_display(0),
+            'K' => self.erase_in_line(0),
+            'Y' => self.parser.vt52_y = 1,
+            'Z' => {} // identify: the terminal answers
+            '=' => self.modes.keypad = true,
+            '>' => self.modes.keypad = false,
+            '<' => {
+                if let Some(saved) = self.vt52.take() {
+                    self.charsets = saved.charsets;
+                    (self.modes.autowrap, self.modes.origin) = (saved.autowrap, saved.origin);
+                    (self.insert, self.newline, self.pen) =
+                        (saved.insert, saved.newline, saved.pen);
+                }
+            }
+            _ => self.unsupported.count(format!("VT52 ESC {ch}")),
         }
     }
 
@@ -620,6 +712,30 @@ impl NativeEngine {
                 _ => {}
             },
             (0, [b'!'], b'p') => self.soft_reset(),
+            (0, [b'$'], b'x' | b'z' | b'{' | b'v' | b'r' | b't') if !colon => {
+                let params: Vec<u16> = (0..=p.cur).map(|i| p.p(i)).collect();
+                match fin {
+                    b'x' => {
+                        let ch = char::from_u32(u32::from(p0)).filter(|c| c.width() == Some(1));
+                        if let (Some(ch), Some(r)) = (ch, self.rect(&params[1..])) {
+                            self.fill_rect(r, ch);
+                        }
+                    }
+                    b'z' => {
+                        if let Some(r) = self.rect(&params) {
+                            self.fill_rect(r, ' ');
+                        }
+                    }
+                    b'{' => {
+                        if let Some(r) = self.rect(&params) {
+                            self.selective_erase_rect(r);
+                        }
+                    }
+                    b'v' => self.copy_rect(&params),
+                    _ => self.change_rect_attrs(&params, fin == b't'),
+                }
+            }
+            (0, [b'*'], b'x') if !colon => self.rect_exact = p0 == 2,
             _ => {
                 let inter: String = inter.iter().map(|&b| char::from(b)).collect();
                 let marker = (marker != 0).then(|| char::from(marker));
@@ -657,6 +773,20 @@ impl NativeEngine {
     fn dec_modes(&mut self, set: bool) {
         for m in self.mode_params() {
             match m {
+                // DECANM reset: VT52 mode (see `Vt52Saved`), the rest of the parameters
+                // ignored, as in xterm; set, it does nothing (VT52 mode does not read it).
+                2 if !set => {
+                    self.vt52 = Some(super::Vt52Saved {
+                        charsets: std::mem::take(&mut self.charsets),
+                        autowrap: std::mem::replace(&mut self.modes.autowrap, false),
+                        origin: std::mem::replace(&mut self.modes.origin, false),
+                        insert: std::mem::replace(&mut self.insert, false),
+                        newline: std::mem::replace(&mut self.newline, false),
+                        pen: std::mem::take(&mut self.pen),
+                    });
+                    return;
+                }
+                2 => {}
                 3 => {
                     if self.deccolm {
                         self.deccolm_switch(set);
