@@ -122,7 +122,7 @@ impl AvtEngine {
     /// Runs `edit` on avt with its cursor free to move to any row (origin mode off) and its
     /// pen holding only the background, then puts back the pen, origin mode and `cursor`,
     /// at the pending wrap if it was there.
-    fn edit(&mut self, cursor: avt::terminal::Cursor, edit: impl FnOnce(&mut Self)) {
+    pub(super) fn edit(&mut self, cursor: avt::terminal::Cursor, edit: impl FnOnce(&mut Self)) {
         let origin = self.modes.modes.origin;
         if origin {
             self.terminal
@@ -136,7 +136,32 @@ impl AvtEngine {
         edit(self);
         let cols = usize::from(self.size.cols);
         let col = cursor.col.min(cols - 1);
-        if origin {
+        let (top, bottom) = (usize::from(self.margins.0), usize::from(self.margins.1));
+        if origin && (cursor.row < top || cursor.row > bottom) {
+            // In origin mode only DECRC puts the cursor outside the scroll region, and no
+            // CUP brings it back there: DECRC again (the slot holds the row it put it on),
+            // line feeds or reverse ones to the row it went to since (outside the region
+            // they do not scroll), then the column, auto-wrap and pen as they were.
+            self.terminal.execute(Function::Decrc);
+            let from = self.terminal.cursor().row;
+            let outside = |r: usize| r < top || r > bottom;
+            if outside(from) && (from < top) == (cursor.row < top) {
+                for _ in cursor.row..from {
+                    self.terminal.execute(Function::Ri);
+                }
+                for _ in from..cursor.row {
+                    self.terminal.execute(Function::Lf);
+                }
+            }
+            self.terminal.execute(Function::Cha(col as u16 + 1));
+            let autowrap = self.modes.modes.autowrap;
+            self.terminal.execute(if autowrap {
+                Function::Decset(vec![DecMode::AutoWrap])
+            } else {
+                Function::Decrst(vec![DecMode::AutoWrap])
+            });
+            self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
+        } else if origin {
             // (Origin mode homes the cursor; rows count from the top margin again.)
             self.terminal
                 .execute(Function::Decset(vec![DecMode::Origin]));
@@ -157,7 +182,7 @@ impl AvtEngine {
     }
 
     /// Moves avt's cursor to (`row`, `col`) from 0, origin mode off.
-    fn goto(&mut self, row: usize, col: usize) {
+    pub(super) fn goto(&mut self, row: usize, col: usize) {
         self.terminal
             .execute(Function::Cup(row as u16 + 1, col as u16 + 1));
     }
@@ -166,7 +191,7 @@ impl AvtEngine {
     /// one ending there) printed again as it is, with its own pen, which leaves avt's cursor
     /// past it (avt has no other way to put it there). Insert mode is off and auto-wrap on
     /// meanwhile, so that the cell is only rewritten.
-    fn reprint_last_cell(&mut self, row: usize) {
+    pub(super) fn reprint_last_cell(&mut self, row: usize) {
         let cols = usize::from(self.size.cols);
         let Some(line) = self.terminal.view().nth(row) else {
             return;
@@ -200,7 +225,7 @@ impl AvtEngine {
 }
 
 /// SGR operations that make avt's pen `pen`.
-fn pen_ops(pen: &avt::Pen) -> Vec<SgrOp> {
+pub(super) fn pen_ops(pen: &avt::Pen) -> Vec<SgrOp> {
     let mut ops = vec![SgrOp::Reset];
     ops.extend(pen.foreground().map(SgrOp::SetForegroundColor));
     ops.extend(pen.background().map(SgrOp::SetBackgroundColor));

@@ -97,7 +97,7 @@ pub(in crate::term) use unknown::{
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 
-use avt::parser::{DecMode, Function, Parser, SgrOp, State};
+use avt::parser::{AnsiMode, DecMode, Function, Parser, SgrOp, State};
 use avt::terminal::{BufferType, Terminal};
 use unicode_width::UnicodeWidthChar;
 
@@ -743,21 +743,43 @@ impl AvtEngine {
         }
         let cursor = self.terminal.cursor();
         let wraps = cursor.col >= cols || (cursor.col + 1 == cols && wide);
+        let insert = self.modes.insert;
+        if insert {
+            self.insert_room(cursor, wide, wraps);
+        }
         // Printing at the pending-wrap position wraps, and may scroll.
         if wraps && !self.marks.is_empty() {
             self.line_feed_marks();
         }
         let extra = self.pen.pen.extra();
-        if self.modes.insert && cursor.col < cols && !self.marks.is_empty() {
-            // (avt's insert mode shifts the line one cell, whatever the width.)
-            self.shift_marks(cursor.row, cursor.col, 1);
-        }
         let stored = if !extra.is_plain() || self.link != 0 || StandIns::in_range(ch) {
             self.stand_ins.stand_in(ch, extra, self.link)
         } else {
             ch
         };
+        if insert && wraps {
+            // (avt would shift the row it leaves; `insert_room` made the room.)
+            self.terminal.execute(Function::Rm(vec![AnsiMode::Insert]));
+        }
+        // A wide character that does not fit in the last column wraps and leaves that column
+        // as it was, as in xterm (avt blanks it): put back after the print.
+        let left_behind = (wide && cursor.col + 1 == cols && self.modes.modes.autowrap)
+            .then(|| {
+                self.terminal
+                    .view()
+                    .nth(cursor.row)
+                    .map(|l| l.cells()[cols - 1])
+            })
+            .flatten()
+            .filter(|cell| cell.width() == 1);
         self.terminal.execute(Function::Print(stored));
+        if insert && wraps {
+            self.terminal.execute(Function::Sm(vec![AnsiMode::Insert]));
+        }
+        if let Some(cell) = left_behind {
+            let scrolled = cursor.row == usize::from(self.margins.1);
+            self.put_back_last_cell(cursor.row, scrolled, cell);
+        }
         if !self.marks.is_empty() {
             self.unmark_printed(cursor, ch);
         }
@@ -778,6 +800,72 @@ impl AvtEngine {
                     .execute(Function::El(avt::parser::ElScope::ToRight));
                 self.terminal.execute(Function::Sgr(self.pen.pen.ops()));
             }
+        }
+    }
+
+    /// Puts `cell` back on the last column of the row the cursor was on, `row`, after a
+    /// wide character that did not fit there wrapped (onto the next row, or the one that
+    /// `scrolled` in).
+    fn put_back_last_cell(&mut self, row: usize, scrolled: bool, cell: avt::Cell) {
+        let after = self.terminal.cursor();
+        if !scrolled && row + 1 == usize::from(self.size.rows) && self.size.cols <= 2 {
+            // (It stayed on the screen's last row, outside the region, and went over the
+            // cell: there are only two columns.)
+            return;
+        }
+        let row = if scrolled {
+            match row.checked_sub(1) {
+                Some(r) if row > usize::from(self.margins.0) => r,
+                // (The row scrolled out of a one-row region: the native engine blanks the
+                // cell there too.)
+                _ => return,
+            }
+        } else {
+            row
+        };
+        let insert = self.modes.insert;
+        self.edit(after, |e| {
+            if insert {
+                e.terminal.execute(Function::Rm(vec![AnsiMode::Insert]));
+            }
+            e.goto(row, usize::from(e.size.cols) - 1);
+            e.terminal
+                .execute(Function::Sgr(edits::pen_ops(cell.pen())));
+            e.terminal.execute(Function::Print(cell.char()));
+            e.terminal.execute(Function::Sgr(e.pen.pen.ops()));
+            if insert {
+                e.terminal.execute(Function::Sm(vec![AnsiMode::Insert]));
+            }
+        });
+    }
+
+    /// Insert mode, before a character is printed at `cursor`: room for it as xterm makes it,
+    /// as many cells as it takes (avt shifts one, whatever the width), and, where it wraps onto
+    /// the next row, on that row (avt shifts none there, and would shift the row it leaves).
+    fn insert_room(&mut self, cursor: avt::terminal::Cursor, wide: bool, wraps: bool) {
+        let width = 1 + usize::from(wide);
+        if !wraps {
+            if wide {
+                self.terminal.execute(Function::Ich(1));
+            }
+            if !self.marks.is_empty() {
+                self.shift_marks(cursor.row, cursor.col, width as isize);
+            }
+            return;
+        }
+        let last_row = usize::from(self.size.rows) - 1;
+        if !self.modes.modes.autowrap
+            || cursor.row == usize::from(self.margins.1)
+            || cursor.row == last_row
+        {
+            return; // (it stays on its row, or a blank row scrolls in)
+        }
+        self.edit(cursor, |e| {
+            e.goto(cursor.row + 1, 0);
+            e.terminal.execute(Function::Ich(width as u16));
+        });
+        if !self.marks.is_empty() {
+            self.shift_marks(cursor.row + 1, 0, width as isize);
         }
     }
 

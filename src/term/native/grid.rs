@@ -128,7 +128,7 @@ impl Row {
     /// A blank that an edit leaves in the other half of a wide character: the pen's colours
     /// and attributes, but not its concealment or protection (as avt's own cells have them).
     #[inline]
-    fn space(&mut self, col: usize, width: u8, pen: Pen) {
+    pub(super) fn space(&mut self, col: usize, width: u8, pen: Pen) {
         let pen = Pen {
             flags: pen.flags & !(flag::HIDDEN | flag::PROTECTED),
             ..pen
@@ -154,7 +154,7 @@ impl Row {
     }
 
     /// Prints `ch` of `width` (1 or 2) at `col`; returns the columns it took, 0 when a wide
-    /// character does not fit before the end of the row (the cell is blanked, or left).
+    /// character does not fit before the end of the row (the cell is left as it is).
     #[inline]
     pub(super) fn print(&mut self, col: usize, ch: u32, width: u8, pen: Pen, link: u16) -> usize {
         let here = self.cells[col].width;
@@ -167,8 +167,7 @@ impl Row {
             (1, 1) => unreachable!(),
             (1, _) => {
                 if right == 0 {
-                    self.space(col, 1, pen);
-                    return 0;
+                    return 0; // (the cell stays, as in xterm)
                 }
                 self.set(col, ch, 2, pen, link);
                 if right >= 2 && self.cells[col + 1].width == 2 {
@@ -215,11 +214,15 @@ impl Row {
             self.space(col, 1, pen);
             self.space(col - 1, 1, pen);
         }
+        let n = n.min(self.len() - col);
         self.cells[col..].rotate_right(n);
+        // (A wide character pushed half past the end: its first half is the last cell.)
+        let last = self.len() - 1;
+        if self.cells[last].width == 2 {
+            self.space(last, 1, pen);
+        }
         if self.cells[col].width == 0 {
             self.space(col, 1, pen);
-            let last = self.len() - 1;
-            self.space(last, 1, pen);
         }
     }
 

@@ -264,8 +264,10 @@ impl NativeEngine {
         let mut n = 0;
         if self.col < cols {
             let (row, col) = (self.row, self.col);
-            if self.insert {
-                self.rows[row].shift_right(col, 1, pen);
+            if self.insert && col + usize::from(width) <= cols {
+                // (As many cells as the character takes, as in xterm; nothing for one that
+                // does not fit and wraps.)
+                self.rows[row].shift_right(col, usize::from(width), pen);
             }
             n = self.rows[row].print(col, ch, width, pen, link);
         }
@@ -276,15 +278,32 @@ impl NativeEngine {
             }
         } else if self.modes.autowrap {
             if self.row == self.bottom {
+                if self.col < cols
+                    && self.top == self.bottom
+                    && self.rows[self.row].cells[cols - 1].width == 1
+                {
+                    // (A wide character that did not fit leaves the last cell as it was, but
+                    // on a row that scrolls out of a one-row region, where the avt layer
+                    // cannot put it back: there it is blanked, as avt does.)
+                    self.rows[self.row].space(cols - 1, 1, pen);
+                }
                 self.rows[self.row].wrapped = true;
                 self.scroll_up(self.top, self.bottom + 1, 1);
             } else if self.row < self.nrows() - 1 {
                 self.rows[self.row].wrapped = true;
                 self.row += 1;
+                if self.insert {
+                    // Insert mode moves the next row's cells too, as xterm does.
+                    self.rows[self.row].shift_right(0, usize::from(width), pen);
+                }
             }
             self.col = self.rows[self.row].print(0, ch, width, pen, link);
         } else {
             let row = self.row;
+            if self.col < cols && self.rows[row].cells[cols - 1].width == 1 {
+                // (What does not fit blanks the last cell first, as in avt.)
+                self.rows[row].space(cols - 1, 1, pen);
+            }
             let mut at = self.col - 1;
             // (Without auto-wrap a wide character that does not fit goes over the one before
             // the last column, whole: on the second half of a wide character, over that
