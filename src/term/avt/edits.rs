@@ -60,23 +60,28 @@ impl AvtEngine {
     /// SL (`CSI Ps SP @`, `left`) or SR (`CSI Ps SP A`): the rows of the scroll region
     /// shifted `n` columns left or right, blanks coming in on the other side, as xterm's
     /// `xtermScrollLR` does: only with the cursor inside the region, which stays where it was
-    /// (its pending wrap too).
-    pub(super) fn scroll_columns(&mut self, left: bool, n: u16) {
+    /// (its pending wrap too). From the column `at` (0 for SL and SR): DECDC and DECIC.
+    pub(super) fn scroll_columns(&mut self, left: bool, n: u16, at: usize) {
         let cursor = self.terminal.cursor();
         let (top, bottom) = (usize::from(self.margins.0), usize::from(self.margins.1));
         if cursor.row < top || cursor.row > bottom {
             return;
         }
         if !self.marks.is_empty() {
-            // Marks go with their cells.
-            let by = if left { -(n as isize) } else { n as isize };
+            // Marks go with their cells (and those of the cells deleted with them).
+            let n = usize::from(n).min(usize::from(self.size.cols) - at);
             for r in top..=bottom {
-                self.shift_marks(r, 0, by);
+                if left {
+                    self.unmark(r, at..at + n);
+                    self.shift_marks(r, at + n, -(n as isize));
+                } else {
+                    self.shift_marks(r, at, n as isize);
+                }
             }
         }
         self.edit(cursor, |e| {
             for r in top..=bottom {
-                e.goto(r, 0);
+                e.goto(r, at);
                 e.terminal.execute(if left {
                     Function::Dch(n)
                 } else {
@@ -84,6 +89,19 @@ impl AvtEngine {
                 });
             }
         });
+    }
+
+    /// DECBI (`back`) and DECFI: the cursor one column back (forward), or at the first
+    /// (last) column the region's columns one to the right (left), as in xterm.
+    pub(super) fn column_index(&mut self, back: bool) {
+        let col = self.terminal.cursor().col;
+        let cols = usize::from(self.size.cols);
+        match (back, col) {
+            (true, 0) => self.scroll_columns(false, 1, 0),
+            (true, _) => self.execute(Function::Cub(1)),
+            (false, c) if c + 1 >= cols => self.scroll_columns(true, 1, 0),
+            (false, _) => self.execute(Function::Cuf(1)),
+        }
     }
 
     /// The runs (row, first column, length) of cells in `parts` that are not protected. The

@@ -430,7 +430,16 @@ impl AvtEngine {
             Some(Special::Decsca(Some(protect))) => self.pen.pen.protected = protect,
             Some(Special::Decsca(None)) => {}
             Some(Special::SelectiveErase(display, ps)) => self.selective_erase(display, ps),
-            Some(Special::ScrollColumns(left, n)) => self.scroll_columns(left, n),
+            Some(Special::ScrollColumns(left, n)) => self.scroll_columns(left, n, 0),
+            Some(Special::EditColumns(left, n)) => {
+                let col = self
+                    .terminal
+                    .cursor()
+                    .col
+                    .min(usize::from(self.size.cols) - 1);
+                self.scroll_columns(left, n, col);
+            }
+            Some(Special::ColumnIndex(back)) => self.column_index(back),
             // Without the option DECCOLM does nothing at all, as in xterm, whose `c132`
             // resource defaults to false ("Specifies whether or not the VT102 DECCOLM
             // escape sequence should be honored", xterm(1)): `dpmodes` in charproc.c does
@@ -861,6 +870,8 @@ impl AvtEngine {
             return; // (it stays on its row, or a blank row scrolls in)
         }
         self.edit(cursor, |e| {
+            // (With the whole pen, as avt's own insert mode shifts.)
+            e.terminal.execute(Function::Sgr(e.pen.pen.ops()));
             e.goto(cursor.row + 1, 0);
             e.terminal.execute(Function::Ich(width as u16));
         });

@@ -34,6 +34,11 @@ pub(super) enum Special {
     /// SL (`CSI Ps SP @`, true) or SR (`CSI Ps SP A`): scroll the scroll region's columns
     /// left or right by `Ps` (avt reads them as nothing).
     ScrollColumns(bool, u16),
+    /// DECDC (`CSI Pn ' ~`, true) or DECIC (`CSI Pn ' }`): the same from the cursor's
+    /// column (avt reads them as nothing).
+    EditColumns(bool, u16),
+    /// DECBI (`ESC 6`, true) or DECFI (`ESC 9`): back or forward index (avt ignores them).
+    ColumnIndex(bool),
     /// An SGR sequence avt reads wrongly: colon forms (`CSI 4:3 m`), underline colours
     /// (`CSI 58;5;1 m`, whose parameters avt takes for blink and bold), rapid blink (6),
     /// double underline (21); and any SGR with conceal (8) or reveal (28), which avt ignores.
@@ -72,6 +77,8 @@ fn esc(intermediates: &str, fin: char) -> Option<Special> {
             'N' => Some(Special::SingleShift(2)),
             'O' => Some(Special::SingleShift(3)),
             '=' => Some(Special::Keypad(true)),
+            '6' => Some(Special::ColumnIndex(true)),
+            '9' => Some(Special::ColumnIndex(false)),
             '>' => Some(Special::Keypad(false)),
             _ => None,
         },
@@ -104,6 +111,10 @@ fn csi(p: &str, fin: char) -> Option<Special> {
         '@' | 'A' => {
             let n = first_param(p.strip_suffix(' ')?)?;
             Some(Special::ScrollColumns(fin == '@', n.max(1)))
+        }
+        '~' | '}' => {
+            let n = first_param(p.strip_suffix('\'')?)?;
+            Some(Special::EditColumns(fin == '~', n.max(1)))
         }
         'q' if p.ends_with('"') => {
             let ps = first_param(&p[..p.len() - 1])?;

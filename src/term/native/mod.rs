@@ -757,18 +757,37 @@ impl NativeEngine {
         self.rows[row].delete(col, n, pen);
     }
 
-    /// SL (`left`) and SR: every row of the scroll region moves `n` columns.
-    fn scroll_columns(&mut self, left: bool, n: u16) {
+    /// SL (`left`) and SR, or DECDC (`left`) and DECIC from the column `at`: the cells of
+    /// every row of the scroll region from `at` move `n` columns, as xterm's
+    /// `xtermColScroll` does, only with the cursor in the region (it stays where it was).
+    fn scroll_columns(&mut self, left: bool, n: u16, at: usize) {
         if self.row < self.top || self.row > self.bottom {
             return;
         }
         let n = usize::from(n.max(1));
         for r in self.top..=self.bottom {
             if left {
-                self.delete_chars(r, 0, n);
+                self.delete_chars(r, at, n);
             } else {
-                self.insert_chars(r, 0, n);
+                self.insert_chars(r, at, n);
             }
+        }
+    }
+
+    /// DECBI (`back`) and DECFI: the cursor one column back (forward), or at the first
+    /// (last) column the region's columns one to the right (left), as in xterm.
+    fn column_index(&mut self, back: bool) {
+        let cols = self.cols();
+        if back {
+            if self.col == 0 {
+                self.scroll_columns(false, 1, 0);
+            } else {
+                self.rel_col(-1 - isize::from(self.col == cols));
+            }
+        } else if self.col + 1 >= cols {
+            self.scroll_columns(true, 1, 0);
+        } else {
+            self.rel_col(1);
         }
     }
 

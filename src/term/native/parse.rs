@@ -580,6 +580,8 @@ impl NativeEngine {
         match (inter, fin) {
             ([], b'7') => self.save_cursor_and_charsets(),
             ([], b'8') => self.restore_cursor_and_charsets(),
+            ([], b'6') => self.column_index(true),
+            ([], b'9') => self.column_index(false),
             ([], b'c') => self.hard_reset(),
             ([], b'D') => self.line_feed_nl(),
             ([], b'E') => self.next_line(),
@@ -700,7 +702,10 @@ impl NativeEngine {
             (b'?', [], b'h' | b'l') => self.dec_modes(fin == b'h'),
             (b'?', [], b's' | b'r') if digits => self.xtsave(fin == b's'),
             (b'?', [], b'J' | b'K') if !colon => self.selective_erase(fin == b'J', p0),
-            (0, [b' '], b'@' | b'A') if !colon => self.scroll_columns(fin == b'@', p0),
+            (0, [b' '], b'@' | b'A') if !colon => self.scroll_columns(fin == b'@', p0, 0),
+            (0, [b'\''], b'}' | b'~') if !colon => {
+                self.scroll_columns(fin == b'~', p0, self.col.min(cols - 1));
+            }
             (0, [b' '], b'q') if !colon && single => {
                 if let Some(shape) = CursorShape::from_decscusr(p0) {
                     self.shape = shape;

@@ -245,21 +245,29 @@ def screen(lines: list[str]) -> str:
 
 
 def start_xvfb() -> tuple[subprocess.Popen, str]:
-    for n in range(90, 140):
-        if Path(f"/tmp/.X11-unix/X{n}").exists() or Path(f"/tmp/.X{n}-lock").exists():
-            continue
-        proc = subprocess.Popen(
-            ["Xvfb", f":{n}", "-screen", "0", "3000x2000x24", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        for _ in range(100):
-            if Path(f"/tmp/.X11-unix/X{n}").exists():
-                return proc, f":{n}"
-            if proc.poll() is not None:
-                break
-            time.sleep(0.05)
+    """An X server of its own: Xvfb picks a free display and says which (`-displayfd`)."""
+    read, write = os.pipe()
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "3000x2000x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write,),
+    )  # fmt: skip
+    os.close(write)
+    with os.fdopen(read) as answer:
+        display = answer.readline().strip()
+    if not display.isdigit():
+        stop(proc)
+        raise SystemExit("could not start Xvfb")
+    return proc, f":{display}"
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Ends a process the way that lets Xvfb remove its lock file."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
         proc.kill()
-    raise SystemExit("could not start Xvfb")
+        proc.wait()
 
 
 def replay(cast: Path) -> dict:
@@ -294,8 +302,7 @@ def replay(cast: Path) -> dict:
             state = json.loads((work / "state.json").read_text())
             printed = (work / "print").read_text(encoding="utf-8", errors="replace").split("\n")
     finally:
-        xvfb.kill()
-        xvfb.wait()
+        stop(xvfb)
     out = []
     at = 0
     for cp in state["checkpoints"]:
