@@ -346,19 +346,25 @@ def xterm(name: str, entry: dict) -> None:
             ["node", str(XTERM_DIR / "replay.mjs"), *flags, str(cast)], capture_output=True,
             text=True, check=True,
         )  # fmt: skip
-        result = json.loads(proc.stdout)
-        out.mkdir(parents=True)
-        by_name = {cp["name"]: cp for cp in result["checkpoints"]}
-        for cp in entry["checkpoints"]:
-            x = by_name.get(cp["name"])
-            if x is None:
-                raise RecordError(f"{name}: xterm has no checkpoint {cp['name']!r}")
-            (out / f"{cp['name']}.ans").write_text(x["screen"], encoding="utf-8")
-            cp[key] = {
-                "cursor": x["cursor"],
-                "alternate": x["alternate"],
-                "size": f"{x['size'][0]}x{x['size'][1]}",
-            }
+        keep_screens(name, entry, key, out, json.loads(proc.stdout), "xterm")
+
+
+def keep_screens(name: str, entry: dict, key: str, out: Path, result: dict, oracle: str) -> None:
+    """Writes an oracle's screens (`result`, as replay.mjs and replay.py print them) to
+    out/CHECKPOINT.ans, and its cursor, alternate-screen flag and size to each checkpoint's
+    `key` entry in the manifest."""
+    out.mkdir(parents=True)
+    by_name = {cp["name"]: cp for cp in result["checkpoints"]}
+    for cp in entry["checkpoints"]:
+        x = by_name.get(cp["name"])
+        if x is None:
+            raise RecordError(f"{name}: {oracle} has no checkpoint {cp['name']!r}")
+        (out / f"{cp['name']}.ans").write_text(x["screen"], encoding="utf-8")
+        cp[key] = {
+            "cursor": x["cursor"],
+            "alternate": x["alternate"],
+            "size": f"{x['size'][0]}x{x['size'][1]}",
+        }
 
 
 def x11(name: str, entry: dict, wanted: bool) -> None:
@@ -377,18 +383,7 @@ def x11(name: str, entry: dict, wanted: bool) -> None:
     )  # fmt: skip
     if proc.returncode != 0:
         raise RecordError(f"xterm (X11): {proc.stderr.strip()}")
-    by_name = {cp["name"]: cp for cp in json.loads(proc.stdout)["checkpoints"]}
-    out.mkdir(parents=True)
-    for cp in entry["checkpoints"]:
-        x = by_name.get(cp["name"])
-        if x is None:
-            raise RecordError(f"{name}: xterm (X11) has no checkpoint {cp['name']!r}")
-        (out / f"{cp['name']}.ans").write_text(x["screen"], encoding="utf-8")
-        cp["xterm-x11"] = {
-            "cursor": x["cursor"],
-            "alternate": x["alternate"],
-            "size": f"{x['size'][0]}x{x['size'][1]}",
-        }
+    keep_screens(name, entry, "xterm-x11", out, json.loads(proc.stdout), "xterm (X11)")
 
 
 def load_manifest() -> dict:

@@ -91,6 +91,28 @@ struct Vt52Saved {
     pen: Pen,
 }
 
+impl Vt52Saved {
+    /// DECANM reset: what `engine` has that VT52 mode puts aside, taken from it.
+    fn take(engine: &mut NativeEngine) -> Vt52Saved {
+        use std::mem::{replace, take};
+        Vt52Saved {
+            charsets: take(&mut engine.charsets),
+            autowrap: replace(&mut engine.modes.autowrap, false),
+            origin: replace(&mut engine.modes.origin, false),
+            insert: replace(&mut engine.insert, false),
+            newline: replace(&mut engine.newline, false),
+            pen: take(&mut engine.pen),
+        }
+    }
+
+    /// `ESC <`: all of it back.
+    fn restore(self, engine: &mut NativeEngine) {
+        engine.charsets = self.charsets;
+        (engine.modes.autowrap, engine.modes.origin) = (self.autowrap, self.origin);
+        (engine.insert, engine.newline, engine.pen) = (self.insert, self.newline, self.pen);
+    }
+}
+
 /// tuicast's own engine: see the module docs.
 pub struct NativeEngine {
     size: Size,
@@ -476,6 +498,13 @@ impl NativeEngine {
         self.col = col.clamp(0, self.cols() as isize - 1) as usize;
     }
 
+    /// CUB: `n` columns back, counted from the last column at the pending wrap (as xterm
+    /// counts; tmux counts from the column past it).
+    fn back(&mut self, n: usize) {
+        let extra = isize::from(self.col == self.cols());
+        self.rel_col(-(n as isize) - extra);
+    }
+
     fn up(&mut self, n: usize) {
         let floor = if self.row < self.top { 0 } else { self.top };
         self.set_row(self.row.saturating_sub(n).max(floor));
@@ -782,7 +811,7 @@ impl NativeEngine {
             if self.col == 0 {
                 self.scroll_columns(false, 1, 0);
             } else {
-                self.rel_col(-1 - isize::from(self.col == cols));
+                self.back(1);
             }
         } else if self.col + 1 >= cols {
             self.scroll_columns(true, 1, 0);

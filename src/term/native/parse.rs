@@ -11,7 +11,6 @@ use super::NativeEngine;
 use crate::term::sequence::State;
 use crate::term::state::osc_effect;
 use crate::term::{Color, CursorShape, Rgb};
-use unicode_width::UnicodeWidthChar;
 
 /// Most parameters of a control sequence (later ones are read into the last, as in avt).
 const MAX_PARAMS: usize = 32;
@@ -201,7 +200,7 @@ impl NativeEngine {
             'A' => self.up(1),
             'B' => self.down(1),
             'C' => self.rel_col(1),
-            'D' => self.rel_col(-1 - isize::from(self.col == self.cols())),
+            'D' => self.back(1),
             'F' => self.charsets.set_g0(Charset::Vt52Graphics),
             'G' => self.charsets.set_g0(Charset::Ascii),
             'H' => self.home(),
@@ -214,10 +213,7 @@ impl NativeEngine {
             '>' => self.modes.keypad = false,
             '<' => {
                 if let Some(saved) = self.vt52.take() {
-                    self.charsets = saved.charsets;
-                    (self.modes.autowrap, self.modes.origin) = (saved.autowrap, saved.origin);
-                    (self.insert, self.newline, self.pen) =
-                        (saved.insert, saved.newline, saved.pen);
+                    saved.restore(self);
                 }
             }
             _ => self.unsupported.count(format!("VT52 ESC {ch}")),
@@ -633,10 +629,7 @@ impl NativeEngine {
             (0, [], b'A') => self.up(n1(p0)),
             (0, [], b'B') => self.down(n1(p0)),
             (0, [], b'C' | b'a') => self.rel_col(n1(p0) as isize),
-            (0, [], b'D') => {
-                let extra = isize::from(self.col == cols);
-                self.rel_col(-(n1(p0) as isize) - extra);
-            }
+            (0, [], b'D') => self.back(n1(p0)),
             (0, [], b'E') => {
                 self.down(n1(p0));
                 self.col = 0;
@@ -719,26 +712,7 @@ impl NativeEngine {
             (0, [b'!'], b'p') => self.soft_reset(),
             (0, [b'$'], b'x' | b'z' | b'{' | b'v' | b'r' | b't') if !colon => {
                 let params: Vec<u16> = (0..=p.cur).map(|i| p.p(i)).collect();
-                match fin {
-                    b'x' => {
-                        let ch = char::from_u32(u32::from(p0)).filter(|c| c.width() == Some(1));
-                        if let (Some(ch), Some(r)) = (ch, self.rect(&params[1..])) {
-                            self.fill_rect(r, ch);
-                        }
-                    }
-                    b'z' => {
-                        if let Some(r) = self.rect(&params) {
-                            self.fill_rect(r, ' ');
-                        }
-                    }
-                    b'{' => {
-                        if let Some(r) = self.rect(&params) {
-                            self.selective_erase_rect(r);
-                        }
-                    }
-                    b'v' => self.copy_rect(&params),
-                    _ => self.change_rect_attrs(&params, fin == b't'),
-                }
+                self.rect_op(fin, &params);
             }
             (0, [b'*'], b'x') if !colon => self.rect_exact = p0 == 2,
             _ => {
@@ -781,14 +755,7 @@ impl NativeEngine {
                 // DECANM reset: VT52 mode (see `Vt52Saved`), the rest of the parameters
                 // ignored, as in xterm; set, it does nothing (VT52 mode does not read it).
                 2 if !set => {
-                    self.vt52 = Some(super::Vt52Saved {
-                        charsets: std::mem::take(&mut self.charsets),
-                        autowrap: std::mem::replace(&mut self.modes.autowrap, false),
-                        origin: std::mem::replace(&mut self.modes.origin, false),
-                        insert: std::mem::replace(&mut self.insert, false),
-                        newline: std::mem::replace(&mut self.newline, false),
-                        pen: std::mem::take(&mut self.pen),
-                    });
+                    self.vt52 = Some(super::Vt52Saved::take(self));
                     return;
                 }
                 2 => {}

@@ -9,13 +9,15 @@
 //! bottom, or its left right of its right, does nothing. An edge that cuts a wide character
 //! in two blanks both halves.
 
+use unicode_width::UnicodeWidthChar;
+
 use super::grid::{flag, GridCell, Pen};
 use super::NativeEngine;
 use crate::term::Color;
 
 /// A rectangle of the screen: rows and columns from 0, inclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Rect {
+struct Rect {
     top: usize,
     left: usize,
     bottom: usize,
@@ -23,6 +25,31 @@ pub(super) struct Rect {
 }
 
 impl NativeEngine {
+    /// `CSI … $ fin` with `params`: DECFRA (`x`; the fill character, a printable one of one
+    /// column, first), DECERA (`z`), DECSERA (`{`), DECCRA (`v`), DECCARA (`r`), DECRARA (`t`).
+    pub(super) fn rect_op(&mut self, fin: u8, params: &[u16]) {
+        match fin {
+            b'x' => {
+                let ch = char::from_u32(u32::from(params[0])).filter(|c| c.width() == Some(1));
+                if let (Some(ch), Some(r)) = (ch, self.rect(&params[1..])) {
+                    self.fill_rect(r, ch);
+                }
+            }
+            b'z' | b'{' => {
+                let Some(r) = self.rect(params) else {
+                    return;
+                };
+                if fin == b'z' {
+                    self.fill_rect(r, ' ');
+                } else {
+                    self.selective_erase_rect(r);
+                }
+            }
+            b'v' => self.copy_rect(params),
+            _ => self.change_rect_attrs(params, fin == b't'),
+        }
+    }
+
     /// The rows a rectangle may use, from 0, inclusive: the scroll region in origin mode.
     fn rect_rows(&self) -> (usize, usize) {
         if self.modes.origin {
@@ -33,7 +60,7 @@ impl NativeEngine {
     }
 
     /// The rectangle `params` give (`Pt;Pl;Pb;Pr`), as xterm reads it, or `None`.
-    pub(super) fn rect(&self, params: &[u16]) -> Option<Rect> {
+    fn rect(&self, params: &[u16]) -> Option<Rect> {
         let (min_row, max_row) = self.rect_rows();
         let (min_row, max_row) = (min_row as isize + 1, max_row as isize + 1);
         let max_col = self.cols() as isize;
@@ -65,7 +92,7 @@ impl NativeEngine {
 
     /// DECFRA (`ch`, printable) and DECERA (`' '`): every cell of `r` holds `ch` with the
     /// pen's attributes, and the pen's colours when it has any (else the cell keeps its own).
-    pub(super) fn fill_rect(&mut self, r: Rect, ch: char) {
+    fn fill_rect(&mut self, r: Rect, ch: char) {
         let pen = self.pen;
         let coloured = pen.fg != Color::Default || pen.bg != Color::Default;
         for row in r.top..=r.bottom {
@@ -92,7 +119,7 @@ impl NativeEngine {
     }
 
     /// DECSERA: every cell of `r` DECSCA did not protect becomes a blank, its style kept.
-    pub(super) fn selective_erase_rect(&mut self, r: Rect) {
+    fn selective_erase_rect(&mut self, r: Rect) {
         let open = |c: &GridCell| c.pen.flags & flag::PROTECTED == 0;
         for row in r.top..=r.bottom {
             let cells = &mut self.rows[row].cells;
@@ -109,7 +136,7 @@ impl NativeEngine {
     /// DECCRA (`Pts;Pls;Pbs;Prs;Pps;Ptd;Pld;Ppd`, pages ignored): the cells of the source
     /// rectangle, style and all, over those from the destination's top left corner, as far
     /// as the page (the scroll region in origin mode) goes.
-    pub(super) fn copy_rect(&mut self, params: &[u16]) {
+    fn copy_rect(&mut self, params: &[u16]) {
         let Some(from) = self.rect(&params[..params.len().min(4)]) else {
             return;
         };
@@ -149,7 +176,7 @@ impl NativeEngine {
     /// (1 4 5 7 reverse one), over the rectangle (DECSACE 2) or the stream of cells from its
     /// top left to its bottom right (the default). These are the VT420's attributes; xterm
     /// reads 8 and 28 (conceal) too but cannot keep them there, so neither changes a cell.
-    pub(super) fn change_rect_attrs(&mut self, params: &[u16], reverse: bool) {
+    fn change_rect_attrs(&mut self, params: &[u16], reverse: bool) {
         let Some(r) = self.rect(&params[..params.len().min(4)]) else {
             return;
         };
