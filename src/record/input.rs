@@ -18,16 +18,20 @@ use crate::term::{Engine, MouseTracking, Screen, Size};
 impl Session {
     /// Presses one key by name (`Enter`, `C-c`, `Up`, `a`, …; see [`super::keys`]). Arrow
     /// keys follow the cursor-key mode (DECCKM) the live engine has.
+    /// Sent when the program is ready for it (see `pace.rs`), after a lone Esc only once the
+    /// program can no longer take it as the start of a sequence.
     pub fn press(&mut self, key: &str) -> Result<(), RecordError> {
-        self.drain()?;
+        // The key's bytes depend on the modes the program has set by the time it is ready.
+        self.wait_ready()?;
         let app_cursor = self.engine.screen().modes.cursor_keys;
         let bytes = key_bytes(key, app_cursor).map_err(RecordError::Key)?;
-        self.send(&bytes, &bytes)
+        self.send_now(&[&bytes], &bytes)
     }
 
-    /// Types text as if on a keyboard.
+    /// Types text as if on a keyboard: once the program is ready, a character at a time, each
+    /// after the program has read the one before (see `pace.rs`).
     pub fn type_text(&mut self, text: &str) -> Result<(), RecordError> {
-        self.send(text, text)
+        self.send_paced(&keystrokes(text), text)
     }
 
     /// Types a secret: the cast records a placeholder, and any echo of the value in the output
@@ -44,7 +48,7 @@ impl Session {
             }
             self.secrets.push((name.to_string(), forms));
         }
-        self.send(value, &format!("<secret {name}>"))
+        self.send_paced(&keystrokes(value), &format!("<secret {name}>"))
     }
 
     /// Clicks `button` (a press and a release, as the program's mouse mode reports them) at
@@ -211,13 +215,7 @@ impl Session {
     }
 
     fn send(&mut self, bytes: &str, recorded: &str) -> Result<(), RecordError> {
-        self.drain()?;
-        if self.status.is_some() {
-            return Err(self.exited_error("sending input"));
-        }
-        self.note_input();
-        self.pty.write(bytes.as_bytes())?;
-        self.emit(EventData::Input(recorded.to_string()))
+        self.send_paced(&[bytes], recorded)
     }
 
     /// Marks a checkpoint on a settled screen: waits as [`Session::wait_settled`] does with
@@ -262,6 +260,18 @@ impl Session {
         self.note_resize();
         self.emit(EventData::Resize(size))
     }
+}
+
+/// The keystrokes that type `text`: a character each (`\r\n`, one Enter, stays whole).
+fn keystrokes(text: &str) -> Vec<&str> {
+    let mut units = Vec::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let len = if rest.starts_with("\r\n") { 2 } else { c.len_utf8() };
+        units.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    units
 }
 
 /// Whether tracking mode `have` reports what `need` does.

@@ -52,6 +52,7 @@ mod diagnosis;
 mod error;
 mod home;
 mod input;
+mod pace;
 mod quiet;
 mod settle;
 mod wait;

@@ -250,6 +250,8 @@ pub struct Session {
     pub(super) settle_rule: Settle,
     /// The looks at the program's process tree of `auto` settling.
     pub(super) quiescence: Quiescence,
+    /// Where the last input step left the program (`pace.rs`).
+    pub(super) pace: super::pace::Pace,
     /// When each checkpoint so far fired, with the input and output before it.
     pub(super) timings: Vec<CheckpointTiming>,
     /// Named regions messages may suggest as masks (`SessionOptions::regions`).
@@ -428,6 +430,7 @@ impl Session {
             watch,
             settle_rule: opts.settle,
             quiescence: Quiescence::default(),
+            pace: super::pace::Pace::default(),
             timings: Vec::new(),
             regions: opts.regions,
             program,

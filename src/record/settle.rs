@@ -365,10 +365,9 @@ impl Session {
     pub(super) fn note_input(&mut self) {
         self.observe();
         self.watch.input_sent(Instant::now());
-        if self.settle_rule.is_auto() {
-            let look = TreeLook::take(self.pty.pid(), self.settle_rule.period());
-            self.quiescence.input = InputSeen::Sent(look.map(|l| l.runs()));
-        }
+        // Taken in every settle mode: pacing (`pace.rs`) asks whether the input was taken.
+        let look = TreeLook::take(self.pty.pid(), self.settle_rule.period());
+        self.quiescence.input = InputSeen::Sent(look.map(|l| l.runs()));
     }
 
     /// A change that comes without output (a resize): the screen is compared now.
@@ -463,7 +462,10 @@ impl Session {
                 1
             };
             let ready = self.watch.quiet_since() + period * hold;
-            let busy = self.sync_open() || self.redactor.holding();
+            // A lone Esc the program may still read as the start of a sequence is input not
+            // yet answered, whatever the screen shows (`pace.rs`).
+            let esc_pending = !self.esc_settled(now);
+            let busy = self.sync_open() || self.redactor.holding() || esc_pending;
             if now >= ready && !busy {
                 return Ok(Some(SettledBy::Quiet));
             }
@@ -482,7 +484,7 @@ impl Session {
             // Until the period is up, or (an update open, a secret held) until output comes;
             // in auto mode a look at the program again soon.
             let mut until = if now < ready { ready } else { deadline };
-            if auto {
+            if auto || esc_pending {
                 until = until.min(Instant::now() + LOOK_EVERY);
             }
             if self.pump(Some(until.min(deadline)))? {
@@ -517,6 +519,10 @@ impl Session {
     /// Whether the program is waiting for input with everything it wrote on the screen:
     /// two looks at its tree [`CONFIRM`] apart in which nothing ran and nothing came.
     pub(super) fn quiescent(&mut self, period: Duration) -> Result<bool, RecordError> {
+        // A lone Esc the program may still take as the start of a sequence is not answered.
+        if !self.esc_settled(Instant::now()) {
+            return Ok(false);
+        }
         let Some(first) = self.look_waiting(period) else {
             return Ok(false);
         };
