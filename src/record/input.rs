@@ -267,7 +267,11 @@ fn keystrokes(text: &str) -> Vec<&str> {
     let mut units = Vec::new();
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
-        let len = if rest.starts_with("\r\n") { 2 } else { c.len_utf8() };
+        let len = if rest.starts_with("\r\n") {
+            2
+        } else {
+            c.len_utf8()
+        };
         units.push(&rest[..len]);
         rest = &rest[len..];
     }

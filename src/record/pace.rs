@@ -70,12 +70,13 @@ impl Session {
             return Err(self.exited_error("sending input"));
         }
         let lone_esc = units.concat() == "\x1b";
-        self.note_input();
         self.emit(crate::cast::EventData::Input(recorded.to_string()))?;
         for (i, unit) in units.iter().enumerate() {
             if i > 0 {
                 self.wait_read()?;
             }
+            // Each unit is input of its own: a settled screen counts from the last one.
+            self.note_input();
             self.pty.write(unit.as_bytes())?;
         }
         self.pace.esc = lone_esc.then(|| (Instant::now(), None));

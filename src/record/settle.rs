@@ -171,6 +171,12 @@ impl ScreenWatch {
         self.last_input = Some(at);
     }
 
+    /// Whether input was sent after the screen last changed: the program has not drawn
+    /// its answer yet (or its answer changes nothing).
+    pub(super) fn input_unanswered(&self) -> bool {
+        self.last_input.is_some_and(|i| i >= self.last_change)
+    }
+
     /// The later of the last input and the last change of the screen.
     pub(super) fn quiet_since(&self) -> Instant {
         self.last_input
@@ -499,12 +505,15 @@ impl Session {
     /// machine the kernel may hand a key to the program only after the settle period, and a
     /// program asleep with its key still in the terminal has not answered.
     fn still_working(&mut self) -> Result<bool, RecordError> {
+        // A program that has not drawn since the last input and is not waiting (a timer due
+        // within the period: ink's render throttle, a debounce) has not answered yet either.
+        let unanswered = self.watch.input_unanswered();
         let look = |s: &Session| {
             s.pty.input_pending() == Some(true)
                 || s.pty.output_pending() == Some(true)
                 || TreeLook::take(s.pty.pid(), s.settle_rule.period())
                     .as_ref()
-                    .is_some_and(TreeLook::working)
+                    .is_some_and(|l| l.working() || (unanswered && !l.waiting()))
         };
         if !look(self) {
             return Ok(false);

@@ -27,6 +27,7 @@
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
 //! - `termstate`: titles, bells, OSC 52, OSC 8, scrollback of real programs; waits; tmux oracle.
+//! - `pacing`: keys as a person types them: ink, Textual and curses apps recorded live, also under load.
 //! - `python`: the wheel (maturin) and pytest plugin on a prompt_toolkit app in a fresh venv; `--list`, `--exact`.
 //! - `screenshots`: `[[screenshot]]` docs images: `tuicast screenshots`, stale ones failing tests, review, hostile outputs.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
@@ -54,6 +55,7 @@ mod live;
 mod live_runs;
 mod malformed;
 mod outputs;
+mod pacing;
 mod png;
 mod prompts;
 mod python;
