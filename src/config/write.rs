@@ -284,6 +284,9 @@ pub fn scenario_toml(scenario: &Scenario, dir: &Path, comment: &str) -> String {
         let shown = relative_to(&cwd, &dir);
         let _ = writeln!(out, "cwd = {}", literal(&shown.to_string_lossy()));
     }
+    if scenario.in_place {
+        let _ = writeln!(out, "in_place = true");
+    }
     if let Some(size) = scenario.size {
         let _ = writeln!(out, "size = {}", quoted(&size.to_string()));
     }

@@ -84,6 +84,9 @@ pub enum RecordError {
     /// reporting, a hover without any-event tracking, focus reporting off), or a position it
     /// cannot be sent at. The message says which mode is on.
     Input(String),
+    /// The program's working folder could not be copied for the recording (too large, a
+    /// link out of it; see `workdir.rs`): bad input.
+    Workdir(super::workdir::WorkdirError),
     /// An error at one step of a scenario file, with the step's place.
     AtStep {
         /// Where the step was written.
@@ -148,6 +151,7 @@ impl fmt::Display for RecordError {
             ),
             RecordError::Key(e) => write!(f, "{e}"),
             RecordError::Bin(e) => write!(f, "{e}"),
+            RecordError::Workdir(e) => write!(f, "{e}"),
             RecordError::Io(e) => write!(f, "{e}"),
             RecordError::Timeout(r) => {
                 writeln!(
@@ -229,6 +233,7 @@ impl std::error::Error for RecordError {
             | RecordError::Home { source: e, .. } => Some(e),
             RecordError::Key(e) => Some(e),
             RecordError::Bin(e) => Some(e),
+            RecordError::Workdir(e) => Some(e),
             RecordError::AtStep { error, .. } => Some(error.as_ref()),
             _ => None,
         }

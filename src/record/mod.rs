@@ -8,7 +8,9 @@
 //!   `settle.rs` (`ScreenWatch`, checkpoints on a settled screen by the [`Settle`] rule, idle
 //!   and silent waits — `wait_silent`: no change and no output —, [`UnsettledDiagnosis`]),
 //!   `quiet.rs` (`TreeLook`: whether the process tree waits for input, from `/proc`),
-//!   `input.rs` (keys, text, secrets, resizes, mouse and paste steps), `diagnosis.rs`
+//!   `input.rs` (keys, text, secrets, resizes, mouse and paste steps), `pace.rs` (each input
+//!   step sent when the program is ready for it, a lone Esc kept alone, text a key per read),
+//!   `diagnosis.rs`
 //!   ([`TimeoutDiagnosis`]: what a timed-out wait saw), `error.rs` ([`RecordError`], `AtStep`),
 //!   `home.rs` (the private HOME and the sweep of stale ones).
 //! - [`Scenario`] (`scenario.rs`: plain checked values: the program, its environment, the
@@ -56,9 +58,11 @@ mod pace;
 mod quiet;
 mod settle;
 mod wait;
+mod workdir;
 
 // One path per item: the session, the scenario and running it are named from here.
 pub use query::CELL_PIXELS;
+pub use workdir::WorkdirError;
 pub use run::{default_cast_path, partial_path, record_scenario, run_step, Recorded};
 pub use scenario::{
     Action, Origin, Program, RefWait, Scenario, Settle, Step, Target, Wait, DEFAULT_SETTLE,

@@ -136,9 +136,16 @@ impl Session {
             return false;
         }
         let pid = self.pty.pid();
-        if TreeLook::take(pid, ESC_WINDOW).is_some_and(|l| l.waiting()) {
-            self.pace.esc = None;
-            return true;
+        // Two looks CONFIRM apart that agree: a single look may catch a timeout in the
+        // middle of being set up.
+        if let Some(first) = TreeLook::take(pid, ESC_WINDOW).filter(TreeLook::waiting) {
+            std::thread::sleep(super::settle::CONFIRM);
+            let again = TreeLook::take(pid, ESC_WINDOW);
+            if again.is_some_and(|l| first.still_at(&l)) && self.pty.input_pending() == Some(false)
+            {
+                self.pace.esc = None;
+                return true;
+            }
         }
         let Some(look) = TreeLook::take(pid, self.settle_rule.period()) else {
             return false;

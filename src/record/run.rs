@@ -102,6 +102,22 @@ pub fn record_scenario(
         })
         .collect::<Result<Vec<_>, _>>()?;
 
+    // The program runs in a fresh copy of its working folder (removed with `_copy`), so the
+    // checkout never changes under a recording; a program named by a relative path is the
+    // original folder's (build output is not copied).
+    let _copy = if scenario.in_place {
+        None
+    } else {
+        let copy = super::workdir::WorkCopy::new(&scenario.cwd).map_err(RecordError::Workdir)?;
+        if let Some(program) = opts.command.first_mut() {
+            if program.contains('/') && Path::new(program.as_str()).is_relative() {
+                *program = scenario.cwd.join(&*program).display().to_string();
+            }
+        }
+        opts.cwd = copy.cwd().to_path_buf();
+        Some(copy)
+    };
+
     let partial = partial_path(cast);
     if let Some(parent) = partial.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;

@@ -57,6 +57,9 @@ pub struct Scenario {
     /// Waits on the screen fail early once the program waits for input and its screen has
     /// not changed for this long (`fail_fast =`; see `SessionOptions::fail_fast`).
     pub fail_fast: Option<Duration>,
+    /// Run the program in `cwd` itself (`in_place = true`), not in a fresh copy of it (see
+    /// `workdir.rs`).
+    pub in_place: bool,
 }
 
 /// The settle period of checkpoints when a scenario does not choose one: twice the smallest
@@ -375,6 +378,7 @@ impl Scenario {
             regions: Vec::new(),
             live: None,
             fail_fast: None,
+            in_place: false,
         }
     }
 }

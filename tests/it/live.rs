@@ -68,13 +68,16 @@ fn relative_commands_and_cwd_resolve_against_the_scenario_from_any_folder() {
             .run()
             .success();
         let out = dir.tuicast(["replay", "casts/hello.cast"]).run().success();
-        let work = std::fs::canonicalize(dir.join("work")).unwrap();
-        assert!(
-            out.stdout()
-                .contains(&format!("hello from {}", work.display())),
-            "from {}: {out}",
-            folder.display()
-        );
+        // The program ran in a fresh copy of `work` (src/record/workdir.rs), named by the
+        // relative path from the original folder (`../bin/hello` is not in the copy).
+        let line = out
+            .stdout()
+            .lines()
+            .find(|l| l.starts_with("hello from "))
+            .unwrap_or_else(|| panic!("from {}: {out}", folder.display()));
+        let ran_in = line.trim_end().trim_start_matches("hello from ");
+        assert!(ran_in.ends_with("/work"), "from {}: {out}", folder.display());
+        assert!(ran_in.contains("/tuicast-cwd-"), "from {}: {out}", folder.display());
     }
 }
 
@@ -309,4 +312,97 @@ steps = [
     );
     assert!(err.contains("or wait for something specific"), "{out}");
     assert!(err.contains("working"), "the screen: {out}");
+}
+
+/// A live recording runs its program in a fresh copy of its working folder (issue 40 point 4):
+/// a scenario that appends to a tracked file sees the same file on every run, the checkout
+/// never changes, build output the repository ignores is not copied, and the copy is gone
+/// after the run. `in_place = true` runs in the folder itself; a link out of the folder is an
+/// error naming it.
+#[test]
+fn live_runs_leave_the_checkout_as_it_was() {
+    let dir = Dir::new();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    git(&["init", "-q"]);
+    dir.write("notes.txt", "first\n");
+    dir.write(".gitignore", "target/\n");
+    dir.write("target/build.log", "built\n");
+    let scenario = r#"shell = '''echo more >> notes.txt && echo "lines: $(wc -l < notes.txt)" && (test -e target/build.log && echo build || echo no build)'''
+cwd = ".."
+size = "40x5"
+steps = [{ wait = "build" }, { checkpoint = "after" }, { exit = 0 }]
+"#;
+    dir.write("casts/notes.toml", scenario);
+    git(&["add", "."]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "start"]);
+    assert_eq!(git(&["status", "--porcelain"]), "");
+
+    dir.tuicast(["test", "--live", "--update"]).run().success();
+    let golden = std::fs::read_to_string(dir.join("snapshots/notes/after.txt")).unwrap();
+    assert!(golden.contains("lines: 2\nno build\n"), "{golden}");
+    for _ in 0..2 {
+        dir.tuicast(["test", "--live"])
+            .env("TUICAST_UPDATE", "no")
+            .run()
+            .success();
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "first\n"
+    );
+    // Nothing but what `--update` wrote: the cast (new) and its goldens.
+    let changed = git(&["status", "--porcelain"]);
+    assert_eq!(changed, "?? casts/notes.cast\n?? snapshots/\n", "{changed}");
+    let ours = |e: &std::fs::DirEntry| {
+        e.file_name()
+            .to_string_lossy()
+            .starts_with("tuicast-cwd-")
+            && std::fs::read_dir(e.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|w| w.path().join("casts/notes.toml").exists())
+    };
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .filter(ours)
+        .map(|e| e.path())
+        .collect();
+    assert!(left.is_empty(), "copies left behind: {left:?}");
+
+    // Opted out: the program runs in the folder itself, sees its build output, and changes
+    // the file.
+    dir.write("casts/notes.toml", format!("in_place = true\n{scenario}"));
+    let out = dir
+        .tuicast(["test", "--live"])
+        .env("TUICAST_UPDATE", "no")
+        .run()
+        .fails_with(1);
+    assert!(out.stdout().contains("\n-no build\n+build\n"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "first\nmore\n"
+    );
+
+    // A link out of the working folder: the program could write through it.
+    dir.write("casts/notes.toml", scenario);
+    std::os::unix::fs::symlink("/etc/hostname", dir.join("leak")).unwrap();
+    let out = dir
+        .tuicast(["record", "casts/notes.toml"])
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stderr()
+            .contains("leak is a link out of it, to /etc/hostname"),
+        "{out}"
+    );
 }

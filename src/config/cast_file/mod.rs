@@ -3,7 +3,8 @@
 //! at once into typed values ([`CastFile`]); every error names its `file:line:column`.
 //!
 //! The recording keys and steps are in `docs/scenarios.md` (`bin`, `command` or `shell`,
-//! `args`, `cwd`, `size`, `env`, `inherit_env`, `timeout`, `settle`, `fail_fast`, `title`, `redact`,
+//! `args`, `cwd`, `in_place`, `size`, `env`, `inherit_env`, `timeout`, `settle`, `fail_fast`,
+//! `title`, `redact`,
 //! `steps`; a checkpoint step may carry its own `settle`); they become a
 //! [`record::Scenario`](crate::record::Scenario). The `[check]` table:
 //!
@@ -421,6 +422,9 @@ pub(crate) struct FileToml {
     /// Options of the terminal engine for this cast.
     #[serde(default)]
     terminal: super::TerminalTable,
+    /// Run the program in its working folder itself (`true`), not in a fresh copy of it.
+    #[serde(default)]
+    in_place: bool,
     /// Record the cast again on every run (`true`) or replay it (`false`).
     #[serde(default)]
     #[cfg_attr(feature = "schema", schemars(with = "Option<bool>"))]

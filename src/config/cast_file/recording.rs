@@ -79,6 +79,7 @@ pub(super) fn recording(
     let mut scenario = Scenario::new(program, &dir);
     scenario.source = Some(at.path.to_path_buf());
     scenario.live = r.live.as_ref().map(|l| *l.get_ref());
+    scenario.in_place = r.in_place;
     scenario.terminal = r.terminal.apply(scenario.terminal);
     if let Some(c) = &r.cwd {
         let expanded =
