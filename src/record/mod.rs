@@ -62,7 +62,6 @@ mod workdir;
 
 // One path per item: the session, the scenario and running it are named from here.
 pub use query::CELL_PIXELS;
-pub use workdir::WorkdirError;
 pub use run::{default_cast_path, partial_path, record_scenario, run_step, Recorded};
 pub use scenario::{
     Action, Origin, Program, RefWait, Scenario, Settle, Step, Target, Wait, DEFAULT_SETTLE,
@@ -72,3 +71,4 @@ pub use session::{
     base_env, looks_like_prompt, sweep_orphans, CheckpointTiming, Finished, RecordError, Session,
     SessionOptions, SettledBy, TimeoutDiagnosis, UnsettledDiagnosis, CONFIRM,
 };
+pub use workdir::WorkdirError;

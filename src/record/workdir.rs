@@ -149,7 +149,13 @@ impl Drop for WorkCopy {
 /// The files to copy, relative to `folder`.
 fn list_files(folder: &Path) -> io::Result<Vec<PathBuf>> {
     let git = std::process::Command::new("git")
-        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
         .current_dir(folder)
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -258,9 +264,15 @@ mod tests {
         std::os::unix::fs::symlink("notes.txt", dir.path().join("link")).unwrap();
         let copy = WorkCopy::new(dir.path()).unwrap();
         let cwd = copy.cwd().to_path_buf();
-        assert_eq!(std::fs::read_to_string(cwd.join("notes.txt")).unwrap(), "hello\n");
+        assert_eq!(
+            std::fs::read_to_string(cwd.join("notes.txt")).unwrap(),
+            "hello\n"
+        );
         assert_eq!(std::fs::read_to_string(cwd.join("sub/x")).unwrap(), "x");
-        assert_eq!(std::fs::read_to_string(cwd.join("link")).unwrap(), "hello\n");
+        assert_eq!(
+            std::fs::read_to_string(cwd.join("link")).unwrap(),
+            "hello\n"
+        );
         std::fs::write(cwd.join("notes.txt"), "changed").unwrap();
         drop(copy);
         assert!(!cwd.exists());
@@ -275,6 +287,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::os::unix::fs::symlink("/etc/hostname", dir.path().join("leak")).unwrap();
         let e = WorkCopy::new(dir.path()).unwrap_err().to_string();
-        assert!(e.contains("leak is a link out of it, to /etc/hostname"), "{e}");
+        assert!(
+            e.contains("leak is a link out of it, to /etc/hostname"),
+            "{e}"
+        );
     }
 }

@@ -76,8 +76,16 @@ fn relative_commands_and_cwd_resolve_against_the_scenario_from_any_folder() {
             .find(|l| l.starts_with("hello from "))
             .unwrap_or_else(|| panic!("from {}: {out}", folder.display()));
         let ran_in = line.trim_end().trim_start_matches("hello from ");
-        assert!(ran_in.ends_with("/work"), "from {}: {out}", folder.display());
-        assert!(ran_in.contains("/tuicast-cwd-"), "from {}: {out}", folder.display());
+        assert!(
+            ran_in.ends_with("/work"),
+            "from {}: {out}",
+            folder.display()
+        );
+        assert!(
+            ran_in.contains("/tuicast-cwd-"),
+            "from {}: {out}",
+            folder.display()
+        );
     }
 }
 
@@ -342,7 +350,15 @@ steps = [{ wait = "build" }, { checkpoint = "after" }, { exit = 0 }]
 "#;
     dir.write("casts/notes.toml", scenario);
     git(&["add", "."]);
-    git(&["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "start"]);
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@e",
+        "commit",
+        "-qm",
+        "start",
+    ]);
     assert_eq!(git(&["status", "--porcelain"]), "");
 
     dir.tuicast(["test", "--live", "--update"]).run().success();
@@ -362,9 +378,7 @@ steps = [{ wait = "build" }, { checkpoint = "after" }, { exit = 0 }]
     let changed = git(&["status", "--porcelain"]);
     assert_eq!(changed, "?? casts/notes.cast\n?? snapshots/\n", "{changed}");
     let ours = |e: &std::fs::DirEntry| {
-        e.file_name()
-            .to_string_lossy()
-            .starts_with("tuicast-cwd-")
+        e.file_name().to_string_lossy().starts_with("tuicast-cwd-")
             && std::fs::read_dir(e.path())
                 .into_iter()
                 .flatten()

@@ -86,7 +86,7 @@ impl App {
     fn ink() -> Option<App> {
         let modules = root().join("target/apps/inkapp/node_modules");
         let ready = modules.join("ink/package.json").is_file() && have("node");
-        App::ready("inkapp", ready).then(|| App {
+        App::ready("inkapp", ready).then_some(App {
             name: "inkapp",
             node_modules: Some(modules),
             venv: None,
@@ -96,7 +96,7 @@ impl App {
     fn textual() -> Option<App> {
         let venv = root().join("target/apps/textual");
         let ready = venv.join(".wanted").is_file();
-        App::ready("textualapp", ready).then(|| App {
+        App::ready("textualapp", ready).then_some(App {
             name: "textualapp",
             node_modules: None,
             venv: Some(venv),
@@ -104,7 +104,7 @@ impl App {
     }
 
     fn curses() -> Option<App> {
-        App::ready("cursesapp", have("python3")).then(|| App {
+        App::ready("cursesapp", have("python3")).then_some(App {
             name: "cursesapp",
             node_modules: None,
             venv: None,
