@@ -103,17 +103,13 @@ pub fn record_scenario(
         .collect::<Result<Vec<_>, _>>()?;
 
     // The program runs in a fresh copy of its working folder (removed with `_copy`), so the
-    // checkout never changes under a recording; a program named by a relative path is the
-    // original folder's (build output is not copied).
-    let _copy = if scenario.in_place {
+    // checkout never changes under a recording; what runs is the original (see `workdir.rs`).
+    // (A folder that is not there is the spawn's error, as in place.)
+    let _copy = if scenario.in_place || !scenario.cwd.is_dir() {
         None
     } else {
         let copy = super::workdir::WorkCopy::new(&scenario.cwd).map_err(RecordError::Workdir)?;
-        if let Some(program) = opts.command.first_mut() {
-            if program.contains('/') && Path::new(program.as_str()).is_relative() {
-                *program = scenario.cwd.join(&*program).display().to_string();
-            }
-        }
+        super::workdir::run_from_original(&mut opts.command, &scenario.cwd);
         opts.cwd = copy.cwd().to_path_buf();
         Some(copy)
     };

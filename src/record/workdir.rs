@@ -17,8 +17,11 @@
 //! - **Bounds**: at most [`MAX_FILES`] files and [`MAX_BYTES`] bytes, an error past either
 //!   naming the folder (a scenario whose `cwd` is a large repository: point it at a fixture
 //!   folder, or opt out).
-//! - **A program named by a relative path** (`./app`, `target/debug/app`) is the one in the
-//!   original folder: it may be build output, which is not copied.
+//! - **What runs is the original**: a program named by a relative path (`./app`,
+//!   `target/debug/app`: it may be build output, which is not copied), and an argument that is
+//!   a relative path out of the folder to a file (`python3 ../app.py` run from `casts/`). A
+//!   path out of the folder that a program opens by itself, or a shell script names, is not
+//!   in the copy: set `cwd` to the folder that holds what the program needs.
 //!
 //! A scenario opts out with `in_place = true` (the program must see the real folder: it
 //! reads files the copy leaves out, or the recording is meant to change them); docs/scenarios.md
@@ -146,6 +149,30 @@ impl Drop for WorkCopy {
     }
 }
 
+/// Points `argv` at the original folder `cwd` where it names code the copy may lack: a program
+/// named by a relative path (`target/debug/app`: build output is not copied), and an argument
+/// that is a relative path out of the folder to a file there (`python3 ../app.py` from
+/// `casts/`: the script beside the project's scenarios). Data the program opens by itself
+/// stays the copy's.
+pub(crate) fn run_from_original(argv: &mut [String], cwd: &Path) {
+    let Some((program, args)) = argv.split_first_mut() else {
+        return;
+    };
+    if program.contains('/') && Path::new(program.as_str()).is_relative() {
+        *program = cwd.join(&*program).display().to_string();
+    }
+    for arg in args {
+        let path = Path::new(arg.as_str());
+        if !arg.starts_with('-')
+            && path.is_relative()
+            && !stays_inside(Path::new("x"), path)
+            && cwd.join(path).is_file()
+        {
+            *arg = cwd.join(path).display().to_string();
+        }
+    }
+}
+
 /// The files to copy, relative to `folder`.
 fn list_files(folder: &Path) -> io::Result<Vec<PathBuf>> {
     let git = std::process::Command::new("git")
@@ -253,6 +280,24 @@ mod tests {
         assert!(!stays_inside(Path::new("d/a"), Path::new("../../b")));
         assert!(!stays_inside(Path::new("a"), Path::new("/etc/passwd")));
         assert!(!stays_inside(Path::new("d/a"), Path::new("x/../../../b")));
+    }
+
+    #[test]
+    fn what_runs_is_the_original_and_data_stays_the_copys() {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path().join("casts");
+        std::fs::create_dir(&cwd).unwrap();
+        std::fs::write(dir.path().join("app.py"), "").unwrap();
+        std::fs::write(cwd.join("data.txt"), "").unwrap();
+        let mut argv: Vec<String> = ["python3", "../app.py", "data.txt", "../missing", "-x"]
+            .map(String::from)
+            .to_vec();
+        run_from_original(&mut argv, &cwd);
+        let app = cwd.join("../app.py").display().to_string();
+        assert_eq!(argv, ["python3", &app, "data.txt", "../missing", "-x"]);
+        let mut argv = vec!["target/debug/app".to_string()];
+        run_from_original(&mut argv, &cwd);
+        assert_eq!(argv, [cwd.join("target/debug/app").display().to_string()]);
     }
 
     #[test]

@@ -4,10 +4,12 @@
 use crate::util::Dir;
 
 /// A scenario whose program moves the cursor on each recording: `n` counts the recordings
-/// (a file beside the scenario), `print` is a `printf` of the screen that may use `$n`.
+/// (a file beside the scenario, so the program runs in the folder itself: `in_place`), `print`
+/// is a `printf` of the screen that may use `$n`.
 fn scenario(print: &str, check: &str) -> String {
     format!(
-        "shell = '''n=$(cat n 2>/dev/null || echo 1); echo $((n+1)) > n; {print}'''\n\
+        "in_place = true\n\
+         shell = '''n=$(cat n 2>/dev/null || echo 1); echo $((n+1)) > n; {print}'''\n\
          size = \"20x5\"\n\
          steps = [{{ wait = \"hello\" }}, {{ snapshot = \"shown\" }}, {{ exit = 0 }}]\n\
          [check]\n{check}\n"

@@ -378,6 +378,9 @@ pub(crate) struct FileToml {
     #[serde(default)]
     #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     cwd: Option<Spanned<String>>,
+    /// Run the program in its working folder itself (`true`), not in a fresh copy of it.
+    #[serde(default)]
+    in_place: bool,
     /// The terminal size, `COLSxROWS` (default `80x24`).
     #[serde(default)]
     #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
@@ -422,9 +425,6 @@ pub(crate) struct FileToml {
     /// Options of the terminal engine for this cast.
     #[serde(default)]
     terminal: super::TerminalTable,
-    /// Run the program in its working folder itself (`true`), not in a fresh copy of it.
-    #[serde(default)]
-    in_place: bool,
     /// Record the cast again on every run (`true`) or replay it (`false`).
     #[serde(default)]
     #[cfg_attr(feature = "schema", schemars(with = "Option<bool>"))]
