@@ -298,6 +298,18 @@ impl Session {
             path: path.to_path_buf(),
             source,
         };
+        // The cast is renamed into place: a device, FIFO or link there is refused, never
+        // replaced by a file (as root, `-o /dev/null` would make `/dev/null` a file).
+        match crate::util::output_target(path) {
+            Ok(crate::util::OutputTarget::Replace) => {}
+            Ok(_) => {
+                return Err(create(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "is a device or a FIFO; a recording is written to a regular file",
+                )))
+            }
+            Err(e) => return Err(create(e)),
+        }
         let file = File::create(&tmp).map_err(create)?;
         let committed = std::cell::Cell::new(false);
         let commit = || {
@@ -346,7 +358,10 @@ impl Session {
                 .map(|d| d.as_secs() as i64),
             // `redact` patterns apply to the header too: a token in the command line is
             // no more welcome in the cast than in the output.
-            command: Some(redact_header(&opts.redact, &shell_words(&opts.command))),
+            command: Some(redact_header(
+                &opts.redact,
+                &crate::escape::shell_words(&opts.command),
+            )),
             title: opts
                 .title
                 .as_deref()
@@ -905,21 +920,4 @@ fn remove_stale_headers(path: &Path, name: &str) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
-}
-
-/// argv as one line a shell would read back the same way.
-fn shell_words(argv: &[String]) -> String {
-    argv.iter()
-        .map(|a| {
-            if !a.is_empty()
-                && a.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
-            {
-                a.clone()
-            } else {
-                format!("'{}'", a.replace('\'', "'\\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
