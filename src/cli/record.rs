@@ -443,6 +443,18 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
     let Some(cast) = &args.output else {
         bail!("recording by hand needs -o CAST");
     };
+    // Renamed into place at the end: a device, FIFO or link there is refused now.
+    if let Err(e) = tuicast::util::output_target(cast).and_then(|t| match t {
+        tuicast::util::OutputTarget::Replace => Ok(()),
+        _ => Err(std::io::Error::other(
+            "is a device or a FIFO; a recording is written to a regular file",
+        )),
+    }) {
+        bail!(
+            "cannot create {}: {e}",
+            escape_for_terminal(&cast.display().to_string(), 300)
+        );
+    }
     // Before anything runs: the scenario, written last, would replace the recording.
     if let Some(scenario) = &args.scenario {
         if tuicast::util::resolved(scenario) == tuicast::util::resolved(cast) {

@@ -282,6 +282,24 @@ impl fmt::Debug for Session {
 /// How long output may be held back waiting to see whether a secret follows.
 const HOLD: Duration = Duration::from_millis(50);
 
+/// Refuses `path` as a cast's place when something there is not a regular file: a cast is
+/// renamed into place, and a device, FIFO or link there must not become a file (as root,
+/// `-o /dev/null` would make the machine's `/dev/null` one).
+pub(crate) fn refuse_unreplaceable(path: &Path) -> Result<(), RecordError> {
+    let create = |source| RecordError::CreateCast {
+        path: path.to_path_buf(),
+        source,
+    };
+    match crate::util::output_target(path) {
+        Ok(crate::util::OutputTarget::Replace) => Ok(()),
+        Ok(_) => Err(create(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "is a device or a FIFO; a recording is written to a regular file",
+        ))),
+        Err(e) => Err(create(e)),
+    }
+}
+
 impl Session {
     /// Starts recording into the cast file `path` (written as it goes, flushed after every
     /// event, so an interrupted recording still leaves a valid cast). `path` appears with
@@ -298,18 +316,7 @@ impl Session {
             path: path.to_path_buf(),
             source,
         };
-        // The cast is renamed into place: a device, FIFO or link there is refused, never
-        // replaced by a file (as root, `-o /dev/null` would make `/dev/null` a file).
-        match crate::util::output_target(path) {
-            Ok(crate::util::OutputTarget::Replace) => {}
-            Ok(_) => {
-                return Err(create(std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    "is a device or a FIFO; a recording is written to a regular file",
-                )))
-            }
-            Err(e) => return Err(create(e)),
-        }
+        refuse_unreplaceable(path)?;
         let file = File::create(&tmp).map_err(create)?;
         let committed = std::cell::Cell::new(false);
         let commit = || {
