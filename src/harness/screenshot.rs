@@ -320,6 +320,9 @@ fn check_outcome(
             return Ok(Outcome::Updated);
         }
         UpdateAction::WriteNew => {
+            // Checked before its folders are made (a linked `.screenshots` would have them
+            // made outside the project) and again after, as `write` does.
+            check_destination(&config.snapshots, &pending).map_err(|e| fail(format!("{e}")))?;
             if let Some(dir) = pending.parent() {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| fail(format!("{}: {e}", dir.display())))?;

@@ -1582,3 +1582,20 @@ fn junit_output_is_a_document_even_when_the_configuration_is_bad() {
     assert!(xml.trim_end().ends_with("</testsuites>"), "{out}");
     assert!(out.stderr().contains("tuicast.toml:2:4"), "{out}");
 }
+
+/// Issue 41: a linked `snapshots/.screenshots` had tuicast make the pending image's folders
+/// outside the project before the write was refused. It is refused before any folder is made.
+#[test]
+fn a_linked_screenshots_folder_gets_no_folder_made_outside() {
+    let dir = project_with_goldens();
+    let outside = Dir::new();
+    dir.write(
+        "tuicast.toml",
+        "[[screenshot]]\ncast = \"casts/demo.cast\"\noutput = \"docs/deep/demo.svg\"\n",
+    );
+    std::os::unix::fs::symlink(outside.path(), dir.join("snapshots/.screenshots")).unwrap();
+    let out = dir.tuicast(["test"]).run();
+    assert_ne!(out.code(), Some(0), "{out}");
+    let made: Vec<_> = std::fs::read_dir(outside.path()).unwrap().collect();
+    assert!(made.is_empty(), "made outside the project: {made:?}\n{out}");
+}
