@@ -175,7 +175,7 @@ impl ReportDir {
                 Err(e) => return Err(e),
                 // Another process may have claimed it since the first look: its marker is the
                 // first file it writes, so a folder with files and no marker is no report.
-                Ok(true) if !self.marked()? => {
+                Ok(true) if !self.marked()? && !self.marked_soon()? => {
                     let why = if self.dir.join(REPORT_MARKER).exists() {
                         format!(
                             "its {REPORT_MARKER} was not written in this folder by tuicast (a \
@@ -245,6 +245,30 @@ impl ReportDir {
             .and_then(|l| l.strip_prefix(MARKER_PROOF))
             .map(str::to_string);
         Ok(proof.is_some() && proof == folder_proof(&self.dir)?)
+    }
+
+    /// Whether another process that is marking the folder right now (it holds only the
+    /// marker or its temporary file) finishes within 200 ms: processes of one `cargo test`
+    /// start on one new folder at once.
+    fn marked_soon(&self) -> io::Result<bool> {
+        let tmp = format!(".{REPORT_MARKER}.tmp");
+        for _ in 0..20 {
+            let only_marker = std::fs::read_dir(&self.dir)?.all(|e| {
+                e.ok().is_some_and(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    name == REPORT_MARKER || name.starts_with(&tmp)
+                })
+            });
+            if !only_marker {
+                return Ok(false);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+            if self.marked()? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Refuses the folder when it is a symbolic link or holds one at any depth (looked at
@@ -821,4 +845,53 @@ fn folder_proof(dir: &Path) -> io::Result<Option<String>> {
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_nanos());
     Ok(Some(format!("{}:{}:{born}", m.dev(), m.ino())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn processes_claiming_one_new_folder_at_once_all_get_it() {
+        for round in 0..300 {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = tmp.path().join(format!("rep{round}"));
+            let barrier = std::sync::Barrier::new(8);
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..8)
+                    .map(|_| {
+                        s.spawn(|| {
+                            barrier.wait();
+                            ReportDir::new(&dir).claim()
+                        })
+                    })
+                    .collect();
+                for h in handles {
+                    h.join().unwrap().unwrap();
+                }
+            });
+            assert!(ReportDir::new(&dir).marked().unwrap());
+        }
+    }
+
+    #[test]
+    fn a_marker_naming_another_folder_proves_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let made = tmp.path().join("made");
+        ReportDir::new(&made).claim().unwrap();
+        let text = std::fs::read_to_string(made.join(REPORT_MARKER)).unwrap();
+        let other = tmp.path().join("other");
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join(REPORT_MARKER), &text).unwrap();
+        std::fs::write(other.join("index.html"), "mine").unwrap();
+        let e = ReportDir::new(&other).claim().unwrap_err();
+        assert!(
+            e.to_string().contains("was not written in this folder"),
+            "{e}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(other.join("index.html")).unwrap(),
+            "mine"
+        );
+    }
 }
