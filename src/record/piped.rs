@@ -333,8 +333,13 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
     let marker = home
         .as_ref()
         .map(|h| format!("HOME={}", h.0.display()).into_bytes());
-    // Everything it started: its group, its descendants and what holds its marker.
-    let kill = || super::pty::kill_started(pid, marker.as_deref());
+    // Its process group, at once (what holds the pipes there lets go of them).
+    let kill = || {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    };
     let deadline = begun + opts.timeout;
     let mut ended_by = None;
     let mut status = None;
@@ -387,7 +392,9 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
     }
-    kill();
+    // Everything it started, once it is over: its group, its descendants and what escaped
+    // both with `setsid` (found by its private HOME), as a recording ends.
+    super::pty::kill_started(pid, marker.as_deref());
     drop(home);
     let mut redactor = Redactor::new(Vec::new());
     for (_, value) in &opts.secrets {
