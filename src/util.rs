@@ -5,9 +5,10 @@
 //!   devices, FIFOs, sockets and folders; [`read_regular_nofollow`] (goldens, `.new` files,
 //!   report files) refuses a symbolic link too.
 //! - Atomic writes: [`write_atomic`] and [`write_atomic_with`] write a temporary file beside
-//!   the target and rename it over; the fill may fail with its own error type. A device or a
-//!   FIFO there is written through and a link to a file refused ([`output_target`]): every
-//!   `-o FILE` goes through them.
+//!   the target and rename it over; the fill may fail with its own error type. Only a regular
+//!   file is replaced: a device, FIFO or link there is refused. An output a person names
+//!   (`-o FILE`) goes through [`write_output`], which writes through a device or a FIFO
+//!   ([`output_target`]).
 //! - Private folders of this user ([`private_dir`]: mode 0700, owned by this user, not a link)
 //!   and pid files that name a process by its start time too ([`pid_file_text`],
 //!   [`pid_file_alive`]), so a pid reused by another process is not taken for the old one.
@@ -363,15 +364,42 @@ pub fn human_bytes(n: u64) -> String {
 
 /// Writes `bytes` to `path` atomically: into a temporary file in the same folder, then renamed
 /// over `path`. A reader never sees a half-written file, and a failure leaves `path` as it was.
-/// What is already at `path` decides (see [`output_target`]): a regular file (or nothing) is
-/// replaced; a character device or a FIFO (`/dev/null`, `/dev/stdout`, `>(…)`) is written
-/// through, never replaced by a file; a symbolic link to anything else, a block device, a
-/// socket or a folder is refused.
+/// Only a regular file (or nothing) is replaced: a device, a FIFO, a symbolic link or a folder
+/// at `path` is refused, never replaced by a file and never written through — the paths
+/// tuicast writes by itself (goldens, `.new` files, screenshots) are a repository's choice, and
+/// a golden committed as a link to `/dev/tty` must not reach the terminal. An output a person
+/// names (`-o FILE`) goes through [`write_output`].
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_atomic_with(path, |w| w.write_all(bytes))
 }
 
-/// How [`write_atomic`] writes to a path, from what is there now.
+/// Writes `bytes` to an output a person named (`-o FILE`, `--scenario FILE`, a session's
+/// `snapshot --output`): what is there decides (see [`output_target`]). A regular file (or
+/// nothing) is replaced atomically, as [`write_atomic`] does; a character device or a FIFO
+/// (`/dev/null`, `/dev/stdout`, `>(…)`), or a link to one, is written through, never replaced
+/// by a file (as root, `--format svg -o /dev/null` once made the machine's `/dev/null` a
+/// file); a link to a file, a block device, a socket or a folder is refused.
+pub fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_output_with(path, |w| w.write_all(bytes))
+}
+
+/// [`write_output`] with the content produced by `fill`, as [`write_atomic_with`].
+pub fn write_output_with<T, E: From<io::Error>>(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+) -> Result<T, E> {
+    if output_target(path)? == OutputTarget::Through {
+        // Not created, not truncated: it is there, and it is not a file.
+        let file = std::fs::OpenOptions::new().write(true).open(path)?;
+        let mut w = io::BufWriter::new(file);
+        let value = fill(&mut w)?;
+        w.flush()?;
+        return Ok(value);
+    }
+    write_atomic_with(path, fill)
+}
+
+/// How [`write_output`] writes to a path, from what is there now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OutputTarget {
@@ -383,7 +411,7 @@ pub enum OutputTarget {
     Through,
 }
 
-/// What [`write_atomic`] does with `path`, or why it refuses it: a symbolic link is followed
+/// What [`write_output`] does with `path`, or why it refuses it: a symbolic link is followed
 /// only to a character device or a FIFO (`/dev/stdout` is a link to `/proc/self/fd/1`); a link
 /// to a file is refused (replacing it would drop the link, writing through it would write
 /// where a cloned repository's link points), and so are a block device (a disk), a socket and
@@ -431,19 +459,18 @@ pub fn output_target(path: &Path) -> io::Result<OutputTarget> {
 
 /// Like [`write_atomic`], with the content produced by `fill` writing into the temporary file.
 /// `fill` may fail with its own error type (a malformed input found while writing): then, as
-/// on any error, a regular `path` is left as it was (a device or FIFO is written through as
-/// `fill` writes).
+/// on any error, `path` is left as it was.
 pub fn write_atomic_with<T, E: From<io::Error>>(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> Result<T, E>,
 ) -> Result<T, E> {
     if output_target(path)? == OutputTarget::Through {
-        // Not created, not truncated: it is there, and it is not a file.
-        let file = std::fs::OpenOptions::new().write(true).open(path)?;
-        let mut w = io::BufWriter::new(file);
-        let value = fill(&mut w)?;
-        w.flush()?;
-        return Ok(value);
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a device or a FIFO (or a link to one), which tuicast does not replace or \
+             write through here",
+        )
+        .into());
     }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,

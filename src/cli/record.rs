@@ -607,7 +607,7 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
              the waits inferred from the screen, Ctrl-\\ markers as checkpoints. It runs in\n\
              tuicast's clean environment (not the recording person's): add env = { ... } if needed.",
         );
-        tuicast::util::write_atomic(path, text.as_bytes())
+        tuicast::util::write_output(path, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let _ = std::io::stdout().flush();

@@ -484,7 +484,7 @@ impl Worker {
         };
         let screen = s.screen_without_secrets();
         let write = |path: &Path, bytes: &[u8]| {
-            crate::util::write_atomic(path, bytes)
+            crate::util::write_output(path, bytes)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))
         };
         match format {

@@ -1599,3 +1599,49 @@ fn a_linked_screenshots_folder_gets_no_folder_made_outside() {
     let made: Vec<_> = std::fs::read_dir(outside.path()).unwrap().collect();
     assert!(made.is_empty(), "made outside the project: {made:?}\n{out}");
 }
+
+/// Issue 41: what tuicast writes by itself (goldens under `--update`, `.new` files) is at a
+/// path the repository chose: a `.new` file committed as a link to a device or a FIFO is neither
+/// written through (a link to `/dev/tty` would reach the terminal) nor replaced. A FIFO in
+/// the project stands in for the device; a reader opens it late so that a broken guard fails
+/// this test instead of hanging it.
+#[test]
+fn a_pending_file_linked_to_a_fifo_is_neither_written_through_nor_replaced() {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let dir = project_with_goldens();
+    let fifo = dir.join("dev.fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    // A changed golden, so that the run writes its `.new`: committed as a link.
+    dir.write("snapshots/demo/end.txt", "changed\n");
+    let golden = dir.join("snapshots/demo/end.txt.new");
+    std::os::unix::fs::symlink("../../dev.fifo", &golden).unwrap();
+    let late = fifo.clone();
+    let unblock = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(20));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nix::libc::O_NONBLOCK)
+            .open(late);
+        drop(file);
+    });
+    let started = std::time::Instant::now();
+    let out = dir.tuicast(["test"]).env("TUICAST_UPDATE", "new").run();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(15),
+        "it waited for the FIFO: {out}"
+    );
+    assert_ne!(out.code(), Some(0), "{out}");
+    assert!(std::fs::symlink_metadata(&golden)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    drop(unblock);
+}
