@@ -243,6 +243,16 @@ fn the_actions_steps_check_a_project_report_and_summarize_with_the_accept_comman
             && summary.contains("tuicast accept --from /tmp/tuicast-report"),
         "{summary}"
     );
+    // An artifact name is quoted in the commands the summary gives.
+    let mut named = inputs.clone();
+    named.insert("artifact".into(), "r $(touch pwned)".into());
+    std::fs::write(dir.join("summary.md"), "").unwrap();
+    run_steps(dir.path(), &named, "push");
+    let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("gh run download 4242 -n r\\ \\$\\(touch\\ pwned\\)"),
+        "{summary}"
+    );
     // The command it gives takes the change.
     dir.tuicast(["accept", "--from", report.to_str().unwrap()])
         .run()
