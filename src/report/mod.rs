@@ -771,17 +771,18 @@ fn command_line() -> String {
         return if rest.is_empty() {
             format!("cargo test --test {target}")
         } else {
-            format!("cargo test --test {target} -- {}", quoted_args(rest))
+            format!(
+                "cargo test --test {target} -- {}",
+                crate::escape::shell_words(rest)
+            )
         };
     }
-    quoted_args(
-        std::env::args()
-            .enumerate()
-            .map(|(i, a)| match Path::new(&a).file_name() {
-                Some(name) if i == 0 => name.to_string_lossy().into_owned(),
-                _ => a,
-            }),
-    )
+    crate::escape::shell_words(std::env::args().enumerate().map(|(i, a)| {
+        match Path::new(&a).file_name() {
+            Some(name) if i == 0 => name.to_string_lossy().into_owned(),
+            _ => a,
+        }
+    }))
 }
 
 /// The test target this process is, when it is a test binary cargo built: `deps/NAME-HASH`
@@ -795,11 +796,6 @@ fn cargo_test_target() -> Option<String> {
     let (name, hash) = stem.rsplit_once('-')?;
     (hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && !name.is_empty())
         .then(|| name.to_string())
-}
-
-/// Arguments as one line a shell reads back as them ([`crate::escape::shell_words`]).
-fn quoted_args(args: impl IntoIterator<Item = String>) -> String {
-    crate::escape::shell_words(args)
 }
 
 /// 16 hex digits naming a data file for `key`.
