@@ -1,5 +1,6 @@
 //! The one escaper for text that reaches a message: whatever a cast, a file name, a golden or a
-//! label holds, it is printed as data, never as terminal control.
+//! label holds, it is printed as data, never as terminal control; and the one shell quoting
+//! of the commands messages suggest ([`shell_quote`]), so that pasting one runs nothing else.
 //!
 //! A leaf module: it imports nothing from the crate, so every stage can use it.
 
@@ -27,6 +28,41 @@ pub fn escape_for_terminal(text: &str, max: usize) -> String {
         push_escaped(&mut out, ch);
     }
     out
+}
+
+/// `word` as one word a POSIX shell reads back as `word`: as it is when every character is
+/// one no shell treats specially (ASCII letters and digits, `-_./=:,+@%`), else in single
+/// quotes with each `'` as `'\''`. The one quoting of every command tuicast suggests (`record
+/// it with …`, `tuicast accept …`): a file or checkpoint name a repository chose, pasted into a
+/// shell, stays one argument and runs nothing. It quotes, it does not escape for a terminal:
+/// give it text that [`escape_for_terminal`] made safe to print when the text is untrusted.
+///
+/// ```
+/// use tuicast::escape::shell_quote;
+/// assert_eq!(shell_quote("casts/demo.toml"), "casts/demo.toml");
+/// assert_eq!(shell_quote("x$(touch pwned)'y"), "'x$(touch pwned)'\\''y'");
+/// assert_eq!(shell_quote(""), "''");
+/// ```
+pub fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// Words joined by spaces, each [`shell_quote`]d: a command line a shell reads back as these
+/// arguments.
+pub fn shell_words<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> String {
+    words
+        .into_iter()
+        .map(|w| shell_quote(w.as_ref()))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Escapes `text` for HTML and XML alike (the report's page, a JUnit file): `& < > " '` as

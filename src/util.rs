@@ -5,7 +5,10 @@
 //!   devices, FIFOs, sockets and folders; [`read_regular_nofollow`] (goldens, `.new` files,
 //!   report files) refuses a symbolic link too.
 //! - Atomic writes: [`write_atomic`] and [`write_atomic_with`] write a temporary file beside
-//!   the target and rename it over; the fill may fail with its own error type.
+//!   the target and rename it over; the fill may fail with its own error type. Only a regular
+//!   file is replaced: a device, FIFO or link there is refused. An output a person names
+//!   (`-o FILE`) goes through [`write_output`], which writes through a device or a FIFO
+//!   ([`output_target`]).
 //! - Private folders of this user ([`private_dir`]: mode 0700, owned by this user, not a link)
 //!   and pid files that name a process by its start time too ([`pid_file_text`],
 //!   [`pid_file_alive`]), so a pid reused by another process is not taken for the old one.
@@ -361,8 +364,97 @@ pub fn human_bytes(n: u64) -> String {
 
 /// Writes `bytes` to `path` atomically: into a temporary file in the same folder, then renamed
 /// over `path`. A reader never sees a half-written file, and a failure leaves `path` as it was.
+/// Only a regular file (or nothing) is replaced: a device, a FIFO, a symbolic link or a folder
+/// at `path` is refused, never replaced by a file and never written through — the paths
+/// tuicast writes by itself (goldens, `.new` files, screenshots) are a repository's choice, and
+/// a golden committed as a link to `/dev/tty` must not reach the terminal. An output a person
+/// names (`-o FILE`) goes through [`write_output`].
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Writes `bytes` to an output a person named (`-o FILE`, `--scenario FILE`, a session's
+/// `snapshot --output`): what is there decides (see [`output_target`]). A regular file (or
+/// nothing) is replaced atomically, as [`write_atomic`] does; a character device or a FIFO
+/// (`/dev/null`, `/dev/stdout`, `>(…)`), or a link to one, is written through, never replaced
+/// by a file (as root, `--format svg -o /dev/null` once made the machine's `/dev/null` a
+/// file); a link to a file, a block device, a socket or a folder is refused.
+pub fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_output_with(path, |w| w.write_all(bytes))
+}
+
+/// [`write_output`] with the content produced by `fill`, as [`write_atomic_with`].
+pub fn write_output_with<T, E: From<io::Error>>(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+) -> Result<T, E> {
+    if output_target(path)? == OutputTarget::Through {
+        // Not created, not truncated: it is there, and it is not a file.
+        let file = std::fs::OpenOptions::new().write(true).open(path)?;
+        let mut w = io::BufWriter::new(file);
+        let value = fill(&mut w)?;
+        w.flush()?;
+        return Ok(value);
+    }
+    write_atomic_with(path, fill)
+}
+
+/// How [`write_output`] writes to a path, from what is there now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OutputTarget {
+    /// Nothing, or a regular file: a new file is renamed over it.
+    Replace,
+    /// A character device or a FIFO, or a symbolic link to one: opened and written to as it
+    /// is (a rename would put a file where the device was: as root, `-o /dev/null` once made
+    /// the machine's `/dev/null` a regular file).
+    Through,
+}
+
+/// What [`write_output`] does with `path`, or why it refuses it: a symbolic link is followed
+/// only to a character device or a FIFO (`/dev/stdout` is a link to `/proc/self/fd/1`); a link
+/// to a file is refused (replacing it would drop the link, writing through it would write
+/// where a cloned repository's link points), and so are a block device (a disk), a socket and
+/// a folder.
+pub fn output_target(path: &Path) -> io::Result<OutputTarget> {
+    use std::os::unix::fs::FileTypeExt;
+    let refuse = |what: String| io::Error::new(io::ErrorKind::InvalidInput, what);
+    let seen = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(OutputTarget::Replace),
+        Err(e) => return Err(e),
+        Ok(m) => m.file_type(),
+    };
+    if seen.is_file() {
+        return Ok(OutputTarget::Replace);
+    }
+    let kind = if seen.is_symlink() {
+        match std::fs::metadata(path) {
+            Ok(m) => m.file_type(),
+            Err(_) => {
+                return Err(refuse(
+                    "is a symbolic link to nothing, which tuicast does not replace or write \
+                     through: name the file itself"
+                        .into(),
+                ))
+            }
+        }
+    } else {
+        seen
+    };
+    match () {
+        _ if kind.is_char_device() || kind.is_fifo() => Ok(OutputTarget::Through),
+        _ if seen.is_symlink() && kind.is_file() => Err(refuse(
+            "is a symbolic link to a file, which tuicast does not replace or write through: \
+             name the file itself"
+                .into(),
+        )),
+        _ if kind.is_dir() => Err(refuse("is a folder, not a file".into())),
+        _ if kind.is_block_device() => Err(refuse(
+            "is a block device, which tuicast does not write to".into(),
+        )),
+        _ if kind.is_socket() => Err(refuse("is a socket, not a file".into())),
+        _ => Err(refuse("is not a regular file".into())),
+    }
 }
 
 /// Like [`write_atomic`], with the content produced by `fill` writing into the temporary file.
@@ -372,6 +464,14 @@ pub fn write_atomic_with<T, E: From<io::Error>>(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> Result<T, E>,
 ) -> Result<T, E> {
+    if output_target(path)? == OutputTarget::Through {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a device or a FIFO (or a link to one), which tuicast does not replace or \
+             write through here",
+        )
+        .into());
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

@@ -13,6 +13,7 @@ has the options, item names and numbers.
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -327,7 +328,7 @@ class TrialItem(pytest.Item):
             message = record.get("message") or record.get("error") or "failed"
             if not session.update:
                 message = message.rstrip("\n") + (
-                    f"\nor, from pytest: pytest --tuicast-update '{self.nodeid}'"
+                    f"\nor, from pytest: pytest --tuicast-update {shlex.quote(self.nodeid)}"
                 )
             raise TuicastFailure(message)
 

@@ -28,7 +28,8 @@ const PLACEHOLDER: &str = "{}";
     tuicast ask --timeout 2m --inherit-env PATH --secret TUICAST_SECRET_KEY -- my-ai -\n\n\
     The question is --prompt TEXT, else tuicast's standard input (at most 1 MiB). It goes to\n\
     the command's standard input, or, when an argument is exactly {}, in that argument's\n\
-    place (standard input is then /dev/null). Prints one JSON object (docs/agents.md,\n\
+    place (standard input is then /dev/null; a question starting with '-' only after an\n\
+    argument --, so that it never becomes an option). Prints one JSON object (docs/agents.md,\n\
     \"tuicast ask\"; `tuicast schema ask`): answer (stdout trimmed), stderr, encoding,\n\
     status (code or signal), ended_by, truncated, duration_ms, exit. The command runs as\n\
     `tuicast run` runs it: the clean environment with a fresh, empty HOME, secrets starred.\n\
@@ -76,6 +77,21 @@ fn options(args: Args) -> anyhow::Result<PipedOptions> {
     let placeholder = args.command.iter().any(|a| a == PLACEHOLDER);
     if args.command.first().is_some_and(|p| p == PLACEHOLDER) {
         bail!("the command's program cannot be the question's placeholder {PLACEHOLDER}");
+    }
+    // A question in an argument's place that starts with `-` would be read by the command
+    // as an option (`--help`, `-o FILE`, `--config=…`), unless an argument `--` before the
+    // placeholder ends its options.
+    let after_dashes = |at: usize| args.command[..at].iter().any(|a| a == "--");
+    if question.starts_with('-') {
+        if let Some(at) = args.command.iter().position(|a| a == PLACEHOLDER) {
+            if !after_dashes(at) {
+                bail!(
+                    "the question starts with '-', so the command would read it as an option: \
+                     put -- before {PLACEHOLDER} in the command (when the command takes it), \
+                     or pass the question on the command's standard input (no {PLACEHOLDER})"
+                );
+            }
+        }
     }
     let command: Vec<String> = args
         .command

@@ -48,7 +48,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let written = if args.output.as_os_str() == "-" {
         write(&mut std::io::stdout().lock())
     } else {
-        tuicast::util::write_atomic_with(&args.output, write)
+        tuicast::util::write_output_with(&args.output, write)
     };
     match written {
         Ok(()) => Ok(ExitCode::SUCCESS),

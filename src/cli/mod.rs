@@ -144,7 +144,7 @@ fn parse_engine(s: &str) -> Result<EngineKind, String> {
 fn write_output(path: Option<&PathBuf>, bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write;
     match path {
-        Some(p) if p.as_os_str() != "-" => tuicast::util::write_atomic(p, bytes)
+        Some(p) if p.as_os_str() != "-" => tuicast::util::write_output(p, bytes)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display())),
         _ => {
             let mut out = std::io::stdout().lock();

@@ -443,6 +443,18 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
     let Some(cast) = &args.output else {
         bail!("recording by hand needs -o CAST");
     };
+    // Renamed into place at the end: a device, FIFO or link there is refused now.
+    if let Err(e) = tuicast::util::output_target(cast).and_then(|t| match t {
+        tuicast::util::OutputTarget::Replace => Ok(()),
+        _ => Err(std::io::Error::other(
+            "is a device or a FIFO; a recording is written to a regular file",
+        )),
+    }) {
+        bail!(
+            "cannot create {}: {e}",
+            escape_for_terminal(&cast.display().to_string(), 300)
+        );
+    }
     // Before anything runs: the scenario, written last, would replace the recording.
     if let Some(scenario) = &args.scenario {
         if tuicast::util::resolved(scenario) == tuicast::util::resolved(cast) {
@@ -595,7 +607,7 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
              the waits inferred from the screen, Ctrl-\\ markers as checkpoints. It runs in\n\
              tuicast's clean environment (not the recording person's): add env = { ... } if needed.",
         );
-        tuicast::util::write_atomic(path, text.as_bytes())
+        tuicast::util::write_output(path, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let _ = std::io::stdout().flush();

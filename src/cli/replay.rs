@@ -652,7 +652,7 @@ fn gif(args: &Args) -> anyhow::Result<ExitCode> {
     let written = if out.as_os_str() == "-" {
         fill(&mut std::io::stdout().lock())
     } else {
-        tuicast::util::write_atomic_with(out, fill)
+        tuicast::util::write_output_with(out, fill)
     };
     // Errors of the output file (and of the encoder writing to it) are I/O errors; a cast
     // that cannot be read is a `CastError` with its place.

@@ -92,6 +92,20 @@ enum MessageFormat {
 }
 
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let junit = args.message_format == MessageFormat::Junit;
+    let ran = run_checks(args);
+    // Bad input (a tuicast.toml that does not parse) is still a JUnit document: one error
+    // case naming it, so the CI's reader shows it instead of failing on an empty file.
+    if let (true, Err(e)) = (junit, &ran) {
+        let mut out = std::io::stdout().lock();
+        out.write_all(harness::junit::render_error(&super::message(e)).as_bytes())?;
+        out.flush()?;
+    }
+    ran
+}
+
+/// [`run`], its bad input an error.
+fn run_checks(args: Args) -> anyhow::Result<ExitCode> {
     let cwd = std::env::current_dir()?;
     let paths: Vec<PathBuf> = args.paths.iter().map(|p| cwd.join(p)).collect();
     for p in &paths {

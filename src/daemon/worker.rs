@@ -484,7 +484,7 @@ impl Worker {
         };
         let screen = s.screen_without_secrets();
         let write = |path: &Path, bytes: &[u8]| {
-            crate::util::write_atomic(path, bytes)
+            crate::util::write_output(path, bytes)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))
         };
         match format {
@@ -745,6 +745,22 @@ fn save_files(
 /// link too) and `force` was not given. Checked before a session ends, so that it can be
 /// saved elsewhere.
 pub(crate) fn refused_save(save: &Path, force: bool) -> Option<String> {
+    // `--save casts/` (or `casts/.x`) would write the hidden `casts/.cast` and `casts/.toml`:
+    // a folder is no name, whatever `--force` says.
+    let shown = || crate::escape::escape_for_terminal(&save.display().to_string(), 300);
+    let named = save
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| !n.starts_with('.'));
+    let folder = save.as_os_str().as_encoded_bytes().ends_with(b"/") || save.is_dir();
+    if folder || !named {
+        return Some(format!(
+            "{}: `stop --save` takes the name of the files to write (casts/NAME writes \
+             casts/NAME.cast and casts/NAME.toml), not {} (the session goes on)",
+            shown(),
+            if folder { "a folder" } else { "a hidden name" }
+        ));
+    }
     if force {
         return None;
     }

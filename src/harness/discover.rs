@@ -379,7 +379,7 @@ fn how_to_record(toml: &Path, what: &str) -> String {
     format!(
         "record {what} with `tuicast record {}`, or check it live with `tuicast test --live` \
          (TUICAST_LIVE=1 cargo test)",
-        assert::shown_path(toml),
+        crate::escape::shell_quote(&assert::shown_path(toml)),
     )
 }
 

@@ -171,6 +171,25 @@ pub fn render(cases: &[JunitCase]) -> String {
     out
 }
 
+/// The JUnit XML document of a run that could not start (bad input: a configuration that
+/// does not parse, a path that is not there): one suite `tuicast` with one test case,
+/// `tuicast`, whose `error` is `message` (its first line the attribute). A CI's reader then
+/// shows the error as a failed test, where an empty file would fail to read.
+pub fn render_error(message: &str) -> String {
+    let first = message.lines().next().unwrap_or_default();
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <testsuites name=\"tuicast\" tests=\"1\" failures=\"0\" errors=\"1\" time=\"0.000\">\n  \
+         <testsuite name=\"tuicast\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" \
+         time=\"0.000\">\n    \
+         <testcase name=\"tuicast\" classname=\"tuicast\" time=\"0.000\">\n      \
+         <error message=\"{}\" type=\"tuicast\">{}</error>\n    </testcase>\n  </testsuite>\n\
+         </testsuites>\n",
+        xml(first),
+        xml(message)
+    )
+}
+
 /// Seconds as the schema's time pattern takes them: three decimals at most.
 fn seconds(t: f64) -> String {
     format!("{:.3}", if t.is_finite() && t > 0.0 { t } else { 0.0 })

@@ -573,13 +573,13 @@ fn record_and_decide(
             // CI: nothing is written, but a replay of the committed cast would fail.
             format!(
                 "this run writes nothing; record it again with `tuicast record {}`",
-                assert::shown_path(&case.cast.with_extension("toml"))
+                crate::escape::shell_quote(&assert::shown_path(&case.cast.with_extension("toml")))
             )
         } else {
             format!(
                 "the new recording is kept for review as {}: accept it with `tuicast accept {}`",
                 assert::shown_path(&live_cast_path(&case.cast)),
-                crate::escape::escape_for_terminal(&case.stem, 200)
+                crate::escape::shell_quote(&crate::escape::escape_for_terminal(&case.stem, 200))
             )
         };
         warn_once(

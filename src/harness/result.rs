@@ -227,7 +227,15 @@ impl CheckResult {
             }
         }
         if !accept.is_empty() {
-            let _ = writeln!(out, "to accept: tuicast accept {}", accept.join(" "));
+            let _ = writeln!(
+                out,
+                "to accept: tuicast accept {}",
+                crate::escape::shell_words(
+                    accept
+                        .iter()
+                        .map(|a| crate::escape::escape_for_terminal(a, 300))
+                )
+            );
         } else if !self.passed() {
             let _ = writeln!(
                 out,

@@ -67,7 +67,10 @@ pub fn check_screen_golden(
         scrollback: 0,
     };
     let shown = assert::shown_path(&golden);
-    let accept = assert::pending::relative_name(&config.snapshots, &golden);
+    let accept = crate::escape::shell_quote(&crate::escape::escape_for_terminal(
+        &assert::pending::relative_name(&config.snapshots, &golden),
+        300,
+    ));
     match check.check(screen).map_err(|e| format!("{shown}: {e}"))? {
         (Outcome::Pass | Outcome::Updated, _) => Ok(()),
         (Outcome::Missing { pending }, _) => Err(failure!(

@@ -302,7 +302,7 @@ fn check_outcome(
     drawn: &mut Option<Vec<u8>>,
 ) -> Result<Outcome, super::Failure> {
     let name = escape_for_terminal(&shot.name, 300);
-    let fix = format!("tuicast screenshots {}", shell_word(&name));
+    let fix = format!("tuicast screenshots {}", crate::escape::shell_quote(&name));
     let actual = render_live(config, shot, live).map_err(|e| fail(format!("{e}")))?;
     let freshness = freshness(shot, &actual).map_err(|e| fail(format!("{e}")))?;
     let pending = pending_path(config, shot);
@@ -320,6 +320,9 @@ fn check_outcome(
             return Ok(Outcome::Updated);
         }
         UpdateAction::WriteNew => {
+            // Checked before its folders are made (a linked `.screenshots` would have them
+            // made outside the project) and again after, as `write` does.
+            check_destination(&config.snapshots, &pending).map_err(|e| fail(format!("{e}")))?;
             if let Some(dir) = pending.parent() {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| fail(format!("{}: {e}", dir.display())))?;
@@ -356,7 +359,7 @@ fn check_outcome(
         message.push_str(&format!(
             "\nthe new image: {shown}\nreview it with: tuicast review, or accept it with: \
              tuicast accept {}",
-            shell_word(&test_name(shot))
+            crate::escape::shell_quote(&test_name(shot))
         ));
     }
     message.push_str(&format!("\nregenerate it with: {fix}"));
@@ -372,18 +375,6 @@ fn remove_pending(path: &Path) -> std::io::Result<()> {
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),
-    }
-}
-
-/// `text` as one shell word: quoted when it holds anything but plain path characters.
-fn shell_word(text: &str) -> String {
-    if text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-:+@".contains(c))
-    {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }
 
@@ -482,7 +473,7 @@ fn record_missing(
     };
     let record_it = format!(
         "record it with: tuicast record {}",
-        crate::assert::shown_path(&scenario_path)
+        crate::escape::shell_quote(&crate::assert::shown_path(&scenario_path))
     );
     if live == LiveMode::Never {
         return Err(ScreenshotError::new(

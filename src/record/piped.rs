@@ -251,6 +251,8 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
     for (name, value) in &opts.secrets {
         env.insert(name.clone(), value.clone());
     }
+    // The private HOME is the run's marker: a daemon that called `setsid` and lost its
+    // parent still has it in its environment, so the sweep at the end finds it.
     let home = if env.contains_key("HOME") {
         None
     } else {
@@ -273,16 +275,13 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
             }
         )));
     }
+    // The timeout counts from here: waiting for a FIFO's writer is part of it.
+    let begun = Instant::now();
     let stdin = match &opts.stdin {
         PipedInput::Null => Stdio::null(),
         PipedInput::Bytes(_) => Stdio::piped(),
         PipedInput::Inherit => Stdio::inherit(),
-        PipedInput::File(path) => Stdio::from(std::fs::File::open(path).map_err(|e| {
-            RecordError::Input(format!(
-                "cannot read {}: {e}",
-                crate::escape::escape_for_terminal(&path.display().to_string(), 300)
-            ))
-        })?),
+        PipedInput::File(path) => Stdio::from(open_input(path, opts.timeout)?),
     };
     let mut cmd = Command::new(program);
     cmd.args(&opts.command[1..])
@@ -331,13 +330,17 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
             let _ = tx.send(Event::Exited(status));
         }
     });
+    let marker = home
+        .as_ref()
+        .map(|h| format!("HOME={}", h.0.display()).into_bytes());
+    // Its process group, at once (what holds the pipes there lets go of them).
     let kill = || {
         let _ = nix::sys::signal::killpg(
             nix::unistd::Pid::from_raw(pid as i32),
             nix::sys::signal::Signal::SIGKILL,
         );
     };
-    let deadline = started + opts.timeout;
+    let deadline = begun + opts.timeout;
     let mut ended_by = None;
     let mut status = None;
     let mut duration = Duration::ZERO;
@@ -389,14 +392,19 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
     }
-    kill();
+    // Everything it started, once it is over: its group, its descendants and what escaped
+    // both with `setsid` (found by its private HOME), as a recording ends.
+    super::pty::kill_started(pid, marker.as_deref());
     drop(home);
     let mut redactor = Redactor::new(Vec::new());
     for (_, value) in &opts.secrets {
         redactor.add_secret(value);
     }
-    let (stdout, out_enc, out_bytes, out_cut) = shown(&out, &redactor, &opts.secrets);
-    let (stderr, err_enc, err_bytes, err_cut) = shown(&err, &redactor, &opts.secrets);
+    // A stream a limit or the timeout cut may end inside a secret: its tail is starred as
+    // the start of one (a live recording holds such a tail back until it cannot be one).
+    let killed = ended_by.is_some();
+    let (stdout, out_enc, out_bytes, out_cut) = shown(&out, &redactor, &opts.secrets, killed);
+    let (stderr, err_enc, err_bytes, err_cut) = shown(&err, &redactor, &opts.secrets, killed);
     let status = match status {
         Some(s) => RunStatus {
             code: s.code(),
@@ -432,6 +440,38 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
         },
         exit: if ended_by.is_some() { 1 } else { 0 },
     })
+}
+
+/// Opens `path` for the command's standard input within `timeout`: opening a FIFO waits for
+/// a writer, so it is opened on a thread, and when no writer came in time the FIFO is opened
+/// for writing here (which ends the wait) and the run is refused: `--stdin` never blocks
+/// past the timeout.
+fn open_input(path: &std::path::Path, timeout: Duration) -> Result<std::fs::File, RecordError> {
+    let shown = || crate::escape::escape_for_terminal(&path.display().to_string(), 300);
+    let (tx, rx) = mpsc::channel();
+    let owned = path.to_path_buf();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::fs::File::open(owned));
+    });
+    match rx.recv_timeout(timeout) {
+        Ok(Ok(file)) => Ok(file),
+        Ok(Err(e)) => Err(RecordError::Input(format!("cannot read {}: {e}", shown()))),
+        Err(_) => {
+            // Unblock the opening thread (a writer appears and goes), then drop what it opened.
+            use std::os::unix::fs::OpenOptionsExt;
+            let _ = std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(nix::libc::O_NONBLOCK)
+                .open(path);
+            let _ = rx.recv_timeout(Duration::from_millis(100));
+            Err(RecordError::Input(format!(
+                "cannot read {}: nothing opened it for writing within the timeout of {} ms \
+                 (a FIFO waits for a writer)",
+                shown(),
+                timeout.as_millis()
+            )))
+        }
+    }
 }
 
 /// Reads `pipe` to its end on a thread of its own, keeping at most `max` bytes in `into`;
@@ -534,8 +574,10 @@ fn shown(
     captured: &Mutex<Captured>,
     redactor: &Redactor,
     secrets: &[(String, String)],
+    killed: bool,
 ) -> (String, Encoding, u64, bool) {
     let c = captured.lock().unwrap_or_else(|p| p.into_inner());
+    let cut = killed || c.truncated;
     let mut bytes: &[u8] = &c.kept;
     // A character cut by the limit is dropped, so that cut text stays text.
     if c.truncated {
@@ -546,6 +588,12 @@ fn shown(
         }
     }
     match std::str::from_utf8(bytes) {
+        Ok(text) if cut => (
+            redactor.scrub_cut(text),
+            Encoding::Utf8,
+            c.read,
+            c.truncated,
+        ),
         Ok(text) => (redactor.scrub(text), Encoding::Utf8, c.read, c.truncated),
         Err(_) => {
             let mut raw = bytes.to_vec();
@@ -556,6 +604,11 @@ fn shown(
                 // A long prefix too, as the redactor stars it in text (cut output ends in one).
                 if let Some(shortest) = crate::record::redact::shortest_prefix(value) {
                     star_prefix_bytes(&mut raw, value.as_bytes(), shortest);
+                }
+                if cut {
+                    for form in forms(value) {
+                        star_cut_tail(&mut raw, form.as_bytes());
+                    }
                 }
             }
             (base64_standard(&raw), Encoding::Base64, c.read, c.truncated)
@@ -580,6 +633,17 @@ fn star_prefix_bytes(hay: &mut [u8], secret: &[u8], shortest: usize) {
         } else {
             i += 1;
         }
+    }
+}
+
+/// The end of `hay` starred when it is the start of `secret` (a stream cut inside it).
+fn star_cut_tail(hay: &mut [u8], secret: &[u8]) {
+    let longest = (1..secret.len().min(hay.len() + 1))
+        .rev()
+        .find(|&n| hay.ends_with(&secret[..n]));
+    if let Some(n) = longest {
+        let len = hay.len();
+        hay[len - n..].fill(b'*');
     }
 }
 

@@ -477,6 +477,13 @@ pub(crate) fn kill_marked(marker: &[u8]) {
     kill_until_gone(None, Some(marker));
 }
 
+/// SIGKILLs everything the program `root` started (its group, its session, its descendants
+/// and, with `marker`, every process whose environment holds it) until none is left: what
+/// `tuicast run` does when its command ends, as a recording does.
+pub(crate) fn kill_started(root: u32, marker: Option<&[u8]>) {
+    kill_until_gone(Some(root), marker);
+}
+
 /// SIGKILLs [`tree`] again and again until a look at `/proc` finds nothing left (a process
 /// that forks while it is being killed has a child the next round finds), for at most a
 /// second.

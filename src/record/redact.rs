@@ -184,6 +184,21 @@ impl Redactor {
         s
     }
 
+    /// [`scrub`](Self::scrub) for text that a limit or a timeout cut short: its end, when it
+    /// is the start of a secret (of any length), is starred too. A stream read whole holds
+    /// back no tail, so without this a secret cut by the limit after 19 of its 40 characters
+    /// would show those 19, a prefix too short for the long-prefix rule.
+    pub fn scrub_cut(&self, text: &str) -> String {
+        let mut out = self.scrub(text);
+        let held = self.longest_secret_prefix_suffix(&out);
+        if held > 0 {
+            let start = out.len() - held;
+            let stars = "*".repeat(out[start..].chars().count());
+            out.replace_range(start.., &stars);
+        }
+        out
+    }
+
     /// Replaces each secret drawn with escape sequences or control characters between its
     /// characters (`hun ESC[0m ter2`, one character at a time with cursor moves in between),
     /// and each match of a `redact` pattern: both are matched in the printed characters (the
@@ -458,6 +473,24 @@ mod tests {
             let screen = engine.screen().row_text(0).trim_end().to_string();
             assert_eq!(super::printed(input).0, screen, "{input:?}");
         }
+    }
+
+    #[test]
+    fn the_start_of_a_secret_at_the_end_of_cut_text_is_starred() {
+        let mut r = Redactor::new(Vec::new());
+        r.add_secret("0123456789abcdefghijklmnopqrstuvwxyzABCD");
+        // 19 of 40 characters: below the long-prefix rule's half.
+        assert_eq!(
+            r.scrub("key=0123456789abcdefghi"),
+            "key=0123456789abcdefghi"
+        );
+        assert_eq!(
+            r.scrub_cut("key=0123456789abcdefghi"),
+            "key=*******************"
+        );
+        assert_eq!(r.scrub_cut("key=0"), "key=*");
+        // Text that is no start of a secret is left as it is.
+        assert_eq!(r.scrub_cut("key=x"), "key=x");
     }
 
     #[test]

@@ -114,6 +114,7 @@ pub fn record_scenario(
         Some(copy)
     };
 
+    super::session::refuse_unreplaceable(cast)?;
     let partial = partial_path(cast);
     if let Some(parent) = partial.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;

@@ -284,6 +284,24 @@ impl fmt::Debug for Session {
 /// How long output may be held back waiting to see whether a secret follows.
 const HOLD: Duration = Duration::from_millis(50);
 
+/// Refuses `path` as a cast's place when something there is not a regular file: a cast is
+/// renamed into place, and a device, FIFO or link there must not become a file (as root,
+/// `-o /dev/null` would make the machine's `/dev/null` one).
+pub(crate) fn refuse_unreplaceable(path: &Path) -> Result<(), RecordError> {
+    let create = |source| RecordError::CreateCast {
+        path: path.to_path_buf(),
+        source,
+    };
+    match crate::util::output_target(path) {
+        Ok(crate::util::OutputTarget::Replace) => Ok(()),
+        Ok(_) => Err(create(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "is a device or a FIFO; a recording is written to a regular file",
+        ))),
+        Err(e) => Err(create(e)),
+    }
+}
+
 impl Session {
     /// Starts recording into the cast file `path` (written as it goes, flushed after every
     /// event, so an interrupted recording still leaves a valid cast). `path` appears with
@@ -300,6 +318,7 @@ impl Session {
             path: path.to_path_buf(),
             source,
         };
+        refuse_unreplaceable(path)?;
         let file = File::create(&tmp).map_err(create)?;
         let committed = std::cell::Cell::new(false);
         let commit = || {
@@ -348,7 +367,10 @@ impl Session {
                 .map(|d| d.as_secs() as i64),
             // `redact` patterns apply to the header too: a token in the command line is
             // no more welcome in the cast than in the output.
-            command: Some(redact_header(&opts.redact, &shell_words(&opts.command))),
+            command: Some(redact_header(
+                &opts.redact,
+                &crate::escape::shell_words(&opts.command),
+            )),
             title: opts
                 .title
                 .as_deref()
@@ -908,21 +930,4 @@ fn remove_stale_headers(path: &Path, name: &str) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
-}
-
-/// argv as one line a shell would read back the same way.
-fn shell_words(argv: &[String]) -> String {
-    argv.iter()
-        .map(|a| {
-            if !a.is_empty()
-                && a.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
-            {
-                a.clone()
-            } else {
-                format!("'{}'", a.replace('\'', "'\\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }

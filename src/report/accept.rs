@@ -469,12 +469,7 @@ fn planned_screenshot(
     let shown = crate::escape::escape_for_terminal(file, 200);
     let bytes = crate::util::read_regular_nofollow(&dir.join("files").join(file), MAX_GOLDEN_BYTES)
         .map_err(|e| refuse(&format!("its image files/{shown}: {e}")))?;
-    let checked = match shot.format {
-        crate::config::ScreenshotFormat::Png => check_picture(&bytes),
-        crate::config::ScreenshotFormat::Gif => check_gif(&bytes),
-        crate::config::ScreenshotFormat::Svg => super::svg_check::check_svg(&bytes),
-    };
-    if let Err(why) = checked {
+    if let Err(why) = check_image(shot.format, &bytes) {
         return Err(refuse(&format!("its image files/{shown} {why}")));
     }
     let now = match crate::util::read_regular_nofollow(&path, MAX_GOLDEN_BYTES) {
@@ -500,6 +495,20 @@ fn planned_screenshot(
         created: now.is_none(),
         pending,
     })
+}
+
+/// Whether `bytes` are an image of `format` as tuicast writes it: what `accept --from`
+/// writes into a checkout and what a report copies of a committed screenshot (an SVG with a
+/// script or a link out of it goes into neither).
+pub(super) fn check_image(
+    format: crate::config::ScreenshotFormat,
+    bytes: &[u8],
+) -> Result<(), NotAPicture> {
+    match format {
+        crate::config::ScreenshotFormat::Png => check_picture(bytes),
+        crate::config::ScreenshotFormat::Gif => check_gif(bytes),
+        crate::config::ScreenshotFormat::Svg => super::svg_check::check_svg(bytes),
+    }
 }
 
 /// Whether `bytes` are a GIF (its signature and a logical screen no larger than tuicast

@@ -12,7 +12,8 @@
 //! and refuse it when that golden changed since.
 //!
 //! [`ReportDir`] writes only into a new or empty folder or one it marked with
-//! `tuicast-report.txt` (`ReportDir::claim`); a failed live case's recording is carried in
+//! `tuicast-report.txt` naming that very folder, and none that holds a symbolic link
+//! (`ReportDir::claim`); a failed live case's recording is carried in
 //! `files/`, and each cast's project is named relative to the repository ([`repository_root`]).
 
 mod accept;
@@ -90,12 +91,25 @@ pub(crate) const MAX_DATA_BYTES: u64 = 256 * 1024 * 1024;
 /// writing a report replaces `DIR/index.html` and `tuicast test --report` removes `DIR/data/`
 /// and `DIR/files/` (`--report .` or `--report docs` would delete a project's own files). Not
 /// a hidden name, so that CI artifact uploads, which leave hidden files out, keep it.
+///
+/// A file of that name is not enough: its last line must name the very folder it is in, by
+/// the folder's device, inode and time of birth ([`ReportDir::claim`]), which only a process
+/// on this machine that made or saw the folder knows. A report committed to a repository
+/// (or copied, or downloaded) names another folder, so it is no report of this run's, and a
+/// pull request cannot plant one that tuicast then writes into and an Action uploads.
 pub const REPORT_MARKER: &str = "tuicast-report.txt";
 
-/// What the marker file says to a person who finds it.
+/// What the marker file says to a person who finds it (its last line, the proof, follows).
 const MARKER_TEXT: &str =
     "This folder is a tuicast report (tuicast test --report, TUICAST_REPORT).\n\
     tuicast replaces index.html, data/ and files/ here on every run.\n";
+
+/// The start of the marker's last line: the folder it was written in.
+const MARKER_PROOF: &str = "folder: ";
+
+/// The most entries a report folder may hold (every one is looked at for links before
+/// tuicast writes there).
+pub const MAX_REPORT_ENTRIES: usize = 1_000_000;
 
 /// A report folder that checks add their results to.
 #[derive(Debug, Clone)]
@@ -140,58 +154,174 @@ impl ReportDir {
     }
 
     /// Makes sure the folder is one tuicast may write a report into, and marks it: a folder
-    /// that does not exist yet (made here), an empty one, or one that holds
-    /// [`REPORT_MARKER`]. Any other folder is refused with an error that says so: writing a
-    /// report replaces files in it. Every write of this type checks it first.
+    /// that does not exist yet (made here), an empty one, or one whose [`REPORT_MARKER`]
+    /// proves that tuicast made it here (its last line names this folder's device, inode and
+    /// birth). Any other folder is refused with an error that says so: writing a report
+    /// replaces files in it. So is a folder that is a symbolic link or holds one anywhere
+    /// (a link kept in a report would be followed by whatever reads or uploads it). Every
+    /// write of this type checks it first (the walk for links once per process and folder).
     pub fn claim(&self) -> io::Result<()> {
-        let marker = self.dir.join(REPORT_MARKER);
-        if self.marked()? {
-            return Ok(());
-        }
-        match std::fs::read_dir(&self.dir).map(|mut entries| entries.next().is_some()) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => std::fs::create_dir_all(&self.dir)?,
-            Err(e) if self.dir.exists() && !self.dir.is_dir() => {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!("{}: is not a folder ({e})", self.shown()),
-                ))
+        if !self.marked()? {
+            match std::fs::read_dir(&self.dir).map(|mut entries| entries.next().is_some()) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    std::fs::create_dir_all(&self.dir)?
+                }
+                Err(e) if self.dir.exists() && !self.dir.is_dir() => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!("{}: is not a folder ({e})", self.shown()),
+                    ))
+                }
+                Err(e) => return Err(e),
+                // Another process may have claimed it since the first look: its marker is the
+                // first file it writes, so a folder with files and no marker is no report.
+                Ok(true) if !self.marked()? && !self.marked_soon()? => {
+                    let why = if self.dir.join(REPORT_MARKER).exists() {
+                        format!(
+                            "its {REPORT_MARKER} was not written in this folder by tuicast (a \
+                             report committed, copied or downloaded names the folder it was \
+                             made in)"
+                        )
+                    } else {
+                        format!("it holds files and no {REPORT_MARKER}")
+                    };
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "{}: not a report folder tuicast made ({why}); a report is written \
+                             only into a new or empty folder, or one an earlier report made \
+                             here, because it replaces index.html, data/ and files/ there: \
+                             name another folder (`tuicast report NEW FROM...` gathers copied \
+                             reports into a new one)",
+                            self.shown()
+                        ),
+                    ));
+                }
+                Ok(_) => {}
             }
-            Err(e) => return Err(e),
-            // Another process may have claimed it since the first look: its marker is the
-            // first file it writes, so a folder with files and no marker is no report.
-            Ok(true) if !self.marked()? => {
+            if !self.marked()? {
+                self.mark()?;
+            }
+        }
+        self.refuse_links()
+    }
+
+    /// Writes the marker with its proof (through a temporary file, so a reader sees it whole).
+    fn mark(&self) -> io::Result<()> {
+        let Some(proof) = folder_proof(&self.dir)? else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{}: is a symbolic link, not a folder", self.shown()),
+            ));
+        };
+        write_replacing(
+            &self.dir.join(REPORT_MARKER),
+            format!("{MARKER_TEXT}{MARKER_PROOF}{proof}\n").as_bytes(),
+        )
+    }
+
+    /// Whether the folder holds a marker that proves it, as a regular file (a link is
+    /// refused: it would make any folder look like a report).
+    fn marked(&self) -> io::Result<bool> {
+        let text = match crate::util::read_regular_nofollow(&self.dir.join(REPORT_MARKER), 4096) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+            Err(e) if e.kind() == io::ErrorKind::InvalidInput => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
                     format!(
-                        "{}: not a report folder tuicast made (it holds files and no {REPORT_MARKER}); \
-                         a report is written only into a new or empty folder, or one an earlier \
-                         report made, because it replaces index.html, data/ and files/ there: \
-                         name another folder",
+                        "{}: its {REPORT_MARKER} is not a regular file ({e}), so it is no \
+                         report folder",
                         self.shown()
                     ),
-                ));
+                ))
             }
-            Ok(_) => {}
-        }
-        std::fs::write(marker, MARKER_TEXT)
+            // Too large, or under a path that is no folder: `claim` says what is wrong.
+            Err(_) => return Ok(false),
+        };
+        let proof = String::from_utf8_lossy(&text)
+            .lines()
+            .last()
+            .and_then(|l| l.strip_prefix(MARKER_PROOF))
+            .map(str::to_string);
+        Ok(proof.is_some() && proof == folder_proof(&self.dir)?)
     }
 
-    /// Whether the folder holds the marker, as a regular file (a link is refused: it would
-    /// make any folder look like a report).
-    fn marked(&self) -> io::Result<bool> {
-        match std::fs::symlink_metadata(self.dir.join(REPORT_MARKER)) {
-            Ok(m) if m.file_type().is_file() => Ok(true),
-            Ok(_) => Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "{}: its {REPORT_MARKER} is not a regular file, so it is no report folder",
-                    self.shown()
-                ),
-            )),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-            // Under a path that is no folder: `claim` says what is wrong.
-            Err(_) => Ok(false),
+    /// Whether another process that is marking the folder right now (it holds only the
+    /// marker or its temporary file) finishes within 200 ms: processes of one `cargo test`
+    /// start on one new folder at once.
+    fn marked_soon(&self) -> io::Result<bool> {
+        let tmp = format!(".{REPORT_MARKER}.tmp");
+        for _ in 0..20 {
+            let only_marker = std::fs::read_dir(&self.dir)?.all(|e| {
+                e.ok().is_some_and(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    name == REPORT_MARKER || name.starts_with(&tmp)
+                })
+            });
+            if !only_marker {
+                return Ok(false);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+            if self.marked()? {
+                return Ok(true);
+            }
         }
+        Ok(false)
+    }
+
+    /// Refuses the folder when it is a symbolic link or holds one at any depth (looked at
+    /// once per process and folder: what this process writes there is no link).
+    fn refuse_links(&self) -> io::Result<()> {
+        static CHECKED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+        let key = crate::util::resolved(&self.dir);
+        let mut checked = CHECKED.lock().unwrap_or_else(|e| e.into_inner());
+        if checked.contains(&key) {
+            return Ok(());
+        }
+        let mut pending = vec![self.dir.clone()];
+        let mut seen = 0usize;
+        while let Some(dir) = pending.pop() {
+            for entry in std::fs::read_dir(&dir)? {
+                let entry = entry?;
+                seen += 1;
+                if seen > MAX_REPORT_ENTRIES {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "{}: holds more than {MAX_REPORT_ENTRIES} entries, more than a \
+                             report writes",
+                            self.shown()
+                        ),
+                    ));
+                }
+                let kind = entry.file_type()?;
+                if kind.is_symlink() {
+                    let path = entry.path();
+                    let shown = path
+                        .strip_prefix(&self.dir)
+                        .unwrap_or(&path)
+                        .display()
+                        .to_string();
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "{}: holds a symbolic link, {}, so tuicast writes no report there \
+                             (a link in a report would be followed by what reads or uploads \
+                             it): remove the folder",
+                            self.shown(),
+                            crate::escape::escape_for_terminal(&shown, 200)
+                        ),
+                    ));
+                }
+                if kind.is_dir() {
+                    pending.push(entry.path());
+                }
+            }
+        }
+        checked.push(key);
+        Ok(())
     }
 
     /// The folder as messages show it.
@@ -293,15 +423,17 @@ impl ReportDir {
             std::fs::create_dir_all(&files)?;
             let base = short_hash(&id);
             let ext = shot.format.name();
-            // The committed image as goldens are read (no link, no FIFO, a size limit).
+            // The committed image as goldens are read (no link, no FIFO, a size limit), and
+            // copied only when it is an image as tuicast writes it (the check `accept --from`
+            // applies): the report is a public artifact, and a committed SVG may hold a script.
             let committed = crate::assert::read_golden(&shot.output).ok().flatten();
             let expected = match &committed {
-                Some(bytes) => {
+                Some(bytes) if accept::check_image(shot.format, bytes).is_ok() => {
                     let name = format!("{base}-expected.{ext}");
                     write_replacing(&files.join(&name), bytes)?;
                     Some(name)
                 }
-                None => None,
+                _ => None,
             };
             let name = format!("{base}-actual.{ext}");
             write_replacing(&files.join(&name), actual)?;
@@ -639,17 +771,18 @@ fn command_line() -> String {
         return if rest.is_empty() {
             format!("cargo test --test {target}")
         } else {
-            format!("cargo test --test {target} -- {}", quoted_args(rest))
+            format!(
+                "cargo test --test {target} -- {}",
+                crate::escape::shell_words(rest)
+            )
         };
     }
-    quoted_args(
-        std::env::args()
-            .enumerate()
-            .map(|(i, a)| match Path::new(&a).file_name() {
-                Some(name) if i == 0 => name.to_string_lossy().into_owned(),
-                _ => a,
-            }),
-    )
+    crate::escape::shell_words(std::env::args().enumerate().map(|(i, a)| {
+        match Path::new(&a).file_name() {
+            Some(name) if i == 0 => name.to_string_lossy().into_owned(),
+            _ => a,
+        }
+    }))
 }
 
 /// The test target this process is, when it is a test binary cargo built: `deps/NAME-HASH`
@@ -663,20 +796,6 @@ fn cargo_test_target() -> Option<String> {
     let (name, hash) = stem.rsplit_once('-')?;
     (hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && !name.is_empty())
         .then(|| name.to_string())
-}
-
-/// Arguments as one shell-like line, quoted where needed.
-fn quoted_args(args: impl IntoIterator<Item = String>) -> String {
-    args.into_iter()
-        .map(|a| {
-            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || c == '\'') {
-                format!("'{}'", a.replace('\'', "'\\''"))
-            } else {
-                a
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// 16 hex digits naming a data file for `key`.
@@ -705,4 +824,70 @@ fn now_unix() -> f64 {
 fn write_result(data: &Path, id: &str, cast: &CastData) -> io::Result<()> {
     let file = data.join(format!("r-{}.json", short_hash(id)));
     write_replacing(&file, &serde_json::to_vec(cast)?)
+}
+
+/// What names the folder `dir` on this machine and no other: its device, inode and time of
+/// birth (nanoseconds, where the file system keeps it), as the marker's last line holds them.
+/// `None` when `dir` is a symbolic link.
+fn folder_proof(dir: &Path) -> io::Result<Option<String>> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(dir)?;
+    if m.file_type().is_symlink() {
+        return Ok(None);
+    }
+    let born = m
+        .created()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    Ok(Some(format!("{}:{}:{born}", m.dev(), m.ino())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn processes_claiming_one_new_folder_at_once_all_get_it() {
+        for round in 0..300 {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = tmp.path().join(format!("rep{round}"));
+            let barrier = std::sync::Barrier::new(8);
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..8)
+                    .map(|_| {
+                        s.spawn(|| {
+                            barrier.wait();
+                            ReportDir::new(&dir).claim()
+                        })
+                    })
+                    .collect();
+                for h in handles {
+                    h.join().unwrap().unwrap();
+                }
+            });
+            assert!(ReportDir::new(&dir).marked().unwrap());
+        }
+    }
+
+    #[test]
+    fn a_marker_naming_another_folder_proves_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let made = tmp.path().join("made");
+        ReportDir::new(&made).claim().unwrap();
+        let text = std::fs::read_to_string(made.join(REPORT_MARKER)).unwrap();
+        let other = tmp.path().join("other");
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join(REPORT_MARKER), &text).unwrap();
+        std::fs::write(other.join("index.html"), "mine").unwrap();
+        let e = ReportDir::new(&other).claim().unwrap_err();
+        assert!(
+            e.to_string().contains("was not written in this folder"),
+            "{e}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(other.join("index.html")).unwrap(),
+            "mine"
+        );
+    }
 }

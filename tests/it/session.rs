@@ -873,6 +873,35 @@ fn stop_save_writes_over_no_file_without_force() {
     a.ok(&["stop", "y", "--save", "casts/new", "--force"]);
 }
 
+/// Issue 41 (left from round 3): `stop --save casts/` wrote the hidden `casts/.cast` and
+/// `casts/.toml`. A folder (or a hidden name) is refused, even with `--force`, exit status 2,
+/// and the session goes on.
+#[test]
+fn stop_save_refuses_a_folder_or_a_hidden_name() {
+    let a = Agent::new();
+    std::fs::create_dir(a.work.join("casts")).unwrap();
+    a.ok(&["start", "--name", "x", "--", "cat"]);
+    for save in ["casts/", "casts", "casts/.x", "."] {
+        for force in [false, true] {
+            let mut args = vec!["stop", "x", "--save", save];
+            if force {
+                args.push("--force");
+            }
+            let r = a.run(&args);
+            assert_eq!(r.code, 2, "{save}: {r}");
+            let error = r.json["error"].as_str().unwrap_or_default();
+            assert!(
+                error.contains("takes the name of the files to write"),
+                "{r}"
+            );
+        }
+    }
+    let left: Vec<_> = std::fs::read_dir(a.work.join("casts")).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    a.ok(&["stop", "x", "--save", "casts/x"]);
+    assert!(a.work.join("casts/x.cast").is_file());
+}
+
 /// Issue 23: another user who made `/tmp/tuicast-UID` first disabled this user's sessions for
 /// good, and a stale `daemon.pid` whose pid a later process got made every command wait 10 s
 /// and fail. The folder is passed over for the next private one, with a warning; the pid file
