@@ -57,6 +57,7 @@
 //! rectangles, annotations and the frame from the PNG's geometry: `annotate::plan`,
 //! `chrome::Frame`), `compare.rs` (pixel comparison and diff images), `error.rs` (`PngError`).
 
+mod animated_svg;
 mod annotate;
 mod boxdraw;
 mod chrome;
@@ -74,6 +75,7 @@ mod system;
 mod text;
 mod theme;
 
+pub use animated_svg::{SvgAnimation, MAX_SVG_BYTES, MAX_SVG_FRAMES};
 pub use annotate::{Annotation, AnnotationSpec};
 pub use compare::{compare, diff_image, PixelDiff};
 pub use config::{FontDirs, PngConfig, PngConfigError, PngConfigErrorKind};
