@@ -59,6 +59,7 @@
 
 mod animated_svg;
 mod annotate;
+mod apng;
 mod boxdraw;
 mod chrome;
 mod compare;
@@ -77,6 +78,7 @@ mod theme;
 
 pub use animated_svg::{SvgAnimation, MAX_SVG_BYTES, MAX_SVG_FRAMES};
 pub use annotate::{Annotation, AnnotationSpec};
+pub use apng::{ApngEncoder, MAX_APNG_BYTES};
 pub use compare::{compare, diff_image, PixelDiff};
 pub use config::{FontDirs, PngConfig, PngConfigError, PngConfigErrorKind};
 pub use encode::{
