@@ -207,10 +207,7 @@ impl<'r> Pictures<'r> {
 
     /// The picture of `screen` and the rectangle (x, y, w, h) of it that differs from the
     /// picture before (all of it for the first), or `None` when it looks the same.
-    pub(super) fn next(
-        &mut self,
-        screen: &Screen,
-    ) -> Result<Option<((u32, u32, u32, u32), &RgbaImage)>, PngError> {
+    pub(super) fn next(&mut self, screen: &Screen) -> Result<Option<(Rect, &RgbaImage)>, PngError> {
         let (width, height) = (self.layout.width, self.layout.height);
         let incremental = self.incremental
             && self.last.as_ref().is_some_and(|(prev, image)| {
@@ -307,6 +304,9 @@ pub fn render_gif<W: Write>(
     }
     encoder.finish()
 }
+
+/// A rectangle of pixels: x, y, width, height.
+pub(super) type Rect = (u32, u32, u32, u32);
 
 /// The frame being shown, waiting to learn how long it lasts: the rectangle that differs
 /// from the frame before (all of it for the first) and its pixels.
