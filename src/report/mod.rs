@@ -292,7 +292,7 @@ impl ReportDir {
             let files = self.dir.join("files");
             std::fs::create_dir_all(&files)?;
             let base = short_hash(&id);
-            let ext = shot.format.name();
+            let ext = shot.format.extension();
             // The committed image as goldens are read (no link, no FIFO, a size limit).
             let committed = crate::assert::read_golden(&shot.output).ok().flatten();
             let expected = match &committed {
