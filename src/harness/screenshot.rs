@@ -661,11 +661,15 @@ mod draw {
         let mut out = Vec::new();
         match shot.format {
             ScreenshotFormat::AnimatedSvg => {
-                let title = shot.title.clone().or_else(|| header.title.clone()).or_else(|| {
-                    shot.cast
-                        .file_stem()
-                        .map(|s| s.to_string_lossy().into_owned())
-                });
+                let title = shot
+                    .title
+                    .clone()
+                    .or_else(|| header.title.clone())
+                    .or_else(|| {
+                        shot.cast
+                            .file_stem()
+                            .map(|s| s.to_string_lossy().into_owned())
+                    });
                 let decorations = Decorations {
                     annotations: Vec::new(),
                     chrome: shot.chrome,

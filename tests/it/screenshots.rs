@@ -204,7 +204,7 @@ fn hostile_outputs_are_refused() {
     for (output, needle) in [
         ("../x.png", "without `..`"),
         ("/tmp/x.png", "relative path"),
-        ("docs/x.sh", ".png, .svg or .gif"),
+        ("docs/x.sh", ".png, .svg, .gif or .apng"),
         ("linked/x.png", "outside the project"),
     ] {
         let dir = project();
@@ -530,7 +530,8 @@ fn a_screenshot_of_a_scenario_not_recorded_yet_records_it() {
     // A GIF needs a recorded cast; --replay records nothing: each says what to do.
     let gif = dir.tuicast(["screenshots", "gif"]).run().fails_with(2);
     assert!(
-        gif.stderr().contains("a GIF is drawn from a recorded cast")
+        gif.stderr()
+            .contains("an animation (gif) is drawn from a recorded cast")
             && gif.stderr().contains("record it with: tuicast record"),
         "{gif}"
     );
