@@ -69,6 +69,8 @@ pub struct SvgAnimation<'r> {
     /// The last screen added: the same screen again is no new frame.
     last: Option<Screen>,
     bytes: usize,
+    /// [`MAX_SVG_FRAMES`] and [`MAX_SVG_BYTES`] (lower in a test).
+    limits: (usize, usize),
 }
 
 impl std::fmt::Debug for SvgAnimation<'_> {
@@ -115,6 +117,7 @@ impl<'r> SvgAnimation<'r> {
             timeline: Vec::new(),
             last: None,
             bytes: 0,
+            limits: (MAX_SVG_FRAMES, MAX_SVG_BYTES),
         })
     }
 
@@ -192,18 +195,19 @@ impl<'r> SvgAnimation<'r> {
         if let Some(&i) = candidates.iter().find(|&&i| self.pictures[i] == text) {
             return Ok(i);
         }
-        if self.pictures.len() >= MAX_SVG_FRAMES {
+        let (max_frames, max_bytes) = self.limits;
+        if self.pictures.len() >= max_frames {
             return Err(PngError::Option(format!(
-                "the animated SVG would hold more than {MAX_SVG_FRAMES} distinct pictures; \
-                 make a GIF or an APNG, or animate a part of the cast (--from, --to)"
+                "the animated SVG would hold more than {max_frames} distinct pictures; make a \
+                 GIF or an APNG, or animate a part of the cast (--from, --to)"
             )));
         }
         self.bytes += text.len();
-        if self.bytes > MAX_SVG_BYTES {
+        if self.bytes > max_bytes {
             return Err(PngError::Option(format!(
                 "the animated SVG would hold more than {} MiB of pictures; make a GIF or an \
                  APNG, or animate a part of the cast (--from, --to)",
-                MAX_SVG_BYTES >> 20
+                max_bytes >> 20
             )));
         }
         candidates.push(self.pictures.len());
@@ -364,6 +368,35 @@ mod tests {
         let (stats, svg) = animate(&frames, &GifOptions::default());
         assert_eq!(stats.frames, 2, "{svg}");
         assert!(svg.contains(">abc</text>"));
+    }
+
+    /// Distinct pictures past the limits are an error; the same picture again is not.
+    #[test]
+    fn pictures_past_the_limits_are_refused() {
+        let mut renderer = Renderer::new(PngOptions::default()).unwrap();
+        let size = Size { cols: 12, rows: 3 };
+        let options = GifOptions::default();
+        let mut engine = EngineKind::Native.create(size);
+        let mut svg =
+            SvgAnimation::new(&mut renderer, size, &options, &Decorations::default()).unwrap();
+        svg.limits = (3, MAX_SVG_BYTES);
+        for (i, text) in ["a", "b", "c", "\x1b[2J\x1b[Ha"].iter().enumerate() {
+            engine.feed(text);
+            svg.add_frame(i as f64, &engine.screen()).unwrap();
+        }
+        engine.feed("d");
+        let e = svg
+            .add_frame(9.0, &engine.screen())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("more than 3 distinct pictures"), "{e}");
+        svg.limits = (100, 0);
+        engine.feed("z");
+        let e = svg
+            .add_frame(200.0, &engine.screen())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("more than 0 MiB of pictures"), "{e}");
     }
 
     /// The document passes the same structure as a still: one root, a stylesheet of

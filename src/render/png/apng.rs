@@ -52,6 +52,8 @@ pub struct ApngEncoder<'r, W: Write> {
     /// The picture shown after the last frame, RGBA: what a frame's pixels are compared with.
     shown: Vec<u8>,
     bytes: usize,
+    /// [`MAX_APNG_BYTES`] (lower in a test).
+    max_bytes: usize,
     out: W,
 }
 
@@ -94,6 +96,7 @@ impl<'r, W: Write> ApngEncoder<'r, W> {
             frames: Vec::new(),
             shown: Vec::new(),
             bytes: 0,
+            max_bytes: MAX_APNG_BYTES,
             out,
         })
     }
@@ -110,11 +113,11 @@ impl<'r, W: Write> ApngEncoder<'r, W> {
             return Ok(());
         };
         self.bytes += (w * h * 4) as usize;
-        if self.bytes > MAX_APNG_BYTES {
+        if self.bytes > self.max_bytes {
             return Err(PngError::Option(format!(
                 "the APNG's frames would hold more than {} MiB of pixels; make a GIF, or \
                  animate a part of the cast (--from, --to)",
-                MAX_APNG_BYTES >> 20
+                self.max_bytes >> 20
             )));
         }
         let stride = image.width() as usize * 4;
@@ -373,6 +376,30 @@ mod tests {
             let whole = renderer.render(&frames[i].1).unwrap();
             assert!(*picture == whole, "frame of screen {i} differs");
         }
+    }
+
+    /// Frames past the limit of pixels waiting are an error, not an allocation.
+    #[test]
+    fn frames_past_the_limit_are_refused() {
+        let size = Size { cols: 80, rows: 24 };
+        let mut engine = EngineKind::Native.create(size);
+        let mut renderer = Renderer::new(PngOptions::default()).unwrap();
+        let mut apng =
+            ApngEncoder::new(&mut renderer, size, &GifOptions::default(), Vec::new()).unwrap();
+        apng.max_bytes = 4 << 20;
+        let mut error = None;
+        for i in 0..100 {
+            engine.feed(&format!(
+                "\x1b[2J\x1b[H{}",
+                "x".repeat(i % 7 + 1).repeat(200)
+            ));
+            if let Err(e) = apng.add_frame(i as f64, &engine.screen()) {
+                error = Some(e.to_string());
+                break;
+            }
+        }
+        let error = error.expect("an error before 100 whole frames");
+        assert!(error.contains("more than 4 MiB of pixels"), "{error}");
     }
 
     #[test]
