@@ -320,15 +320,22 @@ fn chromium_plays_the_animated_svg_by_itself() {
     let svg = dir.join("a.svg");
     replay(&cast, "animated-svg", &svg, &[]);
     browser.open(&format!("file://{}", svg.display()));
-    let shown = "return Array.from(document.querySelectorAll('g.f'))\
-                 .filter(g => getComputedStyle(g).visibility === 'visible')\
-                 .map(g => g.textContent.replace(/\\s+/g, ''));";
-    let first = browser.eval(shown);
+    // A group's text, its rows placed with `<use>` included.
+    let text = "const text = g => Array.from(g.children).map(c => c.tagName === 'use' \
+                ? document.querySelector(c.getAttribute('href')).textContent : c.textContent)\
+                .join('').replace(/\\s+/g, '');";
+    let shown = format!(
+        "{text} return Array.from(document.querySelectorAll('g.f'))\
+         .filter(g => getComputedStyle(g).visibility === 'visible').map(text);"
+    );
+    let first = browser.eval(&shown);
     assert_eq!(first, serde_json::json!(["one"]), "at the start");
     assert!(
         browser.wait_for(
-            "return Array.from(document.querySelectorAll('g.f')).some(g => \
-             getComputedStyle(g).visibility === 'visible' && g.textContent.includes('four'))",
+            &format!(
+                "{text} return Array.from(document.querySelectorAll('g.f')).some(g => \
+                 getComputedStyle(g).visibility === 'visible' && text(g).includes('four'))"
+            ),
             Duration::from_secs(10)
         ),
         "the fourth frame shows within 10 s"

@@ -2,9 +2,11 @@
 //! them from a cast, played by the viewer's CSS (no script).
 //!
 //! Each distinct picture is drawn once, as the still SVG draws a screen
-//! ([`Renderer::svg_cells`]: text as text on the PNG's grid, the code-drawn characters as
+//! ([`Renderer::svg_rows`]: text as text on the PNG's grid, the code-drawn characters as
 //! shapes defined once for the whole animation), in a `<g class="f fN">`; a screen drawn the
-//! same as an earlier one reuses its group. One `@keyframes kN` per group switches its
+//! same as an earlier one reuses its group. Within the pictures, a row drawn the same in
+//! several of them (a prompt above a progress bar, a menu whose selection moves) is defined
+//! once, `<g id="rN">`, and placed with `<use>`; a row of one picture stays in it. One `@keyframes kN` per group switches its
 //! `visibility` at the moments it is shown and hidden, with `steps(1,end)` so nothing is ever
 //! between two frames. Times are whole milliseconds (rounded from absolute times, so rounding
 //! never accumulates); a frame that would last less than a millisecond is replaced by the next.
@@ -15,7 +17,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 
 use super::gif::{animation_layout, GifOptions, GifStats};
 use super::svg::{shape_defs, Shapes};
@@ -60,10 +62,14 @@ pub struct SvgAnimation<'r> {
     /// `Some(title)` for a window frame.
     chrome: Option<Option<String>>,
     shapes: Shapes,
-    /// The distinct pictures, each drawn once.
-    pictures: Vec<String>,
-    /// Pictures by the hash of their text (candidates compared in full).
-    by_hash: HashMap<u64, Vec<usize>>,
+    /// The distinct rows drawn (a row's elements, at their place), by first appearance.
+    rows: Vec<Rc<str>>,
+    /// Each row's index in `rows`.
+    row_index: HashMap<Rc<str>, usize>,
+    /// The distinct pictures: the rows each is made of.
+    pictures: Vec<Vec<usize>>,
+    /// Each picture's index in `pictures`.
+    picture_index: HashMap<Vec<usize>, usize>,
     /// What is shown from when: (millisecond, picture), in time order.
     timeline: Vec<(u64, usize)>,
     /// The last screen added: the same screen again is no new frame.
@@ -112,8 +118,10 @@ impl<'r> SvgAnimation<'r> {
             options: options.clone(),
             chrome: decorations.chrome.then(|| decorations.title.clone()),
             shapes: Shapes::new(),
+            rows: Vec::new(),
+            row_index: HashMap::new(),
             pictures: Vec::new(),
-            by_hash: HashMap::new(),
+            picture_index: HashMap::new(),
             timeline: Vec::new(),
             last: None,
             bytes: 0,
@@ -133,8 +141,8 @@ impl<'r> SvgAnimation<'r> {
             return Ok(());
         }
         self.last = Some(screen.clone());
-        let text = self.renderer.svg_cells(screen, &mut self.shapes)?;
-        let picture = self.picture(text)?;
+        let rows = self.renderer.svg_rows(screen, &mut self.shapes)?;
+        let picture = self.picture(rows)?;
         let ms = millis(time).max(self.timeline.last().map_or(0, |t| t.0));
         if self.timeline.last().is_some_and(|t| t.0 == ms) {
             // Shown for no whole millisecond: the new frame takes its place.
@@ -165,12 +173,30 @@ impl<'r> SvgAnimation<'r> {
             r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
             self.renderer.theme().bg
         );
+        // Rows in more than one picture are defined once; the others stay in their picture.
+        let mut uses = vec![0usize; self.rows.len()];
+        for row in self.pictures.iter().flatten() {
+            uses[*row] += 1;
+        }
+        let mut defs = shape_defs(&self.shapes);
+        for (i, row) in self.rows.iter().enumerate() {
+            if uses[i] > 1 {
+                let _ = write!(defs, r#"<g id="r{i}">"#);
+                defs.push_str(row);
+                defs.push_str("</g>\n");
+            }
+        }
         for (i, picture) in self.pictures.iter().enumerate() {
             let _ = writeln!(content, r#"<g class="f f{i}">"#);
-            content.push_str(picture);
+            for &row in picture {
+                if uses[row] > 1 {
+                    let _ = writeln!(content, r##"<use href="#r{row}"/>"##);
+                } else {
+                    content.push_str(&self.rows[row]);
+                }
+            }
             content.push_str("</g>\n");
         }
-        let defs = shape_defs(&self.shapes);
         let chrome = self.chrome.as_ref().map(|t| t.as_deref());
         let svg = self
             .renderer
@@ -187,31 +213,41 @@ impl<'r> SvgAnimation<'r> {
         ))
     }
 
-    /// The index of the picture drawn as `text`, added if it is new.
-    fn picture(&mut self, text: String) -> Result<usize, PngError> {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        text.hash(&mut hasher);
-        let candidates = self.by_hash.entry(hasher.finish()).or_default();
-        if let Some(&i) = candidates.iter().find(|&&i| self.pictures[i] == text) {
+    /// The index of the picture made of `rows` (each row's elements, possibly empty),
+    /// added if it is new.
+    fn picture(&mut self, rows: Vec<String>) -> Result<usize, PngError> {
+        let (max_frames, max_bytes) = self.limits;
+        let mut ids = Vec::with_capacity(rows.len());
+        for row in rows.into_iter().filter(|r| !r.is_empty()) {
+            if let Some(&i) = self.row_index.get(row.as_str()) {
+                ids.push(i);
+                continue;
+            }
+            self.bytes += row.len();
+            if self.bytes > max_bytes {
+                return Err(PngError::Option(format!(
+                    "the animated SVG would hold more than {} MiB of pictures; make a GIF or an \
+                     APNG, or animate a part of the cast (--from, --to)",
+                    max_bytes >> 20
+                )));
+            }
+            let row: Rc<str> = row.into();
+            self.row_index.insert(row.clone(), self.rows.len());
+            ids.push(self.rows.len());
+            self.rows.push(row);
+        }
+        if let Some(&i) = self.picture_index.get(&ids) {
             return Ok(i);
         }
-        let (max_frames, max_bytes) = self.limits;
         if self.pictures.len() >= max_frames {
             return Err(PngError::Option(format!(
                 "the animated SVG would hold more than {max_frames} distinct pictures; make a \
                  GIF or an APNG, or animate a part of the cast (--from, --to)"
             )));
         }
-        self.bytes += text.len();
-        if self.bytes > max_bytes {
-            return Err(PngError::Option(format!(
-                "the animated SVG would hold more than {} MiB of pictures; make a GIF or an \
-                 APNG, or animate a part of the cast (--from, --to)",
-                max_bytes >> 20
-            )));
-        }
-        candidates.push(self.pictures.len());
-        self.pictures.push(text);
+        self.bytes += ids.len() * 8;
+        self.picture_index.insert(ids.clone(), self.pictures.len());
+        self.pictures.push(ids);
         Ok(self.pictures.len() - 1)
     }
 
@@ -397,6 +433,27 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("more than 0 MiB of pictures"), "{e}");
+    }
+
+    /// A row drawn the same in two pictures is defined once and used by both; a row of one
+    /// picture stays in it.
+    #[test]
+    fn a_row_of_several_pictures_is_defined_once() {
+        let s = screens(&["\x1b[?25lprompt\r\n[#  ]", "\r[## ]", "\r[###]"]);
+        let frames = [
+            (0.0, s[0].clone()),
+            (1.0, s[1].clone()),
+            (2.0, s[2].clone()),
+        ];
+        let (_, svg) = animate(&frames, &GifOptions::default());
+        assert_eq!(svg.matches(">prompt</text>").count(), 1, "{svg}");
+        assert_eq!(svg.matches("<g id=\"r0\">").count(), 1, "{svg}");
+        assert_eq!(svg.matches("<use href=\"#r0\"/>").count(), 3, "{svg}");
+        assert_eq!(svg.matches(">[###]</text>").count(), 1, "{svg}");
+        assert!(
+            !svg.contains("<g id=\"r2\">"),
+            "a row of one picture stays: {svg}"
+        );
     }
 
     /// The document passes the same structure as a still: one root, a stylesheet of

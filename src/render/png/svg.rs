@@ -245,6 +245,16 @@ impl Renderer {
         screen: &Screen,
         shapes: &mut Shapes,
     ) -> Result<String, PngError> {
+        Ok(self.svg_rows(screen, shapes)?.concat())
+    }
+
+    /// [`Renderer::svg_cells`] row by row: each row's elements (at their place on the
+    /// picture), then the thin cursor's (if any), each possibly empty.
+    pub(super) fn svg_rows(
+        &mut self,
+        screen: &Screen,
+        shapes: &mut Shapes,
+    ) -> Result<Vec<String>, PngError> {
         let layout = self.layout(screen.size)?;
         let m = self.metrics();
         let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
@@ -256,7 +266,9 @@ impl Renderer {
         let cols = screen.size.cols as usize;
 
         let mut body = String::new();
+        let mut starts = Vec::with_capacity(screen.rows.len() + 1);
         for (r, row) in screen.rows.iter().enumerate() {
+            starts.push(body.len());
             let y = pad + r as i32 * ch;
             // Backgrounds: runs of one colour other than the theme's.
             let mut c = 0;
@@ -340,6 +352,7 @@ impl Renderer {
             }
             flush(&mut body, run, y + m.baseline as i32);
         }
+        starts.push(body.len());
         if let Some((x, y, w, h)) = self.thin_cursor_rect(screen) {
             let _ = writeln!(
                 body,
@@ -349,8 +362,11 @@ impl Renderer {
                 self.theme().fg
             );
         }
-
-        Ok(body)
+        starts.push(body.len());
+        Ok(starts
+            .windows(2)
+            .map(|w| body[w[0]..w[1]].to_string())
+            .collect())
     }
 
     /// Whether `c` is one of the characters drawn in code; if so its rectangles are in
