@@ -685,6 +685,18 @@ fn animated_screenshots_are_checked_reported_and_accepted() {
         std::fs::read_to_string(&svg_file).unwrap(),
         std::fs::read(&png_file).unwrap(),
     );
+    // The report's page, in Chromium under its Content-Security-Policy: both animations load
+    // as images at their size (an image plays its CSS animation and its APNG frames).
+    if let Some(browser) = crate::webdriver::Browser::start() {
+        browser.open(&format!("file://{}", rep.join("index.html").display()));
+        let sizes = browser.eval(&format!(
+            "return ['{}', '{}'].map(f => {{ const i = document.querySelector(`img[src=\"files/${{f}}\"]`); \
+             return i && i.complete ? [i.naturalWidth, i.naturalHeight] : null; }});",
+            files[0].1, files[1].1
+        ));
+        let (svg_w, png_w) = (sizes[0][0].as_u64(), sizes[1][0].as_u64());
+        assert!(svg_w > Some(200) && png_w > Some(200), "{sizes}");
+    }
     // Hostile images in the report: refused whole, nothing written.
     let before = dir.files();
     for (evil, needle) in [
