@@ -12,8 +12,8 @@ use tuicast::config::{CastFile, Regions};
 use tuicast::escape::escape_for_terminal;
 use tuicast::inspect::Anchor;
 use tuicast::render::png::{
-    self, Annotation, AnnotationSpec, Decorations, FontDirs, GifEncoder, GifOptions, PngConfig,
-    PngOptions, Renderer,
+    self, Annotation, AnnotationSpec, ApngEncoder, Decorations, FontDirs, GifEncoder, GifOptions,
+    PngConfig, PngOptions, Renderer, SvgAnimation,
 };
 use tuicast::replay::{self, Checkpoint, Found, END};
 use tuicast::term::Screen;
@@ -29,7 +29,9 @@ use tuicast::term::Screen;
     tuicast replay casts/demo.cast --format png -o demo.png --theme dracula --chrome\n  \
     tuicast replay casts/demo.cast --format png -o menu.png --annotate 'regex=Pick .*,label=Prompt'\n  \
     tuicast replay casts/demo.cast --format png -o status.png --annotate region=status\n  \
-    tuicast replay casts/demo.cast --format gif -o demo.gif --speed 2 --idle-time-limit 1")]
+    tuicast replay casts/demo.cast --format gif -o demo.gif --speed 2 --idle-time-limit 1\n  \
+    tuicast replay casts/demo.cast --format animated-svg -o demo.svg --chrome --from saved\n  \
+    tuicast replay casts/demo.cast --format apng -o demo.png --no-loop")]
 pub(super) struct Args {
     /// The cast files (asciicast v1, v2 or v3). With several, each screen is preceded by a
     /// `==> CAST @ CHECKPOINT <==` line.
@@ -41,7 +43,7 @@ pub(super) struct Args {
     /// Show the screen after every event up to this many seconds.
     #[arg(long, value_name = "SECS")]
     time: Option<f64>,
-    /// Output format. `png` and `gif` need `-o FILE`.
+    /// Output format. `png`, `gif` and `apng` need `-o FILE`.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     #[command(flatten)]
@@ -86,12 +88,12 @@ impl Args {
     }
 }
 
-/// Options of `--format png` and `--format gif` (defaults from `[png]` in tuicast.toml).
+/// Options of the pictures and animations (defaults from `[png]` in tuicast.toml).
 #[derive(Debug, Default, clap::Args)]
 struct PictureArgs {
-    #[command(flatten, next_help_heading = "PNG and GIF")]
+    #[command(flatten, next_help_heading = "Pictures and animations")]
     png: PngArgs,
-    #[command(flatten, next_help_heading = "GIF")]
+    #[command(flatten, next_help_heading = "Animations (gif, apng, animated-svg)")]
     gif: GifArgs,
 }
 
@@ -131,7 +133,8 @@ pub(super) struct PngArgs {
     /// scenario beside the cast, `x.cast` → `x.toml`; other keys override it). May be repeated.
     #[arg(long, value_name = "SPEC")]
     annotate: Vec<String>,
-    /// Draw a window frame with a title bar, rounded corners and a shadow (png, svg).
+    /// Draw a window frame with a title bar, rounded corners and a shadow (png, svg,
+    /// animated-svg).
     #[arg(long)]
     chrome: bool,
     /// Title of the window frame (with --chrome) [default: the cast header's title, else the
@@ -140,24 +143,30 @@ pub(super) struct PngArgs {
     title: Option<String>,
 }
 
-/// Options of an animated GIF.
+/// Options of an animation (a GIF, an APNG, an animated SVG).
 #[derive(Debug, Default, clap::Args)]
 struct GifArgs {
-    /// Playback speed (gif) [default: 1].
+    /// Playback speed [default: 1].
     #[arg(long, value_name = "FACTOR")]
     speed: Option<f64>,
-    /// Longest pause in seconds (gif) [default: the cast's idle_time_limit].
+    /// Longest pause in seconds [default: the cast's idle_time_limit].
     #[arg(long, value_name = "SECS")]
     idle_time_limit: Option<f64>,
-    /// Frame-rate cap (gif) [default: 30].
+    /// Frame-rate cap [default: 30].
     #[arg(long, value_name = "FPS")]
     fps: Option<u32>,
-    /// How long the last frame is shown, in seconds (gif) [default: 3].
+    /// How long the last frame is shown, in seconds [default: 3].
     #[arg(long, value_name = "SECS")]
     last_frame: Option<f64>,
-    /// Play the animation once instead of looping (gif).
+    /// Play the animation once instead of looping (it ends on its last frame).
     #[arg(long)]
     no_loop: bool,
+    /// Start the animation at this checkpoint (a marker label), on the screen it shows.
+    #[arg(long, value_name = "CHECKPOINT")]
+    from: Option<String>,
+    /// End the animation at this checkpoint (a marker label, or `end`).
+    #[arg(long, value_name = "CHECKPOINT")]
+    to: Option<String>,
 }
 
 impl PictureArgs {
@@ -167,7 +176,7 @@ impl PictureArgs {
         let mut png_only = Vec::new();
         let mut gif_only = Vec::new();
         let (p, g) = (&self.png, &self.gif);
-        let flags: [(bool, &'static str, u8); 15] = [
+        let flags: [(bool, &'static str, u8); 17] = [
             (p.theme.is_some(), "--theme", 0),
             (p.font_size.is_some(), "--font-size", 0),
             (p.line_height.is_some(), "--line-height", 0),
@@ -183,6 +192,8 @@ impl PictureArgs {
             (g.fps.is_some(), "--fps", 2),
             (g.last_frame.is_some(), "--last-frame", 2),
             (g.no_loop, "--no-loop", 2),
+            (g.from.is_some(), "--from", 2),
+            (g.to.is_some(), "--to", 2),
         ];
         for (on, name, kind) in flags {
             if !on {
@@ -210,6 +221,10 @@ enum Format {
     Svg,
     /// The whole cast as an animated GIF (needs -o).
     Gif,
+    /// The whole cast as an animated PNG: full colour, lossless (needs -o).
+    Apng,
+    /// The whole cast as one SVG that plays by CSS animation: text as text, no script.
+    AnimatedSvg,
 }
 
 impl Format {
@@ -220,7 +235,14 @@ impl Format {
             Format::Png => "png",
             Format::Svg => "svg",
             Format::Gif => "gif",
+            Format::Apng => "apng",
+            Format::AnimatedSvg => "animated-svg",
         }
+    }
+
+    /// Whether this is an animation of the whole cast.
+    fn animated(self) -> bool {
+        matches!(self, Format::Gif | Format::Apng | Format::AnimatedSvg)
     }
 }
 
@@ -239,8 +261,8 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    if args.format == Format::Gif {
-        return gif(&args);
+    if args.format.animated() {
+        return animation(&args);
     }
     if args.casts.len() == 1 {
         let bytes = render_one(&args, &args.casts[0])?;
@@ -359,8 +381,13 @@ fn render_one(args: &Args, cast: &std::path::Path) -> anyhow::Result<Vec<u8>> {
         }
         Format::Png => picture(renderer, args, cast, &header, &checkpoint)?,
         Format::Svg => picture(renderer, args, cast, &header, &checkpoint)?,
-        // (`run` renders a GIF from the whole cast before it gets here.)
-        Format::Gif => bail!("--format gif is rendered from the whole cast"),
+        // (`run` renders an animation from the whole cast before it gets here.)
+        Format::Gif | Format::Apng | Format::AnimatedSvg => {
+            bail!(
+                "--format {} is rendered from the whole cast",
+                args.format.name()
+            )
+        }
     };
     Ok(bytes)
 }
@@ -380,30 +407,41 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
                 .collect();
             if !all.is_empty() {
                 bail!(
-                    "{} only apply to --format png or gif (the format is {})",
+                    "{} only apply to pictures and animations (the format is {})",
                     list(&all),
                     args.format.name()
                 );
             }
             return Ok(());
         }
-        Format::Png if !gif_only.is_empty() => {
-            bail!("{} only apply to --format gif", list(&gif_only))
+        Format::Png | Format::Svg if !gif_only.is_empty() => {
+            bail!(
+                "{} only apply to animations (--format gif, apng or animated-svg)",
+                list(&gif_only)
+            )
         }
-        Format::Svg if !gif_only.is_empty() => {
-            bail!("{} only apply to --format gif", list(&gif_only))
+        Format::AnimatedSvg if !args.picture.png.annotate.is_empty() => {
+            bail!("--annotate boxes one screen: it applies to --format png and svg")
         }
-        Format::Gif if !png_only.is_empty() => {
-            bail!("{} only apply to --format png", list(&png_only))
+        Format::Gif | Format::Apng if !png_only.is_empty() => {
+            bail!(
+                "{} only apply to --format png, svg and animated-svg",
+                list(&png_only)
+            )
         }
-        Format::Gif if args.at.is_some() || args.time.is_some() => {
-            bail!("--format gif renders the whole cast: --at and --time do not apply")
+        f if f.animated() && (args.at.is_some() || args.time.is_some()) => {
+            bail!(
+                "--format {} renders the whole cast: --at and --time do not apply (--from and \
+                 --to choose a part)",
+                f.name()
+            )
         }
         _ => {}
     }
     let format = args.format.name();
+    let text = matches!(args.format, Format::Svg | Format::AnimatedSvg);
     let Some(out) = &args.output else {
-        if args.format == Format::Svg {
+        if text {
             // (Text: standard output is fine.)
             return Ok(());
         }
@@ -415,7 +453,7 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
             args.casts.len()
         );
     }
-    if out.as_os_str() == "-" && args.format != Format::Svg && std::io::stdout().is_terminal() {
+    if out.as_os_str() == "-" && !text && std::io::stdout().is_terminal() {
         bail!("refusing to write {format} data to a terminal: redirect standard output or give -o FILE");
     }
     Ok(())
@@ -595,9 +633,10 @@ fn find_region(
     }
 }
 
-/// `--format gif`: the whole cast, streamed into the output file. The stages compose here:
-/// cast → idle limit and speed → timed frames → GIF encoder.
-fn gif(args: &Args) -> anyhow::Result<ExitCode> {
+/// `--format gif`, `apng` and `animated-svg`: the whole cast (or the part between `--from`
+/// and `--to`), into the output file. The stages compose here: cast → idle limit and speed →
+/// timed frames → the part asked for → encoder.
+fn animation(args: &Args) -> anyhow::Result<ExitCode> {
     let cast = &args.casts[0];
     let p = &args.picture.gif;
     let speed = p.speed.unwrap_or(1.0);
@@ -630,25 +669,67 @@ fn gif(args: &Args) -> anyhow::Result<ExitCode> {
     png::animation_layout(&renderer, size)
         .map_err(|e| anyhow::anyhow!("{}: {e}", cast.display()))?;
     let engine = engine_for(args, cast)?;
-    let mut fill = |w: &mut dyn Write| -> anyhow::Result<()> {
+    let events = || -> anyhow::Result<Box<dyn Iterator<Item = _>>> {
         let reader = tuicast::cast::open(cast)?;
-        let header = reader.header().clone();
-        let events: Box<dyn Iterator<Item = _>> = match p.idle_time_limit.or(header.idle_time_limit)
-        {
+        let limit = p.idle_time_limit.or(reader.header().idle_time_limit);
+        let events: Box<dyn Iterator<Item = _>> = match limit {
             Some(l) if l.is_finite() && l > 0.0 => Box::new(transform::idle_limit(reader, l)),
             _ => Box::new(reader),
         };
-        let events = transform::speed(events, speed);
-        let mut encoder =
-            GifEncoder::new(&mut renderer, size, &gif_options, w).map_err(png_error)?;
-        for frame in replay::frames(&header, events, engine, fps) {
-            let (time, screen) = frame?;
-            encoder.add_frame(time, &screen).map_err(png_error)?;
+        Ok(Box::new(transform::speed(events, speed)))
+    };
+    let range = match (&p.from, &p.to) {
+        (None, None) => None,
+        (from, to) => Some(time_range(cast, events()?, from.as_deref(), to.as_deref())?),
+    };
+    let mut decorations = Decorations::default();
+    decorations.chrome = args.picture.png.chrome;
+    decorations.title = args
+        .picture
+        .png
+        .title
+        .clone()
+        .or_else(|| header.title.clone())
+        .or_else(|| cast.file_stem().map(|s| s.to_string_lossy().into_owned()));
+    let mut fill = |w: &mut dyn Write| -> anyhow::Result<()> {
+        let frames = replay::frames(&header, events()?, engine, fps);
+        let frames: Box<dyn Iterator<Item = _>> = match range {
+            Some((from, to)) => Box::new(replay::between(frames, from, to)),
+            None => Box::new(frames),
+        };
+        match args.format {
+            Format::AnimatedSvg => {
+                let mut svg = SvgAnimation::new(&mut renderer, size, &gif_options, &decorations)
+                    .map_err(png_error)?;
+                for frame in frames {
+                    let (time, screen) = frame?;
+                    svg.add_frame(time, &screen).map_err(png_error)?;
+                }
+                let (_, text) = svg.finish().map_err(png_error)?;
+                w.write_all(text.as_bytes())?;
+            }
+            Format::Apng => {
+                let mut apng =
+                    ApngEncoder::new(&mut renderer, size, &gif_options, w).map_err(png_error)?;
+                for frame in frames {
+                    let (time, screen) = frame?;
+                    apng.add_frame(time, &screen).map_err(png_error)?;
+                }
+                apng.finish().map_err(png_error)?;
+            }
+            _ => {
+                let mut encoder =
+                    GifEncoder::new(&mut renderer, size, &gif_options, w).map_err(png_error)?;
+                for frame in frames {
+                    let (time, screen) = frame?;
+                    encoder.add_frame(time, &screen).map_err(png_error)?;
+                }
+                encoder.finish().map_err(png_error)?;
+            }
         }
-        encoder.finish().map_err(png_error)?;
         Ok(())
     };
-    let out = args.output.as_ref().expect("checked by check_picture_args");
+    let out = args.output.as_ref().map_or(Path::new("-"), |o| o.as_path());
     let written = if out.as_os_str() == "-" {
         fill(&mut std::io::stdout().lock())
     } else {
@@ -663,7 +744,51 @@ fn gif(args: &Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A picture error, its writer's I/O errors as plain I/O errors (see [`gif`]).
+/// The times of the checkpoints `from` (default: the start) and `to` (default: the end)
+/// among `events`, or the error that names the checkpoints there are.
+fn time_range(
+    cast: &Path,
+    events: impl Iterator<Item = Result<tuicast::cast::Event, tuicast::cast::CastError>>,
+    from: Option<&str>,
+    to: Option<&str>,
+) -> anyhow::Result<(f64, f64)> {
+    let times = replay::checkpoint_times(events)?;
+    let find = |flag: &str, name: &str| -> anyhow::Result<f64> {
+        if let Some((_, t)) = times.iter().find(|(n, _)| n == name) {
+            return Ok(*t);
+        }
+        let mut list: Vec<String> = times
+            .iter()
+            .take(MAX_NAMES_SHOWN)
+            .map(|(n, _)| escape_for_terminal(n, 80))
+            .collect();
+        if times.len() > MAX_NAMES_SHOWN {
+            list.push(format!("… and {} more", times.len() - MAX_NAMES_SHOWN));
+        }
+        bail!(
+            "{}: {flag} {}: no such checkpoint; the checkpoints are: {}",
+            cast.display(),
+            escape_for_terminal(name, 80),
+            list.join(", ")
+        )
+    };
+    let start = from.map(|n| find("--from", n)).transpose()?.unwrap_or(0.0);
+    let end = to
+        .map(|n| find("--to", n))
+        .transpose()?
+        .unwrap_or(f64::INFINITY);
+    if end < start {
+        bail!(
+            "{}: --to {} comes before --from {} (at {end:.3}s and {start:.3}s)",
+            cast.display(),
+            escape_for_terminal(to.unwrap_or(END), 80),
+            escape_for_terminal(from.unwrap_or(""), 80)
+        );
+    }
+    Ok((start, end))
+}
+
+/// A picture error, its writer's I/O errors as plain I/O errors (see [`animation`]).
 fn png_error(e: png::PngError) -> anyhow::Error {
     match e {
         png::PngError::Io(e) => e.into(),

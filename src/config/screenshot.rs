@@ -5,18 +5,19 @@
 //! [[screenshot]]
 //! cast = "casts/demo.cast"         # the cast, relative to tuicast.toml
 //! checkpoint = "prompt"            # or `at = "1.5s"`; neither: the last screen
-//! output = "docs/screenshots/demo.png"  # png, svg or gif, inside the project
-//! format = "png"                   # optional: taken from the output's extension
+//! output = "docs/screenshots/demo.png"  # .png, .svg, .gif or .apng, inside the project
+//! format = "png"                   # optional: taken from the output's extension; "apng"
+//!                                  # (.png, .apng) and "animated-svg" (.svg) animate the cast
 //! theme = "dracula"                # over the cast's theme and [png]
-//! chrome = true                    # window frame (png, svg)
+//! chrome = true                    # window frame (png, svg, animated-svg)
 //! title = "demo"                   # its title (default: the cast's)
 //! annotate = ["region=status", "regex=OK,label=button"]  # as --annotate (png, svg)
-//! speed = 2                        # a GIF's playback speed, as --speed
+//! speed = 2                        # an animation's playback speed, as --speed
 //! ```
 //!
 //! Every output is checked when the file is read: a relative path inside the project (no
-//! `..`, no symbolic link out of it), with a `.png`, `.svg` or `.gif` name that agrees with
-//! `format`, named once.
+//! `..`, no symbolic link out of it), with a `.png`, `.svg`, `.gif` or `.apng` name that
+//! agrees with `format`, named once.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -36,18 +37,18 @@ pub(crate) struct ScreenshotToml {
     /// The screen after every event up to this time (`1.5s`, `300ms`).
     #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     at: Option<toml::Spanned<String>>,
-    /// `png`, `svg` or `gif` (default: the output's extension).
+    /// `png`, `svg`, `gif`, `apng` or `animated-svg` (default: the output's extension).
     #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     format: Option<toml::Spanned<String>>,
     /// Colours, as `--theme` (over the cast's own theme and `[png]`).
     theme: Option<String>,
-    /// Draw a window frame (png, svg), as `--chrome`.
+    /// Draw a window frame (png, svg, animated-svg), as `--chrome`.
     chrome: Option<bool>,
     /// The window frame's title, as `--title`.
     title: Option<String>,
     /// Boxes and labels, each as one `--annotate` (png, svg).
     annotate: Option<Vec<String>>,
-    /// Playback speed of a GIF, as `--speed` (default 1).
+    /// Playback speed of an animation, as `--speed` (default 1).
     #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     speed: Option<toml::Spanned<f64>>,
     /// The image written, relative to `tuicast.toml` and inside the project.
@@ -59,7 +60,7 @@ pub(crate) struct ScreenshotToml {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ScreenshotAt {
-    /// The last screen (the checkpoint `end`); for a GIF, the whole cast.
+    /// The last screen (the checkpoint `end`); for an animation, the whole cast.
     End,
     /// The named checkpoint.
     Checkpoint(String),
@@ -78,14 +79,39 @@ pub enum ScreenshotFormat {
     Svg,
     /// An animated GIF of the whole cast, compared by bytes.
     Gif,
+    /// An animated PNG of the whole cast (a `.png` or `.apng` file), compared by bytes.
+    Apng,
+    /// An SVG of the whole cast that plays by CSS animation, compared by bytes.
+    #[serde(rename = "animated-svg")]
+    AnimatedSvg,
 }
 
 impl ScreenshotFormat {
-    /// `png`, `svg` or `gif`.
+    /// `png`, `svg`, `gif`, `apng` or `animated-svg`.
     pub fn name(self) -> &'static str {
         match self {
             ScreenshotFormat::Png => "png",
             ScreenshotFormat::Svg => "svg",
+            ScreenshotFormat::Gif => "gif",
+            ScreenshotFormat::Apng => "apng",
+            ScreenshotFormat::AnimatedSvg => "animated-svg",
+        }
+    }
+
+    /// Whether it animates the whole cast (a GIF, an APNG, an animated SVG).
+    pub fn animated(self) -> bool {
+        matches!(
+            self,
+            ScreenshotFormat::Gif | ScreenshotFormat::Apng | ScreenshotFormat::AnimatedSvg
+        )
+    }
+
+    /// The file name's extension of this format: `png` for an APNG (what browsers and
+    /// READMEs show), `svg` for an animated SVG.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ScreenshotFormat::Png | ScreenshotFormat::Apng => "png",
+            ScreenshotFormat::Svg | ScreenshotFormat::AnimatedSvg => "svg",
             ScreenshotFormat::Gif => "gif",
         }
     }
@@ -95,8 +121,16 @@ impl ScreenshotFormat {
             "png" => Some(ScreenshotFormat::Png),
             "svg" => Some(ScreenshotFormat::Svg),
             "gif" => Some(ScreenshotFormat::Gif),
+            "apng" => Some(ScreenshotFormat::Apng),
+            "animated-svg" => Some(ScreenshotFormat::AnimatedSvg),
             _ => None,
         }
+    }
+
+    /// Whether an output named with `ext`'s format (as [`ScreenshotFormat::parse`] reads an
+    /// extension) may hold this format.
+    fn fits(self, ext: ScreenshotFormat) -> bool {
+        self == ext || (ext != ScreenshotFormat::Apng && self.extension() == ext.extension())
     }
 }
 
@@ -168,13 +202,14 @@ pub(crate) fn read(
         let ext = rel
             .extension()
             .and_then(|e| e.to_str())
-            .and_then(ScreenshotFormat::parse);
+            .and_then(ScreenshotFormat::parse)
+            .filter(|f| *f != ScreenshotFormat::AnimatedSvg);
         let Some(ext) = ext else {
             return Err(error(
                 output_span,
                 ConfigErrorKind::Unsafe,
                 format!(
-                    "screenshot.output {:?}: the name must end in .png, .svg or .gif",
+                    "screenshot.output {:?}: the name must end in .png, .svg, .gif or .apng",
                     shown(&name)
                 ),
             ));
@@ -194,7 +229,7 @@ pub(crate) fn read(
         let format = match &t.format {
             None => ext,
             Some(f) => match ScreenshotFormat::parse(f.get_ref()) {
-                Some(g) if g == ext => g,
+                Some(g) if g.fits(ext) => g,
                 Some(g) => {
                     return Err(error(
                         f.span(),
@@ -211,7 +246,8 @@ pub(crate) fn read(
                         f.span(),
                         value,
                         format!(
-                            "screenshot.format {:?}: expected png, svg or gif",
+                            "screenshot.format {:?}: expected png, svg, gif, apng or \
+                             animated-svg",
                             shown(f.get_ref())
                         ),
                     ))
@@ -235,29 +271,45 @@ pub(crate) fn read(
         };
         let annotate = t.annotate.unwrap_or_default();
         let decorated = !annotate.is_empty() || t.chrome == Some(true) || t.title.is_some();
-        if decorated && format == ScreenshotFormat::Gif {
+        if decorated && matches!(format, ScreenshotFormat::Gif | ScreenshotFormat::Apng) {
             return Err(error(
                 output_span,
                 value,
-                "screenshot: annotate, chrome and title are drawn in PNG and SVG, not GIF"
+                format!(
+                    "screenshot: annotate, chrome and title are drawn in PNG and SVG (chrome \
+                     and title in animated SVG too), not {}",
+                    format.name()
+                ),
+            ));
+        }
+        if format == ScreenshotFormat::AnimatedSvg && !annotate.is_empty() {
+            return Err(error(
+                output_span,
+                value,
+                "screenshot: annotate boxes one screen: it applies to png and svg, not to \
+                 animated-svg"
                     .to_string(),
             ));
         }
-        if format == ScreenshotFormat::Gif && at != ScreenshotAt::End {
+        if format.animated() && at != ScreenshotAt::End {
             return Err(error(
                 output_span,
                 value,
-                "screenshot: a GIF is the whole cast: `checkpoint` and `at` do not apply"
-                    .to_string(),
+                format!(
+                    "screenshot: {} is an animation of the whole cast: `checkpoint` and `at` do \
+                     not apply",
+                    format.name()
+                ),
             ));
         }
         let speed = match &t.speed {
             None => 1.0,
-            Some(v) if format != ScreenshotFormat::Gif => {
+            Some(v) if !format.animated() => {
                 return Err(error(
                     v.span(),
                     value,
-                    "screenshot.speed: only a GIF has a speed".to_string(),
+                    "screenshot.speed: only an animation (gif, apng, animated-svg) has a speed"
+                        .to_string(),
                 ))
             }
             Some(v) if !(v.get_ref().is_finite() && *v.get_ref() > 0.0) => {
@@ -369,11 +421,19 @@ mod tests {
              [[screenshot]]\ncast = \"casts/a.cast\"\nat = \"1.5s\"\noutput = \"docs/b.svg\"\ntheme = \"nord\"\n\n\
              [[screenshot]]\ncast = \"casts/a.cast\"\ncheckpoint = \"menu\"\noutput = \"./docs/c.png\"\n\
              chrome = true\nannotate = [\"rows=1\"]\n\n\
-             [[screenshot]]\ncast = \"casts/a.cast\"\noutput = \"docs/d.GIF\"\n",
+             [[screenshot]]\ncast = \"casts/a.cast\"\noutput = \"docs/d.GIF\"\n\n\
+             [[screenshot]]\ncast = \"casts/a.cast\"\noutput = \"docs/e.png\"\nformat = \"apng\"\n\n\
+             [[screenshot]]\ncast = \"casts/a.cast\"\noutput = \"docs/f.apng\"\nspeed = 2\n\n\
+             [[screenshot]]\ncast = \"casts/a.cast\"\noutput = \"docs/g.svg\"\nformat = \"animated-svg\"\n\
+             chrome = true\n",
         );
         let c = c.unwrap();
         let s = &c.screenshots;
-        assert_eq!(s.len(), 4);
+        assert_eq!(s.len(), 7);
+        let formats: Vec<ScreenshotFormat> = s[3..].iter().map(|s| s.format).collect();
+        use ScreenshotFormat::{AnimatedSvg, Apng, Gif};
+        assert_eq!(formats, [Gif, Apng, Apng, AnimatedSvg]);
+        assert_eq!((s[5].speed, s[6].chrome), (2.0, true));
         assert_eq!(s[0].name, "docs/a.png");
         assert_eq!(s[0].output, dir.path().join("docs/a.png"));
         assert_eq!(s[0].cast, dir.path().join("casts/a.cast"));
@@ -413,7 +473,7 @@ mod tests {
                 "output = \"x.sh\"\n",
                 ConfigErrorKind::Unsafe,
                 3,
-                ".png, .svg or .gif",
+                ".png, .svg, .gif or .apng",
             ),
             (
                 "output = \"x.png\"\nformat = \"svg\"\n",
@@ -449,7 +509,43 @@ mod tests {
                 "output = \"x.gif\"\nchrome = true\n",
                 ConfigErrorKind::Value,
                 3,
-                "not GIF",
+                "not gif",
+            ),
+            (
+                "output = \"x.png\"\nformat = \"apng\"\ntitle = \"t\"\n",
+                ConfigErrorKind::Value,
+                3,
+                "not apng",
+            ),
+            (
+                "output = \"x.svg\"\nformat = \"animated-svg\"\nannotate = [\"rows=1\"]\n",
+                ConfigErrorKind::Value,
+                3,
+                "not to animated-svg",
+            ),
+            (
+                "output = \"x.png\"\nformat = \"animated-svg\"\n",
+                ConfigErrorKind::Value,
+                4,
+                "disagrees",
+            ),
+            (
+                "output = \"x.apng\"\nformat = \"png\"\n",
+                ConfigErrorKind::Value,
+                4,
+                "disagrees",
+            ),
+            (
+                "output = \"x.svg\"\nformat = \"animated-svg\"\nat = \"1s\"\n",
+                ConfigErrorKind::Value,
+                3,
+                "animated-svg is an animation of the whole cast",
+            ),
+            (
+                "output = \"x.svg\"\nspeed = 2\n",
+                ConfigErrorKind::Value,
+                4,
+                "only an animation",
             ),
             (
                 "output = \"x.gif\"\ncheckpoint = \"a\"\n",

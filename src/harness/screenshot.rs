@@ -483,12 +483,13 @@ fn record_missing(
             ),
         ));
     }
-    if shot.format == ScreenshotFormat::Gif {
+    if shot.format.animated() {
         return Err(ScreenshotError::new(
             ScreenshotErrorKind::Unrecorded,
             format!(
-                "the cast {shown} does not exist: a GIF is drawn from a recorded cast (its frames \
-                 keep the recording's timing): {record_it}"
+                "the cast {shown} does not exist: an animation ({}) is drawn from a recorded \
+                 cast (its frames keep the recording's timing): {record_it}",
+                shot.format.name()
             ),
         ));
     }
@@ -510,8 +511,8 @@ mod draw {
     use crate::config::CastFile;
     use crate::inspect::Anchor;
     use crate::render::png::{
-        self, Annotation, AnnotationSpec, Decorations, GifEncoder, GifOptions, PngConfig,
-        PngOptions, Renderer,
+        self, Annotation, AnnotationSpec, ApngEncoder, Decorations, GifEncoder, GifOptions,
+        PngConfig, PngOptions, Renderer, SvgAnimation,
     };
     use crate::replay::{self, Found, END};
     use crate::term::Screen;
@@ -560,8 +561,8 @@ mod draw {
             .apply_flags(&mut options, &config.root)
             .map_err(|e| undrawn(format!("theme: {e}")))?;
         let mut renderer = Renderer::new(options).map_err(undrawn)?;
-        if shot.format == ScreenshotFormat::Gif {
-            return gif(&mut renderer, &header, cast, engine, shot.speed);
+        if shot.format.animated() {
+            return animation(&mut renderer, shot, &header, cast, engine);
         }
         renderer
             .layout(header.term.size.at_least_min())
@@ -627,13 +628,14 @@ mod draw {
         }
     }
 
-    /// The whole cast as a GIF, as `tuicast replay --format gif` draws it by default.
-    fn gif(
+    /// The whole cast as an animation (GIF, APNG, animated SVG), as `tuicast replay
+    /// --format gif|apng|animated-svg` draws it by default.
+    fn animation(
         renderer: &mut Renderer,
+        shot: &Screenshot,
         header: &crate::cast::Header,
         cast: &Path,
         engine: crate::term::EngineSpec,
-        speed: f64,
     ) -> Drawn {
         let size = replay::largest_size(crate::cast::open(cast).map_err(err)?).map_err(err)?;
         png::animation_layout(renderer, size).map_err(undrawn)?;
@@ -644,15 +646,53 @@ mod draw {
             }
             _ => Box::new(reader),
         };
-        let events = crate::cast::transform::speed(events, speed);
+        let events = crate::cast::transform::speed(events, shot.speed);
+        let frames = replay::frames(header, events, engine, 30);
+        let options = GifOptions::default();
         let mut out = Vec::new();
-        let mut encoder =
-            GifEncoder::new(renderer, size, &GifOptions::default(), &mut out).map_err(undrawn)?;
-        for frame in replay::frames(header, events, engine, 30) {
-            let (time, screen) = frame.map_err(err)?;
-            encoder.add_frame(time, &screen).map_err(undrawn)?;
+        match shot.format {
+            ScreenshotFormat::AnimatedSvg => {
+                let title = shot
+                    .title
+                    .clone()
+                    .or_else(|| header.title.clone())
+                    .or_else(|| {
+                        shot.cast
+                            .file_stem()
+                            .map(|s| s.to_string_lossy().into_owned())
+                    });
+                let decorations = Decorations {
+                    annotations: Vec::new(),
+                    chrome: shot.chrome,
+                    title,
+                };
+                let mut svg =
+                    SvgAnimation::new(renderer, size, &options, &decorations).map_err(undrawn)?;
+                for frame in frames {
+                    let (time, screen) = frame.map_err(err)?;
+                    svg.add_frame(time, &screen).map_err(undrawn)?;
+                }
+                out = svg.finish().map_err(undrawn)?.1.into_bytes();
+            }
+            ScreenshotFormat::Apng => {
+                let mut apng =
+                    ApngEncoder::new(renderer, size, &options, &mut out).map_err(undrawn)?;
+                for frame in frames {
+                    let (time, screen) = frame.map_err(err)?;
+                    apng.add_frame(time, &screen).map_err(undrawn)?;
+                }
+                apng.finish().map_err(undrawn)?;
+            }
+            _ => {
+                let mut encoder =
+                    GifEncoder::new(renderer, size, &options, &mut out).map_err(undrawn)?;
+                for frame in frames {
+                    let (time, screen) = frame.map_err(err)?;
+                    encoder.add_frame(time, &screen).map_err(undrawn)?;
+                }
+                encoder.finish().map_err(undrawn)?;
+            }
         }
-        encoder.finish().map_err(undrawn)?;
         Ok(out)
     }
 

@@ -138,6 +138,106 @@ fn same_drawing(a: &Screen, b: &Screen) -> bool {
         && a.state.links == b.state.links
 }
 
+/// Every checkpoint of `events` with its time, in order (named as [`super::CheckpointNames`]
+/// names them, at most [`super::MAX_CHECKPOINTS`]), and last [`super::END`] at the time of
+/// the last event: where [`between`] may cut an animation. Pass the events as the animation
+/// gets them (after an idle limit or a speed), so the times agree.
+pub fn checkpoint_times<I>(events: I) -> Result<Vec<(String, f64)>, CastError>
+where
+    I: Iterator<Item = Result<Event, CastError>>,
+{
+    let mut names = super::CheckpointNames::default();
+    let mut out = Vec::new();
+    let mut last = 0.0f64;
+    for event in events {
+        let event = event?;
+        last = last.max(event.time);
+        if let Some(name) = names.checked(&event)? {
+            out.push((name, event.time));
+        }
+    }
+    out.push((names.end(), last));
+    Ok(out)
+}
+
+/// The part of an animation's `frames` from `from` to `to` seconds, its times counted from
+/// `from`: it starts with the screen shown at `from` (at 0) and ends with the last frame
+/// shown at `to` or before.
+pub fn between<I>(frames: I, from: f64, to: f64) -> Between<I>
+where
+    I: Iterator<Item = Result<(f64, Screen), CastError>>,
+{
+    Between {
+        frames,
+        from,
+        to,
+        before: None,
+        pending: None,
+        started: false,
+        done: false,
+    }
+}
+
+/// The iterator of [`between`].
+#[derive(Debug)]
+pub struct Between<I> {
+    frames: I,
+    from: f64,
+    to: f64,
+    /// The last frame shown at `from` or before, not handed out yet.
+    before: Option<Screen>,
+    /// The frame after the screen at `from`, handed out next.
+    pending: Option<(f64, Screen)>,
+    started: bool,
+    done: bool,
+}
+
+impl<I> Iterator for Between<I>
+where
+    I: Iterator<Item = Result<(f64, Screen), CastError>>,
+{
+    type Item = Result<(f64, Screen), CastError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(frame) = self.pending.take() {
+            return Some(Ok(frame));
+        }
+        if self.done {
+            return None;
+        }
+        loop {
+            let Some(item) = self.frames.next() else {
+                self.done = true;
+                return self.before.take().map(|s| Ok((0.0, s)));
+            };
+            let (time, screen) = match item {
+                Ok(frame) => frame,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            };
+            if !self.started && time <= self.from {
+                self.before = Some(screen);
+                continue;
+            }
+            if time > self.to {
+                self.done = true;
+                return self.before.take().map(|s| Ok((0.0, s)));
+            }
+            if let Some(first) = self.before.take() {
+                // The screen at `from` first; this one comes next.
+                self.started = true;
+                let next = (time - self.from, screen);
+                self.pending = Some(next);
+                return Some(Ok((0.0, first)));
+            }
+            self.started = true;
+            return Some(Ok((time - self.from, screen)));
+        }
+    }
+}
+
 /// The largest terminal size of a cast: its header's size grown by every resize event. An
 /// animation as large as this holds every frame.
 pub fn largest_size<R: BufRead>(reader: CastReader<R>) -> Result<Size, CastError> {
@@ -182,6 +282,51 @@ mod tests {
                 (t, s.row_text(0).trim_end().to_string())
             })
             .collect()
+    }
+
+    #[test]
+    fn between_starts_on_the_screen_at_from_and_ends_at_to() {
+        let events = || {
+            vec![
+                out(0.0, "a"),
+                ev(0.5, EventData::Marker("one".into())),
+                out(1.0, "b"),
+                out(2.0, "c"),
+                ev(2.0, EventData::Marker("two".into())),
+                ev(2.5, EventData::Marker("one".into())),
+                out(3.0, "d"),
+            ]
+            .into_iter()
+        };
+        let times = checkpoint_times(events()).unwrap();
+        assert_eq!(
+            times,
+            [
+                ("one".to_string(), 0.5),
+                ("two".into(), 2.0),
+                ("one-2".into(), 2.5),
+                ("end".into(), 3.0)
+            ]
+        );
+        let cut = |from: f64, to: f64| -> Vec<(f64, String)> {
+            between(
+                frames(&header(8, 1), events(), EngineKind::Avt, 10),
+                from,
+                to,
+            )
+            .map(|f| {
+                let (t, s) = f.unwrap();
+                (t, s.row_text(0).trim_end().to_string())
+            })
+            .collect()
+        };
+        assert_eq!(
+            cut(0.5, 2.0),
+            [(0.0, "a".into()), (0.5, "ab".into()), (1.5, "abc".into())]
+        );
+        assert_eq!(cut(2.5, 3.0), [(0.0, "abc".into()), (0.5, "abcd".into())]);
+        assert_eq!(cut(3.5, 9.0), [(0.0, "abcd".to_string())]);
+        assert_eq!(cut(0.0, 0.0), [(0.0, "a".to_string())]);
     }
 
     #[test]

@@ -23,7 +23,7 @@ use std::ops::ControlFlow;
 use crate::cast::{CastError, CastErrorKind, CastReader, Event, EventData, Header};
 use crate::term::{Engine, EngineSpec, Screen, Unsupported};
 
-pub use frames::{frames, largest_size, Frames};
+pub use frames::{between, checkpoint_times, frames, largest_size, Between, Frames};
 
 /// The name of the checkpoint taken after the last event.
 pub const END: &str = "end";

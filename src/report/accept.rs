@@ -507,7 +507,10 @@ pub(super) fn check_image(
     match format {
         crate::config::ScreenshotFormat::Png => check_picture(bytes),
         crate::config::ScreenshotFormat::Gif => check_gif(bytes),
-        crate::config::ScreenshotFormat::Svg => super::svg_check::check_svg(bytes),
+        crate::config::ScreenshotFormat::Apng => check_apng(bytes),
+        crate::config::ScreenshotFormat::Svg | crate::config::ScreenshotFormat::AnimatedSvg => {
+            super::svg_check::check_svg(bytes)
+        }
     }
 }
 
@@ -527,6 +530,23 @@ fn check_gif(bytes: &[u8]) -> Result<(), NotAPicture> {
         return Err("is a GIF of no size".into());
     }
     Ok(())
+}
+
+/// Whether `bytes` are an animated PNG: a PNG as [`check_picture`] checks it (its size, its
+/// default image decoded) whose chunks before the image data include the animation's
+/// `acTL`.
+fn check_apng(bytes: &[u8]) -> Result<(), NotAPicture> {
+    check_picture(bytes)?;
+    let mut at = 8;
+    while let Some(head) = bytes.get(at..at + 8) {
+        let len = u32::from_be_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        match &head[4..8] {
+            b"acTL" => return Ok(()),
+            b"IDAT" | b"IEND" => break,
+            _ => at = at.saturating_add(12).saturating_add(len),
+        }
+    }
+    Err("is a PNG but not an animated one (no acTL chunk before its image)".into())
 }
 
 /// The first folder from `snapshots` down to the golden `rel`'s folder that is a symbolic

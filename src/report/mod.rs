@@ -422,7 +422,7 @@ impl ReportDir {
             let files = self.dir.join("files");
             std::fs::create_dir_all(&files)?;
             let base = short_hash(&id);
-            let ext = shot.format.name();
+            let ext = shot.format.extension();
             // The committed image as goldens are read (no link, no FIFO, a size limit), and
             // copied only when it is an image as tuicast writes it (the check `accept --from`
             // applies): the report is a public artifact, and a committed SVG may hold a script.

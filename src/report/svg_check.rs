@@ -24,6 +24,7 @@ const ELEMENTS: &[&str] = &[
     "clipPath",
     "filter",
     "feGaussianBlur",
+    "style",
 ];
 
 /// The attributes it writes.
@@ -98,8 +99,16 @@ pub(super) fn check_svg(bytes: &[u8]) -> Result<(), NotAPicture> {
         if open.is_empty() && !chars.trim().is_empty() {
             return Err(refuse("has text outside its <svg> element"));
         }
-        check_references(chars, true)?;
+        let in_style = open.last() == Some(&"style");
+        if in_style {
+            check_css(chars)?;
+        } else {
+            check_references(chars, true)?;
+        }
         rest = tail;
+        if in_style && !rest.starts_with("</style") {
+            return Err(refuse("has markup inside its stylesheet"));
+        }
         if rest.is_empty() {
             break;
         }
@@ -248,6 +257,34 @@ fn check_value(attr: &str, value: &str) -> Result<(), NotAPicture> {
     Ok(())
 }
 
+/// A stylesheet as the animated SVG writes it (`render::png::animated_svg`): rules of class
+/// names, `@keyframes` of percentages, and properties of words and numbers. Nothing that
+/// could link or escape: no quotes, backslashes, slashes, `#`, `&`, `url` or other at-rule.
+fn check_css(css: &str) -> Result<(), NotAPicture> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || " \n.{}:;%,()-_@".contains(c);
+    if let Some(c) = css.chars().find(|&c| !allowed(c)) {
+        return Err(refuse(format!(
+            "has a stylesheet with {:?}, which tuicast never writes there",
+            shown(&c.to_string())
+        )));
+    }
+    let lower = css.to_ascii_lowercase();
+    if lower
+        .match_indices('@')
+        .any(|(i, _)| !lower[i..].starts_with("@keyframes k"))
+    {
+        return Err(refuse(
+            "has a stylesheet with an at-rule tuicast never writes",
+        ));
+    }
+    if lower.contains("url") || lower.contains("expression") || lower.contains("import") {
+        return Err(refuse(
+            "holds a link out of the picture, which tuicast never writes",
+        ));
+    }
+    Ok(())
+}
+
 /// Character references: in an attribute only the XML escapes; in text also numeric ones
 /// (a screen's characters), never a named entity of a doctype.
 fn check_references(s: &str, text: bool) -> Result<(), NotAPicture> {
@@ -295,6 +332,31 @@ mod tests {
         check_svg(GOOD.as_bytes()).unwrap();
         let declared = format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{GOOD}");
         check_svg(declared.as_bytes()).unwrap();
+    }
+
+    /// The stylesheet of an animated SVG passes; anything else in a `<style>` does not.
+    #[test]
+    fn only_tuicasts_stylesheet_passes() {
+        let animated = GOOD.replacen(
+            "<defs>",
+            "<style>\n.f{visibility:hidden;animation-duration:4000ms;animation-timing-function:steps(1,end)}\n.f0{animation-name:k0}@keyframes k0{0%,50.25%{visibility:visible}25%{visibility:hidden}}\n</style>\n<defs>",
+            1,
+        );
+        check_svg(animated.as_bytes()).unwrap();
+        for (css, needle) in [
+            ("@import 'x';", "with \"'\""),
+            ("@import x;", "at-rule"),
+            (".f{background:url(x)}", "link out"),
+            (".f{background:u\\72l(x)}", "a stylesheet with"),
+            (".f{fill:#000}", "with \"#\""),
+            ("/* x */", "with \"/\""),
+            (".f{x:1}<script>alert(1)</script>", "markup inside"),
+            (".f{x:&amp;}", "with \"&\""),
+        ] {
+            let svg = GOOD.replacen("<defs>", &format!("<style>{css}</style><defs>"), 1);
+            let got = why(&svg);
+            assert!(got.contains(needle), "{needle}: got {got:?} for {css}");
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! - `conformance`: the conformance corpus replays (avt) to what tmux or xterm showed; docs table
 //!   scoring tuicast, raw avt 0.17, vt100 and alacritty_terminal (`conformance/raw.rs`) on it.
 //! - `png`: PNG and GIF renders checked by decoded pixels, determinism, the picture CLI.
+//! - `animation`: animated SVG and APNG of a cast, looked at in Chromium and Firefox.
 //! - `fonts`: system fonts for CJK and emoji on a live neovim screen; goldens never use them.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 //! - `hostile`: hostile repositories and careless users: nothing deleted, leaked or crashed.
@@ -34,6 +35,7 @@
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
 mod agent_demos;
+mod animation;
 mod asciinema;
 mod ci_action;
 mod cli;

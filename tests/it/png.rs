@@ -348,7 +348,10 @@ fn cli_writes_png_files_and_refuses_binary_on_stdout_without_o() {
 #[test]
 fn cli_picture_options_are_checked() {
     let cases: [(&[&str], &str); 7] = [
-        (&["--theme", "dracula"], "only apply to --format png or gif"),
+        (
+            &["--theme", "dracula"],
+            "only apply to pictures and animations",
+        ),
         (
             &["--format", "png", "-o", "x.png", "--theme", "plaid"],
             "unknown theme",
@@ -363,11 +366,11 @@ fn cli_picture_options_are_checked() {
         ),
         (
             &["--format", "png", "-o", "x.png", "--fps", "10"],
-            "only apply to --format gif",
+            "only apply to animations (--format gif, apng or animated-svg)",
         ),
         (
             &["--format", "gif", "-o", "x.gif", "--chrome"],
-            "only apply to --format png",
+            "only apply to --format png, svg and animated-svg",
         ),
         (
             &["--format", "gif", "-o", "x.gif", "--fps", "500"],

@@ -204,7 +204,7 @@ fn hostile_outputs_are_refused() {
     for (output, needle) in [
         ("../x.png", "without `..`"),
         ("/tmp/x.png", "relative path"),
-        ("docs/x.sh", ".png, .svg or .gif"),
+        ("docs/x.sh", ".png, .svg, .gif or .apng"),
         ("linked/x.png", "outside the project"),
     ] {
         let dir = project();
@@ -530,7 +530,8 @@ fn a_screenshot_of_a_scenario_not_recorded_yet_records_it() {
     // A GIF needs a recorded cast; --replay records nothing: each says what to do.
     let gif = dir.tuicast(["screenshots", "gif"]).run().fails_with(2);
     assert!(
-        gif.stderr().contains("a GIF is drawn from a recorded cast")
+        gif.stderr()
+            .contains("an animation (gif) is drawn from a recorded cast")
             && gif.stderr().contains("record it with: tuicast record"),
         "{gif}"
     );
@@ -581,4 +582,163 @@ fn naming_a_cast_runs_the_screenshots_drawn_from_it() {
     );
     let other = dir.tuicast(["test", "casts/other.cast"]).run().success();
     assert!(!other.stdout().contains("screenshot:"), "{other}");
+}
+
+/// Issue 46 point 3: an APNG and an animated SVG as `[[screenshot]]` outputs: written by
+/// `tuicast screenshots`, stale when the cast changes, shown in the CI report as images
+/// (which a browser plays), accepted from it with the checks of stills: an animated SVG
+/// whose stylesheet links out and an APNG that is a still PNG are refused.
+#[test]
+fn animated_screenshots_are_checked_reported_and_accepted() {
+    let dir = Dir::new();
+    dir.write(
+        "casts/hello.cast",
+        v3_cast(
+            20,
+            4,
+            &["[0.1, \"o\", \"hello\"]", "[0.5, \"o\", \" world\"]"],
+        ),
+    );
+    dir.write(
+        "tuicast.toml",
+        "[[screenshot]]\ncast = \"casts/hello.cast\"\noutput = \"docs/hello.png\"\nformat = \"apng\"\n\n\
+         [[screenshot]]\ncast = \"casts/hello.cast\"\noutput = \"docs/hello.svg\"\n\
+         format = \"animated-svg\"\nchrome = true\n",
+    );
+    dir.tuicast(["test", "--update", "-k", "hello::"])
+        .run()
+        .success();
+    let wrote = dir.tuicast(["screenshots"]).run().success();
+    assert!(
+        wrote.stdout().contains("wrote docs/hello.png (new)"),
+        "{wrote}"
+    );
+    let svg = std::fs::read_to_string(dir.join("docs/hello.svg")).unwrap();
+    assert!(
+        svg.contains("@keyframes k1{") && svg.contains(">hello<"),
+        "{svg}"
+    );
+    let apng = std::fs::read(dir.join("docs/hello.png")).unwrap();
+    assert!(apng.windows(4).any(|w| w == b"acTL"), "an animated PNG");
+    dir.tuicast(["test"]).run().success();
+    // The cast changes: both are stale; CI writes the report only.
+    dir.write(
+        "casts/hello.cast",
+        v3_cast(
+            20,
+            4,
+            &["[0.1, \"o\", \"HELLO\"]", "[0.5, \"o\", \" WORLD\"]"],
+        ),
+    );
+    dir.tuicast(["test", "--update", "-k", "hello::"])
+        .run()
+        .success();
+    let ci = dir
+        .tuicast(["test", "--report", "rep"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    assert!(
+        ci.stdout()
+            .contains("screenshot docs/hello.svg is stale: the committed ANIMATED-SVG")
+            && ci
+                .stdout()
+                .contains("screenshot docs/hello.png is stale: the committed APNG"),
+        "{ci}"
+    );
+    let rep = dir.join("rep");
+    let page = std::fs::read_to_string(rep.join("index.html")).unwrap();
+    let mut files = Vec::new();
+    for r in report_data(&rep)
+        .iter()
+        .flat_map(|c| c["results"].as_array().unwrap().clone())
+        .filter(|r| !r["screenshot"].is_null())
+    {
+        let actual = r["screenshot"]["images"]["actual"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            page.contains(&format!("<img src=\"files/{actual}\"")),
+            "{page}"
+        );
+        files.push((
+            r["screenshot"]["format"].as_str().unwrap().to_string(),
+            actual,
+        ));
+    }
+    files.sort();
+    assert_eq!(files.len(), 2);
+    assert!(
+        files[0].0 == "animated-svg" && files[0].1.ends_with("-actual.svg"),
+        "{files:?}"
+    );
+    assert!(
+        files[1].0 == "apng" && files[1].1.ends_with("-actual.png"),
+        "{files:?}"
+    );
+    let (svg_file, png_file) = (
+        rep.join("files").join(&files[0].1),
+        rep.join("files").join(&files[1].1),
+    );
+    let (drawn_svg, drawn_png) = (
+        std::fs::read_to_string(&svg_file).unwrap(),
+        std::fs::read(&png_file).unwrap(),
+    );
+    // The report's page, in Chromium under its Content-Security-Policy: both animations load
+    // as images at their size (an image plays its CSS animation and its APNG frames).
+    if let Some(browser) = crate::webdriver::Browser::start() {
+        browser.open(&format!("file://{}", rep.join("index.html").display()));
+        let sizes = browser.eval(&format!(
+            "return ['{}', '{}'].map(f => {{ const i = document.querySelector(`img[src=\"files/${{f}}\"]`); \
+             return i && i.complete ? [i.naturalWidth, i.naturalHeight] : null; }});",
+            files[0].1, files[1].1
+        ));
+        let (svg_w, png_w) = (sizes[0][0].as_u64(), sizes[1][0].as_u64());
+        assert!(svg_w > Some(200) && png_w > Some(200), "{sizes}");
+    }
+    // Hostile images in the report: refused whole, nothing written.
+    let before = dir.files();
+    for (evil, needle) in [
+        (
+            drawn_svg.replacen(".f{", ".f{background:url(https://example.com/x);", 1),
+            "a stylesheet with",
+        ),
+        (
+            drawn_svg.replacen("<style>", "<style>@import x;", 1),
+            "at-rule",
+        ),
+    ] {
+        std::fs::write(&svg_file, &evil).unwrap();
+        let run = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(2);
+        assert!(run.stderr().contains(needle), "{needle}: {run}");
+        assert_eq!(dir.files(), before, "nothing was written");
+    }
+    std::fs::write(&svg_file, &drawn_svg).unwrap();
+    let still = dir.join("still.png");
+    dir.tuicast([
+        "replay",
+        "casts/hello.cast",
+        "--format",
+        "png",
+        "-o",
+        still.to_str().unwrap(),
+    ])
+    .run()
+    .success();
+    std::fs::copy(&still, &png_file).unwrap();
+    std::fs::remove_file(&still).unwrap();
+    let run = dir.tuicast(["accept", "--from", "rep"]).run().fails_with(2);
+    assert!(run.stderr().contains("not an animated one"), "{run}");
+    std::fs::write(&png_file, &drawn_png).unwrap();
+    let all = dir.tuicast(["accept", "--from", "rep"]).run().success();
+    assert!(
+        all.stdout()
+            .contains("accepted screenshot:docs/hello.svg (changed)")
+            && all
+                .stdout()
+                .contains("accepted screenshot:docs/hello.png (changed)"),
+        "{all}"
+    );
+    dir.tuicast(["test"]).run().success();
 }

@@ -97,21 +97,27 @@ pub struct GifStats {
 /// # Ok::<(), tuicast::render::png::PngError>(())
 /// ```
 pub struct GifEncoder<'r, W: Write> {
-    renderer: &'r mut Renderer,
-    layout: Layout,
+    pictures: Pictures<'r>,
     last_frame: f64,
+    frames: FrameWriter<W>,
+}
+
+/// The pictures of an animation's screens, each with the rectangle that changed since the
+/// one before: what the GIF and the APNG encoders share.
+pub(super) struct Pictures<'r> {
+    renderer: &'r mut Renderer,
+    pub(super) layout: Layout,
     /// The last screen added and its picture: a frame that changes some rows of a screen of
     /// the same size draws and compares only those rows.
     last: Option<(Screen, RgbaImage)>,
     /// Draw only the rows that changed (always, but for the test that compares both ways).
-    incremental: bool,
-    frames: FrameWriter<W>,
+    pub(super) incremental: bool,
 }
 
 impl<W: Write> std::fmt::Debug for GifEncoder<'_, W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GifEncoder")
-            .field("layout", &self.layout)
+            .field("layout", &self.pictures.layout)
             .field("written", &self.frames.written)
             .finish_non_exhaustive()
     }
@@ -142,11 +148,8 @@ impl<'r, W: Write> GifEncoder<'r, W> {
                 .map_err(gif_error)?;
         }
         Ok(GifEncoder {
-            renderer,
-            layout,
+            pictures: Pictures::new(renderer, layout),
             last_frame: options.last_frame,
-            last: None,
-            incremental: true,
             frames: FrameWriter {
                 encoder,
                 shown: None,
@@ -164,61 +167,9 @@ impl<'r, W: Write> GifEncoder<'r, W> {
                 "a frame's time must be a number of seconds (got {time})"
             )));
         }
-        let (width, height) = (self.layout.width, self.layout.height);
-        let incremental = self.incremental
-            && self.last.as_ref().is_some_and(|(prev, image)| {
-                prev.size == screen.size && image.dimensions() == (width, height)
-            });
-        if !incremental {
-            let image = self.draw(screen)?;
-            let rect = match &self.last {
-                None => Some((0, 0, width, height)),
-                Some((_, prev)) if prev.dimensions() == image.dimensions() => {
-                    changed_rect(prev, &image)
-                }
-                Some(_) => Some((0, 0, width, height)),
-            };
-            if let Some(rect) = rect {
-                self.frames.show(time, rect, &image)?;
-            }
-            self.last = Some((screen.clone(), image));
-            return Ok(());
+        if let Some((rect, image)) = self.pictures.next(screen)? {
+            self.frames.show(time, rect, image)?;
         }
-        let Some((prev, mut image)) = self.last.take() else {
-            return Ok(());
-        };
-        // The rows whose cells changed, and the cursor's rows when it moved or changed.
-        let mut rows: Option<(usize, usize)> = None;
-        let mut touch = |r: usize| {
-            rows = Some(rows.map_or((r, r), |(a, b)| (a.min(r), b.max(r))));
-        };
-        for (r, (a, b)) in prev.rows.iter().zip(&screen.rows).enumerate() {
-            if a != b {
-                touch(r);
-            }
-        }
-        if prev.cursor != screen.cursor {
-            touch(usize::from(prev.cursor.row));
-            touch(usize::from(screen.cursor.row));
-        }
-        let Some((first, last)) = rows else {
-            self.last = Some((screen.clone(), image));
-            return Ok(()); // the same picture: merged into the frame shown
-        };
-        // One row more on each side: glyphs may overhang their row a little.
-        let band = first.saturating_sub(1)..(last + 2).min(screen.rows.len());
-        let m = self.renderer.metrics();
-        let pad = self.renderer.options().padding;
-        let top = (pad + band.start as u32 * m.cell_height).min(height);
-        let bottom = (pad + band.end as u32 * m.cell_height).min(height);
-        let stride = width as usize * 4;
-        let before = image.as_raw()[top as usize * stride..bottom as usize * stride].to_vec();
-        self.renderer.redraw_rows(&mut image, screen, band);
-        let rect = changed_band(&before, &image, top..bottom);
-        if let Some(rect) = rect {
-            self.frames.show(time, rect, &image)?;
-        }
-        self.last = Some((screen.clone(), image));
         Ok(())
     }
 
@@ -236,11 +187,77 @@ impl<'r, W: Write> GifEncoder<'r, W> {
             GifStats {
                 frames,
                 duration: end,
-                width: self.layout.width,
-                height: self.layout.height,
+                width: self.pictures.layout.width,
+                height: self.pictures.layout.height,
             },
             out,
         ))
+    }
+}
+
+impl<'r> Pictures<'r> {
+    pub(super) fn new(renderer: &'r mut Renderer, layout: Layout) -> Self {
+        Pictures {
+            renderer,
+            layout,
+            last: None,
+            incremental: true,
+        }
+    }
+
+    /// The picture of `screen` and the rectangle (x, y, w, h) of it that differs from the
+    /// picture before (all of it for the first), or `None` when it looks the same.
+    pub(super) fn next(&mut self, screen: &Screen) -> Result<Option<(Rect, &RgbaImage)>, PngError> {
+        let (width, height) = (self.layout.width, self.layout.height);
+        let incremental = self.incremental
+            && self.last.as_ref().is_some_and(|(prev, image)| {
+                prev.size == screen.size && image.dimensions() == (width, height)
+            });
+        if !incremental {
+            let image = self.draw(screen)?;
+            let rect = match &self.last {
+                None => Some((0, 0, width, height)),
+                Some((_, prev)) if prev.dimensions() == image.dimensions() => {
+                    changed_rect(prev, &image)
+                }
+                Some(_) => Some((0, 0, width, height)),
+            };
+            let (_, image) = self.last.insert((screen.clone(), image));
+            return Ok(rect.map(|r| (r, &*image)));
+        }
+        let Some((prev, mut image)) = self.last.take() else {
+            return Ok(None);
+        };
+        // The rows whose cells changed, and the cursor's rows when it moved or changed.
+        let mut rows: Option<(usize, usize)> = None;
+        let mut touch = |r: usize| {
+            rows = Some(rows.map_or((r, r), |(a, b)| (a.min(r), b.max(r))));
+        };
+        for (r, (a, b)) in prev.rows.iter().zip(&screen.rows).enumerate() {
+            if a != b {
+                touch(r);
+            }
+        }
+        if prev.cursor != screen.cursor {
+            touch(usize::from(prev.cursor.row));
+            touch(usize::from(screen.cursor.row));
+        }
+        let Some((first, last)) = rows else {
+            self.last = Some((screen.clone(), image));
+            return Ok(None); // the same picture: merged into the frame shown
+        };
+        // One row more on each side: glyphs may overhang their row a little.
+        let band = first.saturating_sub(1)..(last + 2).min(screen.rows.len());
+        let m = self.renderer.metrics();
+        let pad = self.renderer.options().padding;
+        let top = (pad + band.start as u32 * m.cell_height).min(height);
+        let bottom = (pad + band.end as u32 * m.cell_height).min(height);
+        let stride = width as usize * 4;
+        let before = image.as_raw()[top as usize * stride..bottom as usize * stride].to_vec();
+        self.renderer.redraw_rows(&mut image, screen, band);
+        let rect = changed_band(&before, &image, top..bottom);
+        let (_, image) = self.last.insert((screen.clone(), image));
+        Ok(rect.map(|r| (r, &*image)))
     }
 
     /// `screen` drawn on a canvas of the animation's size.
@@ -287,6 +304,9 @@ pub fn render_gif<W: Write>(
     }
     encoder.finish()
 }
+
+/// A rectangle of pixels: x, y, width, height.
+pub(super) type Rect = (u32, u32, u32, u32);
 
 /// The frame being shown, waiting to learn how long it lasts: the rectangle that differs
 /// from the frame before (all of it for the first) and its pixels.
@@ -505,7 +525,7 @@ mod tests {
         let encode = |renderer: &mut Renderer, incremental: bool| {
             let mut gif =
                 GifEncoder::new(renderer, size, &GifOptions::default(), Vec::new()).unwrap();
-            gif.incremental = incremental;
+            gif.pictures.incremental = incremental;
             for (i, s) in screens.iter().enumerate() {
                 gif.add_frame(i as f64, s).unwrap();
             }

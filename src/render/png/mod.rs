@@ -1,5 +1,6 @@
-//! Renders a [`Screen`](crate::term::Screen) as a picture of a terminal: PNG screenshots,
-//! animated GIFs of timed screens, and pixel comparison for PNG goldens.
+//! Renders a [`Screen`](crate::term::Screen) as a picture of a terminal: PNG and SVG
+//! screenshots, animations of timed screens (GIF, APNG, animated SVG), and pixel comparison
+//! for PNG goldens.
 //!
 //! ```
 //! use tuicast::render::png::{self, PngOptions, Renderer};
@@ -52,12 +53,17 @@
 //! `chrome.rs` (the window frame), `text.rs` (labels fitted with `…`), `encode.rs`
 //! (`render_png`, encoding and decoding, the `tuicast:fonts` `tEXt` chunk:
 //! `encode_png_with_fonts`, `png_fonts`), `config.rs` (`PngConfig`, the `[png]` table),
-//! `gif.rs` (`GifEncoder`: timed screens in, GIF out), `svg.rs` (`Renderer::render_svg`,
+//! `gif.rs` (`GifEncoder`: timed screens in, GIF out; `Pictures`, the changed rectangles of
+//! each frame), `apng.rs` (`ApngEncoder`: the same pictures as an APNG, lossless),
+//! `animated_svg.rs` (`SvgAnimation`: each distinct screen drawn once as the still SVG draws
+//! it, shown by CSS keyframes), `svg.rs` (`Renderer::render_svg`,
 //! `render_svg_decorated`: the same grid as SVG, text as text, the code-drawn characters as
 //! rectangles, annotations and the frame from the PNG's geometry: `annotate::plan`,
 //! `chrome::Frame`), `compare.rs` (pixel comparison and diff images), `error.rs` (`PngError`).
 
+mod animated_svg;
 mod annotate;
+mod apng;
 mod boxdraw;
 mod chrome;
 mod compare;
@@ -74,7 +80,9 @@ mod system;
 mod text;
 mod theme;
 
+pub use animated_svg::{SvgAnimation, MAX_SVG_BYTES, MAX_SVG_FRAMES};
 pub use annotate::{Annotation, AnnotationSpec};
+pub use apng::{ApngEncoder, MAX_APNG_BYTES};
 pub use compare::{compare, diff_image, PixelDiff};
 pub use config::{FontDirs, PngConfig, PngConfigError, PngConfigErrorKind};
 pub use encode::{

@@ -42,7 +42,7 @@ impl Renderer {
         screen: &Screen,
         decorations: &Decorations,
     ) -> Result<String, PngError> {
-        let (width, height, mut defs, mut content) = self.svg_screen(screen)?;
+        let (width, height, defs, mut content) = self.svg_screen(screen)?;
         let (mut w, mut h) = (width, height);
         let m = self.metrics();
         let theme = self.theme().clone();
@@ -109,8 +109,27 @@ impl Renderer {
             }
             (w, h) = (plan.width, plan.height);
         }
-        if decorations.chrome {
-            let f = chrome::Frame::new(self, w, h, decorations.title.as_deref())?;
+        let title = decorations.chrome.then_some(decorations.title.as_deref());
+        self.svg_document((w, h), "", defs, content, title)
+    }
+
+    /// The SVG document of `content` (`width`×`height` pixels) with its definitions `defs`
+    /// and stylesheet `style` (empty for none: tuicast's own CSS, never a cast's), in a
+    /// window frame when `chrome` is `Some(title)`. The still and the animated SVG both end
+    /// here.
+    pub(super) fn svg_document(
+        &mut self,
+        (width, height): (u32, u32),
+        style: &str,
+        mut defs: String,
+        mut content: String,
+        chrome: Option<Option<&str>>,
+    ) -> Result<String, PngError> {
+        let (mut w, mut h) = (width, height);
+        let m = self.metrics();
+        let theme = self.theme().clone();
+        if let Some(title) = chrome {
+            let f = chrome::Frame::new(self, w, h, title)?;
             let _ = writeln!(
                 defs,
                 r#"<filter id="tc-shadow" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="{:.1}"/></filter>"#,
@@ -186,6 +205,11 @@ impl Renderer {
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="'DejaVu Sans Mono', monospace" font-size="{size}" style="white-space:pre">"#,
             size = self.options().font_size,
         );
+        if !style.is_empty() {
+            out.push_str("<style>\n");
+            out.push_str(style);
+            out.push_str("</style>\n");
+        }
         if !defs.is_empty() {
             out.push_str("<defs>\n");
             out.push_str(&defs);
@@ -200,6 +224,38 @@ impl Renderer {
     /// background first).
     fn svg_screen(&mut self, screen: &Screen) -> Result<(u32, u32, String, String), PngError> {
         let layout = self.layout(screen.size)?;
+        let mut shapes = Shapes::new();
+        let body = self.svg_cells(screen, &mut shapes)?;
+        let mut content = String::new();
+        let _ = writeln!(
+            content,
+            r#"<rect width="{}" height="{}" fill="{}"/>"#,
+            layout.width,
+            layout.height,
+            self.theme().bg
+        );
+        content.push_str(&body);
+        Ok((layout.width, layout.height, shape_defs(&shapes), content))
+    }
+
+    /// The screen's cells as SVG elements on the theme's background (which they leave
+    /// out), the code-drawn characters they place added to `shapes`.
+    pub(super) fn svg_cells(
+        &mut self,
+        screen: &Screen,
+        shapes: &mut Shapes,
+    ) -> Result<String, PngError> {
+        Ok(self.svg_rows(screen, shapes)?.concat())
+    }
+
+    /// [`Renderer::svg_cells`] row by row: each row's elements (at their place on the
+    /// picture), then the thin cursor's (if any), each possibly empty.
+    pub(super) fn svg_rows(
+        &mut self,
+        screen: &Screen,
+        shapes: &mut Shapes,
+    ) -> Result<Vec<String>, PngError> {
+        let layout = self.layout(screen.size)?;
         let m = self.metrics();
         let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
         let pad = layout.padding as i32;
@@ -210,8 +266,9 @@ impl Renderer {
         let cols = screen.size.cols as usize;
 
         let mut body = String::new();
-        let mut shapes: BTreeMap<(char, u8), Option<String>> = BTreeMap::new();
+        let mut starts = Vec::with_capacity(screen.rows.len() + 1);
         for (r, row) in screen.rows.iter().enumerate() {
+            starts.push(body.len());
             let y = pad + r as i32 * ch;
             // Backgrounds: runs of one colour other than the theme's.
             let mut c = 0;
@@ -263,7 +320,7 @@ impl Renderer {
                         }
                     }
                 }
-                let shape = drawn && self.shape(first, span, &mut shapes);
+                let shape = drawn && self.shape(first, span, shapes);
                 let style = Style::of(cell, fg);
                 let plain = drawn && !shape && cell.text.chars().count() == 1;
                 // A run takes plain characters of one style; anything else ends it.
@@ -295,6 +352,7 @@ impl Renderer {
             }
             flush(&mut body, run, y + m.baseline as i32);
         }
+        starts.push(body.len());
         if let Some((x, y, w, h)) = self.thin_cursor_rect(screen) {
             let _ = writeln!(
                 body,
@@ -304,26 +362,16 @@ impl Renderer {
                 self.theme().fg
             );
         }
-
-        let mut defs = String::new();
-        for ((c, span), rects) in &shapes {
-            if let Some(rects) = rects {
-                let _ = writeln!(defs, r#"<g id="{}">{rects}</g>"#, shape_id(*c, *span));
-            }
-        }
-        let mut content = String::new();
-        let _ = writeln!(
-            content,
-            r#"<rect width="{}" height="{}" fill="{theme_bg}"/>"#,
-            layout.width, layout.height
-        );
-        content.push_str(&body);
-        Ok((layout.width, layout.height, defs, content))
+        starts.push(body.len());
+        Ok(starts
+            .windows(2)
+            .map(|w| body[w[0]..w[1]].to_string())
+            .collect())
     }
 
     /// Whether `c` is one of the characters drawn in code; if so its rectangles are in
     /// `shapes` (made the first time).
-    fn shape(&self, c: char, span: u8, shapes: &mut BTreeMap<(char, u8), Option<String>>) -> bool {
+    fn shape(&self, c: char, span: u8, shapes: &mut Shapes) -> bool {
         if c == ' ' || c.is_ascii() {
             return false;
         }
@@ -344,6 +392,21 @@ impl Renderer {
         shapes.insert((c, span), drawn.then(|| rectangles(&canvas, w, h)));
         drawn
     }
+}
+
+/// The code-drawn characters met so far (with the cells they span): their rectangles, or
+/// `None` for a character that turned out not to be one.
+pub(super) type Shapes = BTreeMap<(char, u8), Option<String>>;
+
+/// The `<defs>` entries of `shapes`, one `<g>` each, in a fixed order.
+pub(super) fn shape_defs(shapes: &Shapes) -> String {
+    let mut defs = String::new();
+    for ((c, span), rects) in shapes {
+        if let Some(rects) = rects {
+            let _ = writeln!(defs, r#"<g id="{}">{rects}</g>"#, shape_id(*c, *span));
+        }
+    }
+    defs
 }
 
 /// The coverage of a canvas as rectangles: runs of equal coverage on a row, merged with the
