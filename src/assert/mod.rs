@@ -31,7 +31,7 @@ pub use expect::{
     TextCheck,
 };
 pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_path};
-pub use mask::{apply_all, cursor_view, Mask};
+pub use mask::{apply_all, apply_counted, cursor_view, Mask};
 pub use png_check::{check_png, PngCheck};
 pub use snapshot::{
     header_len, parse_styles, parse_styles_in, render, render_golden, render_with, rows_start,

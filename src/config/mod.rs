@@ -103,7 +103,8 @@ pub(crate) struct ConfigFile {
     /// Where the goldens are, inside the project (default `snapshots`).
     snapshots: Option<PathBuf>,
     /// The golden formats of every cast (default `["txt"]`).
-    formats: Option<Vec<Format>>,
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Vec<Format>>"))]
+    formats: Option<toml::Spanned<Vec<Format>>>,
     /// The terminal engine: `native` (the default), `avt` or `vt100`.
     engine: Option<EngineKind>,
     /// Options of the terminal engine, for every cast.
@@ -152,6 +153,11 @@ pub(crate) fn read_toml_file(path: &Path) -> std::io::Result<String> {
 
 /// The name of the project configuration file.
 pub const CONFIG_FILE: &str = "tuicast.toml";
+
+/// Why `formats = []` is refused: a list of no formats would pass every checkpoint and
+/// check nothing.
+pub(crate) const NO_FORMATS: &str = "an empty list checks nothing: name at least one of \
+     \"txt\", \"styled.txt\", \"png\" (or leave the key out for the default)";
 
 impl Config {
     /// Defaults for a project rooted at `root`: `casts/`, `snapshots/`, `txt`, avt.
@@ -219,7 +225,16 @@ impl Config {
             config.snapshots = root.join(s);
         }
         if let Some(f) = file.formats {
-            config.formats = f;
+            if f.get_ref().is_empty() {
+                let (line, column) = line_column(&text, f.span().start);
+                return Err(ConfigError::new(
+                    &path,
+                    line,
+                    column,
+                    format!("formats: {NO_FORMATS}"),
+                ));
+            }
+            config.formats = f.into_inner();
         }
         if let Some(e) = file.engine {
             config.engine.kind = e;

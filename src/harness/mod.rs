@@ -30,6 +30,7 @@ macro_rules! failure {
 }
 
 mod check;
+mod declared;
 mod discover;
 pub mod junit;
 mod libtest;

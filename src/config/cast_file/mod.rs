@@ -58,7 +58,7 @@ use std::time::Duration;
 use regex::Regex;
 use toml::Spanned;
 
-use super::{parse_toml, ConfigError};
+use super::{parse_toml, ConfigError, NO_FORMATS};
 use crate::assert::{parse_color, Expect, Format, Mask, StyleCheck, TextCheck};
 use crate::escape::escape_for_terminal;
 use crate::pos::Place;
