@@ -68,6 +68,9 @@ pub struct Config {
     pub snapshots: PathBuf,
     /// Snapshot formats checked when a cast's scenario does not say.
     pub formats: Vec<Format>,
+    /// Where `formats = []` is, when it is: a cast that then has no region golden and no
+    /// expectation of its own fails, naming this place ([`NO_FORMATS`]).
+    pub no_formats_at: Option<String>,
     /// The engine to replay with (`engine`) and its options (`[terminal]`).
     pub engine: EngineSpec,
     /// The `[png]` table as written (empty when there is none): how `png` goldens are
@@ -154,10 +157,11 @@ pub(crate) fn read_toml_file(path: &Path) -> std::io::Result<String> {
 /// The name of the project configuration file.
 pub const CONFIG_FILE: &str = "tuicast.toml";
 
-/// Why `formats = []` is refused: a list of no formats would pass every checkpoint and
-/// check nothing.
-pub(crate) const NO_FORMATS: &str = "an empty list checks nothing: name at least one of \
-     \"txt\", \"styled.txt\", \"png\" (or leave the key out for the default)";
+/// Why `formats = []` is refused where nothing else checks a cast (no `[check] regions`, no
+/// `[[check.expect]]`): a list of no formats would pass every checkpoint and check nothing.
+pub const NO_FORMATS: &str = "formats = [] checks nothing here (no [check] regions, no \
+     [[check.expect]]): name at least one of \"txt\", \"styled.txt\", \"png\", or leave \
+     the key out for the default";
 
 impl Config {
     /// Defaults for a project rooted at `root`: `casts/`, `snapshots/`, `txt`, avt.
@@ -167,6 +171,7 @@ impl Config {
             casts: root.join("casts"),
             snapshots: root.join("snapshots"),
             formats: vec![Format::Text],
+            no_formats_at: None,
             engine: EngineSpec::default(),
             #[cfg(feature = "png")]
             png: PngConfig::default(),
@@ -227,11 +232,9 @@ impl Config {
         if let Some(f) = file.formats {
             if f.get_ref().is_empty() {
                 let (line, column) = line_column(&text, f.span().start);
-                return Err(ConfigError::new(
-                    &path,
-                    line,
-                    column,
-                    format!("formats: {NO_FORMATS}"),
+                config.no_formats_at = Some(format!(
+                    "{}:{line}:{column}",
+                    crate::escape::escape_for_terminal(&path.display().to_string(), 300)
                 ));
             }
             config.formats = f.into_inner();

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use super::live::LiveMode;
 use crate::assert::{self, Format, Mask};
 use crate::cast::CastError;
-use crate::config::{CastFile, Config};
+use crate::config::{CastFile, Config, NO_FORMATS};
 use crate::record::{Action, Scenario, Step};
 use crate::replay::CheckpointNames;
 use crate::term::EngineSpec;
@@ -279,6 +279,15 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
         }
         Ok(None) => {}
         Err(e) => problem = Some(e.to_string()),
+    }
+    // No format, no region golden, no expectation: every test of the cast would pass having
+    // checked nothing (`formats = []` in tuicast.toml; a cast TOML's own is refused as read).
+    if formats.is_empty() && region_goldens.is_empty() && expects.is_empty() && problem.is_none() {
+        let place = config.no_formats_at.clone().unwrap_or_default();
+        problem = Some(format!(
+            "{place}: {NO_FORMATS} for {}",
+            assert::shown_path(&cast)
+        ));
     }
     let records = scenario.as_ref().is_some_and(|s| live.records_scenario(s));
     let checkpoints = match problem {

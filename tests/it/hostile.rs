@@ -59,7 +59,12 @@ fn remove_orphans_removes_only_goldens_of_a_known_cast() {
     dir.write("snapshots/demo/notes.md", "mine\n");
     dir.write("snapshots/demo/.hidden.txt", "mine\n");
     dir.write("snapshots/gone/end.txt", "a cast that was deleted\n");
-    let out = dir.tuicast(["test", "--remove-orphans"]).run().success();
+    // The goldens of a cast that is gone fail the run (`@goldens`) and are kept.
+    let out = dir
+        .tuicast(["test", "--remove-orphans"])
+        .run()
+        .fails_with(1);
+    assert!(out.stdout().contains("test @goldens ... FAILED"), "{out}");
     assert!(
         out.stdout().contains("1 orphaned snapshot(s) removed"),
         "{out}"
@@ -1122,4 +1127,19 @@ fn a_scenarios_command_and_folder_are_escaped_and_a_setup_error_leaves_no_partia
             .collect();
         assert!(left.is_empty(), "{toml}: {left:?}");
     }
+}
+
+/// Issue 40 point 1: a filter of `tuicast test` that selects no test is bad input naming the
+/// filter (a typo would otherwise pass, having checked nothing); one that selects some runs.
+#[test]
+fn a_filter_that_selects_no_test_is_an_error() {
+    let dir = project_with_goldens();
+    let out = dir.tuicast(["test", "-k", "greted"]).run().fails_with(2);
+    assert!(
+        out.stderr().contains("error: no test of ")
+            && out.stderr().contains("matches -k \"greted\""),
+        "{out}"
+    );
+    let out = dir.tuicast(["test", "-k", "greeted"]).run().success();
+    assert!(out.stdout().contains("demo::greeted"), "{out}");
 }

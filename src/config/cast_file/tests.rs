@@ -472,10 +472,16 @@ fn a_changed_wait_takes_only_a_screen_hash() {
 fn an_empty_formats_list_is_refused_at_its_place() {
     let e = error("[check]\nformats = []\n");
     assert!(
-        e.starts_with("casts/x.toml:2:11: check.formats: an empty list checks nothing"),
+        e.starts_with("casts/x.toml:2:11: check.formats = [] checks nothing here"),
         "{e}"
     );
     assert!(parse("[check]\nformats = [\"styled\"]\n").is_ok());
+    // Region goldens or expectations check the cast instead: no whole-screen golden is then
+    // a choice.
+    assert!(
+        parse("[regions]\nr = { rows = 1 }\n[check]\nformats = []\nregions = [\"r\"]\n").is_ok()
+    );
+    parse("[check]\nformats = []\n[[check.expect]]\nat = \"end\"\ncontains = \"x\"\n").unwrap();
 }
 
 #[test]
