@@ -512,6 +512,41 @@ fn at_a_workspace_root_each_members_suite_runs_in_its_own_folder() {
     dir.tuicast(["test"]).run().success();
 }
 
+/// Issue 40 point 7: a report names each cast's project relative to the repository (a
+/// version control's folder, or else the outermost cargo workspace), so `accept --from`
+/// applies at a workspace root with no `.git` (a tarball, another VCS) and from any folder of
+/// the checkout: a member's, one below it.
+#[test]
+fn accept_from_works_at_a_workspace_root_and_in_any_folder_without_git() {
+    let dir = workspace_of_two();
+    assert!(!dir.join(".git").exists());
+    dir.tuicast(["test", "--report", "report"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    // At the root: every member's changes, each into its own snapshots.
+    let out = dir.tuicast(["accept", "--from", "report"]).run().success();
+    let accepted = |out: &crate::util::Run| {
+        out.stdout()
+            .matches("accepted greet/greeted.txt (new)")
+            .count()
+    };
+    assert_eq!(accepted(&out), 2, "{out}");
+    assert!(!dir.join("snapshots").exists());
+    dir.tuicast(["test"]).run().success();
+    // From a folder below a member, the same report applies to both members.
+    for app in ["a", "b"] {
+        std::fs::remove_file(dir.join(format!("apps/{app}/snapshots/greet/greeted.txt"))).unwrap();
+    }
+    let out = dir
+        .tuicast(["accept", "--from", "../../../report"])
+        .current_dir(dir.join("apps/a/casts"))
+        .run()
+        .success();
+    assert_eq!(accepted(&out), 2, "{out}");
+    dir.tuicast(["test"]).run().success();
+}
+
 /// `accept --from` over a workspace is one change: every member's entries are checked before
 /// anything is written, so one member's stale golden leaves the other member untouched too.
 #[test]
