@@ -42,6 +42,14 @@ pub use update::{
     running_under_ci, UpdateAction, UpdateMode, UpdateModeError, UpdateModeErrorKind, UPDATE_ENV,
 };
 
+/// What a build without the `png` feature says to a `png` golden or a `[[screenshot]]`: the
+/// Cargo line that turns the feature on.
+pub const PNG_FEATURE_FIX: &str = concat!(
+    "turn it on in Cargo.toml: tuicast = { version = \"",
+    env!("CARGO_PKG_VERSION"),
+    "\", default-features = false, features = [\"png\"] } (or leave default-features on)"
+);
+
 /// A path as people want to read it: relative to the current folder when inside it, escaped.
 pub(crate) fn shown_path(path: &Path) -> String {
     let rel = crate::util::relative_to_cwd(path);

@@ -301,6 +301,29 @@ fn a_moved_suite_fails_every_runner_naming_the_move() {
     assert!(out.stdout().contains(note), "{out}");
 }
 
+/// Issue 40 point 8: a lean dev-dependency (no `png` feature) with a `[[screenshot]]` fails
+/// its trial with the Cargo line that turns the feature on, not only that it is off.
+#[test]
+fn a_lean_build_names_the_cargo_line_a_screenshot_needs() {
+    let c = Crate::new();
+    c.dir.write(
+        "tuicast.toml",
+        "[[screenshot]]\ncast = \"casts/progress.cast\"\noutput = \"docs/progress.png\"\n",
+    );
+    let out = c.cargo(&["test", "--test", "casts"], &[]);
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(
+        t.contains(&format!(
+            "tuicast was built without the png feature, which a [[screenshot]] needs: turn it \
+             on in Cargo.toml: tuicast = {{ version = \"{}\", default-features = false, \
+             features = [\"png\"] }}",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{t}"
+    );
+}
+
 /// The report in `rep` counts `passed` and `failed` and shows the failure of
 /// `progress::done` with the changed row, and no lock is left.
 fn assert_report(rep: &Path, passed: &str, failed: &str) {
