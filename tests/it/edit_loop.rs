@@ -623,8 +623,21 @@ fn the_flake_guard_tells_a_race_from_noise_and_shows_both_screens() {
     assert!(t.contains(" recordings identical to the first)"), "{out}");
     assert!(t.contains("answered"), "the screens side by side: {out}");
     assert!(!t.contains("mask = ["), "no mask for a race: {out}");
-    // Said once, not once per checkpoint.
+    // Said once, not once per checkpoint: under the checkpoint that varied, and the other
+    // points there (issue 40 point 6).
     assert_eq!(t.matches("a race, not noise").count(), 1, "{out}");
+    let under = t
+        .split("---- race::answer ----\n")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        under.starts_with("checkpoints differ between 14 recordings"),
+        "{out}"
+    );
+    assert!(
+        t.contains("---- race::ready ----\nnot checked: casts/race.cast could not be replayed or recorded (the error is under race::answer)"),
+        "{out}"
+    );
 }
 
 #[test]
