@@ -933,4 +933,29 @@ pub(super) mod tests {
             .collect();
         assert_eq!(found, ["gone/end.txt", "two/gone.txt"]);
     }
+
+    #[test]
+    fn no_formats_in_tuicast_toml_fail_a_cast_that_nothing_else_checks() {
+        let (_dir, mut config) = project(&[
+            ("casts/two.cast", TWO),
+            ("casts/three.cast", TWO),
+            (
+                "casts/three.toml",
+                "[[check.expect]]\nat = \"end\"\ncontains = \"count\"\n",
+            ),
+        ]);
+        config.formats = Vec::new();
+        config.no_formats_at = Some("tuicast.toml:1:11".into());
+        let cases = discover(&config, &[], LiveMode::Auto);
+        let e = cases[1].checkpoints.as_ref().unwrap_err().to_string();
+        assert!(
+            e.starts_with("tuicast.toml:1:11: formats = [] checks nothing here")
+                && e.contains("two.cast"),
+            "{e}"
+        );
+        assert!(
+            cases[0].checkpoints.is_ok(),
+            "three.cast has an expectation"
+        );
+    }
 }
