@@ -456,6 +456,31 @@ mod tests {
     }
 
     #[test]
+    fn a_scrollback_that_no_checkpoint_shows_fails_at_its_place() {
+        let (_dir, config) = project(&[
+            ("casts/two.cast", TWO),
+            ("casts/two.toml", "[check]\nscrollback = 5\n"),
+        ]);
+        let case = &discover(&config, &[], LiveMode::Auto)[0];
+        let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
+        let m = results[1].message();
+        assert!(
+            m.contains("two.toml:2:14: [check] scrollback = 5 shows nothing: no line scrolled off the top at any of the 2 checkpoint(s) of "),
+            "{m}"
+        );
+        // A cast that scrolls: the declaration has its effect.
+        let scrolled = TWO.replace("\\r\\ncount 22", "\\r\\ncount 22\\r\\nthree\\r\\nfour");
+        std::fs::write(config.casts.join("two.cast"), scrolled).unwrap();
+        let case = &discover(&config, &[], LiveMode::Auto)[0];
+        let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
+        assert!(
+            results.iter().all(CheckResult::passed),
+            "{}",
+            results[1].message()
+        );
+    }
+
+    #[test]
     fn expectations_are_results_of_their_own_after_their_checkpoint() {
         let (_dir, config) = project(&[
             ("casts/two.cast", TWO),

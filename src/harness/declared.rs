@@ -1,5 +1,5 @@
-//! Declarations and their uses: what a cast's TOML declares that selects cells on its
-//! screens (each `[check] mask`, by a region, a ref, a regex or a rectangle) is resolved here,
+//! Declarations and their uses: what a cast's TOML declares that acts on its screens (each
+//! `[check] mask`, by a region, a ref, a regex or a rectangle; `[check] scrollback`) is resolved here,
 //! on every checkpoint a replay (or a live recording) reaches, and its uses counted; one that
 //! selected nothing on any of them fails the case, naming where it is declared.
 //!
@@ -28,6 +28,8 @@ pub(super) struct Uses {
     mask_hits: Vec<usize>,
     /// Checkpoints whose screens were resolved against the declarations.
     screens: usize,
+    /// Checkpoints whose text goldens showed scrolled-off lines (`[check] scrollback`).
+    scrolled: usize,
 }
 
 impl Uses {
@@ -36,6 +38,7 @@ impl Uses {
         Uses {
             mask_hits: vec![0; case.masks.len()],
             screens: 0,
+            scrolled: 0,
         }
     }
 
@@ -43,6 +46,10 @@ impl Uses {
     /// are none (no copy).
     pub(super) fn masked<'a>(&mut self, case: &Case, screen: &'a Screen) -> Cow<'a, Screen> {
         self.screens += 1;
+        let text_golden = case.formats.iter().any(|f| *f != assert::Format::Png);
+        if text_golden && !screen.state.scrollback.is_empty() {
+            self.scrolled += 1;
+        }
         if case.masks.is_empty() {
             Cow::Borrowed(screen)
         } else {
@@ -80,6 +87,22 @@ impl Uses {
                 mask.anchor().describe(),
                 self.screens,
                 assert::shown_path(&case.cast),
+            );
+        }
+        if let (Some(place), 0) = (&case.scrollback_at, self.scrolled) {
+            let why = if case.formats.iter().all(|f| *f == assert::Format::Png) {
+                "no text golden shows it (formats are png only)".to_string()
+            } else {
+                format!(
+                    "no line scrolled off the top at any of the {} checkpoint(s) of {}",
+                    self.screens,
+                    assert::shown_path(&case.cast)
+                )
+            };
+            let _ = writeln!(
+                out,
+                "{place}: [check] scrollback = {} shows nothing: {why}; remove it",
+                case.scrollback
             );
         }
         (!out.is_empty()).then_some(out)

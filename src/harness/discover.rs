@@ -40,6 +40,8 @@ pub struct Case {
     pub cursor: bool,
     /// Scrolled-off lines text goldens show above the screen (`[check] scrollback`).
     pub scrollback: usize,
+    /// Where `[check] scrollback` is declared, when it is.
+    pub scrollback_at: Option<String>,
     /// How to record this cast, when its TOML says (live mode).
     pub scenario: Option<Scenario>,
     /// The engine its checkpoints replay with: the project's, with the cast TOML's
@@ -246,6 +248,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
     let mut masks = Vec::new();
     let mut cursor = true;
     let mut scrollback = 0;
+    let mut scrollback_at = None;
     let mut problem = None;
     let mut scenario = None;
     let mut checked = crate::config::Checked::all();
@@ -266,6 +269,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
             masks = file.masks;
             cursor = file.cursor;
             scrollback = file.scrollback;
+            scrollback_at = file.scrollback_at;
             engine.options = file.terminal.apply(engine.options);
             scenario = file.recording.map(|mut s| {
                 s.terminal = engine.options;
@@ -323,6 +327,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
         masks,
         cursor,
         scrollback,
+        scrollback_at,
         scenario,
         engine,
         expects,
@@ -709,6 +714,7 @@ fn walk_failure(config: &Config, root: &Path, error: Failure) -> Case {
         masks: Vec::new(),
         cursor: true,
         scrollback: 0,
+        scrollback_at: None,
         scenario: None,
         engine: config.engine,
         expects: Vec::new(),

@@ -78,6 +78,7 @@ pub(super) struct CheckParts {
     pub(super) checked: Checked,
     pub(super) cursor: bool,
     pub(super) scrollback: usize,
+    pub(super) scrollback_at: Option<String>,
     pub(super) expects: Vec<Expect>,
     pub(super) region_goldens: Vec<(String, Anchor)>,
 }
@@ -199,6 +200,11 @@ pub(super) fn check_table(
         },
         cursor: check.cursor.unwrap_or(true),
         scrollback,
+        scrollback_at: check
+            .scrollback
+            .as_ref()
+            .filter(|n| *n.get_ref() > 0)
+            .map(|n| at.origin(n.span()).to_string()),
         expects,
         region_goldens,
     })
