@@ -274,6 +274,30 @@ fn a_moved_suite_fails_every_runner_naming_the_move() {
     let out = c.tuicast(&["test"]).fails_with(1);
     assert!(out.stdout().contains(words), "{out}");
     assert!(out.stdout().contains("test @goldens ... FAILED"), "{out}");
+    assert!(
+        !out.stderr().contains("record one with"),
+        "no hint that does not fix it: {out}"
+    );
+    // Listed for pytest (collected from tuicast.toml), and failing in the JSON records.
+    let listed = c
+        .tuicast(&["test", "--list", "--message-format", "json"])
+        .success();
+    assert!(
+        listed
+            .stdout()
+            .lines()
+            .any(|l| l.contains("\"test\":\"@goldens\"") && l.contains("tuicast.toml")),
+        "{listed}"
+    );
+    let json = c
+        .tuicast(&["test", "--message-format", "json"])
+        .fails_with(1);
+    assert!(
+        json.stdout()
+            .lines()
+            .any(|l| l.contains("\"test\":\"@goldens\"") && l.contains("\"passed\":false")),
+        "{json}"
+    );
     if have("cargo-nextest") {
         let out = c.cargo(
             &["nextest", "run", "--test", "casts", "--no-fail-fast"],
