@@ -11,7 +11,7 @@ import sysconfig
 from pathlib import Path
 from typing import Optional
 
-__all__ = ["binary"]
+__all__ = ["binary", "update_fixes"]
 
 #: The environment variable naming the tuicast binary to use instead of the installed one.
 BIN_ENV = "TUICAST_BIN"
@@ -41,3 +41,15 @@ def binary(explicit: Optional[str] = None) -> str:
         "no tuicast binary: `pip install tuicast` installs it, or name one with "
         f"--tuicast-bin or {BIN_ENV}"
     )
+
+
+def update_fixes(record) -> bool:
+    """Whether writing the goldens (``--tuicast-update``, ``tuicast test --update``) fixes the
+    failure of ``record``, a test record of ``tuicast test --message-format json``: a golden
+    that is missing or differs, and nothing else wrong. A wait that timed out, a recording or
+    an expectation that failed, a declaration that selects nothing carry an ``error``, which
+    no update fixes, so no update is suggested for them.
+    """
+    if record.get("passed") or record.get("error"):
+        return False
+    return any(s.get("status") in ("missing", "mismatch") for s in record.get("snapshots", []))

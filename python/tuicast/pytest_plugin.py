@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from . import binary
+from . import binary, update_fixes
 
 #: The stanza of the JSON lines that lists a test (``tuicast test --list``).
 LISTED = "listed"
@@ -326,7 +326,9 @@ class TrialItem(pytest.Item):
             session.updated.append(record["test"])
         if not record["passed"]:
             message = record.get("message") or record.get("error") or "failed"
-            if not session.update:
+            # Only where it fixes the failure (a golden to write), never for a wait that
+            # timed out or a failed expectation.
+            if not session.update and update_fixes(record):
                 message = message.rstrip("\n") + (
                     f"\nor, from pytest: pytest --tuicast-update {shlex.quote(self.nodeid)}"
                 )

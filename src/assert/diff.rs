@@ -52,7 +52,7 @@ pub fn compare(expected: &str, actual: &str, color: bool) -> Option<Difference> 
     }
     let upgraded = upgrade_golden(expected);
     let expected = upgraded.as_deref().unwrap_or(expected);
-    if expected == actual {
+    if expected == actual || without_cast(expected) == without_cast(actual) {
         return None;
     }
     let style_changes = style_changes(expected, actual);
@@ -62,6 +62,20 @@ pub fn compare(expected: &str, actual: &str, color: bool) -> Option<Difference> 
         diff: unified(expected, actual, color),
         style_changes: style_changes.into_iter().map(|c| c.text).collect(),
     })
+}
+
+/// `golden` without its header's `cast:` line: where the cast was when the golden was
+/// written is provenance, not what the screen shows, so a suite moved (`casts = "tests/casts"`)
+/// or a cast renamed with its goldens still passes; the line is written anew with the next
+/// update of the golden.
+fn without_cast(golden: &str) -> (&str, &str) {
+    match golden.strip_prefix("---\ncast: ") {
+        Some(rest) => (
+            "---\n",
+            rest.split_once('\n').map_or("", |(_, after)| after),
+        ),
+        None => (golden, ""),
+    }
 }
 
 struct StyleChange {
@@ -239,6 +253,35 @@ pub fn unified(expected: &str, actual: &str, color: bool) -> String {
     out
 }
 
+/// The lines of a golden's text that are screen rows: from the first row to the styles
+/// section (or the end), 0-based.
+fn row_lines(text: &str) -> (usize, usize) {
+    let end = text
+        .lines()
+        .position(|l| l == STYLES_MARK)
+        .unwrap_or_else(|| text.lines().count());
+    (rows_start(text), end)
+}
+
+/// The screen rows among the lines `range` (0-based) of a golden whose rows are the lines
+/// [`row_lines`] gives, as messages count them: `screen rows 8-12`, `screen row 3`; `None` when the lines hold no row (the header,
+/// the scrollback, the styles section).
+fn screen_rows((head, end): (usize, usize), range: std::ops::Range<usize>) -> Option<String> {
+    let (from, to) = (range.start.max(head), range.end.min(end));
+    if from >= to {
+        return None;
+    }
+    let (a, b) = (
+        pos::Ordinal::of(from - head),
+        pos::Ordinal::of(to - 1 - head),
+    );
+    Some(if a == b {
+        format!("screen row {a}")
+    } else {
+        format!("screen rows {a}-{b}")
+    })
+}
+
 /// Lines of each side a diff compares; see [`unified`].
 const MAX_DIFF_INPUT_LINES: usize = 5_000;
 
@@ -252,6 +295,8 @@ fn first_lines(text: &str, n: usize) -> (&str, usize) {
 
 fn unified_full(expected: &str, actual: &str, color: bool) -> String {
     let diff = TextDiff::from_lines(expected, actual);
+    // Where each side's screen rows are, found once (a golden may be long).
+    let (exp_rows, act_rows) = (row_lines(expected), row_lines(actual));
     let mut out = String::new();
     let mut lines = 0;
     let mut hidden = 0;
@@ -261,14 +306,21 @@ fn unified_full(expected: &str, actual: &str, color: bool) -> String {
         };
         let old = first.old_range().start..last.old_range().end;
         let new = first.new_range().start..last.new_range().end;
-        // A unified diff counts its lines from 1.
-        let hunk = format!(
+        // A unified diff counts its lines from 1; the screen rows the hunk shows follow, as
+        // the message counts them (`first difference: row 8`), where it shows any.
+        let mut hunk = format!(
             "@@ -{},{} +{},{} @@",
             pos::Ordinal::of(old.start),
             old.len(),
             pos::Ordinal::of(new.start),
             new.len()
         );
+        if let Some(rows) =
+            screen_rows(act_rows, new.clone()).or_else(|| screen_rows(exp_rows, old.clone()))
+        {
+            hunk.push(' ');
+            hunk.push_str(&rows);
+        }
         if lines < MAX_DIFF_LINES {
             let _ = writeln!(out, "{}", paint(&hunk, "36", color));
             lines += 1;
@@ -422,6 +474,34 @@ mod tests {
             vec!["row 1, cols 1-2: fg 1 (red) → 2 (green), bold removed"]
         );
         assert_eq!(d.place, cell(1, 1));
+    }
+
+    #[test]
+    fn hunk_headers_name_the_screen_rows_as_the_message_counts_them() {
+        let rows: String = (1..=12).map(|r| format!("row {r}\n")).collect();
+        let golden = format!("---\ncast: c\ncheckpoint: e\nsize: 6x12\n---\n{rows}");
+        let changed = golden.replace("row 8\n", "row 8!\n");
+        let d = compare(&golden, &changed, false).unwrap();
+        assert_eq!(d.place, cell(8, 6));
+        let hunk = d.diff.lines().next().unwrap();
+        assert_eq!(hunk, "@@ -11,5 +11,5 @@ screen rows 6-10");
+        // A header change: the row its context shows.
+        let d = compare(&golden, &golden.replace("size: 6x12", "size: 7x12"), false).unwrap();
+        assert!(
+            d.diff.lines().next().unwrap().ends_with(" @@ screen row 1"),
+            "{}",
+            d.diff
+        );
+    }
+
+    #[test]
+    fn the_cast_a_golden_names_is_provenance_not_a_difference() {
+        let golden = "---\ncast: casts/x.cast\ncheckpoint: end\nsize: 4x1\n---\nab\n";
+        let moved = golden.replace("casts/x.cast", "tests/casts/x.cast");
+        assert!(compare(golden, &moved, false).is_none());
+        let changed = moved.replace("ab", "ac");
+        assert!(compare(golden, &changed, false).is_some());
+        assert!(compare(golden, &golden.replace("end", "other"), false).is_some());
     }
 
     #[test]

@@ -20,10 +20,12 @@ use crate::term::{CellRect, CellSelection, Screen};
 
 /// One mask: the cells of a [`CellSelection`] (a rectangle, or the matches of a regex within
 /// one), or of a named region anchored by content, hidden before comparing. A mask that finds
-/// nothing on a screen hides nothing there.
+/// nothing on a screen hides nothing there; one that finds nothing on any checkpoint of its
+/// cast fails the run (the harness counts its uses), naming its [`place`](Mask::place).
 #[derive(Debug, Clone)]
 pub struct Mask {
     anchor: Anchor,
+    place: Option<String>,
 }
 
 impl Mask {
@@ -31,12 +33,27 @@ impl Mask {
     pub fn new(cells: CellSelection) -> Mask {
         Mask {
             anchor: Anchor::Cells(cells),
+            place: None,
         }
     }
 
     /// A mask hiding what a region finds on each screen (`mask = [{ region = "clock" }]`).
     pub fn anchored(anchor: Anchor) -> Mask {
-        Mask { anchor }
+        Mask {
+            anchor,
+            place: None,
+        }
+    }
+
+    /// This mask, declared at `place` (`casts/x.toml:4:3`), which messages about it name.
+    pub fn at(mut self, place: impl Into<String>) -> Mask {
+        self.place = Some(place.into());
+        self
+    }
+
+    /// Where this mask is declared (`path:line:column`), when it came from a file.
+    pub fn place(&self) -> Option<&str> {
+        self.place.as_deref()
     }
 
     /// How this mask finds its cells.
@@ -75,9 +92,20 @@ impl Mask {
 
 /// Applies every mask to a copy of `screen`.
 pub fn apply_all(masks: &[Mask], screen: &Screen) -> Screen {
+    apply_counted(masks, screen, &mut vec![0; masks.len()])
+}
+
+/// Applies every mask to a copy of `screen`, adding to `hits[i]` the cells mask `i` hid
+/// (`hits` as long as `masks`): how the harness tells a mask that hides nothing anywhere.
+pub fn apply_counted(masks: &[Mask], screen: &Screen, hits: &mut [usize]) -> Screen {
     let mut s = screen.clone();
-    for m in masks {
-        m.apply(&mut s);
+    for (m, hit) in masks.iter().zip(hits.iter_mut()) {
+        let rects = m.rects(&s);
+        *hit += rects
+            .iter()
+            .map(|r| r.row_end.saturating_sub(r.row) * r.col_end.saturating_sub(r.col))
+            .sum::<usize>();
+        crate::term::hide_rects(&mut s, &rects);
     }
     s
 }

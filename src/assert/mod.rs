@@ -31,7 +31,7 @@ pub use expect::{
     TextCheck,
 };
 pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_path};
-pub use mask::{apply_all, cursor_view, Mask};
+pub use mask::{apply_all, apply_counted, cursor_view, Mask};
 pub use png_check::{check_png, PngCheck};
 pub use snapshot::{
     header_len, parse_styles, parse_styles_in, render, render_golden, render_with, rows_start,
@@ -41,6 +41,14 @@ pub use snapshot::{
 pub use update::{
     running_under_ci, UpdateAction, UpdateMode, UpdateModeError, UpdateModeErrorKind, UPDATE_ENV,
 };
+
+/// What a build without the `png` feature says to a `png` golden or a `[[screenshot]]`: the
+/// Cargo line that turns the feature on.
+pub const PNG_FEATURE_FIX: &str = concat!(
+    "turn it on in Cargo.toml: tuicast = { version = \"",
+    env!("CARGO_PKG_VERSION"),
+    "\", default-features = false, features = [\"png\"] } (or leave default-features on)"
+);
 
 /// A path as people want to read it: relative to the current folder when inside it, escaped.
 pub(crate) fn shown_path(path: &Path) -> String {

@@ -385,7 +385,7 @@ impl std::error::Error for RemoveError {
 
 /// The cast stem of a golden-shaped file under `snapshots` (`<stem>/<name>.<format>`, `name`
 /// as [`super::sanitize`] makes it), or `None` for anything else.
-fn golden_stem(snapshots: &Path, file: &Path) -> Option<String> {
+pub(crate) fn golden_stem(snapshots: &Path, file: &Path) -> Option<String> {
     let rel = file.strip_prefix(snapshots).ok()?;
     let name = rel.file_name()?.to_str()?;
     let base = [".styled.txt", ".txt", ".png"]

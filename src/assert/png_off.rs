@@ -24,8 +24,9 @@ pub fn check_png(
     Err(io::Error::new(
         io::ErrorKind::Unsupported,
         format!(
-            "{}: png goldens need tuicast's `png` feature, which this build leaves out",
-            super::shown_path(golden)
+            "{}: png goldens need tuicast's `png` feature, which this build leaves out: {}",
+            super::shown_path(golden),
+            super::PNG_FEATURE_FIX
         ),
     ))
 }

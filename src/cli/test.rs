@@ -287,7 +287,16 @@ fn run_project(
         LiveMode::from_env()?
     };
     let cases = harness::discover(&config, paths, live);
-    if cases.is_empty() {
+    // Goldens no cast produces, sorted as every runner sorts them (the whole suite only):
+    // those of casts that are gone are a failing test of their own.
+    let whole = args.paths.is_empty() && args.filter.is_empty();
+    let left = if args.paths.is_empty() {
+        harness::leftovers(&config, &cases)?
+    } else {
+        harness::Leftovers::default()
+    };
+    // (Where goldens show a suite that moved, recording a new cast is not the fix.)
+    if cases.is_empty() && left.gone.is_empty() {
         eprintln!(
             "no casts under {}: record one with `tuicast record SCENARIO.toml` or \
              `tuicast record -o casts/NAME.cast -- PROGRAM`",
@@ -313,11 +322,31 @@ fn run_project(
         .filter(|s| paths.is_empty() || named.contains(&tuicast::util::resolved(&s.cast)))
         .filter(|s| wanted(&harness::screenshot::test_name(s), filter))
         .collect();
+    let gone = left.failure(&config).filter(|r| wanted(&r.test, filter));
+    if !args.filter.is_empty() {
+        let matched = cases.iter().map(|c| selected(c, filter)).sum::<usize>()
+            + screenshots.len()
+            + usize::from(gone.is_some());
+        if matched == 0 {
+            // A filter that selects nothing would pass having checked nothing.
+            eprintln!(
+                "error: no test of {} matches {} (tuicast test --list shows the names)",
+                shown_dir(&std::env::current_dir().unwrap_or_default(), &config.root),
+                args.filter
+                    .iter()
+                    .map(|f| format!("-k {:?}", escape_for_terminal(f, 200)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            return Ok(super::EXIT_BAD_INPUT);
+        }
+    }
     if args.list {
         list(
             &mut out,
             &cases,
             &screenshots,
+            gone.as_ref(),
             filter,
             live,
             args.message_format,
@@ -359,8 +388,9 @@ fn run_project(
     let mut bad_input = false;
     if args.message_format == MessageFormat::Human {
         // As libtest does: how many checks will run.
-        let total: usize =
-            cases.iter().map(|c| selected(c, filter)).sum::<usize>() + screenshots.len();
+        let total: usize = cases.iter().map(|c| selected(c, filter)).sum::<usize>()
+            + screenshots.len()
+            + usize::from(gone.is_some());
         out.write_all(Tally::title(total).as_bytes())?;
     }
     // Results are printed as they come, in the order of the cases: each case's lines as soon
@@ -442,6 +472,9 @@ fn run_project(
             Ok(())
         },
     )?;
+    if let Some(r) = gone {
+        emit(&mut out, &mut report_summary, junit, r, 0.0)?;
+    }
     if args.message_format == MessageFormat::Human {
         out.write_all(report_summary.failures().as_bytes())?;
         out.write_all(timing_summary(&cases, &mut timed).as_bytes())?;
@@ -462,87 +495,108 @@ fn run_project(
             );
         }
     }
-    // Left by a tuicast killed while writing a golden (SIGKILL during --update): listed, and
-    // removed with the orphans.
-    let stale = assert::pending::stale_temporaries(&config.snapshots)?;
-    if !stale.is_empty() {
-        if args.remove_orphans {
-            assert::pending::check_removable(&config.root, &config.casts, &config.snapshots)?;
-            for f in &stale {
-                std::fs::remove_file(f)?;
+    if !whole {
+        // Orphans are known of the whole suite only.
+    } else if !args.remove_orphans {
+        // The same words as `cargo test` and pytest print (`harness::Leftovers::note`); in
+        // JSON, also as records (`orphan`), with the note on stderr.
+        let note = left.note(&std::env::current_dir().unwrap_or_default());
+        match args.message_format {
+            MessageFormat::Human => out.write_all(note.as_bytes())?,
+            _ => eprint!("{note}"),
+        }
+        if args.message_format == MessageFormat::Json {
+            for o in &left.orphans {
+                let orphan = Message::Orphan {
+                    orphan: o.clone(),
+                    removed: false,
+                };
+                writeln!(out, "{}", orphan.line())?;
             }
         }
-        if args.message_format == MessageFormat::Human {
-            let verb = if args.remove_orphans {
-                "removed"
-            } else {
-                "found"
-            };
-            let heading = format!(
-                "{} temporary file(s) of an interrupted write {verb}:",
-                stale.len()
-            );
-            list_files(&mut out, &heading, &stale)?;
-            if !args.remove_orphans {
-                writeln!(out, "remove them with: tuicast test --remove-orphans")?;
-            }
-        }
-    }
-    let orphans = if args.paths.is_empty() && args.filter.is_empty() {
-        harness::orphans(&config, &cases)?
     } else {
-        Vec::new()
-    };
-    if !orphans.is_empty() {
-        let (removed, kept) = if args.remove_orphans {
-            let stems: HashSet<String> = cases.iter().map(|c| c.stem.clone()).collect();
-            assert::pending::remove_orphans(
-                &config.root,
-                &config.casts,
-                &config.snapshots,
-                &orphans,
-                &stems,
-            )
-            .map_err(|e| anyhow::anyhow!("{e}"))?
-        } else {
-            (Vec::new(), orphans.clone())
-        };
-        if args.message_format == MessageFormat::Human {
-            if !removed.is_empty() {
-                let heading = format!(
-                    "{} orphaned snapshot(s) removed (no cast checkpoint produces them):",
-                    removed.len()
-                );
-                list_files(&mut out, &heading, &removed)?;
+        // Left by a tuicast killed while writing a golden (SIGKILL during --update): listed, and
+        // removed with the orphans.
+        let stale = assert::pending::stale_temporaries(&config.snapshots)?;
+        if !stale.is_empty() {
+            if args.remove_orphans {
+                assert::pending::check_removable(&config.root, &config.casts, &config.snapshots)?;
+                for f in &stale {
+                    std::fs::remove_file(f)?;
+                }
             }
-            if !kept.is_empty() {
-                let heading = format!(
-                    "{} orphaned snapshot(s) found (no cast checkpoint produces them):",
-                    kept.len()
-                );
-                list_files(&mut out, &heading, &kept)?;
-                if args.remove_orphans {
-                    writeln!(
-                        out,
-                        "kept: their cast is gone (tuicast removes only goldens of a cast it \
-                         knows); delete them by hand"
-                    )?;
+            if args.message_format == MessageFormat::Human {
+                let verb = if args.remove_orphans {
+                    "removed"
                 } else {
+                    "found"
+                };
+                let heading = format!(
+                    "{} temporary file(s) of an interrupted write {verb}:",
+                    stale.len()
+                );
+                list_files(&mut out, &heading, &stale)?;
+                if !args.remove_orphans {
                     writeln!(out, "remove them with: tuicast test --remove-orphans")?;
                 }
             }
-        } else if args.message_format == MessageFormat::Json {
-            for (list, was_removed) in [(&removed, true), (&kept, false)] {
-                for o in list {
-                    writeln!(
-                        out,
-                        "{}",
-                        Message::Orphan {
-                            orphan: o.clone(),
-                            removed: was_removed
-                        }
-                        .line()
-                    )?;
+        }
+        let orphans = if args.paths.is_empty() && args.filter.is_empty() {
+            harness::orphans(&config, &cases)?
+        } else {
+            Vec::new()
+        };
+        if !orphans.is_empty() {
+            let (removed, kept) = if args.remove_orphans {
+                let stems: HashSet<String> = cases.iter().map(|c| c.stem.clone()).collect();
+                assert::pending::remove_orphans(
+                    &config.root,
+                    &config.casts,
+                    &config.snapshots,
+                    &orphans,
+                    &stems,
+                )
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+            } else {
+                (Vec::new(), orphans.clone())
+            };
+            if args.message_format == MessageFormat::Human {
+                if !removed.is_empty() {
+                    let heading = format!(
+                        "{} orphaned snapshot(s) removed (no cast checkpoint produces them):",
+                        removed.len()
+                    );
+                    list_files(&mut out, &heading, &removed)?;
+                }
+                if !kept.is_empty() {
+                    let heading = format!(
+                        "{} orphaned snapshot(s) found (no cast checkpoint produces them):",
+                        kept.len()
+                    );
+                    list_files(&mut out, &heading, &kept)?;
+                    if args.remove_orphans {
+                        writeln!(
+                            out,
+                            "kept: their cast is gone (tuicast removes only goldens of a cast it \
+                             knows); delete them by hand"
+                        )?;
+                    } else {
+                        writeln!(out, "remove them with: tuicast test --remove-orphans")?;
+                    }
+                }
+            } else if args.message_format == MessageFormat::Json {
+                for (list, was_removed) in [(&removed, true), (&kept, false)] {
+                    for o in list {
+                        writeln!(
+                            out,
+                            "{}",
+                            Message::Orphan {
+                                orphan: o.clone(),
+                                removed: was_removed
+                            }
+                            .line()
+                        )?;
+                    }
                 }
             }
         }
@@ -605,6 +659,7 @@ fn list(
     out: &mut impl Write,
     cases: &[harness::Case],
     screenshots: &[&tuicast::config::Screenshot],
+    gone: Option<&harness::CheckResult>,
     filter: &Filter<'_>,
     live: LiveMode,
     format: MessageFormat,
@@ -612,7 +667,8 @@ fn list(
     let mut count = 0usize;
     let shots = screenshots
         .iter()
-        .map(|s| (harness::screenshot::listed(s), true));
+        .map(|s| (harness::screenshot::listed(s), true))
+        .chain(gone.map(|r| (ListedTest::of_result(r), true)));
     for (t, readable) in cases
         .iter()
         .flat_map(|case| {

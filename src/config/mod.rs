@@ -68,6 +68,9 @@ pub struct Config {
     pub snapshots: PathBuf,
     /// Snapshot formats checked when a cast's scenario does not say.
     pub formats: Vec<Format>,
+    /// Where `formats = []` is, when it is: a cast that then has no region golden and no
+    /// expectation of its own fails, naming this place ([`NO_FORMATS`]).
+    pub no_formats_at: Option<String>,
     /// The engine to replay with (`engine`) and its options (`[terminal]`).
     pub engine: EngineSpec,
     /// The `[png]` table as written (empty when there is none): how `png` goldens are
@@ -103,7 +106,8 @@ pub(crate) struct ConfigFile {
     /// Where the goldens are, inside the project (default `snapshots`).
     snapshots: Option<PathBuf>,
     /// The golden formats of every cast (default `["txt"]`).
-    formats: Option<Vec<Format>>,
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Vec<Format>>"))]
+    formats: Option<toml::Spanned<Vec<Format>>>,
     /// The terminal engine: `native` (the default), `avt` or `vt100`.
     engine: Option<EngineKind>,
     /// Options of the terminal engine, for every cast.
@@ -153,6 +157,12 @@ pub(crate) fn read_toml_file(path: &Path) -> std::io::Result<String> {
 /// The name of the project configuration file.
 pub const CONFIG_FILE: &str = "tuicast.toml";
 
+/// Why `formats = []` is refused where nothing else checks a cast (no `[check] regions`, no
+/// `[[check.expect]]`): a list of no formats would pass every checkpoint and check nothing.
+pub const NO_FORMATS: &str = "formats = [] checks nothing here (no [check] regions, no \
+     [[check.expect]]): name at least one of \"txt\", \"styled.txt\", \"png\", or leave \
+     the key out for the default";
+
 impl Config {
     /// Defaults for a project rooted at `root`: `casts/`, `snapshots/`, `txt`, avt.
     pub fn defaults(root: &Path) -> Config {
@@ -161,6 +171,7 @@ impl Config {
             casts: root.join("casts"),
             snapshots: root.join("snapshots"),
             formats: vec![Format::Text],
+            no_formats_at: None,
             engine: EngineSpec::default(),
             #[cfg(feature = "png")]
             png: PngConfig::default(),
@@ -219,7 +230,14 @@ impl Config {
             config.snapshots = root.join(s);
         }
         if let Some(f) = file.formats {
-            config.formats = f;
+            if f.get_ref().is_empty() {
+                let (line, column) = line_column(&text, f.span().start);
+                config.no_formats_at = Some(format!(
+                    "{}:{line}:{column}",
+                    crate::escape::escape_for_terminal(&path.display().to_string(), 300)
+                ));
+            }
+            config.formats = f.into_inner();
         }
         if let Some(e) = file.engine {
             config.engine.kind = e;

@@ -5,6 +5,7 @@ use super::Failure;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::declared::Uses;
 use super::discover::Case;
 use super::live::{live_replay, older_than_binary, warn_once};
 use super::result::{CheckResult, SnapshotResult};
@@ -66,16 +67,19 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
     let wanted = |name: &str| checked.contains(name);
     // How PNG goldens are drawn, made once for the case from the `[png]` table.
     let png = config.png_check().map_err(|e| e.to_string())?;
+    // Each declaration's uses over the checkpoints, for those that select nothing anywhere.
+    let mut uses = Uses::new(case);
     if let (true, Some(scenario)) = (opts.live.records(case), &case.scenario) {
         for cp in live_replay(config, case, scenario, opts.update, &png)? {
             if wanted(&cp.name) {
                 results.insert(
                     cp.name.clone(),
-                    check_checkpoint(config, case, &cp, opts, &png),
+                    check_checkpoint(config, case, &cp, opts, &png, &mut uses),
                 );
                 check_expects(case, &cp, &mut results);
             }
         }
+        uses.fail_unused(case, &mut results);
         remove_stale(config, case, opts, &results);
         return Ok(results);
     }
@@ -91,12 +95,13 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
         if wanted(&cp.name) {
             results.insert(
                 cp.name.clone(),
-                check_checkpoint(config, case, &cp, opts, &png),
+                check_checkpoint(config, case, &cp, opts, &png, &mut uses),
             );
             check_expects(case, &cp, &mut results);
         }
     })
     .map_err(shown)?;
+    uses.fail_unused(case, &mut results);
     // Checkpoints the scenario and the cast disagree about fail, whatever the replay showed.
     if let Ok(infos) = &case.checkpoints {
         for info in infos {
@@ -185,9 +190,10 @@ pub(super) fn check_checkpoint(
     cp: &Checkpoint,
     opts: &Options,
     png: &assert::PngCheck,
+    uses: &mut Uses,
 ) -> CheckResult {
     let test = test_name(&case.stem, &cp.name);
-    let screen = masked(&case.masks, &cp.screen);
+    let screen = uses.masked(case, &cp.screen);
     let cursor = assert::cursor_view(&case.masks, &cp.screen, case.cursor);
     let cast_label = assert::pending::relative_name(&config.root, &case.cast);
     let mut snapshots = Vec::new();
@@ -407,6 +413,70 @@ mod tests {
                 "to update: TUICAST_UPDATE=always cargo test, or tuicast test --update\n"
             ),
             "{message}"
+        );
+    }
+
+    #[test]
+    fn a_mask_that_hides_nothing_anywhere_fails_the_case_at_its_place() {
+        let (_dir, config) = project(&[
+            ("casts/two.cast", TWO),
+            (
+                "casts/two.toml",
+                "[check]\nmask = [\n  { regex = \"\\\\d+\" },\n  { regex = \"elapsed \\\\d+s\" },\n]\n",
+            ),
+        ]);
+        let case = &discover(&config, &[], LiveMode::Auto)[0];
+        let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
+        // The first checkpoint passes; the last carries the unused mask, by its place.
+        assert_eq!(
+            statuses(&results),
+            [
+                ("two::first".to_string(), Status::Updated),
+                ("two::end".to_string(), Status::Failed)
+            ]
+        );
+        let m = results[1].message();
+        assert!(
+            m.contains("two.toml:4:3: the mask { regex = \"elapsed \\\\d+s\" } hid nothing on any of the 2 checkpoint(s) of "),
+            "{m}"
+        );
+        assert!(
+            !m.contains("toml:3:3"),
+            "the mask that hid digits is used: {m}"
+        );
+        // Corrected, the case passes.
+        std::fs::write(
+            config.casts.join("two.toml"),
+            "[check]\nmask = [{ regex = \"\\\\d+\" }]\n",
+        )
+        .unwrap();
+        let case = &discover(&config, &[], LiveMode::Auto)[0];
+        let results = check_case(&config, case, &opts(UpdateAction::WriteNothing));
+        assert!(results.iter().all(CheckResult::passed), "{results:?}");
+    }
+
+    #[test]
+    fn a_scrollback_that_no_checkpoint_shows_fails_at_its_place() {
+        let (_dir, config) = project(&[
+            ("casts/two.cast", TWO),
+            ("casts/two.toml", "[check]\nscrollback = 5\n"),
+        ]);
+        let case = &discover(&config, &[], LiveMode::Auto)[0];
+        let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
+        let m = results[1].message();
+        assert!(
+            m.contains("two.toml:2:14: [check] scrollback = 5 shows nothing: no line scrolled off the top at any of the 2 checkpoint(s) of "),
+            "{m}"
+        );
+        // A cast that scrolls: the declaration has its effect.
+        let scrolled = TWO.replace("\\r\\ncount 22", "\\r\\ncount 22\\r\\nthree\\r\\nfour");
+        std::fs::write(config.casts.join("two.cast"), scrolled).unwrap();
+        let case = &discover(&config, &[], LiveMode::Auto)[0];
+        let results = check_case(&config, case, &opts(UpdateAction::Overwrite));
+        assert!(
+            results.iter().all(CheckResult::passed),
+            "{}",
+            results[1].message()
         );
     }
 

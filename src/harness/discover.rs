@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use super::live::LiveMode;
 use crate::assert::{self, Format, Mask};
 use crate::cast::CastError;
-use crate::config::{CastFile, Config};
+use crate::config::{CastFile, Config, NO_FORMATS};
 use crate::record::{Action, Scenario, Step};
 use crate::replay::CheckpointNames;
 use crate::term::EngineSpec;
@@ -40,6 +40,8 @@ pub struct Case {
     pub cursor: bool,
     /// Scrolled-off lines text goldens show above the screen (`[check] scrollback`).
     pub scrollback: usize,
+    /// Where `[check] scrollback` is declared, when it is.
+    pub scrollback_at: Option<String>,
     /// How to record this cast, when its TOML says (live mode).
     pub scenario: Option<Scenario>,
     /// The engine its checkpoints replay with: the project's, with the cast TOML's
@@ -246,6 +248,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
     let mut masks = Vec::new();
     let mut cursor = true;
     let mut scrollback = 0;
+    let mut scrollback_at = None;
     let mut problem = None;
     let mut scenario = None;
     let mut checked = crate::config::Checked::all();
@@ -266,6 +269,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
             masks = file.masks;
             cursor = file.cursor;
             scrollback = file.scrollback;
+            scrollback_at = file.scrollback_at;
             engine.options = file.terminal.apply(engine.options);
             scenario = file.recording.map(|mut s| {
                 s.terminal = engine.options;
@@ -279,6 +283,15 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
         }
         Ok(None) => {}
         Err(e) => problem = Some(e.to_string()),
+    }
+    // No format, no region golden, no expectation: every test of the cast would pass having
+    // checked nothing (`formats = []` in tuicast.toml; a cast TOML's own is refused as read).
+    if formats.is_empty() && region_goldens.is_empty() && expects.is_empty() && problem.is_none() {
+        let place = config.no_formats_at.clone().unwrap_or_default();
+        problem = Some(format!(
+            "{place}: {NO_FORMATS} for {}",
+            assert::shown_path(&cast)
+        ));
     }
     let records = scenario.as_ref().is_some_and(|s| live.records_scenario(s));
     let checkpoints = match problem {
@@ -314,6 +327,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
         masks,
         cursor,
         scrollback,
+        scrollback_at,
         scenario,
         engine,
         expects,
@@ -700,6 +714,7 @@ fn walk_failure(config: &Config, root: &Path, error: Failure) -> Case {
         masks: Vec::new(),
         cursor: true,
         scrollback: 0,
+        scrollback_at: None,
         scenario: None,
         engine: config.engine,
         expects: Vec::new(),
@@ -923,5 +938,30 @@ pub(super) mod tests {
             .map(|o| assert::pending::relative_name(&config.snapshots, o))
             .collect();
         assert_eq!(found, ["gone/end.txt", "two/gone.txt"]);
+    }
+
+    #[test]
+    fn no_formats_in_tuicast_toml_fail_a_cast_that_nothing_else_checks() {
+        let (_dir, mut config) = project(&[
+            ("casts/two.cast", TWO),
+            ("casts/three.cast", TWO),
+            (
+                "casts/three.toml",
+                "[[check.expect]]\nat = \"end\"\ncontains = \"count\"\n",
+            ),
+        ]);
+        config.formats = Vec::new();
+        config.no_formats_at = Some("tuicast.toml:1:11".into());
+        let cases = discover(&config, &[], LiveMode::Auto);
+        let e = cases[1].checkpoints.as_ref().unwrap_err().to_string();
+        assert!(
+            e.starts_with("tuicast.toml:1:11: formats = [] checks nothing here")
+                && e.contains("two.cast"),
+            "{e}"
+        );
+        assert!(
+            cases[0].checkpoints.is_ok(),
+            "three.cast has an expectation"
+        );
     }
 }

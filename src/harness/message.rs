@@ -162,6 +162,20 @@ pub enum SnapshotStatus {
 }
 
 impl ListedTest {
+    /// The listing of a test known by its one result, as [`crate::harness::LEFTOVERS_TEST`]
+    /// (its cast: the file it is named after).
+    pub fn of_result(r: &CheckResult) -> ListedTest {
+        ListedTest {
+            test: r.test.clone(),
+            cast: r.cast.clone(),
+            checkpoint: r.checkpoint.clone(),
+            expect: None,
+            line: r.line,
+            live: false,
+            error: None,
+        }
+    }
+
     /// The tests of `case` in the order a run checks them (each checkpoint, then its
     /// expectations), as a run in the live mode `live` finds them; the one test of a case
     /// that cannot be read.

@@ -30,8 +30,10 @@ macro_rules! failure {
 }
 
 mod check;
+mod declared;
 mod discover;
 pub mod junit;
+mod leftovers;
 mod libtest;
 mod live;
 pub mod message;
@@ -47,6 +49,7 @@ pub use discover::{
     checkpoint_goldens, discover, expected_snapshots, load_case, orphans, scan_checkpoints, Case,
     CheckpointInfo,
 };
+pub use leftovers::{leftovers, Leftovers, LEFTOVERS_TEST};
 pub use libtest::Trial;
 pub use live::{
     live_cast_path, live_recording_times, recording_times, run_dir, LiveMode, LiveModeError,

@@ -109,10 +109,26 @@ pub fn record_repeatedly(
     wanted: &dyn Fn(&str) -> bool,
     shown: &str,
 ) -> Result<Repeated, Failure> {
+    guard(scenario, cast, n, how, wanted, shown).map_err(|(e, _)| e)
+}
+
+/// [`record_repeatedly`], failing with the names of the checkpoints that varied too (none
+/// when a recording failed or the recordings' checkpoints differ).
+fn guard(
+    scenario: &Scenario,
+    cast: &Path,
+    n: usize,
+    how: Compared<'_>,
+    wanted: &dyn Fn(&str) -> bool,
+    shown: &str,
+) -> Result<Repeated, (Failure, Vec<String>)> {
     if n > MAX_REPEAT {
-        return Err(Failure::from(format!(
-            "{shown}: {n} recordings asked for, at most {MAX_REPEAT} are made"
-        )));
+        return Err((
+            Failure::from(format!(
+                "{shown}: {n} recordings asked for, at most {MAX_REPEAT} are made"
+            )),
+            Vec::new(),
+        ));
     }
     let n = n.max(1);
     let paths: Vec<PathBuf> = (1..=n).map(|k| repeat_path(cast, k)).collect();
@@ -145,14 +161,15 @@ pub fn record_repeatedly(
             ),
             Err(e) => {
                 remove_all(&paths);
-                return Err(e);
+                return Err((e, Vec::new()));
             }
         }
     }
     match differences(&recordings) {
         None => {
             remove_all(&paths[1..]);
-            let recorded = first.ok_or_else(|| "nothing was recorded".to_string())?;
+            let recorded =
+                first.ok_or_else(|| (Failure::from("nothing was recorded"), Vec::new()))?;
             Ok(Repeated {
                 recorded,
                 recordings: n,
@@ -161,7 +178,8 @@ pub fn record_repeatedly(
         }
         Some(report) => {
             remove_all(&paths);
-            Err(report.message(n, shown).into())
+            let varied = report.checkpoints.iter().map(|v| v.name.clone()).collect();
+            Err((report.message(n, shown).into(), varied))
         }
     }
 }
@@ -183,7 +201,7 @@ pub fn check_case_repeated(
     ) {
         let shown = scenario_label(config, case, scenario);
         let checked = case.checked();
-        let guarded = record_repeatedly(
+        let guarded = guard(
             scenario,
             &case.cast,
             repeat,
@@ -196,9 +214,15 @@ pub fn check_case_repeated(
                 eprintln!("{shown}: {}", repeated.overhead_line());
                 let _ = std::fs::remove_file(repeated.recorded.cast);
             }
-            Err(e) => {
-                // Said once, at the first checkpoint; the others point there.
-                let first = infos.first().map(|i| i.name.as_str()).unwrap_or_default();
+            Err((e, varied)) => {
+                // Said once, under the first checkpoint that varied (the first checkpoint
+                // when none is to blame: a recording failed); the others point there.
+                let first = varied
+                    .first()
+                    .and_then(|v| infos.iter().find(|i| i.name == *v))
+                    .or(infos.first())
+                    .map(|i| i.name.as_str())
+                    .unwrap_or_default();
                 return infos
                     .iter()
                     .map(|info| {
@@ -434,7 +458,7 @@ impl Repeats {
                 );
             }
             if let Some((k, rows)) = &v.sample {
-                side_by_side(&mut out, *k, rows);
+                side_by_side(&mut out, *k, rows, &v.cells);
             }
             match &v.race {
                 Some((k, before)) => {
@@ -497,24 +521,51 @@ impl Varied {
 }
 
 /// The rows of two recordings that differ, side by side: recording 1 left, recording `k`
-/// right, each cut to 38 columns, at most 8 rows.
-fn side_by_side(out: &mut String, k: usize, rows: &[DifferingRow]) {
+/// right, each 38 columns wide, at most 8 rows. Each row is shown from its first cell that
+/// varied (of `cells`) less a little context, so the cells that varied are in view however
+/// far right they are (`…` marks the columns left out on the left).
+fn side_by_side(
+    out: &mut String,
+    k: usize,
+    rows: &[DifferingRow],
+    cells: &BTreeSet<(usize, usize)>,
+) {
     const WIDTH: usize = 38;
-    let cut = |t: &str| -> String {
-        let t = escape_for_terminal(t.trim_end(), 4 * WIDTH);
-        let mut s: String = t.chars().take(WIDTH).collect();
+    const CONTEXT: usize = 8;
+    let cut = |t: &str, from: usize| -> String {
+        let mut s = String::new();
+        if from > 0 {
+            s.push('…');
+        }
+        let rest: String = t.chars().skip(from).collect();
+        let rest = escape_for_terminal(rest.trim_end(), 4 * WIDTH);
+        s.extend(rest.chars().take(WIDTH - s.chars().count()));
         let pad = WIDTH.saturating_sub(s.chars().count());
         s.extend(std::iter::repeat_n(' ', pad));
         s
     };
     let head = format!(
         "        {} │ {}",
-        cut("recording 1"),
-        cut(&format!("recording {k}"))
+        cut("recording 1", 0),
+        cut(&format!("recording {k}"), 0)
     );
     let _ = writeln!(out, "{}", head.trim_end());
     for (row, a, b) in rows.iter().take(8) {
-        let line = format!("  {:>3} | {} │ {}", Ordinal::of(*row), cut(a), cut(b));
+        let first = cells
+            .range((*row, 0)..(*row + 1, 0))
+            .next()
+            .map_or(0, |&(_, c)| c);
+        let from = if first + 1 > WIDTH - CONTEXT {
+            first - CONTEXT
+        } else {
+            0
+        };
+        let line = format!(
+            "  {:>3} | {} │ {}",
+            Ordinal::of(*row),
+            cut(a, from),
+            cut(b, from)
+        );
         let _ = writeln!(out, "{}", line.trim_end());
     }
     if rows.len() > 8 {
@@ -591,6 +642,26 @@ mod tests {
         let mut s = seen(input, false);
         s.name = name.into();
         s
+    }
+
+    #[test]
+    fn cells_that_varied_far_right_are_in_the_excerpt() {
+        let at = |t: &str| {
+            let mut s = seen("", false);
+            s.screen = crate::term::test_screen(
+                Size { cols: 80, rows: 2 },
+                &format!("{:<60}{t}", "results: 42 words per minute, accuracy 98%"),
+            );
+            vec![s]
+        };
+        let report = differences(&[at("took 12.1s"), at("took 13.4s")]).unwrap();
+        let msg = report.message(2, "casts/typing.toml");
+        assert!(msg.contains("  end: 2 cells varied: 1:67, 1:69"), "{msg}");
+        let row = msg.lines().find(|l| l.starts_with("    1 | ")).unwrap();
+        assert!(
+            row.contains("…") && row.contains("took 12.1s") && row.contains("took 13.4s"),
+            "{msg}"
+        );
     }
 
     #[test]

@@ -224,7 +224,10 @@ fn png_freshness(shot: &Screenshot, _: &[u8], _: &[u8]) -> Result<Freshness, Scr
         shot,
         ScreenshotError::new(
             ScreenshotErrorKind::Draw,
-            "tuicast was built without the png feature",
+            format!(
+                "tuicast was built without the png feature, which a [[screenshot]] needs: {}",
+                crate::assert::PNG_FEATURE_FIX
+            ),
         ),
     ))
 }
@@ -428,7 +431,10 @@ fn draw(config: &Config, shot: &Screenshot, cast: &Path) -> Result<Vec<u8>, Scre
 fn draw(_: &Config, _: &Screenshot, _: &Path) -> Result<Vec<u8>, ScreenshotError> {
     Err(ScreenshotError::new(
         ScreenshotErrorKind::Draw,
-        "tuicast was built without the png feature",
+        format!(
+            "tuicast was built without the png feature, which a [[screenshot]] needs: {}",
+            crate::assert::PNG_FEATURE_FIX
+        ),
     ))
 }
 

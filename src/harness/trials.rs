@@ -14,7 +14,7 @@ use super::check::{check_replay, failed_once, missing};
 use super::discover::discover;
 use super::libtest::Trial;
 use super::live::{LiveMode, LiveModeError};
-use super::{use_color, CheckResult, Options};
+use super::{use_color, CheckResult, Options, LEFTOVERS_TEST};
 use crate::assert::UpdateAction;
 use crate::config::Config;
 use crate::report::ReportDir;
@@ -92,6 +92,11 @@ pub fn main() -> ! {
     }
     if !args.list {
         write_junit();
+        // Orphaned goldens and interrupted writes, in the words `tuicast test` uses.
+        let note = std::mem::take(&mut *NOTE.lock().unwrap_or_else(|e| e.into_inner()));
+        if !note.is_empty() && !nextest {
+            eprint!("{note}");
+        }
     }
     if let Some(signal) = crate::record::interrupt::requested() {
         eprintln!(
@@ -102,6 +107,10 @@ pub fn main() -> ! {
     }
     conclusion.exit()
 }
+
+/// The note on leftovers of the snapshots folder, printed after the run
+/// ([`super::Leftovers::note`]).
+static NOTE: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
 
 /// The trials this process ran, for the JUnit file (only kept when `TUICAST_JUNIT` is set).
 static JUNIT: std::sync::Mutex<Vec<super::junit::JunitCase>> = std::sync::Mutex::new(Vec::new());
@@ -193,6 +202,27 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
     let report = ReportDir::from_env().map(Arc::new);
     let mut trials = Vec::new();
     let cases = discover(&config, &[], opts.live);
+    // Goldens no cast produces: those of casts that are gone fail as a test of their own (a
+    // moved suite otherwise runs no test and passes); the others are a note after the run.
+    match super::leftovers(&config, &cases) {
+        Ok(left) => {
+            if let Some(result) = left.failure(&config) {
+                let suite = super::junit::suite_name(&config.root);
+                trials.push(Trial::test(LEFTOVERS_TEST, move || {
+                    junit_note(super::junit::JunitCase::from_result(
+                        &suite, &result, opts.live, 0.0,
+                    ));
+                    Err(result.message_in(opts.live).into())
+                }));
+            }
+            let note = left.note(&std::env::current_dir().unwrap_or_default());
+            *NOTE.lock().unwrap_or_else(|e| e.into_inner()) = note;
+        }
+        Err(e) => eprintln!(
+            "warning: cannot look for orphaned goldens in {}: {e}",
+            crate::assert::shown_path(&config.snapshots)
+        ),
+    }
     if opts.live == LiveMode::Always {
         let replayed: Vec<&str> = cases
             .iter()

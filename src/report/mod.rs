@@ -59,11 +59,28 @@ pub struct CaseInfo<'a> {
     pub engine: crate::term::EngineSpec,
 }
 
-/// The folder holding `.git` at or above `dir`: the repository a report is made in.
+/// The repository a report is made in, at or above `dir`: the nearest folder holding a
+/// version control's folder (`.git`, also a worktree's `.git` file, `.jj`, `.hg`, `.svn`), or
+/// else the outermost one whose `Cargo.toml` is a `[workspace]`, so that a report's paths are
+/// relative to one folder wherever in the checkout it is made and `accept --from` applies
+/// from anywhere in it (a workspace root, a member, any folder below).
 pub fn repository_root(dir: &Path) -> Option<PathBuf> {
     let dir = crate::util::resolved(dir);
+    let vcs = [".git", ".jj", ".hg", ".svn"];
+    if let Some(d) = dir
+        .ancestors()
+        .find(|d| vcs.iter().any(|v| d.join(v).exists()))
+    {
+        return Some(d.to_path_buf());
+    }
     dir.ancestors()
-        .find(|d| d.join(".git").exists())
+        .filter(|d| {
+            crate::config::read_toml_file(&d.join("Cargo.toml")).is_ok_and(|text| {
+                text.parse::<toml::Table>()
+                    .is_ok_and(|t| t.contains_key("workspace"))
+            })
+        })
+        .last()
         .map(Path::to_path_buf)
 }
 

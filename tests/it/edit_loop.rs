@@ -512,6 +512,41 @@ fn at_a_workspace_root_each_members_suite_runs_in_its_own_folder() {
     dir.tuicast(["test"]).run().success();
 }
 
+/// Issue 40 point 7: a report names each cast's project relative to the repository (a
+/// version control's folder, or else the outermost cargo workspace), so `accept --from`
+/// applies at a workspace root with no `.git` (a tarball, another VCS) and from any folder of
+/// the checkout: a member's, one below it.
+#[test]
+fn accept_from_works_at_a_workspace_root_and_in_any_folder_without_git() {
+    let dir = workspace_of_two();
+    assert!(!dir.join(".git").exists());
+    dir.tuicast(["test", "--report", "report"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    // At the root: every member's changes, each into its own snapshots.
+    let out = dir.tuicast(["accept", "--from", "report"]).run().success();
+    let accepted = |out: &crate::util::Run| {
+        out.stdout()
+            .matches("accepted greet/greeted.txt (new)")
+            .count()
+    };
+    assert_eq!(accepted(&out), 2, "{out}");
+    assert!(!dir.join("snapshots").exists());
+    dir.tuicast(["test"]).run().success();
+    // From a folder below a member, the same report applies to both members.
+    for app in ["a", "b"] {
+        std::fs::remove_file(dir.join(format!("apps/{app}/snapshots/greet/greeted.txt"))).unwrap();
+    }
+    let out = dir
+        .tuicast(["accept", "--from", "../../../report"])
+        .current_dir(dir.join("apps/a/casts"))
+        .run()
+        .success();
+    assert_eq!(accepted(&out), 2, "{out}");
+    dir.tuicast(["test"]).run().success();
+}
+
 /// `accept --from` over a workspace is one change: every member's entries are checked before
 /// anything is written, so one member's stale golden leaves the other member untouched too.
 #[test]
@@ -588,8 +623,21 @@ fn the_flake_guard_tells_a_race_from_noise_and_shows_both_screens() {
     assert!(t.contains(" recordings identical to the first)"), "{out}");
     assert!(t.contains("answered"), "the screens side by side: {out}");
     assert!(!t.contains("mask = ["), "no mask for a race: {out}");
-    // Said once, not once per checkpoint.
+    // Said once, not once per checkpoint: under the checkpoint that varied, and the other
+    // points there (issue 40 point 6).
     assert_eq!(t.matches("a race, not noise").count(), 1, "{out}");
+    let under = t
+        .split("---- race::answer ----\n")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        under.starts_with("checkpoints differ between 14 recordings"),
+        "{out}"
+    );
+    assert!(
+        t.contains("---- race::ready ----\nnot checked: casts/race.cast could not be replayed or recorded (the error is under race::answer)"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -251,6 +251,103 @@ fn a_crate_checks_its_casts_with_cargo_test_and_nextest() {
     fs::write(&golden, &original).unwrap();
 }
 
+/// Issue 40 point 1: a suite moved without telling `tuicast.toml` (`git mv casts
+/// tests/casts`) used to run no test and pass. Its goldens now fail the run as `@goldens`,
+/// with the move named in the same words under `cargo test`, nextest and `tuicast test`, and
+/// the line the message suggests makes the suite pass again; orphans of a cast that still
+/// exists are the same note everywhere.
+#[test]
+fn a_moved_suite_fails_every_runner_naming_the_move() {
+    let c = Crate::new();
+    fs::rename(c.path("casts"), c.path("tests/casts")).unwrap();
+    let words = "the casts moved from casts/ to tests/casts/: to check them there, add \
+                 `casts = \"tests/casts\"` to tuicast.toml";
+    let out = c.cargo(&["test", "--test", "casts"], &[]);
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(t.contains("test @goldens ... FAILED"), "{t}");
+    assert!(
+        t.contains("7 golden(s) under snapshots belong to no cast"),
+        "{t}"
+    );
+    assert!(t.contains(words), "{t}");
+    let out = c.tuicast(&["test"]).fails_with(1);
+    assert!(out.stdout().contains(words), "{out}");
+    assert!(out.stdout().contains("test @goldens ... FAILED"), "{out}");
+    assert!(
+        !out.stderr().contains("record one with"),
+        "no hint that does not fix it: {out}"
+    );
+    // Listed for pytest (collected from tuicast.toml), and failing in the JSON records.
+    let listed = c
+        .tuicast(&["test", "--list", "--message-format", "json"])
+        .success();
+    assert!(
+        listed
+            .stdout()
+            .lines()
+            .any(|l| l.contains("\"test\":\"@goldens\"") && l.contains("tuicast.toml")),
+        "{listed}"
+    );
+    let json = c
+        .tuicast(&["test", "--message-format", "json"])
+        .fails_with(1);
+    assert!(
+        json.stdout()
+            .lines()
+            .any(|l| l.contains("\"test\":\"@goldens\"") && l.contains("\"passed\":false")),
+        "{json}"
+    );
+    if have("cargo-nextest") {
+        let out = c.cargo(
+            &["nextest", "run", "--test", "casts", "--no-fail-fast"],
+            &[],
+        );
+        let t = text(&out);
+        assert!(!out.status.success(), "{t}");
+        assert!(t.contains(words), "{t}");
+    }
+    // The fix the message names.
+    c.dir.write("tuicast.toml", "casts = \"tests/casts\"\n");
+    let out = c.cargo(&["test", "--test", "casts"], &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("7 passed; 0 failed"), "{}", text(&out));
+    c.tuicast(&["test"]).success();
+
+    // A golden of a checkpoint no cast makes: the same note from both runners.
+    c.dir.write("snapshots/progress/renamed.txt", "old\n");
+    let note = "1 orphaned snapshot(s) found (no cast checkpoint produces them):\n  \
+                snapshots/progress/renamed.txt\nremove them with: tuicast test --remove-orphans\n";
+    let out = c.cargo(&["test", "--test", "casts"], &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains(note), "{}", text(&out));
+    let out = c.tuicast(&["test"]).success();
+    assert!(out.stdout().contains(note), "{out}");
+}
+
+/// Issue 40 point 8: a lean dev-dependency (no `png` feature) with a `[[screenshot]]` fails
+/// its trial with the Cargo line that turns the feature on, not only that it is off.
+#[test]
+fn a_lean_build_names_the_cargo_line_a_screenshot_needs() {
+    let c = Crate::new();
+    c.dir.write(
+        "tuicast.toml",
+        "[[screenshot]]\ncast = \"casts/progress.cast\"\noutput = \"docs/progress.png\"\n",
+    );
+    let out = c.cargo(&["test", "--test", "casts"], &[]);
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(
+        t.contains(&format!(
+            "tuicast was built without the png feature, which a [[screenshot]] needs: turn it \
+             on in Cargo.toml: tuicast = {{ version = \"{}\", default-features = false, \
+             features = [\"png\"] }}",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{t}"
+    );
+}
+
 /// The report in `rep` counts `passed` and `failed` and shows the failure of
 /// `progress::done` with the changed row, and no lock is left.
 fn assert_report(rep: &Path, passed: &str, failed: &str) {

@@ -59,7 +59,12 @@ fn remove_orphans_removes_only_goldens_of_a_known_cast() {
     dir.write("snapshots/demo/notes.md", "mine\n");
     dir.write("snapshots/demo/.hidden.txt", "mine\n");
     dir.write("snapshots/gone/end.txt", "a cast that was deleted\n");
-    let out = dir.tuicast(["test", "--remove-orphans"]).run().success();
+    // The goldens of a cast that is gone fail the run (`@goldens`) and are kept.
+    let out = dir
+        .tuicast(["test", "--remove-orphans"])
+        .run()
+        .fails_with(1);
+    assert!(out.stdout().contains("test @goldens ... FAILED"), "{out}");
     assert!(
         out.stdout().contains("1 orphaned snapshot(s) removed"),
         "{out}"
@@ -1644,4 +1649,19 @@ fn a_pending_file_linked_to_a_fifo_is_neither_written_through_nor_replaced() {
         .file_type()
         .is_fifo());
     drop(unblock);
+}
+
+/// Issue 40 point 1: a filter of `tuicast test` that selects no test is bad input naming the
+/// filter (a typo would otherwise pass, having checked nothing); one that selects some runs.
+#[test]
+fn a_filter_that_selects_no_test_is_an_error() {
+    let dir = project_with_goldens();
+    let out = dir.tuicast(["test", "-k", "greted"]).run().fails_with(2);
+    assert!(
+        out.stderr().contains("error: no test of ")
+            && out.stderr().contains("matches -k \"greted\""),
+        "{out}"
+    );
+    let out = dir.tuicast(["test", "-k", "greeted"]).run().success();
+    assert!(out.stdout().contains("demo::greeted"), "{out}");
 }

@@ -340,3 +340,90 @@ fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
     // Naming a Python file on the command line is a choice: no error.
     pytest(&["test_unit.py"], "pytest of one Python file", 0);
 }
+
+/// Issue 40 point 6: the pytest plugin suggests `pytest --tuicast-update` only where writing
+/// the goldens fixes the failure. Real records of `tuicast test --message-format json` go
+/// through the plugin's own `update_fixes`: a mismatch gets the hint, and running what it
+/// does (`tuicast test --update`) makes the test pass; a wait that timed out and a failed
+/// expectation get none, and the update indeed leaves them failing.
+#[test]
+fn the_pytest_hint_is_given_only_where_an_update_fixes_the_failure() {
+    if !have_python() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "python3 is required under CI"
+        );
+        eprintln!("skipping: no python3");
+        return;
+    }
+    let dir = Dir::new();
+    dir.write(
+        "casts/hi.cast",
+        crate::util::v3_cast(10, 2, &[r#"[0.1, "o", "hi"]"#, r#"[0.1, "m", "greeted"]"#]),
+    );
+    dir.write(
+        "casts/hi.toml",
+        "[[check.expect]]\nname = \"bye\"\nat = \"greeted\"\ncontains = \"bye\"\n",
+    );
+    dir.write(
+        "casts/slow.toml",
+        "shell = \"echo ready\"\nlive = true\nsize = \"20x2\"\ntimeout = \"300ms\"\n\
+         steps = [{ wait = \"never shown\" }, { checkpoint = \"shown\" }]\n",
+    );
+    dir.tuicast(["test", "--update", "-k", "hi::"]).run();
+    dir.write("snapshots/hi/greeted.txt", "changed by hand\n");
+    let fixes = |dir: &Dir| -> Vec<(String, bool)> {
+        let out = dir.tuicast(["test", "--message-format", "json"]).run();
+        let records: Vec<String> = out
+            .stdout()
+            .lines()
+            .filter(|l| l.contains("\"test\""))
+            .map(str::to_string)
+            .collect();
+        let script = "import json, sys\nfrom tuicast import update_fixes\n\
+                      for line in sys.stdin:\n    r = json.loads(line)\n    \
+                      print(r['test'], r['passed'], update_fixes(r))\n";
+        let mut child = Command::new("python3")
+            .args(["-c", script])
+            .env("PYTHONPATH", root().join("python"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(records.join("\n").as_bytes()).unwrap();
+        }
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", story("python3", &out));
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.contains(" False "))
+            .map(|l| {
+                let (test, hint) = l.split_once(" False ").unwrap();
+                (test.to_string(), hint == "True")
+            })
+            .collect()
+    };
+    assert_eq!(
+        fixes(&dir),
+        [
+            ("hi::greeted".to_string(), true),
+            ("hi::greeted::bye".to_string(), false),
+            ("slow::shown".to_string(), false),
+            ("slow::end".to_string(), false),
+        ]
+    );
+    // What the hint does (pytest --tuicast-update runs `tuicast test --update`) fixes the
+    // failure it was given for, and not those it was withheld from.
+    dir.tuicast(["test", "--update"]).run().fails_with(1);
+    assert_eq!(
+        fixes(&dir),
+        [
+            ("hi::greeted::bye".to_string(), false),
+            ("slow::shown".to_string(), false),
+            ("slow::end".to_string(), false),
+        ]
+    );
+}

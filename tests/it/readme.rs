@@ -308,3 +308,61 @@ fn the_ci_docs_say_live_runs_build_the_package_and_untrusted_pull_requests_repla
     }
     assert!(!workflow.contains("pull_request_target"), "{workflow}");
 }
+
+/// Issue 40 point 8: the README and the docs agree with each other and with the code: the
+/// scenario comment's default settle is the one `Settle::DEFAULT` is (and docs/scenarios.md
+/// says), every schema file the docs name exists under docs/schemas/ under the name
+/// `tuicast schema` gives it, and the dependency snippet names the package's version, no
+/// placeholder URL.
+#[test]
+fn the_readme_and_the_docs_agree() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let scenarios = fs::read_to_string(root().join("docs/scenarios.md")).unwrap();
+    assert_eq!(
+        tuicast::record::Settle::DEFAULT.to_string(),
+        "auto:50ms",
+        "the default the docs describe"
+    );
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("settle = "))
+        .expect("the README's scenario sets settle");
+    assert!(
+        line.starts_with("settle = \"auto\"") && line.contains("(the default)"),
+        "{line}"
+    );
+    assert!(
+        scenarios.contains("| `settle = \"auto\"` | When a checkpoint is taken (below). `\"auto\"` (the default, `\"auto:50ms\"`)"),
+        "docs/scenarios.md's settle row"
+    );
+    assert!(
+        !readme.contains("50 ms by default"),
+        "README: settle is auto by default"
+    );
+    // Schema files the docs and README name are the ones docs/schemas/ holds.
+    for (name, text) in [("README.md", &readme), ("docs/scenarios.md", &scenarios)] {
+        for word in text.split(|c: char| c.is_whitespace() || "`()[]\"'".contains(c)) {
+            if word.ends_with(".schema.json") {
+                panic!("{name} names {word}: the schemas are docs/schemas/NAME.json");
+            }
+            if let Some(rel) = word.strip_prefix("docs/schemas/").filter(|r| !r.is_empty()) {
+                assert!(
+                    root().join("docs/schemas").join(rel).is_file(),
+                    "{name}: {word}"
+                );
+            }
+        }
+    }
+    // The dependency snippet: the package's own version, no placeholder.
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        readme.contains(&format!(
+            "tuicast = {{ version = \"{version}\", default-features = false }}"
+        )),
+        "README's dev-dependency line names version {version}"
+    );
+    assert!(
+        !readme.contains("…/tuicast"),
+        "a placeholder URL in the README"
+    );
+}

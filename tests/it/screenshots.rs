@@ -742,3 +742,24 @@ fn animated_screenshots_are_checked_reported_and_accepted() {
     );
     dir.tuicast(["test"]).run().success();
 }
+
+/// Issue 40 point 1: a `[[screenshot]]` of a checkpoint the cast no longer has fails its test
+/// at the table's place in tuicast.toml, naming the checkpoints there are.
+#[test]
+fn a_screenshot_of_a_checkpoint_that_is_gone_fails_at_its_place() {
+    let dir = project();
+    dir.tuicast(["screenshots"]).run().success();
+    dir.write(
+        "casts/hello.cast",
+        v3_cast(20, 4, &["[0.1, \"o\", \"hello\"]", "[0.1, \"m\", \"hi\"]"]),
+    );
+    let out = dir.tuicast(["test"]).run().fails_with(1);
+    assert!(
+        out.stdout()
+            .contains("screenshot docs/shots/hello.png (tuicast.toml line 1): ")
+            && out
+                .stdout()
+                .contains("has no checkpoint named \"greeted\"; its checkpoints are: hi, end"),
+        "{out}"
+    );
+}

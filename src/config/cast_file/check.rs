@@ -9,7 +9,8 @@ use super::*;
 pub(super) struct CheckToml {
     /// The golden formats: `txt` (or `text`), `styled.txt` (or `styled`), `png`.
     #[serde(default)]
-    pub(super) formats: Option<Vec<Format>>,
+    #[cfg_attr(feature = "schema", schemars(with = "Option<Vec<Format>>"))]
+    pub(super) formats: Option<Spanned<Vec<Format>>>,
     /// Check the final screen (default `true`).
     #[serde(default)]
     pub(super) end: Option<bool>,
@@ -77,6 +78,7 @@ pub(super) struct CheckParts {
     pub(super) checked: Checked,
     pub(super) cursor: bool,
     pub(super) scrollback: usize,
+    pub(super) scrollback_at: Option<String>,
     pub(super) expects: Vec<Expect>,
     pub(super) region_goldens: Vec<(String, Anchor)>,
 }
@@ -94,6 +96,7 @@ pub(super) fn check_table(
         .map(|(i, spec)| {
             let m = spec.get_ref();
             let fail = |e: Invalid| at.error(spec.span(), format!("check.mask[{i}]: {e}"));
+            let place = at.origin(spec.span()).to_string();
             let fixed = m.rows.is_some() || m.cols.is_some() || m.regex.is_some();
             if let Some(s) = &m.reference {
                 if fixed || m.region.is_some() {
@@ -104,18 +107,19 @@ pub(super) fn check_table(
                 let selector = checked_selector(s, regions.adapters(), None).map_err(fail)?;
                 return Ok(Mask::anchored(Anchor::Ref(Box::new(
                     RefAnchor::new(selector, regions.adapters_arc()).every(),
-                ))));
+                )))
+                .at(place));
             }
             match &m.region {
                 Some(_) if fixed => Err(fail(
                     "a mask names a region or its cells (rows, cols, regex), not both".into(),
                 )),
                 Some(name) => named_region(&regions.anchors, name)
-                    .map(|a| Mask::anchored(a.clone()))
+                    .map(|a| Mask::anchored(a.clone()).at(place))
                     .map_err(fail),
                 None => {
                     CellSelection::new(range_text(&m.rows), range_text(&m.cols), m.regex.as_deref())
-                        .map(Mask::new)
+                        .map(|c| Mask::new(c).at(place))
                         .map_err(|e| fail(Invalid(e.to_string())))
                 }
             }
@@ -181,8 +185,14 @@ pub(super) fn check_table(
             ))
         }
     };
+    let formats = match &check.formats {
+        Some(f) if f.get_ref().is_empty() && expects.is_empty() && region_goldens.is_empty() => {
+            return Err(at.error(f.span(), format!("check.{NO_FORMATS}")))
+        }
+        f => f.as_ref().map(|f| f.get_ref().clone()),
+    };
     Ok(CheckParts {
-        formats: check.formats.clone(),
+        formats,
         masks,
         checked: Checked {
             only: check.checkpoints.clone(),
@@ -190,6 +200,11 @@ pub(super) fn check_table(
         },
         cursor: check.cursor.unwrap_or(true),
         scrollback,
+        scrollback_at: check
+            .scrollback
+            .as_ref()
+            .filter(|n| *n.get_ref() > 0)
+            .map(|n| at.origin(n.span()).to_string()),
         expects,
         region_goldens,
     })

@@ -59,7 +59,7 @@ use std::time::Duration;
 use regex::Regex;
 use toml::Spanned;
 
-use super::{parse_toml, ConfigError};
+use super::{parse_toml, ConfigError, NO_FORMATS};
 use crate::assert::{parse_color, Expect, Format, Mask, StyleCheck, TextCheck};
 use crate::escape::escape_for_terminal;
 use crate::pos::Place;
@@ -93,6 +93,9 @@ pub struct CastFile {
     /// Lines scrolled off the top that text goldens show above the screen (`[check]
     /// scrollback`, default 0, at most [`MAX_SCROLLBACK`]).
     pub scrollback: usize,
+    /// Where `[check] scrollback` is (`path:line:column`), when the file sets it: a
+    /// scrollback no checkpoint of the cast shows fails the case there.
+    pub scrollback_at: Option<String>,
     /// Every named region's annotation keys (`[regions]` of this file over those of
     /// `tuicast.toml`), checked, each label defaulting to the region's name; an anchored
     /// region has no `rows`, `cols` or `regex` here (its cells are in [`anchors`](Self::anchors)).
@@ -180,6 +183,7 @@ impl CastFile {
             checked,
             cursor,
             scrollback,
+            scrollback_at,
             expects,
             region_goldens,
         } = check_table(&at, &file.check, &all)?;
@@ -203,6 +207,7 @@ impl CastFile {
             checked,
             cursor,
             scrollback,
+            scrollback_at,
             #[cfg(feature = "png")]
             regions,
             anchors: all.anchors,

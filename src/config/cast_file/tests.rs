@@ -467,3 +467,26 @@ fn a_changed_wait_takes_only_a_screen_hash() {
         assert!(e.contains("is not a screen hash: 16 hex digits"), "{e}");
     }
 }
+
+#[test]
+fn an_empty_formats_list_is_refused_at_its_place() {
+    let e = error("[check]\nformats = []\n");
+    assert!(
+        e.starts_with("casts/x.toml:2:11: check.formats = [] checks nothing here"),
+        "{e}"
+    );
+    assert!(parse("[check]\nformats = [\"styled\"]\n").is_ok());
+    // Region goldens or expectations check the cast instead: no whole-screen golden is then
+    // a choice.
+    assert!(
+        parse("[regions]\nr = { rows = 1 }\n[check]\nformats = []\nregions = [\"r\"]\n").is_ok()
+    );
+    parse("[check]\nformats = []\n[[check.expect]]\nat = \"end\"\ncontains = \"x\"\n").unwrap();
+}
+
+#[test]
+fn masks_know_where_they_are_declared() {
+    let f = parse("[check]\nmask = [\n  { regex = \"\\\\d+\" },\n  { rows = 1 },\n]\n").unwrap();
+    let places: Vec<_> = f.masks.iter().map(|m| m.place().unwrap()).collect();
+    assert_eq!(places, ["casts/x.toml:3:3", "casts/x.toml:4:3"]);
+}

@@ -317,16 +317,7 @@ pub(crate) fn plan(
         .collect();
     let legend = labelled.len() > MAX_INLINE_LABELS;
     let line_h = ch + ch / 3;
-    let legend_h = if legend {
-        labelled.len() as u64 * line_h as u64 + pad as u64
-    } else {
-        0
-    };
-    let total_h = height as u64 + legend_h;
-    if legend_h > 0 {
-        check_size(width as u64, total_h)?;
-    }
-    let (cw_px, ch_px) = (width as i32, total_h as i32);
+    let (cw_px, screen_h) = (width as i32, height as i32);
     let stroke = ((size / 8.0).round() as i32).max(2);
     let gap = 1;
     let mut boxes = Vec::new();
@@ -360,14 +351,16 @@ pub(crate) fn plan(
                     } else {
                         fit_text(label, MAX_LABEL_CELLS)
                     };
-                    badges.push((text, color, x0 - out, x1 + out, y0 - out, y1 + out));
+                    badges.push((i, text, color, x0 - out, x1 + out, y0 - out, y1 + out));
                 }
             }
         }
     }
     // Badges last, so no box is drawn over a label. Each goes where it hides no text of the
-    // screen and no other badge: above the box at its left or right end, else below it; only
-    // when every place would hide something does it take the first that fits the picture.
+    // screen and no other badge, inside the screen's picture: above the box at its left or
+    // right end, else below it, else anywhere along the rows around it. A badge
+    // with no such place is drawn nowhere near the box: its label goes to the legend below the
+    // screen (with a swatch of the box's colour), so a badge never hides a glyph.
     let grid = Grid {
         screen,
         pad,
@@ -376,58 +369,86 @@ pub(crate) fn plan(
     };
     let mut placed: Vec<[i32; 4]> = Vec::new();
     let mut out_badges = Vec::new();
-    for (text, color, x, right, top, bottom) in badges {
+    let mut moved: Vec<usize> = Vec::new();
+    for (i, text, color, x, right, top, bottom) in badges {
         let bw = (text_cells(&text) as i32 + 1) * cw;
         let bh = ch + 2;
         let clamp_x = |x: i32| x.min(cw_px - bw).max(0);
-        let candidates = [
+        let mut candidates = vec![
             (clamp_x(x), top - bh),
             (clamp_x(right - bw), top - bh),
             (clamp_x(x), bottom),
             (clamp_x(right - bw), bottom),
         ];
-        let fits = |&(_, y): &(i32, i32)| y >= 0 && y + bh <= ch_px;
+        // Then along the rows around the box, nearest first (within two rows).
+        for y in [
+            top - bh,
+            bottom,
+            top - bh - ch,
+            bottom + ch,
+            top - bh - 2 * ch,
+            bottom + 2 * ch,
+        ] {
+            let mut xs: Vec<i32> = (0..=(cw_px - bw).max(0) / cw).map(|k| k * cw).collect();
+            xs.sort_by_key(|&at| (at - x).abs());
+            candidates.extend(xs.into_iter().map(|at| (at, y)));
+        }
+        let fits = |&(_, y): &(i32, i32)| y >= 0 && y + bh <= screen_h;
         let free = |&(x, y): &(i32, i32)| {
             let rect = [x, y, bw, bh];
             !grid.covers_text(rect) && !placed.iter().any(|p| overlaps(*p, rect))
         };
-        let (x, y) = candidates
-            .iter()
-            .copied()
-            .find(|c| fits(c) && free(c))
-            .or_else(|| candidates.iter().copied().find(fits))
-            .unwrap_or((clamp_x(x), top + stroke));
-        placed.push([x, y, bw, bh]);
-        out_badges.push(Badge {
-            text,
-            color,
-            x,
-            y,
-            w: bw,
-            h: bh,
-        });
+        match candidates.iter().copied().find(|c| fits(c) && free(c)) {
+            Some((x, y)) => {
+                placed.push([x, y, bw, bh]);
+                out_badges.push(Badge {
+                    text,
+                    color,
+                    x,
+                    y,
+                    w: bw,
+                    h: bh,
+                });
+            }
+            None => moved.push(i),
+        }
+    }
+    // The legend: every label when there are many (numbered), else the labels that found no
+    // place beside their box (a blank swatch of the box's colour).
+    let in_legend: Vec<usize> = if legend { labelled.clone() } else { moved };
+    let legend_h = if in_legend.is_empty() {
+        0
+    } else {
+        in_legend.len() as u64 * line_h as u64 + pad as u64
+    };
+    let total_h = height as u64 + legend_h;
+    if legend_h > 0 {
+        check_size(width as u64, total_h)?;
     }
     let mut legend_lines = Vec::new();
-    if legend {
-        let top = (total_h - legend_h) as i32;
-        for (n, &i) in labelled.iter().enumerate() {
-            let a = &annotations[i];
-            let color = a.color.unwrap_or(PALETTE[i % PALETTE.len()]);
-            let y = top + n as i32 * line_h + (line_h - ch) / 2;
-            let number = (n + 1).to_string();
-            let bw = (text_cells(&number) as i32 + 1) * cw;
-            out_badges.push(Badge {
-                text: number,
-                color,
-                x: pad,
-                y: y - 1,
-                w: bw,
-                h: ch + 2,
-            });
-            let max_cells = ((cw_px - 2 * pad - bw) / cw - 1).max(1) as usize;
-            let label = fit_text(a.label.as_deref().unwrap_or(""), max_cells);
-            legend_lines.push((label, pad + bw + cw, y));
-        }
+    let top = height as i32;
+    for (n, &i) in in_legend.iter().enumerate() {
+        let a = &annotations[i];
+        let color = a.color.unwrap_or(PALETTE[i % PALETTE.len()]);
+        let y = top + n as i32 * line_h + (line_h - ch) / 2;
+        let number = if legend {
+            let k = labelled.iter().position(|&j| j == i).unwrap_or(n) + 1;
+            k.to_string()
+        } else {
+            " ".to_string()
+        };
+        let bw = (text_cells(&number) as i32 + 1) * cw;
+        out_badges.push(Badge {
+            text: number,
+            color,
+            x: pad,
+            y: y - 1,
+            w: bw,
+            h: ch + 2,
+        });
+        let max_cells = ((cw_px - 2 * pad - bw) / cw - 1).max(1) as usize;
+        let label = fit_text(a.label.as_deref().unwrap_or(""), max_cells);
+        legend_lines.push((label, pad + bw + cw, y));
     }
     Ok(Plan {
         width,
@@ -718,6 +739,48 @@ mod tests {
         let edge = 5;
         (rows.start * m.cell_height + pad + edge..rows.end * m.cell_height + pad - edge)
             .any(|y| (0..a.width()).any(|x| a.get_pixel(x, y) != b.get_pixel(x, y)))
+    }
+
+    #[test]
+    fn a_badge_with_no_free_place_goes_to_the_legend_never_over_a_glyph() {
+        let mut r = Renderer::new(crate::render::png::PngOptions::default()).unwrap();
+        // A box whose title row and the rows around it are full of text: no free place.
+        let full = "┌─ Title of a box ─┐\r\n│ item one  item 2 │\r\n└─ more text here ─┘";
+        let s = screen(full);
+        let a: Annotation = "rows=2,label=items".parse().unwrap();
+        let img = r.render(&s).unwrap();
+        let (w, h) = (img.width(), img.height());
+        let laid = super::plan(&mut r, w, h, &s, std::slice::from_ref(&a)).unwrap();
+        let m = r.metrics();
+        let grid = Grid {
+            screen: &s,
+            pad: r.options().padding as i32,
+            cw: m.cell_width as i32,
+            ch: m.cell_height as i32,
+        };
+        for b in &laid.badges {
+            assert!(
+                !grid.covers_text([b.x, b.y, b.w, b.h]),
+                "a badge over text at {:?}",
+                (b.x, b.y)
+            );
+            assert!(
+                b.y >= h as i32,
+                "the badge is below the screen, in the legend"
+            );
+        }
+        assert_eq!(laid.legend.len(), 1);
+        assert_eq!(laid.legend[0].0, "items");
+        assert!(laid.height > h, "the picture grew by the legend");
+        // With room on the row below, the badge stays by its box and no legend is made.
+        let s = screen("┌─ Title of a box ─┐\r\n│ item one  item 2 │\r\n");
+        let laid = super::plan(&mut r, w, h, &s, std::slice::from_ref(&a)).unwrap();
+        assert!(laid.legend.is_empty() && laid.height == h);
+        let grid = Grid { screen: &s, ..grid };
+        assert!(laid
+            .badges
+            .iter()
+            .all(|b| !grid.covers_text([b.x, b.y, b.w, b.h])));
     }
 
     #[test]
