@@ -305,7 +305,17 @@ fn check_outcome(
     drawn: &mut Option<Vec<u8>>,
 ) -> Result<Outcome, super::Failure> {
     let name = escape_for_terminal(&shot.name, 300);
-    let fix = format!("tuicast screenshots {}", crate::escape::shell_quote(&name));
+    // `tuicast screenshots` records live what `TUICAST_LIVE` says: in a `--live` run the
+    // image came from a new recording, and so must the fix's.
+    let fix = format!(
+        "{}tuicast screenshots {}",
+        if live == LiveMode::Always {
+            "TUICAST_LIVE=1 "
+        } else {
+            ""
+        },
+        crate::escape::shell_quote(&name)
+    );
     let actual = render_live(config, shot, live).map_err(|e| fail(format!("{e}")))?;
     let freshness = freshness(shot, &actual).map_err(|e| fail(format!("{e}")))?;
     let pending = pending_path(config, shot);
@@ -414,11 +424,44 @@ pub fn render_live(
     shot: &Screenshot,
     live: LiveMode,
 ) -> Result<Vec<u8>, ScreenshotError> {
-    let recorded = record_missing(config, shot, live).map_err(|e| place(shot, e))?;
-    let cast = recorded
-        .as_ref()
-        .map_or(shot.cast.as_path(), |r| r.0.as_path());
-    draw(config, shot, cast).map_err(|e| place(shot, e))
+    let (cast, _recorded) = source(config, shot, live).map_err(|e| place(shot, e))?;
+    draw(config, shot, &cast).map_err(|e| place(shot, e))
+}
+
+/// The cast a screenshot is drawn from in this run: a recording of its scenario made for it
+/// when the cast does not exist ([`record_missing`]); when this run records the cast live (its
+/// scenario runs the project's code, or `--live`), this run's recording — the one its
+/// checkpoints were checked on in this process, else one made now — so a UI change makes the
+/// screenshot stale in the same run (issue 40 point 5), not only after the cast is accepted;
+/// else the committed cast. An animation keeps the recording's timing, which no two
+/// recordings share: it is always drawn from the committed cast.
+fn source(
+    config: &Config,
+    shot: &Screenshot,
+    live: LiveMode,
+) -> Result<(PathBuf, Option<Recorded>), ScreenshotError> {
+    if let Some(recorded) = record_missing(config, shot, live)? {
+        return Ok((recorded.0.clone(), Some(recorded)));
+    }
+    let committed = (shot.cast.clone(), None);
+    if shot.format.animated() || live == LiveMode::Never {
+        return Ok(committed);
+    }
+    let file = crate::config::CastFile::beside(&shot.cast, &config.regions)
+        .map_err(|e| ScreenshotError::new(ScreenshotErrorKind::Cast, e.to_string()))?;
+    let Some(scenario) = file.and_then(|f| f.recording) else {
+        return Ok(committed);
+    };
+    if !live.records_scenario(&scenario) {
+        return Ok(committed);
+    }
+    if let Some(outcome) = super::live::live_outcome(&shot.cast) {
+        if outcome.failed_line.is_none() && outcome.recording.is_file() {
+            return Ok((outcome.recording, None));
+        }
+    }
+    let recorded = record_into_run_dir(shot, &scenario)?;
+    Ok((recorded.0.clone(), Some(recorded)))
 }
 
 #[cfg(feature = "png")]
@@ -499,6 +542,15 @@ fn record_missing(
             ),
         ));
     }
+    record_into_run_dir(shot, &scenario).map(Some)
+}
+
+/// `scenario` (of `shot`'s cast) recorded now into the run's folder, removed when dropped.
+fn record_into_run_dir(
+    shot: &Screenshot,
+    scenario: &crate::record::Scenario,
+) -> Result<Recorded, ScreenshotError> {
+    let shown = crate::assert::shown_path(&shot.cast);
     let unrecorded = |e: String| ScreenshotError::new(ScreenshotErrorKind::Recording, e);
     let dir = super::live::make_run_dir()
         .map_err(|e| unrecorded(format!("cannot make the folder for live recordings: {e}")))?;
@@ -506,9 +558,9 @@ fn record_missing(
         "screenshot-{}.cast",
         super::live::file_safe(&shot.name)
     )));
-    crate::record::record_scenario(&scenario, &recorded.0, &mut |_| {})
+    crate::record::record_scenario(scenario, &recorded.0, &mut |_| {})
         .map_err(|e| unrecorded(format!("recording {shown} from its scenario: {e}")))?;
-    Ok(Some(recorded))
+    Ok(recorded)
 }
 
 #[cfg(feature = "png")]

@@ -8,14 +8,14 @@
 //! `ESCDELAY`) reads `Esc` then `x` as Alt+x. So every input step waits for the program:
 //!
 //! - **Ready before a step.** An input step (a key, text, a secret, a paste, a mouse event, a
-//!   focus change) is sent once the program has read the input before it and waits for more:
-//!   the look of `auto` settling (`quiet.rs`: every thread of its tree asleep in a wait for an
-//!   event, the last input taken, nothing in flight either way, confirmed by a second look
-//!   that finds nothing ran). A program already waiting costs two looks, about 3 ms. A program
-//!   seen working (running, runnable, in disk I/O) is waited for up to the session's timeout:
-//!   it has not finished with the last key. One that is neither (an animation's frame timer,
-//!   a short sleep) is waited for [`PACE_HOLD`] at most, and so is a program `/proc` does not
-//!   show: the step is then sent as before, never held for nothing.
+//!   focus change) is sent once the program has read the input before it and no thread of
+//!   its tree works (`quiet.rs`: none running, runnable, in disk I/O or in a short sleep),
+//!   nothing in flight either way, at a look and at a second one 3 ms later with no output
+//!   between. A program waiting for input costs those two looks; an animation is ready
+//!   between two frames (its frame timer is a wait too). A program seen working at the step's
+//!   start is waited for while it goes on working, up to the session's timeout: it has not
+//!   finished with the last key; otherwise the wait ends after [`PACE_HOLD`], and so it does
+//!   for a program `/proc` does not show: the step is then sent as before.
 //! - **A lone Esc stays alone.** After a step that sent only `ESC`, the next step (and a
 //!   checkpoint settled by `auto`) waits until the
 //!   program can no longer take the Esc as the start of a sequence: it waits with no timer due
@@ -107,7 +107,7 @@ impl Session {
                 // Not finished with the last input: wait, up to the session's timeout.
                 working_until = (now + PACE_HOLD).min(started + self.timeout);
             }
-            if self.quiescent(period)? {
+            if self.ready_now(period)? {
                 return Ok(());
             }
             // A lone Esc is waited out whatever the program does (`esc_settled` ends it
@@ -119,6 +119,31 @@ impl Session {
                 self.observe();
             }
         }
+    }
+
+    /// Whether the program is ready for input now: it has read all input sent (and a lone Esc
+    /// can no longer start a sequence), nothing it wrote is on its way, and no thread of its
+    /// tree works (runs, wants to run, pauses in a short sleep) at a look and at a second one
+    /// [`CONFIRM`](super::settle::CONFIRM) later with no output between. Unlike a settled
+    /// checkpoint it need not wait for every timer: an animation between two frames takes a
+    /// key as it comes.
+    fn ready_now(&mut self, period: Duration) -> Result<bool, RecordError> {
+        if !self.esc_settled(Instant::now())
+            || self.pty.input_pending() != Some(false)
+            || self.pty.output_pending() == Some(true)
+        {
+            return Ok(false);
+        }
+        let pid = self.pty.pid();
+        if TreeLook::take(pid, period).is_none_or(|l| l.working()) {
+            return Ok(false);
+        }
+        if self.pump(Some(Instant::now() + super::settle::CONFIRM))? {
+            self.observe();
+            return Ok(false);
+        }
+        let idle = TreeLook::take(pid, period).is_some_and(|l| !l.working());
+        Ok(idle && self.pty.input_pending() == Some(false) && !self.redactor.holding())
     }
 
     /// Whether a lone Esc sent last can no longer start a sequence: none was sent, or

@@ -763,3 +763,57 @@ fn a_screenshot_of_a_checkpoint_that_is_gone_fails_at_its_place() {
         "{out}"
     );
 }
+
+/// Issue 40 point 5: in a live run the screenshot of a cast recorded live is drawn from the
+/// new recording, so the first CI run after a UI change fails the stale screenshot beside the
+/// changed checkpoint, its report carries the new image, and one `accept --from` makes the
+/// next run pass. Replayed, the same screenshot is drawn from the committed cast.
+#[test]
+fn a_live_run_draws_screenshots_from_its_new_recording() {
+    let dir = Dir::new();
+    dir.write("ui.txt", "hello world\n");
+    dir.write(
+        "casts/hello.toml",
+        "shell = \"cat ui.txt\"\ncwd = \"..\"\nsize = \"20x4\"\n\
+         steps = [{ wait = \"hello\" }, { checkpoint = \"greeted\" }, { exit = 0 }]\n",
+    );
+    dir.write(
+        "tuicast.toml",
+        "[[screenshot]]\ncast = \"casts/hello.cast\"\ncheckpoint = \"greeted\"\n\
+         output = \"docs/hello.png\"\n",
+    );
+    dir.tuicast(["record", "casts/hello.toml"]).run().success();
+    dir.tuicast(["test", "--update"]).run().success();
+    let before = std::fs::read(dir.join("docs/hello.png")).unwrap();
+    dir.tuicast(["test", "--live"]).run().success();
+
+    // The UI changes.
+    dir.write("ui.txt", "hello there\n");
+    // Replayed, nothing has changed yet: the committed cast draws the committed image.
+    dir.tuicast(["test", "--replay"]).run().success();
+    let ci = dir
+        .tuicast(["test", "--live", "--report", "rep"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    let out = ci.stdout();
+    assert!(out.contains("test hello::greeted ... FAILED"), "{ci}");
+    assert!(out.contains("test screenshot:docs/hello.png ... FAILED"), "{ci}");
+    assert!(
+        out.contains("screenshot docs/hello.png is stale: the committed PNG is not what casts/hello.cast draws now"),
+        "{ci}"
+    );
+    assert!(
+        out.contains("regenerate it with: TUICAST_LIVE=1 tuicast screenshots docs/hello.png"),
+        "{ci}"
+    );
+    assert_eq!(std::fs::read(dir.join("docs/hello.png")).unwrap(), before);
+    // One round trip: the report's new cast, goldens and image, accepted.
+    dir.tuicast(["accept", "--from", "rep"]).run().success();
+    assert_ne!(std::fs::read(dir.join("docs/hello.png")).unwrap(), before);
+    dir.tuicast(["test", "--live"])
+        .env("CI", "true")
+        .run()
+        .success();
+    dir.tuicast(["test", "--replay"]).env("CI", "true").run().success();
+}
