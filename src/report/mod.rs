@@ -240,7 +240,24 @@ impl ReportDir {
     /// Whether the folder holds a marker that proves it, as a regular file (a link is
     /// refused: it would make any folder look like a report).
     fn marked(&self) -> io::Result<bool> {
-        let text = match crate::util::read_regular_nofollow(&self.dir.join(REPORT_MARKER), 4096) {
+        let path = self.dir.join(REPORT_MARKER);
+        let mut read = crate::util::read_regular_nofollow(&path, 4096);
+        // Another process of the same run marking the folder at this moment replaces the
+        // marker between our open and our look at it: read it again while what is there is a
+        // regular file.
+        for _ in 0..50 {
+            match &read {
+                Err(e)
+                    if e.kind() == io::ErrorKind::InvalidInput
+                        && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                    read = crate::util::read_regular_nofollow(&path, 4096);
+                }
+                _ => break,
+            }
+        }
+        let text = match read {
             Ok(text) => text,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
             Err(e) if e.kind() == io::ErrorKind::InvalidInput => {

@@ -274,10 +274,11 @@ fn the_action_replays_only_for_pull_requests_by_default() {
         ("push", "false", false),
     ] {
         let dir = Dir::new();
-        // A scenario of the project's own (live = true) that leaves a mark when it runs.
+        // A scenario of the project's own (live = true) that leaves a mark when it runs (in
+        // its folder itself: `in_place`, or the mark would go to the recording's copy).
         dir.write(
             "casts/mark.toml",
-            "shell = \"touch ran; echo hi\"\nlive = true\nsteps = [{ wait = \"hi\" }, { snapshot = \"hi\" }, { exit = 0 }]\n",
+            "in_place = true\nshell = \"touch ran; echo hi\"\nlive = true\nsteps = [{ wait = \"hi\" }, { snapshot = \"hi\" }, { exit = 0 }]\n",
         );
         let mut inputs = defaults();
         inputs.insert("live".into(), live.into());

@@ -798,7 +798,10 @@ fn a_live_run_draws_screenshots_from_its_new_recording() {
         .fails_with(1);
     let out = ci.stdout();
     assert!(out.contains("test hello::greeted ... FAILED"), "{ci}");
-    assert!(out.contains("test screenshot:docs/hello.png ... FAILED"), "{ci}");
+    assert!(
+        out.contains("test screenshot:docs/hello.png ... FAILED"),
+        "{ci}"
+    );
     assert!(
         out.contains("screenshot docs/hello.png is stale: the committed PNG is not what casts/hello.cast draws now"),
         "{ci}"
@@ -815,5 +818,8 @@ fn a_live_run_draws_screenshots_from_its_new_recording() {
         .env("CI", "true")
         .run()
         .success();
-    dir.tuicast(["test", "--replay"]).env("CI", "true").run().success();
+    dir.tuicast(["test", "--replay"])
+        .env("CI", "true")
+        .run()
+        .success();
 }
