@@ -212,9 +212,11 @@ impl Worker {
     /// now on. Whether the session is over (`stop`).
     fn serve(&mut self, job: Job, reply: Sender<Reply>) -> bool {
         let stop = matches!(job, Job::Stop { .. });
-        let answer = self.handle(job);
-        if let (Some(view), Ok(mut b)) = (&answer.session, self.brief.lock()) {
-            b.state = view.status.state;
+        // A command that panics fails alone: the session, its program and its cast go on.
+        let log = Arc::clone(&self.log);
+        let answer = super::server::caught(&*log, "the session goes on", || self.handle(job));
+        if let Some(view) = &answer.session {
+            super::server::lock(&self.brief).state = view.status.state;
         }
         let _ = reply.send(answer);
         stop
@@ -241,9 +243,7 @@ impl Worker {
     fn update_brief(&mut self) {
         self.briefed = std::time::Instant::now();
         let state = self.state();
-        if let Ok(mut b) = self.brief.lock() {
-            b.state = state;
-        }
+        super::server::lock(&self.brief).state = state;
     }
 
     /// `running`, `waiting` (for input: the screen shows a prompt, `inspect::prompt`),

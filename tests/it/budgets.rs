@@ -1,0 +1,80 @@
+//! Issue 41's budgets through the real binary: every cost an input controls is bounded (an
+//! error at its place, exit 2, or a capped result), and one bad request to the session
+//! daemon fails alone. Each test is one finding of the issue, with its input generated here.
+
+use crate::limits::{assert_finished, assert_refused, limited};
+use crate::session::Agent;
+use crate::util::{v3_cast, Dir};
+
+/// The five lines of the issue: two refs above each other.
+const LOOP: &str = "[adapters.loop]\nscreen = ['.']\n[adapters.loop.refs]\na = { above = \"b\" }\nb = { above = \"a\" }\n";
+
+#[test]
+fn refs_above_each_other_are_an_error_at_their_place_not_a_stack_overflow() {
+    let dir = Dir::new();
+    dir.write("tuicast.toml", LOOP);
+    dir.write(
+        "casts/x.cast",
+        v3_cast(20, 3, &[r#"[0.1, "o", "$ ls\r\nout\r\n$ "]"#]),
+    );
+    let run = limited(&dir, &["inspect", "casts/x.cast"]);
+    assert_refused(
+        &run,
+        "tuicast.toml:1:1: adapters.loop: refs.a: `above` makes a cycle (a → b → a)",
+    );
+    let run = limited(&dir, &["test"]);
+    assert_refused(&run, "`above` makes a cycle (a → b → a)");
+}
+
+#[test]
+fn a_session_in_a_folder_of_looping_refs_is_refused_and_the_others_go_on() {
+    let a = Agent::new();
+    a.ok(&["start", "--name", "one", "--", "cat"]);
+    a.ok(&["type", "one", "still here"]);
+    let daemon = a.daemon_pid().expect("a daemon");
+    // The folder's tuicast.toml is read when a session starts: this one is refused.
+    a.work.write("tuicast.toml", LOOP);
+    let refused = a.run(&["start", "--name", "two", "--", "cat"]);
+    assert_eq!(refused.code, 2, "{refused}");
+    assert!(
+        refused.json["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("tuicast.toml:1:1:") && e.contains("cycle")),
+        "{refused}"
+    );
+    // The daemon and the first session go on: inspect and a ref wait answer.
+    a.ok(&["wait", "one", "--text", "still here"]);
+    a.ok(&["inspect", "one"]);
+    a.ok(&["wait", "one", "--ref", "@cursor"]);
+    assert_eq!(a.daemon_pid(), Some(daemon));
+    a.ok(&["stop", "one"]);
+}
+
+#[test]
+fn six_many_refs_on_every_cell_stay_within_the_budget() {
+    // The issue's 892-byte cast: a 2000x2000 screen full of `x` (REP), and six refs that
+    // match every cell (6 GB and an abort before).
+    let dir = Dir::new();
+    let mut manifest = String::from("[adapters.every]\nscreen = ['x']\n[adapters.every.refs]\n");
+    for r in ["a", "b", "c", "d", "e", "f"] {
+        manifest.push_str(&format!("{r} = {{ regex = '.', many = true }}\n"));
+    }
+    dir.write("tuicast.toml", &manifest);
+    let fill = format!("[0.1, \"o\", \"x{}\"]", "\\u001b[65535b".repeat(62));
+    dir.write("casts/big.cast", v3_cast(2000, 2000, &[&fill]));
+    let run = limited(&dir, &["inspect", "--json", "casts/big.cast"]);
+    assert_finished(&run, 0);
+    let doc: serde_json::Value = serde_json::from_str(run.stdout()).expect("JSON");
+    let refs = doc["refs"].as_array().expect("refs");
+    for r in ["a", "b", "c", "d", "e", "f"] {
+        let n = refs
+            .iter()
+            .filter(|x| {
+                x["ref"]
+                    .as_str()
+                    .is_some_and(|n| n.starts_with(&format!("@every.{r}(")))
+            })
+            .count();
+        assert_eq!(n, tuicast::inspect::MAX_MANY, "@every.{r}");
+    }
+}
