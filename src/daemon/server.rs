@@ -329,10 +329,10 @@ fn request(d: &Daemon, req: &Request) -> Reply {
         }
     }
     // The session's channel, and the regions its steps may name.
-    let (tx, regions) = {
+    let (tx, regions, regexes) = {
         let mut sessions = lock(&d.sessions);
         let found = match sessions.get(&id) {
-            Some(h) => (h.tx.clone(), Arc::clone(&h.regions)),
+            Some(h) => (h.tx.clone(), Arc::clone(&h.regions), h.regexes.clone()),
             None => {
                 return bad(format!(
                     "no session \"{}\" (tuicast session list shows them)",
@@ -348,7 +348,7 @@ fn request(d: &Daemon, req: &Request) -> Reply {
     };
     let job = match job {
         Request::Step { step: text, .. } => {
-            let step = match parse_step(Path::new("step"), text, &regions) {
+            let step = match regexes.enter(|| parse_step(Path::new("step"), text, &regions)) {
                 Ok(step) => step,
                 Err(e) => return bad(e.to_string()),
             };

@@ -304,11 +304,11 @@ impl Adapter {
                     "a regex is empty",
                 ));
             }
-            Regex::new(r).map_err(|e| {
+            crate::util::user_regex(r).map_err(|e| {
                 AdapterError::new(
                     AdapterErrorKind::Regex,
                     format!(
-                        "regex \"{}\" is not valid: {e}",
+                        "regex \"{}\" {e}",
                         crate::escape::escape_for_terminal(r, 60)
                     ),
                 )

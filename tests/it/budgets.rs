@@ -78,3 +78,62 @@ fn six_many_refs_on_every_cell_stay_within_the_budget() {
         assert_eq!(n, tuicast::inspect::MAX_MANY, "@every.{r}");
     }
 }
+
+/// `n` copies of the issue's 10-byte regex, which came close to the regex crate's 10 MiB.
+fn wide_regexes(n: usize) -> String {
+    vec![r"'\w{170}'"; n].join(", ")
+}
+
+#[test]
+fn a_regex_too_large_is_an_error_at_its_place_for_expectations_adapters_and_sessions() {
+    let dir = Dir::new();
+    // Ten expectations of large regexes (this aborted `tuicast test`).
+    dir.write("casts/x.cast", v3_cast(20, 3, &[r#"[0.1, "o", "hello"]"#]));
+    let mut toml = String::from("[regions]\nall = { rows = \"1..=3\" }\n");
+    for _ in 0..10 {
+        toml.push_str("\n[[check.expect]]\nat = \"end\"\nregion = \"all\"\nmatches = '\\w{170}'\n");
+    }
+    dir.write("casts/x.toml", &toml);
+    let run = limited(&dir, &["test"]);
+    assert_finished(&run, 2);
+    assert!(
+        run.stdout().contains(
+            r#"casts/x.toml:4:1: check.expect[0]: matches: regex "\\w{170}" is too large: its automaton would take more than 1 MiB"#
+        ),
+        "{run}"
+    );
+    // An adapter no program uses (3 GB and 48 s on every command in the folder).
+    let other = Dir::new();
+    other.write(
+        "tuicast.toml",
+        &format!("[adapters.unused]\nscreen = [{}]\n", wide_regexes(340)),
+    );
+    other.write("x.cast", v3_cast(20, 3, &[r#"[0.1, "o", "hello"]"#]));
+    let run = limited(&other, &["inspect", "x.cast"]);
+    assert_refused(
+        &run,
+        r#"tuicast.toml:1:1: adapters.unused: regex "\\w{170}" is too large"#,
+    );
+    // A session in that folder (1 GB held per session): refused, at the same place.
+    let a = Agent::new();
+    a.work.write(
+        "tuicast.toml",
+        &format!("[adapters.unused]\nscreen = [{}]\n", wide_regexes(130)),
+    );
+    let refused = a.run(&["start", "--", "cat"]);
+    assert_eq!(refused.code, 2, "{refused}");
+    assert!(
+        refused.json["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("tuicast.toml:1:1:") && e.contains("is too large")),
+        "{refused}"
+    );
+    // A wait's regex is held to the same limit, and the session goes on.
+    std::fs::remove_file(a.work.path().join("tuicast.toml")).unwrap();
+    a.ok(&["start", "--name", "s", "--", "cat"]);
+    let wide = a.run(&["wait", "s", "--regex", r"\w{170}", "--timeout", "1s"]);
+    assert_eq!(wide.code, 2, "{wide}");
+    a.ok(&["type", "s", "ok"]);
+    a.ok(&["wait", "s", "--regex", r"o\w"]);
+    a.ok(&["stop", "s"]);
+}
