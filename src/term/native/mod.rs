@@ -33,9 +33,10 @@ use std::collections::VecDeque;
 
 use unicode_width::UnicodeWidthChar;
 
-use super::avt::{rep_count, RepWork};
+use super::avt::rep_count;
 use super::charsets::Charsets;
 use super::state::{push_clipboard, screen_links, ClipboardWrite, LinkTable, OscEffect};
+use super::work::{Work, REP};
 use super::{
     safe_char, Cell, CellText, Cursor, CursorShape, Engine, EngineOptions, Modes, Screen,
     Scrollback, Size, TermState, Unsupported, KNOWN_DEC_MODES, MAX_SCROLLBACK,
@@ -159,7 +160,9 @@ pub struct NativeEngine {
     unsupported: Unsupported,
     /// What REP repeats: the character just printed, as the program sent it.
     last: Option<char>,
-    rep_work: RepWork,
+    /// The work the output asked for, against its budget (`term::work`): REP's prints and
+    /// every operation whose cost grows with the screen.
+    work: Work,
     parser: Parser,
     /// A blank row of the screen's width and the pen it was made with ([`Self::fill_blank`]).
     blank: (Vec<GridCell>, Pen),
@@ -223,7 +226,7 @@ impl NativeEngine {
             scrollback_text: RefCell::new(None),
             unsupported: Unsupported::default(),
             last: None,
-            rep_work: RepWork::default(),
+            work: Work::default(),
             parser: Parser::default(),
             blank: (Vec::new(), Pen::default()),
         }
@@ -248,6 +251,19 @@ impl NativeEngine {
             " q" => Some(format!("{} q", super::avt::decscusr(self.shape))),
             _ => None,
         }
+    }
+
+    /// The units of work of `rows` rows blanked or copied by block copies (`term::work`): a
+    /// sixteenth of their cells and one more each.
+    #[inline]
+    fn row_units(&self, rows: usize) -> u64 {
+        (rows * (self.cols() / 16 + 1)) as u64
+    }
+
+    /// The units of work done so far against the work budget (`WORK_BASE`, `WORK_PER_BYTE`):
+    /// what the fuzz target `engine_work` holds per byte.
+    pub fn work_done(&self) -> u64 {
+        self.work.done()
     }
 
     #[inline]
@@ -286,7 +302,12 @@ impl NativeEngine {
         let mut n = 0;
         if self.col < cols {
             let (row, col) = (self.row, self.col);
-            if self.insert && col + usize::from(width) <= cols {
+            if self.insert
+                && col + usize::from(width) <= cols
+                && self
+                    .work
+                    .take(((cols - col) / 16 + 1) as u64, "insert mode (IRM)")
+            {
                 // (As many cells as the character takes, as in xterm; nothing for one that
                 // does not fit and wraps.)
                 self.rows[row].shift_right(col, usize::from(width), pen);
@@ -390,7 +411,7 @@ impl NativeEngine {
         };
         let width = if ch.width() == Some(2) { 2 } else { 1 };
         let count = rep_count(n, self.size, usize::from(width));
-        if !self.rep_work.take(count) {
+        if !self.work.take(count as u64, REP) {
             return;
         }
         for _ in 0..count {
@@ -574,6 +595,19 @@ impl NativeEngine {
     fn scroll_up(&mut self, start: usize, end: usize, n: usize) {
         let n = n.min(end - start);
         let rows = self.nrows();
+        // Blank rows, and the rows a region moves: rotated (one each), or inserted one by one
+        // below a region at the top (an eighth each, for each row).
+        let moved = match (start, end == rows) {
+            (0, true) => 0,
+            (0, false) => n * (end - start) / 8,
+            _ => end - start,
+        };
+        if !self.work.take(
+            self.row_units(n) + moved as u64,
+            "a scroll (LF, IND, SU, DL)",
+        ) {
+            return;
+        }
         let blank = self.pen.erase();
         if end < rows {
             self.rows[end - 1].wrapped = false;
@@ -600,6 +634,12 @@ impl NativeEngine {
     /// Scrolls rows `start..end` down by `n`: blank rows come in at the top.
     fn scroll_down(&mut self, start: usize, end: usize, n: usize) {
         let n = n.min(end - start);
+        if !self.work.take(
+            self.row_units(n) + (end - start) as u64,
+            "a scroll (RI, SD, IL)",
+        ) {
+            return;
+        }
         let blank = self.pen.erase();
         self.rows.make_contiguous()[start..end].rotate_right(n);
         for r in start..start + n {
@@ -666,6 +706,9 @@ impl NativeEngine {
     // --- erasing ------------------------------------------------------------------------
 
     fn erase_in_line(&mut self, ps: u16) {
+        if !self.work.take(self.row_units(1), "EL (CSI K)") {
+            return;
+        }
         let (cols, col, pen) = (self.cols(), self.col, self.pen.erase());
         let row = &mut self.rows[self.row];
         match ps {
@@ -685,6 +728,15 @@ impl NativeEngine {
     fn erase_in_display(&mut self, ps: u16) {
         let (cols, col, pen) = (self.cols(), self.col, self.pen.erase());
         let (row, rows) = (self.row, self.nrows());
+        let blanked = match ps {
+            0 => rows - row,
+            1 => row + 1,
+            2 => rows,
+            _ => 0,
+        };
+        if !self.work.take(self.row_units(blanked), "ED (CSI J)") {
+            return;
+        }
         match ps {
             0 => {
                 let r = &mut self.rows[row];
@@ -717,6 +769,9 @@ impl NativeEngine {
     fn erase_chars(&mut self, row: usize, col: usize, n: usize) {
         let cols = self.cols();
         let n = n.min(cols.saturating_sub(col));
+        if !self.work.take((n / 16 + 1) as u64, "ECH (CSI X)") {
+            return;
+        }
         let r = &mut self.rows[row];
         r.clear(col, col + n, self.pen.erase());
         if col + n == cols {
@@ -743,6 +798,13 @@ impl NativeEngine {
             (true, 3) => return self.erase_in_display(3),
             _ => return,
         };
+        let cells: usize = parts.iter().map(|(_, from, to)| to - from).sum();
+        if !self
+            .work
+            .take(cells as u64, "DECSED, DECSEL (CSI ? J, CSI ? K)")
+        {
+            return;
+        }
         for (r, from, to) in parts {
             let protected = |cells: &[GridCell], c: usize| {
                 let head = if c > 0 && cells[c].width == 0 {
@@ -771,6 +833,12 @@ impl NativeEngine {
     fn insert_chars(&mut self, row: usize, col: usize, n: usize) {
         let cols = self.cols();
         let n = n.max(1).min(cols - col);
+        if !self.work.take(
+            ((cols - col) / 16 + 1 + n) as u64,
+            "an insert (ICH, DECIC, SR)",
+        ) {
+            return;
+        }
         let pen = self.pen.erase();
         let r = &mut self.rows[row];
         r.shift_right(col, n, pen);
@@ -782,6 +850,12 @@ impl NativeEngine {
     /// DCH at `col` of `row`.
     fn delete_chars(&mut self, row: usize, col: usize, n: usize) {
         let n = n.max(1).min(self.cols() - col);
+        if !self.work.take(
+            ((self.cols() - col) / 16 + 1) as u64,
+            "a delete (DCH, DECDC, SL)",
+        ) {
+            return;
+        }
         let pen = self.pen.erase();
         self.rows[row].delete(col, n, pen);
     }
@@ -831,6 +905,12 @@ impl NativeEngine {
     }
 
     fn decaln(&mut self) {
+        if !self
+            .work
+            .take((self.nrows() * self.cols()) as u64, "DECALN (ESC # 8)")
+        {
+            return;
+        }
         for r in 0..self.nrows() {
             for c in 0..self.cols() {
                 self.rows[r].print(c, 'E' as u32, 1, Pen::default(), 0);
@@ -841,7 +921,11 @@ impl NativeEngine {
     // --- screens, resets, resizing --------------------------------------------------------
 
     fn enter_alternate(&mut self) {
-        if self.alternate {
+        if self.alternate
+            || !self
+                .work
+                .take(self.row_units(self.nrows()), "the alternate screen")
+        {
             return;
         }
         self.alternate = true;
@@ -896,6 +980,12 @@ impl NativeEngine {
     }
 
     fn hard_reset(&mut self) {
+        if !self
+            .work
+            .take(2 * self.row_units(self.nrows()), "RIS (ESC c)")
+        {
+            return;
+        }
         let (cols, rows) = (self.cols(), self.nrows());
         self.rows = blank_rows(cols, rows, Pen::default());
         self.other = blank_rows(cols, rows, Pen::default());
@@ -932,6 +1022,10 @@ impl NativeEngine {
     /// Rewraps the screen in use from `old` to the engine's size, moving the cursor with its
     /// text (as avt does); rows pushed off the top go to the scrollback.
     fn reflow_screen(&mut self, old: Size) {
+        // Every cell of both sizes, one at a time: done whatever the budget says (the screen
+        // must have the size it was given), and counted.
+        self.work
+            .take_anyway(old.cells() + self.size.cells(), "a resize");
         let (new_cols, new_rows) = (self.cols(), self.nrows());
         let (old_cols, mut old_rows) = (usize::from(old.cols), usize::from(old.rows));
         let mut lines: Vec<Row> = std::mem::take(&mut self.rows).into();
@@ -1137,7 +1231,7 @@ impl NativeEngine {
 
 impl Engine for NativeEngine {
     fn feed(&mut self, text: &str) {
-        self.rep_work.fed = self.rep_work.fed.saturating_add(text.len() as u64);
+        self.work.fed = self.work.fed.saturating_add(text.len() as u64);
         let bytes = text.as_bytes();
         let rows = usize::from(self.size.rows);
         let cap = if self.alternate {
@@ -1257,6 +1351,6 @@ impl Engine for NativeEngine {
     }
 
     fn limit_passed(&self) -> Option<String> {
-        self.rep_work.passed_message()
+        self.work.passed_message()
     }
 }
