@@ -137,3 +137,64 @@ fn a_regex_too_large_is_an_error_at_its_place_for_expectations_adapters_and_sess
     a.ok(&["wait", "s", "--regex", r"o\w"]);
     a.ok(&["stop", "s"]);
 }
+
+/// The issue's 30 KB cast: a 2000x2000 screen, then 1000 DECCRA copying all of it, ten to an
+/// event (93 s of replay before the budget).
+pub(crate) fn deccra_cast() -> String {
+    let copy = "\\u001b[1;1;2000;2000;1;1;1;1$v";
+    let mut events = vec![r#"[0.1, "o", "x\u001b[65535b"]"#.to_string()];
+    for _ in 0..100 {
+        events.push(format!("[0.1, \"o\", \"{}\"]", copy.repeat(10)));
+    }
+    let events: Vec<&str> = events.iter().map(String::as_str).collect();
+    v3_cast(2000, 2000, &events)
+}
+
+#[test]
+fn screen_sized_operations_past_the_work_budget_are_an_error_at_their_event() {
+    let dir = Dir::new();
+    let cast = deccra_cast();
+    assert!((30_000..40_000).contains(&cast.len()), "{}", cast.len());
+    dir.write("deccra.cast", &cast);
+    let started = std::time::Instant::now();
+    let run = limited(&dir, &["replay", "deccra.cast"]);
+    // Each DECCRA takes 8M units (4M cells read and written): the second passes the budget,
+    // in the first event of copies (line 3).
+    assert_refused(
+        &run,
+        "deccra.cast:3:1: the output asks for more work than tuicast replays (DECCRA (CSI … $ v) passed it)",
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    // Scrolls, erases and inserts of the whole screen the same way, and a flood of resizes.
+    let floods: &[(&str, &str)] = &[
+        (
+            r"\u001b[2000S\u001b[2J\u001b[H\u001b[2000L",
+            "a scroll (LF, IND, SU, DL)",
+        ),
+        (r"\u001b[2000'}", "an insert (ICH, DECIC, SR)"),
+    ];
+    for (seq, name) in floods {
+        let flood = format!("[0.1, \"o\", \"{}\"]", seq.repeat(400));
+        dir.write("flood.cast", v3_cast(2000, 2000, &[&flood]));
+        let run = limited(&dir, &["replay", "flood.cast"]);
+        assert_refused(&run, &format!("flood.cast:2:1: the output asks for more work than tuicast replays ({name} passed it)"));
+    }
+    let flap: Vec<String> = (0..12)
+        .map(|i| {
+            format!(
+                "[0.1, \"r\", \"{}\"]",
+                if i % 2 == 0 { "2x1" } else { "2000x2000" }
+            )
+        })
+        .collect();
+    let flap: Vec<&str> = flap.iter().map(String::as_str).collect();
+    dir.write("flap.cast", v3_cast(2000, 2000, &flap));
+    assert_refused(
+        &limited(&dir, &["replay", "flap.cast"]),
+        "(a resize passed it)",
+    );
+}
