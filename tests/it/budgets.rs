@@ -106,7 +106,7 @@ fn a_regex_too_large_is_an_error_at_its_place_for_expectations_adapters_and_sess
     let other = Dir::new();
     other.write(
         "tuicast.toml",
-        &format!("[adapters.unused]\nscreen = [{}]\n", wide_regexes(340)),
+        format!("[adapters.unused]\nscreen = [{}]\n", wide_regexes(340)),
     );
     other.write("x.cast", v3_cast(20, 3, &[r#"[0.1, "o", "hello"]"#]));
     let run = limited(&other, &["inspect", "x.cast"]);
@@ -118,7 +118,7 @@ fn a_regex_too_large_is_an_error_at_its_place_for_expectations_adapters_and_sess
     let a = Agent::new();
     a.work.write(
         "tuicast.toml",
-        &format!("[adapters.unused]\nscreen = [{}]\n", wide_regexes(130)),
+        format!("[adapters.unused]\nscreen = [{}]\n", wide_regexes(130)),
     );
     let refused = a.run(&["start", "--", "cat"]);
     assert_eq!(refused.code, 2, "{refused}");
