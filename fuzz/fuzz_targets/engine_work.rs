@@ -53,7 +53,10 @@ fuzz_target!(|data: &[u8]| {
     let bytes = data.len() as u64;
     let allowed = WORK_BASE + WORK_PER_BYTE * bytes;
     let work = engine.work_done();
-    assert!(work <= allowed, "{work} units of work for {bytes} bytes, more than {allowed}");
+    assert!(
+        work <= allowed,
+        "{work} units of work for {bytes} bytes, more than {allowed}"
+    );
     // The screens the engine was made with and resized to, and the budget's worth of work.
     let screens = 2 + data.iter().filter(|&&b| b == RESIZE).count() as u64;
     let cost = PER_UNIT * u32::try_from(work + screens * MAX_CELLS).unwrap_or(u32::MAX);
