@@ -12,6 +12,10 @@
 #   accept_from  report data of one cast's results, a text and a PNG golden
 #   redact       secrets drawn as programs draw them (split, styled, one character at a time),
 #                with and without the pattern; cast outputs split at each write
+#   adapters     the built-in manifests and the repository's tuicast.toml files, each with
+#                selectors and the output of a cast; issue 41's looping and `many` manifests
+#   engine_work  a size, then each cast's output (the rectangle, erase and scroll sequences
+#                of the conformance cases among them); issue 41's DECCRA and REP floods
 # Outputs are cut (replay/resize 16 KiB, render 2 KiB, goldens 4 KiB) to keep executions fast.
 # Usage: fuzz/seed.sh [CORPUS_DIR]   (default fuzz/corpus). Needs python3.
 set -euo pipefail
@@ -107,6 +111,28 @@ for path in casts:
 
 for path in tomls:
     put("cast_toml", path.read_bytes())
+
+# Manifests with a selector and a screen's output (adapters), and outputs on large screens
+# (engine_work): the first bytes of each conformance case, and issue 41's worst inputs.
+manifests = [(root / "src/inspect/adapters.toml").read_text(encoding="utf-8")]
+manifests += [p.read_text(encoding="utf-8") for p in tomls if p.name == "tuicast.toml"]
+manifests += ["[adapters.loop]\nscreen = ['.']\n[adapters.loop.refs]\na = { above = \"b\" }\nb = { above = \"a\" }\n",
+              "[adapters.every]\nscreen = ['x']\n[adapters.every.refs]\n" + "".join(
+                  f"{r} = {{ regex = '.', many = true }}\n" for r in "abcdef")]
+screens = [b"$ ls\r\nfile\r\n$ ", b"x" * 200, b"-- INSERT --\r\n~\r\n~", b"  < Yes >   <  No  >"]
+for i, m in enumerate(manifests):
+    for sel in ["@cursor", "@shell.output", "@every.a[0]", "@vim.mode[value=insert]", "@box >> @list.item[text~=\"o+\"]"]:
+        put("adapters", m.encode() + b"\n@@\n" + sel.encode() + b"\n@@\n" + screens[i % len(screens)])
+for path in casts:
+    read = events(path)
+    if read is None:
+        continue
+    (cols, rows), evs = read
+    output = "".join(d for c, d in evs if c == "o" and isinstance(d, str)).encode("utf-8", "replace")
+    if output:
+        put("engine_work", bytes([cols // 125, rows // 125]) + output.replace(b"\0", b"")[:4096])
+put("engine_work", bytes([15, 15]) + b"x\x1b[65535b" * 8 + b"\x1b[1;1;2000;2000;1;1;2;1$v" * 100)
+put("engine_work", bytes([15, 15]) + b"\x1b[2J\x1b[2000S\x1b[2000L\x1b[2000'}\x1b[1;1;2000;2000$z" * 40)
 for path in goldens:
     put("goldens", b"\x00" + path.read_bytes())
 # PNG goldens: small pictures of each colour type tuicast may meet (RGB, RGBA, grey, palette).

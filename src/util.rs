@@ -16,10 +16,162 @@
 //!   lock), with one rule for when a holder is gone ([`PidLock::is_stale`]).
 //! - [`par_map_ordered`]: a map on every core whose results are handed over in order
 //!   (discovery, `tuicast test`).
+//! - [`user_regex`]: the one place a regex from a user's file or command is compiled, within
+//!   a size per regex ([`MAX_REGEX_BYTES`]) and a [`RegexBudget`] they share (the process's,
+//!   or a session's while [`RegexBudget::enter`] holds it).
 
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+
+/// The most memory one regex's compiled automaton (its forward Thompson NFA) may take:
+/// 1 MiB, about `\w{60}` (Unicode word characters). The regex crate holds four to five times
+/// that in all (a reverse NFA, its caches); its own default limit is ten times larger
+/// (`\w{170}` in 10 bytes took 14 MB).
+pub const MAX_REGEX_BYTES: usize = 1 << 20;
+
+/// The memory the compiled regexes of one process (one project) or one session may take in
+/// all, counted as [`MAX_REGEX_BYTES`] counts one: 64 MiB, about 11 000 regexes like
+/// `\d\d:\d\d` (5.7 KB each) and at most about 320 MB held.
+pub const MAX_REGEX_BUDGET: usize = 64 << 20;
+
+message_error!(
+    /// Why a user's regex is not compiled.
+    RegexError, RegexErrorKind {
+        /// Not a valid regex, or empty.
+        Invalid,
+        /// Its automaton is larger than [`MAX_REGEX_BYTES`].
+        TooLarge,
+        /// It would take the regexes past their [`RegexBudget`].
+        Budget,
+    }
+);
+
+/// What the compiled regexes of a project or a session may still take ([`MAX_REGEX_BUDGET`]
+/// at first). Shared: clones count against one budget. Compiled regexes are never given
+/// back (they are held as long as the project or session is).
+#[derive(Debug, Clone)]
+pub struct RegexBudget {
+    left: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Default for RegexBudget {
+    fn default() -> RegexBudget {
+        RegexBudget::new(MAX_REGEX_BUDGET)
+    }
+}
+
+thread_local! {
+    /// The budget [`user_regex`] charges on this thread, while [`RegexBudget::enter`] runs.
+    static ENTERED: std::cell::RefCell<Option<RegexBudget>> = const { std::cell::RefCell::new(None) };
+}
+
+impl RegexBudget {
+    /// A budget of `bytes`.
+    pub fn new(bytes: usize) -> RegexBudget {
+        RegexBudget {
+            left: std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(bytes)),
+        }
+    }
+
+    /// What is left of it.
+    pub fn left(&self) -> usize {
+        self.left.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Runs `f` with this budget charged by every [`user_regex`] it calls on this thread
+    /// (a session's config and steps): the process's budget otherwise.
+    pub fn enter<T>(&self, f: impl FnOnce() -> T) -> T {
+        let before = ENTERED.with(|e| e.replace(Some(self.clone())));
+        struct Restore(Option<RegexBudget>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let before = self.0.take();
+                ENTERED.with(|e| *e.borrow_mut() = before);
+            }
+        }
+        let _restore = Restore(before);
+        f()
+    }
+
+    /// Takes `bytes` from the budget, or says it has not that much left.
+    fn take(&self, bytes: usize) -> bool {
+        use std::sync::atomic::Ordering;
+        self.left
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+                left.checked_sub(bytes)
+            })
+            .is_ok()
+    }
+
+    /// The budget of this thread: the entered one, else the process's.
+    fn current() -> RegexBudget {
+        static PROCESS: std::sync::OnceLock<RegexBudget> = std::sync::OnceLock::new();
+        ENTERED
+            .with(|e| e.borrow().clone())
+            .unwrap_or_else(|| PROCESS.get_or_init(RegexBudget::default).clone())
+    }
+}
+
+/// Compiles `pattern`, a regex a user wrote (a file's, a command's), within
+/// [`MAX_REGEX_BYTES`] and the current [`RegexBudget`] (see [`RegexBudget::enter`]). Its
+/// size is measured by compiling its forward NFA first, bounded: a pattern past the limit
+/// costs no more than the limit to refuse.
+pub fn user_regex(pattern: &str) -> Result<regex::Regex, RegexError> {
+    use regex_automata::nfa::thompson;
+    if pattern.is_empty() {
+        return Err(RegexError::new(RegexErrorKind::Invalid, "is empty"));
+    }
+    let invalid = |e: &dyn std::fmt::Display| {
+        RegexError::new(RegexErrorKind::Invalid, format!("is not valid: {e}"))
+    };
+    let too_large = || {
+        RegexError::new(
+            RegexErrorKind::TooLarge,
+            format!(
+                "is too large: its automaton would take more than {} (MAX_REGEX_BYTES), \
+                 the most tuicast compiles of one regex; a shorter repetition, or an ASCII \
+                 class ((?-u:\\w), [a-z]) instead of a Unicode one, is smaller",
+                human_bytes(MAX_REGEX_BYTES as u64)
+            ),
+        )
+    };
+    let nfa = thompson::Compiler::new()
+        .configure(thompson::Config::new().nfa_size_limit(Some(MAX_REGEX_BYTES)))
+        .build(pattern);
+    let bytes = match nfa {
+        Ok(nfa) => nfa.memory_usage(),
+        Err(e) if e.size_limit().is_some() => return Err(too_large()),
+        Err(e) => {
+            // The regex crate's own message is the one users know.
+            return Err(match regex::Regex::new(pattern) {
+                Err(e) => invalid(&e),
+                Ok(_) => invalid(&e),
+            });
+        }
+    };
+    let budget = RegexBudget::current();
+    if !budget.take(bytes) {
+        return Err(RegexError::new(
+            RegexErrorKind::Budget,
+            format!(
+                "would take the regexes of this project or session past {} in all \
+                 (MAX_REGEX_BUDGET, {} left, this one {})",
+                human_bytes(MAX_REGEX_BUDGET as u64),
+                human_bytes(budget.left() as u64),
+                human_bytes(bytes as u64)
+            ),
+        ));
+    }
+    regex::RegexBuilder::new(pattern)
+        // The forward NFA fits MAX_REGEX_BYTES: the crate's own count is a few times that.
+        .size_limit(16 * MAX_REGEX_BYTES)
+        .build()
+        .map_err(|e| match e {
+            regex::Error::CompiledTooBig(_) => too_large(),
+            e => invalid(&e),
+        })
+}
 
 /// Opens `path` for reading only when it is a regular file (symlinks followed). A FIFO would
 /// block forever, `/dev/zero` never ends, a folder is no file: a cloned repository can hold any
@@ -571,6 +723,46 @@ pub(crate) fn relative_to_cwd(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_users_regex_is_held_to_its_size_and_to_the_budget_it_shares() {
+        // issue 41: `\w{170}` (10 bytes) came close to the regex crate's 10 MiB.
+        let e = user_regex(r"\w{170}").unwrap_err();
+        assert_eq!(e.kind(), RegexErrorKind::TooLarge);
+        assert!(
+            e.message()
+                .starts_with("is too large: its automaton would take more than 1 MiB"),
+            "{e}"
+        );
+        assert!(
+            user_regex(r"(?-u:\w){170}").is_ok(),
+            "ASCII classes are small"
+        );
+        assert_eq!(user_regex("(").unwrap_err().kind(), RegexErrorKind::Invalid);
+        assert!(user_regex("(")
+            .unwrap_err()
+            .message()
+            .starts_with("is not valid: regex parse error"));
+        assert_eq!(user_regex("").unwrap_err().kind(), RegexErrorKind::Invalid);
+        // A budget shared by clones, charged only while entered, on this thread.
+        let budget = RegexBudget::new(100_000);
+        let shared = budget.clone();
+        let one = shared.enter(|| user_regex(r"\d\d:\d\d")).unwrap();
+        assert!(one.is_match("12:34"));
+        let cost = 100_000 - budget.left();
+        assert!(cost > 1000 && cost < 20_000, "{cost}");
+        let e = budget.enter(|| user_regex(r"\w{10}")).unwrap_err();
+        assert_eq!(e.kind(), RegexErrorKind::Budget);
+        assert!(e.message().contains("past 64 MiB in all"), "{e}");
+        assert_eq!(
+            100_000 - budget.left(),
+            cost,
+            "a refused regex costs nothing"
+        );
+        // Outside `enter`, the process's budget is charged, not this one.
+        user_regex(r"\w{10}").unwrap();
+        assert_eq!(100_000 - budget.left(), cost);
+    }
 
     #[test]
     fn a_pid_lock_is_held_by_a_live_process_and_taken_over_from_a_gone_one() {

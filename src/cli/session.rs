@@ -548,7 +548,7 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
             let action = if let Some(t) = w.text {
                 Action::Wait(Wait::Text(t))
             } else if let Some(r) = w.regex {
-                Action::Wait(Wait::Regex(regex::Regex::new(&r).map_err(|e| {
+                Action::Wait(Wait::Regex(tuicast::util::user_regex(&r).map_err(|e| {
                     anyhow::anyhow!("--regex \"{}\": {e}", escape_for_terminal(&r, 80))
                 })?))
             } else if let Some(Some(g)) = w.gone {

@@ -94,11 +94,7 @@ pub fn serve(paths: &Paths, idle: Duration) -> io::Result<()> {
         .name("tuicast-daemon-watch".into())
         .spawn(move || loop {
             std::thread::sleep(Duration::from_millis(100));
-            let quiet = watched
-                .last_request
-                .lock()
-                .map(|t| t.elapsed())
-                .unwrap_or_default();
+            let quiet = lock(&watched.last_request).elapsed();
             let signal = crate::record::interrupt::requested();
             if quiet >= idle || signal.is_some() {
                 let why = match signal {
@@ -142,11 +138,9 @@ fn take_pid_file(paths: &Paths) -> io::Result<bool> {
 /// Ends every session (their programs with them) and removes the socket and pid file.
 fn shut_down(d: &Daemon, why: &str) {
     (d.log)(&format!("daemon stopping: {why}"));
-    let handles: Vec<Handle> = d
-        .sessions
-        .lock()
-        .map(|mut s| std::mem::take(&mut *s).into_values().collect())
-        .unwrap_or_default();
+    let handles: Vec<Handle> = std::mem::take(&mut *lock(&d.sessions))
+        .into_values()
+        .collect();
     for h in handles {
         let (tx, rx) = mpsc::channel();
         if h.tx
@@ -189,19 +183,45 @@ fn connection(d: &Daemon, mut stream: UnixStream) {
         }
         Ok(_) => match parse_request(&line) {
             Ok(req) => {
-                if let Ok(mut t) = d.last_request.lock() {
-                    *t = Instant::now();
-                }
-                let answer = request(d, &req);
-                if let Ok(mut t) = d.last_request.lock() {
-                    *t = Instant::now();
-                }
+                *lock(&d.last_request) = Instant::now();
+                // A request that panics fails alone: its reply says so, and the daemon, its
+                // other requests and every session go on (`catch_unwind` at the boundary;
+                // the locks it held are taken back, see `lock`).
+                let answer = caught(&*d.log, "the daemon and its sessions go on", || {
+                    request(d, &req)
+                });
+                *lock(&d.last_request) = Instant::now();
                 answer
             }
             Err(e) => bad(e),
         },
     };
     let _ = reply(&mut stream, &answer);
+}
+
+/// What `answer` replies, or, when it panics, an error reply (exit 2) saying so and `after`
+/// (what goes on), the panic's message logged: one request's failure is its own.
+pub(super) fn caught(log: &dyn Fn(&str), after: &str, answer: impl FnOnce() -> Reply) -> Reply {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(answer)).unwrap_or_else(|panic| {
+        let text = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into());
+        let why = escape_for_terminal(&text, 300);
+        log(&format!("a request failed unexpectedly: {why}"));
+        Reply::error(
+            format!("the request failed unexpectedly ({why}); {after}"),
+            2,
+        )
+    })
+}
+
+/// The daemon's state behind `m`, even when a request panicked holding it: each change made
+/// under these locks is one insert or remove, whole before anything can panic, and one
+/// request's failure must not fail the others.
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn reply(stream: &mut UnixStream, answer: &Reply) -> io::Result<()> {
@@ -272,21 +292,20 @@ fn request(d: &Daemon, req: &Request) -> Reply {
     let (id, job) = match req {
         Request::Start { .. } => return start(d, req),
         Request::List => {
-            let sessions = d.sessions.lock().map(|s| {
-                s.iter()
-                    .map(|(id, h)| {
-                        let b = h.brief.lock().map(|b| b.clone()).ok();
-                        Listed {
-                            id: id.clone(),
-                            name: b.as_ref().and_then(|b| b.name.clone()),
-                            command: b.as_ref().map(|b| b.command.clone()),
-                            state: b.as_ref().map(|b| b.state),
-                        }
-                    })
-                    .collect::<Vec<_>>()
-            });
+            let sessions = lock(&d.sessions)
+                .iter()
+                .map(|(id, h)| {
+                    let b = lock(&h.brief).clone();
+                    Listed {
+                        id: id.clone(),
+                        name: b.name.clone(),
+                        command: Some(b.command.clone()),
+                        state: Some(b.state),
+                    }
+                })
+                .collect::<Vec<_>>();
             return Reply {
-                sessions: Some(sessions.unwrap_or_default()),
+                sessions: Some(sessions),
                 ..Reply::default()
             };
         }
@@ -310,13 +329,10 @@ fn request(d: &Daemon, req: &Request) -> Reply {
         }
     }
     // The session's channel, and the regions its steps may name.
-    let (tx, regions) = {
-        let mut sessions = match d.sessions.lock() {
-            Ok(s) => s,
-            Err(_) => return bad("the daemon's state is broken"),
-        };
+    let (tx, regions, regexes) = {
+        let mut sessions = lock(&d.sessions);
         let found = match sessions.get(&id) {
-            Some(h) => (h.tx.clone(), Arc::clone(&h.regions)),
+            Some(h) => (h.tx.clone(), Arc::clone(&h.regions), h.regexes.clone()),
             None => {
                 return bad(format!(
                     "no session \"{}\" (tuicast session list shows them)",
@@ -326,22 +342,19 @@ fn request(d: &Daemon, req: &Request) -> Reply {
         };
         if matches!(job, Request::Stop { .. }) {
             sessions.remove(&id);
-            d.taken
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(&id);
+            lock(&d.taken).remove(&id);
         }
         found
     };
     let job = match job {
         Request::Step { step: text, .. } => {
-            let step = match parse_step(Path::new("step"), text, &regions) {
+            let step = match regexes.enter(|| parse_step(Path::new("step"), text, &regions)) {
                 Ok(step) => step,
                 Err(e) => return bad(e.to_string()),
             };
             // A resize is held to the screen limits before it is made.
             if let crate::record::Action::Resize(size) = step.action {
-                let mut taken = d.taken.lock().unwrap_or_else(|p| p.into_inner());
+                let mut taken = lock(&d.taken);
                 if let Err(e) = screen_fits(&taken, Some(&id), size) {
                     return bad(e);
                 }
@@ -438,20 +451,12 @@ fn start(d: &Daemon, req: &Request) -> Reply {
     // cast, never saved, removed) before the new one starts under the name.
     let mut replaced: Option<Handle> = None;
     let id = {
-        let mut running = match d.sessions.lock() {
-            Ok(s) => s,
-            Err(_) => return bad("the daemon's state is broken"),
-        };
-        let mut sessions = match d.taken.lock() {
-            Ok(s) => s,
-            Err(_) => return bad("the daemon's state is broken"),
-        };
+        let mut running = lock(&d.sessions);
+        let mut sessions = lock(&d.taken);
         let exited = name.as_ref().filter(|n| {
-            running.get(n.as_str()).is_some_and(|h| {
-                h.brief
-                    .lock()
-                    .is_ok_and(|b| matches!(b.state, State::Exited | State::Stopped))
-            })
+            running
+                .get(n.as_str())
+                .is_some_and(|h| matches!(lock(&h.brief).state, State::Exited | State::Stopped))
         });
         // (The exited session's place and cells are the new one's.)
         if sessions.len() - usize::from(exited.is_some()) >= MAX_SESSIONS {
@@ -475,7 +480,7 @@ fn start(d: &Daemon, req: &Request) -> Reply {
             }
             Some(n) => n.clone(),
             None => {
-                let mut next = d.next.lock().unwrap_or_else(|p| p.into_inner());
+                let mut next = lock(&d.next);
                 loop {
                     let id = format!("s{next}");
                     *next += 1;
@@ -501,10 +506,7 @@ fn start(d: &Daemon, req: &Request) -> Reply {
         (d.log)(&format!("session {id} ended: its name is taken again"));
     }
     let release = || {
-        d.taken
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&id);
+        lock(&d.taken).remove(&id);
     };
     let cast = d.paths.cast(&id);
     let shown = argv
@@ -534,8 +536,33 @@ fn start(d: &Daemon, req: &Request) -> Reply {
     };
     (d.log)(&format!("session {id} started: {shown}"));
     let tx = handle.tx.clone();
-    if let Ok(mut s) = d.sessions.lock() {
-        s.insert(id.clone(), handle);
-    }
+    lock(&d.sessions).insert(id.clone(), handle);
     ask(&tx, Job::Status, &id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_that_panics_is_an_error_reply_and_a_log_line() {
+        let logged = Mutex::new(Vec::<String>::new());
+        let log = |l: &str| lock(&logged).push(l.to_string());
+        let reply = caught(&log, "the others go on", || panic!("boom \x1b[2J"));
+        assert_eq!(reply.exit, 2);
+        let e = reply.error.as_deref().unwrap_or_default();
+        assert!(e.contains("failed unexpectedly (boom"), "{e}");
+        assert!(e.ends_with("; the others go on"), "{e}");
+        assert!(!e.contains('\x1b'), "escaped: {e}");
+        assert_eq!(lock(&logged).len(), 1);
+        // A poisoned lock is still the state.
+        let m = Mutex::new(1);
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _g = m.lock().unwrap();
+            panic!("held");
+        }));
+        assert!(m.is_poisoned());
+        assert_eq!(*lock(&m), 1);
+        assert_eq!(caught(&log, "", || Reply::error("fine", 1)).exit, 1);
+    }
 }

@@ -62,6 +62,9 @@ pub(super) struct Handle {
     /// The `[regions]` of the `tuicast.toml` in the folder the session started in: what a
     /// mouse step's `region` target may name.
     pub(super) regions: Arc<crate::config::Regions>,
+    /// What the session's regexes may take: its `tuicast.toml`'s and its steps' (held in
+    /// its journal) share it, so no session's regexes pass `util::MAX_REGEX_BUDGET`.
+    pub(super) regexes: crate::util::RegexBudget,
 }
 
 /// How a session is started.
@@ -94,7 +97,9 @@ pub(super) fn spawn(
     opts.max_cast = Some(start.max_cast);
     // The project's regions, read first: a broken tuicast.toml is bad input, named by its
     // line and column, before any program runs.
-    let regions = crate::config::Config::load(&start.cwd)
+    let regexes = crate::util::RegexBudget::default();
+    let regions = regexes
+        .enter(|| crate::config::Config::load(&start.cwd))
         .map(|c| Arc::new(c.regions))
         .map_err(|e| Box::new(Reply::error(e.to_string(), 2)))?;
     let session = Session::spawn(opts, &start.cast).map_err(|e| Box::new(failure(&e)))?;
@@ -122,7 +127,12 @@ pub(super) fn spawn(
                 2,
             ))
         })?;
-    Ok(Handle { tx, brief, regions })
+    Ok(Handle {
+        tx,
+        brief,
+        regions,
+        regexes,
+    })
 }
 
 /// The thread's state.
@@ -212,9 +222,11 @@ impl Worker {
     /// now on. Whether the session is over (`stop`).
     fn serve(&mut self, job: Job, reply: Sender<Reply>) -> bool {
         let stop = matches!(job, Job::Stop { .. });
-        let answer = self.handle(job);
-        if let (Some(view), Ok(mut b)) = (&answer.session, self.brief.lock()) {
-            b.state = view.status.state;
+        // A command that panics fails alone: the session, its program and its cast go on.
+        let log = Arc::clone(&self.log);
+        let answer = super::server::caught(&*log, "the session goes on", || self.handle(job));
+        if let Some(view) = &answer.session {
+            super::server::lock(&self.brief).state = view.status.state;
         }
         let _ = reply.send(answer);
         stop
@@ -241,9 +253,7 @@ impl Worker {
     fn update_brief(&mut self) {
         self.briefed = std::time::Instant::now();
         let state = self.state();
-        if let Ok(mut b) = self.brief.lock() {
-            b.state = state;
-        }
+        super::server::lock(&self.brief).state = state;
     }
 
     /// `running`, `waiting` (for input: the screen shows a prompt, `inspect::prompt`),

@@ -177,8 +177,19 @@ message_error!(
     }
 );
 
-/// The most adapters a set holds, and refs an adapter has.
+/// The most adapters a set holds, refs an adapter has, and tables in one ref's list.
 pub const MAX_ADAPTERS: usize = 256;
+
+/// The longest chain of `above` refs (`a` above `b` above `c` …: 8 links); a cycle is an
+/// error too.
+pub const MAX_ABOVE_DEPTH: usize = 8;
+
+/// The most refs one `many = true` ref makes on one screen (later matches make none).
+pub const MAX_MANY: usize = 1000;
+
+/// The most cells an adapter's refs on one screen cover in all, each ref counting its own
+/// (later refs are not made): four screens of the largest size.
+pub const MAX_REF_CELLS: usize = 4 * crate::size::MAX_CELLS as usize;
 
 impl Adapters {
     /// The built-in adapters (`src/inspect/adapters.toml`).
@@ -293,11 +304,11 @@ impl Adapter {
                     "a regex is empty",
                 ));
             }
-            Regex::new(r).map_err(|e| {
+            crate::util::user_regex(r).map_err(|e| {
                 AdapterError::new(
                     AdapterErrorKind::Regex,
                     format!(
-                        "regex \"{}\" is not valid: {e}",
+                        "regex \"{}\" {e}",
                         crate::escape::escape_for_terminal(r, 60)
                     ),
                 )
@@ -333,6 +344,15 @@ impl Adapter {
                 return Err(AdapterError::new(
                     AdapterErrorKind::Spec,
                     format!("refs.{ref_name}: an empty list"),
+                ));
+            }
+            if specs.len() > MAX_ADAPTERS {
+                return Err(AdapterError::new(
+                    AdapterErrorKind::TooMany,
+                    format!(
+                        "refs.{ref_name}: a list of {} tables, more than {MAX_ADAPTERS}",
+                        specs.len()
+                    ),
                 ));
             }
             let mut out = Vec::new();
@@ -394,6 +414,7 @@ impl Adapter {
             }
             refs.push((ref_name.clone(), out));
         }
+        above_chains(&refs)?;
         for n in &t.needs {
             if !t.refs.contains_key(n) {
                 return Err(AdapterError::new(
@@ -439,44 +460,24 @@ impl Adapter {
         {
             return true;
         }
+        let mut finder = Finder::new(self, screen);
         self.needs.iter().any(|n| {
             self.refs
                 .iter()
-                .find(|(name, _)| name == n)
-                .is_some_and(|(name, specs)| !self.find(screen, name, specs, false).is_empty())
+                .position(|(name, _)| name == n)
+                .is_some_and(|i| !finder.found(i).is_empty())
         })
     }
 
     /// Its refs on `screen` (recognised or not: [`Adapter::recognises`] says whether to ask).
+    /// At most [`MAX_MANY`] of one `many` ref, and refs of [`MAX_REF_CELLS`] cells in all.
     pub fn refs(&self, screen: &Screen) -> Vec<Ref> {
+        let mut finder = Finder::new(self, screen);
         let mut out = Vec::new();
-        for (name, specs) in &self.refs {
-            out.extend(self.find(screen, name, specs, true));
+        for i in 0..self.refs.len() {
+            out.extend(finder.with_default(i));
         }
         out
-    }
-
-    /// The refs `name` finds: the first spec that finds any; then, with `defaults`, the
-    /// first default.
-    fn find(&self, screen: &Screen, name: &str, specs: &[RefSpec], defaults: bool) -> Vec<Ref> {
-        for spec in specs {
-            let found = self.find_one(screen, name, spec);
-            if !found.is_empty() {
-                return found;
-            }
-        }
-        if defaults {
-            for spec in specs {
-                if let Some(d) = &spec.default {
-                    let rows = rows_of(spec.row, screen);
-                    let row = rows.first().copied().unwrap_or(0);
-                    let mut r = self.new_ref(name, row_rect(row, screen), screen);
-                    r.value = Some(d.clone());
-                    return vec![r];
-                }
-            }
-        }
-        Vec::new()
     }
 
     fn new_ref(&self, name: &str, rect: CellRect, screen: &Screen) -> Ref {
@@ -494,11 +495,153 @@ impl Adapter {
             visible: true,
         }
     }
+}
 
-    fn find_one(&self, screen: &Screen, name: &str, spec: &RefSpec) -> Vec<Ref> {
-        if let Some(anchor) = &spec.above {
-            return self.find_above(screen, name, anchor).into_iter().collect();
+/// Each `above` chain of `refs` at most [`MAX_ABOVE_DEPTH`] links long, and none a cycle: an
+/// error naming the refs otherwise. (Refs are then found by a bounded recursion.)
+fn above_chains(refs: &[(String, Vec<RefSpec>)]) -> Result<(), AdapterError> {
+    let index = |name: &str| refs.iter().position(|(n, _)| n == name);
+    let above = |i: usize| -> Vec<usize> {
+        refs[i]
+            .1
+            .iter()
+            .filter_map(|s| s.above.as_deref().and_then(index))
+            .collect()
+    };
+    // Depth-first from each ref, along every `above`; `depth[i]`: the longest chain from
+    // `i`, once known (each ref is walked once).
+    let mut depth: Vec<Option<usize>> = vec![None; refs.len()];
+    for first in 0..refs.len() {
+        if depth[first].is_some() {
+            continue;
         }
+        // The path walked, each with the refs it still has to look at.
+        let mut path: Vec<(usize, Vec<usize>)> = vec![(first, above(first))];
+        while let Some((at, next)) = path.last_mut() {
+            let at = *at;
+            let Some(n) = next.pop() else {
+                let longest = refs[at]
+                    .1
+                    .iter()
+                    .filter_map(|s| s.above.as_deref().and_then(index))
+                    .map(|n| depth[n].unwrap_or(0) + 1)
+                    .max()
+                    .unwrap_or(0);
+                depth[at] = Some(longest);
+                path.pop();
+                continue;
+            };
+            let shown = |p: &[(usize, Vec<usize>)], last: usize| {
+                p.iter()
+                    .map(|(i, _)| refs[*i].0.as_str())
+                    .chain([refs[last].0.as_str()])
+                    .map(|n| crate::escape::escape_for_terminal(n, 40))
+                    .collect::<Vec<_>>()
+                    .join(" → ")
+            };
+            if path.iter().any(|(i, _)| *i == n) {
+                return Err(AdapterError::new(
+                    AdapterErrorKind::Spec,
+                    format!(
+                        "refs.{}: `above` makes a cycle ({}), which names no rows",
+                        refs[first].0,
+                        shown(&path, n)
+                    ),
+                ));
+            }
+            let known = depth[n].unwrap_or(0);
+            if path.len() + known > MAX_ABOVE_DEPTH {
+                return Err(AdapterError::new(
+                    AdapterErrorKind::TooMany,
+                    format!(
+                        "refs.{}: a chain of `above` refs longer than {MAX_ABOVE_DEPTH} ({} …)",
+                        refs[first].0,
+                        shown(&path, n)
+                    ),
+                ));
+            }
+            if depth[n].is_none() {
+                path.push((n, above(n)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One adapter's refs on one screen: each ref found once (`above` refs ask for another
+/// ref's), within [`MAX_REF_CELLS`].
+struct Finder<'a> {
+    adapter: &'a Adapter,
+    screen: &'a Screen,
+    /// The refs each ref finds without its default, once asked.
+    found: Vec<Option<Vec<Ref>>>,
+    /// The cells refs may still cover.
+    cells: usize,
+}
+
+impl<'a> Finder<'a> {
+    fn new(adapter: &'a Adapter, screen: &'a Screen) -> Finder<'a> {
+        Finder {
+            adapter,
+            screen,
+            found: vec![None; adapter.refs.len()],
+            cells: MAX_REF_CELLS,
+        }
+    }
+
+    /// A ref of `rect`, or none when the cells are spent.
+    fn new_ref(&mut self, name: &str, rect: CellRect) -> Option<Ref> {
+        let cells = (rect.row_end - rect.row).saturating_mul(rect.col_end - rect.col);
+        self.cells = self.cells.checked_sub(cells)?;
+        Some(self.adapter.new_ref(name, rect, self.screen))
+    }
+
+    /// The refs ref `i` finds: those of the first spec that finds any (the depth of the
+    /// recursion through `above` is at most [`MAX_ABOVE_DEPTH`]: `above_chains`).
+    fn found(&mut self, i: usize) -> Vec<Ref> {
+        if let Some(f) = &self.found[i] {
+            return f.clone();
+        }
+        let adapter = self.adapter;
+        let (name, specs) = &adapter.refs[i];
+        let mut out = Vec::new();
+        for spec in specs {
+            out = self.find_one(name, spec);
+            if !out.is_empty() {
+                break;
+            }
+        }
+        self.found[i] = Some(out.clone());
+        out
+    }
+
+    /// [`Finder::found`], else the first default.
+    fn with_default(&mut self, i: usize) -> Vec<Ref> {
+        let found = self.found(i);
+        if !found.is_empty() {
+            return found;
+        }
+        let adapter = self.adapter;
+        let (name, specs) = &adapter.refs[i];
+        for spec in specs {
+            if let Some(d) = &spec.default {
+                let rows = rows_of(spec.row, self.screen);
+                let row = rows.first().copied().unwrap_or(0);
+                let Some(mut r) = self.new_ref(name, row_rect(row, self.screen)) else {
+                    return Vec::new();
+                };
+                r.value = Some(d.clone());
+                return vec![r];
+            }
+        }
+        Vec::new()
+    }
+
+    fn find_one(&mut self, name: &str, spec: &RefSpec) -> Vec<Ref> {
+        if let Some(anchor) = &spec.above {
+            return self.find_above(name, anchor).into_iter().collect();
+        }
+        let screen = self.screen;
         let mut out = Vec::new();
         for row in rows_of(spec.row, screen) {
             // Where input goes: the shown cursor's row.
@@ -508,7 +651,9 @@ impl Adapter {
             }
             let (text, cell_of) = row_cells(screen, row);
             if spec.regex.is_empty() {
-                let mut r = self.new_ref(name, row_rect(row, screen), screen);
+                let Some(mut r) = self.new_ref(name, row_rect(row, screen)) else {
+                    return out;
+                };
                 r.value = Some(spec.value(text.trim()));
                 out.push(r);
             }
@@ -528,7 +673,9 @@ impl Adapter {
                         col: cells.start,
                         col_end: cells.end,
                     };
-                    let mut r = self.new_ref(name, rect, screen);
+                    let Some(mut r) = self.new_ref(name, rect) else {
+                        return out;
+                    };
                     let value = spec.value(value.trim());
                     if spec.focused {
                         r.focused = shaded_apart(screen, row, cells);
@@ -543,7 +690,7 @@ impl Adapter {
                     }
                     r.value = Some(value);
                     out.push(r);
-                    if !spec.many {
+                    if !spec.many || out.len() >= MAX_MANY {
                         return out;
                     }
                 }
@@ -559,14 +706,12 @@ impl Adapter {
     }
 
     /// The rows above ref `anchor`, up to the previous row its regex matches.
-    fn find_above(&self, screen: &Screen, name: &str, anchor: &str) -> Option<Ref> {
-        let (_, specs) = self.refs.iter().find(|(n, _)| n == anchor)?;
-        let below = self
-            .find(screen, anchor, specs, false)
-            .into_iter()
-            .next()?
-            .rect
-            .row;
+    fn find_above(&mut self, name: &str, anchor: &str) -> Option<Ref> {
+        let adapter = self.adapter;
+        let i = adapter.refs.iter().position(|(n, _)| n == anchor)?;
+        let specs = &adapter.refs[i].1;
+        let below = self.found(i).into_iter().next()?.rect.row;
+        let screen = self.screen;
         let matches_anchor = |r: usize| {
             let text = screen.row_text(r);
             specs
@@ -586,7 +731,7 @@ impl Adapter {
             col: 0,
             col_end: screen.size.cols as usize,
         };
-        let mut r = self.new_ref(name, rect, screen);
+        let mut r = self.new_ref(name, rect)?;
         r.value = Some(r.text.clone());
         Some(r)
     }
@@ -771,5 +916,65 @@ mod tests {
         let o = pick("@shell.output", &s, Some("bash"));
         assert_eq!(o[0].text, "a\nb");
         assert!(pick("@shell.prompt", &s, Some("vim")).len() <= 1);
+    }
+
+    fn manifest(text: &str) -> Result<Adapters, AdapterError> {
+        let t: AdapterToml = toml::from_str(text).unwrap();
+        Adapters::builtin().extended(vec![("loop".into(), t, text.into())])
+    }
+
+    #[test]
+    fn refs_above_each_other_are_a_cycle_named_by_its_refs() {
+        // issue 41: these overflowed the stack of every command that looked at the refs.
+        let e = manifest("refs.a = { above = \"b\" }\nrefs.b = { above = \"a\" }").unwrap_err();
+        assert_eq!(e.kind(), AdapterErrorKind::Spec);
+        assert_eq!(
+            e.message(),
+            "adapters.loop: refs.a: `above` makes a cycle (a → b → a), which names no rows"
+        );
+        // Through a list's second table too.
+        let e = manifest(
+            "refs.a = [{ row = 1 }, { above = \"c\" }]\nrefs.b = { above = \"a\" }\nrefs.c = { above = \"b\" }",
+        )
+        .unwrap_err();
+        assert!(e.message().contains("(a → c → b → a)"), "{e}");
+    }
+
+    #[test]
+    fn a_chain_of_above_refs_is_at_most_eight_links() {
+        let chain = |links: usize| {
+            let mut t = String::from("refs.r0 = { regex = 'x' }\n");
+            for i in 1..=links {
+                t.push_str(&format!("refs.r{i} = {{ above = \"r{}\" }}\n", i - 1));
+            }
+            manifest(&t)
+        };
+        let ok = chain(MAX_ABOVE_DEPTH).unwrap();
+        let s = test_screen(Size { cols: 10, rows: 3 }, "a\r\nb\r\nx");
+        // r1 is above r0's row; r2 above r1's first row (the top): none.
+        let refs = ok.get("loop").unwrap().refs(&s);
+        assert_eq!(refs.len(), 2, "{refs:#?}");
+        let e = chain(MAX_ABOVE_DEPTH + 1).unwrap_err();
+        assert_eq!(e.kind(), AdapterErrorKind::TooMany);
+        assert!(e.message().contains("longer than 8"), "{e}");
+    }
+
+    #[test]
+    fn a_many_ref_makes_at_most_max_many_refs_a_screen() {
+        // issue 41: six of these on a 2000x2000 screen took 6 GB and aborted.
+        let set = manifest(
+            "screen = ['.']\nrefs.a = { regex = '.', many = true }\nrefs.b = { regex = '.', many = true }",
+        )
+        .unwrap();
+        let s = test_screen(
+            Size {
+                cols: 200,
+                rows: 20,
+            },
+            &"x".repeat(4000),
+        );
+        let refs = set.get("loop").unwrap().refs(&s);
+        assert_eq!(refs.len(), 2 * MAX_MANY);
+        assert_eq!(refs[0].name, "@loop.a(\"x\")");
     }
 }

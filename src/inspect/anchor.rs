@@ -119,11 +119,11 @@ pub fn anchor_regex(r: &str) -> Result<Regex, AnchorError> {
             "the regex is empty",
         ));
     }
-    Regex::new(r).map_err(|e| {
+    crate::util::user_regex(r).map_err(|e| {
         AnchorError::new(
             AnchorErrorKind::Regex,
             format!(
-                "regex \"{}\" is not valid: {e}",
+                "regex \"{}\" {e}",
                 crate::escape::escape_for_terminal(r, 80)
             ),
         )

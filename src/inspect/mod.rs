@@ -68,7 +68,10 @@ use crate::pos::Ordinal;
 use crate::term::{Highlight, Outline, Screen};
 
 pub(crate) use adapters::AdapterToml;
-pub use adapters::{Adapter, AdapterError, AdapterErrorKind, Adapters, MAX_ADAPTERS};
+pub use adapters::{
+    Adapter, AdapterError, AdapterErrorKind, Adapters, MAX_ABOVE_DEPTH, MAX_ADAPTERS, MAX_MANY,
+    MAX_REF_CELLS,
+};
 pub use anchor::{anchor_regex, hide_all, Anchor, AnchorError, AnchorErrorKind, RefAnchor};
 pub use json::{
     BarJson, BlockJson, BoxJson, HighlightJson, InspectedCursor, InspectionJson, PromptJson,

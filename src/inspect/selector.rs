@@ -427,8 +427,8 @@ impl Parser {
                         }
                     }
                 }
-                let re = Regex::new(&pattern)
-                    .map_err(|e| error_at(lit_at, format!("the regex is not valid: {e}")))?;
+                let re = crate::util::user_regex(&pattern)
+                    .map_err(|e| error_at(lit_at, format!("the regex {e}")))?;
                 Literal::Regex(re)
             }
             _ => {

@@ -47,6 +47,7 @@ mod state;
 mod text;
 #[cfg(feature = "vt100")]
 mod vt100_engine;
+mod work;
 
 use std::fmt;
 use std::ops::Range;
@@ -73,6 +74,7 @@ pub use state::{
 pub(crate) use text::safe_char;
 #[cfg(feature = "vt100")]
 pub use vt100_engine::Vt100Engine;
+pub use work::{WORK_BASE, WORK_PER_BYTE};
 
 pub(crate) use crate::size::Size;
 

@@ -109,11 +109,11 @@ impl CellSelection {
                     "the regex is empty",
                 ))
             }
-            Some(r) => Some(Regex::new(r).map_err(|e| {
+            Some(r) => Some(crate::util::user_regex(r).map_err(|e| {
                 SelectionError::new(
                     SelectionErrorKind::Regex,
                     format!(
-                        "regex \"{}\" is not valid: {e}",
+                        "regex \"{}\" {e}",
                         crate::escape::escape_for_terminal(r, 80)
                     ),
                 )

@@ -14,7 +14,7 @@ const MEMORY_KIB: u64 = 1 << 20;
 const CPU_SECONDS: u64 = 60;
 
 /// Runs `tuicast ARGS` in `dir` under the memory and time limits.
-fn limited(dir: &Dir, args: &[&str]) -> Run {
+pub(crate) fn limited(dir: &Dir, args: &[&str]) -> Run {
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
         .arg(format!(
@@ -31,14 +31,14 @@ fn limited(dir: &Dir, args: &[&str]) -> Run {
 }
 
 /// A clean error: exit 2 and `needle` in the message, no panic or abort.
-fn assert_refused(run: &Run, needle: &str) {
+pub(crate) fn assert_refused(run: &Run, needle: &str) {
     assert_eq!(run.code(), Some(2), "{run}");
     assert!(run.stderr().contains(needle), "{needle:?} not in {run}");
     assert!(!run.stderr().contains("panicked"), "{run}");
 }
 
 /// A run that finished normally (0, or 1 for a failed check), no panic or abort.
-fn assert_finished(run: &Run, code: i32) {
+pub(crate) fn assert_finished(run: &Run, code: i32) {
     assert_eq!(run.code(), Some(code), "{run}");
     assert!(!run.stderr().contains("panicked"), "{run}");
 }

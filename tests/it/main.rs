@@ -15,6 +15,7 @@
 //! - `fonts`: system fonts for CJK and emoji on a live neovim screen; goldens never use them.
 //! - `harness`: a temporary crate using `tuicast::harness` under cargo test and nextest.
 //! - `hostile`: hostile repositories and careless users: nothing deleted, leaked or crashed.
+//! - `budgets`: issue 41's budgets: adapter refs, `many`, regexes, the engine's work per byte, the daemon.
 //! - `limits`: docs/limits.md's limits: worst small inputs under a 1 GiB address-space limit.
 //! - `cursor`: the cursor in goldens: hidden (no position), `[check] cursor = false`, masked.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
@@ -37,6 +38,7 @@
 mod agent_demos;
 mod animation;
 mod asciinema;
+mod budgets;
 mod ci_action;
 mod cli;
 mod codec;

@@ -103,7 +103,7 @@ impl Agent {
     }
 
     /// The live daemon's pid.
-    fn daemon_pid(&self) -> Option<u32> {
+    pub(crate) fn daemon_pid(&self) -> Option<u32> {
         // `PID START`: the pid and the process's start time.
         let pid: u32 = std::fs::read_to_string(self.folder().join("daemon.pid"))
             .ok()?

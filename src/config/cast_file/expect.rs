@@ -85,12 +85,9 @@ pub(super) fn expectation(
         texts.push(TextCheck::Contains(t.clone()));
     }
     if let Some(r) = &e.matches {
-        texts.push(TextCheck::Matches(Regex::new(r).map_err(|err| {
-            format!(
-                "matches: regex \"{}\" is not valid: {err}",
-                escape_for_terminal(r, 80)
-            )
-        })?));
+        texts.push(TextCheck::Matches(crate::util::user_regex(r).map_err(
+            |err| format!("matches: regex \"{}\" {err}", escape_for_terminal(r, 80)),
+        )?));
     }
     let text = one_of(
         texts,

@@ -56,7 +56,6 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use regex::Regex;
 use toml::Spanned;
 
 use super::{parse_toml, ConfigError, NO_FORMATS};

@@ -146,12 +146,9 @@ pub(super) fn recording(
         .redact
         .iter()
         .map(|p| {
-            Regex::new(p.get_ref()).map_err(|e| {
+            crate::util::user_regex(p.get_ref()).map_err(|e| {
                 let shown = escape_for_terminal(p.get_ref(), 80);
-                at.error(
-                    p.span(),
-                    format!("redact: \"{shown}\" is not a valid regex: {e}"),
-                )
+                at.error(p.span(), format!("redact: regex \"{shown}\" {e}"))
             })
         })
         .collect::<Result<_, _>>()?;

@@ -165,8 +165,8 @@ pub(super) fn target(t: &TargetToml, regions: &Regions) -> Result<Target, Invali
         found.push(Target::Text(x.clone()));
     }
     if let Some(r) = &table.regex {
-        found.push(Target::Regex(Regex::new(r).map_err(|e| {
-            format!("regex \"{}\" is not valid: {e}", escape_for_terminal(r, 80))
+        found.push(Target::Regex(crate::util::user_regex(r).map_err(|e| {
+            format!("regex \"{}\" {e}", escape_for_terminal(r, 80))
         })?));
     }
     if let Some(name) = &table.region {
@@ -210,11 +210,8 @@ pub(super) fn wait(t: &WaitTableToml, regions: &Regions) -> Result<Wait, Invalid
         found.push(Wait::Text(x.clone()));
     }
     if let Some(r) = &t.regex {
-        found.push(Wait::Regex(Regex::new(r).map_err(|e| {
-            format!(
-                "wait regex \"{}\" is not valid: {e}",
-                escape_for_terminal(r, 80)
-            )
+        found.push(Wait::Regex(crate::util::user_regex(r).map_err(|e| {
+            format!("wait regex \"{}\" {e}", escape_for_terminal(r, 80))
         })?));
     }
     if let Some(d) = &t.idle {

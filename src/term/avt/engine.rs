@@ -7,7 +7,7 @@ impl super::super::sealed::Sealed for AvtEngine {}
 
 impl Engine for AvtEngine {
     fn feed(&mut self, text: &str) {
-        self.rep_work.fed = self.rep_work.fed.saturating_add(text.len() as u64);
+        self.rep_work.fed(text.len());
         match self.jump_span(text) {
             Some((start, cut, before)) => {
                 self.feed_text(&text[..start]);

@@ -104,6 +104,7 @@ use unicode_width::UnicodeWidthChar;
 use super::charsets::Charsets;
 use super::sequence::{Csi, Sequence, SequenceTracker};
 use super::state::{push_clipboard, screen_links, ClipboardWrite, LinkTable, OscEffect};
+use super::work::Work;
 use super::{
     safe_char, Attrs, Cell, CellText, Color, Cursor, CursorShape, Engine, EngineOptions, Screen,
     Scrollback, Size, TermState, Unsupported, MAX_SCROLLBACK,
@@ -182,8 +183,8 @@ pub struct AvtEngine {
     /// The character just printed, for REP; none once anything else was read in the ground
     /// state (see [`Self::apply`]).
     last_graphic: LastGraphic,
-    /// The work REP has done, against what the output fed so far allows.
-    rep_work: RepWork,
+    /// REP's prints, against the engines' work budget (`term::work`).
+    rep_work: Work,
 }
 
 /// What REP repeats: the character just printed, if the last thing read was one.
@@ -200,51 +201,6 @@ enum LastGraphic {
     /// replay's instructions), and read only by REP, or before anything moves the cursor
     /// while it is still what REP repeats ([`AvtEngine::settle_last_graphic`]).
     Column(u16),
-}
-
-/// What REP may print in all: [`REP_WORK_BASE`] prints, and [`REP_WORK_PER_BYTE`] more for
-/// every byte of output fed. A REP prints up to 65,535 characters for its 4 to 9 bytes (a
-/// screenful at most, [`rep_count`]: four million on the largest screen), so without a bound
-/// 90 KB of output could cost 655 million prints (22 s). A program's own REPs stay far below
-/// the bound (ncurses repeats runs within a line: a few prints a byte). Past it REP prints
-/// nothing more, and [`Engine::limit_passed`] says so: the replay then fails at that event.
-#[derive(Debug, Default, Clone, Copy)]
-pub(in crate::term) struct RepWork {
-    pub(in crate::term) fed: u64,
-    printed: u64,
-    passed: bool,
-}
-
-/// See [`RepWork`].
-pub(crate) const REP_WORK_BASE: u64 = 16_000_000;
-/// See [`RepWork`].
-pub(crate) const REP_WORK_PER_BYTE: u64 = 16;
-
-impl RepWork {
-    /// Takes `n` prints from the budget, or marks it passed (and takes nothing).
-    pub(in crate::term) fn take(&mut self, n: usize) -> bool {
-        let allowed = REP_WORK_BASE.saturating_add(self.fed.saturating_mul(REP_WORK_PER_BYTE));
-        let after = self.printed.saturating_add(n as u64);
-        if self.passed || after > allowed {
-            self.passed = true;
-            return false;
-        }
-        self.printed = after;
-        true
-    }
-
-    /// The message of [`Engine::limit_passed`] once the budget is passed.
-    pub(in crate::term) fn passed_message(&self) -> Option<String> {
-        self.passed.then(|| {
-            format!(
-                "the output repeats characters (REP, `CSI n b`) more than tuicast replays: \
-                 {REP_WORK_BASE} prints and {REP_WORK_PER_BYTE} more for each byte of output, \
-                 {} for the {} bytes so far",
-                REP_WORK_BASE.saturating_add(self.fed.saturating_mul(REP_WORK_PER_BYTE)),
-                self.fed
-            )
-        })
-    }
 }
 
 impl std::fmt::Debug for AvtEngine {
@@ -305,7 +261,7 @@ impl AvtEngine {
             unsupported: Unsupported::default(),
             modes: ModeShadow::default(),
             last_graphic: LastGraphic::None,
-            rep_work: RepWork::default(),
+            rep_work: Work::default(),
         }
     }
 
@@ -730,7 +686,7 @@ impl AvtEngine {
         };
         let width = if ch.width() == Some(2) { 2 } else { 1 };
         let count = rep_count(n, self.size, width);
-        if !self.rep_work.take(count) {
+        if !self.rep_work.take(count as u64, super::work::REP) {
             return;
         }
         for _ in 0..count {

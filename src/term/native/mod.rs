@@ -33,15 +33,20 @@ use std::collections::VecDeque;
 
 use unicode_width::UnicodeWidthChar;
 
-use super::avt::{rep_count, RepWork};
+use super::avt::rep_count;
 use super::charsets::Charsets;
 use super::state::{push_clipboard, screen_links, ClipboardWrite, LinkTable, OscEffect};
+use super::work::{Work, REP};
 use super::{
     safe_char, Cell, CellText, Cursor, CursorShape, Engine, EngineOptions, Modes, Screen,
     Scrollback, Size, TermState, Unsupported, KNOWN_DEC_MODES, MAX_SCROLLBACK,
 };
 use grid::{flag, reflow, GridCell, Pen, Row, Tabs, MARKED};
 use parse::Parser;
+
+/// Rows scrolled off the whole screen (line feeds at the bottom) between two takes from
+/// the work budget: `NativeEngine::scroll_up` counts them, which costs less than a take each.
+const SCROLL_BATCH: u64 = 64;
 
 /// Most cells the scrollback holds, as in the avt layer.
 const SCROLLBACK_CELLS: usize = super::avt::SCROLLBACK_CELLS;
@@ -159,7 +164,12 @@ pub struct NativeEngine {
     unsupported: Unsupported,
     /// What REP repeats: the character just printed, as the program sent it.
     last: Option<char>,
-    rep_work: RepWork,
+    /// The work the output asked for, against its budget (`term::work`): REP's prints and
+    /// every operation whose cost grows with the screen.
+    work: Work,
+    /// Rows scrolled off the whole screen not yet taken from `work` (at most
+    /// [`SCROLL_BATCH`] go uncounted).
+    scrolls: u64,
     parser: Parser,
     /// A blank row of the screen's width and the pen it was made with ([`Self::fill_blank`]).
     blank: (Vec<GridCell>, Pen),
@@ -223,7 +233,8 @@ impl NativeEngine {
             scrollback_text: RefCell::new(None),
             unsupported: Unsupported::default(),
             last: None,
-            rep_work: RepWork::default(),
+            work: Work::default(),
+            scrolls: 0,
             parser: Parser::default(),
             blank: (Vec::new(), Pen::default()),
         }
@@ -248,6 +259,19 @@ impl NativeEngine {
             " q" => Some(format!("{} q", super::avt::decscusr(self.shape))),
             _ => None,
         }
+    }
+
+    /// The units of work of `rows` rows blanked or copied by block copies (`term::work`): a
+    /// sixteenth of their cells and one more each.
+    #[inline]
+    fn row_units(&self, rows: usize) -> u64 {
+        (rows * (self.cols() / 16 + 1)) as u64
+    }
+
+    /// The units of work done so far against the work budget (`WORK_BASE`, `WORK_PER_BYTE`):
+    /// what the fuzz target `engine_work` holds per byte.
+    pub fn work_done(&self) -> u64 {
+        self.work.done()
     }
 
     #[inline]
@@ -289,7 +313,7 @@ impl NativeEngine {
             if self.insert && col + usize::from(width) <= cols {
                 // (As many cells as the character takes, as in xterm; nothing for one that
                 // does not fit and wraps.)
-                self.rows[row].shift_right(col, usize::from(width), pen);
+                self.insert_room(row, col, width);
             }
             n = self.rows[row].print(col, ch, width, pen, link);
         }
@@ -337,6 +361,16 @@ impl NativeEngine {
                 self.rows[row].print(at - 1, ch, width, pen, link);
             }
             self.col = cols - 1;
+        }
+    }
+
+    /// Insert mode: room for a character of `width` at `col` of `row`, the rest moving right
+    /// (out of `put`'s way: it is rare).
+    #[cold]
+    fn insert_room(&mut self, row: usize, col: usize, width: u8) {
+        let units = ((self.cols() - col) / 16 + 1) as u64;
+        if self.work.take(units, "insert mode (IRM)") {
+            self.rows[row].shift_right(col, usize::from(width), self.pen);
         }
     }
 
@@ -390,7 +424,10 @@ impl NativeEngine {
         };
         let width = if ch.width() == Some(2) { 2 } else { 1 };
         let count = rep_count(n, self.size, usize::from(width));
-        if !self.rep_work.take(count) {
+        // Its prints, and the rows they may scroll (taken again as they scroll: a REP that
+        // passes the budget is named as REP, not as a line feed it caused).
+        let scrolls = count / self.cols() + 1;
+        if !self.work.take(count as u64 + self.row_units(scrolls), REP) {
             return;
         }
         for _ in 0..count {
@@ -575,6 +612,33 @@ impl NativeEngine {
         let n = n.min(end - start);
         let rows = self.nrows();
         let blank = self.pen.erase();
+        if start == 0 && end == rows {
+            // The whole screen (a line feed at the bottom, the hot path): counted, and taken
+            // from the work budget every `SCROLL_BATCH` rows, which costs a line feed less.
+            self.scrolls += n as u64;
+            if self.scrolls >= SCROLL_BATCH && !self.take_scrolls() {
+                return;
+            }
+            for _ in 0..n {
+                let gone = self.rows.pop_front().expect("a row");
+                let fresh = self.keep_scrolled(gone, blank);
+                self.rows.push_back(fresh);
+            }
+            return;
+        }
+        // Blank rows, and the rows a region moves: rotated (one each), or inserted one by one
+        // below a region at the top (an eighth each, for each row).
+        let moved = if start == 0 {
+            n * (end - start) / 8
+        } else {
+            end - start
+        };
+        if !self.work.take(
+            self.row_units(n) + moved as u64,
+            "a scroll (LF, IND, SU, DL)",
+        ) {
+            return;
+        }
         if end < rows {
             self.rows[end - 1].wrapped = false;
         }
@@ -582,11 +646,7 @@ impl NativeEngine {
             for _ in 0..n {
                 let gone = self.rows.pop_front().expect("a row");
                 let fresh = self.keep_scrolled(gone, blank);
-                if end == rows {
-                    self.rows.push_back(fresh);
-                } else {
-                    self.rows.insert(end - 1, fresh);
-                }
+                self.rows.insert(end - 1, fresh);
             }
         } else {
             self.rows[start - 1].wrapped = false;
@@ -597,9 +657,24 @@ impl NativeEngine {
         }
     }
 
+    /// Takes the rows scrolled off the whole screen since last time from the work budget;
+    /// false when that passes it.
+    #[cold]
+    fn take_scrolls(&mut self) -> bool {
+        let units = self.row_units(self.scrolls as usize);
+        self.scrolls = 0;
+        self.work.take_always(units, "a scroll (LF, IND, SU, DL)")
+    }
+
     /// Scrolls rows `start..end` down by `n`: blank rows come in at the top.
     fn scroll_down(&mut self, start: usize, end: usize, n: usize) {
         let n = n.min(end - start);
+        if !self.work.take(
+            self.row_units(n) + (end - start) as u64,
+            "a scroll (RI, SD, IL)",
+        ) {
+            return;
+        }
         let blank = self.pen.erase();
         self.rows.make_contiguous()[start..end].rotate_right(n);
         for r in start..start + n {
@@ -613,6 +688,9 @@ impl NativeEngine {
 
     /// Takes a row scrolled off the top into the scrollback (the main screen's only);
     /// returns a blank row with `pen` for the screen, reusing the memory of a row that goes.
+    // (Inlined into both loops of `scroll_up`, as it was into its one loop: a call per line
+    // feed cost 0.7 % of a stream's instructions.)
+    #[inline(always)]
     fn keep_scrolled(&mut self, gone: Row, pen: Pen) -> Row {
         let limit = self.scrollback_cap();
         let mut spare = if self.alternate || limit == 0 {
@@ -666,6 +744,9 @@ impl NativeEngine {
     // --- erasing ------------------------------------------------------------------------
 
     fn erase_in_line(&mut self, ps: u16) {
+        if !self.work.take(self.row_units(1), "EL (CSI K)") {
+            return;
+        }
         let (cols, col, pen) = (self.cols(), self.col, self.pen.erase());
         let row = &mut self.rows[self.row];
         match ps {
@@ -685,6 +766,15 @@ impl NativeEngine {
     fn erase_in_display(&mut self, ps: u16) {
         let (cols, col, pen) = (self.cols(), self.col, self.pen.erase());
         let (row, rows) = (self.row, self.nrows());
+        let blanked = match ps {
+            0 => rows - row,
+            1 => row + 1,
+            2 => rows,
+            _ => 0,
+        };
+        if !self.work.take(self.row_units(blanked), "ED (CSI J)") {
+            return;
+        }
         match ps {
             0 => {
                 let r = &mut self.rows[row];
@@ -717,6 +807,9 @@ impl NativeEngine {
     fn erase_chars(&mut self, row: usize, col: usize, n: usize) {
         let cols = self.cols();
         let n = n.min(cols.saturating_sub(col));
+        if !self.work.take((n / 16 + 1) as u64, "ECH (CSI X)") {
+            return;
+        }
         let r = &mut self.rows[row];
         r.clear(col, col + n, self.pen.erase());
         if col + n == cols {
@@ -743,6 +836,13 @@ impl NativeEngine {
             (true, 3) => return self.erase_in_display(3),
             _ => return,
         };
+        let cells: usize = parts.iter().map(|(_, from, to)| to - from).sum();
+        if !self
+            .work
+            .take(cells as u64, "DECSED, DECSEL (CSI ? J, CSI ? K)")
+        {
+            return;
+        }
         for (r, from, to) in parts {
             let protected = |cells: &[GridCell], c: usize| {
                 let head = if c > 0 && cells[c].width == 0 {
@@ -771,6 +871,12 @@ impl NativeEngine {
     fn insert_chars(&mut self, row: usize, col: usize, n: usize) {
         let cols = self.cols();
         let n = n.max(1).min(cols - col);
+        if !self.work.take(
+            ((cols - col) / 16 + 1 + n) as u64,
+            "an insert (ICH, DECIC, SR)",
+        ) {
+            return;
+        }
         let pen = self.pen.erase();
         let r = &mut self.rows[row];
         r.shift_right(col, n, pen);
@@ -782,6 +888,12 @@ impl NativeEngine {
     /// DCH at `col` of `row`.
     fn delete_chars(&mut self, row: usize, col: usize, n: usize) {
         let n = n.max(1).min(self.cols() - col);
+        if !self.work.take(
+            ((self.cols() - col) / 16 + 1) as u64,
+            "a delete (DCH, DECDC, SL)",
+        ) {
+            return;
+        }
         let pen = self.pen.erase();
         self.rows[row].delete(col, n, pen);
     }
@@ -789,11 +901,21 @@ impl NativeEngine {
     /// SL (`left`) and SR, or DECDC (`left`) and DECIC from the column `at`: the cells of
     /// every row of the scroll region from `at` move `n` columns, as xterm's
     /// `xtermColScroll` does, only with the cursor in the region (it stays where it was).
+    #[cold]
     fn scroll_columns(&mut self, left: bool, n: u16, at: usize) {
         if self.row < self.top || self.row > self.bottom {
             return;
         }
         let n = usize::from(n.max(1));
+        // Every row's insert or delete, taken at once (each alone may be too small to count).
+        let cols = self.cols();
+        let units = (self.bottom - self.top + 1) * ((cols - at.min(cols)) / 16 + 1 + n.min(cols));
+        if !self
+            .work
+            .take(units as u64, "a column scroll (DECIC, DECDC, SL, SR)")
+        {
+            return;
+        }
         for r in self.top..=self.bottom {
             if left {
                 self.delete_chars(r, at, n);
@@ -831,6 +953,12 @@ impl NativeEngine {
     }
 
     fn decaln(&mut self) {
+        if !self
+            .work
+            .take((self.nrows() * self.cols()) as u64, "DECALN (ESC # 8)")
+        {
+            return;
+        }
         for r in 0..self.nrows() {
             for c in 0..self.cols() {
                 self.rows[r].print(c, 'E' as u32, 1, Pen::default(), 0);
@@ -841,7 +969,11 @@ impl NativeEngine {
     // --- screens, resets, resizing --------------------------------------------------------
 
     fn enter_alternate(&mut self) {
-        if self.alternate {
+        if self.alternate
+            || !self
+                .work
+                .take(self.row_units(self.nrows()), "the alternate screen")
+        {
             return;
         }
         self.alternate = true;
@@ -896,6 +1028,12 @@ impl NativeEngine {
     }
 
     fn hard_reset(&mut self) {
+        if !self
+            .work
+            .take(2 * self.row_units(self.nrows()), "RIS (ESC c)")
+        {
+            return;
+        }
         let (cols, rows) = (self.cols(), self.nrows());
         self.rows = blank_rows(cols, rows, Pen::default());
         self.other = blank_rows(cols, rows, Pen::default());
@@ -932,6 +1070,10 @@ impl NativeEngine {
     /// Rewraps the screen in use from `old` to the engine's size, moving the cursor with its
     /// text (as avt does); rows pushed off the top go to the scrollback.
     fn reflow_screen(&mut self, old: Size) {
+        // Every cell of both sizes, one at a time: done whatever the budget says (the screen
+        // must have the size it was given), and counted.
+        self.work
+            .take_anyway(old.cells() + self.size.cells(), "a resize");
         let (new_cols, new_rows) = (self.cols(), self.nrows());
         let (old_cols, mut old_rows) = (usize::from(old.cols), usize::from(old.rows));
         let mut lines: Vec<Row> = std::mem::take(&mut self.rows).into();
@@ -1137,7 +1279,7 @@ impl NativeEngine {
 
 impl Engine for NativeEngine {
     fn feed(&mut self, text: &str) {
-        self.rep_work.fed = self.rep_work.fed.saturating_add(text.len() as u64);
+        self.work.fed(text.len());
         let bytes = text.as_bytes();
         let rows = usize::from(self.size.rows);
         let cap = if self.alternate {
@@ -1257,6 +1399,6 @@ impl Engine for NativeEngine {
     }
 
     fn limit_passed(&self) -> Option<String> {
-        self.rep_work.passed_message()
+        self.work.passed_message()
     }
 }

@@ -24,6 +24,13 @@ struct Rect {
     right: usize,
 }
 
+impl Rect {
+    /// Its cells: the units of work of an operation on each (`term::work`).
+    fn cells(self) -> u64 {
+        ((self.bottom - self.top + 1) * (self.right - self.left + 1)) as u64
+    }
+}
+
 impl NativeEngine {
     /// `CSI … $ fin` with `params`: DECFRA (`x`; the fill character, a printable one of one
     /// column, first), DECERA (`z`), DECSERA (`{`), DECCRA (`v`), DECCARA (`r`), DECRARA (`t`).
@@ -93,6 +100,12 @@ impl NativeEngine {
     /// DECFRA (`ch`, printable) and DECERA (`' '`): every cell of `r` holds `ch` with the
     /// pen's attributes, and the pen's colours when it has any (else the cell keeps its own).
     fn fill_rect(&mut self, r: Rect, ch: char) {
+        if !self
+            .work
+            .take(r.cells(), "DECFRA, DECERA (CSI … $ x, CSI … $ z)")
+        {
+            return;
+        }
         let pen = self.pen;
         let coloured = pen.fg != Color::Default || pen.bg != Color::Default;
         for row in r.top..=r.bottom {
@@ -120,6 +133,9 @@ impl NativeEngine {
 
     /// DECSERA: every cell of `r` DECSCA did not protect becomes a blank, its style kept.
     fn selective_erase_rect(&mut self, r: Rect) {
+        if !self.work.take(r.cells(), "DECSERA (CSI … $ {)") {
+            return;
+        }
         let open = |c: &GridCell| c.pen.flags & flag::PROTECTED == 0;
         for row in r.top..=r.bottom {
             let cells = &mut self.rows[row].cells;
@@ -144,6 +160,10 @@ impl NativeEngine {
         let Some(to) = self.rect(&to[..to.len().min(2)]) else {
             return;
         };
+        // Read once into the copy, written once.
+        if !self.work.take(2 * from.cells(), "DECCRA (CSI … $ v)") {
+            return;
+        }
         let copy: Vec<Vec<GridCell>> = (from.top..=from.bottom)
             .map(|row| self.rows[row].cells[from.left..=from.right].to_vec())
             .collect();
@@ -182,6 +202,18 @@ impl NativeEngine {
         };
         let attrs = params.get(4..).unwrap_or(&[]);
         if attrs.is_empty() {
+            return;
+        }
+        // Each attribute at each cell; a stream's rows are whole between its first and last.
+        let cells = if self.rect_exact {
+            r.cells()
+        } else {
+            ((r.bottom - r.top + 1) * self.cols()) as u64
+        };
+        if !self.work.take(
+            cells * attrs.len() as u64,
+            "DECCARA, DECRARA (CSI … $ r, CSI … $ t)",
+        ) {
             return;
         }
         let bit = |ps: u16| match ps {

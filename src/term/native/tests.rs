@@ -470,3 +470,106 @@ proptest::proptest! {
         let _ = e.screen();
     }
 }
+
+/// Every operation whose cost grows with the screen takes it from the work budget (issue
+/// 41): repeated at the largest screen, each passes the budget, is named by the message, and
+/// stops costing (what the budget allows is all it did).
+#[test]
+fn every_screen_sized_operation_takes_from_the_work_budget() {
+    use crate::term::{WORK_BASE, WORK_PER_BYTE};
+    let size = Size {
+        cols: 2000,
+        rows: 2000,
+    };
+    let ops: &[(&str, &str)] = &[
+        ("\x1b[1;1;2000;2000;1;1;1;1$v", "DECCRA"),
+        ("\x1b[1;1;2000;2000$z", "DECERA"),
+        ("\x1b[88;1;1;2000;2000$x", "DECFRA"),
+        ("\x1b[1;1;2000;2000${", "DECSERA"),
+        ("\x1b[1;1;2000;2000;1;4;5;7$r", "DECCARA"),
+        ("\x1b[2J", "ED (CSI J)"),
+        ("\x1b[?2J", "DECSED"),
+        ("\x1b[H\x1b[2000L", "a scroll (RI, SD, IL)"),
+        ("\x1b[2000S", "a scroll (LF, IND, SU, DL)"),
+        // (The whole region's edits are taken first, then each row's: either names it.)
+        ("\x1b[2000'}", "DECIC"),
+        ("\x1b[2000'~", "DECDC"),
+        // (DCH costs a sixteenth of a row: a few units a byte more than its bytes bring, so
+        // only a long flood passes the budget; ICH writes each blank it inserts.)
+        ("\x1b[2000@", "an insert (ICH, DECIC, SR)"),
+        ("\x1b#8", "DECALN"),
+        ("\x1bc", "RIS"),
+        ("\x1b[?1049h\x1b[?1049l", "the alternate screen"),
+    ];
+    for (seq, name) in ops {
+        let mut e = NativeEngine::new(size);
+        let mut fed = 0u64;
+        for _ in 0..100_000 {
+            e.feed(seq);
+            fed += seq.len() as u64;
+            if e.limit_passed().is_some() {
+                break;
+            }
+        }
+        let m = e
+            .limit_passed()
+            .unwrap_or_else(|| panic!("{name}: no limit"));
+        assert!(m.contains(name), "{name}: {m}");
+        assert!(e.work_done() <= WORK_BASE + WORK_PER_BYTE * fed, "{name}");
+        // Skipped from now on: more of it costs nothing.
+        let done = e.work_done();
+        e.feed(seq);
+        assert_eq!(e.work_done(), done, "{name}");
+    }
+    // Resizes are made whatever the budget says, and counted.
+    let mut e = NativeEngine::new(size);
+    for i in 0..8 {
+        e.resize(if i % 2 == 0 {
+            Size { cols: 2, rows: 1 }
+        } else {
+            size
+        });
+    }
+    assert_eq!(e.size(), size);
+    assert!(e
+        .limit_passed()
+        .is_some_and(|m| m.contains("(a resize passed it)")));
+}
+
+/// No committed cast comes near the work budget: the screens are the same with it as
+/// without it (the most work per byte of any cast is printed with `--nocapture`).
+#[test]
+fn every_committed_cast_replays_far_within_the_work_budget() {
+    use crate::term::{WORK_BASE, WORK_PER_BYTE};
+    let mut most = (0.0f64, String::new());
+    for path in casts() {
+        let Ok(reader) = crate::cast::open(&path) else {
+            continue;
+        };
+        let mut e = NativeEngine::new(reader.header().term.size);
+        let mut fed = 0u64;
+        for event in reader.flatten() {
+            match &event.data {
+                EventData::Output(text) => {
+                    e.feed(text);
+                    fed += text.len() as u64;
+                }
+                EventData::Resize(size) => e.resize(*size),
+                _ => {}
+            }
+        }
+        assert_eq!(e.limit_passed(), None, "{}", path.display());
+        let allowed = WORK_BASE + WORK_PER_BYTE * fed;
+        assert!(
+            e.work_done() < allowed / 4,
+            "{}: {} of {allowed}",
+            path.display(),
+            e.work_done()
+        );
+        let per_byte = e.work_done() as f64 / fed.max(1) as f64;
+        if per_byte > most.0 {
+            most = (per_byte, path.display().to_string());
+        }
+    }
+    println!("the most work per byte: {:.2} units ({})", most.0, most.1);
+}
