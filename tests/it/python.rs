@@ -174,21 +174,14 @@ fn copy_project(from: &Path, to: &Path) {
     }
 }
 
-/// The wheel installs `tuicast` and the plugin into a fresh virtualenv, and `pytest` checks the
-/// prompt_toolkit app's casts as tuicast would: each checkpoint and expectation an item that
-/// passes; a changed title fails with tuicast's message (diff, golden, cast line, the fix);
-/// `--tuicast-update` writes the goldens; a checkpoint added to the scenario is an item checked
-/// live; casts that pytest does not collect are an error, never a pass.
-#[test]
-fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
-    let Some((maturin, wheelhouse)) = tools() else {
-        return;
-    };
+/// The wheel built with maturin and installed with `packages` (offline, from `wheelhouse`)
+/// into a fresh virtualenv in a new folder: the folder, and the virtualenv's path.
+fn wheel_in_a_venv(maturin: &Path, wheelhouse: &Path, packages: &[&str]) -> (Dir, PathBuf) {
     let dir = Dir::new();
     // The wheel, built in a target folder of its own inside this test's (kept between runs).
     // Not the tests' own: maturin's build has other features than `cargo test`'s, so cargo
     // would link target/debug/tuicast again while the other tests run it.
-    let mut build = Command::new(&maturin);
+    let mut build = Command::new(maturin);
     build
         .args(["build", "--profile", "dev", "--quiet", "-o"])
         .arg(dir.join("wheels"))
@@ -210,9 +203,9 @@ fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
     install
         .args(["install", "-q", "--disable-pip-version-check", "--no-index"])
         .arg("--find-links")
-        .arg(&wheelhouse)
+        .arg(wheelhouse)
         .arg(&wheel)
-        .args(["pytest", "prompt_toolkit"]);
+        .args(packages);
     run(install, "pip install", 0);
     let installed = venv.join("bin/tuicast");
     let mut version = Command::new(&installed);
@@ -220,6 +213,20 @@ fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
     let (shown, _) = run(version, "the installed tuicast --version", 0);
     assert!(shown.starts_with("tuicast "), "{shown}");
 
+    (dir, venv)
+}
+
+/// The wheel installs `tuicast` and the plugin into a fresh virtualenv, and `pytest` checks the
+/// prompt_toolkit app's casts as tuicast would: each checkpoint and expectation an item that
+/// passes; a changed title fails with tuicast's message (diff, golden, cast line, the fix);
+/// `--tuicast-update` writes the goldens; a checkpoint added to the scenario is an item checked
+/// live; casts that pytest does not collect are an error, never a pass.
+#[test]
+fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
+    let Some((maturin, wheelhouse)) = tools() else {
+        return;
+    };
+    let (dir, venv) = wheel_in_a_venv(&maturin, &wheelhouse, &["pytest", "prompt_toolkit"]);
     let project = dir.join("project");
     std::fs::create_dir_all(&project).unwrap();
     copy_project(&root().join("tests/apps/pyapp"), &project);
@@ -339,4 +346,131 @@ fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
     assert!(told.contains("but pytest collected none"), "{told}");
     // Naming a Python file on the command line is a choice: no error.
     pytest(&["test_unit.py"], "pytest of one Python file", 0);
+}
+
+/// A pytest test of the Textual app of `tests/apps/textualapp`, written with the wheel's
+/// Python API (`tuicast.Session`, `tuicast.assert_screen`), run by pytest in a fresh
+/// virtualenv: it types into the form and its screen golden passes; a changed app fails with
+/// the diff and a `.new`, and the failing test's report carries the screen (the text as a
+/// section, the PNG in its junit properties); `tuicast accept` makes it pass; a session left
+/// by an exception is stopped (the daemon lists none afterwards).
+#[test]
+fn a_pytest_test_drives_a_textual_app_through_the_python_api() {
+    let Some((maturin, wheelhouse)) = tools() else {
+        return;
+    };
+    let (dir, venv) = wheel_in_a_venv(&maturin, &wheelhouse, &["pytest", "textual"]);
+    let project = dir.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let source = std::fs::read_to_string(root().join("tests/apps/textualapp/app.py")).unwrap();
+    std::fs::write(project.join("app.py"), &source).unwrap();
+    std::fs::write(project.join("tuicast.toml"), "").unwrap();
+    std::fs::write(
+        project.join("test_signup.py"),
+        r#"import sys
+
+import pytest
+
+import tuicast
+
+
+def test_sign_up():
+    with tuicast.Session([sys.executable, "app.py"], size="60x12") as s:
+        s.wait_text("Tab: next field")
+        s.type("Ada")
+        s.press("Tab")
+        s.type("Paris")
+        s.press("Enter")
+        s.wait_text("Welcome, 'Ada' of 'Paris'!")
+        assert "Sign up" in s.text()
+        tuicast.assert_screen(s, "welcome")
+
+
+def test_a_session_left_by_an_exception_is_stopped():
+    with pytest.raises(tuicast.SessionError) as e:
+        with tuicast.Session([sys.executable, "app.py"], size="60x12") as s:
+            s.wait_text("no such text", timeout="300ms")
+    assert e.value.exit == 1 and "timed out" in e.value.message
+    assert tuicast.session.live_sessions() == []
+"#,
+    )
+    .unwrap();
+    let runtime = dir.join("runtime");
+    std::fs::create_dir_all(&runtime).unwrap();
+    let env = |cmd: &mut Command, update: &str| {
+        cmd.current_dir(&project)
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .env("TUICAST_SESSION_IDLE", "120s")
+            .env("TUICAST_UPDATE", update)
+            .env("NO_COLOR", "1")
+            .env_remove("CI")
+            .env_remove("VIRTUAL_ENV")
+            .env_remove("TUICAST_BIN");
+    };
+    let pytest = |update: &str, what: &str, status: i32| {
+        let mut cmd = Command::new(venv.join("bin/pytest"));
+        cmd.args(["-p", "no:cacheprovider", "-rA", "--junitxml=junit.xml"]);
+        env(&mut cmd, update);
+        run(cmd, what, status)
+    };
+    let golden = project.join("snapshots/@screens/welcome.txt");
+    let pending = project.join("snapshots/@screens/welcome.txt.new");
+
+    // The golden written, then checked.
+    pytest("always", "pytest writing the golden", 0);
+    let text = std::fs::read_to_string(&golden).unwrap();
+    assert!(text.contains("checkpoint: welcome\n"), "{text}");
+    assert!(text.contains("Welcome, 'Ada' of 'Paris'!"), "{text}");
+    assert!(text.contains("│ Sign up "), "{text}");
+    let (out, told) = pytest("new", "pytest", 0);
+    assert!(out.contains("2 passed"), "{told}");
+    assert!(!pending.exists());
+
+    // A changed app fails with the diff, writes the `.new`, and the report has the screen.
+    std::fs::write(
+        project.join("app.py"),
+        source.replace("Label(\"Sign up\")", "Label(\"Register\")"),
+    )
+    .unwrap();
+    let (out, told) = pytest("new", "pytest of a changed app", 1);
+    for needed in [
+        "screen golden mismatch: snapshots/@screens/welcome.txt",
+        "first difference: row 2, column",
+        "-     │ Sign up",
+        "+     │ Register",
+        "to accept: tuicast accept @screens/welcome.txt",
+        "tuicast screen py",
+        "1 failed, 1 passed",
+    ] {
+        assert!(out.contains(needed), "{needed:?}\n{told}");
+    }
+    assert!(pending.is_file(), "{told}");
+    let junit = std::fs::read_to_string(project.join("junit.xml")).unwrap();
+    let png = junit
+        .split("name=\"tuicast_screen_png\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no tuicast_screen_png property:\n{junit}"));
+    assert!(std::fs::read(png).unwrap().starts_with(b"\x89PNG"), "{png}");
+    assert!(junit.contains("name=\"tuicast_screen\""), "{junit}");
+
+    // `tuicast accept` (the wheel's binary) takes the change; then it passes.
+    let mut accept = Command::new(venv.join("bin/tuicast"));
+    accept.args(["accept", "@screens/welcome.txt"]);
+    env(&mut accept, "new");
+    run(accept, "tuicast accept", 0);
+    assert!(!pending.exists());
+    assert!(std::fs::read_to_string(&golden)
+        .unwrap()
+        .contains("│ Register "));
+    let (out, told) = pytest("new", "pytest after accept", 0);
+    assert!(out.contains("2 passed"), "{told}");
+
+    // Every session was stopped, the one left by an exception too.
+    let mut list = Command::new(venv.join("bin/tuicast"));
+    list.args(["session", "list"]);
+    env(&mut list, "new");
+    let (listed, told) = run(list, "tuicast session list", 0);
+    let listed: Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(listed["sessions"], serde_json::json!([]), "{told}");
 }
