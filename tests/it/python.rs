@@ -353,7 +353,9 @@ fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
 /// virtualenv: it types into the form and its screen golden passes; a changed app fails with
 /// the diff and a `.new`, and the failing test's report carries the screen (the text as a
 /// section, the PNG in its junit properties); `tuicast accept` makes it pass; a session left
-/// by an exception is stopped (the daemon lists none afterwards).
+/// by an exception is stopped (the daemon lists none afterwards); `paste`, `wait_changed`,
+/// `wait_idle`, `inspect`, `wait_ref`, `snapshot` (PNG, JSON), `save`, `env`, `cwd` and bad
+/// input (a `SessionError` with exit 2) each do what they say.
 #[test]
 fn a_pytest_test_drives_a_textual_app_through_the_python_api() {
     let Some((maturin, wheelhouse)) = tools() else {
@@ -367,7 +369,8 @@ fn a_pytest_test_drives_a_textual_app_through_the_python_api() {
     std::fs::write(project.join("tuicast.toml"), "").unwrap();
     std::fs::write(
         project.join("test_signup.py"),
-        r#"import sys
+        r#"import json
+import sys
 
 import pytest
 
@@ -392,6 +395,35 @@ def test_a_session_left_by_an_exception_is_stopped():
             s.wait_text("no such text", timeout="300ms")
     assert e.value.exit == 1 and "timed out" in e.value.message
     assert tuicast.session.live_sessions() == []
+
+
+def test_the_other_methods(tmp_path):
+    with tuicast.Session([sys.executable, "app.py"], size="60x12") as s:
+        first = s.wait_text("Tab: next field")
+        s.paste("Grace")
+        assert s.wait_changed(first["screen_hash"])["matched"]["wait"] == "changed"
+        assert s.wait_idle("200ms")["matched"]["wait"] == "silent"
+        assert "Grace" in s.text()
+        outline = s.inspect()
+        assert any(r["role"] == "box" for r in outline["refs"]), outline["refs"]
+        assert s.wait_ref("@box")["matched"]["wait"] == "ref"
+        assert s.snapshot(tmp_path / "form.png").read_bytes().startswith(b"\x89PNG")
+        assert json.loads(s.snapshot(tmp_path / "form.json").read_text())["size"]["cols"] == 60
+        saved = s.save(tmp_path / "signup")
+        assert saved["steps"] >= 2
+    assert "{ paste" in (tmp_path / "signup.toml").read_text()
+    assert (tmp_path / "signup.cast").is_file()
+
+
+def test_env_cwd_and_bad_input(tmp_path):
+    (tmp_path / "here.txt").write_text("in the folder\n")
+    with tuicast.Session("echo $GREETING; cat here.txt; sleep 30", env={"GREETING": "hi there"},
+                         cwd=tmp_path) as s:
+        s.wait_text("hi there")
+        s.wait_text("in the folder")
+    with pytest.raises(tuicast.SessionError) as e:
+        tuicast.Session("true", size="0x0").start()
+    assert e.value.exit == 2, e.value.reply
 "#,
     )
     .unwrap();
@@ -423,7 +455,7 @@ def test_a_session_left_by_an_exception_is_stopped():
     assert!(text.contains("Welcome, 'Ada' of 'Paris'!"), "{text}");
     assert!(text.contains("│ Sign up "), "{text}");
     let (out, told) = pytest("new", "pytest", 0);
-    assert!(out.contains("2 passed"), "{told}");
+    assert!(out.contains("4 passed"), "{told}");
     assert!(!pending.exists());
 
     // A changed app fails with the diff, writes the `.new`, and the report has the screen.
@@ -440,7 +472,7 @@ def test_a_session_left_by_an_exception_is_stopped():
         "+     │ Register",
         "to accept: tuicast accept @screens/welcome.txt",
         "tuicast screen py",
-        "1 failed, 1 passed",
+        "1 failed, 3 passed",
     ] {
         assert!(out.contains(needed), "{needed:?}\n{told}");
     }
@@ -464,7 +496,7 @@ def test_a_session_left_by_an_exception_is_stopped():
         .unwrap()
         .contains("│ Register "));
     let (out, told) = pytest("new", "pytest after accept", 0);
-    assert!(out.contains("2 passed"), "{told}");
+    assert!(out.contains("4 passed"), "{told}");
 
     // Every session was stopped, the one left by an exception too.
     let mut list = Command::new(venv.join("bin/tuicast"));
