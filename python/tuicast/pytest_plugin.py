@@ -369,9 +369,13 @@ def pytest_runtest_makereport(item, call):
     html = item.config.pluginmanager.getplugin("html")
     for shot in sessions.captured:
         report.sections.append((f"tuicast screen {shot.id}", shot.text))
-        report.user_properties.append(("tuicast_screen", shot.text))
+        # The item's, which the teardown's report (the one `--junitxml` reads) copies, and
+        # this report's, made already.
+        properties = [("tuicast_screen", shot.text)]
         if shot.png is not None:
-            report.user_properties.append(("tuicast_screen_png", str(shot.png)))
+            properties.append(("tuicast_screen_png", str(shot.png)))
+        item.user_properties.extend(properties)
+        report.user_properties.extend(properties)
         if html is not None and hasattr(html, "extras"):
             extras = getattr(report, "extras", [])
             extras.append(html.extras.text(shot.text, name=f"tuicast screen {shot.id}"))
