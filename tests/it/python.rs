@@ -186,10 +186,20 @@ fn wheel_in_a_venv(maturin: &Path, wheelhouse: &Path, packages: &[&str]) -> (Dir
         .args(["build", "--profile", "dev", "--quiet", "-o"])
         .arg(dir.join("wheels"))
         .current_dir(root().join("python"));
-    if let Some(target) = Path::new(BIN).parent().and_then(Path::parent) {
-        build.env("CARGO_TARGET_DIR", target.join("python-wheel"));
-    }
+    let target = Path::new(BIN)
+        .parent()
+        .and_then(Path::parent)
+        .expect("the tests' target folder")
+        .join("python-wheel");
+    std::fs::create_dir_all(&target).unwrap();
+    build.env("CARGO_TARGET_DIR", &target);
+    // One build at a time (the tests of this file, in threads or in nextest's processes):
+    // maturin stages the binary under the target folder, and two builds race there.
+    let lock = std::fs::File::create(target.join(".tuicast-test-lock")).unwrap();
+    let locked = nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusive)
+        .unwrap_or_else(|(_, e)| panic!("lock the wheel's target folder: {e}"));
     run(build, "maturin build", 0);
+    drop(locked);
     let wheel = std::fs::read_dir(dir.join("wheels"))
         .unwrap()
         .map(|e| e.unwrap().path())
