@@ -702,6 +702,10 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
             mark,
             output,
         } => {
+            // (`screen` is `session check`'s own: the model, which no reply prints.)
+            if format == "screen" {
+                bail!("unknown format \"screen\": use text, json or png");
+            }
             let output = output.map(|p| std::path::absolute(&p).unwrap_or(p));
             Request::Snapshot {
                 id,

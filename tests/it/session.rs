@@ -2240,6 +2240,9 @@ fn check_compares_the_live_screen_with_a_screen_golden_and_accept_takes_it() {
     assert!(!pending.exists());
     assert_eq!(a.ok(&["check", "g", "home"])["check"]["passed"], true);
     a.ok(&["stop", "g"]);
-    // An unknown session is bad input.
+    // An unknown session is bad input, and the model is no format of `snapshot`.
     assert_eq!(a.run(&["check", "nosuch", "home"]).code, 2);
+    let model = a.run(&["snapshot", "g", "--format", "screen"]);
+    assert_eq!(model.code, 2, "{model}");
+    assert!(model.json.get("model").is_none(), "{model}");
 }
