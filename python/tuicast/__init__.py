@@ -1,8 +1,11 @@
-"""tuicast for Python: the ``tuicast`` binary this wheel installs, and its pytest plugin
-(:mod:`tuicast.pytest_plugin`, loaded by pytest through the ``pytest11`` entry point).
+"""tuicast for Python: the ``tuicast`` binary this wheel installs, live sessions for tests
+of terminal programs (:class:`Session`, :func:`assert_screen`, in :mod:`tuicast.session`),
+and the pytest plugin (:mod:`tuicast.pytest_plugin`, loaded by pytest through the
+``pytest11`` entry point).
 
-The binary does the work (recording, replay, the checks, their messages); this package only
-finds it and drives ``tuicast test`` through its JSON interface. See docs/python.md.
+The binary does the work (recording, replay, the sessions, the checks, their messages); this
+package only finds it and drives ``tuicast test`` and ``tuicast session`` through their JSON
+interfaces. See docs/python.md.
 """
 
 import os
@@ -11,7 +14,7 @@ import sysconfig
 from pathlib import Path
 from typing import Optional
 
-__all__ = ["binary", "update_fixes"]
+__all__ = ["binary", "update_fixes", "Session", "SessionError", "assert_screen"]
 
 #: The environment variable naming the tuicast binary to use instead of the installed one.
 BIN_ENV = "TUICAST_BIN"
@@ -53,3 +56,7 @@ def update_fixes(record) -> bool:
     if record.get("passed") or record.get("error"):
         return False
     return any(s.get("status") in ("missing", "mismatch") for s in record.get("snapshots", []))
+
+
+# (After `binary`: the sessions run it.)
+from .session import Session, SessionError, assert_screen  # noqa: E402

@@ -342,3 +342,46 @@ class TrialItem(pytest.Item):
     def reportinfo(self):
         line = self.test["line"]
         return self.path, (line - 1 if line else None), f"tuicast {self.test['test']}"
+
+
+# -- live sessions (tuicast.Session) in any test --
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    from . import session as sessions
+
+    sessions.captured.clear()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A test that failed with a :class:`tuicast.Session` (left by the exception, or still
+    running) gets each session's screen in its report: the text as a section ``tuicast
+    screen ID``, the PNG's path in ``user_properties`` (``tuicast_screen_png``), and both as
+    pytest-html extras when pytest-html is there."""
+    outcome = yield
+    report = outcome.get_result()
+    if not report.failed or call.when == "teardown":
+        return
+    from . import session as sessions
+
+    for live in sessions.live_sessions():
+        live.capture()
+    html = item.config.pluginmanager.getplugin("html")
+    for shot in sessions.captured:
+        report.sections.append((f"tuicast screen {shot.id}", shot.text))
+        # The item's, which the teardown's report (the one `--junitxml` reads) copies, and
+        # this report's, made already.
+        properties = [("tuicast_screen", shot.text)]
+        if shot.png is not None:
+            properties.append(("tuicast_screen_png", str(shot.png)))
+        item.user_properties.extend(properties)
+        report.user_properties.extend(properties)
+        if html is not None and hasattr(html, "extras"):
+            extras = getattr(report, "extras", [])
+            extras.append(html.extras.text(shot.text, name=f"tuicast screen {shot.id}"))
+            if shot.png is not None:
+                extras.append(html.extras.image(str(shot.png), name=f"tuicast {shot.id}.png"))
+            report.extras = extras
+    sessions.captured.clear()

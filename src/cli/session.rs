@@ -219,6 +219,19 @@ enum Cmd {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Check the settled screen against the screen golden NAME of the project here
+    /// (`snapshots/@screens/NAME.txt`, as `tuicast::assert_screen!` does), with the update
+    /// modes of TUICAST_UPDATE; a change fails (exit 1) with the diff, and writes `.new`
+    /// for `tuicast review` / `accept`.
+    #[command(after_help = "Examples:\n  \
+    tuicast session check s1 home                  snapshots/@screens/home.txt\n  \
+    TUICAST_UPDATE=always tuicast session check s1 home   write the golden")]
+    Check {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// The golden's name.
+        name: String,
+    },
     /// The screen's outline and prompt (as `tuicast inspect`).
     #[command(after_help = "Examples:\n  \
     tuicast session inspect s1\n  \
@@ -393,6 +406,21 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut idle_for_new = None;
     let human = args.human;
+    // `check`: the daemon settles and gives the screen; the check runs here, in the project
+    // of the working folder, with this command's TUICAST_UPDATE and CI.
+    let check = match &args.command {
+        Cmd::Check { name, .. } => match check_setup(name) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                print(
+                    &Reply::error(super::message(&e), super::EXIT_BAD_INPUT),
+                    human,
+                )?;
+                return Ok(ExitCode::from(super::EXIT_BAD_INPUT));
+            }
+        },
+        _ => None,
+    };
     // Bad input (a regex that does not compile, an unknown prompt kind, a size of 0x0) is a
     // reply like any other: one JSON object with `error` and `exit`.
     let built = request_of(args.command, &mut idle_for_new);
@@ -427,8 +455,72 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             reply.exit = super::EXIT_CHECK_FAILED;
         }
     }
+    if let Some(check) = check {
+        return check.finish(reply, args.human);
+    }
     print(&reply, args.human)?;
     Ok(ExitCode::from(reply.exit))
+}
+
+/// A `session check`: the golden's name, the project and what a mismatch may write.
+struct ScreenCheck {
+    name: String,
+    root: PathBuf,
+    golden: PathBuf,
+    action: tuicast::assert::UpdateAction,
+}
+
+/// The `session check` of golden `name` in the project of the working folder (the one every
+/// command finds, else the working folder); a broken `tuicast.toml` or `TUICAST_UPDATE`
+/// is bad input.
+fn check_setup(name: &str) -> anyhow::Result<ScreenCheck> {
+    if name.is_empty() {
+        bail!("the golden's name is empty");
+    }
+    let here = std::env::current_dir().context("the working folder")?;
+    let root = tuicast::config::project_root(&here).unwrap_or(here);
+    let config = tuicast::config::Config::load(&root)?;
+    let golden = tuicast::assert::snapshot_path(
+        &config.snapshots,
+        tuicast::harness::SCREENS_DIR,
+        name,
+        "txt",
+    );
+    let action = tuicast::assert::UpdateMode::from_env()?.resolve_here();
+    Ok(ScreenCheck {
+        name: name.to_string(),
+        root,
+        golden,
+        action,
+    })
+}
+
+impl ScreenCheck {
+    /// Checks the screen of the daemon's `reply` and prints the reply with `check`
+    /// (`name`, `golden`, `passed`); a failure is the reply's `error` (exit 1) with the
+    /// message `assert_screen!` gives.
+    fn finish(self, mut reply: Reply, human: bool) -> anyhow::Result<ExitCode> {
+        let model = reply.model.take();
+        if let (Some(screen), 0) = (model, reply.exit) {
+            let checked =
+                tuicast::harness::check_screen_golden(&self.root, &screen, &self.name, self.action);
+            if let Err(failure) = &checked {
+                reply.error = Some(failure.to_string());
+                reply.exit = super::EXIT_CHECK_FAILED;
+            }
+            let mut value = serde_json::to_value(&reply).unwrap_or_default();
+            value["check"] = serde_json::json!({
+                "name": self.name,
+                "golden": self.golden,
+                "passed": checked.is_ok(),
+            });
+            let (out, err) = reply_text(&value, human);
+            print_text(&out, &err)?;
+            return Ok(ExitCode::from(reply.exit));
+        }
+        print(&reply, human)?;
+        Ok(ExitCode::from(reply.exit))
+    }
 }
 
 /// The request a command line asks for; bad input is an error.
@@ -610,6 +702,10 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
             mark,
             output,
         } => {
+            // (`screen` is `session check`'s own: the model, which no reply prints.)
+            if format == "screen" {
+                bail!("unknown format \"screen\": use text, json or png");
+            }
             let output = output.map(|p| std::path::absolute(&p).unwrap_or(p));
             Request::Snapshot {
                 id,
@@ -618,6 +714,12 @@ fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result
                 output,
             }
         }
+        Cmd::Check { id, .. } => Request::Snapshot {
+            id,
+            format: Some("screen".into()),
+            mark: None,
+            output: None,
+        },
         Cmd::Inspect { id } => Request::Inspect { id },
         Cmd::Status { id } => Request::Status { id },
         Cmd::List => Request::List,
@@ -740,9 +842,15 @@ fn run_daemon(idle: Option<&str>) -> anyhow::Result<ExitCode> {
 /// session screen ID | head`) is no failure and no panic: the rest is dropped, and the
 /// command's exit status stays what the reply says. Another write error is returned.
 fn print(reply: &Reply, human: bool) -> std::io::Result<()> {
-    use std::io::Write;
     let value = serde_json::to_value(reply).unwrap_or_default();
     let (out, err) = reply_text(&value, human);
+    print_text(&out, &err)
+}
+
+/// Writes what [`reply_text`] gave: `out` to standard output (a closed pipe is no error),
+/// `err` to standard error, best effort.
+fn print_text(out: &str, err: &str) -> std::io::Result<()> {
+    use std::io::Write;
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(out.as_bytes())

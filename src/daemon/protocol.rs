@@ -120,6 +120,12 @@ pub struct Reply {
     /// `snapshot --format json`: the screen with styles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render: Option<Box<ScreenJson>>,
+    /// `snapshot --format screen`, asked by `tuicast session check` only: the settled
+    /// screen as tuicast's own model, which the client checks against a screen golden of its
+    /// project (`harness::check_screen_golden`). The client prints no such field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub model: Option<Box<crate::term::Screen>>,
     /// `snapshot --format png`: the file written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub png: Option<PathBuf>,

@@ -487,6 +487,23 @@ impl Worker {
     }
 
     fn snapshot(&mut self, format: &str, output: Option<&Path>) -> Reply {
+        // The screen a golden sees (`session check`): settled first, as `assert_screen!`
+        // takes a live session's, so that a frame drawn in several writes is never caught
+        // half-drawn; the reply's screen is that one.
+        if format == "screen" {
+            let settled = self.session.as_mut().map(|s| {
+                let settle = s.settle();
+                s.wait_settled(settle)
+                    .map(|_| Box::new(s.screen_without_secrets()))
+            });
+            let mut v = self.view();
+            match settled {
+                Some(Ok(model)) => v.model = Some(model),
+                Some(Err(e)) => return self.failed(e.to_string(), 1),
+                None => v.exit = 2,
+            }
+            return v;
+        }
         let mut v = self.view();
         let Some(s) = &self.session else {
             v.exit = 2;

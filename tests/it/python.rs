@@ -174,29 +174,32 @@ fn copy_project(from: &Path, to: &Path) {
     }
 }
 
-/// The wheel installs `tuicast` and the plugin into a fresh virtualenv, and `pytest` checks the
-/// prompt_toolkit app's casts as tuicast would: each checkpoint and expectation an item that
-/// passes; a changed title fails with tuicast's message (diff, golden, cast line, the fix);
-/// `--tuicast-update` writes the goldens; a checkpoint added to the scenario is an item checked
-/// live; casts that pytest does not collect are an error, never a pass.
-#[test]
-fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
-    let Some((maturin, wheelhouse)) = tools() else {
-        return;
-    };
+/// The wheel built with maturin and installed with `packages` (offline, from `wheelhouse`)
+/// into a fresh virtualenv in a new folder: the folder, and the virtualenv's path.
+fn wheel_in_a_venv(maturin: &Path, wheelhouse: &Path, packages: &[&str]) -> (Dir, PathBuf) {
     let dir = Dir::new();
     // The wheel, built in a target folder of its own inside this test's (kept between runs).
     // Not the tests' own: maturin's build has other features than `cargo test`'s, so cargo
     // would link target/debug/tuicast again while the other tests run it.
-    let mut build = Command::new(&maturin);
+    let mut build = Command::new(maturin);
     build
         .args(["build", "--profile", "dev", "--quiet", "-o"])
         .arg(dir.join("wheels"))
         .current_dir(root().join("python"));
-    if let Some(target) = Path::new(BIN).parent().and_then(Path::parent) {
-        build.env("CARGO_TARGET_DIR", target.join("python-wheel"));
-    }
+    let target = Path::new(BIN)
+        .parent()
+        .and_then(Path::parent)
+        .expect("the tests' target folder")
+        .join("python-wheel");
+    std::fs::create_dir_all(&target).unwrap();
+    build.env("CARGO_TARGET_DIR", &target);
+    // One build at a time (the tests of this file, in threads or in nextest's processes):
+    // maturin stages the binary under the target folder, and two builds race there.
+    let lock = std::fs::File::create(target.join(".tuicast-test-lock")).unwrap();
+    let locked = nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusive)
+        .unwrap_or_else(|(_, e)| panic!("lock the wheel's target folder: {e}"));
     run(build, "maturin build", 0);
+    drop(locked);
     let wheel = std::fs::read_dir(dir.join("wheels"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -210,9 +213,9 @@ fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
     install
         .args(["install", "-q", "--disable-pip-version-check", "--no-index"])
         .arg("--find-links")
-        .arg(&wheelhouse)
+        .arg(wheelhouse)
         .arg(&wheel)
-        .args(["pytest", "prompt_toolkit"]);
+        .args(packages);
     run(install, "pip install", 0);
     let installed = venv.join("bin/tuicast");
     let mut version = Command::new(&installed);
@@ -220,6 +223,20 @@ fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
     let (shown, _) = run(version, "the installed tuicast --version", 0);
     assert!(shown.starts_with("tuicast "), "{shown}");
 
+    (dir, venv)
+}
+
+/// The wheel installs `tuicast` and the plugin into a fresh virtualenv, and `pytest` checks the
+/// prompt_toolkit app's casts as tuicast would: each checkpoint and expectation an item that
+/// passes; a changed title fails with tuicast's message (diff, golden, cast line, the fix);
+/// `--tuicast-update` writes the goldens; a checkpoint added to the scenario is an item checked
+/// live; casts that pytest does not collect are an error, never a pass.
+#[test]
+fn pytest_checks_a_prompt_toolkit_app_through_the_wheel() {
+    let Some((maturin, wheelhouse)) = tools() else {
+        return;
+    };
+    let (dir, venv) = wheel_in_a_venv(&maturin, &wheelhouse, &["pytest", "prompt_toolkit"]);
     let project = dir.join("project");
     std::fs::create_dir_all(&project).unwrap();
     copy_project(&root().join("tests/apps/pyapp"), &project);
@@ -426,4 +443,163 @@ fn the_pytest_hint_is_given_only_where_an_update_fixes_the_failure() {
             ("slow::end".to_string(), false),
         ]
     );
+}
+
+/// A pytest test of the Textual app of `tests/apps/textualapp`, written with the wheel's
+/// Python API (`tuicast.Session`, `tuicast.assert_screen`), run by pytest in a fresh
+/// virtualenv: it types into the form and its screen golden passes; a changed app fails with
+/// the diff and a `.new`, and the failing test's report carries the screen (the text as a
+/// section, the PNG in its junit properties); `tuicast accept` makes it pass; a session left
+/// by an exception is stopped (the daemon lists none afterwards); `paste`, `wait_changed`,
+/// `wait_idle`, `inspect`, `wait_ref`, `snapshot` (PNG, JSON), `save`, `env`, `cwd` and bad
+/// input (a `SessionError` with exit 2) each do what they say.
+#[test]
+fn a_pytest_test_drives_a_textual_app_through_the_python_api() {
+    let Some((maturin, wheelhouse)) = tools() else {
+        return;
+    };
+    let (dir, venv) = wheel_in_a_venv(&maturin, &wheelhouse, &["pytest", "textual"]);
+    let project = dir.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let source = std::fs::read_to_string(root().join("tests/apps/textualapp/app.py")).unwrap();
+    std::fs::write(project.join("app.py"), &source).unwrap();
+    std::fs::write(project.join("tuicast.toml"), "").unwrap();
+    std::fs::write(
+        project.join("test_signup.py"),
+        r#"import json
+import sys
+
+import pytest
+
+import tuicast
+
+
+def test_sign_up():
+    with tuicast.Session([sys.executable, "app.py"], size="60x12") as s:
+        s.wait_text("Tab: next field")
+        s.type("Ada")
+        s.press("Tab")
+        s.type("Paris")
+        s.press("Enter")
+        s.wait_text("Welcome, 'Ada' of 'Paris'!")
+        assert "Welcome" in s.text()
+        tuicast.assert_screen(s, "welcome")
+
+
+def test_a_session_left_by_an_exception_is_stopped():
+    with pytest.raises(tuicast.SessionError) as e:
+        with tuicast.Session([sys.executable, "app.py"], size="60x12") as s:
+            s.wait_text("no such text", timeout="300ms")
+    assert e.value.exit == 1 and "timed out" in e.value.message
+    assert tuicast.session.live_sessions() == []
+
+
+def test_the_other_methods(tmp_path):
+    with tuicast.Session([sys.executable, "app.py"], size="60x12") as s:
+        first = s.wait_text("Tab: next field")
+        s.paste("Grace")
+        assert s.wait_changed(first["screen_hash"])["matched"]["wait"] == "changed"
+        assert s.wait_idle("200ms")["matched"]["wait"] == "silent"
+        assert "Grace" in s.text()
+        outline = s.inspect()
+        assert any(r["role"] == "box" for r in outline["refs"]), outline["refs"]
+        assert s.wait_ref("@box")["matched"]["wait"] == "ref"
+        assert s.snapshot(tmp_path / "form.png").read_bytes().startswith(b"\x89PNG")
+        assert json.loads(s.snapshot(tmp_path / "form.json").read_text())["size"]["cols"] == 60
+        saved = s.save(tmp_path / "signup")
+        assert saved["steps"] >= 2
+    assert "{ paste" in (tmp_path / "signup.toml").read_text()
+    assert (tmp_path / "signup.cast").is_file()
+
+
+def test_env_cwd_and_bad_input(tmp_path):
+    (tmp_path / "here.txt").write_text("in the folder\n")
+    with tuicast.Session("echo $GREETING; cat here.txt; sleep 30", env={"GREETING": "hi there"},
+                         cwd=tmp_path) as s:
+        s.wait_text("hi there")
+        s.wait_text("in the folder")
+    with pytest.raises(tuicast.SessionError) as e:
+        tuicast.Session("true", size="0x0").start()
+    assert e.value.exit == 2, e.value.reply
+"#,
+    )
+    .unwrap();
+    let runtime = dir.join("runtime");
+    std::fs::create_dir_all(&runtime).unwrap();
+    let env = |cmd: &mut Command, update: &str| {
+        cmd.current_dir(&project)
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .env("TUICAST_SESSION_IDLE", "120s")
+            .env("TUICAST_UPDATE", update)
+            .env("NO_COLOR", "1")
+            .env_remove("CI")
+            .env_remove("VIRTUAL_ENV")
+            .env_remove("TUICAST_BIN");
+    };
+    let pytest = |update: &str, what: &str, status: i32| {
+        let mut cmd = Command::new(venv.join("bin/pytest"));
+        cmd.args(["-p", "no:cacheprovider", "-rA", "--junitxml=junit.xml"]);
+        env(&mut cmd, update);
+        run(cmd, what, status)
+    };
+    let golden = project.join("snapshots/@screens/welcome.txt");
+    let pending = project.join("snapshots/@screens/welcome.txt.new");
+
+    // The golden written, then checked.
+    pytest("always", "pytest writing the golden", 0);
+    let text = std::fs::read_to_string(&golden).unwrap();
+    assert!(text.contains("checkpoint: welcome\n"), "{text}");
+    assert!(text.contains("Welcome, 'Ada' of 'Paris'!"), "{text}");
+    assert!(text.contains("│ Sign up "), "{text}");
+    let (out, told) = pytest("new", "pytest", 0);
+    assert!(out.contains("4 passed"), "{told}");
+    assert!(!pending.exists());
+
+    // A changed app fails with the diff, writes the `.new`, and the report has the screen.
+    std::fs::write(
+        project.join("app.py"),
+        source.replace("Label(\"Sign up\")", "Label(\"Register\")"),
+    )
+    .unwrap();
+    let (out, told) = pytest("new", "pytest of a changed app", 1);
+    for needed in [
+        "screen golden mismatch: snapshots/@screens/welcome.txt",
+        "first difference: row 2, column",
+        "-     │ Sign up",
+        "+     │ Register",
+        "to accept: tuicast accept @screens/welcome.txt",
+        "tuicast screen py",
+        "1 failed, 3 passed",
+    ] {
+        assert!(out.contains(needed), "{needed:?}\n{told}");
+    }
+    assert!(pending.is_file(), "{told}");
+    let junit = std::fs::read_to_string(project.join("junit.xml")).unwrap();
+    let png = junit
+        .split("name=\"tuicast_screen_png\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no tuicast_screen_png property:\n{junit}"));
+    assert!(std::fs::read(png).unwrap().starts_with(b"\x89PNG"), "{png}");
+    assert!(junit.contains("name=\"tuicast_screen\""), "{junit}");
+
+    // `tuicast accept` (the wheel's binary) takes the change; then it passes.
+    let mut accept = Command::new(venv.join("bin/tuicast"));
+    accept.args(["accept", "@screens/welcome.txt"]);
+    env(&mut accept, "new");
+    run(accept, "tuicast accept", 0);
+    assert!(!pending.exists());
+    assert!(std::fs::read_to_string(&golden)
+        .unwrap()
+        .contains("│ Register "));
+    let (out, told) = pytest("new", "pytest after accept", 0);
+    assert!(out.contains("4 passed"), "{told}");
+
+    // Every session was stopped, the one left by an exception too.
+    let mut list = Command::new(venv.join("bin/tuicast"));
+    list.args(["session", "list"]);
+    env(&mut list, "new");
+    let (listed, told) = run(list, "tuicast session list", 0);
+    let listed: Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(listed["sessions"], serde_json::json!([]), "{told}");
 }

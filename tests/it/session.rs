@@ -2143,3 +2143,106 @@ fn htop_waited_for_by_idle_and_by_a_changed_screen() {
     );
     a.ok(&["stop", "htop"]);
 }
+
+/// `session check ID NAME` checks the settled screen against `snapshots/@screens/NAME.txt` of
+/// the project it runs in, as `assert_screen!` does: missing (a `.new`, exit 1), written
+/// (`TUICAST_UPDATE=always`), passing, a changed screen failing with the diff and a `.new`
+/// that `tuicast accept` takes; CI writes nothing; a bad `TUICAST_UPDATE` is bad input.
+#[test]
+fn check_compares_the_live_screen_with_a_screen_golden_and_accept_takes_it() {
+    let mut a = Agent::new();
+    a.work.write("tuicast.toml", "");
+    a.env.push(("TUICAST_UPDATE".into(), "new".into()));
+    a.env.push(("CI".into(), String::new()));
+    a.ok(&[
+        "start",
+        "--name",
+        "g",
+        "--",
+        "bash",
+        "--norc",
+        "--noprofile",
+    ]);
+    a.ok(&["type", "g", "PS1='> '; clear"]);
+    a.ok(&["press", "g", "Enter"]);
+    a.ok(&["wait", "g", "--cursor", "1,3"]);
+    let golden = a.work.join("snapshots/@screens/home.txt");
+    let pending = a.work.join("snapshots/@screens/home.txt.new");
+    let missing = a.run(&["check", "g", "home"]);
+    assert_eq!(missing.code, 1, "{missing}");
+    assert_eq!(missing.json["check"]["passed"], false, "{missing}");
+    assert_eq!(
+        missing.json["check"]["golden"],
+        golden.display().to_string()
+    );
+    assert!(missing.json.get("model").is_none(), "{missing}");
+    assert!(
+        missing.json["error"]
+            .as_str()
+            .unwrap()
+            .contains("tuicast accept @screens/home.txt"),
+        "{missing}"
+    );
+    assert!(pending.is_file() && !golden.exists());
+    // A bad update mode is bad input, and nothing is asked of the daemon.
+    let mut bad = a.command(&["check", "g", "home"]);
+    bad.env("TUICAST_UPDATE", "sometimes");
+    let bad = Reply::of(bad.output().unwrap());
+    assert_eq!(bad.code, 2, "{bad}");
+    assert!(
+        bad.json["error"]
+            .as_str()
+            .unwrap()
+            .contains("TUICAST_UPDATE"),
+        "{bad}"
+    );
+    let mut always = a.command(&["check", "g", "home"]);
+    always.env("TUICAST_UPDATE", "always");
+    let written = Reply::of(always.output().unwrap());
+    assert_eq!(written.code, 0, "{written}");
+    let text = std::fs::read_to_string(&golden).unwrap();
+    assert!(
+        text.contains("checkpoint: home\n") && text.contains("cursor: 1:3\n---\n>"),
+        "{text}"
+    );
+    assert!(!pending.exists());
+    assert_eq!(a.ok(&["check", "g", "home"])["check"]["passed"], true);
+
+    a.ok(&["type", "g", "echo changed"]);
+    a.ok(&["press", "g", "Enter"]);
+    a.ok(&["wait", "g", "--regex", "(?m)^changed$"]);
+    // Under CI nothing is written.
+    let mut ci = a.command(&["check", "g", "home"]);
+    ci.env("CI", "true").env("TUICAST_UPDATE", "auto");
+    let ci = Reply::of(ci.output().unwrap());
+    assert_eq!(ci.code, 1, "{ci}");
+    assert!(!pending.exists(), "{ci}");
+    let changed = a.run(&["check", "g", "home"]);
+    assert_eq!(changed.code, 1, "{changed}");
+    let message = changed.json["error"].as_str().unwrap();
+    assert!(
+        message.starts_with("screen golden mismatch: snapshots/@screens/home.txt\n"),
+        "{message}"
+    );
+    assert!(message.contains("\n+> echo changed\n"), "{message}");
+    assert!(message.contains("\n+changed\n"), "{message}");
+    assert!(
+        message.ends_with("to accept: tuicast accept @screens/home.txt"),
+        "{message}"
+    );
+    assert!(pending.is_file());
+    let accepted = Command::new(BIN)
+        .args(["accept", "@screens/home.txt"])
+        .current_dir(a.work.path())
+        .output()
+        .unwrap();
+    assert!(accepted.status.success(), "{accepted:?}");
+    assert!(!pending.exists());
+    assert_eq!(a.ok(&["check", "g", "home"])["check"]["passed"], true);
+    a.ok(&["stop", "g"]);
+    // An unknown session is bad input, and the model is no format of `snapshot`.
+    assert_eq!(a.run(&["check", "nosuch", "home"]).code, 2);
+    let model = a.run(&["snapshot", "g", "--format", "screen"]);
+    assert_eq!(model.code, 2, "{model}");
+    assert!(model.json.get("model").is_none(), "{model}");
+}
