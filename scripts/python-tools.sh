@@ -2,14 +2,14 @@
 # What tests/it/python.rs needs, from PyPI (nothing of theirs is committed here): maturin, which
 # builds the `tuicast` wheel (python/pyproject.toml), in a virtualenv at target/pyenv/, and the
 # wheels of pytest and prompt_toolkit (the Python TUI the test project is written with) with
-# their dependencies in target/pyenv/wheels/, so that the test's fresh virtualenv installs them
+# their dependencies, and the official MCP SDK (`mcp`, the client of tests/it/mcp.rs), in target/pyenv/wheels/, so that the test's fresh virtualenv installs them
 # offline (`pip install --no-index --find-links`). Versions are pinned; pip retries and shows
 # its errors. The test finds them there (or TUICAST_PYENV names another folder).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 out="${TUICAST_PYENV:-$repo/target/pyenv}"
 maturin="maturin==1.16.0"
-wanted=("pytest==9.2.0" "prompt_toolkit==3.0.53")
+wanted=("pytest==9.2.0" "prompt_toolkit==3.0.53" "mcp==1.30.0")
 pip=(--retries 5 --timeout 60 --disable-pip-version-check)
 if [ ! -x "$out/bin/maturin" ] || ! "$out/bin/maturin" --version | grep -qx "maturin ${maturin#*==}"; then
   python3 -m venv "$out"
