@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# What tests/it/python.rs needs, from PyPI (nothing of theirs is committed here): maturin, which
-# builds the `tuicast` wheel (python/pyproject.toml), in a virtualenv at target/pyenv/, and the
-# wheels of pytest and prompt_toolkit (the Python TUI the test project is written with) with
-# their dependencies, and the official MCP SDK (`mcp`, the client of tests/it/mcp.rs), in target/pyenv/wheels/, so that the test's fresh virtualenv installs them
+# What tests/it/python.rs and tests/it/mcp.rs need, from PyPI (nothing of theirs is committed
+# here): maturin, which builds the `tuicast` wheel (python/pyproject.toml), in a virtualenv at
+# target/pyenv/, and the wheels of pytest, prompt_toolkit (the Python TUI the test project is
+# written with) and mcp (the official MCP SDK, the client of `tuicast mcp`) with their
+# dependencies in target/pyenv/wheels/, so that the tests' fresh virtualenvs install them
 # offline (`pip install --no-index --find-links`). Versions are pinned; pip retries and shows
 # its errors. The test finds them there (or TUICAST_PYENV names another folder).
 set -euo pipefail
