@@ -111,6 +111,111 @@ fn an_agent_edits_a_file_in_vim_over_mcp_and_saves_the_session_as_a_test() {
     );
 }
 
+/// The protocol itself, with no SDK (so it runs wherever the binary does): JSON-RPC lines on
+/// stdio; tools listed with input schemas; a request that fails is a tool result with
+/// `isError` and the message, and the server answers the next one; the end of its input ends
+/// it with status 0.
+#[test]
+fn tuicast_mcp_speaks_json_rpc_on_stdio_and_survives_bad_requests() {
+    use std::io::{BufRead, BufReader, Write};
+    let a = Agent::new();
+    let mut child = Command::new(BIN)
+        .arg("mcp")
+        .current_dir(a.work.path())
+        .env("XDG_RUNTIME_DIR", a.runtime.path())
+        .env("TUICAST_SESSION_IDLE", "120s")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start tuicast mcp");
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |id: u64, method: &str, params: serde_json::Value| -> serde_json::Value {
+        let line =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(input, "{line}").unwrap();
+        if method == "initialize" {
+            let reply = read_line(&mut output);
+            let note = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+            writeln!(input, "{note}").unwrap();
+            return reply;
+        }
+        read_line(&mut output)
+    };
+    fn read_line(from: &mut impl BufRead) -> serde_json::Value {
+        let mut line = String::new();
+        from.read_line(&mut line).expect("a reply");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+    }
+    let init = ask(
+        1,
+        "initialize",
+        serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                           "clientInfo": {"name": "it", "version": "0"}}),
+    );
+    assert_eq!(init["result"]["serverInfo"]["name"], "tuicast", "{init}");
+    let tools = ask(2, "tools/list", serde_json::json!({}));
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    for wanted in [
+        "session_start",
+        "session_wait",
+        "session_stop",
+        "replay",
+        "run",
+    ] {
+        assert!(names.contains(&wanted), "{wanted} missing: {names:?}");
+    }
+    let wait = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "session_wait")
+        .unwrap();
+    assert!(
+        wait["inputSchema"]["properties"]["ref"].is_object(),
+        "{wait}"
+    );
+    let unknown = ask(
+        3,
+        "tools/call",
+        serde_json::json!({"name": "session_press", "arguments": {"id": "nope", "keys": ["a"]}}),
+    );
+    assert_eq!(unknown["result"]["isError"], true, "{unknown}");
+    assert!(unknown["result"]["structuredContent"]["error"]
+        .as_str()
+        .unwrap()
+        .contains("nope"));
+    let bad_size = ask(
+        4,
+        "tools/call",
+        serde_json::json!({"name": "session_start", "arguments": {"command": ["true"], "size": "0x0"}}),
+    );
+    assert_eq!(bad_size["result"]["isError"], true, "{bad_size}");
+    assert_eq!(
+        bad_size["result"]["structuredContent"]["exit"], 2,
+        "{bad_size}"
+    );
+    let listed = ask(
+        5,
+        "tools/call",
+        serde_json::json!({"name": "session_list", "arguments": {}}),
+    );
+    assert_eq!(listed["result"]["isError"], false, "{listed}");
+    assert_eq!(
+        listed["result"]["structuredContent"]["sessions"],
+        serde_json::json!([])
+    );
+    drop(ask);
+    drop(input);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+}
+
 /// Every file under `dir`.
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
