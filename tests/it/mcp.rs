@@ -210,7 +210,6 @@ fn tuicast_mcp_speaks_json_rpc_on_stdio_and_survives_bad_requests() {
         listed["result"]["structuredContent"]["sessions"],
         serde_json::json!([])
     );
-    drop(ask);
     drop(input);
     let status = child.wait().unwrap();
     assert!(status.success(), "{status}");
