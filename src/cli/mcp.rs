@@ -37,9 +37,10 @@ use super::session::{self, Cmd, WaitArgs};
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Tools: session_start, session_press, session_type, session_paste, \
-    session_secret, session_wait, session_snapshot, session_inspect, session_status, \
-    session_resize, session_stop, session_list; replay, inspect, run. Their inputs and replies \
-    are those of `tuicast session`, `replay`, `inspect` and `run` (docs/agents.md).\n\n\
+    session_secret, session_wait, session_step, session_snapshot, session_inspect, \
+    session_status, session_resize, session_stop, session_list; replay, inspect, run. Their \
+    inputs and replies are those of `tuicast session`, `replay`, `inspect` and `run` \
+    (docs/agents.md, \"Over MCP\").\n\n\
     Examples:\n  \
     tuicast mcp                               serve on stdin/stdout (an agent starts it)\n  \
     claude mcp add tuicast -- tuicast mcp     register it with an MCP client\n  \
@@ -161,6 +162,16 @@ struct ResizeInput {
     id: String,
     /// The new size, COLSxROWS.
     size: String,
+}
+
+/// `session_step`'s input.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct StepInput {
+    /// The session: its id, or the name given to start.
+    id: String,
+    /// The step, an inline TOML table as in a scenario file.
+    step: String,
 }
 
 /// `session_snapshot`'s input.
@@ -382,6 +393,21 @@ impl Server {
             }
             result
         })
+        .await
+    }
+
+    /// Any scenario step.
+    #[tool(description = "Run any scenario step, written as in a scenario file: \
+        '{ drag = { from = [2, 1], to = [2, 9] } }', '{ wait = { ref = \"@vim.mode\", gone = \
+        true } }'.")]
+    async fn session_step(&self, Parameters(i): Parameters<StepInput>) -> CallToolResult {
+        self.session(
+            Cmd::Step {
+                id: i.id,
+                step: i.step,
+            },
+            |_| {},
+        )
         .await
     }
 

@@ -20,7 +20,7 @@ from mcp.client.stdio import stdio_client
 
 WANTED = {
     "session_start", "session_press", "session_type", "session_paste", "session_secret",
-    "session_wait", "session_snapshot", "session_inspect", "session_resize", "session_stop",
+    "session_wait", "session_step", "session_snapshot", "session_inspect", "session_resize", "session_stop",
     "session_list", "replay", "inspect", "run",
 }
 
@@ -93,6 +93,8 @@ async def main(binary, work):
             assert sorted(s["id"] for s in listed["sessions"]) == ["cli", "vim"], listed
 
             await reply("session_press", {"id": "vim", "keys": ["Esc"]})
+            await reply("session_step", {"id": "vim",
+                                         "step": '{ wait = { ref = "@vim.mode[value=insert]", gone = true } }'})
             await reply("session_wait", {"id": "vim", "ref": "@vim.mode[value=normal]"})
             await reply("session_type", {"id": "vim", "text": ":wq"})
             await reply("session_press", {"id": "vim", "keys": ["Enter"]})
