@@ -13,7 +13,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -28,7 +28,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use tuicast::daemon::protocol::{Reply, Request};
-use tuicast::daemon::Paths;
+use tuicast::daemon::{self, Paths};
 
 use super::session::{self, Cmd, WaitArgs};
 
@@ -72,15 +72,64 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the MCP server's runtime")?;
-    runtime.block_on(async move {
+    let too_long = Arc::new(AtomicBool::new(false));
+    let input = LineLimit {
+        inner: tokio::io::stdin(),
+        line: 0,
+        too_long: Arc::clone(&too_long),
+    };
+    let served = runtime.block_on(async move {
         let running = server
-            .serve(rmcp::transport::stdio())
+            .serve((input, tokio::io::stdout()))
             .await
             .context("the MCP client did not initialize")?;
         running.waiting().await.context("the MCP server failed")?;
         anyhow::Ok(())
-    })?;
+    });
+    if too_long.load(Ordering::Relaxed) {
+        anyhow::bail!(
+            "a message on standard input is longer than {} bytes, the most `tuicast mcp` reads \
+             (as a session request): the server stopped",
+            daemon::MAX_LINE
+        );
+    }
+    served?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Standard input with a bound on its lines: one longer than [`daemon::MAX_LINE`] (the most
+/// a session request holds) is an error that ends the server, where the SDK would read on.
+struct LineLimit<R> {
+    inner: R,
+    /// Bytes since the last newline.
+    line: usize,
+    too_long: Arc<AtomicBool>,
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for LineLimit<R> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
+        if let std::task::Poll::Ready(Ok(())) = polled {
+            let mut line = self.line;
+            for &b in &buf.filled()[before..] {
+                line = if b == b'\n' { 0 } else { line + 1 };
+                if line > daemon::MAX_LINE {
+                    self.too_long.store(true, Ordering::Relaxed);
+                    return std::task::Poll::Ready(Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "a message is too long",
+                    )));
+                }
+            }
+            self.line = line;
+        }
+        polled
+    }
 }
 
 /// The MCP server: its tools and what they share.

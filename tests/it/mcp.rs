@@ -215,6 +215,36 @@ fn tuicast_mcp_speaks_json_rpc_on_stdio_and_survives_bad_requests() {
     assert!(status.success(), "{status}");
 }
 
+/// A message longer than a session request may be (4 MiB) ends the server with exit status 2
+/// and says so, where the SDK alone would read on without a bound.
+#[test]
+fn a_message_longer_than_4_mib_ends_the_server_with_status_2() {
+    use std::io::Write;
+    let a = Agent::new();
+    let mut child = Command::new(BIN)
+        .arg("mcp")
+        .current_dir(a.work.path())
+        .env("XDG_RUNTIME_DIR", a.runtime.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start tuicast mcp");
+    let mut input = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // The server stops reading at the limit: the rest may find the pipe closed.
+        let _ = input.write_all(&vec![b'x'; (4 << 20) + 4096]);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("longer than 4194304 bytes, the most `tuicast mcp` reads"),
+        "{stderr}"
+    );
+}
+
 /// Every file under `dir`.
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
