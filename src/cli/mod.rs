@@ -7,6 +7,7 @@ mod convert;
 mod engines;
 mod info;
 mod inspect;
+mod mcp;
 mod record;
 mod replay;
 mod report;
@@ -55,6 +56,7 @@ pub(crate) const EXIT_CHECK_FAILED: u8 = 1;
         tuicast inspect casts/demo.cast --json         boxes, selected row, status bar as data\n  \
         tuicast convert old.cast -o new.cast           rewrite any cast as asciicast v3\n  \
         tuicast session start -- bash                  drive a live program step by step\n  \
+        tuicast mcp                                    the sessions and casts as MCP tools (stdio)\n  \
         tuicast run -- sh -c 'ls; exit 3'              a command's output and status as JSON\n  \
         tuicast schema session-reply                   the JSON Schema of a format tuicast writes\n\n\
         Exit status: 0 success, 1 a check failed, 2 bad input or usage."
@@ -91,6 +93,7 @@ enum Command {
     Inspect(inspect::Args),
     Convert(convert::Args),
     Session(session::Args),
+    Mcp(mcp::Args),
     Run(run::Args),
     Ask(ask::Args),
     Schema(schema::Args),
@@ -203,6 +206,7 @@ where
         Command::Inspect(args) => inspect::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Session(args) => session::run(args),
+        Command::Mcp(args) => mcp::run(args),
         Command::Run(args) => run::run(args),
         Command::Ask(args) => ask::run(args),
         Command::Schema(args) => schema::run(args),

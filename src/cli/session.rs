@@ -47,7 +47,7 @@ pub(super) struct Args {
 }
 
 #[derive(Debug, clap::Subcommand)]
-enum Cmd {
+pub(super) enum Cmd {
     /// Start a program in a new session; prints its id.
     #[command(after_help = "Examples:\n  \
     tuicast session start -- bash --norc          prints the session as JSON; id s1\n  \
@@ -283,7 +283,7 @@ enum Cmd {
 /// Where a mouse command points: exactly one of these.
 #[derive(Debug, clap::Args)]
 #[group(required = true, multiple = false)]
-struct TargetArgs {
+pub(super) struct TargetArgs {
     /// The centre of the first place this text is on the screen.
     #[arg(long)]
     text: Option<String>,
@@ -330,9 +330,12 @@ fn row_col(text: &str, flag: &str) -> anyhow::Result<Point> {
     }
 }
 
-#[derive(Debug, clap::Args)]
+/// The arguments of `session wait`, and (the same type, read from JSON) the input of
+/// `tuicast mcp`'s `session_wait`: one source for the flags and the tool's input schema.
+#[derive(Debug, clap::Args, serde::Deserialize, schemars::JsonSchema)]
 #[command(group = clap::ArgGroup::new("kind").multiple(false))]
-struct WaitArgs {
+#[serde(deny_unknown_fields)]
+pub(super) struct WaitArgs {
     /// The session: its id, or the name given to start.
     id: String,
     /// Until the text is on the screen.
@@ -349,6 +352,7 @@ struct WaitArgs {
     /// `@dialog.button("Yes")[focused]`, `@box("Todos") >> @list.selected` (docs/agents.md,
     /// "Refs and selectors"; `session inspect` lists the refs).
     #[arg(long = "ref", group = "kind", value_name = "SELECTOR")]
+    #[serde(rename = "ref")]
     reference: Option<String>,
     /// Until nothing changed and nothing was written for this long: no screen change and
     /// no output at all (a program that keeps writing is never idle, even when its screen
@@ -373,6 +377,7 @@ struct WaitArgs {
     title: Option<String>,
     /// Until a bell rings (one bell since the last checkpoint per wait).
     #[arg(long, group = "kind")]
+    #[serde(default)]
     bell: bool,
     /// Until the program writes text containing this to the clipboard (OSC 52).
     #[arg(long, group = "kind")]
@@ -434,16 +439,23 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(super::EXIT_BAD_INPUT));
         }
     };
-    let start = || start_daemon(idle_for_new.as_deref());
-    let called = match daemon::call(&paths, &request, &start) {
+    let reply = send(&paths, &request, idle_for_new.as_deref());
+    if let Some(check) = check {
+        return check.finish(reply, human);
+    }
+    print(&reply, human)?;
+    Ok(ExitCode::from(reply.exit))
+}
+
+/// Sends a request to the daemon of `paths` (started, with `idle` when given, if none runs)
+/// and gives its reply: a daemon that could not be reached is a reply with `error` and exit
+/// status 1, a daemon found gone is noted in `daemon_restarted`. `tuicast session` and
+/// `tuicast mcp` both send through here.
+pub(super) fn send(paths: &Paths, request: &Request, idle: Option<&str>) -> Reply {
+    let start = || start_daemon(idle);
+    let called = match daemon::call(paths, request, &start) {
         Ok(c) => c,
-        Err(e) => {
-            print(
-                &Reply::error(e.to_string(), super::EXIT_CHECK_FAILED),
-                args.human,
-            )?;
-            return Ok(ExitCode::from(super::EXIT_CHECK_FAILED));
-        }
+        Err(e) => return Reply::error(e.to_string(), super::EXIT_CHECK_FAILED),
     };
     let mut reply = called.reply;
     if called.daemon_was_gone {
@@ -455,11 +467,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             reply.exit = super::EXIT_CHECK_FAILED;
         }
     }
-    if let Some(check) = check {
-        return check.finish(reply, args.human);
-    }
-    print(&reply, args.human)?;
-    Ok(ExitCode::from(reply.exit))
+    reply
 }
 
 /// A `session check`: the golden's name, the project and what a mismatch may write.
@@ -523,8 +531,12 @@ impl ScreenCheck {
     }
 }
 
-/// The request a command line asks for; bad input is an error.
-fn request_of(command: Cmd, idle_for_new: &mut Option<String>) -> anyhow::Result<Request> {
+/// The request a command line (or an MCP tool call, `cli/mcp.rs`) asks for; bad input is an
+/// error.
+pub(super) fn request_of(
+    command: Cmd,
+    idle_for_new: &mut Option<String>,
+) -> anyhow::Result<Request> {
     Ok(match command {
         Cmd::Start {
             name,

@@ -274,6 +274,7 @@ fn usage_errors_exit_2_and_help_ends_with_examples() {
         vec!["replay", "--help"],
         vec!["info", "--help"],
         vec!["convert", "--help"],
+        vec!["mcp", "--help"],
     ] {
         let out = tuicast(&args).success();
         let help = out.stdout();

@@ -22,6 +22,7 @@
 //! - `input`: mouse, paste and focus steps: eventsapp byte for byte, vim, less, bash readline.
 //! - `inspect`: `tuicast inspect` and `tuicast::inspect` on real screens: outline, prompts, tables.
 //! - `repeat`: the flake guard, `--repeat N`: changing and steady programs recorded N times.
+//! - `mcp`: `tuicast mcp` under the official MCP Python SDK: vim edited over MCP, saved, `tuicast test`.
 //! - `live_runs`: which casts are recorded live, one recording per cast under nextest, one accept.
 //! - `edit_loop`: scenarios edited as authors edit them: checkpoints added, renamed, removed; no cast yet.
 //! - `session`: `tuicast session` as an agent drives it: vim, prompts, secrets, crashes, other users.
@@ -58,6 +59,7 @@ mod limits;
 mod live;
 mod live_runs;
 mod malformed;
+mod mcp;
 mod outputs;
 mod pacing;
 mod png;

@@ -113,9 +113,9 @@ fn tuicast_test_lists_its_tests_and_runs_those_named_exactly() {
         .fails_with(2);
 }
 
-/// maturin, and the folder of pytest's and prompt_toolkit's wheels, from
+/// maturin, and the folder of the wheels of pytest, prompt_toolkit and mcp, from
 /// `scripts/python-tools.sh`; `None` (and a note) outside CI when it has not been run.
-fn tools() -> Option<(PathBuf, PathBuf)> {
+pub(crate) fn tools() -> Option<(PathBuf, PathBuf)> {
     let pyenv = std::env::var_os("TUICAST_PYENV")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target/pyenv"));
@@ -125,9 +125,9 @@ fn tools() -> Option<(PathBuf, PathBuf)> {
     if !ready {
         assert!(
             std::env::var_os("CI").is_none(),
-            "maturin, pytest and prompt_toolkit are required under CI: run scripts/python-tools.sh"
+            "maturin, pytest, prompt_toolkit and mcp are required under CI: run scripts/python-tools.sh"
         );
-        eprintln!("skipping the Python wheel test: run scripts/python-tools.sh");
+        eprintln!("skipping a Python test: run scripts/python-tools.sh");
         return None;
     }
     Some((maturin, wheels))

@@ -10,7 +10,7 @@ use crate::util::{screen_at, Dir, BIN};
 
 /// One agent: a private runtime folder (so a daemon of its own) and a working folder.
 pub(crate) struct Agent {
-    runtime: Dir,
+    pub(crate) runtime: Dir,
     pub(crate) work: Dir,
     pub(crate) env: Vec<(String, String)>,
 }
@@ -98,7 +98,7 @@ impl Agent {
     }
 
     /// The daemon's folder.
-    fn folder(&self) -> PathBuf {
+    pub(crate) fn folder(&self) -> PathBuf {
         self.runtime.join("tuicast")
     }
 
