@@ -362,24 +362,35 @@ pub fn suites_below(root: &Path) -> Result<Vec<PathBuf>, SuiteSearchError> {
         if depth >= max_depth {
             continue;
         }
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        let mut subs: Vec<PathBuf> = entries
-            .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .filter(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                !name.starts_with('.') && name != "target" && name != "node_modules"
-            })
-            .map(|e| e.path())
-            .collect();
-        subs.sort();
-        queue.extend(subs.into_iter().map(|d| (d, depth + 1)));
+        queue.extend(
+            searched_subfolders(&dir)
+                .into_iter()
+                .map(|d| (d, depth + 1)),
+        );
     }
     out.sort();
     Ok(out)
+}
+
+/// The folders directly in `dir` that a search for suites or casts looks into, sorted: not
+/// hidden ones, `target` or `node_modules`, and no symbolic link (a link's file type is
+/// not a folder's). An unreadable `dir` has none.
+pub(crate) fn searched_subfolders(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut subs: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            !name.starts_with('.') && name != "target" && name != "node_modules"
+        })
+        .map(|e| e.path())
+        .collect();
+    subs.sort();
+    subs
 }
 
 /// The `[terminal]` table of `tuicast.toml` and of a cast's TOML: engine options, each

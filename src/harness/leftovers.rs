@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::discover::{expected_snapshots, Case};
+use super::discover::Case;
 use super::result::CheckResult;
 use crate::assert;
 use crate::config::Config;
@@ -47,14 +47,7 @@ pub fn leftovers(config: &Config, cases: &[Case]) -> std::io::Result<Leftovers> 
             ..Leftovers::default()
         });
     }
-    let expected: HashSet<PathBuf> = cases
-        .iter()
-        .flat_map(|c| expected_snapshots(config, c))
-        .collect();
-    let mut found = assert::pending::orphans(&config.snapshots, &expected)?;
-    // `assert_screen!` goldens belong to Rust tests, not to casts.
-    let screens = config.snapshots.join(super::SCREENS_DIR);
-    found.retain(|f| !f.starts_with(&screens));
+    let found = super::discover::orphans(config, cases)?;
     let stems: HashSet<&str> = cases.iter().map(|c| c.stem.as_str()).collect();
     let mut out = Leftovers {
         temporaries,
@@ -211,21 +204,8 @@ fn moved_casts(config: &Config, wanted: &HashSet<String>) -> Vec<(String, PathBu
         if depth >= max_depth {
             continue;
         }
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        let mut subs: Vec<PathBuf> = entries
-            .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .filter(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                !name.starts_with('.') && name != "target" && name != "node_modules"
-            })
-            .map(|e| e.path())
-            .filter(|p| *p != config.snapshots)
-            .collect();
-        subs.sort();
+        let mut subs = crate::config::searched_subfolders(&dir);
+        subs.retain(|p| *p != config.snapshots);
         queue.extend(subs.into_iter().map(|d| (d, depth + 1)));
     }
     out
