@@ -99,12 +99,7 @@ impl<'r> SvgAnimation<'r> {
         options: &GifOptions,
         decorations: &Decorations,
     ) -> Result<Self, PngError> {
-        if !(options.last_frame.is_finite() && options.last_frame >= 0.0) {
-            return Err(PngError::Option(format!(
-                "the last frame's time must be 0 or more seconds (got {})",
-                options.last_frame
-            )));
-        }
+        options.check()?;
         if !decorations.annotations.is_empty() {
             return Err(PngError::Annotation(
                 "annotations are drawn on a still picture of one screen, not on an animation"

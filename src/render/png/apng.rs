@@ -83,12 +83,7 @@ impl<'r, W: Write> ApngEncoder<'r, W> {
         options: &GifOptions,
         out: W,
     ) -> Result<Self, PngError> {
-        if !(options.last_frame.is_finite() && options.last_frame >= 0.0) {
-            return Err(PngError::Option(format!(
-                "the last frame's time must be 0 or more seconds (got {})",
-                options.last_frame
-            )));
-        }
+        options.check()?;
         let layout = animation_layout(renderer, size)?;
         Ok(ApngEncoder {
             pictures: Pictures::new(renderer, layout),

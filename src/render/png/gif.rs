@@ -49,6 +49,17 @@ impl GifOptions {
     pub fn repeat(self, repeat: bool) -> GifOptions {
         GifOptions { repeat, ..self }
     }
+
+    /// Refuses what no animation can show (every encoder's check: GIF, APNG, animated SVG).
+    pub(crate) fn check(&self) -> Result<(), PngError> {
+        if !(self.last_frame.is_finite() && self.last_frame >= 0.0) {
+            return Err(PngError::Option(format!(
+                "the last frame's time must be 0 or more seconds (got {})",
+                self.last_frame
+            )));
+        }
+        Ok(())
+    }
 }
 
 impl Default for GifOptions {
@@ -133,12 +144,7 @@ impl<'r, W: Write> GifEncoder<'r, W> {
         options: &GifOptions,
         out: W,
     ) -> Result<Self, PngError> {
-        if !(options.last_frame.is_finite() && options.last_frame >= 0.0) {
-            return Err(PngError::Option(format!(
-                "the last frame's time must be 0 or more seconds (got {})",
-                options.last_frame
-            )));
-        }
+        options.check()?;
         let layout = animation_layout(renderer, size)?;
         let mut encoder = gif::Encoder::new(out, layout.width as u16, layout.height as u16, &[])
             .map_err(gif_error)?;
