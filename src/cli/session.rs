@@ -395,6 +395,15 @@ pub(super) fn duration(text: &str) -> anyhow::Result<Duration> {
     parse_duration(text).map_err(anyhow::Error::msg)
 }
 
+/// Bad input as the one JSON reply every command gives: `error` and `exit` 2.
+fn bad_input(e: &anyhow::Error, human: bool) -> anyhow::Result<ExitCode> {
+    print(
+        &Reply::error(super::message(e), super::EXIT_BAD_INPUT),
+        human,
+    )?;
+    Ok(ExitCode::from(super::EXIT_BAD_INPUT))
+}
+
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Cmd::Daemon { idle } = &args.command {
         return run_daemon(idle.as_deref());
@@ -416,13 +425,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let check = match &args.command {
         Cmd::Check { name, .. } => match check_setup(name) {
             Ok(c) => Some(c),
-            Err(e) => {
-                print(
-                    &Reply::error(super::message(&e), super::EXIT_BAD_INPUT),
-                    human,
-                )?;
-                return Ok(ExitCode::from(super::EXIT_BAD_INPUT));
-            }
+            Err(e) => return bad_input(&e, human),
         },
         _ => None,
     };
@@ -431,13 +434,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let built = request_of(args.command, &mut idle_for_new);
     let request = match built {
         Ok(r) => r,
-        Err(e) => {
-            print(
-                &Reply::error(super::message(&e), super::EXIT_BAD_INPUT),
-                human,
-            )?;
-            return Ok(ExitCode::from(super::EXIT_BAD_INPUT));
-        }
+        Err(e) => return bad_input(&e, human),
     };
     let reply = send(&paths, &request, idle_for_new.as_deref());
     if let Some(check) = check {
