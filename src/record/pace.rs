@@ -107,7 +107,7 @@ impl Session {
                 // Not finished with the last input: wait, up to the session's timeout.
                 working_until = (now + PACE_HOLD).min(started + self.timeout);
             }
-            if self.ready_now(period)? {
+            if !look.working() && self.ready_now(period)? {
                 return Ok(());
             }
             // A lone Esc is waited out whatever the program does (`esc_settled` ends it
@@ -123,10 +123,10 @@ impl Session {
 
     /// Whether the program is ready for input now: it has read all input sent (and a lone Esc
     /// can no longer start a sequence), nothing it wrote is on its way, and no thread of its
-    /// tree works (runs, wants to run, pauses in a short sleep) at a look and at a second one
-    /// [`CONFIRM`](super::settle::CONFIRM) later with no output between. Unlike a settled
-    /// checkpoint it need not wait for every timer: an animation between two frames takes a
-    /// key as it comes.
+    /// tree works (runs, wants to run, pauses in a short sleep) at a look (the caller's, which
+    /// found none) and at a second one [`CONFIRM`](super::settle::CONFIRM) later with no
+    /// output between. Unlike a settled checkpoint it need not wait for every timer: an
+    /// animation between two frames takes a key as it comes.
     fn ready_now(&mut self, period: Duration) -> Result<bool, RecordError> {
         if !self.esc_settled(Instant::now())
             || self.pty.input_pending() != Some(false)
@@ -135,9 +135,6 @@ impl Session {
             return Ok(false);
         }
         let pid = self.pty.pid();
-        if TreeLook::take(pid, period).is_none_or(|l| l.working()) {
-            return Ok(false);
-        }
         if self.pump(Some(Instant::now() + super::settle::CONFIRM))? {
             self.observe();
             return Ok(false);
