@@ -14,7 +14,8 @@
 //!   ([`TimeoutDiagnosis`]: what a timed-out wait saw), `error.rs` ([`RecordError`], `AtStep`),
 //!   `home.rs` (the private HOME and the sweep of stale ones).
 //! - [`Scenario`] (`scenario.rs`: plain checked values: the program, its environment, the
-//!   steps) and running it ([`record_scenario`], `run.rs`). Cast TOML files are read by the config stage,
+//!   steps) and running it ([`record_scenario`], `run.rs`; the program in a fresh copy of
+//!   its working folder, `workdir.rs`). Cast TOML files are read by the config stage,
 //!   which hands their recording part here; this stage knows no TOML, snapshots or pictures.
 //! - [`journal`]: the steps of a session driven by hand or by an agent, with the waits
 //!   inferred where none was used: the scenario that reproduces it.
