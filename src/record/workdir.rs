@@ -76,7 +76,23 @@ impl WorkCopy {
             message,
         };
         let folder = std::fs::canonicalize(folder).map_err(|e| err(e.to_string()))?;
-        let files = list_files(&folder).map_err(|e| err(e.to_string()))?;
+        sweep_stale_copies();
+        let mut files = list_files(&folder).map_err(|e| err(e.to_string()))?;
+        // The temporary folder may be inside the working folder (TMPDIR set there): other
+        // recordings' copies there are not the project's files, and copying them grew each
+        // copy by all the earlier ones.
+        if let Ok(tmp) = std::fs::canonicalize(std::env::temp_dir()) {
+            if let Ok(rel) = tmp.strip_prefix(&folder) {
+                files.retain(|f| {
+                    f.strip_prefix(rel).map_or(true, |in_tmp| {
+                        !in_tmp
+                            .components()
+                            .next()
+                            .is_some_and(|c| c.as_os_str().to_string_lossy().starts_with(PREFIX))
+                    })
+                });
+            }
+        }
         if files.len() > MAX_FILES {
             return Err(err(format!(
                 "it holds more than {MAX_FILES} files (point `cwd` at a fixture folder, or set \
@@ -242,6 +258,36 @@ fn stays_inside(rel: &Path, target: &Path) -> bool {
     true
 }
 
+/// The name of every copy's temporary folder starts so, then the pid of the process that made it.
+const PREFIX: &str = "tuicast-cwd-";
+
+/// Removes the copies of recordings whose process is gone (killed before it could remove its
+/// own): they would pile up in the temporary folder.
+fn sweep_stale_copies() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|p| p.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let alive = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok();
+        let ours = entry.metadata().is_ok_and(|m| {
+            Ok(std::os::unix::fs::MetadataExt::uid(&m))
+                == crate::util::current_uid().map_err(|_| ())
+        });
+        if !alive && ours && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// A new private folder under the system's temporary folder.
 fn temp_folder() -> io::Result<PathBuf> {
     static COUNT: AtomicU64 = AtomicU64::new(0);
@@ -252,7 +298,7 @@ fn temp_folder() -> io::Result<PathBuf> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
         let dir = base.join(format!(
-            "tuicast-cwd-{}-{}-{nanos:x}",
+            "{PREFIX}{}-{}-{nanos:x}",
             std::process::id(),
             COUNT.fetch_add(1, Ordering::Relaxed)
         ));
