@@ -62,13 +62,16 @@ pub struct Check<'a> {
     /// How many lines scrolled off the screen text goldens show above its rows
     /// (`[check] scrollback`; 0: none).
     pub scrollback: usize,
+    /// Whether a `txt` golden carries the screen's style runs (the default; `styles = false`:
+    /// the rows alone). Other formats ignore it.
+    pub styles: bool,
 }
 
 impl<'a> Check<'a> {
     /// A check of `golden` in `format` (`png`: how PNG goldens are drawn and compared),
     /// labelled `cast` and `checkpoint`, that writes nothing (`action` is
-    /// [`UpdateAction::WriteNothing`]), without colour or scrollback: set the fields to
-    /// change that.
+    /// [`UpdateAction::WriteNothing`]), without colour or scrollback, with styles: set the
+    /// fields to change that.
     pub fn new(
         format: Format,
         golden: &'a Path,
@@ -85,6 +88,7 @@ impl<'a> Check<'a> {
             color: false,
             png,
             scrollback: 0,
+            styles: true,
         }
     }
 }
@@ -108,6 +112,7 @@ impl Check<'_> {
             screen,
             cursor,
             self.scrollback,
+            self.styles,
         );
         let outcome = if self.format.is_binary() {
             if cursor != CursorView::Shown && screen.cursor.visible {

@@ -402,6 +402,7 @@ mod tests {
             color: false,
             png: &check,
             scrollback: 0,
+            styles: true,
         }
         .check(&hello)
         .unwrap();

@@ -23,8 +23,12 @@
 //! (`cursor: 24:80 hidden`) compare equal to the new form ([`upgrade_golden`]). Every row of
 //! the screen follows, trailing spaces trimmed (so the row count is the screen height).
 //!
-//! `styled.txt` adds, after the rows, only the styles that differ from the default, one run
-//! per line, as `row:col` or `row:first-last` (1-based cells) then the style:
+//! After the rows come only the styles that differ from the default, one run per line, as
+//! `row:col` or `row:first-last` (1-based cells) then the style. `txt` has this section when
+//! the screen has any such cell (a screen of plain text has none, and its `txt` golden is the
+//! rows alone), so a change of colour fails a `txt` golden as a change of text does; with
+//! `styles = false` (`[check]` of a cast, or `tuicast.toml`) `txt` is the rows alone, as
+//! before 0.2. `styled.txt` always has the section, and the links section below:
 //!
 //! ```text
 //! --- styles
@@ -79,10 +83,11 @@ use crate::term::{Attrs, Cell, Color, Screen};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
 #[non_exhaustive]
 pub enum Format {
-    /// Plain text rows (`.txt`); written `txt` or `text`.
+    /// The text rows (`.txt`), then the style runs when the screen has any (unless
+    /// `styles = false`); written `txt` or `text`.
     #[serde(rename = "txt", alias = "text")]
     Text,
-    /// Rows plus style runs (`.styled.txt`).
+    /// Rows plus style runs, always, and the hyperlinks (`.styled.txt`).
     #[serde(rename = "styled.txt", alias = "styled")]
     Styled,
     /// A picture of the screen (`.png`), compared by decoded pixels; see
@@ -244,8 +249,8 @@ pub fn rows_start(text: &str) -> usize {
 
 /// Writes `screen` in `format`. `cast` and `checkpoint` only label the file.
 ///
-/// [`Format::Png`] is binary: this gives its text (`txt`) render, which is what a PNG
-/// snapshot shows as text; the picture comes from [`Check`](super::Check).
+/// [`Format::Png`] is binary: this gives its text render (the rows, without styles), which is
+/// what a PNG snapshot shows as text; the picture comes from [`Check`](super::Check).
 pub fn render(format: Format, cast: &str, checkpoint: &str, screen: &Screen) -> String {
     render_with(format, cast, checkpoint, screen, CursorView::Shown)
 }
@@ -258,11 +263,12 @@ pub fn render_with(
     screen: &Screen,
     cursor: CursorView,
 ) -> String {
-    render_golden(format, cast, checkpoint, screen, cursor, 0)
+    render_golden(format, cast, checkpoint, screen, cursor, 0, true)
 }
 
 /// [`render_with`], with the last `scrollback` lines scrolled off the screen above its rows
-/// (`[check] scrollback`; 0: none, and no scrollback section).
+/// (`[check] scrollback`; 0: none, and no scrollback section), and for [`Format::Text`] the
+/// style runs when the screen has any and `styles` is set (`styles = false`: the rows alone).
 pub fn render_golden(
     format: Format,
     cast: &str,
@@ -270,6 +276,7 @@ pub fn render_golden(
     screen: &Screen,
     cursor: CursorView,
     scrollback: usize,
+    styles: bool,
 ) -> String {
     let mut out = header(cast, checkpoint, screen, cursor);
     if scrollback > 0 {
@@ -287,20 +294,30 @@ pub fn render_golden(
         out.push('\n');
     }
     out.push_str(&crate::render::text(screen));
-    if format == Format::Styled {
+    let runs = || {
+        screen
+            .rows
+            .iter()
+            .enumerate()
+            .flat_map(|(r, row)| style_runs(row).into_iter().map(move |run| (r, run)))
+    };
+    let with_styles = match format {
+        Format::Styled => true,
+        Format::Text => styles && runs().next().is_some(),
+        Format::Png => false,
+    };
+    if with_styles {
         out.push_str(STYLES_MARK);
         out.push('\n');
-        for (r, row) in screen.rows.iter().enumerate() {
-            for run in style_runs(row) {
-                let _ = writeln!(out, "{}", run.display(r));
-            }
+        for (r, run) in runs() {
+            let _ = writeln!(out, "{}", run.display(r));
         }
-        if !screen.state.links.is_empty() {
-            out.push_str(LINKS_MARK);
-            out.push('\n');
-            for (r, row) in screen.rows.iter().enumerate() {
-                write_link_runs(&mut out, screen, r, row);
-            }
+    }
+    if format == Format::Styled && !screen.state.links.is_empty() {
+        out.push_str(LINKS_MARK);
+        out.push('\n');
+        for (r, row) in screen.rows.iter().enumerate() {
+            write_link_runs(&mut out, screen, r, row);
         }
     }
     out
@@ -576,16 +593,16 @@ mod tests {
         let s =
             crate::term::test_screen(crate::term::Size { cols: 4, rows: 2 }, "1\r\n2\r\n3\r\n4");
         assert_eq!(
-            render_golden(Format::Text, "c", "e", &s, CursorView::Omitted, 0),
+            render_golden(Format::Text, "c", "e", &s, CursorView::Omitted, 0, true),
             "---\ncast: c\ncheckpoint: e\nsize: 4x2\n---\n3\n4\n"
         );
-        let text = render_golden(Format::Text, "c", "e", &s, CursorView::Omitted, 1);
+        let text = render_golden(Format::Text, "c", "e", &s, CursorView::Omitted, 1, true);
         assert_eq!(
             text,
             "---\ncast: c\ncheckpoint: e\nsize: 4x2\n---\n--- scrollback 1\n2\n--- screen\n3\n4\n"
         );
         assert_eq!(text.lines().nth(rows_start(&text)), Some("3"));
-        let text = render_golden(Format::Text, "c", "e", &s, CursorView::Shown, 50);
+        let text = render_golden(Format::Text, "c", "e", &s, CursorView::Shown, 50, true);
         assert!(
             text.contains("--- scrollback 2\n1\n2\n--- screen\n3\n"),
             "{text}"

@@ -407,8 +407,13 @@ fn run_project(
                 harness::repeat::check_case_repeated(&config, case, &opts, repeat)
                     .into_iter()
                     // A broken cast or scenario is reported whatever the filter: its
-                    // checkpoints cannot be named, so no filter can be known to skip them.
-                    .filter(|r| wanted(&r.test, filter) || case.checkpoints.is_err())
+                    // checkpoints cannot be named, so no filter can be known to skip them;
+                    // and so is a failed live recording, which the checkpoints point to.
+                    .filter(|r| {
+                        wanted(&r.test, filter)
+                            || case.checkpoints.is_err()
+                            || (case.recorded && r.test == case.stem && !r.passed())
+                    })
                     .collect();
             if let Some(report) = report {
                 let key = format!("cast {}", case.stem);

@@ -8,6 +8,7 @@
 //! casts = "casts"            # where casts are found (recursively)
 //! snapshots = "snapshots"    # where goldens are kept: inside the project, links resolved
 //! formats = ["txt"]          # snapshot formats checked by default: txt, styled.txt, png
+//! styles = true              # txt goldens carry the screen's colours (false: text alone)
 //! engine = "avt"             # avt or vt100
 //!
 //! [terminal]                 # engine options (also in a cast's TOML, over these)
@@ -68,6 +69,9 @@ pub struct Config {
     pub snapshots: PathBuf,
     /// Snapshot formats checked when a cast's scenario does not say.
     pub formats: Vec<Format>,
+    /// Whether `txt` goldens carry the screen's style runs when a cast's `[check] styles`
+    /// does not say (`styles`, default true).
+    pub styles: bool,
     /// Where `formats = []` is, when it is: a cast that then has no region golden and no
     /// expectation of its own fails, naming this place ([`NO_FORMATS`]).
     pub no_formats_at: Option<String>,
@@ -108,6 +112,9 @@ pub(crate) struct ConfigFile {
     /// The golden formats of every cast (default `["txt"]`).
     #[cfg_attr(feature = "schema", schemars(with = "Option<Vec<Format>>"))]
     formats: Option<toml::Spanned<Vec<Format>>>,
+    /// Whether `txt` goldens carry the screen's colours and attributes (default true; false:
+    /// the text alone, and a change of colour passes).
+    styles: Option<bool>,
     /// The terminal engine: `native` (the default), `avt` or `vt100`.
     engine: Option<EngineKind>,
     /// Options of the terminal engine, for every cast.
@@ -171,6 +178,7 @@ impl Config {
             casts: root.join("casts"),
             snapshots: root.join("snapshots"),
             formats: vec![Format::Text],
+            styles: true,
             no_formats_at: None,
             engine: EngineSpec::default(),
             #[cfg(feature = "png")]
@@ -238,6 +246,9 @@ impl Config {
                 ));
             }
             config.formats = f.into_inner();
+        }
+        if let Some(s) = file.styles {
+            config.styles = s;
         }
         if let Some(e) = file.engine {
             config.engine.kind = e;

@@ -25,33 +25,35 @@ pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResu
     };
     let mut checked = check_replay(config, case, opts);
     let first = infos.first().map(|i| i.name.as_str()).unwrap_or_default();
-    infos
+    let lead = case_lead(case, first);
+    // A live recording is the case's own test, first: a failure to record is told there.
+    let own = case
+        .recorded
+        .then(|| recording(case, checked.as_ref().err().map(|e| e.message())));
+    let told = |name: &str| (own.is_some() || name != first).then_some(lead.as_str());
+    let checkpoints: Vec<CheckResult> = infos
         .iter()
         .flat_map(|info| {
             let mut out = vec![match &mut checked {
                 Ok(results) => results
                     .remove(&info.name)
                     .unwrap_or_else(|| missing(case, &info.name)),
-                Err(e) => failed_once(
-                    case,
-                    e.message(),
-                    (info.name != first).then_some(first),
-                    &info.name,
-                ),
+                Err(e) => failed_once(case, e.message(), told(&info.name), &info.name),
             }];
             for e in case.expects_at(&info.name) {
                 let mut r = match &mut checked {
                     Ok(results) => results
                         .remove(&expect_key(&info.name, &e.id))
                         .unwrap_or_else(|| missing(case, &info.name)),
-                    Err(_) => failed_once(case, "", Some(first), &info.name),
+                    Err(_) => failed_once(case, "", Some(&lead), &info.name),
                 };
                 r.test = expect_test_name(&case.stem, &info.name, &e.id);
                 out.push(r);
             }
             out
         })
-        .collect()
+        .collect();
+    own.into_iter().chain(checkpoints).collect()
 }
 
 /// The results of a case's checkpoints by name: its cast replayed once, each checkpoint
@@ -153,26 +155,45 @@ pub(super) fn missing(case: &Case, name: &str) -> CheckResult {
 }
 
 /// The result of a checkpoint of a case whose replay (or live recording) failed with `error`:
-/// the whole message at the case's `first` checkpoint (`None`: this is it), and at the others
-/// a line that points there — one failure is reported once, not once per checkpoint.
-pub(super) fn failed_once(
-    case: &Case,
-    error: &str,
-    first: Option<&str>,
-    name: &str,
-) -> CheckResult {
-    let Some(first) = first else {
+/// the whole message here when `lead` is `None`, else a line that points to the test `lead`
+/// that has it — one failure is reported once, not once per checkpoint.
+pub(super) fn failed_once(case: &Case, error: &str, lead: Option<&str>, name: &str) -> CheckResult {
+    let Some(lead) = lead else {
         return failed(case, error, name);
     };
     failed(
         case,
         &format!(
-            "not checked: {} could not be replayed or recorded (the error is under {})\n",
+            "not checked: {} could not be {} (the error is under {lead})\n",
             crate::assert::shown_path(&case.cast),
-            test_name(&case.stem, first)
+            if lead == case.stem {
+                "recorded"
+            } else {
+                "replayed or recorded"
+            },
         ),
         name,
     )
+}
+
+/// Where a failure of the whole case is told: the case's own test (its name, [`Case::stem`])
+/// for a live recording — the recording is a test of its own, which fails when the program
+/// could not be recorded — else the test of its first checkpoint (`first`).
+pub(super) fn case_lead(case: &Case, first: &str) -> String {
+    if case.recorded {
+        case.stem.clone()
+    } else {
+        test_name(&case.stem, first)
+    }
+}
+
+/// The result of a live-recorded case's own test: passed, or the recording's `error`.
+pub(super) fn recording(case: &Case, error: Option<&str>) -> CheckResult {
+    let mut r = broken(case, error.unwrap_or_default());
+    if error.is_none() {
+        r.error = None;
+    }
+    r
 }
 
 /// The result of a checkpoint of a case whose replay failed with `error`.
@@ -211,6 +232,7 @@ pub(super) fn check_checkpoint(
             color: opts.color,
             png,
             scrollback: case.scrollback,
+            styles: case.styles,
         };
         let checked = check.check_with(&screen, cursor);
         if let Err((e, bad)) = take(config, path, checked, &mut snapshots) {

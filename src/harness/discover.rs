@@ -38,12 +38,18 @@ pub struct Case {
     pub masks: Vec<Mask>,
     /// Whether goldens record the cursor (`[check] cursor`).
     pub cursor: bool,
+    /// Whether `txt` goldens carry the screen's style runs (`[check] styles`, else the
+    /// project's `styles`).
+    pub styles: bool,
     /// Scrolled-off lines text goldens show above the screen (`[check] scrollback`).
     pub scrollback: usize,
     /// Where `[check] scrollback` is declared, when it is.
     pub scrollback_at: Option<String>,
     /// How to record this cast, when its TOML says (live mode).
     pub scenario: Option<Scenario>,
+    /// Whether this run records the cast live from its scenario (the live mode it was
+    /// discovered with): the recording is then a test of its own, named [`Case::stem`].
+    pub recorded: bool,
     /// The engine its checkpoints replay with: the project's, with the cast TOML's
     /// `[terminal]` over its options.
     pub engine: EngineSpec,
@@ -82,17 +88,20 @@ impl Case {
         self.expects.iter().filter(move |e| e.applies_to(name))
     }
 
-    /// The test names of this case in order: each checkpoint's, then its expectations'.
+    /// The test names of this case in order: its recording's ([`Case::recorded`]: the stem),
+    /// then each checkpoint's, then its expectations'.
     pub fn test_names(&self) -> Vec<String> {
         match &self.checkpoints {
-            Ok(infos) => infos
-                .iter()
-                .flat_map(|i| {
+            Ok(infos) => self
+                .recorded
+                .then(|| self.stem.clone())
+                .into_iter()
+                .chain(infos.iter().flat_map(|i| {
                     std::iter::once(super::test_name(&self.stem, &i.name)).chain(
                         self.expects_at(&i.name)
                             .map(|e| super::trials::expect_test_name(&self.stem, &i.name, &e.id)),
                     )
-                })
+                }))
                 .collect(),
             Err(_) => vec![self.stem.clone()],
         }
@@ -247,6 +256,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
     let mut formats = config.formats.clone();
     let mut masks = Vec::new();
     let mut cursor = true;
+    let mut styles = config.styles;
     let mut scrollback = 0;
     let mut scrollback_at = None;
     let mut problem = None;
@@ -268,6 +278,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
             }
             masks = file.masks;
             cursor = file.cursor;
+            styles = file.styles.unwrap_or(styles);
             scrollback = file.scrollback;
             scrollback_at = file.scrollback_at;
             engine.options = file.terminal.apply(engine.options);
@@ -326,9 +337,11 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
         formats,
         masks,
         cursor,
+        styles,
         scrollback,
         scrollback_at,
         scenario,
+        recorded: records,
         engine,
         expects,
         region_goldens,
@@ -713,9 +726,11 @@ fn walk_failure(config: &Config, root: &Path, error: Failure) -> Case {
         formats: Vec::new(),
         masks: Vec::new(),
         cursor: true,
+        styles: true,
         scrollback: 0,
         scrollback_at: None,
         scenario: None,
+        recorded: false,
         engine: config.engine,
         expects: Vec::new(),
         region_goldens: Vec::new(),

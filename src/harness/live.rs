@@ -552,6 +552,7 @@ fn record_and_decide(
                     color: false,
                     png,
                     scrollback: case.scrollback,
+                    styles: case.styles,
                 };
                 check
                     .check_with(&screen, cursor)

@@ -11,9 +11,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::check::failed_once;
+use super::check::{failed_once, recording};
 use super::discover::Case;
 use super::result::CheckResult;
+use super::trials::test_name;
 use super::Options;
 use crate::assert::{self, CursorView, Format, Mask, Style};
 use crate::config::Config;
@@ -215,18 +216,27 @@ pub fn check_case_repeated(
                 let _ = std::fs::remove_file(repeated.recorded.cast);
             }
             Err((e, varied)) => {
-                // Said once, under the first checkpoint that varied (the first checkpoint
-                // when none is to blame: a recording failed); the others point there.
+                // Said once, under the first checkpoint that varied, or (none is to blame: a
+                // recording failed) under the case's own test; the others point there.
                 let first = varied
                     .first()
                     .and_then(|v| infos.iter().find(|i| i.name == *v))
-                    .or(infos.first())
-                    .map(|i| i.name.as_str())
-                    .unwrap_or_default();
+                    .map(|i| i.name.as_str());
+                let Some(first) = first else {
+                    let stem = case.stem.as_str();
+                    return std::iter::once(recording(case, Some(&e)))
+                        .chain(
+                            infos
+                                .iter()
+                                .map(|i| failed_once(case, &e, Some(stem), &i.name)),
+                        )
+                        .collect();
+                };
+                let lead = test_name(&case.stem, first);
                 return infos
                     .iter()
                     .map(|info| {
-                        let lead = (info.name != first).then_some(first);
+                        let lead = (info.name != first).then_some(lead.as_str());
                         failed_once(case, &e, lead, &info.name)
                     })
                     .collect();

@@ -65,6 +65,7 @@ pub fn check_screen_golden(
         color: false,
         png: &PngCheck::default(),
         scrollback: 0,
+        styles: config.styles,
     };
     let shown = assert::shown_path(&golden);
     let accept = crate::escape::shell_quote(&crate::escape::escape_for_terminal(

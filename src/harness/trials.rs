@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::check::{check_replay, failed_once, missing};
+use super::check::{case_lead, check_replay, failed_once, missing, recording};
 use super::discover::discover;
 use super::libtest::Trial;
 use super::live::{LiveMode, LiveModeError};
@@ -286,15 +286,22 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
                 )
             })
             .collect();
-        // A case that fails whole says why at its first checkpoint only.
+        // A case that fails whole says why once: in its own test when it is recorded live
+        // (the recording is a test of its own), else at its first checkpoint.
         let first_name = Arc::new(infos.first().map(|i| i.name.clone()).unwrap_or_default());
+        let lead = Arc::new(case_lead(&case, &first_name));
+        let records = case.recorded;
         // The cast's trials share its one check: the pool starts other casts beside it.
         let group: Arc<str> = Arc::from(case.stem.as_str());
         let suite = Arc::new(super::junit::suite_name(&config.root));
         let lines: Arc<HashMap<String, u64>> =
             Arc::new(infos.iter().map(|i| (i.name.clone(), i.line)).collect());
-        for (name, key) in keys {
+        // The live recording's own test: it runs the case's one check (as any of its trials
+        // may) and fails with the recording's error; its checkpoints then point here.
+        let own = records.then(|| (case.stem.clone(), String::new()));
+        for (name, key) in own.into_iter().chain(keys) {
             let (suite, lines) = (suite.clone(), lines.clone());
+            let lead = lead.clone();
             let (config, case, outcomes) = (config.clone(), case.clone(), outcomes.clone());
             let first_name = first_name.clone();
             let name_shown = name.clone();
@@ -328,12 +335,19 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
                         })
                     });
                     let outcome = match outcomes {
+                        // The recording's own test passes once the recording is checked.
+                        Ok(_) if key.is_empty() => Some(Ok(false)),
                         Ok(map) => map.get(&key).cloned(),
-                        // The whole message once, at the case's first checkpoint (not its
-                        // expectations); the others point there.
+                        Err(e) if key.is_empty() => Some(Err(recording(&case, Some(e.message()))
+                            .message_in(opts.live)
+                            .into())),
+                        // The whole message once: in the recording's own test, else at the
+                        // case's first checkpoint (not its expectations); the others point
+                        // there.
                         Err(e) => {
-                            let lead = (key != *first_name).then_some(first_name.as_str());
-                            let r = failed_once(&case, e, lead, &checkpoint);
+                            let told = records || key != *first_name;
+                            let r =
+                                failed_once(&case, e, told.then_some(lead.as_str()), &checkpoint);
                             Some(Err(r.message_in(opts.live).into()))
                         }
                     };
@@ -354,15 +368,20 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
                             name: name_shown.clone(),
                             time: started.elapsed().as_secs_f64(),
                             failure: outcome.clone().err().map(String::from),
-                            place: super::junit::place(&case.cast, line),
-                            goldens: super::discover::checkpoint_goldens(
-                                &config,
-                                &case,
-                                &checkpoint,
-                            )
-                            .iter()
-                            .map(|g| crate::assert::shown_path(g))
-                            .collect(),
+                            // (The recording's test: its scenario, which has no goldens.)
+                            place: match key.is_empty() {
+                                true => super::junit::place(&case.cast.with_extension("toml"), 0),
+                                false => super::junit::place(&case.cast, line),
+                            },
+                            goldens: match key.is_empty() {
+                                true => Vec::new(),
+                                false => {
+                                    super::discover::checkpoint_goldens(&config, &case, &checkpoint)
+                                        .iter()
+                                        .map(|g| crate::assert::shown_path(g))
+                                        .collect()
+                                }
+                            },
                         });
                     }
                     outcome.map(|_| ())

@@ -283,13 +283,34 @@ fn a_crash_fails_the_step_it_happened_in_with_its_status_and_last_screen_once() 
         1,
         "{out}"
     );
+    // The recording is the scenario's own test (issue 40 point 6): the failure is told there,
+    // and the checkpoints it could not check point to it.
+    let own = t.split("---- crash ----\n").nth(1).unwrap_or_default();
+    assert!(
+        own.split("\n----")
+            .next()
+            .unwrap_or_default()
+            .contains("the program exited (status 101)"),
+        "the recording's failure under its own name: {out}"
+    );
     assert!(
         t.contains(
-            "not checked: casts/crash.cast could not be replayed or recorded (the error is \
-             under crash::after-t)\n"
+            "---- crash::after-t ----\nnot checked: casts/crash.cast could not be recorded (the \
+             error is under crash)\n"
         ),
         "{out}"
     );
+    // A recording that works is a passing test of its own.
+    dir.write(
+        "casts/crash.toml",
+        "shell = \"echo ready; read -n1 k; echo got $k\"\nsize = \"60x6\"\n\
+         steps = [{ wait = \"ready\" }, { press = \"t\" }, { wait = \"got t\" }, { checkpoint = \"after-t\" }, { exit = 0 }]\n",
+    );
+    let out = dir.tuicast(["test", "--live", "--update"]).run().success();
+    let t = out.stdout();
+    assert!(t.contains("running 3 tests\n"), "{out}");
+    assert!(t.contains("test crash ... ok\n"), "{out}");
+    assert!(t.contains("test crash::after-t ... updated\n"), "{out}");
 }
 
 /// A program whose second row ticks every 20 ms, for ever (an animation), under a title.

@@ -50,7 +50,8 @@ fn under_nextest_a_cast_is_recorded_once_and_its_change_is_accepted_whole() {
     );
     let t = text(&out);
     assert!(out.status.success(), "{t}");
-    assert!(t.contains("3 tests run: 3 passed"), "{t}");
+    // (The recording is a test of its own, `count`, beside its three checkpoints.)
+    assert!(t.contains("4 tests run: 4 passed"), "{t}");
     assert_eq!(runs(&counter), 1, "recorded once under nextest:\n{t}");
     // cargo test's threads share it too.
     fs::remove_file(&counter).unwrap();
@@ -121,6 +122,28 @@ fn under_nextest_a_cast_is_recorded_once_and_its_change_is_accepted_whole() {
         "the accepted cast replays: {}",
         text(&out)
     );
+
+    // A recording that fails is its own failing test, under every runner (issue 40 point 6):
+    // the error once, in `count`; each checkpoint points there.
+    c.dir.write(
+        "casts/count.toml",
+        counted(&counter, "there").replace("{ exit = 0 }", "{ exit = 3 }"),
+    );
+    for runner in [
+        &["test", "--test", "casts"][..],
+        &["nextest", "run", "--test", "casts", "--no-fail-fast"],
+    ] {
+        let out = c.cargo(runner, &[("TUICAST_LIVE", "1"), ("CI", "true")]);
+        let t = text(&out);
+        assert!(!out.status.success(), "{t}");
+        assert!(t.contains("exited with status 0, expected 3"), "{t}");
+        assert!(
+            t.contains(
+                "not checked: casts/count.cast could not be recorded (the error is under count)"
+            ),
+            "{t}"
+        );
+    }
 }
 
 #[test]

@@ -104,8 +104,10 @@ fn every_kind_of_failure_is_in_the_report_and_chromium_shows_it() {
         "output, in JSON"
     );
     assert!(
-        html.contains("&amp;amp; </span><span class=\"d\" data-col=\"7\">&lt;</span>"),
-        "cells, escaped"
+        html.contains(
+            "&amp;amp; </span><span class=\"d\" data-col=\"7\" style=\"color:#dd3c69;\">&lt;</span>"
+        ),
+        "cells, escaped (in the cast's colour: a txt golden carries it)"
     );
     for test in [
         "broken",

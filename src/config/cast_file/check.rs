@@ -20,6 +20,10 @@ pub(super) struct CheckToml {
     /// Goldens have a `cursor:` line (default `true`).
     #[serde(default)]
     pub(super) cursor: Option<bool>,
+    /// `txt` goldens carry the screen's colours and attributes (default: `styles` of
+    /// `tuicast.toml`, true; false: the text alone).
+    #[serde(default)]
+    pub(super) styles: Option<bool>,
     /// Cells replaced by `▒` before comparing and in the golden.
     #[serde(default)]
     #[cfg_attr(feature = "schema", schemars(with = "Vec<MaskToml>"))]
@@ -77,6 +81,7 @@ pub(super) struct CheckParts {
     pub(super) masks: Vec<Mask>,
     pub(super) checked: Checked,
     pub(super) cursor: bool,
+    pub(super) styles: Option<bool>,
     pub(super) scrollback: usize,
     pub(super) scrollback_at: Option<String>,
     pub(super) expects: Vec<Expect>,
@@ -199,6 +204,7 @@ pub(super) fn check_table(
             end: check.end.unwrap_or(true),
         },
         cursor: check.cursor.unwrap_or(true),
+        styles: check.styles,
         scrollback,
         scrollback_at: check
             .scrollback

@@ -89,6 +89,9 @@ pub struct CastFile {
     pub checked: Checked,
     /// Whether goldens record the cursor (`[check] cursor`, default true).
     pub cursor: bool,
+    /// Whether `txt` goldens carry style runs (`[check] styles`); the project's `styles` when
+    /// `None`.
+    pub styles: Option<bool>,
     /// Lines scrolled off the top that text goldens show above the screen (`[check]
     /// scrollback`, default 0, at most [`MAX_SCROLLBACK`]).
     pub scrollback: usize,
@@ -181,6 +184,7 @@ impl CastFile {
             masks,
             checked,
             cursor,
+            styles,
             scrollback,
             scrollback_at,
             expects,
@@ -205,6 +209,7 @@ impl CastFile {
             masks,
             checked,
             cursor,
+            styles,
             scrollback,
             scrollback_at,
             #[cfg(feature = "png")]

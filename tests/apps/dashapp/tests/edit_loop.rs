@@ -75,16 +75,18 @@ fn accept(config: &Config) {
 fn a_scenario_with_no_cast_then_a_checkpoint_added_then_renamed() {
     let steps = "  { checkpoint = \"shown\" },\n";
     let (_dir, config) = project(&scenario(steps, true));
-    // No cast yet: recorded, its goldens missing, nothing silently skipped.
+    // No cast yet: recorded (the recording is a test of its own, `dash`), its goldens
+    // missing, nothing silently skipped.
     let r = check(&config);
     assert_eq!(
         statuses(&r),
         [
+            ("dash".to_string(), Status::Ok),
             ("dash::shown".to_string(), Status::Failed),
             ("dash::end".to_string(), Status::Failed)
         ],
         "{}",
-        r[0].message()
+        r[1].message()
     );
     accept(&config);
     assert!(check(&config).iter().all(|r| r.status() == Status::Ok));
@@ -97,15 +99,16 @@ fn a_scenario_with_no_cast_then_a_checkpoint_added_then_renamed() {
     assert_eq!(
         statuses(&r),
         [
+            ("dash".to_string(), Status::Ok),
             ("dash::shown".to_string(), Status::Ok),
             ("dash::details".to_string(), Status::Failed),
             ("dash::end".to_string(), Status::Ok)
         ]
     );
     assert!(
-        r[1].message().starts_with("snapshot missing: "),
+        r[2].message().starts_with("snapshot missing: "),
         "{}",
-        r[1].message()
+        r[2].message()
     );
     accept(&config);
 
@@ -116,8 +119,8 @@ fn a_scenario_with_no_cast_then_a_checkpoint_added_then_renamed() {
     let orphans = harness::orphans(&config, &cases).unwrap();
     assert_eq!(orphans, [config.snapshots.join("dash/details.txt")]);
     let r = check(&config);
-    assert_eq!(r[1].test, "dash::popup");
-    assert_eq!(r[1].status(), Status::Failed);
+    assert_eq!(r[2].test, "dash::popup");
+    assert_eq!(r[2].status(), Status::Failed);
     // Replayed, the committed cast (from before the rename) fails the names it disagrees
     // about, with the command that records it again.
     let opts = Options::new(UpdateAction::WriteNothing).live(LiveMode::Never);
@@ -141,6 +144,8 @@ fn the_animation_never_settles_unmasked_and_settles_masked() {
     let steps = "  { checkpoint = \"shown\", settle = \"200ms\" },\n";
     let (_dir, config) = project(&scenario(steps, false));
     let r = check(&config);
+    // The recording's own test tells why it failed; the checkpoints point to it.
+    assert_eq!(r[0].test, "dash");
     let m = r[0].message();
     assert!(
         m.contains("the screen never stayed the same for 200 ms"),
@@ -157,14 +162,15 @@ fn the_animation_never_settles_unmasked_and_settles_masked() {
     );
     let (_dir, config) = project(&scenario(steps, true));
     let r = check(&config);
+    assert_eq!(r[0].status(), Status::Ok, "recorded: {}", r[0].message());
     assert!(
-        r.iter().all(|r| r.status() == Status::Failed),
+        r[1..].iter().all(|r| r.status() == Status::Failed),
         "missing goldens only"
     );
     assert!(
-        r[0].message().starts_with("snapshot missing: "),
+        r[1].message().starts_with("snapshot missing: "),
         "{}",
-        r[0].message()
+        r[1].message()
     );
 }
 
