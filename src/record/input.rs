@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use super::error::RecordError;
-use super::keys::key_bytes;
+use super::keys::{self, typed};
 use super::mouse::{encode, MouseButton, MouseEvent, ScrollDirection};
 use super::scenario::Target;
 use super::session::Session;
@@ -16,22 +16,46 @@ use crate::cast::EventData;
 use crate::term::{Engine, MouseTracking, Screen, Size};
 
 impl Session {
-    /// Presses one key by name (`Enter`, `C-c`, `Up`, `a`, …; see [`super::keys`]). Arrow
-    /// keys follow the cursor-key mode (DECCKM) the live engine has.
+    /// Presses one key by name (`Enter`, `C-c`, `S-Enter`, `Up`, `a`, …; see
+    /// [`super::keys`]), sent as the keyboard modes the live engine has say: the cursor-key
+    /// mode (DECCKM), the kitty keyboard protocol's flags, modifyOtherKeys.
     /// Sent when the program is ready for it (see `pace.rs`), after a lone Esc only once the
     /// program can no longer take it as the start of a sequence.
     pub fn press(&mut self, key: &str) -> Result<(), RecordError> {
         // The key's bytes depend on the modes the program has set by the time it is ready.
         self.wait_ready()?;
-        let app_cursor = self.engine.screen().modes.cursor_keys;
-        let bytes = key_bytes(key, app_cursor).map_err(RecordError::Key)?;
+        let bytes = keys::encode(key, &self.engine.modes()).map_err(RecordError::Key)?;
         self.send_now(&[&bytes], &bytes)
     }
 
     /// Types text as if on a keyboard: once the program is ready, a character at a time, each
-    /// after the program has read the one before (see `pace.rs`).
+    /// after the program has read the one before (see `pace.rs`). Under the kitty keyboard
+    /// protocol each character is sent as its key is (by the flags in force when typing
+    /// starts: `CSI 97u` for `a` under flag 8; Enter, Esc and the C0 controls as their keys);
+    /// otherwise as it is.
     pub fn type_text(&mut self, text: &str) -> Result<(), RecordError> {
-        self.send_paced(&keystrokes(text), text)
+        self.type_keys(text, None)
+    }
+
+    /// Sends what a person's terminal sent, as it is, paced as [`Session::type_text`] (a
+    /// recording by hand: the person's terminal has already encoded the keys by the modes
+    /// the program set, which reach it through the mirror).
+    pub fn send_keystrokes(&mut self, bytes: &str) -> Result<(), RecordError> {
+        self.send_paced(&keystrokes(bytes), bytes)
+    }
+
+    /// Types `text` by the keyboard modes in force once the program is ready; the cast
+    /// records `placeholder` when given, else what was sent.
+    fn type_keys(&mut self, text: &str, placeholder: Option<&str>) -> Result<(), RecordError> {
+        self.wait_ready()?;
+        let modes = self.engine.modes();
+        let units: Vec<String> = keystrokes(text)
+            .into_iter()
+            .map(|u| typed(u, &modes))
+            .collect();
+        let units: Vec<&str> = units.iter().map(String::as_str).collect();
+        let sent = units.concat();
+        self.send_now(&units, placeholder.unwrap_or(&sent))
     }
 
     /// Types a secret: the cast records a placeholder, and any echo of the value in the output
@@ -48,7 +72,7 @@ impl Session {
             }
             self.secrets.push((name.to_string(), forms));
         }
-        self.send_paced(&keystrokes(value), &format!("<secret {name}>"))
+        self.type_keys(value, Some(&format!("<secret {name}>")))
     }
 
     /// Clicks `button` (a press and a release, as the program's mouse mode reports them) at
