@@ -221,4 +221,12 @@ fn a_session_presses_keys_by_the_flags_the_program_pushed() {
         "{r}"
     );
     a.ok(&["press", "k", "q"]);
+
+    // Under flag 8 typed text is sent as keys too: `h` is CSI 104 u.
+    a.ok(&["start", "--name", "k8", "--", "python3", &app, "kitty", "8"]);
+    a.ok(&["wait", "k8", "--text=ready"]);
+    a.ok(&["type", "k8", "hI"]);
+    let shown = a.ok(&["wait", "k8", "--text=got ESC[105;2u"]);
+    assert!(shown.to_string().contains("got ESC[104u"), "{shown}");
+    a.ok(&["press", "k8", "q"]);
 }
