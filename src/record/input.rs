@@ -37,11 +37,12 @@ impl Session {
         self.type_keys(text, None)
     }
 
-    /// Sends what a person's terminal sent, as it is, paced as [`Session::type_text`] (a
-    /// recording by hand: the person's terminal has already encoded the keys by the modes
-    /// the program set, which reach it through the mirror).
+    /// Sends what a person's terminal sent, as it is, paced as [`Session::type_text`] but a
+    /// key at a time, each escape sequence whole (a recording by hand: the person's terminal
+    /// has already encoded the keys by the modes the program set, which reach it through the
+    /// mirror; a key split into bytes read apart would be Esc and text to the program).
     pub fn send_keystrokes(&mut self, bytes: &str) -> Result<(), RecordError> {
-        self.send_paced(&keystrokes(bytes), bytes)
+        self.send_paced(&keys_as_sent(bytes), bytes)
     }
 
     /// Types `text` by the keyboard modes in force once the program is ready; the cast
@@ -302,6 +303,37 @@ fn keystrokes(text: &str) -> Vec<&str> {
     units
 }
 
+/// What a terminal sent, split into keys: a character each (`\r\n` whole), and each escape
+/// sequence whole: `ESC [` up to its final byte, `ESC O` and one more, `ESC` and one
+/// character (Alt), a lone ESC.
+fn keys_as_sent(bytes: &str) -> Vec<&str> {
+    let mut units = Vec::new();
+    let mut rest = bytes;
+    while let Some(c) = rest.chars().next() {
+        let len = if c == '\x1b' {
+            let b = rest.as_bytes();
+            match b.get(1) {
+                Some(b'[') => b[2..]
+                    .iter()
+                    .position(|x| (0x40..=0x7e).contains(x))
+                    .map_or(rest.len(), |i| i + 3),
+                Some(b'O') if b.len() > 2 => {
+                    1 + rest[2..].chars().next().map_or(1, |n| 1 + n.len_utf8())
+                }
+                Some(_) => 1 + rest[1..].chars().next().map_or(0, char::len_utf8),
+                None => 1,
+            }
+        } else if rest.starts_with("\r\n") {
+            2
+        } else {
+            c.len_utf8()
+        };
+        units.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    units
+}
+
 /// Whether tracking mode `have` reports what `need` does.
 fn enough(have: MouseTracking, need: MouseTracking) -> bool {
     let rank = |t| match t {
@@ -380,6 +412,28 @@ fn paste_body_counted<'t>(text: &'t str, work: &mut usize) -> std::borrow::Cow<'
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn keys_as_sent_keep_each_escape_sequence_whole() {
+        assert_eq!(
+            super::keys_as_sent("ab\x1b[13;2u\x1bOA\x1bx\r\n\x1b[97;5:3u\x1b"),
+            [
+                "a",
+                "b",
+                "\x1b[13;2u",
+                "\x1bOA",
+                "\x1bx",
+                "\r\n",
+                "\x1b[97;5:3u",
+                "\x1b"
+            ]
+        );
+        assert_eq!(
+            super::keys_as_sent("\x1b[1"),
+            ["\x1b[1"],
+            "cut: kept as it came"
+        );
+    }
+
     #[test]
     fn a_paste_cannot_end_itself() {
         use super::paste_body;

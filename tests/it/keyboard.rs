@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use crate::session::Agent;
-use crate::util::{have, record_scenario, root, screen_at, tuicast, Dir};
+use crate::util::{have, record_scenario, root, screen_at, tuicast, Dir, BIN};
 
 fn keysapp() -> PathBuf {
     root().join("tests/apps/keysapp/keysapp.py")
@@ -229,4 +229,51 @@ fn a_session_presses_keys_by_the_flags_the_program_pushed() {
     let shown = a.ok(&["wait", "k8", "--text=got ESC[105;2u"]);
     assert!(shown.to_string().contains("got ESC[104u"), "{shown}");
     a.ok(&["press", "k8", "q"]);
+}
+
+/// A recording by hand, in a session's terminal (a real PTY standing in for the person's):
+/// the program's kitty flags reach that terminal through the mirror, so the session sends
+/// `S-Enter` as `CSI 13;2u`; `tuicast record` passes it on as sent, records it, and its
+/// `--scenario` names it `S-Enter` again.
+#[test]
+fn a_recording_by_hand_passes_kitty_keys_on_and_names_them() {
+    if !have("python3") {
+        eprintln!("skipped: no python3");
+        return;
+    }
+    let a = Agent::new();
+    let app = keysapp().display().to_string();
+    let cast = a.work.join("hand.cast").display().to_string();
+    let toml = a.work.join("hand.toml").display().to_string();
+    a.ok(&[
+        "start",
+        "--name",
+        "h",
+        "--size",
+        "100x30",
+        "--",
+        BIN,
+        "record",
+        "-o",
+        &cast,
+        "--scenario",
+        &toml,
+        "--",
+        "python3",
+        &app,
+        "kitty",
+        "1",
+    ]);
+    a.ok(&["wait", "h", "--text=ready"]);
+    a.ok(&["press", "h", "S-Enter"]);
+    a.ok(&["wait", "h", "--text=got ESC[13;2u"]);
+    a.ok(&["press", "h", "C-S-a"]);
+    a.ok(&["wait", "h", "--text=got ESC[97;6u"]);
+    a.ok(&["press", "h", "q"]);
+    a.ok(&["wait", "h", "--exit", "0"]);
+    let recorded = std::fs::read_to_string(&cast).unwrap();
+    assert!(recorded.contains(r#""i", "\u001b[13;2u""#), "{recorded}");
+    let scenario = std::fs::read_to_string(&toml).unwrap();
+    assert!(scenario.contains("\"S-Enter\""), "{scenario}");
+    assert!(scenario.contains("\"C-S-a\""), "{scenario}");
 }
