@@ -96,6 +96,9 @@ struct Key {
     mods: u8,
     /// `M-` prefixes past the first: an ESC each before the key.
     extra_meta: usize,
+    /// A character key's character as the name (or the typed text) gave it: what it types
+    /// with Shift when it is a shifted one, and what Ctrl maps first (`C-?` is DEL, as before).
+    named: Option<char>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,11 +164,14 @@ impl Key {
             code,
             mods,
             extra_meta: metas.saturating_sub(1),
+            named: None,
         };
         if let Code::Char(c) = code {
             let (base, shifted) = unshift(c);
             key.code = Code::Char(base);
-            if shifted && key.mods & CTRL == 0 {
+            key.named = Some(c);
+            // `C-A` is `C-a`, as it always was; `C-?` is Ctrl+Shift+/.
+            if shifted && (key.mods & CTRL == 0 || !c.is_alphabetic()) {
                 key.mods |= SHIFT;
             }
         }
@@ -178,6 +184,7 @@ impl Key {
             code,
             mods: 0,
             extra_meta: 0,
+            named: None,
         };
         let mut chars = unit.chars();
         let c = chars.next()?;
@@ -206,6 +213,7 @@ impl Key {
                 let (base, shifted) = unshift(c);
                 Key {
                     mods: if shifted { SHIFT } else { 0 },
+                    named: Some(c),
                     ..plain(Code::Char(base))
                 }
             }
@@ -228,12 +236,20 @@ impl Key {
     /// The text the key types, when it types one (no Ctrl, no Alt).
     fn text(&self) -> Option<String> {
         match self.code {
-            Code::Char(c) if self.mods & (CTRL | ALT) == 0 => Some(if self.mods & SHIFT != 0 {
-                shift(c).to_string()
-            } else {
-                c.to_string()
-            }),
+            Code::Char(c) if self.mods & (CTRL | ALT) == 0 => Some(self.shifted(c).to_string()),
             _ => None,
+        }
+    }
+
+    /// What character key `c` types with the key's Shift: the named character when it is a
+    /// shifted one (`A`, `!`).
+    fn shifted(&self, c: char) -> char {
+        if self.mods & SHIFT == 0 {
+            return c;
+        }
+        match self.named {
+            Some(n) if unshift(n).1 => n,
+            _ => shift(c),
         }
     }
 
@@ -241,8 +257,13 @@ impl Key {
         let alt = if self.mods & ALT != 0 { "\x1b" } else { "" };
         let (shift, ctrl) = (self.mods & SHIFT != 0, self.mods & CTRL != 0);
         let body = match self.code {
-            Code::Char(c) if ctrl => ctrl_char(c).unwrap_or(c).to_string(),
-            Code::Char(c) => (if shift { self::shift(c) } else { c }).to_string(),
+            Code::Char(c) if ctrl => self
+                .named
+                .and_then(ctrl_char)
+                .or_else(|| ctrl_char(c))
+                .unwrap_or(c)
+                .to_string(),
+            Code::Char(c) => self.shifted(c).to_string(),
             Code::Enter => "\r".into(),
             Code::Esc => "\x1b".into(),
             Code::Tab if shift => "\x1b[Z".into(),
@@ -272,7 +293,7 @@ impl Key {
                 if only_shift || (level == 1 && well_known) {
                     return self.legacy(app_cursor);
                 }
-                u32::from(if self.mods & SHIFT != 0 { shift(c) } else { c })
+                u32::from(self.shifted(c))
             }
             Code::Enter | Code::Esc | Code::Tab | Code::Backspace => {
                 let legacy = self.mods == 0
@@ -461,7 +482,8 @@ fn unshift(c: char) -> (char, bool) {
     }
     let mut lower = c.to_lowercase();
     match (lower.next(), lower.next()) {
-        (Some(l), None) if l != c => (l, true),
+        // (Only where Shift gives `c` back: not the Kelvin sign, or a title-case digraph.)
+        (Some(l), None) if l != c && shift(l) == c => (l, true),
         _ => (c, false),
     }
 }
@@ -759,6 +781,17 @@ mod tests {
         assert_eq!(k("C-Backspace"), "\x08");
         assert_eq!(k("C-Space"), "\0");
         assert_eq!(k("C-1"), "1", "no C0 control: the key as it is");
+        // Every name that had bytes before sends them still.
+        assert_eq!(k("C-?"), "\x7f");
+        assert_eq!(k("C-_"), "\x1f");
+        assert_eq!(k("C-@"), "\0");
+        assert_eq!(k("C-^"), "\x1e");
+        assert_eq!(k("M-?"), "\x1b?");
+        for c in ['K', 'ǅ', 'İ', 'ß', 'Σ', 'ς', '!', '~', 'é', 'É'] {
+            let name = c.to_string();
+            assert_eq!(key_bytes(&name, false).unwrap(), name, "{c} is itself");
+            assert_eq!(typed(&name, &with(1, 0)), name, "{c} typed under flag 1");
+        }
         assert_eq!(k("S-Up"), "\x1b[1;2A");
         assert_eq!(
             key_bytes("C-Up", true).unwrap(),
@@ -800,6 +833,7 @@ mod tests {
         assert_eq!(k("M-x", 1), "\x1b[120;3u");
         assert_eq!(k("M-S-x", 1), "\x1b[120;4u");
         assert_eq!(k("C-Space", 1), "\x1b[32;5u");
+        assert_eq!(k("C-?", 1), "\x1b[47;6u", "Ctrl+Shift+/");
         assert_eq!(k("C-M-S-Delete", 1), "\x1b[3;8~");
         assert_eq!(k("Up", 1), "\x1b[A");
         assert_eq!(
