@@ -31,7 +31,7 @@
 //!   Not sent: the modifier keys' own events under flag 8, key repeats, the base-layout key
 //!   (the layout is US).
 //!
-//! [`encode`] reads the modes; [`key_bytes`] is the legacy encoding.
+//! [`key_bytes`] is the legacy encoding; the session encodes by the modes the live engine has.
 
 use crate::term::Modes;
 

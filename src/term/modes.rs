@@ -35,7 +35,7 @@ pub struct Modes {
     /// Origin mode (DECOM, mode 6): cursor positions count from the scroll region's top.
     pub origin: bool,
     /// The kitty keyboard protocol's progressive enhancement flags in force on the screen in
-    /// use (the top of its stack, see [`Keyboard`]; 0 when the program pushed none): 1
+    /// use (the top of its stack, kept as kitty keeps it; 0 when the program pushed none): 1
     /// disambiguate escape codes, 2 report event types, 4 report alternate keys, 8 report
     /// all keys as escape codes, 16 report associated text.
     #[serde(skip_serializing_if = "is_zero")]
