@@ -324,8 +324,8 @@ impl Key {
                 }
                 let mut code = u32::from(c).to_string();
                 let mut alternates = String::new();
-                if flags & ALTERNATES != 0 && mods & SHIFT != 0 && shift(c) != c {
-                    alternates = format!(":{}", u32::from(shift(c)));
+                if flags & ALTERNATES != 0 && mods & SHIFT != 0 && self.shifted(c) != c {
+                    alternates = format!(":{}", u32::from(self.shifted(c)));
                 }
                 let points = match text {
                     Some(t) if all && flags & TEXT != 0 => {
