@@ -10,8 +10,9 @@ use tuicast::replay::info::{CastInfo, TerminalInfo};
 
 /// Show a cast's version, size, duration, event counts and checkpoints, and what its
 /// program did to the terminal: window titles, icon name, bells, clipboard writes (OSC 52),
-/// hyperlinks (OSC 8), scrollback, the escape sequences the engine did not follow, and the
-/// terminal modes it left set (mouse reporting, bracketed paste, focus reporting, keys, wrap).
+/// hyperlinks (OSC 8), the kitty keyboard flags and modifyOtherKeys levels it used,
+/// scrollback, the escape sequences the engine did not follow, and the terminal modes it left
+/// set (mouse reporting, bracketed paste, focus reporting, keys, wrap).
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  tuicast info casts/demo.cast\n  tuicast info casts/demo.cast --json"
@@ -100,6 +101,22 @@ fn text(info: &CastInfo) -> String {
     s
 }
 
+/// The names of the kitty keyboard flags set in `flags`: `disambiguate+all keys`.
+fn keyboard_flag_names(flags: u8) -> String {
+    let names = [
+        "disambiguate",
+        "event types",
+        "alternate keys",
+        "all keys",
+        "associated text",
+    ];
+    let on: Vec<&str> = (0..names.len())
+        .filter(|b| flags & (1 << b) != 0)
+        .map(|b| names[b])
+        .collect();
+    on.join("+")
+}
+
 /// The terminal part of the text output: only what the program did.
 fn terminal_text(s: &mut String, seen: &TerminalInfo) {
     let esc = |t: &str| escape_for_terminal(t, 200);
@@ -139,6 +156,18 @@ fn terminal_text(s: &mut String, seen: &TerminalInfo) {
                 None => s.push_str(&format!("    {}\n", esc(&l.uri))),
             }
         }
+    }
+    if !seen.keyboard_flags.is_empty() {
+        let flags: Vec<String> = seen
+            .keyboard_flags
+            .iter()
+            .map(|f| format!("{f} ({})", keyboard_flag_names(*f)))
+            .collect();
+        s.push_str(&format!("  kitty keys   flags {}\n", flags.join(", ")));
+    }
+    if !seen.modify_other_keys.is_empty() {
+        let levels: Vec<String> = seen.modify_other_keys.iter().map(u8::to_string).collect();
+        s.push_str(&format!("  modifyOtherKeys level {}\n", levels.join(", ")));
     }
     if seen.scrollback > 0 {
         s.push_str(&format!(

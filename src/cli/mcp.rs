@@ -178,7 +178,7 @@ struct IdInput {
 struct PressInput {
     /// The session: its id, or the name given to start.
     id: String,
-    /// Key names, pressed in order: `["Esc", ":", "w", "Enter"]`, `C-c`, `Up`, `F1`.
+    /// Key names, pressed in order: `["Esc", ":", "w", "Enter"]`, `C-c`, `Up`, `F1`, `S-Enter`, `C-S-a` (sent as the keyboard mode the program set says: kitty flags, modifyOtherKeys).
     keys: Vec<String>,
 }
 

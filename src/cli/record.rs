@@ -531,7 +531,7 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
                     if !text.is_empty() && session.status().is_none() {
                         let text = String::from_utf8_lossy(text);
                         let before = session.screen();
-                        session.type_text(&text)?;
+                        session.send_keystrokes(&text)?;
                         for piece in split_typed(&text) {
                             let action = match piece {
                                 Typed::Text(t) => Action::Type(t),

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use super::error::RecordError;
-use super::keys::key_bytes;
+use super::keys::{self, typed};
 use super::mouse::{encode, MouseButton, MouseEvent, ScrollDirection};
 use super::scenario::Target;
 use super::session::Session;
@@ -16,22 +16,47 @@ use crate::cast::EventData;
 use crate::term::{Engine, MouseTracking, Screen, Size};
 
 impl Session {
-    /// Presses one key by name (`Enter`, `C-c`, `Up`, `a`, …; see [`super::keys`]). Arrow
-    /// keys follow the cursor-key mode (DECCKM) the live engine has.
+    /// Presses one key by name (`Enter`, `C-c`, `S-Enter`, `Up`, `a`, …; see
+    /// [`super::keys`]), sent as the keyboard modes the live engine has say: the cursor-key
+    /// mode (DECCKM), the kitty keyboard protocol's flags, modifyOtherKeys.
     /// Sent when the program is ready for it (see `pace.rs`), after a lone Esc only once the
     /// program can no longer take it as the start of a sequence.
     pub fn press(&mut self, key: &str) -> Result<(), RecordError> {
         // The key's bytes depend on the modes the program has set by the time it is ready.
         self.wait_ready()?;
-        let app_cursor = self.engine.screen().modes.cursor_keys;
-        let bytes = key_bytes(key, app_cursor).map_err(RecordError::Key)?;
+        let bytes = keys::encode(key, &self.engine.modes()).map_err(RecordError::Key)?;
         self.send_now(&[&bytes], &bytes)
     }
 
     /// Types text as if on a keyboard: once the program is ready, a character at a time, each
-    /// after the program has read the one before (see `pace.rs`).
+    /// after the program has read the one before (see `pace.rs`). Under the kitty keyboard
+    /// protocol each character is sent as its key is (by the flags in force when typing
+    /// starts: `CSI 97u` for `a` under flag 8; Enter, Esc and the C0 controls as their keys);
+    /// otherwise as it is.
     pub fn type_text(&mut self, text: &str) -> Result<(), RecordError> {
-        self.send_paced(&keystrokes(text), text)
+        self.type_keys(text, None)
+    }
+
+    /// Sends what a person's terminal sent, as it is, paced as [`Session::type_text`] but a
+    /// key at a time, each escape sequence whole (a recording by hand: the person's terminal
+    /// has already encoded the keys by the modes the program set, which reach it through the
+    /// mirror; a key split into bytes read apart would be Esc and text to the program).
+    pub fn send_keystrokes(&mut self, bytes: &str) -> Result<(), RecordError> {
+        self.send_paced(&keys_as_sent(bytes), bytes)
+    }
+
+    /// Types `text` by the keyboard modes in force once the program is ready; the cast
+    /// records `placeholder` when given, else what was sent.
+    fn type_keys(&mut self, text: &str, placeholder: Option<&str>) -> Result<(), RecordError> {
+        self.wait_ready()?;
+        let modes = self.engine.modes();
+        let units: Vec<String> = keystrokes(text)
+            .into_iter()
+            .map(|u| typed(u, &modes))
+            .collect();
+        let units: Vec<&str> = units.iter().map(String::as_str).collect();
+        let sent = units.concat();
+        self.send_now(&units, placeholder.unwrap_or(&sent))
     }
 
     /// Types a secret: the cast records a placeholder, and any echo of the value in the output
@@ -48,7 +73,7 @@ impl Session {
             }
             self.secrets.push((name.to_string(), forms));
         }
-        self.send_paced(&keystrokes(value), &format!("<secret {name}>"))
+        self.type_keys(value, Some(&format!("<secret {name}>")))
     }
 
     /// Clicks `button` (a press and a release, as the program's mouse mode reports them) at
@@ -278,6 +303,37 @@ fn keystrokes(text: &str) -> Vec<&str> {
     units
 }
 
+/// What a terminal sent, split into keys: a character each (`\r\n` whole), and each escape
+/// sequence whole: `ESC [` up to its final byte, `ESC O` and one more, `ESC` and one
+/// character (Alt), a lone ESC.
+fn keys_as_sent(bytes: &str) -> Vec<&str> {
+    let mut units = Vec::new();
+    let mut rest = bytes;
+    while let Some(c) = rest.chars().next() {
+        let len = if c == '\x1b' {
+            let b = rest.as_bytes();
+            match b.get(1) {
+                Some(b'[') => b[2..]
+                    .iter()
+                    .position(|x| (0x40..=0x7e).contains(x))
+                    .map_or(rest.len(), |i| i + 3),
+                Some(b'O') if b.len() > 2 => {
+                    1 + rest[2..].chars().next().map_or(1, |n| 1 + n.len_utf8())
+                }
+                Some(_) => 1 + rest[1..].chars().next().map_or(0, char::len_utf8),
+                None => 1,
+            }
+        } else if rest.starts_with("\r\n") {
+            2
+        } else {
+            c.len_utf8()
+        };
+        units.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    units
+}
+
 /// Whether tracking mode `have` reports what `need` does.
 fn enough(have: MouseTracking, need: MouseTracking) -> bool {
     let rank = |t| match t {
@@ -356,6 +412,28 @@ fn paste_body_counted<'t>(text: &'t str, work: &mut usize) -> std::borrow::Cow<'
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn keys_as_sent_keep_each_escape_sequence_whole() {
+        assert_eq!(
+            super::keys_as_sent("ab\x1b[13;2u\x1bOA\x1bx\r\n\x1b[97;5:3u\x1b"),
+            [
+                "a",
+                "b",
+                "\x1b[13;2u",
+                "\x1bOA",
+                "\x1bx",
+                "\r\n",
+                "\x1b[97;5:3u",
+                "\x1b"
+            ]
+        );
+        assert_eq!(
+            super::keys_as_sent("\x1b[1"),
+            ["\x1b[1"],
+            "cut: kept as it came"
+        );
+    }
+
     #[test]
     fn a_paste_cannot_end_itself() {
         use super::paste_body;

@@ -8,8 +8,8 @@
 //! the terminal version (XTVERSION), colours (OSC 10, 11, 4), mode states (DECRQM),
 //! XTGETTCAP (`DCS + q`, from the terminfo of the session's `TERM`), the XTWINOPS size reports
 //! (`CSI 14 t`, `16 t`, `18 t`) and DECRQSS (`DCS $ q`) for SGR, DECSTBM and DECSCUSR, read
-//! from the live engine. The kitty keyboard query (`CSI ? u`) is left unanswered, as a
-//! terminal without the protocol does.
+//! from the live engine, and the kitty keyboard protocol's flags (`CSI ? u`), from the live
+//! engine's flag stack of the screen in use.
 
 use std::collections::HashMap;
 
@@ -54,7 +54,7 @@ pub(crate) enum Query {
     DecMode(u16),
     /// `CSI n $ p`: ANSI mode state.
     AnsiMode(u16),
-    /// `CSI ? u`: kitty keyboard protocol flags (not supported: no answer).
+    /// `CSI ? u`: the kitty keyboard protocol's flags in force.
     KittyKeyboard,
     /// `CSI = c`: tertiary device attributes (DA3).
     TertiaryAttributes,
@@ -280,14 +280,9 @@ pub(crate) fn answer(
             format!("\x1b[?{mode};{state}$y")
         }
         Query::AnsiMode(mode) => format!("\x1b[{mode};0$y"),
-        // "An application can query the terminal for support of this protocol by sending
-        // the escape code querying for the current progressive enhancement status followed
-        // by request for the primary device attributes. If an answer for the device
-        // attributes is received without getting back an answer for the progressive
-        // enhancement the terminal does not support this protocol." (kitty's keyboard
-        // protocol, "Progressive enhancement", sw.kovidgoyal.net/kitty/keyboard-protocol/).
-        // So a terminal without it stays silent, and DA1 answers as usual.
-        Query::KittyKeyboard => return None,
+        // "CSI ? u ... The terminal will reply with: CSI ? flags u" (kitty's keyboard
+        // protocol, "Progressive enhancement"): the flags in force on the screen in use.
+        Query::KittyKeyboard => format!("\x1b[?{}u", engine.modes().keyboard),
         // DA3: the unit ID, "DCS ! | D...D ST" (xterm's ctlseqs); xterm sends zeros.
         Query::TertiaryAttributes => "\x1bP!|00000000\x1b\\".to_string(),
         Query::WindowReport(ps) => {
@@ -602,7 +597,7 @@ mod tests {
             .unwrap(),
             "\x1b]11;rgb:1212/1313/1414\x07"
         );
-        assert_eq!(a(Query::KittyKeyboard), None);
+        assert_eq!(a(Query::KittyKeyboard).unwrap(), "\x1b[?0u");
         assert!(a(Query::Version).unwrap().starts_with("\x1bP>|tuicast("));
     }
 
@@ -619,6 +614,25 @@ mod tests {
     }
 
     #[test]
+    fn the_kitty_query_answers_the_flags_of_the_screen_in_use() {
+        let mut t = Terminfo::parsed("xterm", "");
+        let q = "\x1b[?u";
+        let one = |screen: &str, t: &mut Terminfo| answers(screen, q, t).remove(0).unwrap();
+        assert_eq!(one("\x1b[>1u", &mut t), "\x1b[?1u");
+        assert_eq!(one("\x1b[>1u\x1b[>11u", &mut t), "\x1b[?11u");
+        assert_eq!(one("\x1b[>1u\x1b[>11u\x1b[<u", &mut t), "\x1b[?1u");
+        assert_eq!(one("\x1b[>1u\x1b[=4;2u", &mut t), "\x1b[?5u");
+        // The alternate screen has a stack of its own, and the main one is kept meanwhile.
+        assert_eq!(one("\x1b[>1u\x1b[?1049h", &mut t), "\x1b[?0u");
+        assert_eq!(one("\x1b[>1u\x1b[?1049h\x1b[>3u", &mut t), "\x1b[?3u");
+        assert_eq!(
+            one("\x1b[>1u\x1b[?1049h\x1b[>3u\x1b[?1049l", &mut t),
+            "\x1b[?1u"
+        );
+        assert_eq!(one("\x1b[>1u\x1bc", &mut t), "\x1b[?0u", "RIS");
+    }
+
+    #[test]
     fn window_reports_da3_and_the_kitty_query() {
         let mut t = Terminfo::parsed("xterm", "");
         let got = answers(
@@ -632,7 +646,7 @@ mod tests {
             Some("\x1b[8;24;80t"),
             Some("\x1bP!|00000000\x1b\\"),
             Some("\x1bP!|00000000\x1b\\"),
-            None, // kitty keyboard: silence, then DA1 as usual
+            Some("\x1b[?0u"), // kitty keyboard: no flags pushed
             Some("\x1b[?62;22c"),
         ];
         let got: Vec<Option<&str>> = got.iter().map(Option::as_deref).collect();

@@ -44,7 +44,8 @@
 //!   ([`Modes`](crate::term::Modes)): `bracketed_paste` (2004), `mouse` (`"off"`, `"x10"` 9,
 //!   `"normal"` 1000, `"button"` 1002, `"any"` 1003), `mouse_encoding` (`"default"`, `"utf8"`
 //!   1005, `"sgr"` 1006, `"urxvt"` 1015), `focus` (1004), `cursor_keys` (DECCKM, 1), `keypad`
-//!   (DECKPAM), `autowrap` (7), `origin` (6).
+//!   (DECKPAM), `autowrap` (7), `origin` (6); and, only when not 0, `keyboard` (the kitty
+//!   keyboard protocol's flags in force) and `modify_other_keys` (xterm's level).
 //! - Keys appear in the order above; fields are only ever added, never renamed.
 
 #[cfg(feature = "png")]

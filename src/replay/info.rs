@@ -92,6 +92,14 @@ pub struct TerminalInfo {
     pub scrollback: usize,
     /// Escape sequences the engine did not follow, counted by kind.
     pub unsupported: BTreeMap<String, u64>,
+    /// Every kitty keyboard flags value (but 0) the program had in force at some time,
+    /// ascending: what keys were sent as while it ran (a replay shows their effect on
+    /// nothing).
+    #[serde(default)]
+    pub keyboard_flags: Vec<u8>,
+    /// Every modifyOtherKeys level (but 0) the program set at some time.
+    #[serde(default)]
+    pub modify_other_keys: Vec<u8>,
 }
 
 /// One clipboard write and the checkpoint it came before.
@@ -131,6 +139,9 @@ impl TerminalInfo {
             }
         }
         self.scrollback = screen.state.scrollback.len();
+        self.keyboard_flags.clone_from(&screen.state.keyboard_flags);
+        self.modify_other_keys
+            .clone_from(&screen.state.modify_other_keys);
     }
 
     /// How many sequences the engine did not follow, of every kind.

@@ -62,6 +62,7 @@ pub use self::native::NativeEngine;
 pub use cell_text::CellText;
 pub use find::{hide_rects, rects_text, CellStyle, PLACEHOLDER};
 pub use json::{CheckpointJson, ColorJson, SizeJson};
+pub(crate) use modes::Keyboard;
 pub use modes::{Modes, MouseEncoding, MouseTracking, KNOWN_DEC_MODES};
 pub use options::{EngineOptions, EngineSpec};
 pub use outline::{Bar, BoxPart, CursorRow, Highlight, HighlightKind, Outline, TextBlock};

@@ -34,6 +34,20 @@ pub struct Modes {
     pub autowrap: bool,
     /// Origin mode (DECOM, mode 6): cursor positions count from the scroll region's top.
     pub origin: bool,
+    /// The kitty keyboard protocol's progressive enhancement flags in force on the screen in
+    /// use (the top of its stack, kept as kitty keeps it; 0 when the program pushed none): 1
+    /// disambiguate escape codes, 2 report event types, 4 report alternate keys, 8 report
+    /// all keys as escape codes, 16 report associated text.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub keyboard: u8,
+    /// xterm's modifyOtherKeys level (`CSI > 4 ; Pv m`): 0 off, 1 or 2. Keys with modifiers
+    /// that have no well-known code are sent as `CSI 27 ; mod ; code ~` (level 2: every one).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub modify_other_keys: u8,
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
 
 impl Default for Modes {
@@ -47,6 +61,8 @@ impl Default for Modes {
             keypad: false,
             autowrap: true,
             origin: false,
+            keyboard: 0,
+            modify_other_keys: 0,
         }
     }
 }
@@ -242,6 +258,12 @@ impl Modes {
                 parts.push(name.to_string());
             }
         }
+        if self.keyboard != 0 {
+            parts.push(format!("kitty keyboard flags {}", self.keyboard));
+        }
+        if self.modify_other_keys != 0 {
+            parts.push(format!("modifyOtherKeys {}", self.modify_other_keys));
+        }
         if parts.is_empty() {
             "none".into()
         } else {
@@ -250,9 +272,224 @@ impl Modes {
     }
 }
 
+/// Most entries of each screen's kitty keyboard flag stack, as in kitty; a push onto a full
+/// stack drops the oldest entry, as the protocol says.
+pub(crate) const MAX_KEYBOARD_STACK: usize = 8;
+
+/// The kitty keyboard protocol's flag stacks and xterm's modifyOtherKeys, as both engines
+/// follow them (the one home of their rules); what is in force is read into [`Modes`] with
+/// [`Keyboard::modes`].
+///
+/// Kept as kitty keeps them (sw.kovidgoyal.net/kitty/keyboard-protocol, "Progressive
+/// enhancement"): a stack per screen, main and alternate, which switching screens leaves as it
+/// was; `CSI > flags u` pushes (at most [`MAX_KEYBOARD_STACK`], the oldest dropped),
+/// `CSI < n u` pops `n` (1 when omitted; an emptied stack means no flags), `CSI = flags ; mode u`
+/// changes the top (mode 1 sets them all, 2 sets the bits given, 3 resets them; on an empty
+/// stack it becomes the one entry, as kitty's does). Only the five flags the protocol defines
+/// are kept. RIS empties both stacks and turns modifyOtherKeys off.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Keyboard {
+    main: Vec<u8>,
+    alternate: Vec<u8>,
+    modify_other_keys: u8,
+    /// Bit `v` set when flags `v` (1–31) were in force at some time.
+    seen: u32,
+    /// Bit `l` set when modifyOtherKeys level `l` (1, 2) was.
+    other_keys_seen: u8,
+}
+
+/// The flags the kitty keyboard protocol defines.
+const KEYBOARD_FLAGS: u16 = 0b1_1111;
+
+impl Keyboard {
+    /// Follows `CSI params fin` (`params` with its private marker, as written) when it is one
+    /// of the keyboard sequences: kitty's `CSI > u`, `CSI < u`, `CSI = u`, and xterm's
+    /// XTMODKEYS for modifyOtherKeys (`CSI > 4 ; Pv m`; `CSI > m` and `CSI > 4 n` turn it
+    /// off). `alternate` is whether the alternate screen is in use. Returns whether it was one
+    /// (a malformed one changes nothing).
+    pub(crate) fn follow(&mut self, params: &str, fin: char, alternate: bool) -> bool {
+        let Some(marker) = params
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '>' | '<' | '='))
+        else {
+            return false;
+        };
+        let rest = &params[1..];
+        let mut nums = rest.split(';').map(|p| {
+            if p.is_empty() {
+                Some(None)
+            } else {
+                p.parse::<u16>().ok().map(Some)
+            }
+        });
+        let (Some(a), Some(b)) = (
+            nums.next().unwrap_or(Some(None)),
+            nums.next().unwrap_or(Some(None)),
+        ) else {
+            return true;
+        };
+        if nums.next().is_some() && fin == 'u' {
+            return true;
+        }
+        let stack = if alternate {
+            &mut self.alternate
+        } else {
+            &mut self.main
+        };
+        match (marker, fin) {
+            ('>', 'u') => {
+                if stack.len() == MAX_KEYBOARD_STACK {
+                    stack.remove(0);
+                }
+                stack.push((a.unwrap_or(0) & KEYBOARD_FLAGS) as u8);
+            }
+            ('<', 'u') => {
+                let n = usize::from(a.unwrap_or(1).max(1));
+                stack.truncate(stack.len().saturating_sub(n));
+            }
+            ('=', 'u') => {
+                let flags = (a.unwrap_or(0) & KEYBOARD_FLAGS) as u8;
+                if stack.is_empty() {
+                    stack.push(0);
+                }
+                let top = stack.last_mut().expect("not empty");
+                match b.unwrap_or(1) {
+                    1 => *top = flags,
+                    2 => *top |= flags,
+                    3 => *top &= !flags,
+                    _ => {}
+                }
+            }
+            ('>', 'm') => match (rest.is_empty(), a, b) {
+                (true, _, _) => self.modify_other_keys = 0,
+                (false, Some(4), level) if level.unwrap_or(0) <= 2 => {
+                    self.modify_other_keys = level.unwrap_or(0) as u8;
+                }
+                _ => {}
+            },
+            ('>', 'n') if a == Some(4) => self.modify_other_keys = 0,
+            _ => return false,
+        }
+        let flags = self.flags(alternate);
+        self.seen |= 1 << flags;
+        self.other_keys_seen |= 1 << self.modify_other_keys;
+        true
+    }
+
+    /// The kitty flags in force on the main (`alternate` false) or alternate screen.
+    pub(crate) fn flags(&self, alternate: bool) -> u8 {
+        let stack = if alternate {
+            &self.alternate
+        } else {
+            &self.main
+        };
+        stack.last().copied().unwrap_or(0)
+    }
+
+    /// `modes` with what is in force on the main or alternate screen.
+    pub(crate) fn modes(&self, mut modes: Modes, alternate: bool) -> Modes {
+        modes.keyboard = self.flags(alternate);
+        modes.modify_other_keys = self.modify_other_keys;
+        modes
+    }
+
+    /// Every kitty flags value but 0 that was in force at some time, ascending; and every
+    /// modifyOtherKeys level but 0 (what `tuicast info` lists).
+    pub(crate) fn seen(&self) -> (Vec<u8>, Vec<u8>) {
+        let values = |bits: u32, top: u8| (1..=top).filter(|v| bits & (1 << v) != 0).collect();
+        (
+            values(self.seen, 31),
+            values(u32::from(self.other_keys_seen), 2),
+        )
+    }
+
+    /// RIS: no flags on either screen, modifyOtherKeys off (what was seen is kept).
+    pub(crate) fn reset(&mut self) {
+        self.main.clear();
+        self.alternate.clear();
+        self.modify_other_keys = 0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keyboard_stacks_push_pop_and_set_per_screen_as_kitty_does() {
+        let mut k = Keyboard::default();
+        let main = |k: &Keyboard| k.flags(false);
+        assert!(k.follow(">1", 'u', false));
+        assert_eq!(main(&k), 1);
+        k.follow(">", 'u', false);
+        assert_eq!(main(&k), 0, "a push with no flags pushes 0");
+        k.follow("<", 'u', false);
+        assert_eq!(main(&k), 1);
+        // The alternate screen has its own stack, and leaves the main one alone.
+        k.follow(">27", 'u', true);
+        assert_eq!((main(&k), k.flags(true)), (1, 27));
+        k.follow("<5", 'u', true);
+        assert_eq!((main(&k), k.flags(true)), (1, 0));
+        // Set: all bits, or, and-not.
+        k.follow("=8;2", 'u', false);
+        assert_eq!(main(&k), 9);
+        k.follow("=1;3", 'u', false);
+        assert_eq!(main(&k), 8);
+        k.follow("=3", 'u', false);
+        assert_eq!(main(&k), 3);
+        k.follow("=255", 'u', false);
+        assert_eq!(main(&k), 31, "only the five defined flags");
+        k.follow("<", 'u', false);
+        assert_eq!(main(&k), 0, "an emptied stack has no flags");
+        k.follow("=5", 'u', false);
+        assert_eq!(main(&k), 5, "a set on an empty stack is its one entry");
+        k.follow("<", 'u', false);
+        assert_eq!(main(&k), 0);
+        // A full stack drops its oldest entry: nine pushes, nine pops.
+        for f in 1..=9 {
+            k.follow(&format!(">{f}"), 'u', false);
+        }
+        assert_eq!(main(&k), 9);
+        k.follow("<7", 'u', false);
+        assert_eq!(main(&k), 2, "1 was dropped");
+        k.follow("<", 'u', false);
+        assert_eq!(main(&k), 0);
+        assert!(!k.follow("?", 'u', false), "the query is no change");
+        assert!(!k.follow("1", 'u', false));
+        assert_eq!(k.seen().0, [1, 2, 3, 4, 5, 6, 7, 8, 9, 27, 31]);
+    }
+
+    #[test]
+    fn modify_other_keys_follows_xtmodkeys() {
+        let mut k = Keyboard::default();
+        let level = |k: &Keyboard| k.modes(Modes::default(), false).modify_other_keys;
+        assert!(k.follow(">4;2", 'm', false));
+        assert_eq!(level(&k), 2);
+        k.follow(">4", 'm', false);
+        assert_eq!(level(&k), 0, "no value: the initial one");
+        k.follow(">4;1", 'm', false);
+        k.follow(">1;2", 'm', false);
+        assert_eq!(level(&k), 1, "modifyCursorKeys is not modifyOtherKeys");
+        k.follow(">4;9", 'm', false);
+        assert_eq!(level(&k), 1, "no such level");
+        k.follow(">", 'm', false);
+        assert_eq!(level(&k), 0, "CSI > m resets them all");
+        k.follow(">4;2", 'm', false);
+        k.follow(">4", 'n', false);
+        assert_eq!(level(&k), 0);
+        assert!(!k.follow("4;2", 'm', false), "SGR is not XTMODKEYS");
+        assert_eq!(k.seen().1, [1, 2]);
+        k.reset();
+        assert_eq!(
+            k,
+            Keyboard {
+                seen: k.seen,
+                other_keys_seen: k.other_keys_seen,
+                ..Keyboard::default()
+            }
+        );
+    }
 
     #[test]
     fn tracking_modes_replace_each_other_and_any_reset_ends_them() {

@@ -56,6 +56,14 @@ pub struct TermState {
     /// Lines scrolled off the top of the main screen, oldest first (see [`Scrollback`]).
     #[serde(default)]
     pub scrollback: Scrollback,
+    /// Every kitty keyboard flags value but 0 that was in force at some time since the start
+    /// (on either screen), ascending; a replay shows their effect on nothing (they change
+    /// only what keys send), and `tuicast info` lists them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keyboard_flags: Vec<u8>,
+    /// Every modifyOtherKeys level but 0 (1, 2) set at some time since the start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modify_other_keys: Vec<u8>,
 }
 
 impl TermState {
@@ -542,6 +550,44 @@ mod engine_tests {
         let mut e = kind.create(SIZE);
         e.feed(input);
         e.screen()
+    }
+
+    #[test]
+    fn the_native_engine_and_the_avt_layer_keep_the_keyboard_modes_alike() {
+        use crate::term::{AvtEngine, NativeEngine};
+        let steps = [
+            ("\x1b[>1u", 1, 0),
+            ("\x1b[>4;2m", 1, 2),
+            ("\x1b[?1049h", 0, 2),
+            ("\x1b[>11u\x1b[=16;2u", 27, 2),
+            ("\x1b[?1049l", 1, 2),
+            ("\x1b[<u\x1b[>4m", 0, 0),
+            ("\x1b[>8uX\x1bc", 0, 0),
+        ];
+        let mut native = NativeEngine::new(SIZE);
+        let mut avt = AvtEngine::new(SIZE);
+        for (input, flags, other) in steps {
+            native.feed(input);
+            avt.feed(input);
+            let (n, a) = (native.screen(), avt.screen());
+            assert_eq!(
+                (n.modes.keyboard, n.modes.modify_other_keys),
+                (flags, other),
+                "{input:?}"
+            );
+            assert_eq!(n.modes, a.modes, "{input:?}");
+            assert_eq!(n.state, a.state, "{input:?}");
+        }
+        let end = native.screen().state;
+        assert_eq!(
+            (end.keyboard_flags, end.modify_other_keys),
+            (vec![1, 8, 11, 27], vec![2])
+        );
+        assert!(
+            native.unsupported().is_empty(),
+            "{:?}",
+            native.unsupported()
+        );
     }
 
     #[test]

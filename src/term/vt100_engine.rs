@@ -252,6 +252,8 @@ impl Engine for Vt100Engine {
                     clipboard: cb.clipboard.clone(),
                     links: Vec::new(),
                     scrollback: Scrollback::from(cb.scrollback.iter().cloned().collect::<Vec<_>>()),
+                    keyboard_flags: Vec::new(),
+                    modify_other_keys: Vec::new(),
                 }
             },
             modes: modes(s),

@@ -20,6 +20,8 @@
 //! - `cursor`: the cursor in goldens: hidden (no position), `[check] cursor = false`, masked.
 //! - `live`: live regression of the user's own program: `bin =`, paths from any folder, settling.
 //! - `input`: mouse, paste and focus steps: eventsapp byte for byte, vim, less, bash readline.
+//! - `keyboard`: keys by the kitty flags or modifyOtherKeys a Python program set (`keysapp`), in
+//!   scenarios and a session; `CSI ? u` answered; the flags in `tuicast info`.
 //! - `inspect`: `tuicast inspect` and `tuicast::inspect` on real screens: outline, prompts, tables.
 //! - `repeat`: the flake guard, `--repeat N`: changing and steady programs recorded N times.
 //! - `mcp`: `tuicast mcp` under the official MCP Python SDK: vim edited over MCP, saved, `tuicast test`.
@@ -54,6 +56,7 @@ mod hostile;
 mod input;
 mod inspect;
 mod junit;
+mod keyboard;
 mod layers;
 mod limits;
 mod live;

@@ -286,7 +286,7 @@ pub(super) struct StepToml {
     /// Wait for text on the screen, or for `{ regex | gone | idle | silent | cursor | echo | title | bell | clipboard | prompt | changed }`.
     #[serde(default)]
     pub(super) wait: Option<WaitToml>,
-    /// Keys by name: `Enter`, `Esc`, `Tab`, `Up`, `C-c`, `M-x`, `F5`, any single character; one or a list.
+    /// Keys by name: `Enter`, `Esc`, `Tab`, `Up`, `C-c`, `M-x`, `S-Enter`, `C-S-a`, `F5`, any single character (modifiers `S-`, `C-`, `M-` on any key, sent as the keyboard mode the program set says); one or a list.
     #[serde(default)]
     pub(super) press: Option<KeysToml>,
     /// Type text.

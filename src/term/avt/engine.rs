@@ -161,8 +161,10 @@ impl Engine for AvtEngine {
                 clipboard: self.clipboard.clone(),
                 links,
                 scrollback: self.scrollback_text(),
+                keyboard_flags: self.modes.keyboard.seen().0,
+                modify_other_keys: self.modes.keyboard.seen().1,
             },
-            modes: self.modes.modes,
+            modes: self.modes(),
         }
     }
 

@@ -314,7 +314,8 @@ impl AvtEngine {
 
     /// The terminal modes the program set.
     pub fn modes(&self) -> crate::term::Modes {
-        self.modes.modes
+        let alternate = self.terminal.active_buffer_type() == BufferType::Alternate;
+        self.modes.keyboard.modes(self.modes.modes, alternate)
     }
 
     /// The answer to DECRQSS (`DCS $ q Pt ST`) for the setting `pt` as xterm gives it,
@@ -412,6 +413,10 @@ impl AvtEngine {
             Some(Special::XtSave(true, modes)) => self.modes.save(&modes),
             Some(Special::XtSave(false, modes)) => self.modes.restore_saved(&modes),
             Some(Special::Keypad(application)) => self.modes.keypad(application),
+            Some(Special::Keyboard(params, fin)) => {
+                let alternate = self.terminal.active_buffer_type() == BufferType::Alternate;
+                self.modes.keyboard.follow(&params, fin, alternate);
+            }
         }
         if let Some(f) = f {
             if matches!(&f, Function::Decset(m) | Function::Decrst(m) if m.iter().any(is_alt_screen))

@@ -9,7 +9,7 @@
 
 use avt::parser::{AnsiMode, DecMode, Function};
 
-use crate::term::{Modes, KNOWN_DEC_MODES};
+use crate::term::{Keyboard, Modes, KNOWN_DEC_MODES};
 
 /// Origin mode, as DECSC saves it with the cursor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -21,6 +21,8 @@ struct Ctx {
 #[derive(Debug, Default)]
 pub(super) struct ModeShadow {
     pub(super) modes: Modes,
+    /// The kitty keyboard flag stacks and modifyOtherKeys (read into `modes` when asked).
+    pub(super) keyboard: Keyboard,
     /// Insert mode (IRM, `CSI 4 h`), avt's own: its edits rewrite a cell only with it off.
     pub(super) insert: bool,
     /// Saved with the cursor on the active screen, and on the other one (avt swaps them).
@@ -61,7 +63,14 @@ impl ModeShadow {
         match f {
             Function::Decsc | Function::Scosc => self.saved = self.ctx(),
             Function::Decrc | Function::Scorc => self.restore(self.saved),
-            Function::Ris => *self = ModeShadow::default(),
+            Function::Ris => {
+                let mut keyboard = std::mem::take(&mut self.keyboard);
+                keyboard.reset();
+                *self = ModeShadow {
+                    keyboard,
+                    ..ModeShadow::default()
+                };
+            }
             Function::Decstr => {
                 self.modes.soft_reset();
                 self.saved = Ctx::default();

@@ -45,6 +45,10 @@ pub(super) enum Special {
     /// Read by [`parse_sgr`] instead: avt's operations, and whether conceal is on after it
     /// when it says.
     Sgr(Vec<SgrOp>, Option<bool>),
+    /// A keyboard sequence: kitty's flag stack (`CSI > u`, `CSI < u`, `CSI = u`) or xterm's
+    /// XTMODKEYS (`CSI > Pp ; Pv m`, `CSI > Pp n`): its parameters with the marker, and its
+    /// final (see [`Keyboard::follow`](crate::term::Keyboard::follow)).
+    Keyboard(String, char),
     /// An OSC avt ignores and this layer follows: the title and icon name (OSC 0, 1, 2), a
     /// clipboard write (OSC 52), a hyperlink (OSC 8).
     Osc(OscEffect),
@@ -91,6 +95,8 @@ fn esc(intermediates: &str, fin: char) -> Option<Special> {
 
 fn csi(p: &str, fin: char) -> Option<Special> {
     match fin {
+        'u' if p.starts_with(['>', '<', '=']) => Some(Special::Keyboard(p.to_string(), fin)),
+        'm' | 'n' if p.starts_with('>') => Some(Special::Keyboard(p.to_string(), fin)),
         'h' | 'l' | 's' | 'r' if p.starts_with('?') => {
             let modes: Vec<u16> = p[1..].split(';').filter_map(|m| m.parse().ok()).collect();
             if modes.is_empty() {

@@ -135,7 +135,7 @@ mod tests {
         let want: Vec<(String, u64)> = [
             ("APC", 1),
             ("CSI 12 h", 1),
-            ("CSI >m", 1),
+            // (CSI > 4 ; 1 m, modifyOtherKeys, is followed: `term::Keyboard`.)
             ("CSI ?7777 h", 1),
             ("CSI ?7777 l", 1),
             ("CSI J", 1),

@@ -38,7 +38,7 @@ use super::charsets::Charsets;
 use super::state::{push_clipboard, screen_links, ClipboardWrite, LinkTable, OscEffect};
 use super::work::{Work, REP};
 use super::{
-    safe_char, Cell, CellText, Cursor, CursorShape, Engine, EngineOptions, Modes, Screen,
+    safe_char, Cell, CellText, Cursor, CursorShape, Engine, EngineOptions, Keyboard, Modes, Screen,
     Scrollback, Size, TermState, Unsupported, KNOWN_DEC_MODES, MAX_SCROLLBACK,
 };
 use grid::{flag, reflow, GridCell, Pen, Row, Tabs, MARKED};
@@ -147,6 +147,8 @@ pub struct NativeEngine {
     bottom: usize,
     tabs: Tabs,
     modes: Modes,
+    /// The kitty keyboard flag stacks and modifyOtherKeys (read into `modes` when asked).
+    keyboard: Keyboard,
     insert: bool,
     newline: bool,
     /// XTSAVE's saved modes, by [`super::modes::KNOWN_DEC_MODES`].
@@ -218,6 +220,7 @@ impl NativeEngine {
             bottom: rows - 1,
             tabs: Tabs::new(cols),
             modes: Modes::default(),
+            keyboard: Keyboard::default(),
             insert: false,
             newline: false,
             xtsaved: [None; KNOWN_DEC_MODES.len()],
@@ -242,7 +245,7 @@ impl NativeEngine {
 
     /// The terminal modes the program set.
     pub fn modes(&self) -> Modes {
-        self.modes
+        self.keyboard.modes(self.modes, self.alternate)
     }
 
     /// The answer to DECRQSS (`DCS $ q Pt ST`) for the setting `pt` as xterm gives it,
@@ -1048,6 +1051,7 @@ impl NativeEngine {
         self.insert = false;
         self.newline = false;
         self.modes = Modes::default();
+        self.keyboard.reset();
         (self.top, self.bottom) = (0, rows - 1);
         self.saved = Saved::default();
         self.other_saved = Saved::default();
@@ -1384,8 +1388,10 @@ impl Engine for NativeEngine {
                 clipboard: self.clipboard.clone(),
                 links,
                 scrollback: self.scrollback_lines(),
+                keyboard_flags: self.keyboard.seen().0,
+                modify_other_keys: self.keyboard.seen().1,
             },
-            modes: self.modes,
+            modes: self.modes(),
         }
     }
 

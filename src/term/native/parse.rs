@@ -715,6 +715,16 @@ impl NativeEngine {
                 self.rect_op(fin, &params);
             }
             (0, [b'*'], b'x') if !colon => self.rect_exact = p0 == 2,
+            (b'>' | b'<' | b'=', [], b'u') | (b'>', [], b'm' | b'n')
+                if self.keyboard.follow(
+                    &format!(
+                        "{}{}",
+                        char::from(marker),
+                        String::from_utf8_lossy(&self.parser.raw)
+                    ),
+                    char::from(fin),
+                    self.alternate,
+                ) => {}
             _ => {
                 let inter: String = inter.iter().map(|&b| char::from(b)).collect();
                 let marker = (marker != 0).then(|| char::from(marker));
