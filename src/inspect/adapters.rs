@@ -633,6 +633,18 @@ impl<'a> Finder<'a> {
         Ok(self.adapter.new_ref(name, rect, self.screen))
     }
 
+    /// The error of the `many` ref `name` past [`MAX_MANY`] refs.
+    fn past_many(&self, name: &str) -> AdapterError {
+        AdapterError::new(
+            AdapterErrorKind::TooMany,
+            format!(
+                "{}: refs.{name}: `many = true` finds more than {MAX_MANY} refs on this \
+                 screen (MAX_MANY, the most one ref makes): a narrower regex or row finds fewer",
+                self.adapter.place
+            ),
+        )
+    }
+
     /// The refs ref `i` finds: those of the first spec that finds any (the depth of the
     /// recursion through `above` is at most [`MAX_ABOVE_DEPTH`]: `above_chains`).
     fn found(&mut self, i: usize) -> Result<Vec<Ref>, AdapterError> {
@@ -686,6 +698,9 @@ impl<'a> Finder<'a> {
             }
             let (text, cell_of) = row_cells(screen, row);
             if spec.regex.is_empty() {
+                if spec.many && out.len() >= MAX_MANY {
+                    return Err(self.past_many(name));
+                }
                 let mut r = self.new_ref(name, row_rect(row, screen))?;
                 r.value = Some(spec.value(text.trim()));
                 out.push(r);
@@ -707,15 +722,7 @@ impl<'a> Finder<'a> {
                         col_end: cells.end,
                     };
                     if spec.many && out.len() >= MAX_MANY {
-                        return Err(AdapterError::new(
-                            AdapterErrorKind::TooMany,
-                            format!(
-                                "{}: refs.{name}: `many = true` finds more than {MAX_MANY} \
-                                 refs on this screen (MAX_MANY, the most one ref makes): \
-                                 a narrower regex or row finds fewer",
-                                self.adapter.place
-                            ),
-                        ));
+                        return Err(self.past_many(name));
                     }
                     let mut r = self.new_ref(name, rect)?;
                     let value = spec.value(value.trim());
@@ -1081,5 +1088,41 @@ mod tests {
         let left = budget.left();
         assert_eq!(a.refs(&s).unwrap_err(), e);
         assert_eq!(budget.left(), left);
+    }
+
+    #[test]
+    fn refs_past_max_ref_cells_are_an_error_and_rows_of_a_many_ref_count_too() {
+        // Five refs of every row of a 4000x1000 screen: 4M cells each, 20M past 16M.
+        let mut t = String::from("screen = ['.']\n");
+        for r in ["a", "b", "c", "d", "e"] {
+            t.push_str(&format!("refs.{r} = {{ many = true }}\n"));
+        }
+        let set = manifest(&t).unwrap();
+        let s = test_screen(
+            Size {
+                cols: 4000,
+                rows: 1000,
+            },
+            "x",
+        );
+        let e = set.get("loop").unwrap().refs(&s).unwrap_err();
+        assert_eq!(e.kind(), AdapterErrorKind::TooMany);
+        assert!(
+            e.message().starts_with(
+                "x.toml:1:1: adapters.loop: refs.e: the adapter's refs cover more than 16000000 cells"
+            ),
+            "{e}"
+        );
+        // A many ref of whole rows past MAX_MANY rows.
+        let set = manifest("screen = ['.']\nrefs.a = { many = true }").unwrap();
+        let s = test_screen(
+            Size {
+                cols: 2,
+                rows: 1001,
+            },
+            "x",
+        );
+        let e = set.get("loop").unwrap().refs(&s).unwrap_err();
+        assert!(e.message().contains("finds more than 1000 refs"), "{e}");
     }
 }
