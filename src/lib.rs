@@ -330,7 +330,7 @@ mod error_kinds {
         let manifest = |toml_text: &str| {
             let t = toml::from_str(toml_text).unwrap();
             Adapters::builtin()
-                .extended(vec![("mine".into(), t, toml_text.into())])
+                .extended(vec![("mine".into(), t, toml_text.into(), String::new())])
                 .unwrap_err()
         };
         let e = manifest("screen = [\"(\"]");

@@ -18,7 +18,8 @@
 //!   (discovery, `tuicast test`).
 //! - [`user_regex`]: the one place a regex from a user's file or command is compiled, within
 //!   a size per regex ([`MAX_REGEX_BYTES`]) and a [`RegexBudget`] they share (the process's,
-//!   or a session's while [`RegexBudget::enter`] holds it).
+//!   or a session's while [`RegexBudget::enter`] holds it); [`LazyRegex`]: one checked for
+//!   syntax when its file is read and compiled (and counted) on its first use only.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -171,6 +172,73 @@ pub fn user_regex(pattern: &str) -> Result<regex::Regex, RegexError> {
             regex::Error::CompiledTooBig(_) => too_large(),
             e => invalid(&e),
         })
+}
+
+/// A user's regex checked for syntax when its file is read and compiled, within
+/// [`MAX_REGEX_BYTES`] and the [`RegexBudget`] current when it was made (a session's config
+/// charges the session's), on its first use only: a regex of an adapter no screen asks for
+/// costs its parse alone. A failure at first use is an error that starts with the place
+/// given when it was made (`tuicast.toml:1:1: adapters.x: regex "…"`), and every later use
+/// gives it again. Clones share the compiled regex.
+#[derive(Debug, Clone)]
+pub(crate) struct LazyRegex(std::sync::Arc<LazyInner>);
+
+#[derive(Debug)]
+struct LazyInner {
+    pattern: String,
+    /// What an error at first use starts with.
+    place: String,
+    budget: RegexBudget,
+    compiled: std::sync::OnceLock<Result<regex::Regex, RegexError>>,
+}
+
+impl LazyRegex {
+    /// `pattern`, checked for syntax only (the parse of the regex crate, whose errors it
+    /// gives); `place` starts the message of an error when it is compiled.
+    pub(crate) fn new(pattern: &str, place: String) -> Result<LazyRegex, RegexError> {
+        LazyRegex::new_in(pattern, place, RegexBudget::current())
+    }
+
+    /// [`LazyRegex::new`] charging `budget` when it is compiled.
+    pub(crate) fn new_in(
+        pattern: &str,
+        place: String,
+        budget: RegexBudget,
+    ) -> Result<LazyRegex, RegexError> {
+        if pattern.is_empty() {
+            return Err(RegexError::new(RegexErrorKind::Invalid, "is empty"));
+        }
+        regex_automata::util::syntax::parse(pattern)
+            .map_err(|e| RegexError::new(RegexErrorKind::Invalid, format!("is not valid: {e}")))?;
+        Ok(LazyRegex(std::sync::Arc::new(LazyInner {
+            pattern: pattern.to_string(),
+            place,
+            budget,
+            compiled: std::sync::OnceLock::new(),
+        })))
+    }
+
+    /// Whether it has been compiled (or failed to be) already.
+    #[cfg(test)]
+    pub(crate) fn is_compiled(&self) -> bool {
+        self.0.compiled.get().is_some()
+    }
+
+    /// The regex, compiled on the first call ([`user_regex`] within its budget); the same
+    /// error on every call when that failed, its message after the place.
+    pub(crate) fn get(&self) -> Result<&regex::Regex, RegexError> {
+        let inner = &*self.0;
+        inner
+            .compiled
+            .get_or_init(|| {
+                inner
+                    .budget
+                    .enter(|| user_regex(&inner.pattern))
+                    .map_err(|e| RegexError::new(e.kind(), format!("{} {e}", inner.place)))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
 }
 
 /// Opens `path` for reading only when it is a regular file (symlinks followed). A FIFO would

@@ -121,6 +121,9 @@ message_error!(
         NoRegion,
         /// The screen does not meet the expectation (the message says which checks fail).
         Unmet,
+        /// An adapter its ref asks passed a limit or has a regex that cannot be compiled:
+        /// bad input, the message names the adapter's place.
+        Adapter,
     }
 );
 
@@ -219,6 +222,10 @@ impl Expect {
             None => whole.to_vec(),
             Some((label, anchor)) => match anchor.resolve(screen) {
                 Ok(r) => r,
+                Err(e) if e.kind() == crate::inspect::AnchorErrorKind::Adapter => {
+                    let _ = write!(out, "  {label} ({}): {e}", anchor.describe());
+                    return Err(ExpectFailure::new(ExpectFailureKind::Adapter, out));
+                }
                 Err(e) => {
                     let _ = writeln!(
                         out,

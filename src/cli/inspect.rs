@@ -55,7 +55,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = tuicast::config::Config::load(&std::env::current_dir()?)?;
     let cx = tuicast::inspect::RefContext::new(config.regions.adapters())
         .regions(&config.regions.anchors);
-    let inspection = tuicast::inspect::inspect(&checkpoint.screen, &cx);
+    let inspection = tuicast::inspect::inspect(&checkpoint.screen, &cx)?;
     let out = if args.json {
         let mut doc = tuicast::inspect::InspectionJson::of(&inspection);
         doc.checkpoint = Some(tuicast::term::CheckpointJson::new(

@@ -31,6 +31,7 @@ use tuicast::term::Screen;
     tuicast replay casts/demo.cast --format png -o status.png --annotate region=status\n  \
     tuicast replay casts/demo.cast --format gif -o demo.gif --speed 2 --idle-time-limit 1\n  \
     tuicast replay casts/demo.cast --format animated-svg -o demo.svg --chrome --from saved\n  \
+    tuicast replay casts/demo.cast --format animated-svg -o demo.svg --annotate 'at=saved,regex=Saved'\n  \
     tuicast replay casts/demo.cast --format apng -o demo.png --no-loop")]
 pub(super) struct Args {
     /// The cast files (asciicast v1, v2 or v3). With several, each screen is preceded by a
@@ -130,7 +131,9 @@ pub(super) struct PngArgs {
     cursor: Option<String>,
     /// Box cells and label them (png, svg): `rows=2..5,cols=0..40,label=Menu,color=#ff8800`,
     /// `regex=PATTERN,label=TEXT`, or `region=NAME` (a region of the `[regions]` table of the
-    /// scenario beside the cast, `x.cast` → `x.toml`; other keys override it). May be repeated.
+    /// scenario beside the cast, `x.cast` → `x.toml`; other keys override it). In an
+    /// animated-svg, `at=CHECKPOINT,` first draws it during that checkpoint's frame (without
+    /// it: at `end`). May be repeated.
     #[arg(long, value_name = "SPEC")]
     annotate: Vec<String>,
     /// Draw a window frame with a title bar, rounded corners and a shadow (png, svg,
@@ -420,8 +423,18 @@ fn check_picture_args(args: &Args) -> anyhow::Result<()> {
                 list(&gif_only)
             )
         }
-        Format::AnimatedSvg if !args.picture.png.annotate.is_empty() => {
-            bail!("--annotate boxes one screen: it applies to --format png and svg")
+        Format::Png | Format::Svg
+            if args
+                .picture
+                .png
+                .annotate
+                .iter()
+                .any(|a| a.starts_with("at=")) =>
+        {
+            bail!(
+                "--annotate at=CHECKPOINT applies to --format animated-svg: a still picture \
+                 is of one checkpoint (--at)"
+            )
         }
         Format::Gif | Format::Apng if !png_only.is_empty() => {
             bail!(
@@ -691,6 +704,13 @@ fn animation(args: &Args) -> anyhow::Result<ExitCode> {
         .clone()
         .or_else(|| header.title.clone())
         .or_else(|| cast.file_stem().map(|s| s.to_string_lossy().into_owned()));
+    // The annotations of an animated SVG, at their checkpoints' times in the animation.
+    let marks = match args.format {
+        Format::AnimatedSvg if !args.picture.png.annotate.is_empty() => {
+            annotation_marks(&args.picture.png.annotate, cast, events()?, range)?
+        }
+        _ => Vec::new(),
+    };
     let mut fill = |w: &mut dyn Write| -> anyhow::Result<()> {
         let frames = replay::frames(&header, events()?, engine, fps);
         let frames: Box<dyn Iterator<Item = _>> = match range {
@@ -701,9 +721,27 @@ fn animation(args: &Args) -> anyhow::Result<ExitCode> {
             Format::AnimatedSvg => {
                 let mut svg = SvgAnimation::new(&mut renderer, size, &gif_options, &decorations)
                     .map_err(png_error)?;
+                let mut marks = marks.iter().peekable();
+                let mut shown: Option<Screen> = None;
                 for frame in frames {
                     let (time, screen) = frame?;
+                    // A checkpoint before this frame: the screen shown then, annotated.
+                    if let Some(before) = &shown {
+                        while let Some((at, specs)) = marks.next_if(|(at, _)| *at < time) {
+                            let boxes = annotations(specs, cast, before)?;
+                            svg.add_annotated_frame(*at, before, &boxes)
+                                .map_err(png_error)?;
+                        }
+                    }
                     svg.add_frame(time, &screen).map_err(png_error)?;
+                    shown = Some(screen);
+                }
+                if let Some(last) = &shown {
+                    for (at, specs) in marks {
+                        let boxes = annotations(specs, cast, last)?;
+                        svg.add_annotated_frame(*at, last, &boxes)
+                            .map_err(png_error)?;
+                    }
                 }
                 let (_, text) = svg.finish().map_err(png_error)?;
                 w.write_all(text.as_bytes())?;
@@ -744,6 +782,77 @@ fn animation(args: &Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The time of the checkpoint `name` among `times`, or the error (naming `flag`) that lists
+/// the checkpoints there are.
+fn checkpoint_time(
+    cast: &Path,
+    times: &[(String, f64)],
+    flag: &str,
+    name: &str,
+) -> anyhow::Result<f64> {
+    if let Some((_, t)) = times.iter().find(|(n, _)| n == name) {
+        return Ok(*t);
+    }
+    let mut list: Vec<String> = times
+        .iter()
+        .take(MAX_NAMES_SHOWN)
+        .map(|(n, _)| escape_for_terminal(n, 80))
+        .collect();
+    if times.len() > MAX_NAMES_SHOWN {
+        list.push(format!("… and {} more", times.len() - MAX_NAMES_SHOWN));
+    }
+    bail!(
+        "{}: {flag}{}{}: no such checkpoint; the checkpoints are: {}",
+        cast.display(),
+        if flag.ends_with('=') { "" } else { " " },
+        escape_for_terminal(name, 80),
+        list.join(", ")
+    )
+}
+
+/// The `--annotate` specs of an animated SVG grouped by the time of their checkpoint in the
+/// animation (`at=NAME,` before a spec, `end` without; counted from `--from` when `range`
+/// cuts the cast), in time order.
+fn annotation_marks(
+    specs: &[String],
+    cast: &Path,
+    events: impl Iterator<Item = Result<tuicast::cast::Event, tuicast::cast::CastError>>,
+    range: Option<(f64, f64)>,
+) -> anyhow::Result<Vec<(f64, Vec<String>)>> {
+    let times = replay::checkpoint_times(events)?;
+    let mut marks: Vec<(f64, Vec<String>)> = Vec::new();
+    for text in specs {
+        let (name, spec) = match text.strip_prefix("at=") {
+            Some(rest) => rest.split_once(',').ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--annotate {:?}: at=CHECKPOINT comes before the annotation, with a comma \
+                     (at=saved,regex=OK)",
+                    escape_for_terminal(text, 120)
+                )
+            })?,
+            None => (END, text.as_str()),
+        };
+        let mut at = checkpoint_time(cast, &times, "--annotate at=", name)?;
+        if let Some((from, to)) = range {
+            if at < from || at > to {
+                bail!(
+                    "{}: --annotate at={}: the checkpoint (at {at:.3}s) is outside the part \
+                     animated (--from, --to: {from:.3}s to {to:.3}s)",
+                    cast.display(),
+                    escape_for_terminal(name, 80)
+                );
+            }
+            at -= from;
+        }
+        match marks.iter_mut().find(|(t, _)| *t == at) {
+            Some((_, list)) => list.push(spec.to_string()),
+            None => marks.push((at, vec![spec.to_string()])),
+        }
+    }
+    marks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Ok(marks)
+}
+
 /// The times of the checkpoints `from` (default: the start) and `to` (default: the end)
 /// among `events`, or the error that names the checkpoints there are.
 fn time_range(
@@ -753,25 +862,7 @@ fn time_range(
     to: Option<&str>,
 ) -> anyhow::Result<(f64, f64)> {
     let times = replay::checkpoint_times(events)?;
-    let find = |flag: &str, name: &str| -> anyhow::Result<f64> {
-        if let Some((_, t)) = times.iter().find(|(n, _)| n == name) {
-            return Ok(*t);
-        }
-        let mut list: Vec<String> = times
-            .iter()
-            .take(MAX_NAMES_SHOWN)
-            .map(|(n, _)| escape_for_terminal(n, 80))
-            .collect();
-        if times.len() > MAX_NAMES_SHOWN {
-            list.push(format!("… and {} more", times.len() - MAX_NAMES_SHOWN));
-        }
-        bail!(
-            "{}: {flag} {}: no such checkpoint; the checkpoints are: {}",
-            cast.display(),
-            escape_for_terminal(name, 80),
-            list.join(", ")
-        )
-    };
+    let find = |flag: &str, name: &str| checkpoint_time(cast, &times, flag, name);
     let start = from.map(|n| find("--from", n)).transpose()?.unwrap_or(0.0);
     let end = to
         .map(|n| find("--to", n))

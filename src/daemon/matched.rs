@@ -111,7 +111,11 @@ pub(super) fn matched(
             // What it found now, or (gone) what it found on the screen the wait began on.
             let program = session.program_name();
             let shown = if r.gone { before } else { after };
-            let found = r.find(shown, program).into_iter().next();
+            // (The wait succeeded, so its adapters answered on this screen.)
+            let found = r
+                .find(shown, program)
+                .ok()
+                .and_then(|f| f.into_iter().next());
             let mut m = named("ref");
             if let Some(f) = found {
                 m.at = Some(f.rect.first_place());

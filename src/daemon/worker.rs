@@ -395,7 +395,10 @@ impl Worker {
                         .regions(&self.regions.anchors)
                         .program(s.program_name())
                         .modes(s.modes());
-                    let found = inspect(&screen, &cx);
+                    let found = match inspect(&screen, &cx) {
+                        Ok(found) => found,
+                        Err(e) => return self.failed(e.to_string(), 2),
+                    };
                     v.inspect = Some(Box::new(crate::inspect::InspectionJson::of(&found)));
                 }
                 v

@@ -246,6 +246,7 @@ pub(super) fn check_checkpoint(
         let text = match screen.region(anchor) {
             Ok(t) => t,
             Err(e) => {
+                bad_input = e.kind() == crate::inspect::AnchorErrorKind::Adapter;
                 error = Some(format!(
                     "region \"{}\" ({}) resolves to nothing at checkpoint \"{}\": {e}",
                     crate::escape::escape_for_terminal(region, 60),
@@ -308,6 +309,7 @@ fn take(
 /// masked), each result under its [`expect_key`].
 fn check_expects(case: &Case, cp: &Checkpoint, results: &mut HashMap<String, CheckResult>) {
     for e in case.expects_at(&cp.name) {
+        let failure = e.check(&cp.screen, &cp.name).err();
         results.insert(
             expect_key(&cp.name, &e.id),
             CheckResult {
@@ -317,8 +319,9 @@ fn check_expects(case: &Case, cp: &Checkpoint, results: &mut HashMap<String, Che
                 line: cp.line,
                 time: cp.time,
                 snapshots: Vec::new(),
-                error: e.check(&cp.screen, &cp.name).err().map(String::from),
-                bad_input: false,
+                error: failure.as_ref().map(|f| f.message().to_string()),
+                bad_input: failure
+                    .is_some_and(|f| f.kind() == crate::assert::ExpectFailureKind::Adapter),
             },
         );
     }

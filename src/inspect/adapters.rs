@@ -40,11 +40,11 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use regex::Regex;
 use serde::Deserialize;
 
 use super::refs::{Ref, ROLE_REFS};
 use crate::term::{CellRect, Screen};
+use crate::util::LazyRegex;
 
 /// A set of adapters: the built-in ones and a project's `[adapters]` (`Regions::adapters` of the config).
 #[derive(Debug, Clone, Default)]
@@ -57,9 +57,12 @@ pub struct Adapters {
 pub struct Adapter {
     name: String,
     programs: Vec<String>,
-    screen: Vec<Regex>,
+    screen: Vec<LazyRegex>,
     needs: Vec<String>,
     refs: Vec<(String, Vec<RefSpec>)>,
+    /// Where it was declared (`tuicast.toml:3:1: adapters.x`; `adapters.vim` for a built-in
+    /// one): what an error of its regexes or its refs at first use starts with.
+    place: String,
     /// The manifest as an inline TOML table, when a project wrote it (a built-in one has
     /// none: every tuicast knows it).
     written: Option<String>,
@@ -68,7 +71,7 @@ pub struct Adapter {
 #[derive(Debug, Clone)]
 struct RefSpec {
     row: RowSpec,
-    regex: Vec<Regex>,
+    regex: Vec<LazyRegex>,
     cursor: bool,
     above: Option<String>,
     many: bool,
@@ -199,23 +202,29 @@ impl Adapters {
             let table: BTreeMap<String, AdapterToml> =
                 toml::from_str(include_str!("adapters.toml")).unwrap_or_default();
             let mut list = Vec::new();
-            for (name, t) in table {
-                // The built-in manifests are checked by a test: one that failed would be
-                // left out, never a panic.
-                if let Ok(a) = Adapter::from_toml(&name, t, None) {
-                    list.push(a);
+            // Their regexes are tuicast's own: a budget of their own, never a session's.
+            let budget = crate::util::RegexBudget::default();
+            budget.enter(|| {
+                for (name, t) in table {
+                    // The built-in manifests are checked by a test: one that failed would
+                    // be left out, never a panic.
+                    let place = format!("adapters.{name}");
+                    if let Ok(a) = Adapter::from_toml(&name, t, None, place) {
+                        list.push(a);
+                    }
                 }
-            }
+            });
             Adapters { list }
         })
     }
 
     /// These adapters with `manifests` over them (an adapter of a name here is replaced).
-    /// Each manifest comes with its name and itself as an inline TOML table (what a saved
-    /// scenario carries).
+    /// Each manifest comes with its name, itself as an inline TOML table (what a saved
+    /// scenario carries) and the place of its declaration (`tuicast.toml:3:1`), which starts
+    /// the errors its regexes and refs meet when first used.
     pub(crate) fn extended(
         &self,
-        manifests: Vec<(String, AdapterToml, String)>,
+        manifests: Vec<(String, AdapterToml, String, String)>,
     ) -> Result<Adapters, AdapterError> {
         let mut out = self.clone();
         if out.list.len() + manifests.len() > MAX_ADAPTERS {
@@ -224,8 +233,14 @@ impl Adapters {
                 format!("at most {MAX_ADAPTERS} adapters"),
             ));
         }
-        for (name, t, written) in manifests {
-            let a = Adapter::from_toml(&name, t, Some(written)).map_err(|e| {
+        for (name, t, written, place) in manifests {
+            let shown = crate::escape::escape_for_terminal(&name, 40);
+            let place = if place.is_empty() {
+                format!("adapters.{shown}")
+            } else {
+                format!("{place}: adapters.{shown}")
+            };
+            let a = Adapter::from_toml(&name, t, Some(written), place).map_err(|e| {
                 AdapterError::new(
                     e.kind,
                     format!(
@@ -250,15 +265,20 @@ impl Adapters {
         self.list.iter().map(|a| a.name.as_str())
     }
 
-    /// The adapters that recognise `screen` of `program`.
+    /// The adapters that recognise `screen` of `program`, or the error of the first whose
+    /// regexes cannot be compiled ([`Adapter::recognises`]).
     pub fn recognising<'a>(
         &'a self,
         screen: &'a Screen,
         program: Option<&'a str>,
-    ) -> impl Iterator<Item = &'a Adapter> + 'a {
+    ) -> impl Iterator<Item = Result<&'a Adapter, AdapterError>> + 'a {
         self.list
             .iter()
-            .filter(move |a| a.recognises(screen, program))
+            .filter_map(move |a| match a.recognises(screen, program) {
+                Ok(true) => Some(Ok(a)),
+                Ok(false) => None,
+                Err(e) => Some(Err(e)),
+            })
     }
 
     /// The adapters a project wrote (not built in), as `(name, inline TOML)`.
@@ -274,12 +294,18 @@ impl Adapter {
         name: &str,
         t: AdapterToml,
         written: Option<String>,
+        place: String,
     ) -> Result<Adapter, AdapterError> {
-        Adapter::read(name, t, written)
+        Adapter::read(name, t, written, place)
     }
 
     /// [`Adapter::from_toml`].
-    fn read(name: &str, t: AdapterToml, written: Option<String>) -> Result<Adapter, AdapterError> {
+    fn read(
+        name: &str,
+        t: AdapterToml,
+        written: Option<String>,
+        place: String,
+    ) -> Result<Adapter, AdapterError> {
         let word = |s: &str| {
             !s.is_empty()
                 && s.chars()
@@ -304,15 +330,10 @@ impl Adapter {
                     "a regex is empty",
                 ));
             }
-            crate::util::user_regex(r).map_err(|e| {
-                AdapterError::new(
-                    AdapterErrorKind::Regex,
-                    format!(
-                        "regex \"{}\" {e}",
-                        crate::escape::escape_for_terminal(r, 60)
-                    ),
-                )
-            })
+            // Checked now, compiled when a screen first asks for it.
+            let shown = format!("regex \"{}\"", crate::escape::escape_for_terminal(r, 60));
+            LazyRegex::new(r, format!("{place}: {shown}"))
+                .map_err(|e| AdapterError::new(AdapterErrorKind::Regex, format!("{shown} {e}")))
         };
         let screen = t
             .screen
@@ -433,6 +454,7 @@ impl Adapter {
             needs: t.needs,
             refs,
             written,
+            place,
         })
     }
 
@@ -447,37 +469,42 @@ impl Adapter {
             .is_some_and(|(a, r)| a == self.name && self.refs.iter().any(|(n, _)| n == r))
     }
 
-    /// Whether it is on for `screen` of `program` (the rules are in the module docs).
-    pub fn recognises(&self, screen: &Screen, program: Option<&str>) -> bool {
+    /// Whether it is on for `screen` of `program` (the rules are in the module docs). Its
+    /// `screen` regexes are compiled when first asked (and its `needs` refs' when those are
+    /// looked for): a regex past its size or the budget is an error at the adapter's place.
+    pub fn recognises(&self, screen: &Screen, program: Option<&str>) -> Result<bool, AdapterError> {
         if program.is_some_and(|p| self.programs.iter().any(|q| q == p)) {
-            return true;
+            return Ok(true);
         }
         let rows = screen_rows(screen);
-        if self
-            .screen
-            .iter()
-            .any(|re| (0..rows).any(|r| re.is_match(&screen.row_text(r))))
-        {
-            return true;
+        for re in &self.screen {
+            let re = compiled(re)?;
+            if (0..rows).any(|r| re.is_match(&screen.row_text(r))) {
+                return Ok(true);
+            }
         }
         let mut finder = Finder::new(self, screen);
-        self.needs.iter().any(|n| {
-            self.refs
-                .iter()
-                .position(|(name, _)| name == n)
-                .is_some_and(|i| !finder.found(i).is_empty())
-        })
+        for n in &self.needs {
+            if let Some(i) = self.refs.iter().position(|(name, _)| name == n) {
+                if !finder.found(i)?.is_empty() {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// Its refs on `screen` (recognised or not: [`Adapter::recognises`] says whether to ask).
-    /// At most [`MAX_MANY`] of one `many` ref, and refs of [`MAX_REF_CELLS`] cells in all.
-    pub fn refs(&self, screen: &Screen) -> Vec<Ref> {
+    /// A `many` ref that would make more than [`MAX_MANY`] refs, or refs covering more than
+    /// [`MAX_REF_CELLS`] cells in all, is an error naming the ref at the adapter's place and
+    /// the limit; so is a regex that cannot be compiled.
+    pub fn refs(&self, screen: &Screen) -> Result<Vec<Ref>, AdapterError> {
         let mut finder = Finder::new(self, screen);
         let mut out = Vec::new();
         for i in 0..self.refs.len() {
-            out.extend(finder.with_default(i));
+            out.extend(finder.with_default(i)?);
         }
-        out
+        Ok(out)
     }
 
     fn new_ref(&self, name: &str, rect: CellRect, screen: &Screen) -> Ref {
@@ -589,37 +616,59 @@ impl<'a> Finder<'a> {
         }
     }
 
-    /// A ref of `rect`, or none when the cells are spent.
-    fn new_ref(&mut self, name: &str, rect: CellRect) -> Option<Ref> {
+    /// A ref of `rect`, or an error when the adapter's refs would cover more than
+    /// [`MAX_REF_CELLS`] cells.
+    fn new_ref(&mut self, name: &str, rect: CellRect) -> Result<Ref, AdapterError> {
         let cells = (rect.row_end - rect.row).saturating_mul(rect.col_end - rect.col);
-        self.cells = self.cells.checked_sub(cells)?;
-        Some(self.adapter.new_ref(name, rect, self.screen))
+        self.cells = self.cells.checked_sub(cells).ok_or_else(|| {
+            AdapterError::new(
+                AdapterErrorKind::TooMany,
+                format!(
+                    "{}: refs.{name}: the adapter's refs cover more than {MAX_REF_CELLS} \
+                     cells of this screen in all (MAX_REF_CELLS, the most tuicast makes)",
+                    self.adapter.place
+                ),
+            )
+        })?;
+        Ok(self.adapter.new_ref(name, rect, self.screen))
+    }
+
+    /// The error of the `many` ref `name` past [`MAX_MANY`] refs.
+    fn past_many(&self, name: &str) -> AdapterError {
+        AdapterError::new(
+            AdapterErrorKind::TooMany,
+            format!(
+                "{}: refs.{name}: `many = true` finds more than {MAX_MANY} refs on this \
+                 screen (MAX_MANY, the most one ref makes): a narrower regex or row finds fewer",
+                self.adapter.place
+            ),
+        )
     }
 
     /// The refs ref `i` finds: those of the first spec that finds any (the depth of the
     /// recursion through `above` is at most [`MAX_ABOVE_DEPTH`]: `above_chains`).
-    fn found(&mut self, i: usize) -> Vec<Ref> {
+    fn found(&mut self, i: usize) -> Result<Vec<Ref>, AdapterError> {
         if let Some(f) = &self.found[i] {
-            return f.clone();
+            return Ok(f.clone());
         }
         let adapter = self.adapter;
         let (name, specs) = &adapter.refs[i];
         let mut out = Vec::new();
         for spec in specs {
-            out = self.find_one(name, spec);
+            out = self.find_one(name, spec)?;
             if !out.is_empty() {
                 break;
             }
         }
         self.found[i] = Some(out.clone());
-        out
+        Ok(out)
     }
 
     /// [`Finder::found`], else the first default.
-    fn with_default(&mut self, i: usize) -> Vec<Ref> {
-        let found = self.found(i);
+    fn with_default(&mut self, i: usize) -> Result<Vec<Ref>, AdapterError> {
+        let found = self.found(i)?;
         if !found.is_empty() {
-            return found;
+            return Ok(found);
         }
         let adapter = self.adapter;
         let (name, specs) = &adapter.refs[i];
@@ -627,19 +676,17 @@ impl<'a> Finder<'a> {
             if let Some(d) = &spec.default {
                 let rows = rows_of(spec.row, self.screen);
                 let row = rows.first().copied().unwrap_or(0);
-                let Some(mut r) = self.new_ref(name, row_rect(row, self.screen)) else {
-                    return Vec::new();
-                };
+                let mut r = self.new_ref(name, row_rect(row, self.screen))?;
                 r.value = Some(d.clone());
-                return vec![r];
+                return Ok(vec![r]);
             }
         }
-        Vec::new()
+        Ok(Vec::new())
     }
 
-    fn find_one(&mut self, name: &str, spec: &RefSpec) -> Vec<Ref> {
+    fn find_one(&mut self, name: &str, spec: &RefSpec) -> Result<Vec<Ref>, AdapterError> {
         if let Some(anchor) = &spec.above {
-            return self.find_above(name, anchor).into_iter().collect();
+            return Ok(self.find_above(name, anchor)?.into_iter().collect());
         }
         let screen = self.screen;
         let mut out = Vec::new();
@@ -651,14 +698,15 @@ impl<'a> Finder<'a> {
             }
             let (text, cell_of) = row_cells(screen, row);
             if spec.regex.is_empty() {
-                let Some(mut r) = self.new_ref(name, row_rect(row, screen)) else {
-                    return out;
-                };
+                if spec.many && out.len() >= MAX_MANY {
+                    return Err(self.past_many(name));
+                }
+                let mut r = self.new_ref(name, row_rect(row, screen))?;
                 r.value = Some(spec.value(text.trim()));
                 out.push(r);
             }
             for re in &spec.regex {
-                for caps in re.captures_iter(&text) {
+                for caps in compiled(re)?.captures_iter(&text) {
                     let whole = caps.get(0).map_or(0..0, |m| m.range());
                     if whole.is_empty() {
                         continue;
@@ -673,9 +721,10 @@ impl<'a> Finder<'a> {
                         col: cells.start,
                         col_end: cells.end,
                     };
-                    let Some(mut r) = self.new_ref(name, rect) else {
-                        return out;
-                    };
+                    if spec.many && out.len() >= MAX_MANY {
+                        return Err(self.past_many(name));
+                    }
+                    let mut r = self.new_ref(name, rect)?;
                     let value = spec.value(value.trim());
                     if spec.focused {
                         r.focused = shaded_apart(screen, row, cells);
@@ -690,8 +739,8 @@ impl<'a> Finder<'a> {
                     }
                     r.value = Some(value);
                     out.push(r);
-                    if !spec.many || out.len() >= MAX_MANY {
-                        return out;
+                    if !spec.many {
+                        return Ok(out);
                     }
                 }
                 if !out.is_empty() {
@@ -699,31 +748,40 @@ impl<'a> Finder<'a> {
                 }
             }
             if !out.is_empty() && !spec.many {
-                return out;
+                return Ok(out);
             }
         }
-        out
+        Ok(out)
     }
 
     /// The rows above ref `anchor`, up to the previous row its regex matches.
-    fn find_above(&mut self, name: &str, anchor: &str) -> Option<Ref> {
+    fn find_above(&mut self, name: &str, anchor: &str) -> Result<Option<Ref>, AdapterError> {
         let adapter = self.adapter;
-        let i = adapter.refs.iter().position(|(n, _)| n == anchor)?;
+        let Some(i) = adapter.refs.iter().position(|(n, _)| n == anchor) else {
+            return Ok(None);
+        };
         let specs = &adapter.refs[i].1;
-        let below = self.found(i).into_iter().next()?.rect.row;
+        let Some(below) = self.found(i)?.into_iter().next().map(|r| r.rect.row) else {
+            return Ok(None);
+        };
         let screen = self.screen;
+        // (The anchor's regexes are compiled: it was found by them.)
+        let mut regexes = Vec::new();
+        for s in specs {
+            for re in &s.regex {
+                regexes.push(compiled(re)?);
+            }
+        }
         let matches_anchor = |r: usize| {
             let text = screen.row_text(r);
-            specs
-                .iter()
-                .any(|s| s.regex.iter().any(|re| re.is_match(&text)))
+            regexes.iter().any(|re| re.is_match(&text))
         };
         let top = (0..below)
             .rev()
             .find(|&r| matches_anchor(r))
             .map_or(0, |r| r + 1);
         if top >= below {
-            return None;
+            return Ok(None);
         }
         let rect = CellRect {
             row: top,
@@ -733,8 +791,14 @@ impl<'a> Finder<'a> {
         };
         let mut r = self.new_ref(name, rect)?;
         r.value = Some(r.text.clone());
-        Some(r)
+        Ok(Some(r))
     }
+}
+
+/// `re` compiled ([`LazyRegex::get`]): its error names the adapter's place already.
+fn compiled(re: &LazyRegex) -> Result<&regex::Regex, AdapterError> {
+    re.get()
+        .map_err(|e| AdapterError::new(AdapterErrorKind::Regex, e.to_string()))
 }
 
 impl RefSpec {
@@ -846,7 +910,7 @@ mod tests {
 
     fn pick(sel: &str, screen: &Screen, program: Option<&str>) -> Vec<Ref> {
         let cx = RefContext::new(Adapters::builtin()).program(program);
-        select(&Selector::parse(sel).unwrap(), screen, &cx)
+        select(&Selector::parse(sel).unwrap(), screen, &cx).unwrap()
     }
 
     #[test]
@@ -854,7 +918,13 @@ mod tests {
         let table: BTreeMap<String, AdapterToml> =
             toml::from_str(include_str!("adapters.toml")).unwrap();
         for (name, t) in table {
-            Adapter::from_toml(&name, t, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let a = Adapter::from_toml(&name, t, None, name.clone())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            // Each regex compiles too (they are compiled when first used).
+            let specs = a.refs.iter().flat_map(|(_, s)| s);
+            for re in a.screen.iter().chain(specs.flat_map(|s| &s.regex)) {
+                re.get().unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
         }
         let names: Vec<&str> = Adapters::builtin().names().collect();
         for n in ["vim", "shell", "pager", "dialog", "htop", "top"] {
@@ -920,7 +990,7 @@ mod tests {
 
     fn manifest(text: &str) -> Result<Adapters, AdapterError> {
         let t: AdapterToml = toml::from_str(text).unwrap();
-        Adapters::builtin().extended(vec![("loop".into(), t, text.into())])
+        Adapters::builtin().extended(vec![("loop".into(), t, text.into(), "x.toml:1:1".into())])
     }
 
     #[test]
@@ -952,7 +1022,7 @@ mod tests {
         let ok = chain(MAX_ABOVE_DEPTH).unwrap();
         let s = test_screen(Size { cols: 10, rows: 3 }, "a\r\nb\r\nx");
         // r1 is above r0's row; r2 above r1's first row (the top): none.
-        let refs = ok.get("loop").unwrap().refs(&s);
+        let refs = ok.get("loop").unwrap().refs(&s).unwrap();
         assert_eq!(refs.len(), 2, "{refs:#?}");
         let e = chain(MAX_ABOVE_DEPTH + 1).unwrap_err();
         assert_eq!(e.kind(), AdapterErrorKind::TooMany);
@@ -960,21 +1030,99 @@ mod tests {
     }
 
     #[test]
-    fn a_many_ref_makes_at_most_max_many_refs_a_screen() {
+    fn a_many_ref_past_max_many_refs_a_screen_is_an_error_at_its_place() {
         // issue 41: six of these on a 2000x2000 screen took 6 GB and aborted.
-        let set = manifest(
-            "screen = ['.']\nrefs.a = { regex = '.', many = true }\nrefs.b = { regex = '.', many = true }",
-        )
-        .unwrap();
+        let set = manifest("screen = ['.']\nrefs.a = { regex = '.', many = true }").unwrap();
+        let loop_ = set.get("loop").unwrap();
+        let at = |n: usize| {
+            let cols = 100;
+            let rows = n.div_ceil(cols) as u16;
+            let s = test_screen(
+                Size {
+                    cols: cols as u16,
+                    rows,
+                },
+                &"x".repeat(n),
+            );
+            loop_.refs(&s)
+        };
+        let refs = at(MAX_MANY).unwrap();
+        assert_eq!(refs.len(), MAX_MANY);
+        assert_eq!(refs[0].name, "@loop.a(\"x\")");
+        let e = at(MAX_MANY + 1).unwrap_err();
+        assert_eq!(e.kind(), AdapterErrorKind::TooMany);
+        assert_eq!(
+            e.message(),
+            "x.toml:1:1: adapters.loop: refs.a: `many = true` finds more than 1000 refs on \
+             this screen (MAX_MANY, the most one ref makes): a narrower regex or row finds fewer"
+        );
+    }
+
+    #[test]
+    fn an_adapters_regexes_are_compiled_when_first_used_within_the_budget() {
+        // Fourteen regexes of about 1 MiB each charge a budget of 4 MiB when first used.
+        let budget = crate::util::RegexBudget::new(4 << 20);
+        let text = format!(
+            "programs = ['mine']\nrefs.a = {{ regex = [{}] }}",
+            vec![r"'\w{50}'"; 14].join(", ")
+        );
+        let set = budget.enter(|| manifest(&text)).unwrap();
+        let a = set.get("loop").unwrap();
+        assert!(a.refs[0].1[0].regex.iter().all(|r| !r.is_compiled()));
+        assert_eq!(budget.left(), 4 << 20, "nothing is compiled when read");
+        // Not recognised: nothing is asked of its refs.
+        let s = test_screen(Size { cols: 10, rows: 2 }, "y");
+        assert!(!a.recognises(&s, Some("other")).unwrap());
+        assert_eq!(budget.left(), 4 << 20);
+        // Asked for: compiled, past the budget, an error at the adapter's place.
+        let e = a.refs(&s).unwrap_err();
+        assert_eq!(e.kind(), AdapterErrorKind::Regex);
+        assert!(
+            e.message().starts_with(
+                r#"x.toml:1:1: adapters.loop: regex "\\w{50}" would take the regexes"#
+            ),
+            "{e}"
+        );
+        assert!(budget.left() < 1 << 20);
+        // The same error again, nothing compiled twice.
+        let left = budget.left();
+        assert_eq!(a.refs(&s).unwrap_err(), e);
+        assert_eq!(budget.left(), left);
+    }
+
+    #[test]
+    fn refs_past_max_ref_cells_are_an_error_and_rows_of_a_many_ref_count_too() {
+        // Five refs of every row of a 4000x1000 screen: 4M cells each, 20M past 16M.
+        let mut t = String::from("screen = ['.']\n");
+        for r in ["a", "b", "c", "d", "e"] {
+            t.push_str(&format!("refs.{r} = {{ many = true }}\n"));
+        }
+        let set = manifest(&t).unwrap();
         let s = test_screen(
             Size {
-                cols: 200,
-                rows: 20,
+                cols: 4000,
+                rows: 1000,
             },
-            &"x".repeat(4000),
+            "x",
         );
-        let refs = set.get("loop").unwrap().refs(&s);
-        assert_eq!(refs.len(), 2 * MAX_MANY);
-        assert_eq!(refs[0].name, "@loop.a(\"x\")");
+        let e = set.get("loop").unwrap().refs(&s).unwrap_err();
+        assert_eq!(e.kind(), AdapterErrorKind::TooMany);
+        assert!(
+            e.message().starts_with(
+                "x.toml:1:1: adapters.loop: refs.e: the adapter's refs cover more than 16000000 cells"
+            ),
+            "{e}"
+        );
+        // A many ref of whole rows past MAX_MANY rows.
+        let set = manifest("screen = ['.']\nrefs.a = { many = true }").unwrap();
+        let s = test_screen(
+            Size {
+                cols: 2,
+                rows: 1001,
+            },
+            "x",
+        );
+        let e = set.get("loop").unwrap().refs(&s).unwrap_err();
+        assert!(e.message().contains("finds more than 1000 refs"), "{e}");
     }
 }

@@ -108,6 +108,9 @@ message_error!(
         OffScreen,
         /// A ref that must find one part finds several.
         Ambiguous,
+        /// An adapter a ref asks passed a limit or has a regex that cannot be compiled (bad
+        /// input, at the adapter's place: [`super::Adapter::refs`]).
+        Adapter,
     }
 );
 
@@ -345,7 +348,8 @@ impl Anchor {
                 }
             },
             Anchor::Ref(r) => {
-                let found = select(&r.selector, screen, &RefContext::new(&r.adapters));
+                let found = select(&r.selector, screen, &RefContext::new(&r.adapters))
+                    .map_err(|e| AnchorError::new(AnchorErrorKind::Adapter, e.to_string()))?;
                 let shown = crate::escape::escape_for_terminal(r.selector.as_str(), 80);
                 match found.as_slice() {
                     [_, ..] if r.every => found.iter().map(|f| f.rect).collect(),

@@ -104,18 +104,19 @@ pub struct Inspection {
 
 /// Inspects a screen: its outline, its prompt and its refs (`cx`: the adapters, regions,
 /// program and echo flag known; `RefContext::new(Adapters::builtin())` for none, as in a
-/// replay of a cast alone).
-pub fn inspect(screen: &Screen, cx: &RefContext) -> Inspection {
+/// replay of a cast alone). An adapter's limit passed, or a regex of it that cannot be
+/// compiled, is an error at its place ([`refs`]).
+pub fn inspect(screen: &Screen, cx: &RefContext) -> Result<Inspection, AdapterError> {
     let outline = screen.outline();
-    Inspection {
+    Ok(Inspection {
         prompt: classify(screen, &outline, cx.modes),
-        refs: refs(screen, cx),
+        refs: refs(screen, cx)?,
         tables: tables(screen),
         outline,
         size: screen.size,
         alternate: screen.alternate,
         title: screen.title.clone(),
-    }
+    })
 }
 
 impl Inspection {

@@ -28,7 +28,7 @@
 
 use std::collections::BTreeMap;
 
-use super::adapters::Adapters;
+use super::adapters::{AdapterError, Adapters};
 use super::anchor::Anchor;
 use super::selector::{Arg, Attr, Filter, Flag, Selector};
 use crate::pos::Ordinal;
@@ -144,52 +144,59 @@ pub(crate) const ROLE_REFS: &[&str] = &[
 ];
 
 /// Every ref of `screen`: the role refs, then the refs of each adapter that recognises it,
-/// then the regions.
-pub fn refs(screen: &Screen, cx: &RefContext) -> Vec<Ref> {
+/// then the regions. An adapter's limit passed ([`MAX_MANY`](super::MAX_MANY) refs of a
+/// `many` ref, [`MAX_REF_CELLS`](super::MAX_REF_CELLS)) or a regex of it that cannot be
+/// compiled is an error at the adapter's place.
+pub fn refs(screen: &Screen, cx: &RefContext) -> Result<Vec<Ref>, AdapterError> {
     let outline = screen.outline();
     let mut out = role_refs(screen, &outline, cx);
     for a in cx.adapters.recognising(screen, cx.program) {
-        out.extend(a.refs(screen));
+        out.extend(a?.refs(screen)?);
     }
     if let Some(regions) = cx.regions {
         out.extend(region_refs(screen, regions));
     }
-    out
+    Ok(out)
 }
 
 /// The refs of `step`'s name only (what [`refs`] would give of it, made more cheaply).
-fn refs_named(screen: &Screen, outline: &Outline, name: &str, cx: &RefContext) -> Vec<Ref> {
+fn refs_named(
+    screen: &Screen,
+    outline: &Outline,
+    name: &str,
+    cx: &RefContext,
+) -> Result<Vec<Ref>, AdapterError> {
     let family = name.split('.').next().unwrap_or(name);
     if ROLE_REFS.contains(&family) {
         if family == "region" {
-            return cx
+            return Ok(cx
                 .regions
                 .map(|r| region_refs(screen, r))
-                .unwrap_or_default();
+                .unwrap_or_default());
         }
-        return role_refs(screen, outline, cx)
+        return Ok(role_refs(screen, outline, cx)
             .into_iter()
             .filter(|r| r.kind == name)
-            .collect();
+            .collect());
     }
     if let Some(a) = cx.adapters.get(family) {
-        if !a.recognises(screen, cx.program) {
-            return Vec::new();
+        if !a.recognises(screen, cx.program)? {
+            return Ok(Vec::new());
         }
-        return a
-            .refs(screen)
+        return Ok(a
+            .refs(screen)?
             .into_iter()
             .filter(|r| r.kind == name)
-            .collect();
+            .collect());
     }
     // `@name`: a region of that name.
     let Some(regions) = cx.regions else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
-    match regions.get(name) {
+    Ok(match regions.get(name) {
         Some(anchor) => region_ref(screen, name, anchor).into_iter().collect(),
         None => Vec::new(),
-    }
+    })
 }
 
 /// Why a selector cannot mean anything in a context: it names a ref no role, adapter or
@@ -392,12 +399,17 @@ fn inside(inner: &CellRect, outer: &CellRect) -> bool {
         && inner.col_end <= outer.col_end
 }
 
-/// The refs `selector` picks on `screen`, in reading order (empty: none).
-pub fn select(selector: &Selector, screen: &Screen, cx: &RefContext) -> Vec<Ref> {
+/// The refs `selector` picks on `screen`, in reading order (empty: none); an error of an
+/// adapter it asks (see [`refs`]).
+pub fn select(
+    selector: &Selector,
+    screen: &Screen,
+    cx: &RefContext,
+) -> Result<Vec<Ref>, AdapterError> {
     let outline = screen.outline();
     let mut scope: Option<Vec<Ref>> = None;
     for step in selector.steps() {
-        let mut found = refs_named(screen, &outline, &step.name, cx);
+        let mut found = refs_named(screen, &outline, &step.name, cx)?;
         if let Some(outer) = &scope {
             found.retain(|r| {
                 outer
@@ -438,7 +450,7 @@ pub fn select(selector: &Selector, screen: &Screen, cx: &RefContext) -> Vec<Ref>
         }
         scope = Some(found);
     }
-    scope.unwrap_or_default()
+    Ok(scope.unwrap_or_default())
 }
 
 /// Whether `r` is the one the arguments of a step name.
@@ -476,6 +488,7 @@ mod tests {
             screen,
             &RefContext::new(adapters),
         )
+        .unwrap()
     }
 
     #[test]

@@ -87,6 +87,9 @@ pub enum RecordError {
     /// The program's working folder could not be copied for the recording (too large, a
     /// link out of it; see `workdir.rs`): bad input.
     Workdir(super::workdir::WorkdirError),
+    /// An adapter a ref wait asked passed a limit or has a regex that cannot be compiled
+    /// (bad input: the error names the adapter's place).
+    Adapter(crate::inspect::AdapterError),
     /// An error at one step of a scenario file, with the step's place.
     AtStep {
         /// Where the step was written.
@@ -152,6 +155,7 @@ impl fmt::Display for RecordError {
             RecordError::Key(e) => write!(f, "{e}"),
             RecordError::Bin(e) => write!(f, "{e}"),
             RecordError::Workdir(e) => write!(f, "{e}"),
+            RecordError::Adapter(e) => write!(f, "{e}"),
             RecordError::Io(e) => write!(f, "{e}"),
             RecordError::Timeout(r) => {
                 writeln!(

@@ -327,12 +327,13 @@ impl RefWait {
         }
     }
 
-    /// The refs it finds on `screen` of `program`.
+    /// The refs it finds on `screen` of `program`, or the error of an adapter it asks
+    /// ([`crate::inspect::select`]).
     pub fn find(
         &self,
         screen: &crate::term::Screen,
         program: Option<&str>,
-    ) -> Vec<crate::inspect::Ref> {
+    ) -> Result<Vec<crate::inspect::Ref>, crate::inspect::AdapterError> {
         let cx = crate::inspect::RefContext::new(&self.adapters)
             .regions(&self.regions)
             .program(program);

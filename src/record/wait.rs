@@ -170,9 +170,19 @@ impl Session {
             shown
         };
         let program = self.program.clone();
-        self.wait_until(&what, None, |s| {
-            wait.find(s, program.as_deref()).is_empty() == wait.gone
-        })
+        // An adapter's error ends the wait (it would be the same on every screen).
+        let failed = std::cell::RefCell::new(None);
+        let waited = self.wait_until(&what, None, |s| match wait.find(s, program.as_deref()) {
+            Ok(found) => found.is_empty() == wait.gone,
+            Err(e) => {
+                *failed.borrow_mut() = Some(e);
+                true
+            }
+        });
+        match failed.into_inner() {
+            Some(e) => Err(RecordError::Adapter(e)),
+            None => waited,
+        }
     }
 
     /// Waits until the region `anchor` finds holds text that `check` accepts

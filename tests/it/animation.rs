@@ -147,8 +147,31 @@ fn bad_animation_options_are_refused_with_exit_2() {
             "--to start comes before --from late",
         ),
         (
-            vec!["--format", "animated-svg", "--annotate", "rows=1"],
-            "--annotate boxes one screen",
+            vec!["--format", "animated-svg", "--annotate", "at=nope,rows=1"],
+            "--annotate at=nope: no such checkpoint; the checkpoints are: start, middle, late, end",
+        ),
+        (
+            vec!["--format", "animated-svg", "--annotate", "at=middle"],
+            "at=CHECKPOINT comes before the annotation, with a comma",
+        ),
+        (
+            vec![
+                "--format",
+                "animated-svg",
+                "--from",
+                "late",
+                "--annotate",
+                "at=middle,rows=1",
+            ],
+            "--annotate at=middle: the checkpoint (at 1.000s) is outside the part animated",
+        ),
+        (
+            vec!["--format", "svg", "--annotate", "at=middle,rows=1"],
+            "--annotate at=CHECKPOINT applies to --format animated-svg",
+        ),
+        (
+            vec!["--format", "apng", "--annotate", "rows=1"],
+            "--annotate only apply to --format png, svg and animated-svg",
         ),
         (
             vec!["--format", "apng", "--chrome"],
@@ -435,4 +458,82 @@ fn base64_encode(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+/// Issue 46: an annotation at a checkpoint is drawn in that checkpoint's frame only. The
+/// SVG holds its label once, in one picture shown from the checkpoint (1 s) to the next
+/// frame (1.5 s); Chromium shows the animation there as the still SVG of the checkpoint with
+/// the same annotation, and the same screen later (2.75 s) without it.
+#[test]
+fn an_annotation_at_a_checkpoint_shows_in_its_frame_only() {
+    let dir = Dir::new();
+    let cast = cast(&dir);
+    let svg = dir.join("a.svg");
+    let box_ = "regex=three,label=Third <&>";
+    replay(
+        &cast,
+        "animated-svg",
+        &svg,
+        &["--annotate", &format!("at=middle,{box_}")],
+    );
+    let animated = fs::read_to_string(&svg).unwrap();
+    assert!(
+        !animated.contains("<script") && !animated.contains("href=\"http"),
+        "plain SVG"
+    );
+    assert_eq!(animated.matches(">Third &lt;&amp;&gt;</text>").count(), 1);
+    // The picture holding the label, and its moments: shown at 1 s, hidden at 1.5 s of 5.5 s.
+    let at = animated.find(">Third &lt;&amp;&gt;</text>").unwrap();
+    let group = animated[..at].rfind("<g class=\"f f").unwrap();
+    let id: String = animated[group + 13..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let keyframes =
+        format!("@keyframes k{id}{{18.18%{{visibility:visible}}0%,27.27%{{visibility:hidden}}}}");
+    assert!(
+        animated.contains(&keyframes),
+        "{keyframes} not in {animated}"
+    );
+    if !have("chromium") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have chromium (.ci/run installs it)"
+        );
+        return;
+    }
+    let size = {
+        let layout = tuicast::render::png::Renderer::new(Default::default())
+            .unwrap()
+            .layout(tuicast::size::Size { cols: 24, rows: 4 })
+            .unwrap();
+        (layout.width, layout.height)
+    };
+    let still = |name: &str, args: &[&str]| {
+        let out = dir.join(name);
+        let mut all = vec!["replay", cast.to_str().unwrap(), "--format", "svg"];
+        all.extend(args);
+        all.extend(["-o", out.to_str().unwrap()]);
+        tuicast(&all).success();
+        out
+    };
+    let annotated = still("annotated.svg", &["--at", "middle", "--annotate", box_]);
+    let plain = still("plain.svg", &["--at", "middle"]);
+    let shot = |file: &Path, name: &str| {
+        let out = dir.join(name);
+        screenshot("chromium", file, &out, size, &dir);
+        image::open(&out).unwrap().to_rgba8()
+    };
+    let (with, without) = (shot(&annotated, "with.png"), shot(&plain, "without.png"));
+    assert!(with != without, "the annotation shows in the still");
+    let inside = shot(&paused_at(&animated, 1250, &dir, "in.svg"), "in.png");
+    assert!(
+        inside == with,
+        "at 1.25 s the animation shows the annotated checkpoint"
+    );
+    let later = shot(&paused_at(&animated, 2750, &dir, "out.svg"), "out.png");
+    assert!(
+        later == without,
+        "at 2.75 s the same screen shows without it"
+    );
 }

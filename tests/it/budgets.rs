@@ -1,5 +1,5 @@
 //! Issue 41's budgets through the real binary: every cost an input controls is bounded (an
-//! error at its place, exit 2, or a capped result), and one bad request to the session
+//! error at its place, exit 2), and one bad request to the session
 //! daemon fails alone. Each test is one finding of the issue, with its input generated here.
 
 use crate::limits::{assert_finished, assert_refused, limited};
@@ -50,33 +50,84 @@ fn a_session_in_a_folder_of_looping_refs_is_refused_and_the_others_go_on() {
     a.ok(&["stop", "one"]);
 }
 
-#[test]
-fn six_many_refs_on_every_cell_stay_within_the_budget() {
-    // The issue's 892-byte cast: a 2000x2000 screen full of `x` (REP), and six refs that
-    // match every cell (6 GB and an abort before).
-    let dir = Dir::new();
+/// Six refs that match every cell of a screen of `x` (the issue's six, 6 GB and an abort).
+fn every_cell_manifest() -> String {
     let mut manifest = String::from("[adapters.every]\nscreen = ['x']\n[adapters.every.refs]\n");
     for r in ["a", "b", "c", "d", "e", "f"] {
         manifest.push_str(&format!("{r} = {{ regex = '.', many = true }}\n"));
     }
-    dir.write("tuicast.toml", &manifest);
+    manifest
+}
+
+/// What a `many` ref past its limit says, at its adapter's place.
+const PAST_MANY: &str = "tuicast.toml:1:1: adapters.every: refs.a: `many = true` finds more than 1000 refs on this screen (MAX_MANY, the most one ref makes)";
+
+#[test]
+fn a_many_ref_past_its_limit_is_an_error_at_its_place_for_inspect_and_expectations() {
+    // The issue's 892-byte cast: a 2000x2000 screen full of `x` (REP).
+    let dir = Dir::new();
+    dir.write("tuicast.toml", every_cell_manifest());
     let fill = format!("[0.1, \"o\", \"x{}\"]", "\\u001b[65535b".repeat(62));
     dir.write("casts/big.cast", v3_cast(2000, 2000, &[&fill]));
     let run = limited(&dir, &["inspect", "--json", "casts/big.cast"]);
+    assert_refused(&run, PAST_MANY);
+    assert!(run.stdout().is_empty(), "{run}");
+    // At the limit: 1000 refs of each, no error.
+    dir.write(
+        "casts/small.cast",
+        v3_cast(100, 10, &[r#"[0.1, "o", "x\u001b[999b"]"#]),
+    );
+    let run = limited(&dir, &["inspect", "--json", "casts/small.cast"]);
     assert_finished(&run, 0);
     let doc: serde_json::Value = serde_json::from_str(run.stdout()).expect("JSON");
     let refs = doc["refs"].as_array().expect("refs");
-    for r in ["a", "b", "c", "d", "e", "f"] {
-        let n = refs
-            .iter()
-            .filter(|x| {
-                x["ref"]
-                    .as_str()
-                    .is_some_and(|n| n.starts_with(&format!("@every.{r}(")))
-            })
-            .count();
-        assert_eq!(n, tuicast::inspect::MAX_MANY, "@every.{r}");
+    let of_a = refs
+        .iter()
+        .filter(|x| {
+            x["ref"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("@every.a("))
+        })
+        .count();
+    assert_eq!(of_a, tuicast::inspect::MAX_MANY);
+    // An expectation whose ref asks for it: bad input (exit 2) naming the place, not a
+    // failed check.
+    dir.write(
+        "casts/big.toml",
+        "[[check.expect]]\nat = \"end\"\nref = \"@every.a[0]\"\ncontains = \"x\"\n",
+    );
+    let run = limited(&dir, &["test", "casts/big.cast"]);
+    assert_finished(&run, 2);
+    assert!(run.stdout().contains(PAST_MANY), "{run}");
+}
+
+#[test]
+fn a_many_ref_past_its_limit_fails_a_sessions_inspect_and_wait_and_the_session_goes_on() {
+    let a = Agent::new();
+    a.work.write("tuicast.toml", every_cell_manifest());
+    a.ok(&[
+        "start",
+        "--name",
+        "s",
+        "--",
+        "sh",
+        "-c",
+        "head -c 1100 /dev/zero | tr '\\0' x; exec cat",
+    ]);
+    a.ok(&["wait", "s", "--text", "xxxxxxxxxx"]);
+    for ask in [&["inspect", "s"][..], &["wait", "s", "--ref", "@every.b"]] {
+        let refused = a.run(ask);
+        assert_eq!(refused.code, 2, "{refused}");
+        let error = refused.json["error"].as_str().unwrap_or_default();
+        assert!(
+            error.contains("tuicast.toml:1:1: adapters.every: refs.")
+                && error.contains("finds more than 1000 refs"),
+            "{refused}"
+        );
     }
+    a.ok(&["type", "s", "ok"]);
+    a.ok(&["wait", "s", "--text", "ok"]);
+    a.ok(&["stop", "s"]);
 }
 
 /// `n` copies of the issue's 10-byte regex, which came close to the regex crate's 10 MiB.
@@ -114,13 +165,15 @@ fn a_regex_too_large_is_an_error_at_its_place_for_expectations_adapters_and_sess
         &run,
         r#"tuicast.toml:1:1: adapters.unused: regex "\\w{170}" is too large"#,
     );
-    // A session in that folder (1 GB held per session): refused, at the same place.
+    // A session in that folder (1 GB held per session): its regexes are compiled when an
+    // inspection first asks for them, and that inspection fails at their place.
     let a = Agent::new();
     a.work.write(
         "tuicast.toml",
         format!("[adapters.unused]\nscreen = [{}]\n", wide_regexes(130)),
     );
-    let refused = a.run(&["start", "--", "cat"]);
+    a.ok(&["start", "--name", "wide", "--", "cat"]);
+    let refused = a.run(&["inspect", "wide"]);
     assert_eq!(refused.code, 2, "{refused}");
     assert!(
         refused.json["error"]
@@ -128,6 +181,7 @@ fn a_regex_too_large_is_an_error_at_its_place_for_expectations_adapters_and_sess
             .is_some_and(|e| e.contains("tuicast.toml:1:1:") && e.contains("is too large")),
         "{refused}"
     );
+    a.ok(&["stop", "wide"]);
     // A wait's regex is held to the same limit, and the session goes on.
     std::fs::remove_file(a.work.path().join("tuicast.toml")).unwrap();
     a.ok(&["start", "--name", "s", "--", "cat"]);
@@ -136,6 +190,40 @@ fn a_regex_too_large_is_an_error_at_its_place_for_expectations_adapters_and_sess
     a.ok(&["type", "s", "ok"]);
     a.ok(&["wait", "s", "--regex", r"o\w"]);
     a.ok(&["stop", "s"]);
+}
+
+/// A `tuicast.toml` of one adapter whose 100 regexes (about 0.85 MiB each) pass the 64 MiB
+/// budget when compiled; `on` says when it is on.
+fn heavy_adapter(on: &str) -> String {
+    let heavy = vec![r"'\w{50}'"; 100].join(", ");
+    format!("[adapters.heavy]\n{on}\n[adapters.heavy.refs]\nr = {{ regex = [{heavy}] }}\n")
+}
+
+#[test]
+fn an_adapter_no_screen_asks_for_costs_no_budget_and_fails_at_its_place_when_used() {
+    let dir = Dir::new();
+    dir.write("casts/x.cast", v3_cast(20, 3, &[r#"[0.1, "o", "hello"]"#]));
+    dir.write(
+        "tuicast.toml",
+        heavy_adapter("programs = ['nothing-runs-this']"),
+    );
+    // Read by every command, compiled by none: no error.
+    assert_finished(&limited(&dir, &["inspect", "casts/x.cast"]), 0);
+    assert_finished(&limited(&dir, &["test", "--update"]), 0);
+    assert_finished(&limited(&dir, &["test"]), 0);
+    // A regex that does not parse is still an error when the file is read.
+    dir.write("tuicast.toml", heavy_adapter("screen = ['(']"));
+    assert_refused(
+        &limited(&dir, &["inspect", "casts/x.cast"]),
+        "tuicast.toml:1:1: adapters.heavy: regex \"(\" is not valid",
+    );
+    // The same adapter on for this screen: its refs' regexes are compiled and pass the
+    // budget, an error at the adapter's place.
+    dir.write("tuicast.toml", heavy_adapter("screen = ['hello']"));
+    assert_refused(
+        &limited(&dir, &["inspect", "casts/x.cast"]),
+        r#"tuicast.toml:1:1: adapters.heavy: regex "\\w{50}" would take the regexes of this project or session past 64 MiB in all"#,
+    );
 }
 
 /// The issue's 30 KB cast: a 2000x2000 screen, then 1000 DECCRA copying all of it, ten to an

@@ -17,7 +17,7 @@ pub(crate) fn screen(cast: &str, at: &str) -> Screen {
 }
 
 fn inspected(cast: &str, at: &str) -> Inspection {
-    inspect(&screen(cast, at), &builtin())
+    inspect(&screen(cast, at), &builtin()).unwrap()
 }
 
 fn box_names(i: &Inspection) -> Vec<&str> {
@@ -157,7 +157,7 @@ fn the_cli_prints_the_outline_and_json_counting_from_1() {
 fn prompt_of(cols: u16, rows: u16, output: &str) -> tuicast::inspect::Prompt {
     let mut e = EngineKind::Avt.create(tuicast::size::Size { cols, rows });
     e.feed(output);
-    inspect(&e.screen(), &builtin()).prompt
+    inspect(&e.screen(), &builtin()).unwrap().prompt
 }
 
 #[test]
@@ -464,7 +464,7 @@ steps = [
         &[],
     );
     out.success();
-    let at = |name: &str| inspect(&cast_screen(&cast, name), &builtin());
+    let at = |name: &str| inspect(&cast_screen(&cast, name), &builtin()).unwrap();
     let split = at("split");
     let bars: Vec<usize> = split.outline.highlights.iter().map(|h| h.row).collect();
     assert_eq!(bars.len(), 2, "a status line per window: {bars:?}");
@@ -490,7 +490,7 @@ steps = [
         &[],
     );
     out.success();
-    let i = inspect(&cast_screen(&cast, "moved"), &builtin());
+    let i = inspect(&cast_screen(&cast, "moved"), &builtin()).unwrap();
     let header = i
         .outline
         .highlights

@@ -75,6 +75,7 @@ impl Regions {
                     name.clone(),
                     spec.get_ref().clone(),
                     written.get(name).cloned().unwrap_or_default(),
+                    at.origin(spec.span()).to_string(),
                 )];
                 set = set
                     .extended(one)

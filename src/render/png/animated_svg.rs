@@ -11,6 +11,11 @@
 //! between two frames. Times are whole milliseconds (rounded from absolute times, so rounding
 //! never accumulates); a frame that would last less than a millisecond is replaced by the next.
 //!
+//! Annotations are drawn at checkpoints ([`SvgAnimation::add_annotated_frame`]): the screen
+//! with the boxes and badges the still SVG draws on it (its own picture), shown from the
+//! checkpoint's moment until the next frame, so they appear during that checkpoint's frame
+//! only. Their labels are `<text>`, escaped as every text is.
+//!
 //! The stylesheet is tuicast's own, made of numbers and fixed words: no text of the cast
 //! reaches it, it links nothing (no `url()`, no `@import`), and the report's SVG check
 //! (`report::svg_check`) reads it by the same allowlist.
@@ -19,6 +24,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::rc::Rc;
 
+use super::annotate::{self, Annotation};
 use super::gif::{animation_layout, GifOptions, GifStats};
 use super::svg::{shape_defs, Shapes};
 use super::{Decorations, Layout, PngError, Renderer};
@@ -92,7 +98,8 @@ impl std::fmt::Debug for SvgAnimation<'_> {
 impl<'r> SvgAnimation<'r> {
     /// An animation of terminals up to `size` (the largest screen it shows; for a cast,
     /// `replay::largest_size`) drawn by `renderer`, in a window frame if `decorations` ask
-    /// for one. Annotations are boxes on one screen's cells and are refused here.
+    /// for one. Annotations belong to a checkpoint's frame
+    /// ([`SvgAnimation::add_annotated_frame`]): `decorations.annotations` is refused here.
     pub fn new(
         renderer: &'r mut Renderer,
         size: Size,
@@ -102,7 +109,8 @@ impl<'r> SvgAnimation<'r> {
         options.check()?;
         if !decorations.annotations.is_empty() {
             return Err(PngError::Annotation(
-                "annotations are drawn on a still picture of one screen, not on an animation"
+                "an animation's annotations are drawn on the frame of a checkpoint \
+                 (SvgAnimation::add_annotated_frame), not on every frame"
                     .into(),
             ));
         }
@@ -137,6 +145,45 @@ impl<'r> SvgAnimation<'r> {
         }
         self.last = Some(screen.clone());
         let rows = self.renderer.svg_rows(screen, &mut self.shapes)?;
+        self.show(time, rows)
+    }
+
+    /// Shows `screen` with `annotations` drawn on it, as the still SVG draws them, from
+    /// `time` seconds (a checkpoint's moment) until the next frame: a picture of its own, so
+    /// the boxes and labels are seen only then. Labels are inline: more than three labelled
+    /// annotations (numbered, with a legend below the screen that an animation's fixed size
+    /// has no room for) are an error.
+    pub fn add_annotated_frame(
+        &mut self,
+        time: f64,
+        screen: &Screen,
+        annotations: &[Annotation],
+    ) -> Result<(), PngError> {
+        if !(time.is_finite() && time >= 0.0) {
+            return Err(PngError::Option(format!(
+                "a frame's time must be 0 or more seconds (got {time})"
+            )));
+        }
+        let (w, h) = (self.layout.width, self.layout.height);
+        let plan = annotate::plan(self.renderer, w, h, screen, annotations)?;
+        if plan.legend_h > 0 || (plan.width, plan.height) != (w, h) {
+            return Err(PngError::Annotation(
+                "more than 3 labelled annotations at one checkpoint: a still picture numbers \
+                 them with a legend below the screen, which an animation has no room for"
+                    .into(),
+            ));
+        }
+        let mut rows = self.renderer.svg_rows(screen, &mut self.shapes)?;
+        let mut boxes = String::new();
+        self.renderer.svg_annotation_elements(&plan, &mut boxes);
+        rows.push(boxes);
+        // The same screen after it, without the annotations, is a frame again.
+        self.last = None;
+        self.show(time, rows)
+    }
+
+    /// Shows the picture of `rows` from `time` seconds on.
+    fn show(&mut self, time: f64, rows: Vec<String>) -> Result<(), PngError> {
         let picture = self.picture(rows)?;
         let ms = millis(time).max(self.timeline.last().map_or(0, |t| t.0));
         if self.timeline.last().is_some_and(|t| t.0 == ms) {
@@ -467,5 +514,38 @@ mod tests {
             1,
             "a shape defined once"
         );
+    }
+
+    /// An annotated frame is a picture of its own, shown from its time; more than three
+    /// labels (a legend below the screen) are refused.
+    #[test]
+    fn an_annotated_frame_is_its_own_picture_and_labels_stay_inline() {
+        use crate::render::png::AnnotationSpec;
+        let s = screens(&["\x1b[?25lok"]);
+        let spec = |label: &str| -> Annotation {
+            format!("regex=ok,label={label}")
+                .parse::<AnnotationSpec>()
+                .unwrap()
+                .build()
+                .unwrap()
+        };
+        let mut renderer = Renderer::new(PngOptions::default()).unwrap();
+        let size = Size { cols: 12, rows: 3 };
+        let options = GifOptions::default();
+        let mut svg =
+            SvgAnimation::new(&mut renderer, size, &options, &Decorations::default()).unwrap();
+        svg.add_frame(0.0, &s[0]).unwrap();
+        svg.add_annotated_frame(1.0, &s[0], &[spec("<b>")]).unwrap();
+        let four: Vec<Annotation> = ["a", "b", "c", "d"].iter().map(|l| spec(l)).collect();
+        let e = svg.add_annotated_frame(2.0, &s[0], &four).unwrap_err();
+        assert!(
+            e.to_string().contains("more than 3 labelled annotations"),
+            "{e}"
+        );
+        let (stats, text) = svg.finish().unwrap();
+        assert_eq!(stats.frames, 2);
+        assert_eq!(text.matches("<g class=\"f f").count(), 2, "{text}");
+        assert_eq!(text.matches(">&lt;b&gt;</text>").count(), 1, "{text}");
+        assert_eq!(text.matches("class=\"box\"").count(), 1, "{text}");
     }
 }

@@ -10,8 +10,11 @@
 //! one colour the animation does not use, made transparent (`tRNS`), and the frame is
 //! blended over the one before: a long run of one value compresses to almost nothing, as the
 //! GIF's unchanged pixels do. Unfiltered rows compress best here (measured on the project's
-//! casts: a third smaller than adaptive filters). Delays are whole milliseconds from rounded
-//! absolute times (at least 20 ms, as a GIF's).
+//! casts: a third smaller than adaptive filters; the best of none, `Up`, `Paeth` and adaptive
+//! tried for each frame made the same bytes on five casts), with the strongest level of
+//! the deflate the `png` crate uses (miniz_oxide's 10: 2.4–2.7 % smaller than 9). Each frame
+//! is already the bounding box of the pixels that changed. Delays are whole milliseconds from
+//! rounded absolute times (at least 20 ms, as a GIF's).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -163,7 +166,8 @@ impl<'r, W: Write> ApngEncoder<'r, W> {
         let colors = Colors::of(&self.frames);
         let mut encoder = ::png::Encoder::new(&mut self.out, width, height);
         encoder.set_depth(::png::BitDepth::Eight);
-        encoder.set_deflate_compression(::png::DeflateCompression::Level(9));
+        // miniz_oxide's strongest level (bounded: no more passes than level 9's matcher).
+        encoder.set_deflate_compression(::png::DeflateCompression::Level(10));
         encoder.set_filter(::png::Filter::NoFilter);
         match &colors {
             Colors::Palette { colors, .. } => {

@@ -44,7 +44,6 @@ impl Renderer {
     ) -> Result<String, PngError> {
         let (width, height, defs, mut content) = self.svg_screen(screen)?;
         let (mut w, mut h) = (width, height);
-        let m = self.metrics();
         let theme = self.theme().clone();
         if !decorations.annotations.is_empty() {
             let plan = annotate::plan(self, width, height, screen, &decorations.annotations)?;
@@ -57,60 +56,62 @@ impl Renderer {
                     ),
                 );
             }
-            let wash = f32::from(annotate::WASH_ALPHA) / 255.0;
-            for b in &plan.boxes {
-                let [x0, y0, x1, y1] = b.cells;
-                let _ = writeln!(
-                    content,
-                    r#"<rect x="{x0}" y="{y0}" width="{}" height="{}" fill="{}" fill-opacity="{wash:.3}"/>"#,
-                    x1 - x0,
-                    y1 - y0,
-                    b.color
-                );
-                let [x, y, bw, bh] = b.outline;
-                let _ = writeln!(
-                    content,
-                    r#"<rect class="box" x="{x}" y="{y}" width="{bw}" height="{bh}" rx="{r}" ry="{r}" fill="none" stroke="{}" stroke-width="{}"/>"#,
-                    b.color,
-                    b.stroke,
-                    r = b.radius
-                );
-            }
-            let cw = m.cell_width as i32;
-            for badge in &plan.badges {
-                let _ = writeln!(
-                    content,
-                    r#"<rect class="badge" x="{}" y="{}" width="{}" height="{}" rx="{r}" ry="{r}" fill="{}"/>"#,
-                    badge.x,
-                    badge.y,
-                    badge.w,
-                    badge.h,
-                    badge.color,
-                    r = badge.radius()
-                );
-                text_at(
-                    &mut content,
-                    &badge.text,
-                    badge.x + cw / 2,
-                    badge.y + 1 + m.baseline as i32,
-                    badge.ink(),
-                    true,
-                );
-            }
-            for (text, x, y) in &plan.legend {
-                text_at(
-                    &mut content,
-                    text,
-                    *x,
-                    y + m.baseline as i32,
-                    theme.fg,
-                    false,
-                );
-            }
+            self.svg_annotation_elements(&plan, &mut content);
             (w, h) = (plan.width, plan.height);
         }
         let title = decorations.chrome.then_some(decorations.title.as_deref());
         self.svg_document((w, h), "", defs, content, title)
+    }
+
+    /// The elements of the annotations `plan` lays out (boxes, badges, the legend), as the
+    /// still SVG draws them: appended to `content`, every text escaped. The animated SVG
+    /// draws a checkpoint's annotations with it too.
+    pub(super) fn svg_annotation_elements(&mut self, plan: &annotate::Plan, content: &mut String) {
+        let m = self.metrics();
+        let theme = self.theme().clone();
+        let wash = f32::from(annotate::WASH_ALPHA) / 255.0;
+        for b in &plan.boxes {
+            let [x0, y0, x1, y1] = b.cells;
+            let _ = writeln!(
+                content,
+                r#"<rect x="{x0}" y="{y0}" width="{}" height="{}" fill="{}" fill-opacity="{wash:.3}"/>"#,
+                x1 - x0,
+                y1 - y0,
+                b.color
+            );
+            let [x, y, bw, bh] = b.outline;
+            let _ = writeln!(
+                content,
+                r#"<rect class="box" x="{x}" y="{y}" width="{bw}" height="{bh}" rx="{r}" ry="{r}" fill="none" stroke="{}" stroke-width="{}"/>"#,
+                b.color,
+                b.stroke,
+                r = b.radius
+            );
+        }
+        let cw = m.cell_width as i32;
+        for badge in &plan.badges {
+            let _ = writeln!(
+                content,
+                r#"<rect class="badge" x="{}" y="{}" width="{}" height="{}" rx="{r}" ry="{r}" fill="{}"/>"#,
+                badge.x,
+                badge.y,
+                badge.w,
+                badge.h,
+                badge.color,
+                r = badge.radius()
+            );
+            text_at(
+                content,
+                &badge.text,
+                badge.x + cw / 2,
+                badge.y + 1 + m.baseline as i32,
+                badge.ink(),
+                true,
+            );
+        }
+        for (text, x, y) in &plan.legend {
+            text_at(content, text, *x, y + m.baseline as i32, theme.fg, false);
+        }
     }
 
     /// The SVG document of `content` (`width`×`height` pixels) with its definitions `defs`
