@@ -66,7 +66,7 @@ fn a_scenario_with_no_cast_is_a_case_recorded_live_or_a_failure_that_says_how() 
     // Live, it is recorded: both checkpoints planned from the scenario, missing goldens
     // written as `.new` with the recording beside the cast-to-be, accepted as one change.
     let out = dir.tuicast(["test", "--live"]).run().fails_with(1);
-    assert!(out.stdout().contains("running 2 tests\n"), "{out}");
+    assert!(out.stdout().contains("running 3 tests\n"), "{out}");
     assert!(
         out.stdout()
             .contains("snapshot missing: snapshots/greet/greeted.txt\n"),
@@ -155,7 +155,7 @@ fn a_renamed_checkpoint_is_missing_under_its_new_name_and_its_old_golden_an_orph
 
     let out = dir.tuicast(["test", "--live"]).run().fails_with(1);
     let t = out.stdout();
-    assert!(t.contains("running 2 tests\n"), "{out}");
+    assert!(t.contains("running 3 tests\n"), "{out}");
     assert!(
         t.contains("snapshot missing: snapshots/greet/welcomed.txt\n"),
         "{out}"
@@ -211,7 +211,7 @@ fn a_removed_checkpoint_fails_a_stale_replay_and_is_an_orphan_live() {
     );
     assert!(t.contains(") is no longer made by its scenario"), "{out}");
     let out = dir.tuicast(["test", "--live"]).run();
-    assert!(out.stdout().contains("running 2 tests\n"), "{out}");
+    assert!(out.stdout().contains("running 3 tests\n"), "{out}");
     assert!(
         out.stdout()
             .contains("1 orphaned snapshot(s) found (no cast checkpoint produces them):\n  snapshots/greet/answered.txt\n"),
@@ -390,7 +390,7 @@ fn a_script_of_the_project_is_recorded_live_by_default_so_a_ui_change_fails() {
     dir.tuicast(["test"]).run().fails_with(1);
     dir.tuicast(["accept", "app"]).run().success();
     let counted = dir.tuicast(["test"]).run().success();
-    assert!(counted.stdout().contains("2 passed"), "{counted}");
+    assert!(counted.stdout().contains("3 passed"), "{counted}");
 
     // The label changes: plain `tuicast test` notices, without --live.
     dir.write("app.py", python_app("Hello from the new app"));
