@@ -160,6 +160,10 @@ pub struct TtyModes {
     /// Whether it reads whole lines (`ICANON`, line mode): off while a line editor or a
     /// full-screen program reads keys itself.
     pub canonical: Option<bool>,
+    /// Whether the program is blocked waiting for input (every thread of its tree asleep
+    /// until an event, none of them about to wake by itself: `Session::reading`), or
+    /// working, printing, sleeping or gone (`Some(false)`: then it waits for nothing).
+    pub reading: Option<bool>,
 }
 
 impl TtyModes {
@@ -167,6 +171,7 @@ impl TtyModes {
     pub const UNKNOWN: TtyModes = TtyModes {
         echo: None,
         canonical: None,
+        reading: None,
     };
 
     /// Echo off while lines are read: a password prompt's modes (getpass, sudo, ssh), and
@@ -536,6 +541,7 @@ mod tests {
     const RAW: TtyModes = TtyModes {
         echo: Some(false),
         canonical: Some(false),
+        reading: None,
     };
 
     #[test]
@@ -543,6 +549,7 @@ mod tests {
         let line = TtyModes {
             echo: Some(false),
             canonical: Some(true),
+            reading: None,
         };
         assert_eq!(prompt("Token: ", line).kind, PromptKind::Password);
         // Readline: both off, the editor echoes itself.
@@ -551,6 +558,7 @@ mod tests {
         let unknown = TtyModes {
             echo: Some(false),
             canonical: None,
+            reading: None,
         };
         assert_eq!(prompt("Token: ", unknown).kind, PromptKind::Password);
         // The words still say it with the modes unknown (a replay).
