@@ -184,6 +184,15 @@ impl TtyModes {
 /// Classifies the prompt of `screen` (with its `outline`). `modes` are the terminal's echo
 /// and line modes where they are known (a live session), [`TtyModes::UNKNOWN`] in replay.
 pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
+    // A program working, printing or gone waits for nothing, whatever its screen says.
+    if modes.reading == Some(false) {
+        return Prompt::new(
+            PromptKind::Unknown,
+            0.0,
+            "not blocked reading input: the program is working, printing or has exited",
+            None,
+        );
+    }
     let rows = screen.rows.len();
     let texts: Vec<String> = (0..rows).map(|r| screen.row_text(r)).collect();
     let last = (0..rows).rev().find(|&r| !texts[r].trim().is_empty());
@@ -210,8 +219,14 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
             return Prompt::new(PromptKind::Pager, 0.7, t, Some(r));
         }
     }
-    // Passwords.
-    if modes.hides_a_line() && cur_text.trim_end().ends_with(':') {
+    // Passwords: echo off while a line is read is a password whatever the label says (known
+    // to be blocked reading: any text before the cursor; else a label ending in `:`).
+    let labelled = if modes.reading == Some(true) {
+        at_end && !cur_text.trim().is_empty()
+    } else {
+        cur_text.trim_end().ends_with(':')
+    };
+    if modes.hides_a_line() && labelled {
         return Prompt::new(
             PromptKind::Password,
             0.95,
@@ -325,6 +340,20 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
         if ok_only && !fields {
             return Prompt::new(PromptKind::Confirm, 0.7, here, Some(b.rect.row));
         }
+        // A field asking for a key, a token or a password: whiptail's and dialog's password
+        // boxes echo nothing as their input boxes do; text or a secret is a guess.
+        let secret = re(
+            &SECRET,
+            r"(?i)\b(password|passphrase|pin|secret|key|token)s?\b",
+        );
+        if (inner.row..inner.row_end).any(|r| secret.is_match(&texts[r])) {
+            return Prompt::new(
+                PromptKind::Unknown,
+                0.0,
+                format!("{here}: a field that asks for a secret or text"),
+                Some(c.row),
+            );
+        }
         // The list of a dialog is in the dialog or in a box inside it.
         let holds_list = selected_box.is_some_and(|s| {
             std::iter::successors(Some(s), |&p| outline.boxes[p].parent).any(|p| p == i)
@@ -333,8 +362,17 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
             return Prompt::new(PromptKind::Text, 0.7, here, Some(c.row));
         }
     }
-    // A selected row in a list.
-    if let Some(h) = outline.selected_row() {
+    // A selected row in a list, not a table's row (htop's and mc's selected rows, columns
+    // parted by rules or by three gaps or more, are a cursor in a table, not a question).
+    if let Some(h) = outline.selected_row().filter(|h| {
+        let gaps = h
+            .text
+            .trim()
+            .split("  ")
+            .filter(|p| !p.trim().is_empty())
+            .count();
+        !h.text.contains(['│', '|']) && gaps < 4
+    }) {
         let block = outline
             .blocks
             .iter()
@@ -375,6 +413,17 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
         }
         if t.ends_with(':') || t.ends_with('?') {
             return Prompt::new(PromptKind::Text, 0.6, t.trim_start(), Some(cur));
+        }
+        // A shell's prompt with a command being typed after it, while a line editor reads
+        // keys (`$ git sta`).
+        if modes.canonical == Some(false)
+            && re(
+                &TYPED,
+                r"^(?:\([^)]*\) )?(?:\[[^\]]*\]|[\w.@:~/+-])*[$#%] \S",
+            )
+            .is_match(t)
+        {
+            return Prompt::new(PromptKind::Shell, 0.6, t.trim_start(), Some(cur));
         }
     }
     Prompt::new(PromptKind::Unknown, 0.0, "", None)
@@ -522,6 +571,8 @@ static SHELL: OnceLock<Regex> = OnceLock::new();
 static OK: OnceLock<Regex> = OnceLock::new();
 static CANCEL: OnceLock<Regex> = OnceLock::new();
 static BUTTON: OnceLock<Regex> = OnceLock::new();
+static SECRET: OnceLock<Regex> = OnceLock::new();
+static TYPED: OnceLock<Regex> = OnceLock::new();
 
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("a valid pattern"))
