@@ -75,7 +75,10 @@ fn six_many_refs_on_every_cell_stay_within_the_budget() {
                     .is_some_and(|n| n.starts_with(&format!("@every.{r}(")))
             })
             .count();
-        assert_eq!(n, tuicast::inspect::MAX_MANY, "@every.{r}");
+        // Each ref stops at MAX_MANY matches; all of them `x`, a value found more than
+        // once names no one ref, and none is made (issue 42). The unit test of `many`
+        // counts MAX_MANY refs of distinct values.
+        assert_eq!(n, 0, "@every.{r}");
     }
 }
 
