@@ -1015,6 +1015,33 @@ mod tests {
         let o = pick("@shell.output", &s, Some("bash"));
         assert_eq!(o[0].text, "a\nb");
         assert!(pick("@shell.prompt", &s, Some("vim")).len() <= 1);
+        // issue 42: output lines holding `% `, `> `, `# ` cut nothing; the JSON keeps the
+        // newlines; with no earlier prompt on the screen there is no output (a guess).
+        let s = test_screen(
+            Size { cols: 40, rows: 5 },
+            "$ printf x\r\nalpha 10% done\r\nbeta > gamma\r\nomega\r\n$ ",
+        );
+        let o = pick("@shell.output", &s, Some("bash"));
+        assert_eq!(
+            o[0].value.as_deref(),
+            Some("alpha 10% done\nbeta > gamma\nomega")
+        );
+        let json = crate::inspect::RefJson::of(&o[0]);
+        assert_eq!(json.value.as_deref(), o[0].value.as_deref());
+        assert_eq!(
+            o[0].evidence.as_deref(),
+            Some("shell: the program is bash; read on rows 2..=4")
+        );
+        let cut = test_screen(Size { cols: 40, rows: 3 }, "one\r\ntwo\r\n$ ");
+        assert!(pick("@shell.output", &cut, Some("bash")).is_empty());
+        // A REPL's prompt or a dialog's button row is no shell prompt.
+        for row in ["sqlite> ", ">>> ", "> ", "│ < Yes >  < No  > │"] {
+            let s = test_screen(Size { cols: 40, rows: 2 }, row);
+            assert!(
+                pick("@shell.prompt", &s, Some("bash")).is_empty(),
+                "{row:?}"
+            );
+        }
     }
 
     fn manifest(text: &str) -> Result<Adapters, AdapterError> {

@@ -657,4 +657,35 @@ mod tests {
             PromptKind::Unknown
         );
     }
+    #[test]
+    fn issue_42_busy_programs_wait_for_nothing_and_echo_off_is_a_password() {
+        let reading = |echo: bool, canonical: bool, reading: bool| TtyModes {
+            echo: Some(echo),
+            canonical: Some(canonical),
+            reading: Some(reading),
+        };
+        // Printing `\rstep 4: still waiting for server?` every 0.4 s: not waiting.
+        let busy = prompt(
+            "step 4: still waiting for server?",
+            reading(true, true, false),
+        );
+        assert_eq!(busy.kind, PromptKind::Unknown, "{busy:?}");
+        assert!(busy.evidence.contains("not blocked reading"), "{busy:?}");
+        // The same line with the program blocked reading it: a question.
+        let asked = prompt(
+            "step 4: still waiting for server?",
+            reading(true, true, true),
+        );
+        assert_eq!(asked.kind, PromptKind::Text);
+        // Echo off while a line is read: a password, with or without a colon.
+        for label in ["Enter token please ", "enter the code ", "Secret? "] {
+            let p = prompt(label, reading(false, true, true));
+            assert_eq!(p.kind, PromptKind::Password, "{label:?}: {p:?}");
+        }
+        // Not reading (gone), echo off: nothing.
+        assert_eq!(
+            prompt("enter the code ", reading(false, true, false)).kind,
+            PromptKind::Unknown
+        );
+    }
 }

@@ -545,4 +545,106 @@ mod tests {
         let list = screen(&["- one item", "- another, longer item", "- third"]);
         assert_eq!(tables(&list), [], "a list is one column");
     }
+    #[test]
+    fn issue_42_no_table_without_evidence() {
+        // ls -l has no header; git log --oneline, prose with double spaces, a key bar: none.
+        for lines in [
+            &[
+                "total 0",
+                "-rw-r--r-- 1 root root 0 Dec  7 18:11  b.txt",
+                "-rw-r--r-- 1 root root 0 Dec  7 18:11 'my report final.pdf'",
+            ][..],
+            &[
+                "d156f33 (HEAD -> master) Bump version",
+                "a5b3fb3 Docs: a  table of  options",
+                "ce92a9a Fix  the  lexer  spacing",
+            ],
+            &[
+                "This is a sentence.  It has two spaces.  Old typists  did this.",
+                "Another line  with  gaps  in it, as  they  come.",
+                "And a third  line here  too.",
+            ],
+            &[
+                "^G Help      ^O Write Out ^W Where Is  ^K Cut",
+                "^X Exit      ^J Justify   ^\\ Replace   ^U Paste",
+                "^X Exit      ^J Justify   ^\\ Replace   ^U Paste",
+            ],
+            // One header word over two columns in every row (htop's `CPU%▽MEM%`).
+            &[
+                "PID  CPU%▽MEM%  Command",
+                "17   30.8  3.5  rustc",
+                "18   15.4  2.5  cargo",
+            ],
+            // A row that runs to the edge and wraps.
+            &[
+                "Filesystem    Size  Mounted on",
+                "tmpfs          12G  /dev",
+                "model_tools   4.0K  /mnt/sandboxing/model_tools_env/v1/python/and/more/text",
+                "1/python",
+            ],
+        ] {
+            let s = screen(lines);
+            assert_eq!(tables(&s), [], "{lines:?}");
+        }
+    }
+
+    #[test]
+    fn issue_42_headers_found_and_the_last_column_holds_spaces() {
+        // A finished progress line above the table is no header; COMMAND keeps its spaces.
+        let s = screen(&[
+            "Downloading [####################] 100%",
+            "  PID STAT COMMAND",
+            "21505 Ss+  bash -c sleep 300 & sleep 301",
+            "21506 S+   sleep 300",
+        ]);
+        let t = tables(&s);
+        assert_eq!(t.len(), 1, "{t:?}");
+        assert_eq!(t[0].header.as_deref().unwrap(), ["PID", "STAT", "COMMAND"]);
+        assert_eq!(t[0].rows[0][2], "bash -c sleep 300 & sleep 301");
+        assert!(t[0].evidence.contains("header row 2"), "{}", t[0].evidence);
+        // `VOLUME NAME` is one cell; sqlite3's banner and `--` rule are no rows.
+        let s = screen(&[
+            "DRIVER    VOLUME NAME",
+            "local     0f3a9c2b7d1e4f5a6b7c8d9e0f1a2b3c",
+            "local     my_data",
+        ]);
+        assert_eq!(
+            tables(&s)[0].header.as_deref().unwrap(),
+            ["DRIVER", "VOLUME NAME"]
+        );
+        let s = screen(&[
+            "SQLite version 3.40.1 2022-12-28 14:03:47",
+            "Enter \".help\" for usage hints.",
+            "sqlite> select * from t;",
+            "id  name          qty",
+            "--  ------------  ---",
+            "1   apple         3",
+            "2   banana split  12",
+            "sqlite> ",
+        ]);
+        let t = tables(&s);
+        assert_eq!(t.len(), 1, "{t:?}");
+        assert_eq!(t[0].header.as_deref().unwrap(), ["id", "name", "qty"]);
+        assert_eq!(
+            t[0].rows,
+            [["1", "apple", "3"], ["2", "banana split", "12"]]
+        );
+        // A Markdown table: the `|---|` row is its rule, no data row.
+        let s = screen(&[
+            "| Name | Age |",
+            "|------|-----|",
+            "| Ann  | 31  |",
+            "| Bob  | 4   |",
+        ]);
+        let t = tables(&s);
+        assert_eq!(t.len(), 1, "{t:?}");
+        assert_eq!(t[0].rows, [["Ann", "31"], ["Bob", "4"]]);
+        // A box without the rule under its first row (a dialog) is no table.
+        let s = screen(&[
+            "│ Delete it?      │",
+            "│                 │",
+            "│ < Yes >  < No > │",
+        ]);
+        assert_eq!(tables(&s), []);
+    }
 }
