@@ -492,7 +492,7 @@ impl Adapter {
                 return Some(format!(
                     "{}: its screen pattern on row {}",
                     self.name,
-                    r + 1
+                    crate::pos::Ordinal::of(r)
                 ));
             }
         }
@@ -502,7 +502,11 @@ impl Adapter {
                 continue;
             };
             if let Some(r) = finder.found(i).first() {
-                return Some(format!("{}: its {n} on row {}", self.name, r.rect.row + 1));
+                return Some(format!(
+                    "{}: its {n} on row {}",
+                    self.name,
+                    crate::pos::Ordinal::of(r.rect.row)
+                ));
             }
         }
         None

@@ -170,10 +170,11 @@ pub fn refs(screen: &Screen, cx: &RefContext) -> Vec<Ref> {
 fn with_evidence(refs: impl IntoIterator<Item = Ref>, why: &str) -> Vec<Ref> {
     refs.into_iter()
         .map(|mut r| {
-            let rows = if r.rect.row_end > r.rect.row + 1 {
-                format!("rows {}..={}", r.rect.row + 1, r.rect.row_end)
+            let [first, last] = Ordinal::span(r.rect.row..r.rect.row_end);
+            let rows = if last != first {
+                format!("rows {first}..={last}")
             } else {
-                format!("row {}", r.rect.row + 1)
+                format!("row {first}")
             };
             r.evidence = Some(format!("{why}; read on {rows}"));
             r

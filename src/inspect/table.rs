@@ -249,7 +249,7 @@ fn lined(g: &Grid, start: usize) -> Option<(Table, usize)> {
     let rows: Vec<Vec<String>> = data.iter().map(|&r| cells(r)).collect();
     let evidence = format!(
         "header row {} over a rule row; {} columns between vertical rules at the same cells in all {} rows",
-        start + 1,
+        crate::pos::Ordinal::of(start),
         columns.len(),
         text_rows.len()
     );
@@ -410,7 +410,7 @@ fn aligned(g: &Grid, start: usize) -> Option<(Table, usize)> {
     }
     let evidence = format!(
         "header row {} ({}); {} columns parted by cells blank in all {} rows under it",
-        start + 1,
+        crate::pos::Ordinal::of(start),
         if ruled {
             "a rule row under it"
         } else {
