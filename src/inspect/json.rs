@@ -85,6 +85,10 @@ pub struct RefJson {
     /// Hidden (a hidden cursor).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
+    /// For an adapter's ref: why the adapter is on and the rows it was read on (`vim: its
+    /// ruler on row 24; read on row 24`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
 }
 
 impl RefJson {
@@ -95,11 +99,12 @@ impl RefJson {
             role: r.role.clone(),
             rows: r.rect.rows(),
             cols: r.rect.cols(),
-            text: r.value.is_none().then(|| safe(&r.text)),
-            value: r.value.as_deref().map(safe),
+            text: r.value.is_none().then(|| safe_lines(&r.text)),
+            value: r.value.as_deref().map(safe_lines),
             focused: r.focused,
             selected: r.selected,
             hidden: !r.visible,
+            evidence: r.evidence.as_deref().map(safe),
         }
     }
 }
@@ -232,6 +237,10 @@ pub struct TableJson {
     pub header: Option<Vec<String>>,
     /// The data rows, each a list of trimmed cell texts.
     pub rows: Vec<Vec<String>>,
+    /// What the table was found from (its header row and why it is one, the rows that agree
+    /// with its columns).
+    #[serde(default)]
+    pub evidence: String,
 }
 
 impl InspectionJson {
@@ -318,6 +327,7 @@ impl InspectionJson {
                         .iter()
                         .map(|r| r.iter().map(|c| safe(c)).collect())
                         .collect(),
+                    evidence: safe(&t.evidence),
                 })
                 .collect(),
             // Highlights and blocks are listed above: their refs would say it twice.
@@ -349,6 +359,11 @@ impl PromptJson {
 }
 
 /// Screen text with control characters replaced, for JSON.
+/// [`safe`], but the rows of a ref of several rows stay apart: its newlines are kept.
+fn safe_lines(s: &str) -> String {
+    s.split('\n').map(safe).collect::<Vec<_>>().join("\n")
+}
+
 fn safe(s: &str) -> String {
     s.chars().map(crate::term::safe_char).collect()
 }

@@ -45,13 +45,16 @@
 //!   has `default` (`"yes"`, `"no"` or `null`), a `select` its `options` and the index of
 //!   the `selected` one (counted from 0: an index in `options`, not a position on screen).
 //! - `tables` ([`Table`]): `kind` (`lines` or `aligned`), the first `row` and `col`, the
-//!   `columns` as cell spans, the `header` (or `null`) and the data `rows`, each a list of
-//!   trimmed cell texts; a ragged block gives no table rather than a wrong one.
+//!   `columns` as cell spans, the `header` and the data `rows`, each a list of trimmed cell
+//!   texts, and the `evidence` it was found from; a table is reported only on evidence (a
+//!   header found, rows that agree with it: the rules are in [`tables`]), never guessed.
 //! - `refs` ([`Ref`]): every ref but the highlights' and blocks' (listed above): `ref` its
 //!   unique name (a selector that finds it), `role`, `rows` and `cols`, `value` (or `text`
-//!   when it has none), and `focused`, `selected`, `hidden` when set.
-//! - Text is the screen's text with control characters replaced (U+FFFD). Keys appear in the
-//!   order above; fields are only ever added, never renamed.
+//!   when it has none; the rows of a ref of several rows joined by newlines), `focused`,
+//!   `selected`, `hidden` when set, and for an adapter's ref its `evidence` (why the adapter
+//!   is on, the rows it was read on).
+//! - Text is the screen's text with control characters replaced (U+FFFD; a ref's newlines
+//!   stay). Keys appear in the order above; fields are only ever added, never renamed.
 
 mod adapters;
 mod anchor;

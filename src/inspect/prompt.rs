@@ -160,6 +160,10 @@ pub struct TtyModes {
     /// Whether it reads whole lines (`ICANON`, line mode): off while a line editor or a
     /// full-screen program reads keys itself.
     pub canonical: Option<bool>,
+    /// Whether the program is blocked waiting for input (every thread of its tree asleep
+    /// until an event, none of them about to wake by itself: `Session::reading`), or
+    /// working, printing, sleeping or gone (`Some(false)`: then it waits for nothing).
+    pub reading: Option<bool>,
 }
 
 impl TtyModes {
@@ -167,6 +171,7 @@ impl TtyModes {
     pub const UNKNOWN: TtyModes = TtyModes {
         echo: None,
         canonical: None,
+        reading: None,
     };
 
     /// Echo off while lines are read: a password prompt's modes (getpass, sudo, ssh), and
@@ -179,6 +184,15 @@ impl TtyModes {
 /// Classifies the prompt of `screen` (with its `outline`). `modes` are the terminal's echo
 /// and line modes where they are known (a live session), [`TtyModes::UNKNOWN`] in replay.
 pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
+    // A program working, printing or gone waits for nothing, whatever its screen says.
+    if modes.reading == Some(false) {
+        return Prompt::new(
+            PromptKind::Unknown,
+            0.0,
+            "not blocked reading input: the program is working, printing or has exited",
+            None,
+        );
+    }
     let rows = screen.rows.len();
     let texts: Vec<String> = (0..rows).map(|r| screen.row_text(r)).collect();
     let last = (0..rows).rev().find(|&r| !texts[r].trim().is_empty());
@@ -205,8 +219,14 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
             return Prompt::new(PromptKind::Pager, 0.7, t, Some(r));
         }
     }
-    // Passwords.
-    if modes.hides_a_line() && cur_text.trim_end().ends_with(':') {
+    // Passwords: echo off while a line is read is a password whatever the label says (known
+    // to be blocked reading: any text before the cursor; else a label ending in `:`).
+    let labelled = if modes.reading == Some(true) {
+        at_end && !cur_text.trim().is_empty()
+    } else {
+        cur_text.trim_end().ends_with(':')
+    };
+    if modes.hides_a_line() && labelled {
         return Prompt::new(
             PromptKind::Password,
             0.95,
@@ -320,6 +340,20 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
         if ok_only && !fields {
             return Prompt::new(PromptKind::Confirm, 0.7, here, Some(b.rect.row));
         }
+        // A field asking for a key, a token or a password: whiptail's and dialog's password
+        // boxes echo nothing as their input boxes do; text or a secret is a guess.
+        let secret = re(
+            &SECRET,
+            r"(?i)\b(password|passphrase|pin|secret|key|token)s?\b",
+        );
+        if (inner.row..inner.row_end).any(|r| secret.is_match(&texts[r])) {
+            return Prompt::new(
+                PromptKind::Unknown,
+                0.0,
+                format!("{here}: a field that asks for a secret or text"),
+                Some(c.row),
+            );
+        }
         // The list of a dialog is in the dialog or in a box inside it.
         let holds_list = selected_box.is_some_and(|s| {
             std::iter::successors(Some(s), |&p| outline.boxes[p].parent).any(|p| p == i)
@@ -328,8 +362,17 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
             return Prompt::new(PromptKind::Text, 0.7, here, Some(c.row));
         }
     }
-    // A selected row in a list.
-    if let Some(h) = outline.selected_row() {
+    // A selected row in a list, not a table's row (htop's and mc's selected rows, columns
+    // parted by rules or by three gaps or more, are a cursor in a table, not a question).
+    if let Some(h) = outline.selected_row().filter(|h| {
+        let gaps = h
+            .text
+            .trim()
+            .split("  ")
+            .filter(|p| !p.trim().is_empty())
+            .count();
+        !h.text.contains(['│', '|']) && gaps < 4
+    }) {
         let block = outline
             .blocks
             .iter()
@@ -370,6 +413,17 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
         }
         if t.ends_with(':') || t.ends_with('?') {
             return Prompt::new(PromptKind::Text, 0.6, t.trim_start(), Some(cur));
+        }
+        // A shell's prompt with a command being typed after it, while a line editor reads
+        // keys (`$ git sta`).
+        if modes.canonical == Some(false)
+            && re(
+                &TYPED,
+                r"^(?:\([^)]*\) )?(?:\[[^\]]*\]|[\w.@:~/+-])*[$#%] \S",
+            )
+            .is_match(t)
+        {
+            return Prompt::new(PromptKind::Shell, 0.6, t.trim_start(), Some(cur));
         }
     }
     Prompt::new(PromptKind::Unknown, 0.0, "", None)
@@ -517,6 +571,8 @@ static SHELL: OnceLock<Regex> = OnceLock::new();
 static OK: OnceLock<Regex> = OnceLock::new();
 static CANCEL: OnceLock<Regex> = OnceLock::new();
 static BUTTON: OnceLock<Regex> = OnceLock::new();
+static SECRET: OnceLock<Regex> = OnceLock::new();
+static TYPED: OnceLock<Regex> = OnceLock::new();
 
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("a valid pattern"))
@@ -536,6 +592,7 @@ mod tests {
     const RAW: TtyModes = TtyModes {
         echo: Some(false),
         canonical: Some(false),
+        reading: None,
     };
 
     #[test]
@@ -543,6 +600,7 @@ mod tests {
         let line = TtyModes {
             echo: Some(false),
             canonical: Some(true),
+            reading: None,
         };
         assert_eq!(prompt("Token: ", line).kind, PromptKind::Password);
         // Readline: both off, the editor echoes itself.
@@ -551,6 +609,7 @@ mod tests {
         let unknown = TtyModes {
             echo: Some(false),
             canonical: None,
+            reading: None,
         };
         assert_eq!(prompt("Token: ", unknown).kind, PromptKind::Password);
         // The words still say it with the modes unknown (a replay).
@@ -595,6 +654,37 @@ mod tests {
         // Printed, with nothing waiting on the line after: no prompt.
         assert_eq!(
             prompt("1) build\r\n2) test\r\n", TtyModes::UNKNOWN).kind,
+            PromptKind::Unknown
+        );
+    }
+    #[test]
+    fn issue_42_busy_programs_wait_for_nothing_and_echo_off_is_a_password() {
+        let reading = |echo: bool, canonical: bool, reading: bool| TtyModes {
+            echo: Some(echo),
+            canonical: Some(canonical),
+            reading: Some(reading),
+        };
+        // Printing `\rstep 4: still waiting for server?` every 0.4 s: not waiting.
+        let busy = prompt(
+            "step 4: still waiting for server?",
+            reading(true, true, false),
+        );
+        assert_eq!(busy.kind, PromptKind::Unknown, "{busy:?}");
+        assert!(busy.evidence.contains("not blocked reading"), "{busy:?}");
+        // The same line with the program blocked reading it: a question.
+        let asked = prompt(
+            "step 4: still waiting for server?",
+            reading(true, true, true),
+        );
+        assert_eq!(asked.kind, PromptKind::Text);
+        // Echo off while a line is read: a password, with or without a colon.
+        for label in ["Enter token please ", "enter the code ", "Secret? "] {
+            let p = prompt(label, reading(false, true, true));
+            assert_eq!(p.kind, PromptKind::Password, "{label:?}: {p:?}");
+        }
+        // Not reading (gone), echo off: nothing.
+        assert_eq!(
+            prompt("enter the code ", reading(false, true, false)).kind,
             PromptKind::Unknown
         );
     }

@@ -60,6 +60,9 @@ pub struct Ref {
     pub selected: bool,
     /// Shown (false only for a hidden cursor).
     pub visible: bool,
+    /// For an adapter's ref, why the adapter is on and where the ref was read (`vim: its
+    /// ruler on row 24; row 24`): an adapter's ref exists only on a screen it recognises.
+    pub evidence: Option<String>,
 }
 
 impl Ref {
@@ -75,6 +78,7 @@ impl Ref {
             focused: false,
             selected: false,
             visible: true,
+            evidence: None,
         }
     }
 
@@ -150,13 +154,34 @@ pub(crate) const ROLE_REFS: &[&str] = &[
 pub fn refs(screen: &Screen, cx: &RefContext) -> Result<Vec<Ref>, AdapterError> {
     let outline = screen.outline();
     let mut out = role_refs(screen, &outline, cx);
-    for a in cx.adapters.recognising(screen, cx.program) {
-        out.extend(a?.refs(screen)?);
+    for a in cx.adapters.names() {
+        let Some(a) = cx.adapters.get(a) else {
+            continue;
+        };
+        if let Some(why) = a.recognition(screen, cx.program)? {
+            out.extend(with_evidence(a.refs(screen)?, &why));
+        }
     }
     if let Some(regions) = cx.regions {
         out.extend(region_refs(screen, regions));
     }
     Ok(out)
+}
+
+/// An adapter's refs with the evidence they rest on: why the adapter is on, and the row.
+fn with_evidence(refs: impl IntoIterator<Item = Ref>, why: &str) -> Vec<Ref> {
+    refs.into_iter()
+        .map(|mut r| {
+            let [first, last] = Ordinal::span(r.rect.row..r.rect.row_end);
+            let rows = if last != first {
+                format!("rows {first}..={last}")
+            } else {
+                format!("row {first}")
+            };
+            r.evidence = Some(format!("{why}; read on {rows}"));
+            r
+        })
+        .collect()
 }
 
 /// The refs of `step`'s name only (what [`refs`] would give of it, made more cheaply).
@@ -180,14 +205,11 @@ fn refs_named(
             .collect());
     }
     if let Some(a) = cx.adapters.get(family) {
-        if !a.recognises(screen, cx.program)? {
+        let Some(why) = a.recognition(screen, cx.program)? else {
             return Ok(Vec::new());
-        }
-        return Ok(a
-            .refs(screen)?
-            .into_iter()
-            .filter(|r| r.kind == name)
-            .collect());
+        };
+        let refs = a.refs(screen)?.into_iter().filter(|r| r.kind == name);
+        return Ok(with_evidence(refs, &why));
     }
     // `@name`: a region of that name.
     let Some(regions) = cx.regions else {

@@ -1,13 +1,26 @@
 //! Tables on a screen, found from cell positions (display widths count: a wide character
-//! takes two cells), never by splitting text:
+//! takes two cells), never by splitting text, and reported only on evidence (issue 42): a
+//! table that is not plainly one is no table, never a guess. Each carries its `evidence`.
 //!
-//! - **Line-drawn**: consecutive rows holding a vertical rule (`│`, `┃`, `║` or `|`) at the
-//!   same cells, rule rows (`─┼├┤┬┴`, `-+`) between them skipped. The cells between two rules
-//!   are a column; the first row is the header when a rule row follows it.
-//! - **Aligned**: at least three consecutive non-blank rows whose blank cells line up: a run
-//!   of cells blank in every row parts two columns. It takes at least two columns, every row
-//!   with text in at least half of them, and the first row (the header) with text in every
-//!   column; anything ragged (prose, a list) gives no table rather than a wrong one.
+//! - **Line-drawn**: a header row, a rule row under it (`─┼─`, `|---|`, `+---+`, `|:--|`), and
+//!   data rows, all with vertical rules (`│`, `┃`, `║` or `|`) at the same cells, making at
+//!   least two columns; rule rows between data rows (a box's border) are skipped. Without the
+//!   rule under the first row (a dialog, a panel of boxes) there is no table.
+//! - **Aligned**: a header found, not assumed: a row of at least two words, each with a
+//!   letter, none a key name (`^G`) or ending a sentence (`.`, `,`, `;`, `:`, `!`, `?`),
+//!   each cell starting with a capital (`USER`, `%CPU`, `Mounted on`) unless a rule row
+//!   (`--  ----`) is under it. Under it at least two data rows that agree with its columns: a
+//!   run of cells blank in every row between two header words parts them (one run: cells
+//!   between two runs would be a guess); where the header has a single space and the data
+//!   crosses it, as in `VOLUME NAME`, the words are one cell (in the last column, or from the
+//!   first row on). Every row fills at least half the columns and two of them. The last
+//!   column may hold spaces (`ps`'s `COMMAND`, `df`'s `Mounted on`). The table ends at a blank
+//!   row or the first row that does not agree; a last row running to the screen's edge with a
+//!   row after it that does not agree is wrapped, and the table is refused. A column whose
+//!   rows all hold two blocks parted by a blank run is two columns under one header word
+//!   (`CPU%▽MEM%`): refused too.
+//! - No table on an editor's screen (a row that is `~` alone: vim's and less's end of
+//!   buffer).
 //!
 //! A table's cells are their text, trimmed.
 
@@ -29,6 +42,9 @@ pub struct Table {
     pub header: Option<Vec<String>>,
     /// The data rows' cells, one per column.
     pub rows: Vec<Vec<String>>,
+    /// What it was found from: the header row and why it is one, how many rows agree with
+    /// its columns.
+    pub evidence: String,
 }
 
 /// The fewest rows of an aligned table: a header and two rows.
@@ -38,6 +54,10 @@ const MIN_ALIGNED_ROWS: usize = 3;
 pub fn tables(screen: &Screen) -> Vec<Table> {
     let grid = Grid::of(screen);
     let mut out = Vec::new();
+    // An editor's (or a pager's) buffer: text being edited or read, no table.
+    if (0..grid.rows.len()).any(|r| grid.row_text(r).trim_end() == "~") {
+        return out;
+    }
     let mut r = 0;
     while r < grid.rows.len() {
         if let Some((t, next)) = lined(&grid, r).or_else(|| aligned(&grid, r)) {
@@ -97,6 +117,39 @@ impl Grid {
         s.trim().to_string()
     }
 
+    fn row_text(&self, r: usize) -> String {
+        self.rows[r].iter().map(|c| c.0.as_str()).collect()
+    }
+
+    /// Whether row `r` has text in the cells `cols` (inclusive).
+    fn has(&self, r: usize, cols: (usize, usize)) -> bool {
+        (cols.0..=cols.1).any(|c| self.taken(r, c))
+    }
+
+    /// The runs of taken cells of row `r` (words parted by at least one blank cell).
+    fn words(&self, r: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut c = 0;
+        let n = self.rows[r].len();
+        while c < n {
+            if self.taken(r, c) {
+                let first = c;
+                while c < n && self.taken(r, c) {
+                    c += 1;
+                }
+                out.push((first, c - 1));
+            } else {
+                c += 1;
+            }
+        }
+        out
+    }
+
+    /// The last taken cell of row `r`.
+    fn last_taken(&self, r: usize) -> Option<usize> {
+        (0..self.rows[r].len()).rev().find(|&c| self.taken(r, c))
+    }
+
     fn char_at(&self, r: usize, c: usize) -> Option<char> {
         self.rows[r].get(c).and_then(|x| x.0.chars().next())
     }
@@ -131,6 +184,7 @@ fn is_rule_char(c: char) -> bool {
             | '='
             | '│'
             | '|'
+            | ':'
             | ' '
     )
 }
@@ -178,7 +232,8 @@ fn lined(g: &Grid, start: usize) -> Option<(Table, usize)> {
         text_rows.push(r);
         r += 1;
     }
-    if text_rows.len() < 2 {
+    // The header is found, not assumed: a rule row under the first row.
+    if text_rows.len() < 2 || !header_rule {
         return None;
     }
     let columns: Vec<(usize, usize)> = rules
@@ -186,16 +241,18 @@ fn lined(g: &Grid, start: usize) -> Option<(Table, usize)> {
         .filter(|w| w[1] > w[0] + 1)
         .map(|w| (w[0] + 1, w[1] - 1))
         .collect();
-    if columns.is_empty() {
+    if columns.len() < 2 {
         return None;
     }
     let cells = |r: usize| columns.iter().map(|&c| g.text(r, c)).collect::<Vec<_>>();
-    let (header, data) = if header_rule {
-        (Some(cells(text_rows[0])), &text_rows[1..])
-    } else {
-        (None, &text_rows[..])
-    };
-    let rows = data.iter().map(|&r| cells(r)).collect();
+    let (header, data) = (Some(cells(text_rows[0])), &text_rows[1..]);
+    let rows: Vec<Vec<String>> = data.iter().map(|&r| cells(r)).collect();
+    let evidence = format!(
+        "header row {} over a rule row; {} columns between vertical rules at the same cells in all {} rows",
+        crate::pos::Ordinal::of(start),
+        columns.len(),
+        text_rows.len()
+    );
     let table = Table {
         kind: "lines",
         row: start,
@@ -203,67 +260,202 @@ fn lined(g: &Grid, start: usize) -> Option<(Table, usize)> {
         columns,
         header,
         rows,
+        evidence,
     };
     Some((table, r))
 }
 
-/// An aligned table starting at row `r` (its header), and the row after it.
+/// Whether `word` can be a header's word: a letter in it, no key name (`^G`, `M-U`), no end
+/// of a sentence.
+fn header_word(word: &str) -> bool {
+    word.chars().any(char::is_alphabetic)
+        && !word.starts_with('^')
+        && !word.starts_with("M-")
+        && !word.ends_with(['.', ',', ';', ':', '!', '?'])
+        && word.chars().count() <= 24
+}
+
+/// Whether a header cell starts with a capital (its first letter; `%CPU`, `TIME+`).
+fn capitalised(cell: &str) -> bool {
+    cell.chars()
+        .find(|c| c.is_alphabetic())
+        .is_some_and(|c| c.is_uppercase() || !c.is_lowercase())
+}
+
+/// An aligned table whose header is row `start`, and the row after it (the rules are in the
+/// module docs).
 fn aligned(g: &Grid, start: usize) -> Option<(Table, usize)> {
-    if g.blank(start) {
+    let head = g.words(start);
+    if head.len() < 2 || !head.iter().all(|&w| header_word(&g.text(start, w))) {
         return None;
     }
-    let end = (start..g.rows.len())
-        .find(|&r| g.blank(r))
-        .unwrap_or(g.rows.len());
-    if end - start < MIN_ALIGNED_ROWS {
+    let n = g.rows.len();
+    let width = g.rows[start].len();
+    let mut r = start + 1;
+    let ruled = r < n && is_rule_row(g, r);
+    if ruled {
+        r += 1;
+    }
+    // Between each two header words: the cells still blank in every data row, and whether
+    // a one-cell gap is crossed (the two words one cell).
+    // Under a rule row, its runs of dashes are the columns' words (sqlite3's `-column`
+    // centres no header, but `banana split` would part a run of blanks in two).
+    let head = if ruled { g.words(start + 1) } else { head };
+    if head.len() < 2 {
         return None;
     }
-    let width = (start..end).map(|r| g.rows[r].len()).max().unwrap_or(0);
-    // Cells taken in some row of the block; columns are the runs of them.
-    let used: Vec<bool> = (0..width)
-        .map(|c| (start..end).any(|r| g.taken(r, c)))
-        .collect();
-    let mut columns = Vec::new();
-    let mut c = 0;
-    while c < width {
-        if used[c] {
-            let first = c;
-            while c < width && used[c] {
-                c += 1;
+    let gaps: Vec<(usize, usize)> = head.windows(2).map(|w| (w[0].1 + 1, w[1].0 - 1)).collect();
+    let last_gap = gaps.len() - 1;
+    let mut open: Vec<Vec<bool>> = gaps.iter().map(|&(a, b)| vec![true; b + 1 - a]).collect();
+    let mut crossed = vec![false; gaps.len()];
+    let mut data = Vec::new();
+    while r < n && !g.blank(r) && !is_rule_row(g, r) {
+        let mut next_open = open.clone();
+        let mut next_crossed = crossed.clone();
+        let mut agrees = true;
+        for (k, &(a, b)) in gaps.iter().enumerate() {
+            for c in a..=b {
+                if g.taken(r, c) {
+                    next_open[k][c - a] = false;
+                }
             }
-            columns.push((first, c - 1));
+            // The cells still blank: one run, or which column the cells between belong
+            // to is a guess.
+            let runs = next_open[k]
+                .iter()
+                .zip(next_open[k].iter().skip(1))
+                .filter(|(x, y)| !**x && **y)
+                .count()
+                + usize::from(next_open[k].first() == Some(&true));
+            if runs > 1 {
+                agrees = false;
+                break;
+            }
+            if !next_open[k].iter().any(|&x| x) {
+                // A one-cell gap crossed: one cell of two words, from the first row on or
+                // in the last column; else the row does not agree.
+                if a == b && (data.is_empty() || k == last_gap || crossed[k]) {
+                    next_crossed[k] = true;
+                } else {
+                    agrees = false;
+                    break;
+                }
+            }
+        }
+        if !agrees {
+            break;
+        }
+        let columns = columns_of(&gaps, &next_open, &next_crossed, width.max(g.rows[r].len()));
+        let filled = columns.iter().filter(|&&c| g.has(r, c)).count();
+        if filled < 2 || 2 * filled < columns.len() {
+            break;
+        }
+        open = next_open;
+        crossed = next_crossed;
+        data.push(r);
+        r += 1;
+    }
+    if data.len() + 1 < MIN_ALIGNED_ROWS {
+        return None;
+    }
+    // A row that runs to the screen's edge with a row after it that is no row: wrapped.
+    let edge = g.rows.iter().map(Vec::len).max().unwrap_or(0);
+    if r < n
+        && !g.blank(r)
+        && data
+            .last()
+            .and_then(|&l| g.last_taken(l))
+            .is_some_and(|c| c + 1 >= edge)
+    {
+        return None;
+    }
+    let full = g.rows[start..r].iter().map(Vec::len).max().unwrap_or(width);
+    let mut columns = columns_of(&gaps, &open, &crossed, full);
+    // A one-cell gap with nothing under the right word in any row: one header cell
+    // (`Mounted on` over short mount points).
+    let mut k = 1;
+    while k < columns.len() {
+        let left_end = (columns[k - 1].0..=columns[k - 1].1)
+            .rev()
+            .find(|&c| g.taken(start, c));
+        let right_start = (columns[k].0..=columns[k].1).find(|&c| g.taken(start, c));
+        let one_space = matches!((left_end, right_start), (Some(e), Some(s)) if s == e + 2);
+        if one_space && data.iter().all(|&d| !g.has(d, columns[k])) {
+            columns[k - 1].1 = columns[k].1;
+            columns.remove(k);
         } else {
-            c += 1;
+            k += 1;
         }
     }
     if columns.len() < 2 {
         return None;
     }
-    let has = |r: usize, col: (usize, usize)| (col.0..=col.1).any(|c| g.taken(r, c));
-    // The header names every column; every row fills at least half of them.
-    if !columns.iter().all(|&col| has(start, col)) {
+    // Every column but the last explained by its header word: not two blocks in every row.
+    for &col in &columns[..columns.len() - 1] {
+        let split = (col.0 + 1..col.1).any(|c| {
+            data.iter().all(|&d| {
+                !g.taken(d, c)
+                    && (col.0..c).any(|x| g.taken(d, x))
+                    && (c + 1..=col.1).any(|x| g.taken(d, x))
+            })
+        });
+        if split {
+            return None;
+        }
+    }
+    let cells = |row: usize| columns.iter().map(|&c| g.text(row, c)).collect::<Vec<_>>();
+    let header = cells(start);
+    if !ruled && !header.iter().all(|h| capitalised(h)) {
         return None;
     }
-    if (start..end).any(|r| 2 * columns.iter().filter(|&&col| has(r, col)).count() < columns.len())
-    {
-        return None;
-    }
-    let cells = |r: usize| {
-        columns
-            .iter()
-            .map(|&col| g.text(r, col))
-            .collect::<Vec<_>>()
-    };
-    let (header, rows) = (Some(cells(start)), (start + 1..end).map(cells).collect());
+    let evidence = format!(
+        "header row {} ({}); {} columns parted by cells blank in all {} rows under it",
+        crate::pos::Ordinal::of(start),
+        if ruled {
+            "a rule row under it"
+        } else {
+            "every cell a capitalised word"
+        },
+        columns.len(),
+        data.len()
+    );
     let table = Table {
         kind: "aligned",
         row: start,
         col: columns[0].0,
-        header,
-        rows,
+        header: Some(header),
+        rows: data.iter().map(|&d| cells(d)).collect(),
         columns,
+        evidence,
     };
-    Some((table, end))
+    Some((table, r))
+}
+
+/// The columns the header's gaps make: a column from each boundary (the first cell still
+/// blank in every row of a gap, none where a one-cell gap is crossed) to the next; the first
+/// from the row's start, the last to `width`.
+fn columns_of(
+    gaps: &[(usize, usize)],
+    open: &[Vec<bool>],
+    crossed: &[bool],
+    width: usize,
+) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    for (k, &(a, _)) in gaps.iter().enumerate() {
+        if crossed[k] {
+            continue;
+        }
+        if let Some(i) = open[k].iter().position(|&x| x) {
+            let boundary = a + i;
+            if boundary > from {
+                out.push((from, boundary - 1));
+            }
+            from = boundary + 1;
+        }
+    }
+    out.push((from, width.max(from + 1) - 1));
+    out
 }
 
 #[cfg(test)]
@@ -352,5 +544,107 @@ mod tests {
         assert_eq!(tables(&s), []);
         let list = screen(&["- one item", "- another, longer item", "- third"]);
         assert_eq!(tables(&list), [], "a list is one column");
+    }
+    #[test]
+    fn issue_42_no_table_without_evidence() {
+        // ls -l has no header; git log --oneline, prose with double spaces, a key bar: none.
+        for lines in [
+            &[
+                "total 0",
+                "-rw-r--r-- 1 root root 0 Dec  7 18:11  b.txt",
+                "-rw-r--r-- 1 root root 0 Dec  7 18:11 'my report final.pdf'",
+            ][..],
+            &[
+                "d156f33 (HEAD -> master) Bump version",
+                "a5b3fb3 Docs: a  table of  options",
+                "ce92a9a Fix  the  lexer  spacing",
+            ],
+            &[
+                "This is a sentence.  It has two spaces.  Old typists  did this.",
+                "Another line  with  gaps  in it, as  they  come.",
+                "And a third  line here  too.",
+            ],
+            &[
+                "^G Help      ^O Write Out ^W Where Is  ^K Cut",
+                "^X Exit      ^J Justify   ^\\ Replace   ^U Paste",
+                "^X Exit      ^J Justify   ^\\ Replace   ^U Paste",
+            ],
+            // One header word over two columns in every row (htop's `CPU%▽MEM%`).
+            &[
+                "PID  CPU%▽MEM%  Command",
+                "17   30.8  3.5  rustc",
+                "18   15.4  2.5  cargo",
+            ],
+            // A row that runs to the edge and wraps.
+            &[
+                "Filesystem    Size  Mounted on",
+                "tmpfs          12G  /dev",
+                "model_tools   4.0K  /mnt/sandboxing/model_tools_env/v1/python/and/more/text",
+                "1/python",
+            ],
+        ] {
+            let s = screen(lines);
+            assert_eq!(tables(&s), [], "{lines:?}");
+        }
+    }
+
+    #[test]
+    fn issue_42_headers_found_and_the_last_column_holds_spaces() {
+        // A finished progress line above the table is no header; COMMAND keeps its spaces.
+        let s = screen(&[
+            "Downloading [####################] 100%",
+            "  PID STAT COMMAND",
+            "21505 Ss+  bash -c sleep 300 & sleep 301",
+            "21506 S+   sleep 300",
+        ]);
+        let t = tables(&s);
+        assert_eq!(t.len(), 1, "{t:?}");
+        assert_eq!(t[0].header.as_deref().unwrap(), ["PID", "STAT", "COMMAND"]);
+        assert_eq!(t[0].rows[0][2], "bash -c sleep 300 & sleep 301");
+        assert!(t[0].evidence.contains("header row 2"), "{}", t[0].evidence);
+        // `VOLUME NAME` is one cell; sqlite3's banner and `--` rule are no rows.
+        let s = screen(&[
+            "DRIVER    VOLUME NAME",
+            "local     0f3a9c2b7d1e4f5a6b7c8d9e0f1a2b3c",
+            "local     my_data",
+        ]);
+        assert_eq!(
+            tables(&s)[0].header.as_deref().unwrap(),
+            ["DRIVER", "VOLUME NAME"]
+        );
+        let s = screen(&[
+            "SQLite version 3.40.1 2022-12-28 14:03:47",
+            "Enter \".help\" for usage hints.",
+            "sqlite> select * from t;",
+            "id  name          qty",
+            "--  ------------  ---",
+            "1   apple         3",
+            "2   banana split  12",
+            "sqlite> ",
+        ]);
+        let t = tables(&s);
+        assert_eq!(t.len(), 1, "{t:?}");
+        assert_eq!(t[0].header.as_deref().unwrap(), ["id", "name", "qty"]);
+        assert_eq!(
+            t[0].rows,
+            [["1", "apple", "3"], ["2", "banana split", "12"]]
+        );
+        // A Markdown table: the `|---|` row is its rule, no data row.
+        let s = screen(&[
+            "| Name | Age |",
+            "|------|-----|",
+            "| Ann  | 31  |",
+            "| Bob  | 4   |",
+        ]);
+        let t = tables(&s);
+        assert_eq!(t.len(), 1, "{t:?}");
+        assert_eq!(t[0].rows, [["Ann", "31"], ["Bob", "4"]]);
+        // A box without the rule under its first row (a dialog) is no table.
+        let s = screen(&[
+            "│ Delete it?      │",
+            "│                 │",
+            "│ < Yes >  < No > │",
+        ]);
+        assert_eq!(tables(&s), []);
     }
 }

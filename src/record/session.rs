@@ -284,6 +284,10 @@ impl fmt::Debug for Session {
 /// How long output may be held back waiting to see whether a secret follows.
 const HOLD: Duration = Duration::from_millis(50);
 
+/// A program whose every wait ends by itself within this is not waiting for input
+/// ([`Session::reading`]): a loop that prints a line every few hundred milliseconds is busy.
+pub(crate) const READING_SOON: Duration = Duration::from_secs(1);
+
 /// Refuses `path` as a cast's place when something there is not a regular file: a cast is
 /// renamed into place, and a device, FIFO or link there must not become a file (as root,
 /// `-o /dev/null` would make the machine's `/dev/null` one).
@@ -519,7 +523,19 @@ impl Session {
         crate::inspect::TtyModes {
             echo: self.pty.echo_enabled(),
             canonical: self.pty.canonical(),
+            reading: self.reading(),
         }
+    }
+
+    /// Whether the program is blocked waiting for input: every thread of its tree asleep
+    /// until an event and none about to wake by itself within a second (one look at
+    /// `/proc`, as `quiet.rs` reads it). `Some(false)` while it runs, prints, pauses in a
+    /// short sleep, or once it has exited; `None` where `/proc` does not tell.
+    pub fn reading(&self) -> Option<bool> {
+        if self.status.is_some() {
+            return Some(false);
+        }
+        super::quiet::TreeLook::take(self.pty.pid(), READING_SOON).map(|l| l.waiting())
     }
 
     /// How long ago the program last wrote output (or the session started).

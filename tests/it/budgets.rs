@@ -89,7 +89,10 @@ fn a_many_ref_past_its_limit_is_an_error_at_its_place_for_inspect_and_expectatio
                 .is_some_and(|n| n.starts_with("@every.a("))
         })
         .count();
-    assert_eq!(of_a, tuicast::inspect::MAX_MANY);
+    // No error at the limit; the matches are all `x`, and a value found more than once
+    // names no one ref, so none is made (issue 42: the unit test of `many` counts
+    // MAX_MANY refs of distinct values).
+    assert_eq!(of_a, 0);
     // An expectation whose ref asks for it: bad input (exit 2) naming the place, not a
     // failed check.
     dir.write(

@@ -308,7 +308,8 @@ fn shell_prompts_yes_no_defaults_and_passwords() {
             &o,
             tuicast::inspect::TtyModes {
                 echo: Some(false),
-                canonical: Some(true)
+                canonical: Some(true),
+                reading: None,
             }
         )
         .kind,

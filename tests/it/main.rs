@@ -36,6 +36,7 @@
 //! - `python`: the wheel (maturin) and pytest plugin on a prompt_toolkit app in a fresh venv; `--list`, `--exact`.
 //! - `screenshots`: `[[screenshot]]` docs images: `tuicast screenshots`, stale ones failing tests, review, hostile outputs.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
+//! - `screens`: issue 42's labelled screens of real programs: tables, prompts and refs, no wrong answer.
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
 mod agent_demos;
@@ -75,6 +76,7 @@ mod repeat;
 mod report;
 mod run;
 mod schemas;
+mod screens;
 mod screenshots;
 mod session;
 mod signals;

@@ -56,7 +56,7 @@ async def main(binary, work):
 
             started = await reply("session_start", {
                 "name": "vim",
-                "command": ["vim", "-u", "NONE", "-i", "NONE", "-N", "notes.txt"],
+                "command": ["vim", "-u", "NONE", "-i", "NONE", "-N", "--cmd", "set ruler", "notes.txt"],
             })
             assert started["id"] == "vim", started
             await reply("session_wait", {"id": "vim", "text": "notes.txt"})

@@ -291,6 +291,7 @@ fn classify_held_out<'a>(
             TtyModes {
                 echo: m.echo,
                 canonical: m.canonical,
+                reading: None,
             },
         );
         if let Some(want) = &case.selected {

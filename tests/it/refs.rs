@@ -49,6 +49,10 @@ fn vims_mode_is_a_ref_the_buffer_cannot_fool_at_any_size() {
             "-i",
             "NONE",
             "-N",
+            // Normal mode shows no mode: it is read from vim's ruler with nothing but a file
+            // message before it (issue 42; without a ruler this test once took a guess).
+            "--cmd",
+            "set ruler",
             "notes.txt",
         ];
         a.ok(&args);
@@ -271,14 +275,15 @@ fn a_projects_app_manifest_names_refs_and_travels_with_the_saved_scenario() {
     rerecord_gives_the_same_checkpoints(&a, &a.work.join("casts/c"), &["two"]);
 }
 
-/// A 30x6 vim-like screen: `-- VISUAL --` in the buffer, `-- INSERT --` on the last row, and
-/// a dialog's focused `< OK >`; then the end, in normal mode.
+/// A 30x6 vim-like screen: `-- VISUAL --` in the buffer, `-- INSERT --` and the ruler on the
+/// last row (what vim is recognised by in a cast alone, issue 42), and a dialog's box with a
+/// focused `< OK >`; then the end, the last row erased.
 fn vim_cast() -> String {
     v3_cast(
         30,
         6,
         &[
-            r#"[0.1, "o", "-- VISUAL --\r\n~\r\n~\r\n  \u001b[7m< OK >\u001b[m  < Cancel >\r\n~\r\n-- INSERT --"]"#,
+            r#"[0.1, "o", "-- VISUAL --\r\n~\r\n\u250c\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2510\r\n\u2502 \u001b[7m< OK >\u001b[m  < Cancel > \u2502\r\n\u2514\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2518\r\n-- INSERT --   0,1   All"]"#,
             r#"[0.1, "m", "typing"]"#,
             r#"[0.1, "o", "\u001b[6;1H\u001b[2K"]"#,
         ],
