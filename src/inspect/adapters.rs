@@ -21,7 +21,10 @@
 //!   `"cursor"`; every row when absent (the first match, top to bottom).
 //! - `regex`: what it is; its cells are the match, its value the `value` group (else the
 //!   whole match). Without a regex the ref is the whole row.
-//! - `cursor = true`: found only when the cursor is shown on its row (so is `row = "cursor"`).
+//! - `cursor = true`: found only when the cursor is shown on its row (so is `row = "cursor"`);
+//!   `cursor = false`: only on the other rows (fzf's selected item, not its prompt line).
+//! - `within = "REF"`: only in the rows of the adapter's ref `REF` (an error line in the
+//!   output of the last command, not in an older one's); absent where `REF` is.
 //! - `above = "REF"`: the rows above the adapter's ref `REF`, up to the previous row that
 //!   `REF`'s regex matches (a shell's output between two prompts).
 //! - `many = true`: every match is a ref, keyed by its value (`@dialog.button("Yes")`).
@@ -69,8 +72,9 @@ pub struct Adapter {
 struct RefSpec {
     row: RowSpec,
     regex: Vec<Regex>,
-    cursor: bool,
+    cursor: Option<bool>,
     above: Option<String>,
+    within: Option<String>,
     many: bool,
     focused: bool,
     values: BTreeMap<String, String>,
@@ -139,11 +143,12 @@ struct RefToml {
     row: Option<RowToml>,
     /// What the ref is (its `value` group its value); a list is tried in turn.
     regex: Option<Regexes>,
-    /// Found only when the cursor is on its row.
-    #[serde(default)]
-    cursor: bool,
+    /// `true`: found only when the cursor is on its row; `false`: only on the other rows.
+    cursor: Option<bool>,
     /// The rows above this ref of the adapter, up to the previous row its regex matches.
     above: Option<String>,
+    /// Found only in the rows of this ref of the adapter.
+    within: Option<String>,
     /// Every match is a ref, keyed by its value.
     #[serde(default)]
     many: bool,
@@ -388,14 +393,15 @@ impl Adapter {
                         ))
                     }
                 };
-                if let Some(a) = &s.above {
+                for (key, a) in [("above", &s.above), ("within", &s.within)] {
+                    let Some(a) = a else { continue };
                     if !t.refs.contains_key(a) || a == ref_name {
                         return Err(AdapterError::new(
                             AdapterErrorKind::Spec,
                             format!(
-                            "refs.{ref_name}: above = \"{}\" names no other ref of this adapter",
-                            crate::escape::escape_for_terminal(a, 40)
-                        ),
+                                "refs.{ref_name}: {key} = \"{}\" names no other ref of this adapter",
+                                crate::escape::escape_for_terminal(a, 40)
+                            ),
                         ));
                     }
                 }
@@ -404,6 +410,7 @@ impl Adapter {
                     regex: regexes,
                     cursor: s.cursor,
                     above: s.above.clone(),
+                    within: s.within.clone(),
                     many: s.many,
                     focused,
                     values: s.values.clone(),
@@ -497,15 +504,17 @@ impl Adapter {
     }
 }
 
-/// Each `above` chain of `refs` at most [`MAX_ABOVE_DEPTH`] links long, and none a cycle: an
-/// error naming the refs otherwise. (Refs are then found by a bounded recursion.)
+/// Each chain of `above` and `within` links of `refs` at most [`MAX_ABOVE_DEPTH`] links long,
+/// and none a cycle: an error naming the refs otherwise. (Refs are then found by a bounded
+/// recursion.)
 fn above_chains(refs: &[(String, Vec<RefSpec>)]) -> Result<(), AdapterError> {
     let index = |name: &str| refs.iter().position(|(n, _)| n == name);
     let above = |i: usize| -> Vec<usize> {
         refs[i]
             .1
             .iter()
-            .filter_map(|s| s.above.as_deref().and_then(index))
+            .flat_map(RefSpec::links)
+            .filter_map(index)
             .collect()
     };
     // Depth-first from each ref, along every `above`; `depth[i]`: the longest chain from
@@ -523,7 +532,8 @@ fn above_chains(refs: &[(String, Vec<RefSpec>)]) -> Result<(), AdapterError> {
                 let longest = refs[at]
                     .1
                     .iter()
-                    .filter_map(|s| s.above.as_deref().and_then(index))
+                    .flat_map(RefSpec::links)
+                    .filter_map(index)
                     .map(|n| depth[n].unwrap_or(0) + 1)
                     .max()
                     .unwrap_or(0);
@@ -641,12 +651,27 @@ impl<'a> Finder<'a> {
         if let Some(anchor) = &spec.above {
             return self.find_above(name, anchor).into_iter().collect();
         }
+        // Only in the rows of another ref: none where it is absent.
+        let within = match &spec.within {
+            None => None,
+            Some(w) => match self.rows_of_ref(w) {
+                Some(rows) => Some(rows),
+                None => return Vec::new(),
+            },
+        };
         let screen = self.screen;
         let mut out = Vec::new();
+        let on_cursor = match spec.row {
+            RowSpec::Cursor => Some(true),
+            _ => spec.cursor,
+        };
         for row in rows_of(spec.row, screen) {
+            if within.as_ref().is_some_and(|w| !w.contains(&row)) {
+                continue;
+            }
             // Where input goes: the shown cursor's row.
             let at_cursor = screen.cursor.visible && usize::from(screen.cursor.row) == row;
-            if (spec.cursor || matches!(spec.row, RowSpec::Cursor)) && !at_cursor {
+            if on_cursor.is_some_and(|want| want != at_cursor) {
                 continue;
             }
             let (text, cell_of) = row_cells(screen, row);
@@ -705,6 +730,13 @@ impl<'a> Finder<'a> {
         out
     }
 
+    /// The rows of the adapter's ref `name` (of its first, where it is several), if found.
+    fn rows_of_ref(&mut self, name: &str) -> Option<std::ops::Range<usize>> {
+        let i = self.adapter.refs.iter().position(|(n, _)| n == name)?;
+        let first = self.found(i).into_iter().next()?;
+        Some(first.rect.row..first.rect.row_end)
+    }
+
     /// The rows above ref `anchor`, up to the previous row its regex matches.
     fn find_above(&mut self, name: &str, anchor: &str) -> Option<Ref> {
         let adapter = self.adapter;
@@ -738,6 +770,14 @@ impl<'a> Finder<'a> {
 }
 
 impl RefSpec {
+    /// The refs this one is found through (`above`, `within`).
+    fn links(&self) -> impl Iterator<Item = &str> {
+        self.above
+            .as_deref()
+            .into_iter()
+            .chain(self.within.as_deref())
+    }
+
     fn value(&self, raw: &str) -> String {
         if let Some(v) = &self.fixed {
             return v.clone();
