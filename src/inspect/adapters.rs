@@ -26,7 +26,8 @@
 //! - `within = "REF"`: only in the rows of the adapter's ref `REF` (an error line in the
 //!   output of the last command, not in an older one's); absent where `REF` is.
 //! - `above = "REF"`: the rows above the adapter's ref `REF`, up to the previous row that
-//!   `REF`'s regex matches (a shell's output between two prompts).
+//!   `REF`'s regex matches (a shell's output between two prompts), without the blank rows at
+//!   either end; none where every row between is blank.
 //! - `many = true`: every match is a ref, keyed by its value (`@dialog.button("Yes")`).
 //! - `focused = "highlight"`: a match is focused when its cells are shaded unlike the cells
 //!   beside it (reverse video, another background).
@@ -754,9 +755,11 @@ impl<'a> Finder<'a> {
             .rev()
             .find(|&r| matches_anchor(r))
             .map_or(0, |r| r + 1);
-        if top >= below {
-            return None;
-        }
+        // Blank rows at either end are no part of it (IPython's blank line before each
+        // prompt); rows that are all blank are none.
+        let blank = |r: usize| screen.row_text(r).trim().is_empty();
+        let top = (top..below).find(|&r| !blank(r))?;
+        let below = (top..below).rev().find(|&r| !blank(r))? + 1;
         let rect = CellRect {
             row: top,
             row_end: below,
@@ -897,7 +900,10 @@ mod tests {
             Adapter::from_toml(&name, t, None).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
         let names: Vec<&str> = Adapters::builtin().names().collect();
-        for n in ["vim", "shell", "pager", "dialog", "htop", "top"] {
+        for n in [
+            "vim", "shell", "pager", "dialog", "htop", "top", "fzf", "python", "ipython", "sqlite",
+            "gdb", "nano", "emacs", "tig",
+        ] {
             assert!(names.contains(&n), "{names:?}");
         }
     }
@@ -997,6 +1003,123 @@ mod tests {
         let e = chain(MAX_ABOVE_DEPTH + 1).unwrap_err();
         assert_eq!(e.kind(), AdapterErrorKind::TooMany);
         assert!(e.message().contains("longer than 8"), "{e}");
+    }
+
+    /// The adapters issue 44 added (tests/it/adapters.rs drives each live).
+    const PROGRAMS: &[(&str, &str)] = &[
+        ("fzf", "fzf"),
+        ("python", "python3"),
+        ("ipython", "ipython3"),
+        ("sqlite", "sqlite3"),
+        ("gdb", "gdb"),
+        ("nano", "nano"),
+        ("emacs", "emacs"),
+        ("tig", "tig"),
+    ];
+
+    #[test]
+    fn no_program_adapter_has_a_ref_on_a_blank_screen_or_plain_text_even_by_its_name() {
+        let blank = test_screen(Size { cols: 40, rows: 8 }, "");
+        let text = test_screen(
+            Size { cols: 40, rows: 8 },
+            "total 8\r\n-rw-r--r-- 1 ann ann 4 notes.txt\r\n> quoted\r\nIn the end\r\n",
+        );
+        let set = Adapters::builtin();
+        for (name, program) in PROGRAMS {
+            let a = set.get(name).unwrap_or_else(|| panic!("{name}"));
+            for screen in [&blank, &text] {
+                assert!(a.recognises(screen, Some(program)), "{name}");
+                assert_eq!(a.refs(screen), [], "{name}");
+                assert!(!a.recognises(screen, Some("cat")), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn fzfs_prompt_line_is_its_query_and_never_its_selected_item() {
+        let screen = |cursor: bool| {
+            let show = if cursor { "" } else { "\x1b[?25l" };
+            test_screen(
+                Size { cols: 30, rows: 4 },
+                &format!(
+                    "  apricot\r\n> apple\r\n  2/4 {}\r\n> ap\x1b[4;5H{show}",
+                    "─".repeat(20)
+                ),
+            )
+        };
+        let s = screen(true);
+        let value = |sel: &str, s: &Screen| {
+            pick(sel, s, None)
+                .first()
+                .and_then(|r| r.value.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(value("@fzf.query", &s), "ap");
+        assert_eq!(value("@fzf.selected", &s), "apple");
+        assert_eq!(value("@fzf.count", &s), "2/4");
+        assert_eq!(value("@fzf.list", &s), "  apricot\n> apple");
+        // The cursor hidden (while fzf draws): no query, and the prompt line is still none.
+        let hidden = screen(false);
+        assert!(pick("@fzf.query", &hidden, None).is_empty());
+        assert_eq!(value("@fzf.selected", &hidden), "apple");
+        // No match: the prompt line (`> ap`, the cursor's) is no selected item.
+        let none = test_screen(
+            Size { cols: 30, rows: 4 },
+            &format!("\r\n\r\n  0/4 {}\r\n> apzz", "─".repeat(20)),
+        );
+        assert!(pick("@fzf.selected", &none, None).is_empty());
+        assert_eq!(value("@fzf.query", &none), "apzz");
+    }
+
+    #[test]
+    fn a_ref_within_another_is_only_in_its_rows_and_absent_with_it() {
+        let set = manifest(
+            "screen = ['^\\$']\nrefs.prompt = { row = \"cursor\", regex = '^\\$ ' }\n\
+             refs.output = { above = \"prompt\" }\n\
+             refs.error = { within = \"output\", regex = '^error: (?P<value>.*)$' }\n",
+        )
+        .unwrap();
+        let a = set.get("loop").unwrap();
+        let names = |s: &Screen| {
+            a.refs(s)
+                .into_iter()
+                .map(|r| (r.name, r.value.unwrap_or_default()))
+                .collect::<Vec<_>>()
+        };
+        // The older command's error is not the last command's.
+        let s = test_screen(
+            Size { cols: 20, rows: 6 },
+            "$ a\r\nerror: old\r\n$ b\r\nfine\r\n$ ",
+        );
+        assert_eq!(
+            names(&s),
+            [
+                ("@loop.output".into(), "fine".into()),
+                ("@loop.prompt".into(), "$".into())
+            ]
+        );
+        let s = test_screen(
+            Size { cols: 20, rows: 6 },
+            "$ a\r\nfine\r\n$ b\r\nerror: new\r\n\r\n$ ",
+        );
+        assert_eq!(
+            names(&s)[..2],
+            [
+                ("@loop.error".into(), "new".into()),
+                ("@loop.output".into(), "error: new".into())
+            ],
+            "the blank row below is no part of the output"
+        );
+        // No output (a blank row only): no error either.
+        let s = test_screen(Size { cols: 20, rows: 4 }, "$ a\r\n\r\n$ ");
+        assert_eq!(names(&s).len(), 1);
+        let e = manifest("refs.a = { within = \"b\" }").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "adapters.loop: refs.a: within = \"b\" names no other ref of this adapter"
+        );
+        let e = manifest("refs.a = { within = \"b\" }\nrefs.b = { above = \"a\" }").unwrap_err();
+        assert!(e.message().contains("(a → b → a)"), "{e}");
     }
 
     #[test]

@@ -36,6 +36,7 @@
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
+mod adapters;
 mod agent_demos;
 mod animation;
 mod asciinema;
