@@ -1,6 +1,7 @@
 //! Adapters: what tuicast knows of particular programs — vim's mode and command line, a
 //! shell's prompt and the output of the last command, a pager's position, a dialog's buttons,
-//! htop's and top's figures — as [`Ref`](super::Ref)s (`@vim.mode`, `@shell.output`, …).
+//! htop's and top's figures, fzf's query and selection, a REPL's or debugger's prompt and last
+//! output, an editor's file and state — as [`Ref`](super::Ref)s (`@vim.mode`, `@fzf.query`, …).
 //!
 //! Every adapter, the built-in ones too, is data: an app manifest in TOML that says how to
 //! recognise the program and how to read each of its refs. A project teaches tuicast another
@@ -39,7 +40,8 @@
 //! screen matches one of its `screen` regexes, or one of its `needs` refs is found (without
 //! its default). The built-in manifests are `src/inspect/adapters.toml`: `vim` (vim and
 //! neovim), `shell` (bash, zsh, fish, sh), `pager` (less, man, more), `dialog` (dialog and
-//! whiptail), `htop` and `top`. A project's adapter of a built-in's name replaces it.
+//! whiptail), `htop`, `top`, `fzf`, `python`, `ipython`, `sqlite` (sqlite3), `gdb`, `nano`,
+//! `emacs` (-nw) and `tig`. A project's adapter of a built-in's name replaces it.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;

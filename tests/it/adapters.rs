@@ -66,8 +66,7 @@ fn fzf_query_selected_item_and_match_count() {
     assert!(first.remove("@fzf.list").is_some(), "{first:?}");
     let list = a.ok(&["wait", "f", "--ref", "@fzf.list"]);
     assert_eq!(
-        list["matched"]["text"],
-        "  apricot\n  cherry\n  banana\n> apple",
+        list["matched"]["text"], "  apricot\n  cherry\n  banana\n> apple",
         "{list}"
     );
     assert_eq!(
