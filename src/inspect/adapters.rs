@@ -41,7 +41,7 @@
 //! its default). The built-in manifests are `src/inspect/adapters.toml`: `vim` (vim and
 //! neovim), `shell` (bash, zsh, fish, sh), `pager` (less, man, more), `dialog` (dialog and
 //! whiptail), `htop`, `top`, `fzf`, `python`, `ipython`, `sqlite` (sqlite3), `gdb`, `nano`,
-//! `emacs` (-nw) and `tig`. A project's adapter of a built-in's name replaces it.
+//! `emacs` (-nw), `tig` and `nnn`. A project's adapter of a built-in's name replaces it.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -904,7 +904,7 @@ mod tests {
         let names: Vec<&str> = Adapters::builtin().names().collect();
         for n in [
             "vim", "shell", "pager", "dialog", "htop", "top", "fzf", "python", "ipython", "sqlite",
-            "gdb", "nano", "emacs", "tig",
+            "gdb", "nano", "emacs", "tig", "nnn",
         ] {
             assert!(names.contains(&n), "{names:?}");
         }
@@ -1017,6 +1017,7 @@ mod tests {
         ("nano", "nano"),
         ("emacs", "emacs"),
         ("tig", "tig"),
+        ("nnn", "nnn"),
     ];
 
     #[test]

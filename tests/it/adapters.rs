@@ -1,6 +1,6 @@
 //! The adapters for the programs agents meet most (issue 44 point 4), each driven live through
 //! `tuicast session` on the real program: fzf, the Python and IPython REPLs, sqlite3, gdb,
-//! nano, emacs -nw and tig. Each ref is checked present with its value where the program shows
+//! nano, emacs -nw, tig and nnn. Each ref is checked present with its value where the program shows
 //! it, and absent where the program is in another state or has left; on every screen looked
 //! at, no other of these adapters has a ref (each is another program's screen for the rest).
 
@@ -11,7 +11,7 @@ use crate::session::Agent;
 
 /// The adapters of this module.
 const OURS: &[&str] = &[
-    "fzf", "python", "ipython", "sqlite", "gdb", "nano", "emacs", "tig",
+    "fzf", "python", "ipython", "sqlite", "gdb", "nano", "emacs", "tig", "nnn",
 ];
 
 /// The refs of `family` on the session's screen now (`@fzf.query` → its value), after
@@ -421,4 +421,48 @@ fn tig_views_commit_and_position() {
     a.ok(&["press", "t", "q", "q"]);
     a.ok(&["wait", "t", "--exit", "0"]);
     assert_eq!(refs_of(&a, "t", "tig"), map(&[]));
+}
+
+#[test]
+fn nnn_folder_position_and_the_focused_entry() {
+    if !need("nnn") {
+        return;
+    }
+    let a = Agent::new();
+    a.work.write("d/my report.txt", "");
+    a.work.write("d/b.txt", "");
+    a.work.write("d/sub/inner.txt", "");
+    let folder = a.work.join("d").canonicalize().unwrap();
+    let folder = folder.to_str().unwrap();
+    a.ok(&["start", "--name", "n", "--", "nnn", "d"]);
+    let first = wait_ref(&a, "n", "@nnn.position[value=\"1/3\"]", "nnn");
+    let entries: Vec<&str> = first
+        .keys()
+        .filter(|k| k.starts_with("@nnn.entry"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            "@nnn.entry(\"b.txt\")",
+            "@nnn.entry(\"my report.txt\")",
+            "@nnn.entry(\"sub/\")"
+        ],
+        "{first:?}"
+    );
+    assert_eq!(first["@nnn.folder"], folder, "{first:?}");
+    // Folders first: the highlight is on sub/.
+    a.ok(&["wait", "n", "--ref", "@nnn.entry(\"sub/\")[focused]"]);
+    a.ok(&["press", "n", "j"]);
+    a.ok(&["wait", "n", "--ref", "@nnn.position[value=\"2/3\"]"]);
+    let focused = a.ok(&["wait", "n", "--ref", "@nnn.entry[focused]"]);
+    assert_eq!(focused["matched"]["value"], "b.txt", "{focused}");
+    a.ok(&["press", "n", "k", "Enter"]);
+    let inner = wait_ref(&a, "n", "@nnn.position[value=\"1/1\"]", "nnn");
+    assert_eq!(inner["@nnn.folder"], format!("{folder}/sub"), "{inner:?}");
+    assert!(inner.contains_key("@nnn.entry(\"inner.txt\")"), "{inner:?}");
+    assert!(!inner.contains_key("@nnn.entry(\"b.txt\")"), "{inner:?}");
+    a.ok(&["press", "n", "q"]);
+    a.ok(&["wait", "n", "--exit", "0"]);
+    assert_eq!(refs_of(&a, "n", "nnn"), map(&[]));
 }
