@@ -28,7 +28,8 @@
 //!   output of the last command, not in an older one's); absent where `REF` is.
 //! - `above = "REF"`: the rows above the adapter's ref `REF`, up to the previous row that
 //!   `REF`'s regex matches (a shell's output between two prompts), without the blank rows at
-//!   either end; none where every row between is blank.
+//!   either end; none where every row between is blank. `bounded = true`: none where no row
+//!   above matches (a chat's reply, never the rows from the top before anything was sent).
 //! - `many = true`: every match is a ref, keyed by its value (`@dialog.button("Yes")`).
 //! - `focused = "highlight"`: a match is focused when its cells are shaded unlike the cells
 //!   beside it (reverse video, another background).
@@ -41,7 +42,7 @@
 //! its default). The built-in manifests are `src/inspect/adapters.toml`: `vim` (vim and
 //! neovim), `shell` (bash, zsh, fish, sh), `pager` (less, man, more), `dialog` (dialog and
 //! whiptail), `htop`, `top`, `fzf`, `python`, `ipython`, `sqlite` (sqlite3), `gdb`, `nano`,
-//! `emacs` (-nw), `tig` and `nnn`. A project's adapter of a built-in's name replaces it.
+//! `emacs` (-nw), `tig`, `nnn` and `gemini` (gemini-cli). A project's adapter of a built-in's name replaces it.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -78,6 +79,7 @@ struct RefSpec {
     cursor: Option<bool>,
     above: Option<String>,
     within: Option<String>,
+    bounded: bool,
     many: bool,
     focused: bool,
     values: BTreeMap<String, String>,
@@ -152,6 +154,10 @@ struct RefToml {
     above: Option<String>,
     /// Found only in the rows of this ref of the adapter.
     within: Option<String>,
+    /// With `above`: none where no row above its ref matches that ref's regex (never the
+    /// rows from the top).
+    #[serde(default)]
+    bounded: bool,
     /// Every match is a ref, keyed by its value.
     #[serde(default)]
     many: bool,
@@ -408,12 +414,19 @@ impl Adapter {
                         ));
                     }
                 }
+                if s.bounded && s.above.is_none() {
+                    return Err(AdapterError::new(
+                        AdapterErrorKind::Spec,
+                        format!("refs.{ref_name}: `bounded` is of an `above` ref"),
+                    ));
+                }
                 out.push(RefSpec {
                     row,
                     regex: regexes,
                     cursor: s.cursor,
                     above: s.above.clone(),
                     within: s.within.clone(),
+                    bounded: s.bounded,
                     many: s.many,
                     focused,
                     values: s.values.clone(),
@@ -652,7 +665,10 @@ impl<'a> Finder<'a> {
 
     fn find_one(&mut self, name: &str, spec: &RefSpec) -> Vec<Ref> {
         if let Some(anchor) = &spec.above {
-            return self.find_above(name, anchor).into_iter().collect();
+            return self
+                .find_above(name, anchor, spec.bounded)
+                .into_iter()
+                .collect();
         }
         // Only in the rows of another ref: none where it is absent.
         let within = match &spec.within {
@@ -740,8 +756,9 @@ impl<'a> Finder<'a> {
         Some(first.rect.row..first.rect.row_end)
     }
 
-    /// The rows above ref `anchor`, up to the previous row its regex matches.
-    fn find_above(&mut self, name: &str, anchor: &str) -> Option<Ref> {
+    /// The rows above ref `anchor`, up to the previous row its regex matches (with `bounded`,
+    /// none where no row above matches).
+    fn find_above(&mut self, name: &str, anchor: &str, bounded: bool) -> Option<Ref> {
         let adapter = self.adapter;
         let i = adapter.refs.iter().position(|(n, _)| n == anchor)?;
         let specs = &adapter.refs[i].1;
@@ -753,10 +770,11 @@ impl<'a> Finder<'a> {
                 .iter()
                 .any(|s| s.regex.iter().any(|re| re.is_match(&text)))
         };
-        let top = (0..below)
-            .rev()
-            .find(|&r| matches_anchor(r))
-            .map_or(0, |r| r + 1);
+        let top = match (0..below).rev().find(|&r| matches_anchor(r)) {
+            Some(r) => r + 1,
+            None if bounded => return None,
+            None => 0,
+        };
         // Blank rows at either end are no part of it (IPython's blank line before each
         // prompt); rows that are all blank are none.
         let blank = |r: usize| screen.row_text(r).trim().is_empty();
@@ -1113,9 +1131,24 @@ mod tests {
             ],
             "the blank row below is no part of the output"
         );
+        // `bounded`: nothing above the first prompt is its output.
+        let bounded = manifest(
+            "screen = ['^\\$']\nrefs.prompt = { row = \"cursor\", regex = '^\\$ ' }\n\
+             refs.output = { above = \"prompt\", bounded = true }\n",
+        )
+        .unwrap();
+        let first = test_screen(Size { cols: 20, rows: 4 }, "Welcome\r\n$ ");
+        let b = bounded.get("loop").unwrap();
+        assert_eq!(b.refs(&first).len(), 1, "{:?}", b.refs(&first));
+        assert_eq!(a.refs(&first).len(), 2, "unbounded: the rows from the top");
         // No output (a blank row only): no error either.
         let s = test_screen(Size { cols: 20, rows: 4 }, "$ a\r\n\r\n$ ");
         assert_eq!(names(&s).len(), 1);
+        let e = manifest("refs.a = { regex = 'x', bounded = true }").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "adapters.loop: refs.a: `bounded` is of an `above` ref"
+        );
         let e = manifest("refs.a = { within = \"b\" }").unwrap_err();
         assert_eq!(
             e.message(),

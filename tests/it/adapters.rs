@@ -1,6 +1,7 @@
 //! The adapters for the programs agents meet most (issue 44 point 4), each driven live through
 //! `tuicast session` on the real program: fzf, the Python and IPython REPLs, sqlite3, gdb,
-//! nano, emacs -nw, tig and nnn. Each ref is checked present with its value where the program shows
+//! nano, emacs -nw, tig, nnn and gemini-cli (with no network: its trust dialog, input box,
+//! busy indicator and a cancelled request's reply). Each ref is checked present with its value where the program shows
 //! it, and absent where the program is in another state or has left; on every screen looked
 //! at, no other of these adapters has a ref (each is another program's screen for the rest).
 
@@ -11,7 +12,7 @@ use crate::session::Agent;
 
 /// The adapters of this module.
 const OURS: &[&str] = &[
-    "fzf", "python", "ipython", "sqlite", "gdb", "nano", "emacs", "tig", "nnn",
+    "fzf", "python", "ipython", "sqlite", "gdb", "nano", "emacs", "tig", "nnn", "gemini",
 ];
 
 /// The refs of `family` on the session's screen now (`@fzf.query` → its value), after
@@ -465,4 +466,101 @@ fn nnn_folder_position_and_the_focused_entry() {
     a.ok(&["press", "n", "q"]);
     a.ok(&["wait", "n", "--exit", "0"]);
     assert_eq!(refs_of(&a, "n", "nnn"), map(&[]));
+}
+
+#[test]
+fn gemini_cli_dialog_input_busy_and_response_with_no_network() {
+    let gemini = crate::util::root().join("target/apps/gemini/node_modules/.bin/gemini");
+    if !gemini.exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "gemini-cli is required under CI: scripts/ai-tools.sh installs it"
+        );
+        return;
+    }
+    let a = Agent::new();
+    // A key of no use (no request reaches a server) and a home of its own; through sh, so
+    // gemini is recognised by what it shows.
+    let script = format!(
+        "GEMINI_API_KEY=not-a-key HOME=\"$PWD/home\" exec {}",
+        gemini.display()
+    );
+    a.ok(&[
+        "start",
+        "--name",
+        "g",
+        "--size",
+        "100x30",
+        "--timeout",
+        "60s",
+        "--",
+        "sh",
+        "-c",
+        &script,
+    ]);
+    // The folder trust dialog: an approval dialog.
+    let trust = wait_ref(&a, "g", "@gemini.choice", "gemini");
+    assert_eq!(
+        trust["@gemini.question"], "Do you trust the files in this folder?",
+        "{trust:?}"
+    );
+    assert!(
+        trust["@gemini.choice"].starts_with("1. Trust folder ("),
+        "{trust:?}"
+    );
+    assert!(
+        trust.contains_key("@gemini.option(\"3. Don't trust\")"),
+        "{trust:?}"
+    );
+    for absent in ["@gemini.input", "@gemini.busy", "@gemini.response"] {
+        assert!(!trust.contains_key(absent), "{absent}: {trust:?}");
+    }
+    a.ok(&["press", "g", "Down"]);
+    wait_ref(
+        &a,
+        "g",
+        "@gemini.choice[value^=\"2. Trust parent\"]",
+        "gemini",
+    );
+    a.ok(&["press", "g", "Down", "Enter"]);
+    // How to sign in: another dialog, the key chosen.
+    let auth = wait_ref(
+        &a,
+        "g",
+        "@gemini.question[value=\"How would you like to authenticate for this project?\"]",
+        "gemini",
+    );
+    assert_eq!(auth["@gemini.choice"], "2. Use Gemini API Key", "{auth:?}");
+    assert!(!auth.contains_key("@gemini.input"), "{auth:?}");
+    a.ok(&["press", "g", "Enter"]);
+    // It asks for the key (GEMINI_API_KEY is there): accepted as it is.
+    a.ok(&["wait", "g", "--text", "Enter Gemini API Key"]);
+    a.ok(&["press", "g", "Enter"]);
+    let idle = wait_ref(&a, "g", "@gemini.input[value=\"\"]", "gemini");
+    // Nothing sent yet: no response (the tips above are none), no dialog.
+    for absent in [
+        "@gemini.response",
+        "@gemini.busy",
+        "@gemini.question",
+        "@gemini.choice",
+    ] {
+        assert!(!idle.contains_key(absent), "{absent}: {idle:?}");
+    }
+    a.ok(&["type", "g", "say hi"]);
+    wait_ref(&a, "g", "@gemini.input[value=\"say hi\"]", "gemini");
+    a.ok(&["press", "g", "Enter"]);
+    let busy = wait_ref(&a, "g", "@gemini.busy[value=\"Thinking...\"]", "gemini");
+    assert_eq!(busy["@gemini.input"], "", "{busy:?}");
+    assert!(!busy.contains_key("@gemini.response"), "{busy:?}");
+    a.ok(&["press", "g", "Esc"]);
+    let reply = wait_ref(&a, "g", "@gemini.response", "gemini");
+    assert_eq!(
+        reply["@gemini.response"], "ℹ Request cancelled.",
+        "{reply:?}"
+    );
+    assert!(!reply.contains_key("@gemini.busy"), "{reply:?}");
+    a.ok(&["press", "g", "C-c"]);
+    a.ok(&["press", "g", "C-c"]);
+    a.ok(&["wait", "g", "--exit"]);
+    assert_eq!(refs_of(&a, "g", "gemini"), map(&[]));
 }
