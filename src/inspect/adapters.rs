@@ -42,7 +42,7 @@
 //! its default). The built-in manifests are `src/inspect/adapters.toml`: `vim` (vim and
 //! neovim), `shell` (bash, zsh, fish, sh), `pager` (less, man, more), `dialog` (dialog and
 //! whiptail), `htop`, `top`, `fzf`, `python`, `ipython`, `sqlite` (sqlite3), `gdb`, `nano`,
-//! `emacs` (-nw), `tig`, `nnn` and `gemini` (gemini-cli). A project's adapter of a built-in's name replaces it.
+//! `emacs` (-nw), `tig`, `nnn`, `btop` and `gemini` (gemini-cli). A project's adapter of a built-in's name replaces it.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -922,7 +922,7 @@ mod tests {
         let names: Vec<&str> = Adapters::builtin().names().collect();
         for n in [
             "vim", "shell", "pager", "dialog", "htop", "top", "fzf", "python", "ipython", "sqlite",
-            "gdb", "nano", "emacs", "tig", "nnn",
+            "gdb", "nano", "emacs", "tig", "nnn", "gemini", "btop",
         ] {
             assert!(names.contains(&n), "{names:?}");
         }
@@ -1036,6 +1036,8 @@ mod tests {
         ("emacs", "emacs"),
         ("tig", "tig"),
         ("nnn", "nnn"),
+        ("gemini", "gemini"),
+        ("btop", "btop"),
     ];
 
     #[test]

@@ -1,6 +1,6 @@
 //! The adapters for the programs agents meet most (issue 44 point 4), each driven live through
 //! `tuicast session` on the real program: fzf, the Python and IPython REPLs, sqlite3, gdb,
-//! nano, emacs -nw, tig, nnn and gemini-cli (with no network: its trust dialog, input box,
+//! nano, emacs -nw, tig, nnn, btop and gemini-cli (with no network: its trust dialog, input box,
 //! busy indicator and a cancelled request's reply). Each ref is checked present with its value where the program shows
 //! it, and absent where the program is in another state or has left; on every screen looked
 //! at, no other of these adapters has a ref (each is another program's screen for the rest).
@@ -12,7 +12,7 @@ use crate::session::Agent;
 
 /// The adapters of this module.
 const OURS: &[&str] = &[
-    "fzf", "python", "ipython", "sqlite", "gdb", "nano", "emacs", "tig", "nnn", "gemini",
+    "fzf", "python", "ipython", "sqlite", "gdb", "nano", "emacs", "tig", "nnn", "gemini", "btop",
 ];
 
 /// The refs of `family` on the session's screen now (`@fzf.query` → its value), after
@@ -563,4 +563,35 @@ fn gemini_cli_dialog_input_busy_and_response_with_no_network() {
     a.ok(&["press", "g", "C-c"]);
     a.ok(&["wait", "g", "--exit"]);
     assert_eq!(refs_of(&a, "g", "gemini"), map(&[]));
+}
+
+#[test]
+fn btop_cpu_load_uptime_and_processes() {
+    if !need("btop") {
+        return;
+    }
+    let a = Agent::new();
+    a.ok(&["start", "--name", "b", "--size", "100x30", "--", "btop"]);
+    let shown = wait_ref(&a, "b", "@btop.processes", "btop");
+    let number = |s: &str| s.parse::<f64>().is_ok();
+    let cpu = &shown["@btop.cpu"];
+    assert!(cpu.parse::<u32>().is_ok_and(|c| c <= 100), "{shown:?}");
+    let load: Vec<&str> = shown["@btop.load"].split(' ').collect();
+    assert!(
+        load.len() == 3 && load.iter().all(|l| number(l)),
+        "{shown:?}"
+    );
+    assert!(
+        shown["@btop.uptime"].chars().filter(|c| *c == ':').count() >= 1,
+        "{shown:?}"
+    );
+    let (selected, total) = shown["@btop.processes"].split_once('/').unwrap();
+    assert!(
+        number(selected) && total.parse::<u32>().unwrap() > 1,
+        "{shown:?}"
+    );
+    a.ok(&["press", "b", "q"]);
+    a.ok(&["wait", "b", "--exit", "0"]);
+    // The screen btop leaves: none of its refs.
+    assert_eq!(refs_of(&a, "b", "btop"), map(&[]));
 }
