@@ -1091,6 +1091,18 @@ mod tests {
             &format!("\r\n\r\n  0/4 {}\r\n> apzz", "─".repeat(20)),
         );
         assert!(pick("@fzf.selected", &none, None).is_empty());
+        assert!(pick("@fzf.marked", &none, None).is_empty());
+        // --multi: two marked, the pointer on one of them (`>>`).
+        let multi = test_screen(
+            Size { cols: 30, rows: 4 },
+            &format!(
+                " >apricot\r\n>>apple\r\n  2/4 (2) {}\r\n> ap",
+                "─".repeat(20)
+            ),
+        );
+        assert_eq!(value("@fzf.marked", &multi), "2");
+        assert_eq!(value("@fzf.count", &multi), "2/4");
+        assert_eq!(value("@fzf.selected", &multi), "apple");
         assert_eq!(value("@fzf.query", &none), "apzz");
     }
 

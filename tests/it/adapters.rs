@@ -104,6 +104,22 @@ fn fzf_query_selected_item_and_match_count() {
     a.ok(&["wait", "f", "--exit", "0"]);
     // fzf has left (its choice printed): none of its refs.
     assert_eq!(refs_of(&a, "f", "fzf"), map(&[]));
+
+    // --multi: the info line has the count of marked items, `(0)`.
+    a.ok(&[
+        "start",
+        "--name",
+        "m",
+        "--",
+        "sh",
+        "-c",
+        "fzf --multi < items.txt",
+    ]);
+    let multi = wait_ref(&a, "m", "@fzf.count[value=\"4/4\"]", "fzf");
+    assert_eq!(multi["@fzf.marked"], "0", "{multi:?}");
+    assert_eq!(multi["@fzf.selected"], "apple", "{multi:?}");
+    a.ok(&["press", "m", "Esc"]);
+    a.ok(&["wait", "m", "--exit"]);
 }
 
 #[test]
