@@ -1,6 +1,7 @@
 //! Adapters: what tuicast knows of particular programs — vim's mode and command line, a
 //! shell's prompt and the output of the last command, a pager's position, a dialog's buttons,
-//! htop's and top's figures — as [`Ref`](super::Ref)s (`@vim.mode`, `@shell.output`, …).
+//! htop's and top's figures, fzf's query and selection, a REPL's or debugger's prompt and last
+//! output, an editor's file and state — as [`Ref`](super::Ref)s (`@vim.mode`, `@fzf.query`, …).
 //!
 //! Every adapter, the built-in ones too, is data: an app manifest in TOML that says how to
 //! recognise the program and how to read each of its refs. A project teaches tuicast another
@@ -21,10 +22,15 @@
 //!   `"cursor"`; every row when absent (the first match, top to bottom).
 //! - `regex`: what it is; its cells are the match, its value the `value` group (else the
 //!   whole match). Without a regex the ref is the whole row.
-//! - `cursor = true`: found only when the cursor is shown on its row (so is `row = "cursor"`).
+//! - `cursor = true`: found only when the cursor is shown on its row (so is `row = "cursor"`);
+//!   `cursor = false`: only on the other rows (fzf's selected item, not its prompt line).
+//! - `within = "REF"`: only in the rows of the adapter's ref `REF` (an error line in the
+//!   output of the last command, not in an older one's); absent where `REF` is.
 //! - `above = "REF"`: the rows above the adapter's ref `REF`, up to the previous row that
-//!   `REF`'s regex matches (a shell's output between two prompts); none when no such row is
-//!   on the screen (where the rows start would be a guess).
+//!   `REF`'s regex matches (a shell's output between two prompts), without the blank rows at
+//!   either end; none when no such row is on the screen (where the rows start would be a
+//!   guess; `from_top = true`: the rows from the top of the screen then, for a full-screen
+//!   program's list such as fzf's), and none where every row between is blank.
 //! - `many = true`: every match is a ref, keyed by its value (`@dialog.button("Yes")`); a
 //!   value found twice names no one ref, and neither is made.
 //! - `inside = "box"`: a match counts only inside a box drawn on the screen (a dialog's
@@ -41,7 +47,8 @@
 //! screen matches one of its `screen` regexes, or one of its `needs` refs is found (without
 //! its default). The built-in manifests are `src/inspect/adapters.toml`: `vim` (vim and
 //! neovim), `shell` (bash, zsh, fish, sh), `pager` (less, man, more), `dialog` (dialog and
-//! whiptail), `htop` and `top`. A project's adapter of a built-in's name replaces it.
+//! whiptail), `htop`, `top`, `fzf`, `python`, `ipython`, `sqlite` (sqlite3), `gdb`, `nano`,
+//! `emacs` (-nw), `tig`, `nnn`, `btop` and `gemini` (gemini-cli). A project's adapter of a built-in's name replaces it.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -78,8 +85,10 @@ pub struct Adapter {
 struct RefSpec {
     row: RowSpec,
     regex: Vec<LazyRegex>,
-    cursor: bool,
+    cursor: Option<bool>,
     above: Option<String>,
+    within: Option<String>,
+    from_top: bool,
     many: bool,
     focused: bool,
     values: BTreeMap<String, String>,
@@ -150,11 +159,16 @@ struct RefToml {
     row: Option<RowToml>,
     /// What the ref is (its `value` group its value); a list is tried in turn.
     regex: Option<Regexes>,
-    /// Found only when the cursor is on its row.
-    #[serde(default)]
-    cursor: bool,
+    /// `true`: found only when the cursor is on its row; `false`: only on the other rows.
+    cursor: Option<bool>,
     /// The rows above this ref of the adapter, up to the previous row its regex matches.
     above: Option<String>,
+    /// Found only in the rows of this ref of the adapter.
+    within: Option<String>,
+    /// With `above`: where no row above its ref matches that ref's regex, the rows from the
+    /// top of the screen (a full-screen program's list, as fzf's); else none there.
+    #[serde(default)]
+    from_top: bool,
     /// Every match is a ref, keyed by its value.
     #[serde(default)]
     many: bool,
@@ -422,16 +436,23 @@ impl Adapter {
                         ))
                     }
                 };
-                if let Some(a) = &s.above {
+                for (key, a) in [("above", &s.above), ("within", &s.within)] {
+                    let Some(a) = a else { continue };
                     if !t.refs.contains_key(a) || a == ref_name {
                         return Err(AdapterError::new(
                             AdapterErrorKind::Spec,
                             format!(
-                            "refs.{ref_name}: above = \"{}\" names no other ref of this adapter",
-                            crate::escape::escape_for_terminal(a, 40)
-                        ),
+                                "refs.{ref_name}: {key} = \"{}\" names no other ref of this adapter",
+                                crate::escape::escape_for_terminal(a, 40)
+                            ),
                         ));
                     }
+                }
+                if s.from_top && s.above.is_none() {
+                    return Err(AdapterError::new(
+                        AdapterErrorKind::Spec,
+                        format!("refs.{ref_name}: `from_top` is of an `above` ref"),
+                    ));
                 }
                 let in_box = match s.inside.as_deref() {
                     None => false,
@@ -451,6 +472,8 @@ impl Adapter {
                     regex: regexes,
                     cursor: s.cursor,
                     above: s.above.clone(),
+                    within: s.within.clone(),
+                    from_top: s.from_top,
                     many: s.many,
                     focused,
                     values: s.values.clone(),
@@ -572,15 +595,17 @@ impl Adapter {
     }
 }
 
-/// Each `above` chain of `refs` at most [`MAX_ABOVE_DEPTH`] links long, and none a cycle: an
-/// error naming the refs otherwise. (Refs are then found by a bounded recursion.)
+/// Each chain of `above` and `within` links of `refs` at most [`MAX_ABOVE_DEPTH`] links long,
+/// and none a cycle: an error naming the refs otherwise. (Refs are then found by a bounded
+/// recursion.)
 fn above_chains(refs: &[(String, Vec<RefSpec>)]) -> Result<(), AdapterError> {
     let index = |name: &str| refs.iter().position(|(n, _)| n == name);
     let above = |i: usize| -> Vec<usize> {
         refs[i]
             .1
             .iter()
-            .filter_map(|s| s.above.as_deref().and_then(index))
+            .flat_map(RefSpec::links)
+            .filter_map(index)
             .collect()
     };
     // Depth-first from each ref, along every `above`; `depth[i]`: the longest chain from
@@ -598,7 +623,8 @@ fn above_chains(refs: &[(String, Vec<RefSpec>)]) -> Result<(), AdapterError> {
                 let longest = refs[at]
                     .1
                     .iter()
-                    .filter_map(|s| s.above.as_deref().and_then(index))
+                    .flat_map(RefSpec::links)
+                    .filter_map(index)
                     .map(|n| depth[n].unwrap_or(0) + 1)
                     .max()
                     .unwrap_or(0);
@@ -737,7 +763,10 @@ impl<'a> Finder<'a> {
 
     fn find_one(&mut self, name: &str, spec: &RefSpec) -> Result<Vec<Ref>, AdapterError> {
         if let Some(anchor) = &spec.above {
-            return Ok(self.find_above(name, anchor)?.into_iter().collect());
+            return Ok(self
+                .find_above(name, anchor, spec.from_top)?
+                .into_iter()
+                .collect());
         }
         let mut out = self.find_matches(name, spec)?;
         if spec.many {
@@ -760,12 +789,27 @@ impl<'a> Finder<'a> {
     }
 
     fn find_matches(&mut self, name: &str, spec: &RefSpec) -> Result<Vec<Ref>, AdapterError> {
+        // Only in the rows of another ref: none where it is absent.
+        let within = match &spec.within {
+            None => None,
+            Some(w) => match self.rows_of_ref(w)? {
+                Some(rows) => Some(rows),
+                None => return Ok(Vec::new()),
+            },
+        };
         let screen = self.screen;
         let mut out = Vec::new();
+        let on_cursor = match spec.row {
+            RowSpec::Cursor => Some(true),
+            _ => spec.cursor,
+        };
         for row in rows_of(spec.row, screen) {
+            if within.as_ref().is_some_and(|w| !w.contains(&row)) {
+                continue;
+            }
             // Where input goes: the shown cursor's row.
             let at_cursor = screen.cursor.visible && usize::from(screen.cursor.row) == row;
-            if (spec.cursor || matches!(spec.row, RowSpec::Cursor)) && !at_cursor {
+            if on_cursor.is_some_and(|want| want != at_cursor) {
                 continue;
             }
             let (text, cell_of) = row_cells(screen, row);
@@ -836,8 +880,26 @@ impl<'a> Finder<'a> {
         Ok(out)
     }
 
-    /// The rows above ref `anchor`, up to the previous row its regex matches.
-    fn find_above(&mut self, name: &str, anchor: &str) -> Result<Option<Ref>, AdapterError> {
+    /// The rows of the adapter's ref `name` (of its first, where it is several), if found.
+    fn rows_of_ref(&mut self, name: &str) -> Result<Option<std::ops::Range<usize>>, AdapterError> {
+        let Some(i) = self.adapter.refs.iter().position(|(n, _)| n == name) else {
+            return Ok(None);
+        };
+        Ok(self
+            .found(i)?
+            .into_iter()
+            .next()
+            .map(|first| first.rect.row..first.rect.row_end))
+    }
+
+    /// The rows above ref `anchor`, up to the previous row its regex matches (or, `from_top`,
+    /// up to the top of the screen when none does).
+    fn find_above(
+        &mut self,
+        name: &str,
+        anchor: &str,
+        from_top: bool,
+    ) -> Result<Option<Ref>, AdapterError> {
         let adapter = self.adapter;
         let Some(i) = adapter.refs.iter().position(|(n, _)| n == anchor) else {
             return Ok(None);
@@ -859,14 +921,23 @@ impl<'a> Finder<'a> {
             regexes.iter().any(|re| re.is_match(&text))
         };
         // Where the rows start must be seen: with no earlier row of the anchor on the
-        // screen (scrolled off), which rows are the ref's is a guess.
-        let Some(top) = (0..below).rev().find(|&r| matches_anchor(r)) else {
+        // screen (scrolled off), which rows are the ref's is a guess — unless the manifest
+        // says the program's rows start at the top (`from_top`: a full-screen list).
+        let top = match (0..below).rev().find(|&r| matches_anchor(r)) {
+            Some(r) => r + 1,
+            None if from_top => 0,
+            None => return Ok(None),
+        };
+        // Blank rows at either end are no part of it (IPython's blank line before each
+        // prompt); rows that are all blank are none.
+        let blank = |r: usize| screen.row_text(r).trim().is_empty();
+        let Some(top) = (top..below).find(|&r| !blank(r)) else {
             return Ok(None);
         };
-        let top = top + 1;
-        if top >= below {
+        let Some(last) = (top..below).rev().find(|&r| !blank(r)) else {
             return Ok(None);
-        }
+        };
+        let below = last + 1;
         let rect = CellRect {
             row: top,
             row_end: below,
@@ -886,6 +957,14 @@ fn compiled(re: &LazyRegex) -> Result<&regex::Regex, AdapterError> {
 }
 
 impl RefSpec {
+    /// The refs this one is found through (`above`, `within`).
+    fn links(&self) -> impl Iterator<Item = &str> {
+        self.above
+            .as_deref()
+            .into_iter()
+            .chain(self.within.as_deref())
+    }
+
     fn value(&self, raw: &str) -> String {
         if let Some(v) = &self.fixed {
             return v.clone();
@@ -1011,7 +1090,10 @@ mod tests {
             }
         }
         let names: Vec<&str> = Adapters::builtin().names().collect();
-        for n in ["vim", "shell", "pager", "dialog", "htop", "top"] {
+        for n in [
+            "vim", "shell", "pager", "dialog", "htop", "top", "fzf", "python", "ipython", "sqlite",
+            "gdb", "nano", "emacs", "tig", "nnn", "gemini", "btop",
+        ] {
             assert!(names.contains(&n), "{names:?}");
         }
     }
@@ -1165,6 +1247,147 @@ mod tests {
         let e = chain(MAX_ABOVE_DEPTH + 1).unwrap_err();
         assert_eq!(e.kind(), AdapterErrorKind::TooMany);
         assert!(e.message().contains("longer than 8"), "{e}");
+    }
+
+    /// The adapters issue 44 added (tests/it/adapters.rs drives each live).
+    const PROGRAMS: &[(&str, &str)] = &[
+        ("fzf", "fzf"),
+        ("python", "python3"),
+        ("ipython", "ipython3"),
+        ("sqlite", "sqlite3"),
+        ("gdb", "gdb"),
+        ("nano", "nano"),
+        ("emacs", "emacs"),
+        ("tig", "tig"),
+        ("nnn", "nnn"),
+        ("gemini", "gemini"),
+        ("btop", "btop"),
+    ];
+
+    #[test]
+    fn no_program_adapter_has_a_ref_on_a_blank_screen_or_plain_text_even_by_its_name() {
+        let blank = test_screen(Size { cols: 40, rows: 8 }, "");
+        let text = test_screen(
+            Size { cols: 40, rows: 8 },
+            "total 8\r\n-rw-r--r-- 1 ann ann 4 notes.txt\r\n> quoted\r\nIn the end\r\n",
+        );
+        let set = Adapters::builtin();
+        for (name, program) in PROGRAMS {
+            let a = set.get(name).unwrap_or_else(|| panic!("{name}"));
+            for screen in [&blank, &text] {
+                assert!(a.recognises(screen, Some(program)).unwrap(), "{name}");
+                assert_eq!(a.refs(screen).unwrap(), [], "{name}");
+                assert!(!a.recognises(screen, Some("cat")).unwrap(), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn fzfs_prompt_line_is_its_query_and_never_its_selected_item() {
+        let screen = |cursor: bool| {
+            let show = if cursor { "" } else { "\x1b[?25l" };
+            test_screen(
+                Size { cols: 30, rows: 4 },
+                &format!(
+                    "  apricot\r\n> apple\r\n  2/4 {}\r\n> ap\x1b[4;5H{show}",
+                    "─".repeat(20)
+                ),
+            )
+        };
+        let s = screen(true);
+        let value = |sel: &str, s: &Screen| {
+            pick(sel, s, None)
+                .first()
+                .and_then(|r| r.value.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(value("@fzf.query", &s), "ap");
+        assert_eq!(value("@fzf.selected", &s), "apple");
+        assert_eq!(value("@fzf.count", &s), "2/4");
+        assert_eq!(value("@fzf.list", &s), "  apricot\n> apple");
+        // The cursor hidden (while fzf draws): no query, and the prompt line is still none.
+        let hidden = screen(false);
+        assert!(pick("@fzf.query", &hidden, None).is_empty());
+        assert_eq!(value("@fzf.selected", &hidden), "apple");
+        // No match: the prompt line (`> ap`, the cursor's) is no selected item.
+        let none = test_screen(
+            Size { cols: 30, rows: 4 },
+            &format!("\r\n\r\n  0/4 {}\r\n> apzz", "─".repeat(20)),
+        );
+        assert!(pick("@fzf.selected", &none, None).is_empty());
+        assert!(pick("@fzf.marked", &none, None).is_empty());
+        // --multi: two marked, the pointer on one of them (`>>`).
+        let multi = test_screen(
+            Size { cols: 30, rows: 4 },
+            &format!(
+                " >apricot\r\n>>apple\r\n  2/4 (2) {}\r\n> ap",
+                "─".repeat(20)
+            ),
+        );
+        assert_eq!(value("@fzf.marked", &multi), "2");
+        assert_eq!(value("@fzf.count", &multi), "2/4");
+        assert_eq!(value("@fzf.selected", &multi), "apple");
+        assert_eq!(value("@fzf.query", &none), "apzz");
+    }
+
+    #[test]
+    fn a_ref_within_another_is_only_in_its_rows_and_absent_with_it() {
+        let set = manifest(
+            "screen = ['^\\$']\nrefs.prompt = { row = \"cursor\", regex = '^\\$ ' }\n\
+             refs.output = { above = \"prompt\" }\n\
+             refs.error = { within = \"output\", regex = '^error: (?P<value>.*)$' }\n",
+        )
+        .unwrap();
+        let a = set.get("loop").unwrap();
+        let names = |s: &Screen| {
+            a.refs(s)
+                .unwrap()
+                .into_iter()
+                .map(|r| (r.name, r.value.unwrap_or_default()))
+                .collect::<Vec<_>>()
+        };
+        // The older command's error is not the last command's.
+        let s = test_screen(
+            Size { cols: 20, rows: 6 },
+            "$ a\r\nerror: old\r\n$ b\r\nfine\r\n$ ",
+        );
+        assert_eq!(
+            names(&s),
+            [
+                ("@loop.output".into(), "fine".into()),
+                ("@loop.prompt".into(), "$".into())
+            ]
+        );
+        let s = test_screen(
+            Size { cols: 20, rows: 6 },
+            "$ a\r\nfine\r\n$ b\r\nerror: new\r\n\r\n$ ",
+        );
+        assert_eq!(
+            names(&s)[..2],
+            [
+                ("@loop.error".into(), "new".into()),
+                ("@loop.output".into(), "error: new".into())
+            ],
+            "the blank row below is no part of the output"
+        );
+        // Nothing above the first prompt is its output: where it starts is not seen.
+        let first = test_screen(Size { cols: 20, rows: 4 }, "Welcome\r\n$ ");
+        assert_eq!(names(&first).len(), 1, "{:?}", names(&first));
+        // No output (a blank row only): no error either.
+        let s = test_screen(Size { cols: 20, rows: 4 }, "$ a\r\n\r\n$ ");
+        assert_eq!(names(&s).len(), 1);
+        let e = manifest("refs.a = { regex = 'x', from_top = true }").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "adapters.loop: refs.a: `from_top` is of an `above` ref"
+        );
+        let e = manifest("refs.a = { within = \"b\" }").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "adapters.loop: refs.a: within = \"b\" names no other ref of this adapter"
+        );
+        let e = manifest("refs.a = { within = \"b\" }\nrefs.b = { above = \"a\" }").unwrap_err();
+        assert!(e.message().contains("(a → b → a)"), "{e}");
     }
 
     #[test]

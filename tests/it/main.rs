@@ -39,6 +39,7 @@
 //! - `screens`: issue 42's labelled screens of real programs: tables, prompts and refs, no wrong answer.
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
+mod adapters;
 mod agent_demos;
 mod animation;
 mod asciinema;

@@ -7,7 +7,8 @@
 use crate::session::{rerecord_gives_the_same_checkpoints, Agent};
 use crate::util::{have, v3_cast, Dir};
 
-fn need(program: &str) -> bool {
+/// Whether `program` is on PATH (under CI it must be).
+pub(crate) fn need(program: &str) -> bool {
     if have(program) {
         return true;
     }
