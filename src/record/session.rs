@@ -269,6 +269,8 @@ pub struct Session {
     max_cast: Option<u64>,
     /// Bells since the last checkpoint that a `bell` wait has taken.
     pub(super) bells_taken: u32,
+    /// Told of every change of the screen (`Session::set_observer`).
+    observer: Option<Box<dyn Observer>>,
     /// Counts this session as alive for signal handling.
     _active: super::interrupt::Active,
 }
@@ -279,6 +281,12 @@ impl fmt::Debug for Session {
             .field("pty", &self.pty)
             .finish_non_exhaustive()
     }
+}
+
+/// What is told of every change of a session's screen ([`Session::set_observer`]).
+pub(crate) trait Observer: Send {
+    /// The screen after a change (secrets starred), and the terminal's modes.
+    fn screen(&mut self, screen: Screen, modes: crate::inspect::TtyModes);
 }
 
 /// How long output may be held back waiting to see whether a secret follows.
@@ -461,7 +469,38 @@ impl Session {
             secrets: Vec::new(),
             cast_path: None,
             bells_taken: 0,
+            observer: None,
         })
+    }
+
+    /// Has `observer` told of the screen (secrets starred, as
+    /// [`Session::screen_without_secrets`] gives it, the title scrubbed) after every output
+    /// the live engine takes and every resize: the session daemon's event stream (`tuicast
+    /// session events`).
+    pub(crate) fn set_observer(&mut self, observer: Box<dyn Observer>) {
+        self.observer = Some(observer);
+    }
+
+    /// Tells the observer, when there is one, of the screen now.
+    pub(super) fn tell_observer(&mut self) {
+        if self.observer.is_none() {
+            return;
+        }
+        let mut screen = self.screen_without_secrets();
+        if let Some(t) = &screen.title {
+            screen.title = Some(self.redactor.scrub(t));
+        }
+        let modes = self.modes();
+        if let Some(o) = &mut self.observer {
+            o.screen(screen, modes);
+        }
+    }
+
+    /// Writes `text` to the program at once, as a person typed it (no pacing: the person
+    /// saw the program), recorded as one `i` event: the input of a person holding a
+    /// session (`tuicast session attach --take`).
+    pub(crate) fn send_typed(&mut self, text: &str) -> Result<(), RecordError> {
+        self.send_now(&[text], text)
     }
 
     /// Copies the program's output (as recorded) to `out` as it arrives: what a person
@@ -794,6 +833,7 @@ impl Session {
         self.engine.resize(now);
         self.size = now;
         self.note_resize();
+        self.tell_observer();
         self.emit(EventData::Resize(now))
     }
 
@@ -840,6 +880,7 @@ impl Session {
         if let Some(m) = &mut self.mirror {
             let _ = m.write_all(text.as_bytes()).and_then(|_| m.flush());
         }
+        self.tell_observer();
         self.emit(EventData::Output(text.to_string()))?;
         for a in answers {
             if self.status.is_none() {
