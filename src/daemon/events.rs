@@ -15,7 +15,7 @@
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::protocol::{CursorView, Rect, RowText, SessionEvent, State, Status};
 use super::server::lock;
@@ -28,11 +28,26 @@ use crate::term::Screen;
 /// The most lines a watcher's queue holds.
 pub(super) const MAX_QUEUED: usize = 1024;
 
-/// The most bytes a watcher's queue holds (a screen of a large session is megabytes).
+/// The most bytes a watcher's queue holds (a screen of a large session is megabytes), when
+/// the daemon's `TUICAST_WATCH_BUFFER` (bytes, 4096 to 1 GiB) does not say.
 pub(super) const MAX_QUEUED_BYTES: usize = 8 << 20;
+
+/// [`MAX_QUEUED_BYTES`], or the daemon's `TUICAST_WATCH_BUFFER` when it is a number of
+/// bytes from 4096 to 1 GiB.
+fn queue_bytes() -> usize {
+    std::env::var("TUICAST_WATCH_BUFFER")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|n| (4096..=1 << 30).contains(n))
+        .unwrap_or(MAX_QUEUED_BYTES)
+}
 
 /// The most watchers one session has at once.
 pub(super) const MAX_WATCHERS: usize = 16;
+
+/// The shortest time between two screen events: what a program draws faster is told of
+/// at most once a frame (its last screen always).
+pub(super) const FRAME: Duration = Duration::from_millis(20);
 
 /// How many recent events are kept for `events --since SEQ`.
 const KEPT: usize = 256;
@@ -47,6 +62,8 @@ type Line = (u64, Arc<str>, bool);
 pub(super) struct Queue {
     state: Mutex<QueueState>,
     ready: Condvar,
+    /// The most bytes it holds.
+    limit: usize,
 }
 
 #[derive(Default)]
@@ -78,6 +95,7 @@ impl Queue {
         Queue {
             state: Mutex::new(QueueState::default()),
             ready: Condvar::new(),
+            limit: queue_bytes(),
         }
     }
 
@@ -90,10 +108,7 @@ impl Queue {
         }
         if line.2 {
             q.end = Some(line);
-        } else if q.lost > 0
-            || q.lines.len() >= MAX_QUEUED
-            || q.bytes + line.1.len() > MAX_QUEUED_BYTES
-        {
+        } else if q.lost > 0 || q.lines.len() >= MAX_QUEUED || q.bytes + line.1.len() > self.limit {
             q.lost += 1;
         } else {
             q.bytes += line.1.len();
@@ -158,9 +173,14 @@ struct Watcher {
 struct HubState {
     /// The latest event's number.
     seq: u64,
-    /// The last screen told (secrets starred), and the terminal's modes then.
+    /// The screen now (secrets starred), and the terminal's modes.
     screen: Option<Screen>,
     modes: TtyModes,
+    /// The screen the watchers were last told of, and when.
+    told: Option<Screen>,
+    told_at: Option<Instant>,
+    /// The screen has changed since, within a [`FRAME`].
+    pending: bool,
     /// The prompt's kind and evidence last told.
     prompt: Option<(String, String)>,
     watchers: Vec<Watcher>,
@@ -299,6 +319,9 @@ impl Hub {
         if h.ended.is_some() {
             return;
         }
+        if h.pending {
+            h.tell_changes();
+        }
         h.seq += 1;
         let seq = h.seq;
         let line = (seq, line_of(&SessionEvent::Exit { seq, status }), true);
@@ -332,7 +355,11 @@ impl HubState {
                 }));
             }
             let prompt = classify(screen, &screen.outline(), self.modes);
-            self.prompt = Some((prompt.kind.name().to_string(), prompt.evidence.clone()));
+            if self.told.is_none() {
+                // The first watcher: the screen and prompt it starts with are those told.
+                self.told = Some(screen.clone());
+                self.prompt = Some((prompt.kind.name().to_string(), prompt.evidence.clone()));
+            }
             lines.push(line_of(&SessionEvent::Prompt {
                 seq,
                 kind: prompt.kind.name().to_string(),
@@ -397,29 +424,60 @@ pub(super) struct Observed(pub(super) Arc<Hub>);
 impl crate::record::Observer for Observed {
     fn screen(&mut self, screen: Screen, modes: TtyModes) {
         let mut h = lock(&self.0.state);
-        h.watchers.retain(|w| !lock(&w.queue.state).closed);
-        let before = h.screen.replace(screen);
+        h.screen = Some(screen);
         h.modes = modes;
+        h.watchers.retain(|w| !lock(&w.queue.state).closed);
         if h.watchers.is_empty() {
+            h.told = None;
             h.prompt = None;
             return;
         }
-        let screen = h.screen.clone().expect("just set");
-        let before = before.unwrap_or_else(|| Screen::blank(screen.size));
-        if before.hash_hex() != screen.hash_hex() {
-            let full = before.size != screen.size;
-            let rows: Vec<usize> = (0..screen.rows.len())
-                .filter(|&r| full || before.rows[r] != screen.rows[r])
-                .collect();
+        // A program drawing faster than FRAME is told of at most once a FRAME (the rest
+        // when its output pauses: `idle`).
+        if h.told_at.is_some_and(|t| t.elapsed() < FRAME) {
+            h.pending = true;
+            return;
+        }
+        h.tell_changes();
+    }
+
+    fn idle(&mut self) {
+        let mut h = lock(&self.0.state);
+        if h.pending {
+            h.tell_changes();
+        }
+    }
+}
+
+impl HubState {
+    /// The events of what changed between the screen last told and the screen now.
+    fn tell_changes(&mut self) {
+        self.pending = false;
+        self.told_at = Some(Instant::now());
+        let Some(screen) = self.screen.clone() else {
+            return;
+        };
+        let before = self
+            .told
+            .replace(screen.clone())
+            .unwrap_or_else(|| Screen::blank(screen.size));
+        if before == screen {
+            return;
+        }
+        let full = before.size != screen.size;
+        let rows: Vec<usize> = (0..screen.rows.len())
+            .filter(|&r| full || before.rows[r] != screen.rows[r])
+            .collect();
+        if full || !rows.is_empty() || before.cursor != screen.cursor {
             let rect = if full {
                 rect_of(&screen, &rows)
             } else {
                 changed_rect(&before, &screen, &rows)
             };
-            h.publish(|seq| screen_event(seq, &screen, full, rect, &rows));
+            self.publish(|seq| screen_event(seq, &screen, full, rect, &rows));
         }
         if before.title != screen.title {
-            h.publish(|seq| SessionEvent::Title {
+            self.publish(|seq| SessionEvent::Title {
                 seq,
                 title: screen.title.clone(),
             });
@@ -428,13 +486,16 @@ impl crate::record::Observer for Observed {
         let (was, is) = (before.state.bells, screen.state.bells);
         if is != was && is > 0 {
             let count = if is > was { is - was } else { is };
-            h.publish(|seq| SessionEvent::Bell { seq, count });
+            self.publish(|seq| SessionEvent::Bell { seq, count });
         }
-        let prompt = classify(&screen, &screen.outline(), modes);
+        if rows.is_empty() && before.cursor == screen.cursor {
+            return;
+        }
+        let prompt = classify(&screen, &screen.outline(), self.modes);
         let now = (prompt.kind.name().to_string(), prompt.evidence.clone());
-        if h.prompt.as_ref() != Some(&now) {
-            h.prompt = Some(now);
-            h.publish(|seq| SessionEvent::Prompt {
+        if self.prompt.as_ref() != Some(&now) {
+            self.prompt = Some(now);
+            self.publish(|seq| SessionEvent::Prompt {
                 seq,
                 kind: prompt.kind.name().to_string(),
                 confidence: prompt.rounded_confidence(),
@@ -561,6 +622,8 @@ mod tests {
             screen_of("hello\r\n  xy\x1b]2;T\x07\x07"),
             TtyModes::default(),
         );
+        // (Within a frame of the last: told when the output pauses.)
+        seen.idle();
         let next = lines(&q);
         let kinds: Vec<_> = next.iter().map(|e| e["type"].as_str().unwrap()).collect();
         assert_eq!(kinds, ["screen", "title", "bell"], "{next:?}");
@@ -598,6 +661,7 @@ mod tests {
         let (_, q) = hub.watch(None).unwrap();
         for i in 0..MAX_QUEUED + 10 {
             seen.screen(screen_of(&format!("{i}")), TtyModes::default());
+            seen.idle();
         }
         hub.end(status(State::Exited, Some(3), None));
         let mut got = 0;

@@ -287,6 +287,8 @@ impl fmt::Debug for Session {
 pub(crate) trait Observer: Send {
     /// The screen after a change (secrets starred), and the terminal's modes.
     fn screen(&mut self, screen: Screen, modes: crate::inspect::TtyModes);
+    /// The program's output has paused (no output for a moment while the session waits).
+    fn idle(&mut self);
 }
 
 /// How long output may be held back waiting to see whether a secret follows.
@@ -479,6 +481,8 @@ impl Session {
     /// session events`).
     pub(crate) fn set_observer(&mut self, observer: Box<dyn Observer>) {
         self.observer = Some(observer);
+        // The screen as it is: a program that has written nothing yet has one too.
+        self.tell_observer();
     }
 
     /// Tells the observer, when there is one, of the screen now.
@@ -806,6 +810,9 @@ impl Session {
             Err(RecvTimeoutError::Timeout) => {
                 if self.redactor.holding() && self.last_output.elapsed() >= HOLD {
                     self.flush_held()?;
+                }
+                if let Some(o) = &mut self.observer {
+                    o.idle();
                 }
                 Ok(false)
             }
