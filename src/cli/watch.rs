@@ -33,15 +33,15 @@ const GIVE_BACK: u8 = 0x1d;
 
 /// Connects to the daemon and sends `request`; the stream, and its first line when that is
 /// an error reply (no such session, too many watchers) instead of an event.
-fn open(paths: &Paths, request: &Request, id: &str) -> Result<BufReader<UnixStream>, Reply> {
+fn open(paths: &Paths, request: &Request, id: &str) -> Result<BufReader<UnixStream>, Box<Reply>> {
     let no_daemon = || {
-        Reply::error(
+        Box::new(Reply::error(
             format!(
                 "no session \"{}\": no session daemon runs (tuicast session start starts one)",
                 escape_for_terminal(id, 60)
             ),
             super::EXIT_BAD_INPUT,
-        )
+        ))
     };
     let mut stream = UnixStream::connect(paths.socket()).map_err(|_| no_daemon())?;
     let mut line = serde_json::to_string(request).unwrap_or_default();
@@ -51,7 +51,7 @@ fn open(paths: &Paths, request: &Request, id: &str) -> Result<BufReader<UnixStre
 }
 
 /// One line of the stream: `Ok(None)` at its end; an error reply as `Err`.
-fn read_event(reader: &mut BufReader<UnixStream>) -> Result<Option<Value>, Reply> {
+fn read_event(reader: &mut BufReader<UnixStream>) -> Result<Option<Value>, Box<Reply>> {
     let mut line = Vec::new();
     let read = reader
         .by_ref()
@@ -60,24 +60,24 @@ fn read_event(reader: &mut BufReader<UnixStream>) -> Result<Option<Value>, Reply
     match read {
         Ok(0) => return Ok(None),
         Err(e) => {
-            return Err(Reply::error(
+            return Err(Box::new(Reply::error(
                 format!("the session daemon's stream broke: {e}"),
                 super::EXIT_CHECK_FAILED,
-            ))
+            )))
         }
         Ok(_) if line.len() as u64 > MAX_EVENT_LINE => {
-            return Err(Reply::error(
+            return Err(Box::new(Reply::error(
                 format!("an event line is longer than {MAX_EVENT_LINE} bytes"),
                 super::EXIT_CHECK_FAILED,
-            ))
+            )))
         }
         Ok(_) => {}
     }
     let value: Value = serde_json::from_slice(&line).map_err(|e| {
-        Reply::error(
+        Box::new(Reply::error(
             format!("the session daemon sent what is not JSON: {e}"),
             super::EXIT_CHECK_FAILED,
-        )
+        ))
     })?;
     if value.get("type").is_none() {
         // A reply: the request was refused.
@@ -87,18 +87,18 @@ fn read_event(reader: &mut BufReader<UnixStream>) -> Result<Option<Value>, Reply
                 super::EXIT_CHECK_FAILED,
             )
         });
-        return Err(reply);
+        return Err(Box::new(reply));
     }
     Ok(Some(value))
 }
 
 /// The reply when the stream ended without an `exit` event.
-fn cut_short() -> Reply {
-    Reply::error(
+fn cut_short() -> Box<Reply> {
+    Box::new(Reply::error(
         "the session daemon ended the stream before the session ended (it was stopped or \
          killed)",
         super::EXIT_CHECK_FAILED,
-    )
+    ))
 }
 
 /// `tuicast session events ID [--since SEQ]`: every event as a JSON line (or, with
@@ -188,7 +188,7 @@ fn human_line(e: &Value) -> String {
 enum Heard {
     Event(Value),
     /// The stream ended (or broke: the reply says why).
-    Ended(Option<Reply>),
+    Ended(Option<Box<Reply>>),
     Keys(Vec<u8>),
     Signal(nix::sys::signal::Signal),
 }
@@ -442,7 +442,7 @@ pub(super) fn attach(
         line.push('\n');
         control.write_all(line.as_bytes())
     };
-    let mut lost: Option<Reply> = None;
+    let mut lost: Option<Box<Reply>> = None;
     let mut signal = None;
     'watch: loop {
         let mut out = std::io::stdout();

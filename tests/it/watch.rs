@@ -10,6 +10,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::Value;
+use tuicast::daemon::protocol::SessionEvent;
 use tuicast::record::{Session, SessionOptions};
 
 use crate::session::Agent;
@@ -36,6 +37,10 @@ impl Watcher {
                 let line = line.expect("a line");
                 let value: Value = serde_json::from_str(&line)
                     .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+                // Each line is the typed event the schema describes, and nothing more.
+                let typed: SessionEvent = serde_json::from_value(value.clone())
+                    .unwrap_or_else(|e| panic!("not a session event ({e}): {line}"));
+                assert_eq!(serde_json::to_value(&typed).unwrap(), value);
                 if tx.send(value).is_err() {
                     return;
                 }
