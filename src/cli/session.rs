@@ -33,6 +33,8 @@ use tuicast::size::Size;
     tuicast session click demo --region ok            a region of ./tuicast.toml's [regions]\n  \
     tuicast session paste demo 'two\nlines'           bracketed when the program asked\n  \
     tuicast session step demo '{ drag = { from = [2, 1], to = [2, 9] } }'\n  \
+    tuicast session events demo                   JSON lines of every change until it ends\n  \
+    tuicast session attach demo                   watch it here; t takes over, q detaches\n  \
     tuicast session stop demo --save casts/demo       casts/demo.cast + casts/demo.toml\n  \
     tuicast session list --human\n\n\
     Every command prints one JSON object (see docs/agents.md); --human prints it for people.\n\
@@ -268,19 +270,22 @@ pub(super) enum Cmd {
         #[arg(long, requires = "save")]
         force: bool,
     },
-    /// Stream what happens in a session as JSON lines until it ends: every screen change
-    /// (its hash, the rectangle that changed, the new text of the rows that changed), the
+    /// Stream what happens in a session as JSON lines until it ends.
+    ///
+    /// Every screen change (its hash, the rectangle that changed, the new text of the rows that changed), the
     /// title, bells, the prompt, a person holding it, its exit. The current state comes
     /// first. Several watchers may watch at once; one that reads too slowly is sent a `lost`
     /// event and the state again, never slowing the session.
-    #[command(after_help = "Examples:\n  \
+    #[command(
+        after_help = "The event types and fields are in docs/agents.md; `tuicast schema\n\
+    session-event` prints their schema. Exit status: 0 when the session ended (the `exit`\n\
+    event is the last line), 1 when the daemon went first, 2 when there is no such session.\n\n\
+    Examples:\n  \
     tuicast session events demo                   JSON lines until the session ends\n  \
     tuicast session events demo --since 41        only what came after event 41\n  \
     tuicast session events demo --human           a line per event for people\n  \
-    tuicast session events demo | jq -c 'select(.type == \"bell\")'\n\n\
-    The event types and fields are in docs/agents.md; `tuicast schema session-event`\n\
-    prints their schema. Exit status: 0 when the session ended (the `exit` event is the\n\
-    last line), 1 when the daemon went first, 2 when there is no such session.")]
+    tuicast session events demo | jq -c 'select(.type == \"bell\")'"
+    )]
     Events {
         /// The session: its id, or the name given to start.
         id: String,
@@ -291,15 +296,17 @@ pub(super) enum Cmd {
     },
     /// Show a live session in this terminal, read-only; take its input over to help, then
     /// give it back.
-    #[command(after_help = "Examples:\n  \
-    tuicast session attach demo                   watch; q or Ctrl-\\ detaches\n  \
-    tuicast session attach demo --take            keys go to the program at once\n\n\
-    Keys while watching: t takes the input over, q or Ctrl-\\ detaches. While holding the\n\
+    #[command(
+        after_help = "Keys while watching: t takes the input over, q or Ctrl-\\ detaches. While holding the\n\
     input, every key goes to the program as typed; Ctrl-] gives it back to the agent and\n\
     Ctrl-\\ gives it back and detaches. While a person holds a session, agents' input\n\
     commands (type, press, paste, ..., stop) fail with \"held by a person via attach\";\n\
     waits, snapshot, inspect and status still work. The screen is drawn as text (no\n\
-    colours), redrawn on every change; a terminal smaller than the session shows a cut.")]
+    colours), redrawn on every change; a terminal smaller than the session shows a cut.\n\n\
+    Examples:\n  \
+    tuicast session attach demo                   watch; q or Ctrl-\\ detaches\n  \
+    tuicast session attach demo --take            keys go to the program at once"
+    )]
     Attach {
         /// The session: its id, or the name given to start.
         id: String,
