@@ -422,6 +422,10 @@ impl HubState {
 pub(super) struct Observed(pub(super) Arc<Hub>);
 
 impl crate::record::Observer for Observed {
+    fn watched(&self) -> bool {
+        !lock(&self.0.state).watchers.is_empty()
+    }
+
     fn screen(&mut self, screen: Screen, modes: TtyModes) {
         let mut h = lock(&self.0.state);
         h.screen = Some(screen);

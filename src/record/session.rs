@@ -271,6 +271,10 @@ pub struct Session {
     pub(super) bells_taken: u32,
     /// Told of every change of the screen (`Session::set_observer`).
     observer: Option<Box<dyn Observer>>,
+    /// When the observer was last told while it had no watcher, and whether the screen has
+    /// changed since (told when the output pauses).
+    observer_told: Option<Instant>,
+    observer_pending: bool,
     /// Counts this session as alive for signal handling.
     _active: super::interrupt::Active,
 }
@@ -285,11 +289,17 @@ impl fmt::Debug for Session {
 
 /// What is told of every change of a session's screen ([`Session::set_observer`]).
 pub(crate) trait Observer: Send {
+    /// Whether anyone watches now: if not, the screen is told at most once every
+    /// [`UNWATCHED_EVERY`] (enough for a watcher that comes to start from it).
+    fn watched(&self) -> bool;
     /// The screen after a change (secrets starred), and the terminal's modes.
     fn screen(&mut self, screen: Screen, modes: crate::inspect::TtyModes);
     /// The program's output has paused (no output for a moment while the session waits).
     fn idle(&mut self);
 }
+
+/// How often an [`Observer`] nobody watches is told of the screen, at most.
+const UNWATCHED_EVERY: Duration = Duration::from_millis(50);
 
 /// How long output may be held back waiting to see whether a secret follows.
 const HOLD: Duration = Duration::from_millis(50);
@@ -472,6 +482,8 @@ impl Session {
             cast_path: None,
             bells_taken: 0,
             observer: None,
+            observer_told: None,
+            observer_pending: false,
         })
     }
 
@@ -485,11 +497,24 @@ impl Session {
         self.tell_observer();
     }
 
-    /// Tells the observer, when there is one, of the screen now.
+    /// Tells the observer, when there is one, of the screen now: each time while someone
+    /// watches, else at most once every [`UNWATCHED_EVERY`] (the rest when the output pauses:
+    /// [`Session::observer_idle`]), so that a session nobody watches copies few screens.
     pub(super) fn tell_observer(&mut self) {
-        if self.observer.is_none() {
+        let Some(o) = &self.observer else {
             return;
+        };
+        if !o.watched() {
+            if self
+                .observer_told
+                .is_some_and(|t| t.elapsed() < UNWATCHED_EVERY)
+            {
+                self.observer_pending = true;
+                return;
+            }
+            self.observer_told = Some(Instant::now());
         }
+        self.observer_pending = false;
         let mut screen = self.screen_without_secrets();
         if let Some(t) = &screen.title {
             screen.title = Some(self.redactor.scrub(t));
@@ -497,6 +522,17 @@ impl Session {
         let modes = self.modes();
         if let Some(o) = &mut self.observer {
             o.screen(screen, modes);
+        }
+    }
+
+    /// The output has paused (or ended): the observer is told of a screen it was not yet.
+    fn observer_idle(&mut self) {
+        if self.observer_pending {
+            self.observer_told = None;
+            self.tell_observer();
+        }
+        if let Some(o) = &mut self.observer {
+            o.idle();
         }
     }
 
@@ -801,19 +837,19 @@ impl Session {
             }
             Ok(PtyEvent::Eof) => {
                 self.eof = true;
+                self.observer_idle();
                 Ok(true)
             }
             Ok(PtyEvent::Exit(status)) => {
                 self.status = Some(status);
+                self.observer_idle();
                 Ok(true)
             }
             Err(RecvTimeoutError::Timeout) => {
                 if self.redactor.holding() && self.last_output.elapsed() >= HOLD {
                     self.flush_held()?;
                 }
-                if let Some(o) = &mut self.observer {
-                    o.idle();
-                }
+                self.observer_idle();
                 Ok(false)
             }
             Err(RecvTimeoutError::Disconnected) => {
