@@ -264,7 +264,21 @@ impl View {
             out.push_str(&format!("\x1b[{};1H", r + 1));
             out.push_str(&fit(text, tcols));
         }
-        let mut status = format!("tuicast attach {}", escape_for_terminal(&self.id, 60));
+        let mut status = String::new();
+        // Said first, so that a narrow terminal shows it.
+        if self.rows.len() > trows - 1 || self.cols > tcols {
+            status.push_str(&format!(
+                "your terminal is {}x{}, the session {}x{}: part is cut off · ",
+                tcols,
+                trows,
+                self.cols,
+                self.rows.len()
+            ));
+        }
+        status.push_str(&format!(
+            "tuicast attach {}",
+            escape_for_terminal(&self.id, 60)
+        ));
         if let Some(t) = self.title.as_deref().filter(|t| !t.is_empty()) {
             status.push_str(&format!(" «{}»", escape_for_terminal(t, 60)));
         }
@@ -275,15 +289,6 @@ impl View {
         } else {
             " · read-only · t take over · q detach"
         });
-        if self.rows.len() > trows - 1 || self.cols > tcols {
-            status.push_str(&format!(
-                " · your terminal is {}x{}, the session {}x{}: part is cut off",
-                tcols,
-                trows,
-                self.cols,
-                self.rows.len()
-            ));
-        }
         if let Some(n) = &self.note {
             status.push_str(&format!(" · {n}"));
         }

@@ -249,7 +249,10 @@ fn watch(d: &Daemon, mut stream: UnixStream, id: &str, since: Option<u64>, take:
         (&stream).write_all(&line).is_ok()
     };
     loop {
-        match queue.next(Duration::from_secs(1), skip_to) {
+        let next = queue.next(Duration::from_secs(1), skip_to);
+        // A session watched is no idle daemon.
+        *lock(&d.last_request) = Instant::now();
+        match next {
             super::events::Next::Line(line, last) => {
                 if !write(&line) || last {
                     break;
@@ -265,12 +268,11 @@ fn watch(d: &Daemon, mut stream: UnixStream, id: &str, since: Option<u64>, take:
                 }
             }
             // A session watched is no idle daemon.
+            // (An `attach` client's going is seen by its reader.)
             super::events::Next::Nothing => {
-                // (An `attach` client's going is seen by its reader.)
                 if take.is_none() && gone(&stream) {
                     break;
                 }
-                *lock(&d.last_request) = Instant::now();
             }
             super::events::Next::Closed => break,
         }

@@ -241,16 +241,18 @@ fn events_stream_changes_title_bell_and_exit_to_two_watchers_while_a_third_stops
 /// `tuicast session attach ARGS` in a real PTY of tuicast's recorder, in a shell that shows
 /// its status and the terminal's modes once it ends.
 fn person(a: &Agent, args: &str) -> Session {
+    person_sized(a, args, 120, 30)
+}
+
+/// [`person`] with a terminal of `cols` x `rows`.
+fn person_sized(a: &Agent, args: &str, cols: u16, rows: u16) -> Session {
     let script = format!(
         "{BIN} session attach {args}; echo \"attach-status=$?\"; \
          stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; \
          echo modes-shown; read _"
     );
     let mut opts = SessionOptions::new(["sh", "-c", &script]);
-    opts.size = tuicast::size::Size {
-        cols: 120,
-        rows: 30,
-    };
+    opts.size = tuicast::size::Size { cols, rows };
     opts.cwd = a.work.path().to_path_buf();
     opts.env.insert(
         "XDG_RUNTIME_DIR".into(),
@@ -365,6 +367,15 @@ fn a_person_attaches_watches_takes_over_types_gives_back_and_the_terminal_is_res
     a.ok(&["type", "demo", "six"]);
     a.ok(&["press", "demo", "Enter"]);
     a.ok(&["wait", "demo", "--text", "got:six"]);
+
+    // A terminal smaller than the session: what fits, and the status line says so.
+    let mut small = person_sized(&a, "demo", 44, 8);
+    small
+        .wait_text("your terminal is 44x8, the session 60x12")
+        .unwrap();
+    small.type_text("q").unwrap();
+    restored(&mut small, 0);
+    drop(small);
 
     // What the person typed is in the saved scenario, as typed.
     let saved = a.ok(&["stop", "demo", "--save", "casts/helped"]);
