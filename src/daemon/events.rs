@@ -159,6 +159,11 @@ impl Queue {
     }
 }
 
+message_error!(
+    /// Why a watcher is refused: the session has [`MAX_WATCHERS`] already.
+    pub(crate) WatchRefused
+);
+
 /// A session's watchers and the state they are told of.
 pub(super) struct Hub {
     state: Mutex<HubState>,
@@ -202,11 +207,11 @@ impl Hub {
 
     /// A new watcher: its number and queue, the current state (or, with `since`, the events
     /// after it when they are still kept) in it already. Refused past [`MAX_WATCHERS`].
-    pub(super) fn watch(&self, since: Option<u64>) -> Result<(u64, Arc<Queue>), String> {
+    pub(super) fn watch(&self, since: Option<u64>) -> Result<(u64, Arc<Queue>), WatchRefused> {
         let mut h = lock(&self.state);
         h.watchers.retain(|w| !lock(&w.queue.state).closed);
         if h.watchers.len() >= MAX_WATCHERS {
-            return Err(format!(
+            return Err(message!(
                 "the session has {MAX_WATCHERS} watchers already: end one first"
             ));
         }
@@ -686,7 +691,12 @@ mod tests {
         let many: Vec<_> = (1..MAX_WATCHERS)
             .map(|_| hub.watch(None).unwrap())
             .collect();
-        assert!(hub.watch(None).err().unwrap().contains("watchers already"));
+        assert!(hub
+            .watch(None)
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("watchers already"));
         drop(many);
     }
 

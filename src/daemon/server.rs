@@ -215,7 +215,7 @@ fn watch(d: &Daemon, mut stream: UnixStream, id: &str, since: Option<u64>, take:
     let (me, queue) = match hub.watch(since) {
         Ok(w) => w,
         Err(e) => {
-            let _ = reply(&mut stream, &Reply::error(e, 1));
+            let _ = reply(&mut stream, &Reply::error(e.to_string(), 1));
             return;
         }
     };
