@@ -40,6 +40,10 @@ pub const SCHEMAS: &[(&str, &str)] = &[
         "the session daemon's reply, as `tuicast session` prints it",
     ),
     (
+        "session-event",
+        "a line of `tuicast session events`: a live session's changes, prompt, hold and exit",
+    ),
+    (
         "run",
         "what `tuicast run` prints: a command's output, status and limits, or its refusal",
     ),
@@ -64,6 +68,7 @@ pub fn schema(name: &str) -> Option<Value> {
         "engines" => of::<crate::replay::differential::EnginesJson>(),
         "session-request" => of::<crate::daemon::protocol::Request>(),
         "session-reply" => of::<crate::daemon::protocol::Reply>(),
+        "session-event" => of::<crate::daemon::protocol::SessionEvent>(),
         "run" => of::<crate::record::piped::RunOutput>(),
         "ask" => of::<crate::record::piped::AskOutput>(),
         "test-message" => of::<crate::harness::message::Message>(),

@@ -18,6 +18,7 @@ mod screenshot;
 mod screenshots;
 mod session;
 mod test;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -622,12 +622,12 @@ fn by_hand(args: &Args) -> anyhow::Result<ExitCode> {
 
 /// Raw mode on standard input for as long as it lives; restored on every exit path (also
 /// when unwinding from a panic).
-struct RawMode {
+pub(super) struct RawMode {
     saved: nix::sys::termios::Termios,
 }
 
 impl RawMode {
-    fn enable() -> nix::Result<RawMode> {
+    pub(super) fn enable() -> nix::Result<RawMode> {
         use nix::sys::termios::{cfmakeraw, tcgetattr, tcsetattr, SetArg};
         let stdin = std::io::stdin();
         let saved = tcgetattr(&stdin)?;

@@ -15,7 +15,7 @@ use tuicast::schema::{schema, SCHEMAS};
     tuicast schema screen > screen.schema.json     the schema of replay --format json\n  \
     tuicast schema session-reply                   what every tuicast session command prints")]
 pub(super) struct Args {
-    /// The schema: screen, inspect, session-request or session-reply.
+    /// The schema: screen, inspect, session-request, session-reply, session-event, ...
     #[arg(value_name = "NAME")]
     name: Option<String>,
 }

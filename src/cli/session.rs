@@ -33,6 +33,8 @@ use tuicast::size::Size;
     tuicast session click demo --region ok            a region of ./tuicast.toml's [regions]\n  \
     tuicast session paste demo 'two\nlines'           bracketed when the program asked\n  \
     tuicast session step demo '{ drag = { from = [2, 1], to = [2, 9] } }'\n  \
+    tuicast session events demo                   JSON lines of every change until it ends\n  \
+    tuicast session attach demo                   watch it here; t takes over, q detaches\n  \
     tuicast session stop demo --save casts/demo       casts/demo.cast + casts/demo.toml\n  \
     tuicast session list --human\n\n\
     Every command prints one JSON object (see docs/agents.md); --human prints it for people.\n\
@@ -268,6 +270,50 @@ pub(super) enum Cmd {
         #[arg(long, requires = "save")]
         force: bool,
     },
+    /// Stream what happens in a session as JSON lines until it ends.
+    ///
+    /// Every screen change (its hash, the rectangle that changed, the new text of the rows that changed), the
+    /// title, bells, the prompt, a person holding it, its exit. The current state comes
+    /// first. Several watchers may watch at once; one that reads too slowly is sent a `lost`
+    /// event and the state again, never slowing the session.
+    #[command(
+        after_help = "The event types and fields are in docs/agents.md; `tuicast schema\n\
+    session-event` prints their schema. Exit status: 0 when the session ended (the `exit`\n\
+    event is the last line), 1 when the daemon went first, 2 when there is no such session.\n\n\
+    Examples:\n  \
+    tuicast session events demo                   JSON lines until the session ends\n  \
+    tuicast session events demo --since 41        only what came after event 41\n  \
+    tuicast session events demo --human           a line per event for people\n  \
+    tuicast session events demo | jq -c 'select(.type == \"bell\")'"
+    )]
+    Events {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// Only the events after this one (when the daemon still keeps them; else a `lost`
+        /// event and the current state).
+        #[arg(long, value_name = "SEQ")]
+        since: Option<u64>,
+    },
+    /// Show a live session in this terminal, read-only; take its input over to help, then
+    /// give it back.
+    #[command(
+        after_help = "Keys while watching: t takes the input over, q or Ctrl-\\ detaches. While holding the\n\
+    input, every key goes to the program as typed; Ctrl-] gives it back to the agent and\n\
+    Ctrl-\\ gives it back and detaches. While a person holds a session, agents' input\n\
+    commands (type, press, paste, ..., stop) fail with \"held by a person via attach\";\n\
+    waits, snapshot, inspect and status still work. The screen is drawn as text (no\n\
+    colours), redrawn on every change; a terminal smaller than the session shows a cut.\n\n\
+    Examples:\n  \
+    tuicast session attach demo                   watch; q or Ctrl-\\ detaches\n  \
+    tuicast session attach demo --take            keys go to the program at once"
+    )]
+    Attach {
+        /// The session: its id, or the name given to start.
+        id: String,
+        /// Take the input over at once.
+        #[arg(long)]
+        take: bool,
+    },
     /// Run the daemon in the foreground (started by the other commands when none runs).
     #[command(hide = true)]
     Daemon {
@@ -420,6 +466,16 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut idle_for_new = None;
     let human = args.human;
+    match args.command {
+        Cmd::Events { id, since } => return super::watch::events(&paths, id, since, human),
+        Cmd::Attach { id, take } => {
+            return match super::watch::attach(&paths, id, take, human) {
+                Err(e) => bad_input(&e, human),
+                ok => ok,
+            }
+        }
+        _ => {}
+    }
     // `check`: the daemon settles and gives the screen; the check runs here, in the project
     // of the working folder, with this command's TUICAST_UPDATE and CI.
     let check = match &args.command {
@@ -736,7 +792,9 @@ pub(super) fn request_of(
             let save = save.map(|p| std::path::absolute(&p).unwrap_or(p));
             Request::Stop { id, save, force }
         }
-        Cmd::Daemon { .. } | Cmd::Watch => unreachable!("handled above"),
+        Cmd::Daemon { .. } | Cmd::Watch | Cmd::Events { .. } | Cmd::Attach { .. } => {
+            unreachable!("handled above")
+        }
     })
 }
 
@@ -850,7 +908,7 @@ fn run_daemon(idle: Option<&str>) -> anyhow::Result<ExitCode> {
 /// Prints a reply: as one JSON line, or for people. A reader that went away (`tuicast
 /// session screen ID | head`) is no failure and no panic: the rest is dropped, and the
 /// command's exit status stays what the reply says. Another write error is returned.
-fn print(reply: &Reply, human: bool) -> std::io::Result<()> {
+pub(super) fn print(reply: &Reply, human: bool) -> std::io::Result<()> {
     let value = serde_json::to_value(reply).unwrap_or_default();
     let (out, err) = reply_text(&value, human);
     print_text(&out, &err)

@@ -25,6 +25,7 @@
 //! next name, `tuicast-UID-2` and on, up to [`TEMP_DIR_CHOICES`] of them.
 
 mod client;
+mod events;
 mod matched;
 pub mod protocol;
 mod server;

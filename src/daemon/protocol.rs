@@ -76,6 +76,27 @@ pub enum Request {
         /// The session.
         id: String,
     },
+    /// Watch the session: the reply is a stream of [`SessionEvent`] lines, the current state
+    /// first, until the session ends (`tuicast session events`).
+    Events {
+        /// The session.
+        id: String,
+        /// Only the events after this `seq` (those still kept; else a `lost` event and the
+        /// current state).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        since: Option<u64>,
+    },
+    /// Watch the session as `events` does, and read control lines from the client on the
+    /// same connection: `{"take":true}` takes the session's input (agents' input is then
+    /// refused), `{"take":false}` gives it back, `{"input":"TEXT"}` types TEXT while held.
+    /// Closing the connection gives the session back (`tuicast session attach`).
+    Attach {
+        /// The session.
+        id: String,
+        /// Take the session's input at once.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        take: bool,
+    },
     /// End the session; with `save`, write `save.cast` and `save.toml`.
     Stop {
         /// The session.
@@ -310,6 +331,122 @@ pub struct PromptView {
     pub default: Option<String>,
     /// A `select`'s options.
     pub options: Vec<String>,
+}
+
+/// One line of the stream `tuicast session events` prints (and `attach` reads): what
+/// changed in a session; `type` says what. `seq` counts a session's events from 1; the
+/// current state a watcher gets first carries the `seq` of the latest event. Rows and columns
+/// count from 1; secrets are starred as in every reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(title = "tuicast session event"))]
+#[serde(tag = "type", rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum SessionEvent {
+    /// The screen changed (or, with `full`, the whole screen as it is).
+    Screen {
+        /// The event's number.
+        seq: u64,
+        /// The new screen's `screen_hash` (as replies give it).
+        hash: String,
+        /// The terminal size, `COLSxROWS`.
+        size: String,
+        /// Whether `rows` holds every row (the first event, after a resize or a `lost`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        full: bool,
+        /// The cells that changed: the smallest rectangle holding them (absent when only the
+        /// cursor moved).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rect: Option<Rect>,
+        /// The new text of each row that changed, trailing blanks removed.
+        rows: Vec<RowText>,
+        /// Where the cursor is.
+        cursor: CursorView,
+    },
+    /// The window title changed (`null`: none).
+    Title {
+        /// The event's number.
+        seq: u64,
+        /// The new title.
+        title: Option<String>,
+    },
+    /// The program rang the bell.
+    Bell {
+        /// The event's number.
+        seq: u64,
+        /// How many times since the last event.
+        count: u32,
+    },
+    /// What the program seems to wait for changed (`inspect`'s prompt).
+    Prompt {
+        /// The event's number.
+        seq: u64,
+        /// `yesno`, `select`, `password`, `text`, `pager`, `confirm`, `shell` or `unknown`.
+        kind: String,
+        /// 0 to 1, two decimals.
+        confidence: f64,
+        /// The text it saw.
+        evidence: String,
+    },
+    /// A person took the session's input (`attach --take`) or gave it back.
+    Hold {
+        /// The event's number.
+        seq: u64,
+        /// Whether a person holds it now: agents' input is refused while they do.
+        held: bool,
+        /// On an `attach` stream: whether this watcher is the one that holds it.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        yours: bool,
+    },
+    /// The program exited or the session ended: the last event of the stream.
+    Exit {
+        /// The event's number.
+        seq: u64,
+        /// How it ended: `exited`, `stopped` or `failed`, with the program's status.
+        status: Status,
+    },
+    /// This watcher read too slowly: `count` events were not sent to it; the current state
+    /// follows.
+    Lost {
+        /// The `seq` of the latest event.
+        seq: u64,
+        /// How many events it missed.
+        count: u64,
+    },
+    /// An `attach` control line was refused (sent to that watcher only).
+    Refused {
+        /// The `seq` of the latest event.
+        seq: u64,
+        /// Why.
+        error: String,
+    },
+}
+
+/// The cells of a [`SessionEvent::Screen`] that changed, from `top`,`left` to
+/// `bottom`,`right` inclusive, counted from 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct Rect {
+    /// The first row.
+    pub top: Ordinal,
+    /// The first column.
+    pub left: Ordinal,
+    /// The last row.
+    pub bottom: Ordinal,
+    /// The last column.
+    pub right: Ordinal,
+}
+
+/// One row of a [`SessionEvent::Screen`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct RowText {
+    /// The row, from 1.
+    pub row: Ordinal,
+    /// Its text, trailing blanks removed.
+    pub text: String,
 }
 
 /// One session as `list` shows it.

@@ -182,6 +182,8 @@ fn connection(d: &Daemon, mut stream: UnixStream) {
             bad(format!("the request is longer than {MAX_LINE} bytes"))
         }
         Ok(_) => match parse_request(&line) {
+            Ok(Request::Events { id, since }) => return watch(d, stream, &id, since, None),
+            Ok(Request::Attach { id, take }) => return watch(d, stream, &id, None, Some(take)),
             Ok(req) => {
                 *lock(&d.last_request) = Instant::now();
                 // A request that panics fails alone: its reply says so, and the daemon, its
@@ -197,6 +199,177 @@ fn connection(d: &Daemon, mut stream: UnixStream) {
         },
     };
     let _ = reply(&mut stream, &answer);
+}
+
+/// A watcher (`events`, or with `take` given `attach`): the session's event lines written
+/// until the session ends or the client goes; an `attach` client's control lines read on a
+/// thread of their own (its hold given back when it goes, however it goes).
+fn watch(d: &Daemon, mut stream: UnixStream, id: &str, since: Option<u64>, take: Option<bool>) {
+    let found = lock(&d.sessions)
+        .get(id)
+        .map(|h| (Arc::clone(&h.hub), h.tx.clone()));
+    let Some((hub, tx)) = found else {
+        let _ = reply(&mut stream, &no_session(id));
+        return;
+    };
+    let (me, queue) = match hub.watch(since) {
+        Ok(w) => w,
+        Err(e) => {
+            let _ = reply(&mut stream, &Reply::error(e.to_string(), 1));
+            return;
+        }
+    };
+    let _ = stream.set_write_timeout(Some(super::events::WRITE_TIMEOUT));
+    if let Some(take) = take {
+        if take {
+            hub.take(me, true);
+        }
+        let _ = stream.set_read_timeout(None);
+        let reader = stream.try_clone();
+        let (theirs, queue) = (Arc::clone(&hub), Arc::clone(&queue));
+        let spawned = reader.and_then(|reader| {
+            std::thread::Builder::new()
+                .name("tuicast-daemon-attach".into())
+                .spawn(move || {
+                    controls(&theirs, me, &tx, reader);
+                    theirs.unwatch(me);
+                    queue.close();
+                })
+        });
+        if spawned.is_err() {
+            hub.unwatch(me);
+            return;
+        }
+    }
+    let mut skip_to = None;
+    let write = |text: &str| -> bool {
+        let mut line = Vec::with_capacity(text.len() + 1);
+        line.extend_from_slice(text.as_bytes());
+        line.push(b'\n');
+        (&stream).write_all(&line).is_ok()
+    };
+    loop {
+        let next = queue.next(Duration::from_secs(1), skip_to);
+        // A session watched is no idle daemon.
+        *lock(&d.last_request) = Instant::now();
+        match next {
+            super::events::Next::Line(line, last) => {
+                if !write(&line) || last {
+                    break;
+                }
+            }
+            super::events::Next::Lost(count) => {
+                let (seq, state) = hub.current(me);
+                skip_to = Some(seq);
+                let lost = super::protocol::SessionEvent::Lost { seq, count };
+                let lost = serde_json::to_string(&lost).unwrap_or_default();
+                if !write(&lost) || !state.iter().all(|l| write(l)) {
+                    break;
+                }
+            }
+            // A session watched is no idle daemon.
+            // (An `attach` client's going is seen by its reader.)
+            super::events::Next::Nothing => {
+                if take.is_none() && gone(&stream) {
+                    break;
+                }
+            }
+            super::events::Next::Closed => break,
+        }
+    }
+    hub.unwatch(me);
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+}
+
+/// Whether an `events` client (which sends nothing after its request) has closed its end.
+fn gone(stream: &UnixStream) -> bool {
+    if stream.set_nonblocking(true).is_err() {
+        return false;
+    }
+    let mut byte = [0u8; 1];
+    let read = (&*stream).read(&mut byte);
+    let _ = stream.set_nonblocking(false);
+    match read {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != io::ErrorKind::WouldBlock,
+    }
+}
+
+/// The longest control line an `attach` client may send (its input in one line).
+const MAX_CONTROL: usize = 64 << 10;
+
+/// An `attach` client's control lines, until it goes: `{"take":BOOL}`, `{"input":TEXT}`.
+fn controls(
+    hub: &super::events::Hub,
+    me: u64,
+    tx: &mpsc::Sender<worker::Envelope>,
+    stream: UnixStream,
+) {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Control {
+        #[serde(default)]
+        take: Option<bool>,
+        #[serde(default)]
+        input: Option<String>,
+    }
+    let mut reader = BufReader::new(stream);
+    loop {
+        let mut line = Vec::new();
+        match (&mut reader)
+            .take(MAX_CONTROL as u64 + 1)
+            .read_until(b'\n', &mut line)
+        {
+            Ok(0) | Err(_) => return,
+            Ok(_) if line.len() > MAX_CONTROL => {
+                hub.refuse(
+                    me,
+                    format!("a control line is longer than {MAX_CONTROL} bytes"),
+                );
+                return;
+            }
+            Ok(_) => {}
+        }
+        let control: Control = match serde_json::from_slice(&line) {
+            Ok(c) => c,
+            Err(e) => {
+                hub.refuse(
+                    me,
+                    format!(
+                        "not a control line ({{\"take\":true}}, {{\"input\":\"...\"}}): {}",
+                        escape_for_terminal(&e.to_string(), 200)
+                    ),
+                );
+                continue;
+            }
+        };
+        if let Some(take) = control.take {
+            hub.take(me, take);
+        }
+        if let Some(text) = control.input.filter(|t| !t.is_empty()) {
+            if !hub.holds(me) {
+                hub.refuse(
+                    me,
+                    "input is sent only while holding the session (take it first)".into(),
+                );
+                continue;
+            }
+            // Typed in order after any command before it; no reply is waited for.
+            let (rtx, _) = mpsc::channel();
+            if tx.send((Job::Input(text), rtx)).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// The reply for a session that is not there.
+fn no_session(id: &str) -> Reply {
+    bad(format!(
+        "no session \"{}\" (tuicast session list shows them)",
+        escape_for_terminal(id, 60)
+    ))
 }
 
 /// What `answer` replies, or, when it panics, an error reply (exit 2) saying so and `after`
@@ -314,6 +487,9 @@ fn request(d: &Daemon, req: &Request) -> Reply {
         | Request::Inspect { id }
         | Request::Status { id }
         | Request::Stop { id, .. } => (id.clone(), req),
+        Request::Events { .. } | Request::Attach { .. } => {
+            return bad("events and attach are served as streams")
+        }
         // (A request kind this daemon does not serve.)
         #[allow(unreachable_patterns)]
         _ => return bad("the daemon does not serve this request"),
@@ -329,17 +505,20 @@ fn request(d: &Daemon, req: &Request) -> Reply {
         }
     }
     // The session's channel, and the regions its steps may name.
-    let (tx, regions, regexes) = {
+    let (tx, regions, regexes, hub) = {
         let mut sessions = lock(&d.sessions);
         let found = match sessions.get(&id) {
-            Some(h) => (h.tx.clone(), Arc::clone(&h.regions), h.regexes.clone()),
-            None => {
-                return bad(format!(
-                    "no session \"{}\" (tuicast session list shows them)",
-                    escape_for_terminal(&id, 60)
-                ))
-            }
+            Some(h) => (
+                h.tx.clone(),
+                Arc::clone(&h.regions),
+                h.regexes.clone(),
+                Arc::clone(&h.hub),
+            ),
+            None => return no_session(&id),
         };
+        if matches!(job, Request::Stop { .. }) && found.3.held() {
+            return held(&id);
+        }
         if matches!(job, Request::Stop { .. }) {
             sessions.remove(&id);
             lock(&d.taken).remove(&id);
@@ -352,6 +531,9 @@ fn request(d: &Daemon, req: &Request) -> Reply {
                 Ok(step) => step,
                 Err(e) => return bad(e.to_string()),
             };
+            if step.action.is_input() && hub.held() {
+                return held(&id);
+            }
             // A resize is held to the screen limits before it is made.
             if let crate::record::Action::Resize(size) = step.action {
                 let mut taken = lock(&d.taken);
@@ -381,6 +563,22 @@ fn request(d: &Daemon, req: &Request) -> Reply {
         _ => return bad("the daemon does not serve this request"),
     };
     ask(&tx, job, &id)
+}
+
+/// The reply to an agent's input (or `stop`) while a person holds the session.
+fn held(id: &str) -> Reply {
+    Reply {
+        id: Some(id.to_string()),
+        ..Reply::error(
+            format!(
+                "session \"{}\" is held by a person via attach: its input is theirs until they \
+                 give it back (waits, snapshot, inspect and status still work; `tuicast session \
+                 events` says when it is given back with a \"hold\" event)",
+                escape_for_terminal(id, 60)
+            ),
+            1,
+        )
+    }
 }
 
 /// Sends `job` to a session's thread and waits for its reply.

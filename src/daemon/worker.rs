@@ -15,6 +15,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use super::events::{Hub, Observed};
 use super::protocol::{CursorView, PromptView, Reply, SessionView, State, Status};
 use crate::config::{scenario_toml, step_toml, used_regions_toml, Regions};
 use crate::escape::escape_for_terminal;
@@ -42,6 +43,8 @@ pub(super) enum Job {
     /// End the session; with `save`, write `save.cast` and `save.toml` (over files that are
     /// there only with `force`).
     Stop { save: Option<PathBuf>, force: bool },
+    /// What the person holding the session typed (`attach --take`): written at once.
+    Input(String),
 }
 
 /// A request for a worker with where its reply goes.
@@ -65,6 +68,8 @@ pub(super) struct Handle {
     /// What the session's regexes may take: its `tuicast.toml`'s and its steps' (held in
     /// its journal) share it, so no session's regexes pass `util::MAX_REGEX_BUDGET`.
     pub(super) regexes: crate::util::RegexBudget,
+    /// Its watchers, and who holds its input.
+    pub(super) hub: Arc<Hub>,
 }
 
 /// How a session is started.
@@ -102,7 +107,9 @@ pub(super) fn spawn(
         .enter(|| crate::config::Config::load(&start.cwd))
         .map(|c| Arc::new(c.regions))
         .map_err(|e| Box::new(Reply::error(e.to_string(), 2)))?;
-    let session = Session::spawn(opts, &start.cast).map_err(|e| Box::new(failure(&e)))?;
+    let mut session = Session::spawn(opts, &start.cast).map_err(|e| Box::new(failure(&e)))?;
+    let hub = Hub::new();
+    session.set_observer(Box::new(Observed(Arc::clone(&hub))));
     let brief = Arc::new(Mutex::new(Brief {
         name: start.name.clone(),
         command: start
@@ -119,7 +126,8 @@ pub(super) fn spawn(
         .name(format!("tuicast-session-{}", start.id))
         .spawn({
             let regions = Arc::clone(&regions);
-            move || Worker::new(start, regions, session, shared, log).run(rx)
+            let hub = Arc::clone(&hub);
+            move || Worker::new(start, regions, session, shared, log, hub).run(rx)
         })
         .map_err(|e| {
             Box::new(Reply::error(
@@ -132,6 +140,7 @@ pub(super) fn spawn(
         brief,
         regions,
         regexes,
+        hub,
     })
 }
 
@@ -151,6 +160,11 @@ struct Worker {
     /// `wait --changed HASH` says which cells changed since the screen of HASH.
     shown: std::cell::RefCell<std::collections::VecDeque<(String, Screen)>>,
     log: Arc<dyn Fn(&str) + Send + Sync>,
+    /// The session's watchers: told when it ends.
+    hub: Arc<Hub>,
+    /// What the person holding the session has typed since their last pause, with the
+    /// screen before it: journaled as one step when anything else comes.
+    typed: Option<(Screen, String)>,
 }
 
 /// How often `list`'s view of a busy session is brought up to date.
@@ -166,6 +180,7 @@ impl Worker {
         session: Session,
         brief: Arc<Mutex<Brief>>,
         log: Arc<dyn Fn(&str) + Send + Sync>,
+        hub: Arc<Hub>,
     ) -> Worker {
         let mut journal = Journal::new(false);
         journal.started(&session.screen());
@@ -179,6 +194,8 @@ impl Worker {
             briefed: std::time::Instant::now(),
             shown: Default::default(),
             log,
+            hub,
+            typed: None,
         }
     }
 
@@ -215,6 +232,44 @@ impl Worker {
                     return;
                 }
             }
+            self.tell_end();
+        }
+    }
+
+    /// Tells the watchers once the program has exited (and its output ended) or the session
+    /// has failed.
+    fn tell_end(&self) {
+        if self.hub.ended() {
+            return;
+        }
+        let Some(s) = &self.session else { return };
+        if self.broken.is_none() && !s.is_done() {
+            return;
+        }
+        let state = if self.broken.is_some() {
+            State::Failed
+        } else {
+            State::Exited
+        };
+        self.hub.end(super::events::status(
+            state,
+            s.status(),
+            self.broken.clone(),
+        ));
+    }
+
+    /// Journals what the person holding the session typed since their last pause.
+    fn journal_typed(&mut self) {
+        let (Some((before, text)), Some(s)) = (self.typed.take(), &self.session) else {
+            return;
+        };
+        let after = s.screen_without_secrets();
+        for piece in crate::record::keys::split_typed(&text) {
+            let action = match piece {
+                crate::record::keys::Typed::Text(t) => Action::Type(t),
+                crate::record::keys::Typed::Key(k) => Action::Press(vec![k]),
+            };
+            self.journal.record(Step::new(action), &before, &after);
         }
     }
 
@@ -222,6 +277,11 @@ impl Worker {
     /// now on. Whether the session is over (`stop`).
     fn serve(&mut self, job: Job, reply: Sender<Reply>) -> bool {
         let stop = matches!(job, Job::Stop { .. });
+        if let Job::Input(text) = job {
+            self.input(&text);
+            return false;
+        }
+        self.journal_typed();
         // A command that panics fails alone: the session, its program and its cast go on.
         let log = Arc::clone(&self.log);
         let answer = super::server::caught(&*log, "the session goes on", || self.handle(job));
@@ -232,10 +292,33 @@ impl Worker {
         stop
     }
 
+    /// Types what the person holding the session typed, at once; a failure breaks the
+    /// session as a failed step does.
+    fn input(&mut self, text: &str) {
+        if self.broken.is_some() {
+            return;
+        }
+        let Some(s) = self.session.as_mut() else {
+            return;
+        };
+        if s.status().is_some() {
+            return;
+        }
+        let before = s.screen_without_secrets();
+        if let Err(e) = s.send_typed(text) {
+            self.break_with(&e);
+            return;
+        }
+        let (_, typed) = self.typed.get_or_insert_with(|| (before, String::new()));
+        typed.push_str(text);
+    }
+
     /// The daemon is ending: the program with it, and its cast.
     fn end(&mut self) {
         if let Some(s) = self.session.take() {
-            let _ = s.finish();
+            let code = s.finish().ok().map(|f| f.status);
+            self.hub
+                .end(super::events::status(State::Stopped, code, None));
         }
         let _ = std::fs::remove_file(&self.start.cast);
     }
@@ -404,7 +487,7 @@ impl Worker {
                 v
             }
             Job::Status => self.view(),
-            Job::Stop { .. } => unreachable!("handled above"),
+            Job::Stop { .. } | Job::Input(_) => unreachable!("handled above"),
         }
     }
 
@@ -594,6 +677,9 @@ impl Worker {
             Ok(f) => f,
             Err(e) => {
                 let _ = std::fs::remove_file(&cast);
+                let error = self.starred(format!("the recording failed: {e}"));
+                self.hub
+                    .end(super::events::status(State::Failed, None, Some(error)));
                 v.error = Some(format!("the recording failed: {e}"));
                 v.exit = 1;
                 return v;
@@ -609,6 +695,11 @@ impl Worker {
             view.status.state = State::Stopped;
             view.status.code = Some(finished.status);
         }
+        self.hub.end(super::events::status(
+            State::Stopped,
+            Some(finished.status),
+            None,
+        ));
         let Some(save) = save else {
             let _ = std::fs::remove_file(&cast);
             return v;

@@ -283,6 +283,7 @@ impl Session {
         self.engine.resize(size);
         self.size = size;
         self.note_resize();
+        self.tell_observer();
         self.emit(EventData::Resize(size))
     }
 }

@@ -269,6 +269,12 @@ pub struct Session {
     max_cast: Option<u64>,
     /// Bells since the last checkpoint that a `bell` wait has taken.
     pub(super) bells_taken: u32,
+    /// Told of every change of the screen (`Session::set_observer`).
+    observer: Option<Box<dyn Observer>>,
+    /// When the observer was last told while it had no watcher, and whether the screen has
+    /// changed since (told when the output pauses).
+    observer_told: Option<Instant>,
+    observer_pending: bool,
     /// Counts this session as alive for signal handling.
     _active: super::interrupt::Active,
 }
@@ -280,6 +286,20 @@ impl fmt::Debug for Session {
             .finish_non_exhaustive()
     }
 }
+
+/// What is told of every change of a session's screen ([`Session::set_observer`]).
+pub(crate) trait Observer: Send {
+    /// Whether anyone watches now: if not, the screen is told at most once every
+    /// [`UNWATCHED_EVERY`] (enough for a watcher that comes to start from it).
+    fn watched(&self) -> bool;
+    /// The screen after a change (secrets starred), and the terminal's modes.
+    fn screen(&mut self, screen: Screen, modes: crate::inspect::TtyModes);
+    /// The program's output has paused (no output for a moment while the session waits).
+    fn idle(&mut self);
+}
+
+/// How often an [`Observer`] nobody watches is told of the screen, at most.
+const UNWATCHED_EVERY: Duration = Duration::from_millis(50);
 
 /// How long output may be held back waiting to see whether a secret follows.
 const HOLD: Duration = Duration::from_millis(50);
@@ -465,7 +485,66 @@ impl Session {
             secrets: Vec::new(),
             cast_path: None,
             bells_taken: 0,
+            observer: None,
+            observer_told: None,
+            observer_pending: false,
         })
+    }
+
+    /// Has `observer` told of the screen (secrets starred, as
+    /// [`Session::screen_without_secrets`] gives it, the title scrubbed) after every output
+    /// the live engine takes and every resize: the session daemon's event stream (`tuicast
+    /// session events`).
+    pub(crate) fn set_observer(&mut self, observer: Box<dyn Observer>) {
+        self.observer = Some(observer);
+        // The screen as it is: a program that has written nothing yet has one too.
+        self.tell_observer();
+    }
+
+    /// Tells the observer, when there is one, of the screen now: each time while someone
+    /// watches, else at most once every [`UNWATCHED_EVERY`] (the rest when the output pauses:
+    /// [`Session::observer_idle`]), so that a session nobody watches copies few screens.
+    pub(super) fn tell_observer(&mut self) {
+        let Some(o) = &self.observer else {
+            return;
+        };
+        if !o.watched() {
+            if self
+                .observer_told
+                .is_some_and(|t| t.elapsed() < UNWATCHED_EVERY)
+            {
+                self.observer_pending = true;
+                return;
+            }
+            self.observer_told = Some(Instant::now());
+        }
+        self.observer_pending = false;
+        let mut screen = self.screen_without_secrets();
+        if let Some(t) = &screen.title {
+            screen.title = Some(self.redactor.scrub(t));
+        }
+        let modes = self.modes();
+        if let Some(o) = &mut self.observer {
+            o.screen(screen, modes);
+        }
+    }
+
+    /// The output has paused (or ended): the observer is told of a screen it was not yet.
+    fn observer_idle(&mut self) {
+        if self.observer_pending {
+            self.observer_told = None;
+            self.tell_observer();
+        }
+        if let Some(o) = &mut self.observer {
+            o.idle();
+        }
+    }
+
+    /// Writes `text` to the program at once, as a person typed it (no pacing: the person
+    /// saw the program), recorded as one `i` event: the input of a person holding a
+    /// session (`tuicast session attach --take`).
+    pub(crate) fn send_typed(&mut self, text: &str) -> Result<(), RecordError> {
+        self.send_now(&[text], text)
     }
 
     /// Copies the program's output (as recorded) to `out` as it arrives: what a person
@@ -774,16 +853,19 @@ impl Session {
             }
             Ok(PtyEvent::Eof) => {
                 self.eof = true;
+                self.observer_idle();
                 Ok(true)
             }
             Ok(PtyEvent::Exit(status)) => {
                 self.status = Some(status);
+                self.observer_idle();
                 Ok(true)
             }
             Err(RecvTimeoutError::Timeout) => {
                 if self.redactor.holding() && self.last_output.elapsed() >= HOLD {
                     self.flush_held()?;
                 }
+                self.observer_idle();
                 Ok(false)
             }
             Err(RecvTimeoutError::Disconnected) => {
@@ -810,6 +892,7 @@ impl Session {
         self.engine.resize(now);
         self.size = now;
         self.note_resize();
+        self.tell_observer();
         self.emit(EventData::Resize(now))
     }
 
@@ -856,6 +939,7 @@ impl Session {
         if let Some(m) = &mut self.mirror {
             let _ = m.write_all(text.as_bytes()).and_then(|_| m.flush());
         }
+        self.tell_observer();
         self.emit(EventData::Output(text.to_string()))?;
         for a in answers {
             if self.status.is_none() {

@@ -35,6 +35,7 @@
 //! - `pacing`: keys as a person types them: ink, Textual and curses apps recorded live, also under load.
 //! - `python`: the wheel (maturin) and pytest plugin on a prompt_toolkit app in a fresh venv; `--list`, `--exact`.
 //! - `screenshots`: `[[screenshot]]` docs images: `tuicast screenshots`, stale ones failing tests, review, hostile outputs.
+//! - `watch`: `tuicast session events` to several watchers (one stalled) and `attach` in a real PTY: take over, give back, restore.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
 //! - `screens`: issue 42's labelled screens of real programs: tables, prompts and refs, no wrong answer.
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
@@ -85,4 +86,5 @@ mod snapshots;
 mod svg;
 mod termstate;
 mod util;
+mod watch;
 mod webdriver;

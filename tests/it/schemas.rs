@@ -56,6 +56,7 @@ fn the_schema_files_are_what_the_types_give() {
             "engines",
             "session-request",
             "session-reply",
+            "session-event",
             "run",
             "ask",
             "test-message"

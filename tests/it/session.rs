@@ -55,7 +55,7 @@ impl Agent {
         }
     }
 
-    fn command(&self, args: &[&str]) -> Command {
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(BIN);
         cmd.arg("session")
             .args(args)
