@@ -45,6 +45,8 @@ pub mod piped;
 pub mod pty;
 pub(crate) mod query;
 pub mod redact;
+#[cfg(test)]
+mod reports_suite;
 pub(crate) mod run;
 pub(crate) mod scenario;
 pub(crate) mod session;

@@ -25,6 +25,7 @@
 mod grid;
 mod parse;
 mod rect;
+mod report;
 #[cfg(test)]
 mod tests;
 
@@ -248,9 +249,15 @@ impl NativeEngine {
     /// The answer to DECRQSS (`DCS $ q Pt ST`) for the setting `pt` as xterm gives it,
     /// without its framing: `0;1;31m` for SGR (`m`), `2;20r` for the scroll region
     /// (DECSTBM, `r`, counted from 1), `5 q` for the cursor shape (DECSCUSR, ` q`; a steady
-    /// block, 2, when no program chose one). `None` for other settings.
+    /// block, 2, when no program chose one), `1"q` for protection (DECSCA, `"q`), the
+    /// columns (DECSCPP, `$|`) and the rows (DECSNLS, `*|`; DECSLPP, `t`). `None` for other
+    /// settings.
     pub fn setting_report(&self, pt: &str) -> Option<String> {
         match pt {
+            "\"q" => Some(format!("{}\"q", u8::from(self.protected_pen()))),
+            "$|" => Some(format!("{}$|", self.cols())),
+            "*|" => Some(format!("{}*|", self.nrows())),
+            "t" => Some(format!("{}t", self.nrows())),
             "m" => {
                 let p = self.pen;
                 Some(format!("{}m", super::sgr_report(p.attrs(), p.fg, p.bg)))
