@@ -6,7 +6,7 @@
 //! replay never answers (it has the answers in the cast).
 //!
 //! [`Responder`] answers what xterm 379 answers as a VT520 (`decTerminalID: 520`) with
-//! window operations allowed (`allowWindowOps: true`); docs/conformance.md ("Reports") lists
+//! window operations allowed (`allowWindowOps: true`); docs/reports.md lists
 //! the choices and the deliberate differences, and `record::reports_suite` checks every
 //! answer against xterm's own (tests/conformance/reports/). Answered:
 //! - device attributes (DA1 and DECID, DA2, DA3), XTVERSION (tuicast's own name);

@@ -2,7 +2,7 @@
 //! the recorder's [`Responder`] on a fresh 80x24 native engine, compared with the reply
 //! xterm 379 gave under Xvfb (xterm.json, written by scripts/xterm-reports.py). A case whose
 //! reply differs on purpose is in differences.toml with tuicast's reply and the reason
-//! (docs/conformance.md shows them); an entry there that no longer differs, or whose xterm
+//! (docs/reports.md shows them); an entry there that no longer differs, or whose xterm
 //! reply changed, fails too, so the list stays true.
 //!
 //! The responder is set up as xterm was: its default colours (black on white, xterm's
@@ -157,9 +157,17 @@ fn engine_answers_as_xterm() {
             None => {}
         }
     }
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reports.md"))
+            .unwrap();
     for name in differences.keys() {
         if !cases.iter().any(|c| &c.name == name) {
             failures.push(format!("differences.toml: no case {name}"));
+        }
+        if !docs.contains(&format!("`{name}`")) {
+            failures.push(format!(
+                "docs/reports.md does not list the difference {name}"
+            ));
         }
     }
     eprintln!(

@@ -6,14 +6,15 @@
 
 use super::grid::{flag, MARKED};
 use super::NativeEngine;
+use crate::pos::Ordinal;
 
 impl NativeEngine {
     /// The cursor as CPR reports it: row and column from 1, the row counted from the scroll
     /// region's top in origin mode; a cursor at the pending wrap is in the last column.
-    pub(crate) fn cursor_report(&self) -> (usize, usize) {
+    pub(crate) fn cursor_report(&self) -> (Ordinal, Ordinal) {
         let top = if self.modes.origin { self.top } else { 0 };
         let col = self.col.min(self.cols() - 1);
-        (self.row.saturating_sub(top) + 1, col + 1)
+        (Ordinal::of(self.row.saturating_sub(top)), Ordinal::of(col))
     }
 
     /// The state of a mode this engine keeps, `CSI ? mode $ p` (`dec`) or `CSI mode $ p`:
@@ -53,8 +54,8 @@ impl NativeEngine {
             | u8::from(self.col >= self.cols()) << 3;
         format!(
             "{};{};1;{};{};{};{};2;O;{}",
-            self.row + 1,
-            self.col.min(self.cols() - 1) + 1,
+            Ordinal::of(self.row),
+            Ordinal::of(self.col.min(self.cols() - 1)),
             char::from(rend),
             char::from(att),
             char::from(sflag),
@@ -67,7 +68,7 @@ impl NativeEngine {
     /// (xterm counts the stop of a fresh screen at the column past its last, too).
     pub(crate) fn tab_stops_report(&self) -> String {
         let stops = self.tabs.stops(self.cols());
-        let list: Vec<String> = stops.iter().map(|c| (c + 1).to_string()).collect();
+        let list: Vec<String> = stops.iter().map(|&c| Ordinal::of(c).to_string()).collect();
         list.join("/")
     }
 
@@ -94,8 +95,10 @@ impl NativeEngine {
         } else {
             (0, rows)
         };
-        let top = base + usize::from(p(0).unwrap_or(1)) - 1;
-        let left = usize::from(p(1).unwrap_or(1)) - 1;
+        let ordinal =
+            |v: Option<u16>| Ordinal::new(usize::from(v.unwrap_or(1))).map_or(0, Ordinal::index);
+        let top = base + ordinal(p(0));
+        let left = ordinal(p(1));
         let bottom = p(2).map_or(limit, |b| (base + usize::from(b)).min(limit));
         let right = p(3).map_or(cols, |r| usize::from(r).min(cols));
         if top >= bottom || left >= right {
