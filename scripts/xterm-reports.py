@@ -41,8 +41,12 @@ TIMEOUT = 300
 #: as single bytes, even in UTF-8 mode).
 SENTINEL = b"\x1b[?12345$p"
 SENTINEL_ANSWER = re.compile(rb"(?:\x1b\[|\x9b)\?12345;0\$y$")
-#: What puts xterm back as it started: RIS, the palette and dynamic colour resets.
-RESET = b"\x1bc\x1b]104\x1b\\\x1b]110\x1b\\\x1b]111\x1b\\\x1b]112\x1b\\\x1b]117\x1b\\\x1b]119\x1b\\"
+#: What puts xterm back as it started: the conformance level (RIS keeps it), RIS, the palette
+#: and dynamic colour resets, and the title stack emptied (at most 10 deep).
+RESET = (
+    b"\x1b[65;1\"p\x1bc\x1b]104\x1b\\\x1b]110\x1b\\\x1b]111\x1b\\\x1b]112\x1b\\\x1b]117\x1b\\\x1b]119\x1b\\"
+    + b"\x1b[23;0t" * 12
+)
 COLS, ROWS = 80, 24
 RESOURCES = {"decTerminalID": "520", "allowWindowOps": "true", "utf8": "1"}
 
@@ -82,7 +86,8 @@ class Tty:
         return SENTINEL_ANSWER.sub(b"", got)
 
     def fresh(self) -> None:
-        """RIS, colours reset, and 80x24 again (a case may have resized the window)."""
+        """The level, RIS, colours reset, the title stack emptied, and 80x24 again (a case
+        may have resized the window)."""
         self.ask(RESET)
         for _ in range(100):
             if self.ask(b"\x1b[18t") == f"\x1b[8;{ROWS};{COLS}t".encode():

@@ -43,6 +43,10 @@ pub const CELL_PIXELS: (u16, u16) = (10, 19);
 /// Most capability names answered in one XTGETTCAP query; the rest are not answered.
 pub(crate) const MAX_TCAP_NAMES: usize = 64;
 
+/// DECSNLS (`CSI Ps * |`, the lines of the screen) as a window operation of its own number:
+/// a resize to `Ps` rows.
+const LINES: u16 = u16::MAX;
+
 /// Most parameters read from one control sequence (the rest are ignored).
 const MAX_PARAMS: usize = 16;
 
@@ -254,6 +258,7 @@ fn csi(text: &str, fin: char) -> Option<Query> {
         (None, "$", 'w') => Query::PresentationState(p0),
         (None, "*", 'y') => Query::Checksum(p),
         (None, "\"", 'p') => Query::ConformanceLevel(p),
+        (None, "*", '|') => Query::Window(vec![LINES, p0]),
         (None, "!", 'p') => Query::SoftReset,
         _ => return None,
     })
@@ -361,8 +366,11 @@ pub(crate) struct Responder {
     /// The title and icon name as the program last set them (OSC 0, 1, 2, the title stack).
     title: String,
     icon: String,
-    /// The title stack: (title, icon), each `None` when its push did not save it.
-    titles: Vec<(Option<String>, Option<String>)>,
+    /// The title stack, as xterm 379 keeps it: every push saves both the title and the icon
+    /// name, every pop takes the top entry and restores the one it names (or both).
+    titles: Vec<(String, String)>,
+    /// Where XTWINOPS 3 last moved the window (x, y in pixels).
+    position: (u16, u16),
     /// Colours the program set: the 256 palette entries and the dynamic ones, by [`DYNAMIC`].
     palette: Vec<Option<Rgb16>>,
     dynamic: [Option<Rgb16>; 5],
@@ -387,6 +395,7 @@ impl Responder {
             title: String::new(),
             icon: String::new(),
             titles: Vec::new(),
+            position: (0, 0),
             palette: vec![None; PALETTE],
             dynamic: [None; 5],
         }
@@ -418,8 +427,8 @@ impl Responder {
     }
 
     /// The size a window operation asks for, if it is a resize the terminal can take:
-    /// `8 ; rows ; cols` (0 or missing keeps that one), `4 ; height ; width` in pixels, or
-    /// DECSLPP (24 or more: that many rows).
+    /// `8 ; rows ; cols` (0 or missing keeps that one), `4 ; height ; width` in pixels,
+    /// DECSLPP (24 or more: that many rows) or DECSNLS (that many rows).
     fn requested_size(&self, p: &[u16], engine: &NativeEngine) -> Option<Size> {
         let now = engine.size();
         let keep = |v: Option<&u16>, current: u16| v.copied().filter(|&v| v > 0).unwrap_or(current);
@@ -433,6 +442,7 @@ impl Responder {
                     .filter(|&&w| w > 0)
                     .map_or(now.cols, |w| w / self.cell.0),
             ),
+            LINES => (p.get(1).copied().filter(|&r| r > 0)?, now.cols),
             n if n >= 24 => (n, now.cols),
             _ => return None,
         };
@@ -464,6 +474,9 @@ impl Responder {
                 let answer = self.osc(*code, data, *bel)?;
                 return Some(self.framed(answer));
             }
+            // ANSI modes are not reported below the VT300 level (DECSCL), as in xterm (DEC
+            // private modes still are).
+            Query::AnsiMode(_) if self.level < 63 => return None,
             Query::DecMode(mode) => {
                 format!("\x1b[?{mode};{}$y", self.mode_report(true, *mode, engine))
             }
@@ -620,9 +633,9 @@ impl Responder {
         engine.setting_report(pt)
     }
 
-    /// The title and icon name operations of XTWINOPS: `Some(Some(answer))` for the reports
-    /// (20 icon name, 21 title), `Some(None)` for the stack's push (22) and pop (23), `None`
-    /// for the others.
+    /// The operations of XTWINOPS on the title, icon name and position: `Some(Some(answer))`
+    /// for the reports (20 icon name, 21 title), `Some(None)` for the stack's push (22) and
+    /// pop (23) and a move (3, which CSI 13 t reports), `None` for the others.
     fn titles(&mut self, p: &[u16]) -> Option<Option<String>> {
         let which = p.get(1).copied().unwrap_or(0);
         let (icon, title) = (which != 2, which != 1);
@@ -633,21 +646,25 @@ impl Responder {
                 if self.titles.len() == MAX_TITLES {
                     self.titles.remove(0);
                 }
-                self.titles.push((
-                    title.then(|| self.title.clone()),
-                    icon.then(|| self.icon.clone()),
-                ));
+                self.titles.push((self.title.clone(), self.icon.clone()));
                 Some(None)
             }
             23 => {
                 if let Some((t, i)) = self.titles.pop() {
-                    if let Some(t) = t.filter(|_| title) {
+                    if title {
                         self.title = t;
                     }
-                    if let Some(i) = i.filter(|_| icon) {
+                    if icon {
                         self.icon = i;
                     }
                 }
+                Some(None)
+            }
+            3 => {
+                self.position = (
+                    p.get(1).copied().unwrap_or(0),
+                    p.get(2).copied().unwrap_or(0),
+                );
                 Some(None)
             }
             _ => None,
@@ -663,7 +680,7 @@ impl Responder {
         let (rows, cols) = (u32::from(size.rows), u32::from(size.cols));
         Some(match p[0] {
             11 => "\x1b[1t".to_string(),
-            13 => "\x1b[3;0;0t".to_string(),
+            13 => format!("\x1b[3;{};{}t", self.position.0, self.position.1),
             14 => format!("\x1b[4;{};{}t", rows * u32::from(h), cols * u32::from(w)),
             15 => format!("\x1b[5;{};{}t", rows * u32::from(h), cols * u32::from(w)),
             16 => format!("\x1b[6;{h};{w}t"),
@@ -839,24 +856,29 @@ pub(crate) fn wire_bytes(answer: &str) -> Vec<u8> {
     out
 }
 
-/// A colour a program wrote: `rgb:r/g/b` (1–4 hex digits a channel) or `#rgb` (1–4 hex
-/// digits a channel, all of the same length), each channel scaled to 16 bits. Colour names
-/// are not read.
+/// A colour a program wrote, as X reads it and xterm then keeps it: `rgb:r/g/b` (1–4 hex
+/// digits a channel, scaled: `f` is `ffff`) or `#rgb` (1–4 hex digits a channel, all of the
+/// same length, the high bits: `#f` is `f000`), then cut to the 8 bits a channel of a
+/// 24-bit display keeps (xterm answers `rgb:1/23/456` with `1111/2323/4545`). Colour names
+/// and the Xcms spaces (`rgbi:`, `CIEXYZ:`, …) are not read.
 fn parse_color(spec: &str) -> Option<Rgb16> {
-    let channel = |h: &str| -> Option<u16> {
+    let digits = |h: &str| -> Option<u32> {
         if h.is_empty() || h.len() > 4 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
-        let v = u32::from_str_radix(h, 16).ok()?;
-        let max = (1u32 << (4 * h.len())) - 1;
-        Some((v * 0xffff / max) as u16)
+        u32::from_str_radix(h, 16).ok()
     };
+    let eight = |v: u32| (v >> 8) as u16 * 0x101;
     if let Some(rest) = spec.strip_prefix("rgb:") {
+        let scaled = |h: &str| -> Option<u16> {
+            let max = (1u32 << (4 * h.len())) - 1;
+            Some(eight(digits(h)? * 0xffff / max))
+        };
         let mut parts = rest.split('/');
         let rgb = [
-            channel(parts.next()?)?,
-            channel(parts.next()?)?,
-            channel(parts.next()?)?,
+            scaled(parts.next()?)?,
+            scaled(parts.next()?)?,
+            scaled(parts.next()?)?,
         ];
         return parts.next().is_none().then_some(rgb);
     }
@@ -865,10 +887,11 @@ fn parse_color(spec: &str) -> Option<Rgb16> {
         return None;
     }
     let n = hex.len() / 3;
+    let high = |h: &str| -> Option<u16> { Some(eight(digits(h)? << (16 - 4 * h.len()))) };
     Some([
-        channel(hex.get(..n)?)?,
-        channel(hex.get(n..2 * n)?)?,
-        channel(hex.get(2 * n..)?)?,
+        high(hex.get(..n)?)?,
+        high(hex.get(n..2 * n)?)?,
+        high(hex.get(2 * n..)?)?,
     ])
 }
 
@@ -1201,9 +1224,12 @@ mod tests {
 
     #[test]
     fn colour_specs_are_read_as_xterm_reads_them() {
-        assert_eq!(parse_color("rgb:1/23/456"), Some([0x1111, 0x2323, 0x4564]));
-        assert_eq!(parse_color("rgb:ffff/0/8000"), Some([0xffff, 0, 0x8000]));
+        assert_eq!(parse_color("rgb:1/23/456"), Some([0x1111, 0x2323, 0x4545]));
+        assert_eq!(parse_color("rgb:ffff/0/8000"), Some([0xffff, 0, 0x8080]));
         assert_eq!(parse_color("#abcdef"), Some([0xabab, 0xcdcd, 0xefef]));
+        assert_eq!(parse_color("#fff"), Some([0xf0f0; 3]));
+        assert_eq!(parse_color("#f00f00f00"), Some([0xf0f0; 3]));
+        assert_eq!(parse_color("#800080008000"), Some([0x8080; 3]));
         for bad in [
             "red",
             "rgb:1/2",

@@ -253,14 +253,16 @@ impl NativeEngine {
     /// without its framing: `0;1;91m` for SGR (`m`; bold red is reported bright, as xterm shows it), `2;20r` for the scroll region
     /// (DECSTBM, `r`, counted from 1), `5 q` for the cursor shape (DECSCUSR, ` q`; a steady
     /// block, 2, when no program chose one), `1"q` for protection (DECSCA, `"q`), the
-    /// columns (DECSCPP, `$|`) and the rows (DECSNLS, `*|`; DECSLPP, `t`). `None` for other
-    /// settings.
+    /// columns (DECSCPP, `$|`), the rows (DECSNLS, `*|`; DECSLPP, `t`) and the left and right
+    /// margins (DECSLRM, `s`: the whole width). `None` for other settings.
     pub fn setting_report(&self, pt: &str) -> Option<String> {
         match pt {
             "\"q" => Some(format!("{}\"q", u8::from(self.protected_pen()))),
             "$|" => Some(format!("{}$|", self.cols())),
             "*|" => Some(format!("{}*|", self.nrows())),
             "t" => Some(format!("{}t", self.nrows())),
+            // The left and right margins (DECSLRM): the engine has none, so the whole width.
+            "s" => Some(format!("1;{}s", self.cols())),
             "m" => {
                 let p = self.pen;
                 Some(format!("{}m", super::sgr_report(p.attrs(), p.fg, p.bg)))
