@@ -47,6 +47,14 @@ pub(crate) const MAX_TCAP_NAMES: usize = 64;
 /// a resize to `Ps` rows.
 const LINES: u16 = u16::MAX;
 
+/// Most palette colours one OSC 4 query answers (the rest are not answered).
+const MAX_COLOR_ANSWERS: usize = 64;
+
+/// Most cells DECRQCRA sums in one recording (a full 2000x2000 screen 268 times, a cell
+/// 2^30 times): past it the checksum queries are not answered, so a program cannot make the
+/// recorder work without end on its few bytes each.
+const MAX_CHECKSUM_CELLS: u64 = 1 << 30;
+
 /// Most parameters read from one control sequence (the rest are ignored).
 const MAX_PARAMS: usize = 16;
 
@@ -369,6 +377,8 @@ pub(crate) struct Responder {
     /// The title stack, as xterm 379 keeps it: every push saves both the title and the icon
     /// name, every pop takes the top entry and restores the one it names (or both).
     titles: Vec<(String, String)>,
+    /// Cells DECRQCRA may still sum ([`MAX_CHECKSUM_CELLS`] at first).
+    checksum_cells: u64,
     /// Where XTWINOPS 3 last moved the window (x, y in pixels).
     position: (u16, u16),
     /// Colours the program set: the 256 palette entries and the dynamic ones, by [`DYNAMIC`].
@@ -396,6 +406,7 @@ impl Responder {
             icon: String::new(),
             titles: Vec::new(),
             position: (0, 0),
+            checksum_cells: MAX_CHECKSUM_CELLS,
             palette: vec![None; PALETTE],
             dynamic: [None; 5],
         }
@@ -531,8 +542,13 @@ impl Responder {
             }
             Query::PresentationState(_) => return None,
             Query::Checksum(p) => {
+                if self.checksum_cells == 0 {
+                    return None;
+                }
+                let (sum, cells) = engine.checksum(p);
+                self.checksum_cells = self.checksum_cells.saturating_sub(cells);
                 let id = p.first().copied().unwrap_or(0);
-                format!("\x1bP{id}!~{:04X}\x1b\\", engine.checksum(p))
+                format!("\x1bP{id}!~{sum:04X}\x1b\\")
             }
             Query::Termcap(names) => self.terminfo.answer(names),
             // "DCS 1 $ r Pt ST for valid requests, DCS 0 $ r Pt ST for invalid requests"
@@ -711,11 +727,16 @@ impl Responder {
             4 => {
                 let mut out = String::new();
                 let mut parts = data.split(';');
+                let mut asked = 0;
                 while let (Some(index), Some(spec)) = (parts.next(), parts.next()) {
                     let Some(index) = index.parse::<usize>().ok().filter(|&i| i < PALETTE) else {
                         continue;
                     };
                     if spec == "?" {
+                        asked += 1;
+                        if asked > MAX_COLOR_ANSWERS {
+                            continue;
+                        }
                         let rgb =
                             self.palette[index].unwrap_or_else(|| self.default_palette(index));
                         out.push_str(&format!("\x1b]4;{index};{}{end}", xcolor(rgb)));
@@ -1220,6 +1241,25 @@ mod tests {
             wire_bytes("\x1b]l\u{e9}\x1b\\"),
             "\x1b]l\u{e9}\x1b\\".as_bytes()
         );
+    }
+
+    #[test]
+    fn colour_answers_and_checksums_are_bounded() {
+        let many = "1;?;".repeat(MAX_COLOR_ANSWERS + 10);
+        let got = answers(&format!("\x1b]4;{many}\x07"), Terminfo::parsed("xterm", ""));
+        assert_eq!(got[0].matches("\x1b]4;1;").count(), MAX_COLOR_ANSWERS);
+        // (The budget made small: 2^30 cells take a minute in a debug build.)
+        let mut engine = NativeEngine::new(Size { cols: 80, rows: 24 });
+        let mut r = Responder::new(AnswerColors::default(), "xterm");
+        r.checksum_cells = 10 * 80 * 24 + 1;
+        let text = "\x1b[1;1;1;1*y".repeat(14);
+        let got = r.respond(&text, &mut engine);
+        assert_eq!(
+            got.len(),
+            11,
+            "whole screens answered until the budget is spent"
+        );
+        assert_eq!(MAX_CHECKSUM_CELLS / (2000 * 2000), 268);
     }
 
     #[test]

@@ -79,10 +79,11 @@ impl NativeEngine {
     /// xterm 379's sum: each written cell counts its character's low byte (the right half
     /// of a wide character 0xff), plus 0x80 when bold, 0x40 blinking, 0x20 inverse, 0x10
     /// underlined (concealed text counts as a space); blank cells count nothing, except
-    /// that a blank first cell counts 0x20. The answer is the sum's negative, in 16 bits. A space a
+    /// that a blank first cell counts 0x20. The answer is the sum's negative, in 16 bits, with the number of cells summed (the work it
+    /// took). A space a
     /// program wrote is blank here: the engine does not tell it from an erased cell
     /// (xterm counts it 0x20; docs/conformance.md lists the difference).
-    pub(crate) fn checksum(&self, params: &[u16]) -> u16 {
+    pub(crate) fn checksum(&self, params: &[u16]) -> (u16, u64) {
         let rect = if params.len() > 2 {
             &params[2..]
         } else {
@@ -102,7 +103,7 @@ impl NativeEngine {
         let bottom = p(2).map_or(limit, |b| (base + usize::from(b)).min(limit));
         let right = p(3).map_or(cols, |r| usize::from(r).min(cols));
         if top >= bottom || left >= right {
-            return 0;
+            return (0, 0);
         }
         let mut total: u32 = 0;
         for (r, row) in self.rows.iter().enumerate().take(bottom).skip(top) {
@@ -134,7 +135,8 @@ impl NativeEngine {
                     + f(flag::UNDERLINE, 0x10);
             }
         }
-        (total as u16).wrapping_neg()
+        let cells = (bottom - top) as u64 * (right - left) as u64;
+        ((total as u16).wrapping_neg(), cells)
     }
 
     /// Whether the pen writes protected text (DECSCA 1).
