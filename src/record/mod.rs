@@ -31,8 +31,8 @@
 //! - [`interrupt`]: SIGINT/SIGTERM/SIGHUP end recordings cleanly.
 //! - [`keys`]: key names; [`mouse`]: mouse reports as the program's modes want them; `redact`
 //!   (secret redaction; `#[doc(hidden)]` public for its fuzz target); `query`, `utf8`
-//!   (internal): terminal queries,
-//!   streaming UTF-8.
+//!   (internal): terminal queries answered as xterm 379 does (`reports_suite`, a test, checks
+//!   them against xterm's replies: docs/reports.md), streaming UTF-8.
 
 pub mod cargo_bin;
 pub mod interrupt;
@@ -45,6 +45,8 @@ pub mod piped;
 pub mod pty;
 pub(crate) mod query;
 pub mod redact;
+#[cfg(test)]
+mod reports_suite;
 pub(crate) mod run;
 pub(crate) mod scenario;
 pub(crate) mod session;

@@ -37,7 +37,7 @@ pub use super::error::RecordError;
 use super::home::{fresh_home, sweep_stale};
 use super::interrupt;
 use super::pty::{Pty, PtyEvent};
-use super::query::{answer, AnswerColors, QueryScanner, Terminfo};
+use super::query::{wire_bytes, AnswerColors, Reply, Responder};
 use super::redact::Redactor;
 use super::scenario::Settle;
 pub use super::settle::{CheckpointTiming, SettledBy, UnsettledDiagnosis, CONFIRM};
@@ -228,14 +228,12 @@ pub struct Finished {
 pub struct Session {
     pub(super) pty: Pty,
     pub(super) engine: NativeEngine,
-    /// The terminfo of the program's `TERM`, for XTGETTCAP.
-    terminfo: Terminfo,
     writer: Option<CastWriter<Sink>>,
     pub(super) start: Instant,
     decoder: Utf8Decoder,
     pub(super) redactor: Redactor,
-    pub(super) scanner: QueryScanner,
-    colors: AnswerColors,
+    /// Answers the program's queries (and keeps what they are answered from).
+    pub(super) responder: Responder,
     pub(super) timeout: Duration,
     pub(super) last_output: Instant,
     /// Bytes of output taken in so far (after redaction), for silent waits' reports.
@@ -462,9 +460,7 @@ impl Session {
             start: now,
             decoder: Utf8Decoder::new(),
             redactor: Redactor::new(opts.redact),
-            scanner: QueryScanner::new(),
-            terminfo: Terminfo::new(opts.env.get("TERM").map_or("", String::as_str)),
-            colors: opts.colors,
+            responder: Responder::new(opts.colors, opts.env.get("TERM").map_or("", String::as_str)),
             timeout: opts.timeout,
             last_output: now,
             output_bytes: 0,
@@ -909,23 +905,14 @@ impl Session {
         self.last_output = Instant::now();
         self.output_bytes += text.len() as u64;
         self.watch.output_came();
-        let queries = self.scanner.scan(text);
         let mut answers = Vec::new();
-        let mut pos = 0;
-        for (end, query) in queries {
-            self.engine.feed(&text[pos..end]);
-            pos = end;
-            if let Some(a) = answer(
-                &query,
-                &self.scanner,
-                &self.engine,
-                &self.colors,
-                &mut self.terminfo,
-            ) {
-                answers.push(a);
+        let mut resizes = Vec::new();
+        for (end, reply) in self.responder.respond(text, &mut self.engine) {
+            match reply {
+                Reply::Answer(a) => answers.push(a),
+                Reply::Resize(size) => resizes.push((end, size)),
             }
         }
-        self.engine.feed(&text[pos..]);
         if let Some(name) = self.secret_on_screen() {
             // Drawn in pieces the redactor could not see whole (separate writes): this
             // output never reaches the cast, and what the cast holds of the secret already
@@ -939,11 +926,26 @@ impl Session {
         if let Some(m) = &mut self.mirror {
             let _ = m.write_all(text.as_bytes()).and_then(|_| m.flush());
         }
+        // A window operation resized the terminal (the engine has the new size): the output
+        // before it was drawn at the old size, so its `r` event comes between the two parts.
+        let mut pos = 0;
+        for (end, size) in resizes {
+            if end > pos {
+                self.emit(EventData::Output(text[pos..end].to_string()))?;
+            }
+            pos = end;
+            self.size = size;
+            self.pty.resize(size)?;
+            self.note_resize();
+            self.emit(EventData::Resize(size))?;
+        }
+        if pos < text.len() {
+            self.emit(EventData::Output(text[pos..].to_string()))?;
+        }
         self.tell_observer();
-        self.emit(EventData::Output(text.to_string()))?;
         for a in answers {
             if self.status.is_none() {
-                let _ = self.pty.write(a.as_bytes());
+                let _ = self.pty.write(&wire_bytes(&a));
             }
             self.emit(EventData::Input(a))?;
         }

@@ -401,7 +401,7 @@ impl Session {
 
     /// Whether the program has begun a synchronized update and not yet ended it.
     pub(super) fn sync_open(&self) -> bool {
-        self.scanner.dec_mode(SYNC_MODE) == Some(true)
+        self.responder.dec_mode(SYNC_MODE) == Some(true)
     }
 
     fn wait_still(

@@ -194,6 +194,8 @@ const SWISS: [(char, char); 12] = [
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Charsets {
     sets: [Charset; 4],
+    /// The final character of each designation (DECCIR reports them); 0 for `B`, the default.
+    finals: [u8; 4],
     gl: usize,
     single: Option<usize>,
 }
@@ -210,7 +212,30 @@ impl Charsets {
             _ => return false,
         };
         self.sets[g] = Charset::from_final(f);
+        self.finals[g] = if f == 'B' || !f.is_ascii() {
+            0
+        } else {
+            f as u8
+        };
         true
+    }
+
+    /// The designations of G0–G3 as DECCIR reports them: their final characters (`BBBB`).
+    pub(crate) fn designations(&self) -> String {
+        self.finals
+            .iter()
+            .map(|&f| if f == 0 { 'B' } else { char::from(f) })
+            .collect()
+    }
+
+    /// The set invoked into GL (0–3).
+    pub(crate) fn gl(&self) -> usize {
+        self.gl
+    }
+
+    /// The single shift waiting for the next printed character (2 or 3), if any.
+    pub(crate) fn pending_shift(&self) -> Option<usize> {
+        self.single
     }
 
     /// Invokes G`g` into GL (SI: 0, SO: 1, LS2: 2, LS3: 3).
@@ -237,6 +262,7 @@ impl Charsets {
     /// Designates `set` into G0 (VT52 mode's `ESC F` and `ESC G`).
     pub(crate) fn set_g0(&mut self, set: Charset) {
         self.sets[0] = set;
+        self.finals[0] = 0;
     }
 
     /// Whether a single shift (SS2, SS3) waits for the next printed character.

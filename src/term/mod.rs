@@ -43,7 +43,7 @@ mod outline;
 mod runs;
 pub(crate) mod select;
 pub(crate) mod sequence;
-mod state;
+pub(crate) mod state;
 mod text;
 #[cfg(feature = "vt100")]
 mod vt100_engine;
@@ -388,31 +388,38 @@ impl Screen {
 
 /// The SGR parameters that set a pen of `attrs`, `fg` and `bg` from the default, as xterm
 /// reports them to DECRQSS (`DCS $ q m ST`): `0`, then the attributes and colours
-/// (`0;1;31;48;5;200`). Both of tuicast's engines answer with it.
+/// (`0;1;91;48:5:200`). Both of tuicast's engines answer with it.
 pub(crate) fn sgr_report(attrs: Attrs, fg: Color, bg: Color) -> String {
     use std::fmt::Write as _;
     let mut p = String::from("0");
+    // xterm's order: the VT100's attributes, then the ones it added (faint, italic, crossed).
     for (on, code) in [
         (attrs.bold, ";1"),
-        (attrs.dim, ";2"),
-        (attrs.italic, ";3"),
         (attrs.underline, ";4"),
         (attrs.blink, ";5"),
         (attrs.inverse, ";7"),
         (attrs.hidden, ";8"),
+        (attrs.dim, ";2"),
+        (attrs.italic, ";3"),
         (attrs.strikethrough, ";9"),
     ] {
         if on {
             p.push_str(code);
         }
     }
+    // Bold makes the first eight foreground colours bright (xterm's `boldColors`, on by
+    // default), and xterm reports the colour it shows.
+    let fg = match fg {
+        Color::Indexed(i) if i < 8 && attrs.bold => Color::Indexed(i + 8),
+        other => other,
+    };
     for (colour, base) in [(fg, 30u16), (bg, 40)] {
         let _ = match colour {
             Color::Default => Ok(()),
             Color::Indexed(i) if i < 8 => write!(p, ";{}", base + u16::from(i)),
             Color::Indexed(i) if i < 16 => write!(p, ";{}", base + 60 + u16::from(i) - 8),
-            Color::Indexed(i) => write!(p, ";{};5;{i}", base + 8),
-            Color::Rgb(c) => write!(p, ";{};2;{};{};{}", base + 8, c.0, c.1, c.2),
+            Color::Indexed(i) => write!(p, ";{}:5:{i}", base + 8),
+            Color::Rgb(c) => write!(p, ";{}:2::{}:{}:{}", base + 8, c.0, c.1, c.2),
         };
     }
     p

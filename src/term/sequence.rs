@@ -10,8 +10,6 @@
 //! XTGETTCAP and DECRQSS); SOS, PM and APC strings are followed to their end, only their start
 //! reported (what kind of string it is), never their data.
 
-use std::collections::HashMap;
-
 /// Where the tracker is, by the states of avt's parser (`avt::parser::State`); the native
 /// engine's parser moves through the same states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -356,33 +354,6 @@ impl SequenceTracker {
     }
 }
 
-/// The DEC private modes a program set and reset (`CSI ? Pm h`, `CSI ? Pm l`); the query
-/// answerer of the recorder uses it.
-#[derive(Debug, Default)]
-pub(crate) struct DecModes {
-    modes: HashMap<u16, bool>,
-}
-
-impl DecModes {
-    /// Follows a control sequence.
-    pub(crate) fn observe(&mut self, csi: &Csi) {
-        if !matches!(csi.fin, 'h' | 'l') {
-            return;
-        }
-        if let Some(modes) = csi.text.strip_prefix('?') {
-            for mode in modes.split(';').filter_map(|m| m.parse::<u16>().ok()) {
-                self.modes.insert(mode, csi.fin == 'h');
-            }
-        }
-    }
-
-    /// Whether the program last set (`Some(true)`) or reset mode `mode`; `None` when it did
-    /// neither.
-    pub(crate) fn get(&self, mode: u16) -> Option<bool> {
-        self.modes.get(&mode).copied()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -455,21 +426,6 @@ mod tests {
         assert_eq!(
             got.collect::<Vec<_>>(),
             [r#"Csi(Csi { text: "123", fin: 'm', truncated: true })"#]
-        );
-    }
-
-    #[test]
-    fn dec_modes_follow_set_and_reset() {
-        let mut t = SequenceTracker::new(64);
-        let mut modes = DecModes::default();
-        for ch in "\x1b[?1;2004h\x1b[?1l\x1b[4h".chars() {
-            if let Some(Sequence::Csi(csi)) = t.feed(ch) {
-                modes.observe(&csi);
-            }
-        }
-        assert_eq!(
-            (modes.get(1), modes.get(2004), modes.get(4)),
-            (Some(false), Some(true), None)
         );
     }
 

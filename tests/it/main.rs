@@ -31,6 +31,7 @@
 //! - `run`: `tuicast run`, the data path: output and status as JSON, limits, base64, stdin, env, secrets.
 //! - `layers`: ARCHITECTURE.md's layer rule, checked on the sources.
 //! - `report`: the HTML report in headless Chromium, `accept --from`, the GitHub summary.
+//! - `reports`: the report suite (what programs ask the terminal) through `tuicast record`, vs xterm 379.
 //! - `termstate`: titles, bells, OSC 52, OSC 8, scrollback of real programs; waits; tmux oracle.
 //! - `pacing`: keys as a person types them: ink, Textual and curses apps recorded live, also under load.
 //! - `python`: the wheel (maturin) and pytest plugin on a prompt_toolkit app in a fresh venv; `--list`, `--exact`.
@@ -76,6 +77,7 @@ mod record;
 mod refs;
 mod repeat;
 mod report;
+mod reports;
 mod run;
 mod schemas;
 mod screens;

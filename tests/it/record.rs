@@ -199,7 +199,10 @@ steps = [{ wait = "bg=" }, { exit = 0 }]
     out.success();
     let screen = screen_at(&cast, "end");
     assert!(screen.contains("abccpr=1;4\n"), "{screen}");
-    assert!(screen.contains("da=?62;22\n"), "{screen}");
+    assert!(
+        screen.contains("da=?65;1;2;6;9;15;16;17;18;21;22;28\n"),
+        "{screen}"
+    );
     assert!(screen.contains("bg=rgb:1212/1313/1414\n"), "{screen}");
     let answers: Vec<String> = events(&cast)
         .iter()
@@ -210,7 +213,7 @@ steps = [{ wait = "bg=" }, { exit = 0 }]
         answers,
         [
             "\x1b[1;4R",
-            "\x1b[?62;22c",
+            "\x1b[?65;1;2;6;9;15;16;17;18;21;22;28c",
             "\x1b]11;rgb:1212/1313/1414\x07"
         ]
     );
@@ -935,13 +938,13 @@ os.write(1, b"asked\r\n")
                 "\x1bP1+r636f6c6f7273={}\x1b\\\x1bP0+r6e6f7065\x1b\\",
                 hex("256")
             ),
-            "\x1bP1$r0;1;31m\x1b\\".to_string(),
+            "\x1bP1$r0;1;91m\x1b\\".to_string(),
             "\x1bP1$r5 q\x1b\\".to_string(),
             "\x1b[8;30;100t".to_string(),
             "\x1b[4;570;1000t".to_string(),
             "\x1bP!|00000000\x1b\\".to_string(),
             "\x1b[?0u".to_string(),
-            "\x1b[?62;22c".to_string(),
+            "\x1b[?65;1;2;6;9;15;16;17;18;21;22;28c".to_string(),
         ],
         "the kitty keyboard query answered (no flags pushed), then DA1"
     );

@@ -319,7 +319,7 @@ impl AvtEngine {
     }
 
     /// The answer to DECRQSS (`DCS $ q Pt ST`) for the setting `pt` as xterm gives it,
-    /// without its framing: `0;1;31m` for SGR (`m`), `2;20r` for the scroll region
+    /// without its framing: `0;1;91m` for SGR (`m`; bold red is reported bright, as xterm shows it), `2;20r` for the scroll region
     /// (DECSTBM, `r`, counted from 1), `5 q` for the cursor shape (DECSCUSR, ` q`; a steady
     /// block, 2, when no program chose one). `None` for other settings.
     pub fn setting_report(&self, pt: &str) -> Option<String> {

@@ -108,6 +108,8 @@ pub(in crate::term) fn is_answered_query(
             | (Some('>'), "", 'q')
             | (Some('?') | Some('>') | Some('=') | Some('<'), "", 'u')
             | (None | Some('?'), "$", 'p')
+            | (None, "$", 'w')
+            | (None, "*", 'y')
             | (None, "", 't' | 'x')
     )
 }

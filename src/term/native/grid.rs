@@ -360,13 +360,24 @@ pub(super) fn reflow(rows: impl IntoIterator<Item = Row>, cols: usize) -> Vec<Ro
     out
 }
 
-/// Tab stops: every 8 columns at first, then as HTS and TBC set and clear them.
+/// Tab stops: every 8 columns at first (the first column too, as in xterm, where it only
+/// shows in DECTABSR), then as HTS and TBC set and clear them; and whether the stops past the
+/// last column are still every 8 (xterm reports the first of them; TBC 3 clears them).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Tabs(Vec<usize>);
+pub(super) struct Tabs(Vec<usize>, bool);
 
 impl Tabs {
     pub(super) fn new(cols: usize) -> Tabs {
-        Tabs((8..cols).step_by(8).collect())
+        Tabs((0..cols).step_by(8).collect(), true)
+    }
+
+    /// The stops DECTABSR reports on a screen of `cols` columns.
+    pub(super) fn stops(&self, cols: usize) -> Vec<usize> {
+        let mut stops = self.0.clone();
+        if self.1 && cols % 8 == 0 {
+            stops.push(cols);
+        }
+        stops
     }
 
     pub(super) fn set(&mut self, col: usize) {
@@ -383,6 +394,7 @@ impl Tabs {
 
     pub(super) fn clear(&mut self) {
         self.0.clear();
+        self.1 = false;
     }
 
     /// The screen grew from `from` to `to` columns: stops every 8 in the new part.

@@ -16,6 +16,9 @@
 //!   row edits, reflow and tab stops.
 //! - `parse.rs`: the byte parser (the states of avt's parser, so sequence boundaries are the
 //!   same) and what each control, escape and control sequence does.
+//! - `rect.rs`: the VT420 rectangular operations.
+//! - `report.rs`: what the engine tells a program that asks (the recorder's answers, xterm's
+//!   way): the cursor, its modes, DECCIR, DECTABSR, DECRQCRA's checksum.
 //!
 //! Why it exists: replay speed (issue 24 point 3, `docs/performance.md`). avt prints one
 //! character per call through its parser and takes SGR as an owned `Vec`; tuicast's fixes
@@ -25,6 +28,7 @@
 mod grid;
 mod parse;
 mod rect;
+mod report;
 #[cfg(test)]
 mod tests;
 
@@ -249,11 +253,19 @@ impl NativeEngine {
     }
 
     /// The answer to DECRQSS (`DCS $ q Pt ST`) for the setting `pt` as xterm gives it,
-    /// without its framing: `0;1;31m` for SGR (`m`), `2;20r` for the scroll region
+    /// without its framing: `0;1;91m` for SGR (`m`; bold red is reported bright, as xterm shows it), `2;20r` for the scroll region
     /// (DECSTBM, `r`, counted from 1), `5 q` for the cursor shape (DECSCUSR, ` q`; a steady
-    /// block, 2, when no program chose one). `None` for other settings.
+    /// block, 2, when no program chose one), `1"q` for protection (DECSCA, `"q`), the
+    /// columns (DECSCPP, `$|`), the rows (DECSNLS, `*|`; DECSLPP, `t`) and the left and right
+    /// margins (DECSLRM, `s`: the whole width). `None` for other settings.
     pub fn setting_report(&self, pt: &str) -> Option<String> {
         match pt {
+            "\"q" => Some(format!("{}\"q", u8::from(self.protected_pen()))),
+            "$|" => Some(format!("{}$|", self.cols())),
+            "*|" => Some(format!("{}*|", self.nrows())),
+            "t" => Some(format!("{}t", self.nrows())),
+            // The left and right margins (DECSLRM): the engine has none, so the whole width.
+            "s" => Some(format!("1;{}s", self.cols())),
             "m" => {
                 let p = self.pen;
                 Some(format!("{}m", super::sgr_report(p.attrs(), p.fg, p.bg)))
