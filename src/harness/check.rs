@@ -21,7 +21,7 @@ use crate::term::Screen;
 pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResult> {
     let infos = match &case.checkpoints {
         Ok(i) => i,
-        Err(e) => return vec![broken(case, e.message())],
+        Err(e) => return vec![broken_by(case, e)],
     };
     let mut checked = check_replay(config, case, opts);
     let first = infos.first().map(|i| i.name.as_str()).unwrap_or_default();
@@ -32,12 +32,19 @@ pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResu
                 Ok(results) => results
                     .remove(&info.name)
                     .unwrap_or_else(|| missing(case, &info.name)),
-                Err(e) => failed_once(
-                    case,
-                    e.message(),
-                    (info.name != first).then_some(first),
-                    &info.name,
-                ),
+                Err(e) => {
+                    let mut r = failed_once(
+                        case,
+                        e.message(),
+                        (info.name != first).then_some(first),
+                        &info.name,
+                    );
+                    // The failure as data, once: at the first checkpoint, with the message.
+                    if info.name == first {
+                        r.failure = e.1.as_deref().cloned();
+                    }
+                    r
+                }
             }];
             for e in case.expects_at(&info.name) {
                 let mut r = match &mut checked {
@@ -87,8 +94,10 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
         warn_once("older-than-binary", &warning);
     }
     let shown = |e: crate::cast::CastError| {
-        e.with_path(crate::util::relative_to_cwd(&case.cast))
-            .to_string()
+        Failure::of_data(
+            e.with_path(crate::util::relative_to_cwd(&case.cast))
+                .failure(),
+        )
     };
     let reader = crate::cast::open(&case.cast).map_err(shown)?;
     replay::each_checkpoint(reader, case.engine, |cp| {
@@ -253,6 +262,7 @@ pub(super) fn check_checkpoint(
         snapshots,
         error,
         bad_input,
+        failure: None,
     }
 }
 
@@ -286,6 +296,16 @@ fn take(
 /// masked), each result under its [`expect_key`].
 fn check_expects(case: &Case, cp: &Checkpoint, results: &mut HashMap<String, CheckResult>) {
     for e in case.expects_at(&cp.name) {
+        let error = e.check(&cp.screen, &cp.name).err().map(String::from);
+        // An expectation that does not hold: a check failure at the checkpoint's marker,
+        // with the screen it looked at.
+        let failure = error.as_ref().map(|why| {
+            let rows =
+                (0..cp.screen.rows.len()).map(|r| cp.screen.row_text(r).trim_end().to_string());
+            crate::location::FailureJson::new(crate::location::FailureKind::Check, why.clone())
+                .at(&case.cast, cp.line, 0)
+                .screen(rows)
+        });
         results.insert(
             expect_key(&cp.name, &e.id),
             CheckResult {
@@ -295,10 +315,19 @@ fn check_expects(case: &Case, cp: &Checkpoint, results: &mut HashMap<String, Che
                 line: cp.line,
                 time: cp.time,
                 snapshots: Vec::new(),
-                error: e.check(&cp.screen, &cp.name).err().map(String::from),
+                error,
                 bad_input: false,
+                failure,
             },
         );
+    }
+}
+
+/// [`broken`] with the failure as data its cause gave, when it gave one.
+pub(super) fn broken_by(case: &Case, error: &Failure) -> CheckResult {
+    CheckResult {
+        failure: error.1.as_deref().cloned(),
+        ..broken(case, error.message())
     }
 }
 
@@ -313,6 +342,7 @@ pub(super) fn broken(case: &Case, error: &str) -> CheckResult {
         snapshots: Vec::new(),
         error: Some(error.to_string()),
         bad_input: false,
+        failure: None,
     }
 }
 

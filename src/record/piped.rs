@@ -171,14 +171,18 @@ pub struct RunJson {
     /// gone), one string with a line per terminal line, trailing spaces and blank lines
     /// trimmed; secrets starred. A line wider than [`MAX_TEXT_COLS`] is wrapped there.
     pub text: String,
-    /// Whether `text` lost its first lines (more lines than the engine's screen and
-    /// scrollback hold: about 3,000).
+    /// Whether `text` lost its first lines: an output of more than 2,000 lines keeps its last
+    /// 1,100 or so (the engine's scrollback and a screen of 100 rows).
     pub text_truncated: bool,
-    /// The tables found in `text` (the last 2,000 lines), as `tuicast inspect` finds them and
+    /// The tables found in the last 200 lines of `text`, as `tuicast inspect` finds them and
     /// under its gates; `row` is the line of `text` (from 1).
     pub tables: Vec<crate::inspect::TableJson>,
     /// What the command waits for, when it ended as `waiting-for-input` (else `null`).
     pub prompt: Option<RunPrompt>,
+    /// Why tuicast ended the command, as data (`kind` `timeout`, `limit` or
+    /// `waiting-for-input`; `screen` the last lines of `text`; `fix`); `null` when it ended
+    /// by itself (its own failure is `status`).
+    pub failure: Option<crate::location::FailureJson>,
     /// tuicast's exit status: 0 the command ended by itself (whatever its status), 1
     /// tuicast ended it (`ended_by`), 2 bad input (then only `error` and `exit` are there).
     pub exit: u8,
@@ -205,15 +209,25 @@ pub enum RunOutput {
 pub struct RunRefusal {
     /// What went wrong.
     pub error: String,
+    /// The same as data: `kind` `bad-input`, the message, the fix when one is known.
+    pub failure: crate::location::FailureJson,
     /// tuicast's exit status: 2.
     pub exit: u8,
 }
 
 impl RunRefusal {
-    /// A refusal with this message and exit status.
+    /// A refusal with this message and exit status (2: bad input).
     pub fn new(error: impl Into<String>, exit: u8) -> RunRefusal {
+        use crate::location::{FailureJson, FailureKind};
+        let error = error.into();
+        let kind = if exit == 2 {
+            FailureKind::BadInput
+        } else {
+            FailureKind::Error
+        };
         RunRefusal {
-            error: error.into(),
+            failure: FailureJson::new(kind, error.clone()),
+            error,
             exit,
         }
     }
@@ -538,6 +552,8 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
     };
     let read = ReadAsAPerson::of(&merged);
     let prompt = waiting.map(|(why, modes)| read.prompt(why, modes));
+    let text = redactor.scrub(&read.text);
+    let failure = ended_by.map(|e| ended_failure(e, opts, &text, prompt.as_ref()));
     let status = match status {
         Some(s) => RunStatus {
             code: s.code(),
@@ -571,13 +587,73 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
             timeout_ms: opts.timeout.as_millis() as u64,
             max_output: opts.max_output,
         },
-        text: redactor.scrub(&read.text),
+        text,
         text_truncated: read.truncated,
         tables: read.tables(),
         prompt,
+        failure,
         exit: if ended_by.is_some() { 1 } else { 0 },
     })
 }
+
+/// Why tuicast ended the command of `opts` (`ended`), as data, with the last lines of its
+/// `text` as the screen.
+fn ended_failure(
+    ended: EndedBy,
+    opts: &PipedOptions,
+    text: &str,
+    prompt: Option<&RunPrompt>,
+) -> crate::location::FailureJson {
+    use crate::location::{FailureJson, FailureKind};
+    let (kind, message, fix) = match ended {
+        EndedBy::Timeout => (
+            FailureKind::Timeout,
+            format!(
+                "the command ran past its timeout of {} ms and was killed",
+                opts.timeout.as_millis()
+            ),
+            "give it more time (--timeout), or less to do".to_string(),
+        ),
+        EndedBy::MaxOutput => (
+            FailureKind::Limit,
+            format!(
+                "the command wrote more than {} bytes on a stream and was killed",
+                opts.max_output
+            ),
+            format!(
+                "keep more (--max-output, at most {} MiB), or have it write less",
+                MAX_MAX_OUTPUT >> 20
+            ),
+        ),
+        EndedBy::WaitingForInput => (
+            FailureKind::WaitingForInput,
+            match prompt {
+                Some(p) if !p.prompt.evidence.is_empty() => format!(
+                    "the command waits for input ({} prompt: \"{}\") and was ended",
+                    p.prompt.kind, p.prompt.evidence
+                ),
+                _ => "the command waits for input and was ended".to_string(),
+            },
+            "give it its input (--stdin FILE, or --stdin - from a pipe), pass its own \
+             non-interactive option (-y, --yes, --batch), or drive it in `tuicast session`"
+                .to_string(),
+        ),
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let last = &lines[lines.len().saturating_sub(usize::from(TERMINAL_ROWS))..];
+    FailureJson::new(kind, message)
+        .screen(last.iter().copied())
+        .fix(fix)
+}
+
+/// The most lines of a run's text the table finder reads (its last ones): its work grows with
+/// the square of the lines of a text that holds no table (`seq 1500`: 23 s in a debug build;
+/// 200 lines: about 0.4 s).
+const MAX_TABLE_ROWS: usize = 200;
+
+/// The screen's rows for output longer than `MAX_ROWS` lines: its last lines are read on
+/// a screen this tall under the engine's scrollback.
+const LONG_OUTPUT_ROWS: usize = 100;
 
 /// The size of the terminal a run's command sees (`stty size`); its text is read at a size
 /// of its own ([`ReadAsAPerson`]).
@@ -638,7 +714,8 @@ struct ReadAsAPerson {
 impl ReadAsAPerson {
     /// `output` (the streams merged, in the order they came) fed to tuicast's engine at a
     /// size where its lines do not wrap (at most [`MAX_TEXT_COLS`] wide) and, up to
-    /// [`MAX_ROWS`](crate::size::MAX_ROWS), all on the screen; the rest in the scrollback.
+    /// [`MAX_ROWS`](crate::size::MAX_ROWS) lines, all on the screen; a longer output on a
+    /// screen of [`LONG_OUTPUT_ROWS`] under the scrollback (its last lines kept).
     fn of(output: &str) -> ReadAsAPerson {
         use unicode_width::UnicodeWidthStr;
         let (mut lines, mut widest) = (0usize, 0usize);
@@ -646,7 +723,14 @@ impl ReadAsAPerson {
             lines += 1;
             widest = widest.max(line.width());
         }
-        let rows = lines.clamp(usize::from(TERMINAL_ROWS), crate::size::MAX_ROWS as usize);
+        // All of it on the screen when it fits, so nothing scrolls; else a short screen under
+        // the scrollback (every line scrolled costs a move of every row of the screen).
+        let max_rows = crate::size::MAX_ROWS as usize;
+        let rows = if lines <= max_rows {
+            lines.max(usize::from(TERMINAL_ROWS))
+        } else {
+            LONG_OUTPUT_ROWS
+        };
         let cols = widest.clamp(usize::from(TERMINAL_COLS), usize::from(MAX_TEXT_COLS));
         let size = crate::size::Size {
             cols: cols as u16,
@@ -672,13 +756,28 @@ impl ReadAsAPerson {
         }
     }
 
-    /// The tables of the screen, their rows counted in lines of the text.
+    /// The tables of the screen's last [`MAX_TABLE_ROWS`] rows with text, their rows counted
+    /// in lines of the text.
     fn tables(&self) -> Vec<crate::inspect::TableJson> {
-        crate::inspect::tables(&self.screen)
+        let rows = &self.screen.rows;
+        let used = (0..rows.len())
+            .rev()
+            .find(|&r| !self.screen.row_text(r).trim().is_empty())
+            .map_or(0, |r| r + 1);
+        let start = used.saturating_sub(MAX_TABLE_ROWS);
+        let mut part = self.screen.clone();
+        part.rows = rows[start..used].to_vec();
+        part.size.rows = (used - start).max(1) as u16;
+        if part.rows.is_empty() {
+            return Vec::new();
+        }
+        let last = (part.rows.len() - 1) as u16;
+        part.cursor.row = part.cursor.row.saturating_sub(start as u16).min(last);
+        crate::inspect::tables(&part)
             .iter()
             .map(|t| {
                 let mut json = crate::inspect::TableJson::of(t);
-                json.row = crate::pos::Ordinal::of(t.row + self.above);
+                json.row = crate::pos::Ordinal::of(t.row + start + self.above);
                 json
             })
             .collect()

@@ -461,8 +461,14 @@ fn bad_input_is_one_json_object_with_error_and_exit_2() {
         let r = run(args);
         assert_eq!(r.code, 2, "{args:?}: {r}");
         let keys: Vec<&String> = r.json.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["error", "exit"], "{args:?}: {r}");
+        assert_eq!(keys, ["error", "failure", "exit"], "{args:?}: {r}");
         assert_eq!(r.json["exit"], 2, "{args:?}: {r}");
+        // The same as data (issue 42 point 3).
+        assert_eq!(r.json["failure"]["kind"], "bad-input", "{args:?}: {r}");
+        assert_eq!(
+            r.json["failure"]["message"], r.json["error"],
+            "{args:?}: {r}"
+        );
     }
     let r = run(&["--", "no-such-program-xyz"]);
     assert!(
@@ -498,7 +504,9 @@ fn cwd_runs_the_command_in_that_folder_and_a_bad_folder_is_bad_input() {
     ] {
         let r = tuicast_run(&dir, &["--cwd", arg, "--", "pwd"], &[], None);
         assert_eq!(r.code, 2, "{r}");
-        assert_eq!(r.json, serde_json::json!({"error": says, "exit": 2}), "{r}");
+        assert_eq!(r.json["error"], says, "{r}");
+        assert_eq!(r.json["exit"], 2, "{r}");
+        assert_eq!(r.json["failure"]["kind"], "bad-input", "{r}");
     }
 }
 
@@ -708,7 +716,8 @@ fn ask_refuses_bad_input_with_one_json_object_and_exit_2() {
             error.contains(says),
             "{args:?}: {error:?} says {says:?}\n{r}"
         );
-        assert_eq!(r.json.as_object().map(|o| o.len()), Some(2), "{r}");
+        assert_eq!(r.json.as_object().map(|o| o.len()), Some(3), "{r}");
+        assert_eq!(r.json["failure"]["kind"], "bad-input", "{r}");
     }
     // A question longer than 1 MiB.
     let long = vec![b'q'; (1 << 20) + 1];
