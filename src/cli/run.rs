@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use tuicast::escape::escape_for_terminal;
 use tuicast::record::piped::{self, PipedInput, PipedOptions};
 
-/// Run a non-interactive command (pipes, no terminal) and print its output as one JSON object.
+/// Run a non-interactive command and print its output, read as a person would, as one JSON object.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     tuicast run -- sh -c 'echo out; echo err >&2; exit 3'   status.code 3, tuicast exits 0\n  \
