@@ -359,7 +359,14 @@ impl Worker {
     /// reply as its screen) and an exit status.
     fn failed_as(&self, mut failure: crate::location::FailureJson, exit: u8) -> Reply {
         let view = self.view();
+        // Every field that may quote what was typed or looked for, starred (the screen is
+        // the reply's, already without secrets).
         failure.message = self.starred(failure.message);
+        failure.step = failure.step.map(|s| self.starred(s));
+        failure.fix = failure.fix.map(|s| self.starred(s));
+        failure.screen = failure
+            .screen
+            .map(|rows| rows.into_iter().map(|r| self.starred(r)).collect());
         if let Some(v) = &view.session {
             failure = failure.screen(v.screen.lines());
         }
