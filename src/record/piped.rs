@@ -10,7 +10,7 @@
 //!
 //! The command leads a session of its own (never the caller's controlling terminal) whose
 //! controlling terminal is a PTY of the run's, by default also its standard input, where
-//! nothing is typed. A command that asks something blocks reading it: every [`LOOK_EVERY`]
+//! nothing is typed. A command that asks something blocks reading it: every 25 ms
 //! the run looks in `/proc` (`quiet.rs`: a process of the tree in a read of the terminal, or
 //! a poll while it holds it; every thread waiting at two looks 3 ms apart), and after
 //! [`INPUT_SETTLE`] with nothing written it ends the command as
