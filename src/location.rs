@@ -1,11 +1,17 @@
-//! Places in files, `path:line:column`, and the one conversion from a byte offset to them.
+//! Places in files, `path:line:column`, and the one conversion from a byte offset to them;
+//! and [`FailureJson`], a failure as data with its place as fields, the one shape every JSON
+//! output of tuicast reports a failure in.
 //!
 //! Lines and columns are 1-based, and columns count characters, not bytes: what an editor
-//! shows. A line of 0 means "not about a particular line"; a column of 0, "the whole line".
+//! shows. In a message a line of 0 means "not about a particular line" and a column of 0 "the
+//! whole line"; in a [`FailureJson`] they are `null` instead, never 0.
 //! A leaf module: it imports only the escaper.
 
 use std::fmt;
-use std::path::Path;
+use std::num::NonZeroU64;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
 
 use crate::escape::escape_for_terminal;
 
@@ -100,6 +106,137 @@ pub fn write_place(
     Ok(())
 }
 
+/// A failure as data: what went wrong (a stable [`FailureKind`] and the message people
+/// read), where (`path`, `line`, `column`, the `step`), the screen at that moment and the
+/// suggested fix, each a field. `tuicast run` (`failure`), `tuicast test --message-format
+/// json` (each test's `failure`) and the session daemon's replies (`failure`) write it; a
+/// field not known is `null` — `line` and `column` are never 0.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[non_exhaustive]
+pub struct FailureJson {
+    /// What kind of failure: a name to act on, stable across versions.
+    pub kind: FailureKind,
+    /// The message as tuicast prints it for people (its place included).
+    pub message: String,
+    /// The file the failure is about (a scenario, a cast, a golden), when there is one.
+    pub path: Option<PathBuf>,
+    /// Its line in `path`, from 1 (for a golden: the screen row of the first difference);
+    /// `null` when not known.
+    pub line: Option<NonZeroU64>,
+    /// Its column, in characters from 1; `null` when not known or the whole line.
+    pub column: Option<NonZeroU64>,
+    /// The step that failed, as a scenario writes it (`{ wait = "ready" }`), when a step did.
+    pub step: Option<String>,
+    /// The screen at that moment (for `tuicast run`, its last lines of text), one string per
+    /// row, trailing blank rows dropped; `null` when there is none.
+    pub screen: Option<Vec<String>>,
+    /// What to do about it: a command to run or an edit to make, when tuicast knows one.
+    pub fix: Option<String>,
+}
+
+/// What kind of failure a [`FailureJson`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum FailureKind {
+    /// A wait or a command ran past its time.
+    Timeout,
+    /// The program exited while a step still needed it, or with another status than the
+    /// scenario expects.
+    Exited,
+    /// The program was ended by a signal it did not ask for (SIGSEGV, SIGABRT, …).
+    Crashed,
+    /// A screen differs from its golden.
+    Mismatch,
+    /// A golden does not exist yet.
+    MissingGolden,
+    /// The input is wrong: a file that does not parse, a bad value, a missing program or
+    /// secret, a usage error. Fixed by changing the input, not by running again.
+    BadInput,
+    /// A limit passed: the output, a cast's size, a count.
+    Limit,
+    /// The program waits for input that will not come (`tuicast run`).
+    WaitingForInput,
+    /// An expectation on a screen (`[[check.expect]]`, `session check`) does not hold, or a
+    /// secret reached the screen.
+    Check,
+    /// A signal asked tuicast to stop.
+    Interrupted,
+    /// Anything else (reading or writing failed).
+    Error,
+}
+
+impl FailureKind {
+    /// The name as the JSON writes it (`missing-golden`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Timeout => "timeout",
+            FailureKind::Exited => "exited",
+            FailureKind::Crashed => "crashed",
+            FailureKind::Mismatch => "mismatch",
+            FailureKind::MissingGolden => "missing-golden",
+            FailureKind::BadInput => "bad-input",
+            FailureKind::Limit => "limit",
+            FailureKind::WaitingForInput => "waiting-for-input",
+            FailureKind::Check => "check",
+            FailureKind::Interrupted => "interrupted",
+            FailureKind::Error => "error",
+        }
+    }
+}
+
+impl FailureJson {
+    /// A failure of `kind` with `message`, nothing else known yet.
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> FailureJson {
+        FailureJson {
+            kind,
+            message: message.into(),
+            path: None,
+            line: None,
+            column: None,
+            step: None,
+            screen: None,
+            fix: None,
+        }
+    }
+
+    /// At `path`, `line` and `column` (0: not known, written `null`).
+    pub fn at(mut self, path: impl Into<PathBuf>, line: u64, column: u64) -> FailureJson {
+        self.path = Some(path.into());
+        self.line = NonZeroU64::new(line);
+        self.column = NonZeroU64::new(column).filter(|_| self.line.is_some());
+        self
+    }
+
+    /// At the step written `step`.
+    pub fn step(mut self, step: impl Into<String>) -> FailureJson {
+        self.step = Some(step.into());
+        self
+    }
+
+    /// With the screen's rows (trailing blank rows dropped; none left: no screen).
+    pub fn screen<I, S>(mut self, rows: I) -> FailureJson
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut rows: Vec<String> = rows.into_iter().map(Into::into).collect();
+        while rows.last().is_some_and(|r| r.trim().is_empty()) {
+            rows.pop();
+        }
+        self.screen = (!rows.is_empty()).then_some(rows);
+        self
+    }
+
+    /// With the suggested fix.
+    pub fn fix(mut self, fix: impl Into<String>) -> FailureJson {
+        self.fix = Some(fix.into());
+        self
+    }
+}
+
 fn floor_char_boundary(text: &str, offset: usize) -> usize {
     let mut end = offset.min(text.len());
     while !text.is_char_boundary(end) {
@@ -135,6 +272,33 @@ mod tests {
                 line_column(text, offset),
                 "offset {offset}"
             );
+        }
+    }
+
+    #[test]
+    fn a_failure_never_has_line_0_and_reads_back_as_written() {
+        let f = FailureJson::new(FailureKind::MissingGolden, "no golden")
+            .at("s/a/end.txt", 0, 7)
+            .screen(["$ ls", "", " "]);
+        assert_eq!(f.line, None);
+        assert_eq!(f.column, None, "no column without a line");
+        assert_eq!(f.screen, Some(vec!["$ ls".to_string()]));
+        let json = serde_json::to_value(&f).unwrap();
+        assert_eq!(json["kind"], "missing-golden");
+        assert_eq!(json["line"], serde_json::Value::Null);
+        assert_eq!(serde_json::from_value::<FailureJson>(json).unwrap(), f);
+        let mut zero = serde_json::to_value(f.at("x", 3, 4)).unwrap();
+        assert_eq!(
+            (zero["line"].clone(), zero["column"].clone()),
+            (3.into(), 4.into())
+        );
+        zero["line"] = 0.into();
+        assert!(
+            serde_json::from_value::<FailureJson>(zero).is_err(),
+            "0 is no line"
+        );
+        for kind in [FailureKind::WaitingForInput, FailureKind::BadInput] {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.name());
         }
     }
 

@@ -42,6 +42,20 @@ pub struct CastError {
 }
 
 impl CastError {
+    /// The error as data: `bad-input` (`error` for a failed read) at its place.
+    pub fn failure(&self) -> crate::location::FailureJson {
+        use crate::location::{FailureJson, FailureKind};
+        let kind = match self.kind {
+            CastErrorKind::Io => FailureKind::Error,
+            _ => FailureKind::BadInput,
+        };
+        let failure = FailureJson::new(kind, self.to_string());
+        match &self.path {
+            Some(p) => failure.at(p, self.line, self.column),
+            None => failure,
+        }
+    }
+
     /// Makes an error of `kind` at `line:column` with a message.
     pub fn new(kind: CastErrorKind, line: u64, column: u64, message: impl Into<String>) -> Self {
         CastError {

@@ -19,7 +19,7 @@ const MAX_QUESTION: u64 = 1 << 20;
 /// The argument that stands for the question.
 const PLACEHOLDER: &str = "{}";
 
-/// Ask a command a question (pipes, no terminal) and print its answer as one JSON object.
+/// Ask a command a question (on pipes) and print its answer as one JSON object.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     tuicast ask --prompt 'Name a colour' -- ./answer.sh         the question on its stdin\n  \

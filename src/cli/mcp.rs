@@ -544,8 +544,9 @@ impl Server {
 
     /// A command with pipes.
     #[tool(
-        description = "Run a command with pipes (no terminal), as `tuicast run`: its \
-        output and status as JSON."
+        description = "Run a command that returns data, as `tuicast run`: its output and \
+        status, its text as a person reads it, the tables in it, and the prompt of a command \
+        that stops to wait for input (ended at once, not at the timeout), as JSON."
     )]
     async fn run(&self, Parameters(i): Parameters<RunInput>) -> CallToolResult {
         let mut args = vec!["run".into()];

@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use tuicast::escape::escape_for_terminal;
 use tuicast::record::piped::{self, PipedInput, PipedOptions};
 
-/// Run a non-interactive command (pipes, no terminal) and print its output as one JSON object.
+/// Run a non-interactive command and print its output, read as a person would, as one JSON object.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     tuicast run -- sh -c 'echo out; echo err >&2; exit 3'   status.code 3, tuicast exits 0\n  \
@@ -21,19 +21,25 @@ use tuicast::record::piped::{self, PipedInput, PipedOptions};
     printf 'a\\nb\\n' | tuicast run --stdin - -- wc -l         or from tuicast's own\n  \
     tuicast run --env LANG=C --inherit-env PATH -- ./tool    on top of the clean environment\n  \
     tuicast run --cwd fixtures -- ./check.sh                 in that folder (./check.sh there)\n  \
-    TUICAST_SECRET_TOKEN=... tuicast run --secret TUICAST_SECRET_TOKEN -- ./deploy   starred\n\n\
+    TUICAST_SECRET_TOKEN=... tuicast run --secret TUICAST_SECRET_TOKEN -- ./deploy   starred\n  \
+    tuicast run -- apt install cowsay                        ended_by \"waiting-for-input\" at [Y/n]\n\n\
     Prints one JSON object (docs/agents.md, \"tuicast run\"; `tuicast schema run`): stdout,\n\
     stderr (text when UTF-8, else base64: see encoding), status (code or signal), ended_by,\n\
-    duration_ms, bytes, truncated, limits, exit. The command starts from the clean base\n\
-    environment of recordings with a fresh, empty HOME.\n\
+    duration_ms, bytes, truncated, limits, text (the output as a person reads it on a\n\
+    terminal), text_truncated, tables, prompt (what a command waiting for input asks), exit.\n\
+    The command starts from the clean base environment of recordings with a fresh, empty HOME\n\
+    and pagers off (PAGER=cat, GIT_PAGER=cat), in a session of its own whose terminal is the\n\
+    run's: a command blocked reading it with nothing written for 200 ms ends the run.\n\
     Exit status: 0 the command ended by itself (whatever its status: see status), 1 tuicast\n\
-    ended it (a limit: see ended_by), 2 bad input (one JSON object with error and exit).")]
+    ended it (a limit or a wait for input: see ended_by), 2 bad input (one JSON object with\n\
+    error and exit).")]
 pub(super) struct Args {
     /// How long the command may run before it is killed.
     #[arg(long, value_name = "DURATION", default_value = "60s")]
     timeout: String,
-    /// What the command reads: a file, or `-` for tuicast's standard input (default: nothing,
-    /// /dev/null).
+    /// What the command reads: a file (`/dev/null` for nothing), or `-` for tuicast's
+    /// standard input (default: a terminal of its own where nothing is typed: a command that
+    /// reads it ends the run as ended_by "waiting-for-input", with its prompt).
     #[arg(long, value_name = "FILE|-")]
     stdin: Option<PathBuf>,
     #[command(flatten)]
@@ -88,7 +94,7 @@ fn options(args: Args) -> anyhow::Result<PipedOptions> {
     let mut opts = PipedOptions::new(args.command);
     common_options(&mut opts, &args.timeout, args.common)?;
     opts.stdin = match args.stdin {
-        None => PipedInput::Null,
+        None => PipedInput::Terminal,
         Some(p) if p.as_os_str() == "-" => PipedInput::Inherit,
         Some(p) => PipedInput::File(p),
     };

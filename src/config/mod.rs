@@ -459,6 +459,16 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
+    /// The error as data: `bad-input` (`error` for a failed read) at its place.
+    pub fn failure(&self) -> crate::location::FailureJson {
+        use crate::location::{FailureJson, FailureKind};
+        let kind = match self.kind {
+            ConfigErrorKind::Io => FailureKind::Error,
+            _ => FailureKind::BadInput,
+        };
+        FailureJson::new(kind, self.to_string()).at(&self.path, self.line, self.column)
+    }
+
     /// A wrong value ([`ConfigErrorKind::Value`]) in `path` at `line:column`.
     pub fn new(path: &Path, line: u64, column: u64, message: impl Into<String>) -> Self {
         ConfigError::of_kind(ConfigErrorKind::Value, path, line, column, message)

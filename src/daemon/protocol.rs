@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::inspect::InspectionJson;
+use crate::location::{FailureJson, FailureKind};
 use crate::pos::{Ordinal, Place};
 use crate::render::ScreenJson;
 
@@ -175,6 +176,10 @@ pub struct Reply {
     /// Only on failure: what went wrong.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Only on failure: the same as data — its `kind` (`timeout`, `exited`, `bad-input`, …),
+    /// the step, the screen at that moment and the fix, each a field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Box<FailureJson>>,
     /// The command's exit status: 0 done, 1 a wait or step failed, 2 bad input.
     pub exit: u8,
 }
@@ -464,11 +469,25 @@ pub struct Listed {
     pub state: Option<State>,
 }
 
+/// The kind of a failure known only by its exit status: 2 is bad input.
+pub(crate) fn kind_of_exit(exit: u8) -> FailureKind {
+    if exit == 2 {
+        FailureKind::BadInput
+    } else {
+        FailureKind::Error
+    }
+}
+
 impl Reply {
     /// A reply with only an error and an exit status.
     pub fn error(message: impl Into<String>, exit: u8) -> Reply {
+        let message = message.into();
         Reply {
-            error: Some(message.into()),
+            failure: Some(Box::new(FailureJson::new(
+                kind_of_exit(exit),
+                message.clone(),
+            ))),
+            error: Some(message),
             exit,
             ..Reply::default()
         }

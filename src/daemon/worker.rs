@@ -432,10 +432,32 @@ impl Worker {
 
     /// [`Worker::view`] with an error and an exit status.
     fn failed(&self, error: impl Into<String>, exit: u8) -> Reply {
+        let message = error.into();
+        let failure =
+            crate::location::FailureJson::new(super::protocol::kind_of_exit(exit), &message);
+        self.failed_as(failure, exit)
+    }
+
+    /// [`Worker::view`] with a failure as data (its message starred, the screen of the
+    /// reply as its screen) and an exit status.
+    fn failed_as(&self, mut failure: crate::location::FailureJson, exit: u8) -> Reply {
+        let view = self.view();
+        // Every field that may quote what was typed or looked for, starred (the screen is
+        // the reply's, already without secrets).
+        failure.message = self.starred(failure.message);
+        failure.step = failure.step.map(|s| self.starred(s));
+        failure.fix = failure.fix.map(|s| self.starred(s));
+        failure.screen = failure
+            .screen
+            .map(|rows| rows.into_iter().map(|r| self.starred(r)).collect());
+        if let Some(v) = &view.session {
+            failure = failure.screen(v.screen.lines());
+        }
         Reply {
-            error: Some(self.starred(error.into())),
+            error: Some(failure.message.clone()),
+            failure: Some(Box::new(failure)),
             exit,
-            ..self.view()
+            ..view
         }
     }
 
@@ -567,7 +589,8 @@ impl Worker {
                 ) {
                     self.break_with(&e);
                 }
-                self.failed(e.to_string(), code)
+                let (shown, _) = shown_step(&step);
+                self.failed_as(e.failure().step(shown), code)
             }
         }
     }
@@ -910,5 +933,8 @@ fn with_suffix(save: &Path, ext: &str) -> PathBuf {
 
 /// A failed start as a reply.
 fn failure(e: &RecordError) -> Reply {
-    Reply::error(e.to_string(), if e.is_check_failure() { 1 } else { 2 })
+    Reply {
+        failure: Some(Box::new(e.failure())),
+        ..Reply::error(e.to_string(), if e.is_check_failure() { 1 } else { 2 })
+    }
 }

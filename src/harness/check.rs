@@ -21,15 +21,17 @@ use crate::term::Screen;
 pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResult> {
     let infos = match &case.checkpoints {
         Ok(i) => i,
-        Err(e) => return vec![broken(case, e.message())],
+        Err(e) => return vec![broken_by(case, e)],
     };
     let mut checked = check_replay(config, case, opts);
     let first = infos.first().map(|i| i.name.as_str()).unwrap_or_default();
     let lead = case_lead(case, first);
     // A live recording is the case's own test, first: a failure to record is told there.
-    let own = case
-        .recorded
-        .then(|| recording(case, checked.as_ref().err().map(|e| e.message())));
+    let own = case.recorded.then(|| {
+        let mut r = recording(case, checked.as_ref().err().map(|e| e.message()));
+        r.failure = checked.as_ref().err().and_then(|e| e.1.as_deref().cloned());
+        r
+    });
     let told = |name: &str| (own.is_some() || name != first).then_some(lead.as_str());
     let checkpoints: Vec<CheckResult> = infos
         .iter()
@@ -38,7 +40,15 @@ pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResu
                 Ok(results) => results
                     .remove(&info.name)
                     .unwrap_or_else(|| missing(case, &info.name)),
-                Err(e) => failed_once(case, e.message(), told(&info.name), &info.name),
+                Err(e) => {
+                    let told = told(&info.name);
+                    let mut r = failed_once(case, e.message(), told, &info.name);
+                    // The failure as data, once: where the message is told.
+                    if told.is_none() {
+                        r.failure = e.1.as_deref().cloned();
+                    }
+                    r
+                }
             }];
             for e in case.expects_at(&info.name) {
                 let mut r = match &mut checked {
@@ -89,8 +99,10 @@ pub(super) fn check_replay(config: &Config, case: &Case, opts: &Options) -> Chec
         warn_once("older-than-binary", &warning);
     }
     let shown = |e: crate::cast::CastError| {
-        e.with_path(crate::util::relative_to_cwd(&case.cast))
-            .to_string()
+        Failure::of_data(
+            e.with_path(crate::util::relative_to_cwd(&case.cast))
+                .failure(),
+        )
     };
     let reader = crate::cast::open(&case.cast).map_err(shown)?;
     replay::each_checkpoint(reader, case.engine, |cp| {
@@ -276,6 +288,7 @@ pub(super) fn check_checkpoint(
         snapshots,
         error,
         bad_input,
+        failure: None,
     }
 }
 
@@ -309,7 +322,26 @@ fn take(
 /// masked), each result under its [`expect_key`].
 fn check_expects(case: &Case, cp: &Checkpoint, results: &mut HashMap<String, CheckResult>) {
     for e in case.expects_at(&cp.name) {
-        let failure = e.check(&cp.screen, &cp.name).err();
+        let failed = e.check(&cp.screen, &cp.name).err();
+        // An adapter's limit or regex at first use is bad input, not a failed check.
+        let bad_input = failed
+            .as_ref()
+            .is_some_and(|f| f.kind() == crate::assert::ExpectFailureKind::Adapter);
+        let error = failed.map(|f| f.message().to_string());
+        // An expectation that does not hold: a check failure at the checkpoint's marker,
+        // with the screen it looked at.
+        let failure = error.as_ref().map(|why| {
+            let rows =
+                (0..cp.screen.rows.len()).map(|r| cp.screen.row_text(r).trim_end().to_string());
+            let kind = if bad_input {
+                crate::location::FailureKind::BadInput
+            } else {
+                crate::location::FailureKind::Check
+            };
+            crate::location::FailureJson::new(kind, why.clone())
+                .at(&case.cast, cp.line, 0)
+                .screen(rows)
+        });
         results.insert(
             expect_key(&cp.name, &e.id),
             CheckResult {
@@ -319,11 +351,19 @@ fn check_expects(case: &Case, cp: &Checkpoint, results: &mut HashMap<String, Che
                 line: cp.line,
                 time: cp.time,
                 snapshots: Vec::new(),
-                error: failure.as_ref().map(|f| f.message().to_string()),
-                bad_input: failure
-                    .is_some_and(|f| f.kind() == crate::assert::ExpectFailureKind::Adapter),
+                error,
+                bad_input,
+                failure,
             },
         );
+    }
+}
+
+/// [`broken`] with the failure as data its cause gave, when it gave one.
+pub(super) fn broken_by(case: &Case, error: &Failure) -> CheckResult {
+    CheckResult {
+        failure: error.1.as_deref().cloned(),
+        ..broken(case, error.message())
     }
 }
 
@@ -338,6 +378,7 @@ pub(super) fn broken(case: &Case, error: &str) -> CheckResult {
         snapshots: Vec::new(),
         error: Some(error.to_string()),
         bad_input: false,
+        failure: None,
     }
 }
 

@@ -260,6 +260,8 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
     let mut scrollback = 0;
     let mut scrollback_at = None;
     let mut problem = None;
+    // The problem as data, when its cause gave it (a cast TOML's place).
+    let mut problem_data = None;
     let mut scenario = None;
     let mut checked = crate::config::Checked::all();
     let mut engine = config.engine;
@@ -293,7 +295,10 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
             regions = file.anchors;
         }
         Ok(None) => {}
-        Err(e) => problem = Some(e.to_string()),
+        Err(e) => {
+            problem = Some(e.to_string());
+            problem_data = Some(Box::new(e.failure()));
+        }
     }
     // No format, no region golden, no expectation: every test of the cast would pass having
     // checked nothing (`formats = []` in tuicast.toml; a cast TOML's own is refused as read).
@@ -306,7 +311,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
     }
     let records = scenario.as_ref().is_some_and(|s| live.records_scenario(s));
     let checkpoints = match problem {
-        Some(p) => Err(Failure::from(p)),
+        Some(p) => Err(Failure(p, problem_data)),
         None => match (&scenario, records) {
             (Some(s), true) => Ok(planned_checkpoints(s)),
             (Some(s), false) if !cast.exists() => Err(unrecorded(&cast, s, live)),
@@ -318,7 +323,7 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
             )),
             _ => scan_checkpoints(&cast)
                 .map_err(|e| {
-                    Failure::from(e.with_path(crate::util::relative_to_cwd(&cast)).to_string())
+                    Failure::of_data(e.with_path(crate::util::relative_to_cwd(&cast)).failure())
                 })
                 .map(|all| match &scenario {
                     Some(s) => with_stale(&cast, all, s),

@@ -140,6 +140,7 @@ impl Leftovers {
             snapshots: Vec::new(),
             error: Some(m),
             bad_input: false,
+            failure: None,
         })
     }
 

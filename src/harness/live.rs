@@ -28,6 +28,7 @@ use super::discover::Case;
 use super::Failure;
 use crate::assert::{self, UpdateAction};
 use crate::config::Config;
+use crate::location::FailureJson;
 use crate::record::{Program, Scenario};
 use {super::check::masked, crate::assert::Check, crate::replay};
 
@@ -290,7 +291,7 @@ pub(super) fn live_replay(
     loop {
         if let Some(result) = read_done(&done) {
             note_outcome(case, &recorded, &result);
-            result.map_err(|f| f.message)?;
+            result.map_err(Failure::from)?;
             break;
         }
         match crate::util::PidLock::acquire(&lock) {
@@ -299,7 +300,7 @@ pub(super) fn live_replay(
                     // Finished between our look and our lock.
                     held.release();
                     note_outcome(case, &recorded, &result);
-                    result.map_err(|f| f.message)?;
+                    result.map_err(Failure::from)?;
                     break;
                 }
                 won = true;
@@ -309,7 +310,7 @@ pub(super) fn live_replay(
                 }
                 held.release();
                 note_outcome(case, &recorded, &result);
-                result.map_err(|f| f.message)?;
+                result.map_err(Failure::from)?;
                 break;
             }
             // Another process records it (a stale lock was taken over above).
@@ -347,6 +348,8 @@ pub(super) fn live_replay(
 pub(super) struct Failed {
     message: String,
     step_line: Option<u64>,
+    /// The failure as data (a recording's failed step), when known.
+    failure: Option<Box<FailureJson>>,
 }
 
 impl From<String> for Failed {
@@ -354,7 +357,14 @@ impl From<String> for Failed {
         Failed {
             message,
             step_line: None,
+            failure: None,
         }
+    }
+}
+
+impl From<Failed> for Failure {
+    fn from(f: Failed) -> Failure {
+        Failure(f.message, f.failure)
     }
 }
 
@@ -457,7 +467,15 @@ fn read_done(done: &Path) -> Option<Result<(), Failed>> {
         .flatten();
     Some(match read {
         Some(Done::Ok) => Ok(()),
-        Some(Done::Error { message, step_line }) => Err(Failed { message, step_line }),
+        Some(Done::Error {
+            message,
+            step_line,
+            failure,
+        }) => Err(Failed {
+            message,
+            step_line,
+            failure,
+        }),
         // Never a pass from a file that does not say so.
         None => Err(Failed::from(format!(
             "the live recording's outcome {} is not one tuicast wrote (remove the folder {} \
@@ -481,6 +499,8 @@ enum Done {
     Error {
         message: String,
         step_line: Option<u64>,
+        #[serde(default)]
+        failure: Option<Box<FailureJson>>,
     },
 }
 
@@ -491,6 +511,7 @@ impl Done {
             Err(f) => Done::Error {
                 message: f.message.clone(),
                 step_line: f.step_line,
+                failure: f.failure.clone(),
             },
         }
     }
@@ -518,12 +539,16 @@ fn record_and_decide(
             .source
             .clone()
             .unwrap_or_else(|| case.cast.with_extension("toml"));
+        let message = format!(
+            "live recording of {} failed: {e}",
+            assert::shown_path(&file)
+        );
+        let mut failure = e.failure();
+        failure.message.clone_from(&message);
         return Err(Failed {
-            message: format!(
-                "live recording of {} failed: {e}",
-                assert::shown_path(&file)
-            ),
+            message,
             step_line: e.origin().map(|o| o.line),
+            failure: Some(Box::new(failure)),
         });
     }
     let checkpoints = crate::cast::open(recorded)
@@ -648,6 +673,10 @@ mod tests {
         let failed = Err(Failed {
             message: "line 7 broke\nmore".into(),
             step_line: Some(7),
+            failure: Some(Box::new(
+                FailureJson::new(crate::location::FailureKind::Timeout, "line 7 broke")
+                    .at("s.toml", 7, 3),
+            )),
         });
         for result in [Ok(()), Err(Failed::from("it broke".to_string())), failed] {
             std::fs::write(at("x.done"), Done::of(&result).to_json()).unwrap();

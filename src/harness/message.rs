@@ -2,6 +2,7 @@
 //! writes, one JSON object per line, and what a tool reads back. With the `schema` feature
 //! they give its schema (`tuicast schema test-message`); docs/agents.md describes each field.
 
+use std::num::NonZeroU64;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::discover::Case;
 use super::{CheckResult, LiveMode};
 use crate::assert::{Outcome, Place};
+use crate::location::FailureJson;
 use crate::pos::Ordinal;
 
 /// One line of `tuicast test --message-format json`.
@@ -81,9 +83,9 @@ pub struct ListedTest {
     pub checkpoint: String,
     /// The expectation (`[[check.expect]]`'s name), for an expectation's test.
     pub expect: Option<String>,
-    /// The cast line of its marker; 0 when it is not known before the run (a checkpoint
-    /// planned from a scenario recorded live, a cast that does not read).
-    pub line: u64,
+    /// The cast line of its marker; `null` when it is not known before the run (a checkpoint
+    /// planned from a scenario recorded live, a cast that does not read), never 0.
+    pub line: Option<NonZeroU64>,
     /// Whether this run records the cast live from its scenario (instead of replaying it).
     pub live: bool,
     /// Why the cast or its scenario cannot be checked (the test then fails with it).
@@ -102,8 +104,8 @@ pub struct TestRecord {
     pub cast: PathBuf,
     /// The checkpoint.
     pub checkpoint: String,
-    /// The cast line of its marker (0 when the cast did not parse).
-    pub line: u64,
+    /// The cast line of its marker (`null` when the cast did not parse), never 0.
+    pub line: Option<NonZeroU64>,
     /// Its time in seconds.
     pub time: f64,
     /// Whether it passed.
@@ -116,6 +118,12 @@ pub struct TestRecord {
     /// checkpoint's cast line, the command that accepts or updates), when it failed.
     #[serde(default)]
     pub message: Option<String>,
+    /// The failure as data, when it failed: its `kind` (`mismatch`, `missing-golden`,
+    /// `timeout`, `exited`, `bad-input`, …), its place (for a golden: the golden's path, and
+    /// the row and column of the first difference as `line` and `column`; for a live
+    /// recording: the scenario's step), the screen and the fix.
+    #[serde(default)]
+    pub failure: Option<FailureJson>,
 }
 
 /// One golden's result.
@@ -170,7 +178,7 @@ impl ListedTest {
             cast: r.cast.clone(),
             checkpoint: r.checkpoint.clone(),
             expect: None,
-            line: r.line,
+            line: NonZeroU64::new(r.line),
             live: false,
             error: None,
         }
@@ -186,7 +194,7 @@ impl ListedTest {
             cast: case.cast.clone(),
             checkpoint: checkpoint.to_string(),
             expect: expect.map(str::to_string),
-            line,
+            line: NonZeroU64::new(line),
             live: recorded,
             error: None,
         };
@@ -267,12 +275,13 @@ impl TestRecord {
             test: r.test.clone(),
             cast: r.cast.clone(),
             checkpoint: r.checkpoint.clone(),
-            line: r.line,
+            line: NonZeroU64::new(r.line),
             time: r.time,
             passed: r.passed(),
             error: r.error.clone(),
             snapshots,
             message: (!r.passed()).then(|| r.message_in(live)),
+            failure: r.failure_in(live),
         }
     }
 }

@@ -21,9 +21,18 @@ use crate::assert::{self, Outcome, Place};
 /// libtest-mimic's `Failed`); what failed, as data, is the [`CheckResult`] and its
 /// [`Status`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure(pub(crate) String);
+pub struct Failure(
+    pub(crate) String,
+    /// The failure as data, when its cause gave it (a live recording's step, a cast's place).
+    pub(crate) Option<Box<crate::location::FailureJson>>,
+);
 
 impl Failure {
+    /// The failure `data` as a message with its data.
+    pub(crate) fn of_data(data: crate::location::FailureJson) -> Failure {
+        Failure(data.message.clone(), Some(Box::new(data)))
+    }
+
     /// What is wrong, as a sentence for a message.
     pub fn message(&self) -> &str {
         &self.0
@@ -46,13 +55,13 @@ impl From<Failure> for String {
 
 impl From<String> for Failure {
     fn from(message: String) -> Failure {
-        Failure(message)
+        Failure(message, None)
     }
 }
 
 impl From<&str> for Failure {
     fn from(message: &str) -> Failure {
-        Failure(message.to_string())
+        Failure(message.to_string(), None)
     }
 }
 
@@ -85,6 +94,9 @@ pub struct CheckResult {
     /// Set with `error` when the checkpoint's input is bad, not its screen: a golden that is a
     /// symbolic link, no regular file or too large. `tuicast test` then exits with status 2.
     pub bad_input: bool,
+    /// Set with `error` when its cause is known as data (a live recording's failed step, an
+    /// expectation): what [`CheckResult::failure_in`] reports.
+    pub failure: Option<crate::location::FailureJson>,
 }
 
 /// One golden file's outcome.
@@ -99,6 +111,15 @@ pub struct SnapshotResult {
     pub outcome: Outcome,
     /// The actual render.
     pub actual: String,
+}
+
+/// How many lines a render's header takes (`---`, its fields, `---`); 0 without one.
+fn header_lines(text: &str) -> usize {
+    let mut lines = text.lines();
+    if lines.next() != Some("---") {
+        return 0;
+    }
+    lines.position(|l| l == "---").map_or(0, |i| i + 2)
 }
 
 /// A result in one word, as a test line shows it.
@@ -140,6 +161,7 @@ impl CheckResult {
             snapshots: Vec::new(),
             error: None,
             bad_input: false,
+            failure: None,
         }
     }
 
@@ -171,7 +193,6 @@ impl CheckResult {
     /// [`CheckResult::message`] for a run in the live mode `live`: a command it suggests runs
     /// in the same mode (`TUICAST_LIVE=1 …`, `tuicast test --live …`).
     pub fn message_in(&self, live: LiveMode) -> String {
-        let (env, flag) = live.command_parts();
         let mut out = String::new();
         if let Some(e) = &self.error {
             let _ = writeln!(out, "{e}");
@@ -226,24 +247,108 @@ impl CheckResult {
                 }
             }
         }
-        if !accept.is_empty() {
-            let _ = writeln!(
-                out,
-                "to accept: tuicast accept {}",
+        if let Some(fix) = self.fix_in(live) {
+            let verb = if accept.is_empty() {
+                "update"
+            } else {
+                "accept"
+            };
+            let _ = writeln!(out, "to {verb}: {fix}");
+        }
+        out
+    }
+
+    /// The command that fixes a failed snapshot check in the live mode `live`: `tuicast
+    /// accept NAMES` for the goldens a `.new` file was written for, else the update run;
+    /// `None` when the result passed or could not be checked (`error`).
+    fn fix_in(&self, live: LiveMode) -> Option<String> {
+        if self.error.is_some() || self.passed() {
+            return None;
+        }
+        let accept: Vec<&str> = self
+            .snapshots
+            .iter()
+            .filter(|s| match &s.outcome {
+                Outcome::Missing { pending } | Outcome::Mismatch { pending, .. } => {
+                    pending.is_some()
+                }
+                _ => false,
+            })
+            .map(|s| s.name.as_str())
+            .collect();
+        let (env, flag) = live.command_parts();
+        Some(if accept.is_empty() {
+            format!(
+                "{}=always {env}cargo test, or tuicast test {flag}--update",
+                assert::UPDATE_ENV
+            )
+        } else {
+            format!(
+                "tuicast accept {}",
                 crate::escape::shell_words(
                     accept
                         .iter()
                         .map(|a| crate::escape::escape_for_terminal(a, 300))
                 )
-            );
-        } else if !self.passed() {
-            let _ = writeln!(
-                out,
-                "to update: {}=always {env}cargo test, or tuicast test {flag}--update",
-                assert::UPDATE_ENV
-            );
+            )
+        })
+    }
+
+    /// The failure as data, in the live mode `live` (its fix's command runs in it); `None`
+    /// when it passed. A check that could not run is `bad-input` or `error` at the cast (its
+    /// line when known), or the failure its cause gave ([`CheckResult::failure`]); a golden's
+    /// is `mismatch` at the golden file's line and column of the first difference (a
+    /// header field's line for a difference there), or `missing-golden`, with the actual
+    /// screen's rows and the accept or update command.
+    pub fn failure_in(&self, live: LiveMode) -> Option<crate::location::FailureJson> {
+        use crate::location::{FailureJson, FailureKind};
+        if self.passed() {
+            return None;
         }
-        out
+        if let Some(f) = &self.failure {
+            return Some(f.clone());
+        }
+        if let Some(e) = &self.error {
+            let kind = if self.bad_input {
+                FailureKind::BadInput
+            } else {
+                FailureKind::Error
+            };
+            return Some(FailureJson::new(kind, e.clone()).at(&self.cast, self.line, 0));
+        }
+        let message = self.message_in(live);
+        let fix = self.fix_in(live);
+        let s = self.snapshots.iter().find(|s| !s.outcome.passed())?;
+        // The render's rows come after its header (`---` lines), as in the golden.
+        let header = header_lines(&s.actual);
+        let failure = match &s.outcome {
+            Outcome::Mismatch {
+                difference,
+                expected,
+                ..
+            } => {
+                let (line, col) = match &difference.place {
+                    Place::Cell(at) => {
+                        let line = header_lines(expected) + at.row.get();
+                        (line as u64, at.col.get() as u64)
+                    }
+                    Place::Header(field) => {
+                        let line = expected
+                            .lines()
+                            .take(header_lines(expected))
+                            .position(|l| l.starts_with(&format!("{field}:")));
+                        (line.map_or(0, |i| i as u64 + 1), 0)
+                    }
+                };
+                FailureJson::new(FailureKind::Mismatch, message).at(&s.path, line, col)
+            }
+            _ => FailureJson::new(FailureKind::MissingGolden, message).at(&s.path, 0, 0),
+        };
+        let failure = failure.screen(s.actual.lines().skip(header));
+        Some(match fix {
+            Some(fix) => failure.fix(fix),
+            None => failure,
+        })
     }
 
     /// `  checkpoint "NAME" of CAST:LINE at TIMEs`: where a failing snapshot comes from.
@@ -380,6 +485,7 @@ mod tests {
                 .collect(),
             error: error.map(String::from),
             bad_input: false,
+            failure: None,
         }
     }
 

@@ -66,7 +66,7 @@ pub fn listed(shot: &Screenshot) -> super::message::ListedTest {
         cast: shot.cast.clone(),
         checkpoint: checkpoint_name(shot),
         expect: None,
-        line: 0,
+        line: None,
         live: false,
         error: None,
     }
@@ -282,6 +282,7 @@ pub fn check_drawn(
         snapshots: Vec::new(),
         error: None,
         bad_input: false,
+        failure: None,
     };
     let mut drawn = None;
     match check_outcome(config, shot, action, live, &mut drawn) {
@@ -376,12 +377,12 @@ fn check_outcome(
         ));
     }
     message.push_str(&format!("\nregenerate it with: {fix}"));
-    Err(super::Failure(message))
+    Err(super::Failure(message, None))
 }
 
 /// `text` as a trial's failure.
 fn fail(text: String) -> super::Failure {
-    super::Failure(text)
+    super::Failure(text, None)
 }
 
 fn remove_pending(path: &Path) -> std::io::Result<()> {

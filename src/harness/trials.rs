@@ -251,7 +251,7 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
                 let (config, case, report) = (config.clone(), case.clone(), report.clone());
                 let suite = super::junit::suite_name(&config.root);
                 trials.push(Trial::test(case.stem.clone(), move || {
-                    let result = super::check::broken(&case, &e);
+                    let result = super::check::broken_by(&case, &e);
                     if let Some(report) = &report {
                         to_report(
                             report,

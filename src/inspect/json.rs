@@ -306,30 +306,7 @@ impl InspectionJson {
                 })
                 .collect(),
             prompt: PromptJson::of(&found.prompt),
-            tables: found
-                .tables
-                .iter()
-                .map(|t| TableJson {
-                    kind: t.kind.to_string(),
-                    row: Ordinal::of(t.row),
-                    col: Ordinal::of(t.col),
-                    columns: t
-                        .columns
-                        .iter()
-                        .map(|c| [Ordinal::of(c.0), Ordinal::of(c.1)])
-                        .collect(),
-                    header: t
-                        .header
-                        .as_ref()
-                        .map(|h| h.iter().map(|c| safe(c)).collect()),
-                    rows: t
-                        .rows
-                        .iter()
-                        .map(|r| r.iter().map(|c| safe(c)).collect())
-                        .collect(),
-                    evidence: safe(&t.evidence),
-                })
-                .collect(),
+            tables: found.tables.iter().map(TableJson::of).collect(),
             // Highlights and blocks are listed above: their refs would say it twice.
             refs: found
                 .refs
@@ -338,6 +315,32 @@ impl InspectionJson {
                 .map(RefJson::of)
                 .collect(),
             checkpoint: None,
+        }
+    }
+}
+
+impl TableJson {
+    /// The JSON of a table.
+    pub(crate) fn of(t: &super::Table) -> TableJson {
+        TableJson {
+            kind: t.kind.to_string(),
+            row: Ordinal::of(t.row),
+            col: Ordinal::of(t.col),
+            columns: t
+                .columns
+                .iter()
+                .map(|c| [Ordinal::of(c.0), Ordinal::of(c.1)])
+                .collect(),
+            header: t
+                .header
+                .as_ref()
+                .map(|h| h.iter().map(|c| safe(c)).collect()),
+            rows: t
+                .rows
+                .iter()
+                .map(|r| r.iter().map(|c| safe(c)).collect())
+                .collect(),
+            evidence: safe(&t.evidence),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! [`RecordError`]: why a recording step failed.
 
+use crate::location::{FailureJson, FailureKind};
 use std::fmt;
 use std::io;
 
@@ -134,6 +135,71 @@ impl RecordError {
             _ => None,
         }
     }
+
+    /// The error as data: its kind, its step's place in the scenario, the screen at that
+    /// moment and a fix where one is known (what every JSON output reports it as).
+    pub fn failure(&self) -> FailureJson {
+        let inner = match self {
+            RecordError::AtStep { error, .. } => error,
+            other => other,
+        };
+        let kind = match inner {
+            RecordError::Timeout(_) | RecordError::Unsettled(_) => FailureKind::Timeout,
+            RecordError::Exited { status, .. } => exit_kind(*status),
+            RecordError::ExitStatus { actual, .. } => exit_kind(*actual),
+            RecordError::SecretOnScreen(_) | RecordError::SplitPattern(_) => FailureKind::Check,
+            RecordError::CastTooLarge(_) => FailureKind::Limit,
+            RecordError::Interrupted(_) => FailureKind::Interrupted,
+            RecordError::Io(_) | RecordError::CreateCast { .. } | RecordError::Home { .. } => {
+                FailureKind::Error
+            }
+            _ => FailureKind::BadInput,
+        };
+        let mut failure = FailureJson::new(kind, self.to_string());
+        if let Some(o) = self.origin() {
+            failure = failure.at(&o.path, o.line, o.column);
+        }
+        match inner {
+            RecordError::Timeout(d) => {
+                failure = failure.screen(report_rows(&d.screen));
+                let fix = match d.hints.first() {
+                    Some(h) => format!(
+                        "the program may wait for input ({h}): add the step that answers it"
+                    ),
+                    None => "wait for text the screen shows, or give the wait a longer timeout"
+                        .to_string(),
+                };
+                failure.fix(fix)
+            }
+            RecordError::Unsettled(d) if !d.masks.is_empty() => failure.fix(format!(
+                "mask the cells that keep changing: {}",
+                d.masks.join(", ")
+            )),
+            RecordError::Exited { screen, .. } => failure.screen(report_rows(screen)),
+            RecordError::Spawn { hint, .. } if !hint.is_empty() => {
+                failure.fix(hint.trim().trim_start_matches('(').trim_end_matches(')'))
+            }
+            _ => failure,
+        }
+    }
+}
+
+/// The kind of a program's exit with `status` (128 + N for signal N): a signal of a crash
+/// (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV) is [`FailureKind::Crashed`].
+fn exit_kind(status: i32) -> FailureKind {
+    match status - 128 {
+        4 | 6 | 7 | 8 | 11 => FailureKind::Crashed,
+        _ => FailureKind::Exited,
+    }
+}
+
+/// The rows of a screen as a message shows it (`diagnosis.rs`: `  12 | text` a row, or a
+/// line saying it is empty).
+fn report_rows(report: &str) -> Vec<String> {
+    report
+        .lines()
+        .filter_map(|l| l.split_once(" | ").map(|(_, row)| row.to_string()))
+        .collect()
 }
 
 impl fmt::Display for RecordError {

@@ -608,6 +608,47 @@ fn set_size(master: &File, size: Size) -> io::Result<()> {
     }
 }
 
+/// A pseudo-terminal of `size` for a program started with pipes (`tuicast run`): its master
+/// and slave sides, both close-on-exec. The slave becomes the program's controlling terminal
+/// with [`in_session_of_its_own`].
+pub(crate) fn open_terminal(size: Size) -> io::Result<(File, File)> {
+    open_pty(size)
+}
+
+/// Starts `cmd` as the leader of a new session (no controlling terminal of the caller, its
+/// own process group), with `tty` (a slave side from [`open_terminal`], open in this process)
+/// as its controlling terminal and the signal dispositions and mask of [`Pty::spawn`]'s
+/// programs. `cmd` must not ask for a process group of its own (`setsid`
+/// fails for a group leader).
+pub(crate) fn in_session_of_its_own(cmd: &mut Command, tty: &File) {
+    let fd = tty.as_raw_fd();
+    // SAFETY: between fork and exec the closure calls only async-signal-safe functions
+    // (signal, sigprocmask, setsid, ioctl) and allocates nothing (it captures a copied
+    // integer). `fd` is open in the child until exec (close-on-exec).
+    unsafe {
+        cmd.pre_exec(move || session_with_terminal(fd));
+    }
+}
+
+/// [`become_session_leader`] for a program whose standard descriptors are not all the
+/// terminal: the terminal on `fd` becomes its controlling one.
+fn session_with_terminal(fd: libc::c_int) -> io::Result<()> {
+    // SAFETY: plain system calls on values owned by this (single-threaded) child.
+    unsafe {
+        default_signals();
+        if libc::setsid() == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        #[allow(clippy::useless_conversion)]
+        if libc::ioctl(fd, libc::TIOCSCTTY as _, 0) == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        // Descriptors above 2 are left to close-on-exec: the standard library reports a
+        // failed exec through one of its own, which must stay open.
+    }
+    Ok(())
+}
+
 /// The file mode creation mask programs started from now on get, when set
 /// ([`set_program_umask`]); `u32::MAX` while not set (they get this process's).
 static PROGRAM_UMASK: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(u32::MAX);
@@ -627,6 +668,30 @@ pub fn set_program_umask(mask: u32) {
 fn become_session_leader(mask: u32) -> io::Result<()> {
     // SAFETY: plain system calls on values owned by this (single-threaded) child.
     unsafe {
+        default_signals();
+        if mask != u32::MAX {
+            libc::umask(mask as libc::mode_t);
+        }
+        if libc::setsid() == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        #[allow(clippy::useless_conversion)]
+        if libc::ioctl(0, libc::TIOCSCTTY as _, 0) == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        close_descriptors_above_2();
+    }
+    Ok(())
+}
+
+/// Default dispositions for the signals a parent may have ignored or handled, and an empty
+/// signal mask, as a shell gives a program.
+///
+/// # Safety
+/// Only between fork and exec.
+unsafe fn default_signals() {
+    // SAFETY: signal, sigemptyset and sigprocmask on values owned by this child.
+    unsafe {
         for signal in [
             libc::SIGCHLD,
             libc::SIGHUP,
@@ -641,19 +706,7 @@ fn become_session_leader(mask: u32) -> io::Result<()> {
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut none);
         libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
-        if mask != u32::MAX {
-            libc::umask(mask as libc::mode_t);
-        }
-        if libc::setsid() == -1 {
-            return Err(io::Error::last_os_error());
-        }
-        #[allow(clippy::useless_conversion)]
-        if libc::ioctl(0, libc::TIOCSCTTY as _, 0) == -1 {
-            return Err(io::Error::last_os_error());
-        }
-        close_descriptors_above_2();
     }
-    Ok(())
 }
 
 /// Closes every descriptor above 2 in the child, so the program inherits nothing of ours

@@ -404,6 +404,88 @@ fn read_time(pid: u32, addr: u64) -> Option<(i64, i64)> {
     Some((word(&buf[..8])?, word(&buf[8..])?))
 }
 
+/// Which process of the tree of `root` waits on the terminal `tty` (its path, `/dev/pts/N`,
+/// the tree's controlling terminal, so also `/dev/tty`): a thread blocked in a `read`
+/// (`readv`, `pread`) of a descriptor open on it, or in a `poll`,
+/// `select` or `epoll` wait while the process holds it open. Its evidence when one does, as
+/// `pid 12 (bash) reads /dev/pts/4`; `None` when none does or `/proc` does not tell.
+pub(super) fn reads_terminal(root: u32, tty: &std::path::Path) -> Option<String> {
+    use nix::libc as c;
+    if root == 0 || !cfg!(target_os = "linux") {
+        return None;
+    }
+    let holds = |pid: u32, fd: Option<u64>| -> bool {
+        // `/dev/tty` is the process's controlling terminal: in the tree, that one.
+        let on_tty = |path: std::path::PathBuf| {
+            std::fs::read_link(path)
+                .is_ok_and(|l| l == tty || l == std::path::Path::new("/dev/tty"))
+        };
+        match fd {
+            Some(fd) => on_tty(format!("/proc/{pid}/fd/{fd}").into()),
+            None => std::fs::read_dir(format!("/proc/{pid}/fd"))
+                .map(|d| d.flatten().any(|e| on_tty(e.path())))
+                .unwrap_or(false),
+        }
+    };
+    let mut pending = vec![root];
+    let mut seen = 0usize;
+    while let Some(pid) = pending.pop() {
+        seen += 1;
+        if seen > MAX_PROCESSES {
+            return None;
+        }
+        let dir = format!("/proc/{pid}/task");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let base = entry.path();
+            if let Ok(line) = std::fs::read_to_string(base.join("syscall")) {
+                let mut words = line.split_whitespace();
+                let nr = words.next().and_then(|n| n.parse::<i64>().ok());
+                let fd = words
+                    .next()
+                    .and_then(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok());
+                let reads = matches!(nr, Some(c::SYS_read | c::SYS_readv | c::SYS_pread64));
+                #[cfg(target_arch = "x86_64")]
+                let polls = matches!(nr, Some(c::SYS_poll | c::SYS_select | c::SYS_epoll_wait))
+                    || matches!(
+                        nr,
+                        Some(
+                            c::SYS_ppoll
+                                | c::SYS_pselect6
+                                | c::SYS_epoll_pwait
+                                | c::SYS_epoll_pwait2
+                        )
+                    );
+                #[cfg(not(target_arch = "x86_64"))]
+                let polls = matches!(
+                    nr,
+                    Some(c::SYS_ppoll | c::SYS_pselect6 | c::SYS_epoll_pwait | c::SYS_epoll_pwait2)
+                );
+                if (reads && holds(pid, fd)) || (polls && holds(pid, None)) {
+                    let name =
+                        std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+                    return Some(format!(
+                        "pid {pid} ({}) {} {}",
+                        crate::escape::escape_for_terminal(name.trim(), 40),
+                        if reads { "reads" } else { "waits on" },
+                        tty.display()
+                    ));
+                }
+            }
+            if let Ok(children) = std::fs::read_to_string(base.join("children")) {
+                pending.extend(
+                    children
+                        .split_whitespace()
+                        .filter_map(|c| c.parse::<u32>().ok()),
+                );
+            }
+        }
+    }
+    None
+}
+
 /// What a thread is doing from its `wchan` (where `syscall` is not readable): the kernel
 /// functions of waits for input. No timeout can be read here, so a wait with one counts.
 fn wchan_activity(wchan: &str) -> Activity {

@@ -4,6 +4,7 @@
 //! - `cli`: the real `tuicast` binary: replay, info, convert, exit statuses, help.
 //! - `asciinema`: interoperability with asciinema 3 (`asciinema rec`, `asciinema convert`).
 //! - `examples`: the bundled example suite in `casts/` replays to what tmux showed.
+//! - `failures`: failures as data: `failure` in `run`, test messages and session replies.
 //! - `expect`: `[[check.expect]]` on regions anchored by content: pass, fail on text, style, region.
 //! - `snapshots`: goldens, update modes, review commands, masks, orphans (real binary).
 //! - `record`: the recorder with real programs in real PTYs.
@@ -54,6 +55,7 @@ mod cursor;
 mod edit_loop;
 mod examples;
 mod expect;
+mod failures;
 mod fonts;
 mod harness;
 mod hostile;

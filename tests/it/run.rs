@@ -104,7 +104,7 @@ fn a_failing_command_is_data_its_output_status_and_limits_in_one_object() {
     // The whole object, durations aside.
     crate::outputs::assert_whole(
         "run-output",
-        &crate::outputs::normalize_json(j, &["duration_ms"]),
+        &crate::outputs::normalize_json(j, &["duration_ms", "text"]),
     );
     // A signal is a status too.
     let r = run(&["--", "sh", "-c", "kill -TERM $$"]);
@@ -183,9 +183,165 @@ fn bytes_that_are_not_utf8_come_as_base64_and_stdin_comes_from_a_file_or_tuicast
         Some(b"a\nb\nc\n"),
     );
     assert_eq!(r.json["stdout"].as_str().map(str::trim), Some("3"), "{r}");
-    // Without --stdin the command reads nothing.
-    let r = run(&["--", "sh", "-c", "cat; echo end"]);
+    // --stdin /dev/null: the command reads nothing.
+    let r = run(&["--stdin", "/dev/null", "--", "sh", "-c", "cat; echo end"]);
     assert_eq!(r.json["stdout"], "end\n", "{r}");
+}
+
+#[test]
+fn the_final_text_is_what_a_person_reads_with_the_tables_found_in_it() {
+    // `\r` overwrites, a line erased, the cursor moved up and a line rewritten, colours.
+    let script = "printf 'step 1\\rstep 2 done\\n'; printf 'junk\\r\\033[2K'; \
+                  printf 'first\\nsecond\\n\\033[1Afixed!\\n'; \
+                  printf '\\033[31mred\\033[0m text\\n\\n'; \
+                  printf 'NAME   AGE  CITY\\nann    31   Oslo\\nbob    42   Rome\\n'";
+    let r = run(&["--", "sh", "-c", script]);
+    assert_eq!(r.code, 0, "{r}");
+    let j = &r.json;
+    assert_eq!(
+        j["text"], "step 2 done\nfirst\nfixed!\nred text\n\nNAME   AGE  CITY\nann    31   Oslo\nbob    42   Rome",
+        "{r}"
+    );
+    assert_eq!(j["text_truncated"], false, "{r}");
+    // The raw stream is still there, escapes and all.
+    assert!(j["stdout"].as_str().unwrap().contains("\u{1b}[31m"), "{r}");
+    let tables = j["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 1, "{r}");
+    assert_eq!(
+        tables[0]["header"],
+        serde_json::json!(["NAME", "AGE", "CITY"]),
+        "{r}"
+    );
+    assert_eq!(tables[0]["row"], 6, "the table's line in text: {r}");
+    assert_eq!(j["prompt"], Value::Null, "{r}");
+    // Standard error is in the text too; a long line is not wrapped.
+    let long = "x".repeat(300);
+    let r = run(&["--", "sh", "-c", &format!("echo {long}; echo oops >&2")]);
+    let text = r.json["text"].as_str().unwrap();
+    assert!(text.lines().any(|l| l == long), "{r}");
+    assert!(text.lines().any(|l| l == "oops"), "{r}");
+    // More lines than the engine keeps: the last ones, and it says so.
+    let r = run(&["--", "seq", "5000"]);
+    let text = r.json["text"].as_str().unwrap();
+    assert_eq!(r.json["text_truncated"], true, "{r}");
+    assert!(text.ends_with("\n4999\n5000"), "{r}");
+    assert!(!text.starts_with("1\n"), "{r}");
+    let r = run(&["--", "seq", "1500"]);
+    assert_eq!(r.json["text_truncated"], false, "{r}");
+    assert!(
+        r.json["text"].as_str().unwrap().starts_with("1\n2\n"),
+        "{r}"
+    );
+}
+
+/// `tuicast run` of `script` (by bash) with a timeout of 30 s, which a command waiting for
+/// input must not reach.
+fn run_waiting(script: &str) -> Ran {
+    let r = run(&["--timeout", "30s", "--", "bash", "-c", script]);
+    assert_eq!(r.json["ended_by"], "waiting-for-input", "{script}: {r}");
+    assert_eq!(r.code, 1, "{r}");
+    assert_eq!(r.json["status"]["signal"], "SIGKILL", "{r}");
+    let ms = r.json["duration_ms"].as_u64().unwrap();
+    assert!(ms < 10_000, "ended early, not at the timeout: {ms} ms: {r}");
+    let waiting = r.json["prompt"]["waiting"].as_str().unwrap();
+    assert!(waiting.contains(" reads /dev/pts/"), "{r}");
+    r
+}
+
+#[test]
+fn a_command_that_waits_for_input_ends_early_with_its_prompt_and_the_evidence() {
+    // bash's read -p, on its terminal (the default standard input).
+    let r = run_waiting("read -p 'Continue? [Y/n] ' a; echo got $a");
+    assert_eq!(r.json["prompt"]["kind"], "yesno", "{r}");
+    assert_eq!(r.json["prompt"]["default"], "yes", "{r}");
+    assert_eq!(r.json["text"], "Continue? [Y/n]", "{r}");
+    assert_eq!(r.json["prompt"]["echo"], true, "{r}");
+    // apt's question, after output.
+    let r = run_waiting(
+        "echo 'The following NEW packages will be installed:'; echo '  cowsay'; \
+         printf 'Do you want to continue? [Y/n] '; read a",
+    );
+    assert_eq!(r.json["prompt"]["kind"], "yesno", "{r}");
+    assert_eq!(r.json["prompt"]["row"], 3, "{r}");
+    // Python's getpass, which opens /dev/tty: the run's own terminal, echo off.
+    let r = run_waiting("python3 -c 'import getpass; getpass.getpass(\"Enter token please \")'");
+    assert_eq!(r.json["prompt"]["echo"], false, "{r}");
+    assert_eq!(r.json["text"], "Enter token please", "{r}");
+    assert_eq!(r.json["stdout"], "", "the prompt went to the terminal: {r}");
+    // A pager on the terminal.
+    let r = run_waiting("seq 100 | less > /dev/tty");
+    assert_eq!(r.json["prompt"]["kind"], "pager", "{r}");
+    assert!(
+        r.json["text"].as_str().unwrap().starts_with("1\n2\n"),
+        "{r}"
+    );
+    // Output first, then the wait.
+    let r = run_waiting("for i in 1 2 3; do echo line $i; sleep 0.1; done; cat");
+    assert_eq!(r.json["text"], "line 1\nline 2\nline 3", "{r}");
+    // A plain command that prints and exits, and one that sleeps (no read of its terminal),
+    // are unaffected.
+    for script in ["echo hello", "sleep 0.6; echo done"] {
+        let r = run(&["--", "bash", "-c", script]);
+        assert_eq!(r.json["ended_by"], Value::Null, "{r}");
+        assert_eq!(r.json["prompt"], Value::Null, "{r}");
+        assert_eq!(r.json["status"]["code"], 0, "{r}");
+        assert_eq!(r.code, 0, "{r}");
+    }
+}
+
+#[test]
+fn pagers_are_off_unless_asked_and_the_command_leads_a_session_of_its_own() {
+    let r = run(&["--", "sh", "-c", "echo \"$PAGER $GIT_PAGER\""]);
+    assert_eq!(r.json["stdout"], "cat cat\n", "{r}");
+    let r = run(&[
+        "--env",
+        "PAGER=less",
+        "--",
+        "sh",
+        "-c",
+        "echo \"$PAGER $GIT_PAGER\"",
+    ]);
+    assert_eq!(r.json["stdout"], "less cat\n", "{r}");
+    // Its session is its own (it leads it), its controlling terminal the run's.
+    let r = run(&["--", "sh", "-c", "ps -o sid=,tty= -p $$; echo $$; tty"]);
+    let out = r.json["stdout"].as_str().unwrap().to_string();
+    let lines: Vec<&str> = out.lines().collect();
+    let (sid, tty) = lines[0].trim().split_once(' ').unwrap();
+    assert_eq!(sid.trim(), lines[1], "a session leader: {r}");
+    assert_eq!(
+        format!("/dev/{}", tty.trim()),
+        lines[2],
+        "its terminal: {r}"
+    );
+}
+
+#[test]
+fn getpass_never_reaches_the_callers_terminal() {
+    // The caller on a real terminal (script's): getpass opens /dev/tty, which is the run's.
+    let dir = Dir::new();
+    let inner = format!(
+        "{BIN} run --timeout 30s -- python3 -c 'import getpass; getpass.getpass(\"Enter token please \")'"
+    );
+    let out = Command::new("script")
+        .args(["-qefc", &inner, "/dev/null"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let json_line = shown
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("a JSON line on the caller's terminal:\n{shown}"));
+    let j: Value = serde_json::from_str(json_line.trim()).unwrap();
+    assert_eq!(j["ended_by"], "waiting-for-input", "{shown}");
+    assert_eq!(j["text"], "Enter token please", "{shown}");
+    // Nothing but the JSON reached the caller's terminal.
+    let rest: Vec<&str> = shown
+        .lines()
+        .filter(|l| !l.starts_with('{') && !l.trim().is_empty())
+        .collect();
+    assert!(rest.is_empty(), "the caller's terminal showed {rest:?}");
 }
 
 #[test]
@@ -305,8 +461,14 @@ fn bad_input_is_one_json_object_with_error_and_exit_2() {
         let r = run(args);
         assert_eq!(r.code, 2, "{args:?}: {r}");
         let keys: Vec<&String> = r.json.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["error", "exit"], "{args:?}: {r}");
+        assert_eq!(keys, ["error", "failure", "exit"], "{args:?}: {r}");
         assert_eq!(r.json["exit"], 2, "{args:?}: {r}");
+        // The same as data (issue 42 point 3).
+        assert_eq!(r.json["failure"]["kind"], "bad-input", "{args:?}: {r}");
+        assert_eq!(
+            r.json["failure"]["message"], r.json["error"],
+            "{args:?}: {r}"
+        );
     }
     let r = run(&["--", "no-such-program-xyz"]);
     assert!(
@@ -342,7 +504,9 @@ fn cwd_runs_the_command_in_that_folder_and_a_bad_folder_is_bad_input() {
     ] {
         let r = tuicast_run(&dir, &["--cwd", arg, "--", "pwd"], &[], None);
         assert_eq!(r.code, 2, "{r}");
-        assert_eq!(r.json, serde_json::json!({"error": says, "exit": 2}), "{r}");
+        assert_eq!(r.json["error"], says, "{r}");
+        assert_eq!(r.json["exit"], 2, "{r}");
+        assert_eq!(r.json["failure"]["kind"], "bad-input", "{r}");
     }
 }
 
@@ -552,7 +716,8 @@ fn ask_refuses_bad_input_with_one_json_object_and_exit_2() {
             error.contains(says),
             "{args:?}: {error:?} says {says:?}\n{r}"
         );
-        assert_eq!(r.json.as_object().map(|o| o.len()), Some(2), "{r}");
+        assert_eq!(r.json.as_object().map(|o| o.len()), Some(3), "{r}");
+        assert_eq!(r.json["failure"]["kind"], "bad-input", "{r}");
     }
     // A question longer than 1 MiB.
     let long = vec![b'q'; (1 << 20) + 1];

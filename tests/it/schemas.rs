@@ -17,6 +17,11 @@ struct Schema {
 
 impl Schema {
     fn load(name: &str) -> Schema {
+        Schema::load_at(name, "")
+    }
+
+    /// The part of schema `name` at the JSON pointer `pointer` (`/definitions/FailureJson`).
+    fn load_at(name: &str, pointer: &str) -> Schema {
         let path = root().join(format!("docs/schemas/{name}.json"));
         let text = std::fs::read_to_string(&path).unwrap();
         let value: Value = serde_json::from_str(&text).unwrap();
@@ -25,7 +30,7 @@ impl Schema {
         let url = format!("file:///docs/schemas/{name}.json");
         compiler.add_resource(&url, value).unwrap();
         let index = compiler
-            .compile(&url, &mut schemas)
+            .compile(&format!("{url}#{pointer}"), &mut schemas)
             .unwrap_or_else(|e| panic!("{name}: not a valid JSON Schema: {e:#}"));
         Schema { schemas, index }
     }
@@ -243,10 +248,11 @@ fn the_documented_examples_match_their_schemas() {
     let screen = Schema::load("screen");
     let run = Schema::load("run");
     let ask = Schema::load("ask");
+    let failure = Schema::load_at("run", "/definitions/FailureJson");
     let agents = std::fs::read_to_string(root().join("docs/agents.md")).unwrap();
     let blocks = json_blocks(&agents);
     assert!(blocks.len() >= 2, "{} blocks", blocks.len());
-    let (mut replies, mut requests, mut runs, mut asks) = (0, 0, 0, 0);
+    let (mut replies, mut requests, mut runs, mut asks, mut failures) = (0, 0, 0, 0, 0);
     for (line, value) in &blocks {
         match value {
             Value::Array(items) => {
@@ -260,6 +266,11 @@ fn the_documented_examples_match_their_schemas() {
                 ask.check(&format!("docs/agents.md:{line}: an answer"), value);
                 asks += 1;
             }
+            // A failure as data alone (it alone has `kind` and no `exit`).
+            _ if value.get("kind").is_some() && value.get("exit").is_none() => {
+                failure.check(&format!("docs/agents.md:{line}: a failure"), value);
+                failures += 1;
+            }
             // `tuicast run`'s output (it alone has `duration_ms` besides `ask`'s).
             _ if value.get("duration_ms").is_some() => {
                 run.check(&format!("docs/agents.md:{line}: a run"), value);
@@ -272,8 +283,8 @@ fn the_documented_examples_match_their_schemas() {
         }
     }
     assert!(
-        replies >= 1 && requests >= 7 && runs >= 1 && asks >= 1,
-        "{replies} replies, {requests} requests, {runs} runs, {asks} answers"
+        replies >= 1 && requests >= 7 && runs >= 2 && asks >= 1 && failures >= 1,
+        "{replies} replies, {requests} requests, {runs} runs, {asks} answers, {failures} failures"
     );
     // The render's example, in the module docs of `render` (`//! ` lines).
     let render = std::fs::read_to_string(root().join("src/render/mod.rs")).unwrap();
