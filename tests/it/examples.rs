@@ -93,8 +93,8 @@ fn the_bundled_suite_records_again_from_its_scenarios() {
         assert!(dir.join(&toml).exists(), "{cast} has no scenario {toml}");
     }
     let live = dir.tuicast(["test", "--live"]).run().success();
-    // 16 checkpoints and two expectations (vim's mode line, dialog's question).
-    assert!(live.stdout().contains("18 passed, 0 failed"), "{live}");
+    // 5 recordings, 16 checkpoints and two expectations (vim's mode line, dialog's question).
+    assert!(live.stdout().contains("23 passed, 0 failed"), "{live}");
     assert!(
         !live.stderr().contains("replayed"),
         "every cast has a scenario: {live}"
@@ -132,7 +132,7 @@ fn the_bundled_suite_records_again_from_its_scenarios() {
         "{failed}"
     );
     assert!(
-        failed.stdout().contains("16 passed, 2 failed"),
+        failed.stdout().contains("21 passed, 2 failed"),
         "the changed checkpoint and the final screen: {failed}"
     );
     dir.tuicast(["test", "--replay"]).run().success();

@@ -428,6 +428,8 @@ fn the_pytest_hint_is_given_only_where_an_update_fixes_the_failure() {
         [
             ("hi::greeted".to_string(), true),
             ("hi::greeted::bye".to_string(), false),
+            // (The recording that timed out is a test of its own; no update fixes it.)
+            ("slow".to_string(), false),
             ("slow::shown".to_string(), false),
             ("slow::end".to_string(), false),
         ]
@@ -439,6 +441,8 @@ fn the_pytest_hint_is_given_only_where_an_update_fixes_the_failure() {
         fixes(&dir),
         [
             ("hi::greeted::bye".to_string(), false),
+            // (The recording that timed out is a test of its own; no update fixes it.)
+            ("slow".to_string(), false),
             ("slow::shown".to_string(), false),
             ("slow::end".to_string(), false),
         ]

@@ -451,7 +451,8 @@ fn a_live_timeout_and_a_png_golden_in_the_report() {
 
     // The live failure: the steps beside the player, the one that failed marked, and the
     // frames of the new recording (its partial part: "Completed" is only in it).
-    let ask_failure = between(&html, "data-test=\"ask::asked\"", "</section>");
+    // (Under the recording's own test, `ask`; its checkpoint points there.)
+    let ask_failure = between(&html, "data-test=\"ask\"", "</section>");
     assert!(
         ask_failure.contains("timed out after 2.0s waiting for text"),
         "{ask_failure}"
