@@ -18,7 +18,7 @@
 //!   (discovery, `tuicast test`).
 //! - [`user_regex`]: the one place a regex from a user's file or command is compiled, within
 //!   a size per regex ([`MAX_REGEX_BYTES`]) and a [`RegexBudget`] they share (the process's,
-//!   or a session's while [`RegexBudget::enter`] holds it); [`LazyRegex`]: one checked for
+//!   or a session's while [`RegexBudget::enter`] holds it); `LazyRegex`: one checked for
 //!   syntax when its file is read and compiled (and counted) on its first use only.
 
 use std::fs::File;

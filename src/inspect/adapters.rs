@@ -131,7 +131,7 @@ pub(crate) struct AdapterToml {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 enum OneOrMany {
-    One(RefToml),
+    One(Box<RefToml>),
     Many(Vec<RefToml>),
 }
 
@@ -385,7 +385,7 @@ impl Adapter {
                 ));
             }
             let specs = match specs {
-                OneOrMany::One(s) => vec![s.clone()],
+                OneOrMany::One(s) => vec![(**s).clone()],
                 OneOrMany::Many(v) => v.clone(),
             };
             if specs.is_empty() {

@@ -70,6 +70,7 @@ pub use scenario::{
     Action, Origin, Program, RefWait, Scenario, Settle, Step, Target, Wait, DEFAULT_SETTLE,
     MAX_SCROLL,
 };
+#[cfg(feature = "cli")]
 pub(crate) use session::Observer;
 pub use session::{
     base_env, looks_like_prompt, sweep_orphans, CheckpointTiming, Finished, RecordError, Session,

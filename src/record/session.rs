@@ -491,6 +491,7 @@ impl Session {
     /// [`Session::screen_without_secrets`] gives it, the title scrubbed) after every output
     /// the live engine takes and every resize: the session daemon's event stream (`tuicast
     /// session events`).
+    #[cfg(feature = "cli")]
     pub(crate) fn set_observer(&mut self, observer: Box<dyn Observer>) {
         self.observer = Some(observer);
         // The screen as it is: a program that has written nothing yet has one too.
@@ -539,6 +540,7 @@ impl Session {
     /// Writes `text` to the program at once, as a person typed it (no pacing: the person
     /// saw the program), recorded as one `i` event: the input of a person holding a
     /// session (`tuicast session attach --take`).
+    #[cfg(feature = "cli")]
     pub(crate) fn send_typed(&mut self, text: &str) -> Result<(), RecordError> {
         self.send_now(&[text], text)
     }
