@@ -732,6 +732,20 @@ impl NativeEngine {
         row.wrapped = false;
     }
 
+    /// A blank screen of the terminal's size with the default pen, made of `rows` when they
+    /// have that shape already (their memory reused: RIS and the alternate screen allocate
+    /// nothing then), else new.
+    fn reblank(&mut self, mut rows: VecDeque<Row>) -> VecDeque<Row> {
+        let (cols, n) = (self.cols(), self.nrows());
+        if rows.len() != n || rows.iter().any(|r| r.len() != cols) {
+            return blank_rows(cols, n, Pen::default());
+        }
+        for row in &mut rows {
+            self.fill_blank(row, Pen::default());
+        }
+        rows
+    }
+
     fn scrollback_cap(&self) -> usize {
         self.scrollback_limit
             .min(SCROLLBACK_CELLS / self.cols().max(1))
@@ -982,7 +996,8 @@ impl NativeEngine {
         self.alternate = true;
         std::mem::swap(&mut self.saved, &mut self.other_saved);
         std::mem::swap(&mut self.rows, &mut self.other);
-        self.rows = blank_rows(self.cols(), self.nrows(), Pen::default());
+        let rows = std::mem::take(&mut self.rows);
+        self.rows = self.reblank(rows);
         self.clamp_saved();
     }
 
@@ -1038,8 +1053,12 @@ impl NativeEngine {
             return;
         }
         let (cols, rows) = (self.cols(), self.nrows());
-        self.rows = blank_rows(cols, rows, Pen::default());
-        self.other = blank_rows(cols, rows, Pen::default());
+        let (main, other) = (
+            std::mem::take(&mut self.rows),
+            std::mem::take(&mut self.other),
+        );
+        self.rows = self.reblank(main);
+        self.other = self.reblank(other);
         self.alternate = false;
         self.tabs = Tabs::new(cols);
         (self.row, self.col, self.visible) = (0, 0, true);
