@@ -54,13 +54,24 @@ impl Parser {
         self.state == State::Ground
     }
 
+    /// Starts a sequence afresh. Only the first parameter is zeroed: each later one is zeroed
+    /// as `;` moves to it ([`Parser::next_param`]), and none past `cur` is read.
     fn clear(&mut self) {
-        self.params[..=self.cur].fill(0);
+        self.params[0] = 0;
         self.cur = 0;
         self.marker = 0;
         self.ninter = 0;
         self.colon = false;
         self.raw.clear();
+    }
+
+    /// `;`: on to the next parameter (zeroed), or the last one again past [`MAX_PARAMS`].
+    #[inline]
+    fn next_param(&mut self) {
+        if self.cur + 1 < MAX_PARAMS {
+            self.cur += 1;
+            self.params[self.cur] = 0;
+        }
     }
 
     fn collect(&mut self, b: u8) {
@@ -240,11 +251,7 @@ impl NativeEngine {
                     let v = &mut p.params[p.cur];
                     *v = v.saturating_mul(10).saturating_add(u16::from(c - b'0'));
                 }
-                b';' => {
-                    if p.cur + 1 < MAX_PARAMS {
-                        p.cur += 1;
-                    }
-                }
+                b';' => p.next_param(),
                 b':' => p.colon = true,
                 _ => break,
             }
@@ -468,9 +475,7 @@ impl NativeEngine {
                     }
                     (CsiEntry | CsiParam, b';') => {
                         p.state = CsiParam;
-                        if p.cur + 1 < MAX_PARAMS {
-                            p.cur += 1;
-                        }
+                        p.next_param();
                         p.raw_push(b);
                     }
                     (CsiParam, b':') => {
