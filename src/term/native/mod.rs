@@ -388,22 +388,23 @@ impl NativeEngine {
         let mut i = 0;
         if !self.insert {
             let row = &mut self.rows[self.row];
-            let mut col = self.col;
+            let col = self.col;
             // Cells of width 1 are overwritten in place; anything else takes the full path.
-            while i < run.len() && col < cols {
-                let cell = &mut row.cells[col];
+            // (One pass over the cells and the bytes together: no index to check.)
+            let cells = row.cells.get_mut(col..cols).unwrap_or_default();
+            for (cell, &b) in cells.iter_mut().zip(run) {
                 if cell.width != 1 {
                     break;
                 }
                 *cell = GridCell {
-                    ch: u32::from(run[i]),
+                    ch: u32::from(b),
                     pen,
                     link,
                     width: 1,
                 };
-                col += 1;
                 i += 1;
             }
+            let col = col + i;
             self.col = col;
             if col == cols && !self.modes.autowrap {
                 self.col = cols - 1;
