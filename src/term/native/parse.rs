@@ -245,18 +245,26 @@ impl NativeEngine {
             j = 1;
         }
         let start = j;
+        // The parameter being read, in a register (stored at each `;` and at the end);
+        // `min` saturates as `u16::saturating_*` would: `v` is at most `u16::MAX` before
+        // each digit, so `v * 10 + d` cannot overflow.
+        let mut v: u32 = 0;
         while let Some(&c) = b.get(j) {
             match c {
-                b'0'..=b'9' => {
-                    let v = &mut p.params[p.cur];
-                    *v = v.saturating_mul(10).saturating_add(u16::from(c - b'0'));
+                b'0'..=b'9' => v = (v * 10 + u32::from(c - b'0')).min(u32::from(u16::MAX)),
+                b';' => {
+                    p.params[p.cur] = v as u16;
+                    if p.cur + 1 < MAX_PARAMS {
+                        p.cur += 1;
+                        v = 0;
+                    }
                 }
-                b';' => p.next_param(),
                 b':' => p.colon = true,
                 _ => break,
             }
             j += 1;
         }
+        p.params[p.cur] = v as u16;
         let end = j;
         while let Some(&c @ 0x20..=0x2f) = b.get(j) {
             p.collect(c);
