@@ -386,32 +386,40 @@ impl NativeEngine {
         let cols = self.cols();
         let (pen, link) = (self.pen, self.link);
         let mut i = 0;
-        if !self.insert {
-            let row = &mut self.rows[self.row];
-            let col = self.col;
-            // Cells of width 1 are overwritten in place; anything else takes the full path.
-            // (One pass over the cells and the bytes together: no index to check.)
-            let cells = row.cells.get_mut(col..cols).unwrap_or_default();
-            for (cell, &b) in cells.iter_mut().zip(run) {
-                if cell.width != 1 {
-                    break;
+        loop {
+            if !self.insert {
+                let row = &mut self.rows[self.row];
+                let col = self.col;
+                // Cells of width 1 are overwritten in place; anything else takes the full
+                // path. (One pass over the cells and the bytes together: no index to check.)
+                let cells = row.cells.get_mut(col..cols).unwrap_or_default();
+                let mut n = 0;
+                for (cell, &b) in cells.iter_mut().zip(&run[i..]) {
+                    if cell.width != 1 {
+                        break;
+                    }
+                    *cell = GridCell {
+                        ch: u32::from(b),
+                        pen,
+                        link,
+                        width: 1,
+                    };
+                    n += 1;
                 }
-                *cell = GridCell {
-                    ch: u32::from(b),
-                    pen,
-                    link,
-                    width: 1,
-                };
-                i += 1;
+                i += n;
+                let col = col + n;
+                self.col = col;
+                if col == cols && !self.modes.autowrap {
+                    self.col = cols - 1;
+                }
             }
-            let col = col + i;
-            self.col = col;
-            if col == cols && !self.modes.autowrap {
-                self.col = cols - 1;
-            }
-        }
-        for &b in &run[i..] {
+            // The full path for one character (a wrap, a wide cell, insert mode), then the
+            // quick one again on the row it leaves the cursor on.
+            let Some(&b) = run.get(i) else {
+                break;
+            };
             self.put(u32::from(b), 1);
+            i += 1;
         }
         self.last = Some(char::from(last));
     }
