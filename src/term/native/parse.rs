@@ -132,6 +132,16 @@ impl NativeEngine {
                         continue;
                     }
                 }
+                if b == 0x1b {
+                    // `ESC ( B` and the other designations (`tput sgr0` sends one each time):
+                    // what `step` would do with its three bytes, at once.
+                    if let Some(&[i0 @ b'('..=b'+', f @ b'0'..=b'~']) = bytes.get(i + 1..i + 3) {
+                        self.charsets.designate(char::from(i0), char::from(f));
+                        self.last = None;
+                        i += 3;
+                        continue;
+                    }
+                }
                 if b < 0x80 {
                     i += 1;
                     self.ground_control(b);
