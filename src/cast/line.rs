@@ -34,8 +34,12 @@ pub(super) fn event_bytes(b: &[u8], decode: bool) -> Option<QuickEvent<'_>> {
     while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
         i += 1;
     }
-    // The number by the JSON parser itself: the same grammar and the same rounding.
-    let time: f64 = serde_json::from_slice(&b[start..i]).ok()?;
+    // A short plain decimal by hand, anything else by the JSON parser itself: the same
+    // grammar and the same rounding.
+    let time = match short_decimal(&b[start..i]) {
+        Some(t) => t,
+        None => serde_json::from_slice(&b[start..i]).ok()?,
+    };
     i = comma(b, i)?;
     if b.get(i) != Some(&b'"') {
         return None;
@@ -62,6 +66,41 @@ pub(super) fn event_bytes(b: &[u8], decode: bool) -> Option<QuickEvent<'_>> {
         return None;
     }
     Some((time, code, data))
+}
+
+/// Powers of ten exact in an `f64`, up to the most digits [`short_decimal`] reads.
+const POW10: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// A time as recorders write it (`0.123456`, `12`): digits, maybe a point and more digits,
+/// at most 15 in all and no leading zero; `None` for anything else (the JSON parser reads
+/// it). Its digits are an integer below 2^53 and 10^k is exact, so the one division is
+/// correctly rounded: the value serde_json gives (which divides the same way).
+#[inline]
+fn short_decimal(b: &[u8]) -> Option<f64> {
+    let mut mantissa: u64 = 0;
+    let (mut digits, mut point) = (0usize, None);
+    for (k, &c) in b.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => {
+                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+                digits += 1;
+            }
+            b'.' if point.is_none() && k > 0 => point = Some(k),
+            _ => return None,
+        }
+    }
+    let fraction = match point {
+        Some(k) if k + 1 == b.len() => return None, // `1.`: not JSON
+        Some(k) => b.len() - k - 1,
+        None => 0,
+    };
+    let int_digits = digits - fraction;
+    if digits == 0 || digits > 15 || (b[0] == b'0' && int_digits > 1) {
+        return None;
+    }
+    Some(mantissa as f64 / POW10[fraction])
 }
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
@@ -246,6 +285,53 @@ mod tests {
             r#"[0.1, "o", 5]"#,        // data not a string
         ] {
             assert_eq!(event_line(hard, true), None, "{hard}");
+        }
+    }
+
+    #[test]
+    fn short_decimals_are_read_as_serde_json_reads_them() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let mut read = 0;
+        for _ in 0..200_000 {
+            let digits = 1 + (next() % 17) as usize;
+            let mut text: String = (0..digits)
+                .map(|_| char::from(b'0' + (next() % 10) as u8))
+                .collect();
+            let point = (next() % (digits as u64 + 2)) as usize;
+            if point <= digits {
+                text.insert(point, '.');
+            }
+            let quick = short_decimal(text.as_bytes());
+            let serde: Option<f64> = serde_json::from_str(&text).ok();
+            if let Some(t) = quick {
+                read += 1;
+                assert_eq!(Some(t.to_bits()), serde.map(f64::to_bits), "{text}");
+            }
+        }
+        assert!(read > 50_000, "{read}");
+        for (text, want) in [("0", Some(0.0)), ("0.25", Some(0.25)), ("12", Some(12.0))] {
+            assert_eq!(short_decimal(text.as_bytes()), want, "{text}");
+        }
+        let long = "9".repeat(40);
+        for text in [
+            "",
+            ".5",
+            "1.",
+            "01",
+            "00.5",
+            "1e3",
+            "-1",
+            "1.2.3",
+            "1234567890123456",
+            &long,
+        ] {
+            assert_eq!(short_decimal(text.as_bytes()), None, "{text}");
         }
     }
 

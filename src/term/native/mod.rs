@@ -398,31 +398,40 @@ impl NativeEngine {
         let cols = self.cols();
         let (pen, link) = (self.pen, self.link);
         let mut i = 0;
-        if !self.insert {
-            let row = &mut self.rows[self.row];
-            let mut col = self.col;
-            // Cells of width 1 are overwritten in place; anything else takes the full path.
-            while i < run.len() && col < cols {
-                let cell = &mut row.cells[col];
-                if cell.width != 1 {
-                    break;
+        loop {
+            if !self.insert {
+                let row = &mut self.rows[self.row];
+                let col = self.col;
+                // Cells of width 1 are overwritten in place; anything else takes the full
+                // path. (One pass over the cells and the bytes together: no index to check.)
+                let cells = row.cells.get_mut(col..cols).unwrap_or_default();
+                let mut n = 0;
+                for (cell, &b) in cells.iter_mut().zip(&run[i..]) {
+                    if cell.width != 1 {
+                        break;
+                    }
+                    *cell = GridCell {
+                        ch: u32::from(b),
+                        pen,
+                        link,
+                        width: 1,
+                    };
+                    n += 1;
                 }
-                *cell = GridCell {
-                    ch: u32::from(run[i]),
-                    pen,
-                    link,
-                    width: 1,
-                };
-                col += 1;
-                i += 1;
+                i += n;
+                let col = col + n;
+                self.col = col;
+                if col == cols && !self.modes.autowrap {
+                    self.col = cols - 1;
+                }
             }
-            self.col = col;
-            if col == cols && !self.modes.autowrap {
-                self.col = cols - 1;
-            }
-        }
-        for &b in &run[i..] {
+            // The full path for one character (a wrap, a wide cell, insert mode), then the
+            // quick one again on the row it leaves the cursor on.
+            let Some(&b) = run.get(i) else {
+                break;
+            };
             self.put(u32::from(b), 1);
+            i += 1;
         }
         self.last = Some(char::from(last));
     }
@@ -744,6 +753,20 @@ impl NativeEngine {
         row.wrapped = false;
     }
 
+    /// A blank screen of the terminal's size with the default pen, made of `rows` when they
+    /// have that shape already (their memory reused: RIS and the alternate screen allocate
+    /// nothing then), else new.
+    fn reblank(&mut self, mut rows: VecDeque<Row>) -> VecDeque<Row> {
+        let (cols, n) = (self.cols(), self.nrows());
+        if rows.len() != n || rows.iter().any(|r| r.len() != cols) {
+            return blank_rows(cols, n, Pen::default());
+        }
+        for row in &mut rows {
+            self.fill_blank(row, Pen::default());
+        }
+        rows
+    }
+
     fn scrollback_cap(&self) -> usize {
         self.scrollback_limit
             .min(SCROLLBACK_CELLS / self.cols().max(1))
@@ -994,7 +1017,8 @@ impl NativeEngine {
         self.alternate = true;
         std::mem::swap(&mut self.saved, &mut self.other_saved);
         std::mem::swap(&mut self.rows, &mut self.other);
-        self.rows = blank_rows(self.cols(), self.nrows(), Pen::default());
+        let rows = std::mem::take(&mut self.rows);
+        self.rows = self.reblank(rows);
         self.clamp_saved();
     }
 
@@ -1050,8 +1074,12 @@ impl NativeEngine {
             return;
         }
         let (cols, rows) = (self.cols(), self.nrows());
-        self.rows = blank_rows(cols, rows, Pen::default());
-        self.other = blank_rows(cols, rows, Pen::default());
+        let (main, other) = (
+            std::mem::take(&mut self.rows),
+            std::mem::take(&mut self.other),
+        );
+        self.rows = self.reblank(main);
+        self.other = self.reblank(other);
         self.alternate = false;
         self.tabs = Tabs::new(cols);
         (self.row, self.col, self.visible) = (0, 0, true);

@@ -54,13 +54,24 @@ impl Parser {
         self.state == State::Ground
     }
 
+    /// Starts a sequence afresh. Only the first parameter is zeroed: each later one is zeroed
+    /// as `;` moves to it ([`Parser::next_param`]), and none past `cur` is read.
     fn clear(&mut self) {
-        self.params[..=self.cur].fill(0);
+        self.params[0] = 0;
         self.cur = 0;
         self.marker = 0;
         self.ninter = 0;
         self.colon = false;
         self.raw.clear();
+    }
+
+    /// `;`: on to the next parameter (zeroed), or the last one again past [`MAX_PARAMS`].
+    #[inline]
+    fn next_param(&mut self) {
+        if self.cur + 1 < MAX_PARAMS {
+            self.cur += 1;
+            self.params[self.cur] = 0;
+        }
     }
 
     fn collect(&mut self, b: u8) {
@@ -118,6 +129,16 @@ impl NativeEngine {
                         if self.vt52.is_some() {
                             return self.feed_vt52(&bytes[i..]);
                         }
+                        continue;
+                    }
+                }
+                if b == 0x1b {
+                    // `ESC ( B` and the other designations (`tput sgr0` sends one each time):
+                    // what `step` would do with its three bytes, at once.
+                    if let Some(&[i0 @ b'('..=b'+', f @ b'0'..=b'~']) = bytes.get(i + 1..i + 3) {
+                        self.charsets.designate(char::from(i0), char::from(f));
+                        self.last = None;
+                        i += 3;
                         continue;
                     }
                 }
@@ -234,15 +255,18 @@ impl NativeEngine {
             j = 1;
         }
         let start = j;
+        // The parameter being read, in a register (stored at each `;` and at the end);
+        // `min` saturates as `u16::saturating_*` would: `v` is at most `u16::MAX` before
+        // each digit, so `v * 10 + d` cannot overflow.
+        let mut v: u32 = 0;
         while let Some(&c) = b.get(j) {
             match c {
-                b'0'..=b'9' => {
-                    let v = &mut p.params[p.cur];
-                    *v = v.saturating_mul(10).saturating_add(u16::from(c - b'0'));
-                }
+                b'0'..=b'9' => v = (v * 10 + u32::from(c - b'0')).min(u32::from(u16::MAX)),
                 b';' => {
+                    p.params[p.cur] = v as u16;
                     if p.cur + 1 < MAX_PARAMS {
                         p.cur += 1;
+                        v = 0;
                     }
                 }
                 b':' => p.colon = true,
@@ -250,6 +274,7 @@ impl NativeEngine {
             }
             j += 1;
         }
+        p.params[p.cur] = v as u16;
         let end = j;
         while let Some(&c @ 0x20..=0x2f) = b.get(j) {
             p.collect(c);
@@ -468,9 +493,7 @@ impl NativeEngine {
                     }
                     (CsiEntry | CsiParam, b';') => {
                         p.state = CsiParam;
-                        if p.cur + 1 < MAX_PARAMS {
-                            p.cur += 1;
-                        }
+                        p.next_param();
                         p.raw_push(b);
                     }
                     (CsiParam, b':') => {
