@@ -470,20 +470,33 @@ fn scenario_mistakes_are_bad_input_with_their_place() {
 #[test]
 fn several_scenarios_record_in_parallel_and_are_each_reported() {
     let dir = Dir::new();
+    // Each program marks that it started, then waits (at most 10 s) until all three have: one
+    // recording after another, the first would see only itself. (A barrier, not a timed
+    // assertion: a loaded machine makes it slower, never wrong.)
+    let marks = dir.path().join("started");
+    fs::create_dir(&marks).unwrap();
+    let m = marks.display();
     for i in 0..3 {
-        fs::write(dir.path().join(format!("p{i}.toml")), format!("shell = \"sleep 0.3; echo job {i}\"\nsteps = [{{ wait = \"job {i}\" }}, {{ exit = 0 }}]\n")).unwrap();
+        let shell = format!(
+            "touch {m}/{i}; n=0; while [ $(ls {m} | wc -l) -lt 3 ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done; echo seen $(ls {m} | wc -l); echo job {i}"
+        );
+        fs::write(
+            dir.path().join(format!("p{i}.toml")),
+            format!("shell = {shell:?}\nsteps = [{{ wait = \"job {i}\", timeout = \"30s\" }}, {{ exit = 0 }}]\n"),
+        )
+        .unwrap();
     }
-    let start = std::time::Instant::now();
     let out = Tuicast::new()
         .arg("record")
         .args((0..3).map(|i| dir.path().join(format!("p{i}.toml"))))
         .run()
         .success();
-    assert!(
-        start.elapsed() < std::time::Duration::from_millis(850),
-        "not parallel: {:?}",
-        start.elapsed()
-    );
+    for i in 0..3 {
+        assert!(
+            screen_at(&dir.path().join(format!("p{i}.cast")), "end").contains("seen 3"),
+            "not parallel: recording {i} ran while not all three had started"
+        );
+    }
     for i in 0..3 {
         assert!(
             out.stderr().contains(&format!(
