@@ -32,6 +32,9 @@ import tty
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+# The X server of the screen oracle, shared (`start_xvfb`, `stop`).
+sys.path.insert(0, str(REPO / "tests/conformance/oracle-xterm-x11"))
+from replay import start_xvfb, stop  # noqa: E402
 SUITE = REPO / "tests/conformance/reports"
 #: How long the feeder waits for one answer.
 PATIENCE = 5.0
@@ -132,37 +135,12 @@ def feed(out: Path) -> None:
 # ---- the driver ------------------------------------------------------------------------------
 
 
-def start_xvfb() -> tuple[subprocess.Popen, str]:
-    """An X server of its own: Xvfb picks a free display and says which (`-displayfd`)."""
-    read, write = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write,),
-    )  # fmt: skip
-    os.close(write)
-    with os.fdopen(read) as answer:
-        display = answer.readline().strip()
-    if not display.isdigit():
-        stop(proc)
-        raise SystemExit("could not start Xvfb")
-    return proc, f":{display}"
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
 def ask_xterm() -> dict:
     for tool in ("xterm", "Xvfb"):
         if shutil.which(tool) is None:
             raise SystemExit(f"{tool} is not installed (apt-get install xterm xvfb)")
     version = subprocess.run(["xterm", "-v"], capture_output=True, text=True).stdout.strip()
-    xvfb, display = start_xvfb()
+    xvfb, display = start_xvfb("1920x1080x24")
     try:
         with tempfile.TemporaryDirectory(prefix="tuicast-reports-") as tmp:
             out = Path(tmp) / "replies.json"

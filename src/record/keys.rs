@@ -410,6 +410,36 @@ impl Key {
     }
 }
 
+/// The keys named by a word (each a name [`named`] reads), as key names are written back.
+const KEY_NAMES: [&str; 26] = [
+    "Enter",
+    "Esc",
+    "Tab",
+    "Backspace",
+    "Delete",
+    "Insert",
+    "PageUp",
+    "PageDown",
+    "Up",
+    "Down",
+    "Right",
+    "Left",
+    "Home",
+    "End",
+    "F1",
+    "F2",
+    "F3",
+    "F4",
+    "F5",
+    "F6",
+    "F7",
+    "F8",
+    "F9",
+    "F10",
+    "F11",
+    "F12",
+];
+
 /// The key named `name` (no modifiers).
 fn named(name: &str) -> Option<Code> {
     let mut chars = name.chars();
@@ -505,36 +535,10 @@ fn shift(c: char) -> char {
 /// cursor-key mode) is `Typed::Key` with that name; a byte sequence with no name stays text.
 /// `tuicast record --scenario` turns keystrokes into `type` and `press` steps this way.
 pub fn split_typed(input: &str) -> Vec<Typed> {
-    const NAMED: [&str; 26] = [
-        "BackTab",
-        "Delete",
-        "Insert",
-        "PageUp",
-        "PageDown",
-        "Up",
-        "Down",
-        "Right",
-        "Left",
-        "Home",
-        "End",
-        "F1",
-        "F2",
-        "F3",
-        "F4",
-        "F5",
-        "F6",
-        "F7",
-        "F8",
-        "F9",
-        "F10",
-        "F11",
-        "F12",
-        "Enter",
-        "Tab",
-        "Backspace",
-    ];
     let mut table: Vec<(String, &str)> = Vec::new();
-    for name in NAMED {
+    // (A lone Esc is told below: any unnamed sequence starts with one.)
+    let names = KEY_NAMES.iter().copied().filter(|n| *n != "Esc");
+    for name in std::iter::once("BackTab").chain(names) {
         for app in [false, true] {
             if let Ok(b) = key_bytes(name, app) {
                 table.push((b, name));
@@ -649,38 +653,13 @@ fn modified_key(s: &str) -> Option<(usize, Option<String>)> {
 
 /// The name of `code` with the modifiers `mods` (`C-M-S-x`), when it has one.
 fn key_name(code: Code, mods: u8) -> Option<String> {
-    const NAMES: [&str; 26] = [
-        "Enter",
-        "Esc",
-        "Tab",
-        "Backspace",
-        "Delete",
-        "Insert",
-        "PageUp",
-        "PageDown",
-        "Up",
-        "Down",
-        "Right",
-        "Left",
-        "Home",
-        "End",
-        "F1",
-        "F2",
-        "F3",
-        "F4",
-        "F5",
-        "F6",
-        "F7",
-        "F8",
-        "F9",
-        "F10",
-        "F11",
-        "F12",
-    ];
     let key = match code {
         Code::Char(' ') => "Space".to_string(),
         Code::Char(c) => c.to_string(),
-        code => NAMES.iter().find(|n| named(n) == Some(code))?.to_string(),
+        code => KEY_NAMES
+            .iter()
+            .find(|n| named(n) == Some(code))?
+            .to_string(),
     };
     let mut name = String::new();
     for (bit, prefix) in [(CTRL, "C-"), (ALT, "M-"), (SHIFT, "S-")] {

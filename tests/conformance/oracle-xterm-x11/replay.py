@@ -244,11 +244,12 @@ def screen(lines: list[str]) -> str:
     return "".join(line(printed) + "\n" for printed in lines)
 
 
-def start_xvfb() -> tuple[subprocess.Popen, str]:
-    """An X server of its own: Xvfb picks a free display and says which (`-displayfd`)."""
+def start_xvfb(screen: str = "3000x2000x24") -> tuple[subprocess.Popen, str]:
+    """An X server of its own, of `screen` (`WxHxDEPTH`): Xvfb picks a free display and says
+    which (`-displayfd`). (scripts/xterm-reports.py uses it too.)"""
     read, write = os.pipe()
     proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "3000x2000x24", "-nolisten", "tcp"],
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", screen, "-nolisten", "tcp"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write,),
     )  # fmt: skip
     os.close(write)
