@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use crate::session::Agent;
-use crate::util::{have, record_scenario, root, screen_at, tuicast, Dir, BIN};
+use crate::util::{record_scenario, root, screen_at, tuicast, Dir, BIN};
 
 fn keysapp() -> PathBuf {
     root().join("tests/apps/keysapp/keysapp.py")
@@ -53,8 +53,7 @@ fn printed(screen: &str) -> Vec<String> {
 
 #[test]
 fn keys_reach_the_program_as_the_keyboard_mode_it_set_says() {
-    if !have("python3") {
-        eprintln!("skipped: no python3");
+    if !crate::refs::need("python3") {
         return;
     }
     let dir = Dir::new();
@@ -188,8 +187,7 @@ fn keys_reach_the_program_as_the_keyboard_mode_it_set_says() {
 
 #[test]
 fn a_session_presses_keys_by_the_flags_the_program_pushed() {
-    if !have("python3") {
-        eprintln!("skipped: no python3");
+    if !crate::refs::need("python3") {
         return;
     }
     let a = Agent::new();
@@ -237,8 +235,7 @@ fn a_session_presses_keys_by_the_flags_the_program_pushed() {
 /// `--scenario` names it `S-Enter` again.
 #[test]
 fn a_recording_by_hand_passes_kitty_keys_on_and_names_them() {
-    if !have("python3") {
-        eprintln!("skipped: no python3");
+    if !crate::refs::need("python3") {
         return;
     }
     let a = Agent::new();

@@ -25,8 +25,7 @@ fn themed(name: &str) -> bool {
 /// bytes; resizes come back as `r` events): all but the themed ones are xterm's.
 #[test]
 fn the_recorder_answers_the_report_suite_as_xterm() {
-    if !have("python3") {
-        eprintln!("skipped: needs python3");
+    if !crate::refs::need("python3") {
         return;
     }
     let dir = Dir::new();
