@@ -177,6 +177,9 @@ pub struct RunJson {
     /// The tables found in the last 200 lines of `text`, as `tuicast inspect` finds them and
     /// under its gates; `row` is the line of `text` (from 1).
     pub tables: Vec<crate::inspect::TableJson>,
+    /// The first line of `text` (from 1) that `tables` were looked for in: 1 when every line
+    /// was; above it no table is looked for, so none found there says nothing.
+    pub tables_from: crate::pos::Ordinal,
     /// What the command waits for, when it ended as `waiting-for-input` (else `null`).
     pub prompt: Option<RunPrompt>,
     /// Why tuicast ended the command, as data (`kind` `timeout`, `limit` or
@@ -590,6 +593,7 @@ pub fn run_piped(opts: &PipedOptions) -> Result<RunJson, RecordError> {
         text,
         text_truncated: read.truncated,
         tables: read.tables(),
+        tables_from: read.tables_from(),
         prompt,
         failure,
         exit: if ended_by.is_some() { 1 } else { 0 },
@@ -762,11 +766,7 @@ impl ReadAsAPerson {
     /// in lines of the text.
     fn tables(&self) -> Vec<crate::inspect::TableJson> {
         let rows = &self.screen.rows;
-        let used = (0..rows.len())
-            .rev()
-            .find(|&r| !self.screen.row_text(r).trim().is_empty())
-            .map_or(0, |r| r + 1);
-        let start = used.saturating_sub(MAX_TABLE_ROWS);
+        let (start, used) = self.table_rows();
         let mut part = self.screen.clone();
         part.rows = rows[start..used].to_vec();
         part.size.rows = (used - start).max(1) as u16;
@@ -783,6 +783,21 @@ impl ReadAsAPerson {
                 json
             })
             .collect()
+    }
+
+    /// The screen's rows the tables are looked for in: its last [`MAX_TABLE_ROWS`] rows with
+    /// text.
+    fn table_rows(&self) -> (usize, usize) {
+        let used = (0..self.screen.rows.len())
+            .rev()
+            .find(|&r| !self.screen.row_text(r).trim().is_empty())
+            .map_or(0, |r| r + 1);
+        (used.saturating_sub(MAX_TABLE_ROWS), used)
+    }
+
+    /// The first line of the text the tables are looked for in.
+    fn tables_from(&self) -> crate::pos::Ordinal {
+        crate::pos::Ordinal::of(self.table_rows().0 + self.above)
     }
 
     /// The prompt of a command found waiting (`why`), in the terminal modes it left.

@@ -213,6 +213,7 @@ fn the_final_text_is_what_a_person_reads_with_the_tables_found_in_it() {
         "{r}"
     );
     assert_eq!(tables[0]["row"], 6, "the table's line in text: {r}");
+    assert_eq!(j["tables_from"], 1, "every line looked at: {r}");
     assert_eq!(j["prompt"], Value::Null, "{r}");
     // Standard error is in the text too; a long line is not wrapped.
     let long = "x".repeat(300);
@@ -232,6 +233,8 @@ fn the_final_text_is_what_a_person_reads_with_the_tables_found_in_it() {
         r.json["text"].as_str().unwrap().starts_with("1\n2\n"),
         "{r}"
     );
+    // Tables are looked for in the last 200 lines only, and the reply says from where.
+    assert_eq!(r.json["tables_from"], 1301, "{r}");
 }
 
 /// `tuicast run` of `script` (by bash) with a timeout of 30 s, which a command waiting for
