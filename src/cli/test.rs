@@ -324,7 +324,10 @@ fn run_project(
         .collect();
     let gone = left.failure(&config).filter(|r| wanted(&r.test, filter));
     if !args.filter.is_empty() {
-        let matched = cases.iter().map(|c| selected(c, filter)).sum::<usize>()
+        let matched = cases
+            .iter()
+            .map(|c| selected(c, filter, live))
+            .sum::<usize>()
             + screenshots.len()
             + usize::from(gone.is_some());
         if matched == 0 {
@@ -388,7 +391,10 @@ fn run_project(
     let mut bad_input = false;
     if args.message_format == MessageFormat::Human {
         // As libtest does: how many checks will run.
-        let total: usize = cases.iter().map(|c| selected(c, filter)).sum::<usize>()
+        let total: usize = cases
+            .iter()
+            .map(|c| selected(c, filter, live))
+            .sum::<usize>()
             + screenshots.len()
             + usize::from(gone.is_some());
         out.write_all(Tally::title(total).as_bytes())?;
@@ -398,7 +404,7 @@ fn run_project(
     tuicast::util::par_map_ordered(
         &cases,
         |case| -> (Vec<CheckResult>, f64) {
-            if selected(case, filter) == 0 {
+            if selected(case, filter, live) == 0 {
                 return (Vec::new(), 0.0);
             }
             let started = std::time::Instant::now();
@@ -412,7 +418,7 @@ fn run_project(
                     .filter(|r| {
                         wanted(&r.test, filter)
                             || case.checkpoints.is_err()
-                            || (case.recorded && r.test == case.stem && !r.passed())
+                            || (live.records(case) && r.test == case.stem && !r.passed())
                     })
                     .collect();
             if let Some(report) = report {
@@ -488,7 +494,7 @@ fn run_project(
         // Asked to record live, these could not be: say so rather than pass quietly.
         let replayed: Vec<String> = cases
             .iter()
-            .filter(|c| c.scenario.is_none() && selected(c, filter) > 0)
+            .filter(|c| c.scenario.is_none() && selected(c, filter, live) > 0)
             .map(|c| escape_for_terminal(&c.stem, 200))
             .collect();
         if !replayed.is_empty() {
@@ -702,11 +708,11 @@ fn list(
 
 /// How many checks of `case` the filter selects: one per checkpoint, named as the harness
 /// names them, or one for a cast that could not be read.
-fn selected(case: &harness::Case, filter: &Filter<'_>) -> usize {
+fn selected(case: &harness::Case, filter: &Filter<'_>, live: LiveMode) -> usize {
     if case.checkpoints.is_err() {
         return 1;
     }
-    case.test_names()
+    case.test_names(live)
         .iter()
         .filter(|name| wanted(name, filter))
         .count()

@@ -25,9 +25,9 @@ pub fn check_case(config: &Config, case: &Case, opts: &Options) -> Vec<CheckResu
     };
     let mut checked = check_replay(config, case, opts);
     let first = infos.first().map(|i| i.name.as_str()).unwrap_or_default();
-    let lead = case_lead(case, first);
+    let lead = case_lead(case, opts, first);
     // A live recording is the case's own test, first: a failure to record is told there.
-    let own = case.recorded.then(|| {
+    let own = opts.live.records(case).then(|| {
         let mut r = recording(case, checked.as_ref().err().map(|e| e.message()));
         r.failure = checked.as_ref().err().and_then(|e| e.1.as_deref().cloned());
         r
@@ -191,8 +191,8 @@ pub(super) fn failed_once(case: &Case, error: &str, lead: Option<&str>, name: &s
 /// Where a failure of the whole case is told: the case's own test (its name, [`Case::stem`])
 /// for a live recording — the recording is a test of its own, which fails when the program
 /// could not be recorded — else the test of its first checkpoint (`first`).
-pub(super) fn case_lead(case: &Case, first: &str) -> String {
-    if case.recorded {
+pub(super) fn case_lead(case: &Case, opts: &Options, first: &str) -> String {
+    if opts.live.records(case) {
         case.stem.clone()
     } else {
         test_name(&case.stem, first)
@@ -559,7 +559,7 @@ mod tests {
         ]);
         let case = &discover(&config, &[], LiveMode::Auto)[0];
         assert_eq!(
-            case.test_names(),
+            case.test_names(LiveMode::Auto),
             [
                 "two::first",
                 "two::first::1",
@@ -606,7 +606,7 @@ mod tests {
         ]);
         let case = &discover(&config, &[], LiveMode::Auto)[0];
         assert_eq!(
-            case.test_names(),
+            case.test_names(LiveMode::Auto),
             [
                 "two::first",
                 "two::first::count",

@@ -47,9 +47,6 @@ pub struct Case {
     pub scrollback_at: Option<String>,
     /// How to record this cast, when its TOML says (live mode).
     pub scenario: Option<Scenario>,
-    /// Whether this run records the cast live from its scenario (the live mode it was
-    /// discovered with): the recording is then a test of its own, named [`Case::stem`].
-    pub recorded: bool,
     /// The engine its checkpoints replay with: the project's, with the cast TOML's
     /// `[terminal]` over its options.
     pub engine: EngineSpec,
@@ -88,12 +85,13 @@ impl Case {
         self.expects.iter().filter(move |e| e.applies_to(name))
     }
 
-    /// The test names of this case in order: its recording's ([`Case::recorded`]: the stem),
+    /// The test names of this case in order, in a run of the live mode `live`: its
+    /// recording's when `live` records it (the stem: the recording is a test of its own),
     /// then each checkpoint's, then its expectations'.
-    pub fn test_names(&self) -> Vec<String> {
+    pub fn test_names(&self, live: LiveMode) -> Vec<String> {
         match &self.checkpoints {
-            Ok(infos) => self
-                .recorded
+            Ok(infos) => live
+                .records(self)
                 .then(|| self.stem.clone())
                 .into_iter()
                 .chain(infos.iter().flat_map(|i| {
@@ -346,7 +344,6 @@ pub fn load_case(config: &Config, cast: PathBuf, live: LiveMode) -> Case {
         scrollback,
         scrollback_at,
         scenario,
-        recorded: records,
         engine,
         expects,
         region_goldens,
@@ -735,7 +732,6 @@ fn walk_failure(config: &Config, root: &Path, error: Failure) -> Case {
         scrollback: 0,
         scrollback_at: None,
         scenario: None,
-        recorded: false,
         engine: config.engine,
         expects: Vec::new(),
         region_goldens: Vec::new(),

@@ -203,15 +203,17 @@ impl ListedTest {
                 error: Some(why.to_string()),
                 ..test(case.stem.clone(), "", None, 0)
             }],
-            Ok(infos) => infos
-                .iter()
-                .flat_map(|i| {
+            // A live recording is a test of its own, first (as [`Case::test_names`] says).
+            Ok(infos) => recorded
+                .then(|| test(case.stem.clone(), "", None, 0))
+                .into_iter()
+                .chain(infos.iter().flat_map(|i| {
                     let own = test(super::test_name(&case.stem, &i.name), &i.name, None, i.line);
                     std::iter::once(own).chain(case.expects_at(&i.name).map(move |e| {
                         let name = super::expect_test_name(&case.stem, &i.name, &e.id);
                         test(name, &i.name, Some(&e.id), i.line)
                     }))
-                })
+                }))
                 .collect(),
         }
     }

@@ -289,8 +289,8 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
         // A case that fails whole says why once: in its own test when it is recorded live
         // (the recording is a test of its own), else at its first checkpoint.
         let first_name = Arc::new(infos.first().map(|i| i.name.clone()).unwrap_or_default());
-        let lead = Arc::new(case_lead(&case, &first_name));
-        let records = case.recorded;
+        let lead = Arc::new(case_lead(&case, &opts, &first_name));
+        let records = opts.live.records(&case);
         // The cast's trials share its one check: the pool starts other casts beside it.
         let group: Arc<str> = Arc::from(case.stem.as_str());
         let suite = Arc::new(super::junit::suite_name(&config.root));
