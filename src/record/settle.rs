@@ -136,6 +136,11 @@ pub(super) struct ScreenWatch {
     seen: Screen,
     last_change: Instant,
     last_input: Option<Instant>,
+    /// When the last input was first seen read by the program with none of its output on the
+    /// way (`None`: not yet). Only a change after it answers the input: output that came
+    /// before may have been written before the program read the input (a render of the key
+    /// before, due on a throttle timer, drawn just as the next key arrived).
+    read_seen: Option<Instant>,
     /// Output has come since `seen` was taken.
     unobserved: bool,
     /// The changes seen while a settling wait runs.
@@ -157,6 +162,7 @@ impl ScreenWatch {
             seen: hide_all(&masks, &screen),
             last_change: now,
             last_input: None,
+            read_seen: None,
             unobserved: false,
             changes: None,
             masks,
@@ -171,12 +177,25 @@ impl ScreenWatch {
     /// Input was sent to the program (keys, text, a resize).
     pub(super) fn input_sent(&mut self, at: Instant) {
         self.last_input = Some(at);
+        self.read_seen = None;
     }
 
-    /// Whether input was sent after the screen last changed: the program has not drawn
-    /// its answer yet (or its answer changes nothing).
+    /// Whether the last input is yet to be seen read (see [`ScreenWatch::read_seen`]).
+    fn awaiting_read(&self) -> bool {
+        self.last_input.is_some() && self.read_seen.is_none()
+    }
+
+    /// The last input was seen read at `at`, nothing of the program's output on the way.
+    fn input_read(&mut self, at: Instant) {
+        self.read_seen = Some(at);
+    }
+
+    /// Whether the screen has not changed since the program was seen to have read the last
+    /// input: it has not drawn its answer yet (or its answer changes nothing). A change
+    /// between sending the input and seeing it read does not count: it may be the answer to
+    /// the input before.
     pub(super) fn input_unanswered(&self) -> bool {
-        self.last_input.is_some_and(|i| i >= self.last_change)
+        self.last_input.is_some() && self.read_seen.is_none_or(|r| r >= self.last_change)
     }
 
     /// The later of the last input and the last change of the screen.
@@ -378,6 +397,23 @@ impl Session {
         self.quiescence.input = InputSeen::Sent(look.map(|l| l.runs()));
     }
 
+    /// Looks whether the program has read the last input with none of its output on the way,
+    /// and if so notes the moment (see [`ScreenWatch::input_unanswered`]). Where the terminal
+    /// does not tell, the input counts as read when sent (a change after it answers).
+    fn note_read(&mut self) {
+        if !self.watch.awaiting_read() {
+            return;
+        }
+        match (self.pty.input_pending(), self.pty.output_pending()) {
+            (Some(false), Some(false)) => self.watch.input_read(Instant::now()),
+            (None, _) | (_, None) => {
+                let sent = self.watch.last_input.unwrap_or_else(Instant::now);
+                self.watch.input_read(sent);
+            }
+            _ => {}
+        }
+    }
+
     /// A change that comes without output (a resize): the screen is compared now.
     pub(super) fn note_resize(&mut self) {
         let screen = self.engine.screen();
@@ -451,6 +487,9 @@ impl Session {
                 self.observe();
             }
             self.observe();
+            if auto {
+                self.note_read();
+            }
             let now = Instant::now();
             // In auto mode a program seen working (running, or runnable and starved of CPU
             // on a loaded machine, or pausing in a short sleep) holds the quiet rule back
@@ -507,8 +546,10 @@ impl Session {
     /// machine the kernel may hand a key to the program only after the settle period, and a
     /// program asleep with its key still in the terminal has not answered.
     fn still_working(&mut self) -> Result<bool, RecordError> {
-        // A program that has not drawn since the last input and is not waiting (a timer due
-        // within the period: ink's render throttle, a debounce) has not answered yet either.
+        // A program that has not drawn since it read the last input and is not waiting (a
+        // timer due within the period: ink's render throttle, a debounce) has not answered
+        // yet either.
+        self.note_read();
         let unanswered = self.watch.input_unanswered();
         let look = |s: &Session| {
             s.pty.input_pending() == Some(true)
@@ -698,5 +739,24 @@ mod tests {
         // A link on a cell is.
         w.observe(screen("a\x1b[32m\x1b]8;;u\x07b\x1b[2;5H"), t3);
         assert_eq!(w.last_change, t3, "a link is a change");
+    }
+
+    #[test]
+    fn only_a_change_after_the_input_was_seen_read_answers_it() {
+        let t0 = Instant::now();
+        let ms = |n| t0 + Duration::from_millis(n);
+        let mut w = ScreenWatch::new(screen("a"), t0, Vec::new());
+        assert!(!w.input_unanswered(), "no input, nothing to answer");
+        w.input_sent(ms(10));
+        // The draw of the key before, after the input was sent but before it was read.
+        w.observe(screen("ab"), ms(20));
+        assert!(w.input_unanswered(), "not yet seen read: no change answers");
+        w.input_read(ms(30));
+        assert!(w.input_unanswered(), "the change came before the read");
+        w.observe(screen("abc"), ms(40));
+        assert!(!w.input_unanswered(), "a change after the read answers");
+        // The next input starts over.
+        w.input_sent(ms(50));
+        assert!(w.input_unanswered());
     }
 }

@@ -203,6 +203,67 @@ steps = [
     assert!(outputs >= 3, "{ev:?}");
 }
 
+/// A program that draws on a throttle timer, as ink does, may draw the key before just as the
+/// next key arrives, and then take longer than the settle period for the next one while it waits
+/// on short timers (never seen working, never seen waiting for input). The draw of the key before
+/// comes after the next key was sent, but before the program read it: it is no answer, and the
+/// checkpoint waits for the draw of what was typed. (Under load, ink's sign-up form once showed
+/// `Pari_` at a checkpoint after typing `Paris`: tests/it/pacing.rs.)
+#[test]
+fn a_draw_of_the_key_before_is_no_answer_to_the_next_key() {
+    if !crate::refs::need("python3") {
+        return;
+    }
+    let dir = Dir::new();
+    dir.write(
+        "throttle.py",
+        r#"import os, select, time, tty
+tty.setraw(0)
+typed, due, last = "", None, None
+os.write(1, b"\x1b[2J\x1b[Hready")
+while True:
+    now = time.monotonic()
+    if due is not None and now >= due:
+        # The throttled draw: what has been read so far.
+        os.write(1, ("\x1b[H\x1b[2Ktext: " + typed).encode())
+        due = None
+    wait = None if due is None else max(0.0, min(0.03, due - time.monotonic()))
+    if not select.select([0], [], [], wait)[0]:
+        continue
+    key = os.read(0, 1).decode()
+    if key == "q":
+        break
+    first = not typed
+    typed += key
+    if first:
+        # The first key: its draw is due soon, and the program is slow for a moment (as
+        # a starved one is): the next key arrives meanwhile and waits in the terminal.
+        due = time.monotonic() + 0.01
+        time.sleep(0.02)
+    else:
+        # The next key: drawn only after three short waits, 90 ms in all.
+        due = time.monotonic() + 0.09
+"#,
+    );
+    let (out, cast) = record_scenario(
+        &dir,
+        "throttle",
+        r#"command = ["python3", "throttle.py"]
+size = "20x2"
+steps = [
+  { wait = "ready" },
+  { type = "ab" },
+  { snapshot = "typed" },
+  { press = "q" },
+  { exit = 0 },
+]
+"#,
+        &[],
+    );
+    out.success();
+    assert_eq!(screen_at(&cast, "typed"), "text: ab\n\n");
+}
+
 #[test]
 fn a_checkpoint_never_falls_inside_a_synchronized_update() {
     let dir = Dir::new();
