@@ -74,8 +74,11 @@ pub struct Adapter {
     needs: Vec<String>,
     refs: Vec<(String, Vec<RefSpec>)>,
     /// Where it was declared (`tuicast.toml:3:1: adapters.x`; `adapters.vim` for a built-in
-    /// one): what an error of its regexes or its refs at first use starts with.
+    /// one): what an error of its `screen` regexes at first use starts with.
     place: String,
+    /// Where each ref of `refs` was written (`tuicast.toml:5:1: adapters.x: refs.y`, or the
+    /// adapter's place and the ref's name): what an error of the ref at first use starts with.
+    ref_places: Vec<String>,
     /// The manifest as an inline TOML table, when a project wrote it (a built-in one has
     /// none: every tuicast knows it).
     written: Option<String>,
@@ -124,7 +127,24 @@ pub(crate) struct AdapterToml {
     needs: Vec<String>,
     /// The refs: how to find each (one table, or a list tried in turn).
     #[serde(default)]
-    refs: BTreeMap<String, OneOrMany>,
+    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<String, OneOrMany>"))]
+    refs: BTreeMap<String, toml::Spanned<OneOrMany>>,
+    /// Where each ref was written (`tuicast.toml:5:1`), set by [`AdapterToml::place_refs`]:
+    /// what an error of the ref at first use (a limit, a regex) starts with.
+    #[serde(skip)]
+    ref_places: BTreeMap<String, String>,
+}
+
+impl AdapterToml {
+    /// Notes where each ref was written: `place_of` gives the place of a span of the file
+    /// the manifest was read from (`tuicast.toml:5:1`).
+    pub(crate) fn place_refs(&mut self, place_of: impl Fn(std::ops::Range<usize>) -> String) {
+        self.ref_places = self
+            .refs
+            .iter()
+            .map(|(name, spec)| (name.clone(), place_of(spec.span())))
+            .collect();
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -374,6 +394,7 @@ impl Adapter {
             ));
         }
         let mut refs = Vec::new();
+        let mut ref_places = Vec::new();
         for (ref_name, specs) in &t.refs {
             if !word(ref_name) {
                 return Err(AdapterError::new(
@@ -384,7 +405,26 @@ impl Adapter {
                     ),
                 ));
             }
-            let specs = match specs {
+            // Its errors at first use start with its own place when it is known.
+            let ref_place = match t.ref_places.get(ref_name) {
+                Some(at) => format!(
+                    "{at}: adapters.{}: refs.{ref_name}",
+                    crate::escape::escape_for_terminal(name, 40)
+                ),
+                None => format!("{place}: refs.{ref_name}"),
+            };
+            let regex = |r: &str| {
+                if r.is_empty() {
+                    return Err(AdapterError::new(
+                        AdapterErrorKind::Regex,
+                        "a regex is empty",
+                    ));
+                }
+                let shown = format!("regex \"{}\"", crate::escape::escape_for_terminal(r, 60));
+                LazyRegex::new(r, format!("{ref_place}: {shown}"))
+                    .map_err(|e| AdapterError::new(AdapterErrorKind::Regex, format!("{shown} {e}")))
+            };
+            let specs = match specs.get_ref() {
                 OneOrMany::One(s) => vec![(**s).clone()],
                 OneOrMany::Many(v) => v.clone(),
             };
@@ -485,6 +525,7 @@ impl Adapter {
                 });
             }
             refs.push((ref_name.clone(), out));
+            ref_places.push(ref_place);
         }
         above_chains(&refs)?;
         for n in &t.needs {
@@ -504,6 +545,7 @@ impl Adapter {
             screen,
             needs: t.needs,
             refs,
+            ref_places,
             written,
             place,
         })
@@ -512,6 +554,14 @@ impl Adapter {
     /// Its name (`vim`).
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Where its ref `name` was written: what an error of that ref at first use starts with.
+    fn ref_place(&self, name: &str) -> String {
+        match self.refs.iter().position(|(n, _)| n == name) {
+            Some(i) => self.ref_places[i].clone(),
+            None => format!("{}: refs.{name}", self.place),
+        }
     }
 
     /// Whether it has the ref `kind` (`vim.mode`).
@@ -701,9 +751,9 @@ impl<'a> Finder<'a> {
             AdapterError::new(
                 AdapterErrorKind::TooMany,
                 format!(
-                    "{}: refs.{name}: the adapter's refs cover more than {MAX_REF_CELLS} \
+                    "{}: the adapter's refs cover more than {MAX_REF_CELLS} \
                      cells of this screen in all (MAX_REF_CELLS, the most tuicast makes)",
-                    self.adapter.place
+                    self.adapter.ref_place(name)
                 ),
             )
         })?;
@@ -715,9 +765,9 @@ impl<'a> Finder<'a> {
         AdapterError::new(
             AdapterErrorKind::TooMany,
             format!(
-                "{}: refs.{name}: `many = true` finds more than {MAX_MANY} refs on this \
+                "{}: `many = true` finds more than {MAX_MANY} refs on this \
                  screen (MAX_MANY, the most one ref makes): a narrower regex or row finds fewer",
-                self.adapter.place
+                self.adapter.ref_place(name)
             ),
         )
     }
@@ -1208,7 +1258,11 @@ mod tests {
     }
 
     fn manifest(text: &str) -> Result<Adapters, AdapterError> {
-        let t: AdapterToml = toml::from_str(text).unwrap();
+        let mut t: AdapterToml = toml::from_str(text).unwrap();
+        t.place_refs(|span| {
+            let (line, column) = crate::location::line_column(text, span.start);
+            format!("x.toml:{line}:{column}")
+        });
         Adapters::builtin().extended(vec![("loop".into(), t, text.into(), "x.toml:1:1".into())])
     }
 
@@ -1415,7 +1469,7 @@ mod tests {
         assert_eq!(e.kind(), AdapterErrorKind::TooMany);
         assert_eq!(
             e.message(),
-            "x.toml:1:1: adapters.loop: refs.a: `many = true` finds more than 1000 refs on \
+            "x.toml:2:10: adapters.loop: refs.a: `many = true` finds more than 1000 refs on \
              this screen (MAX_MANY, the most one ref makes): a narrower regex or row finds fewer"
         );
     }
@@ -1436,12 +1490,12 @@ mod tests {
         let s = test_screen(Size { cols: 10, rows: 2 }, "y");
         assert!(!a.recognises(&s, Some("other")).unwrap());
         assert_eq!(budget.left(), 4 << 20);
-        // Asked for: compiled, past the budget, an error at the adapter's place.
+        // Asked for: compiled, past the budget, an error at the ref's place.
         let e = a.refs(&s).unwrap_err();
         assert_eq!(e.kind(), AdapterErrorKind::Regex);
         assert!(
             e.message().starts_with(
-                r#"x.toml:1:1: adapters.loop: regex "\\w{50}" would take the regexes"#
+                r#"x.toml:2:10: adapters.loop: refs.a: regex "\\w{50}" would take the regexes"#
             ),
             "{e}"
         );
@@ -1471,7 +1525,7 @@ mod tests {
         assert_eq!(e.kind(), AdapterErrorKind::TooMany);
         assert!(
             e.message().starts_with(
-                "x.toml:1:1: adapters.loop: refs.e: the adapter's refs cover more than 16000000 cells"
+                "x.toml:6:10: adapters.loop: refs.e: the adapter's refs cover more than 16000000 cells"
             ),
             "{e}"
         );

@@ -60,7 +60,7 @@ fn every_cell_manifest() -> String {
 }
 
 /// What a `many` ref past its limit says, at its adapter's place.
-const PAST_MANY: &str = "tuicast.toml:1:1: adapters.every: refs.a: `many = true` finds more than 1000 refs on this screen (MAX_MANY, the most one ref makes)";
+const PAST_MANY: &str = "tuicast.toml:4:5: adapters.every: refs.a: `many = true` finds more than 1000 refs on this screen (MAX_MANY, the most one ref makes)";
 
 #[test]
 fn a_many_ref_past_its_limit_is_an_error_at_its_place_for_inspect_and_expectations() {
@@ -123,7 +123,7 @@ fn a_many_ref_past_its_limit_fails_a_sessions_inspect_and_wait_and_the_session_g
         assert_eq!(refused.code, 2, "{refused}");
         let error = refused.json["error"].as_str().unwrap_or_default();
         assert!(
-            error.contains("tuicast.toml:1:1: adapters.every: refs.")
+            error.contains("tuicast.toml:4:5: adapters.every: refs.a:")
                 && error.contains("finds more than 1000 refs"),
             "{refused}"
         );
@@ -221,11 +221,11 @@ fn an_adapter_no_screen_asks_for_costs_no_budget_and_fails_at_its_place_when_use
         "tuicast.toml:1:1: adapters.heavy: regex \"(\" is not valid",
     );
     // The same adapter on for this screen: its refs' regexes are compiled and pass the
-    // budget, an error at the adapter's place.
+    // budget, an error at the ref's own place.
     dir.write("tuicast.toml", heavy_adapter("screen = ['hello']"));
     assert_refused(
         &limited(&dir, &["inspect", "casts/x.cast"]),
-        r#"tuicast.toml:1:1: adapters.heavy: regex "\\w{50}" would take the regexes of this project or session past 64 MiB in all"#,
+        r#"tuicast.toml:4:5: adapters.heavy: refs.r: regex "\\w{50}" would take the regexes of this project or session past 64 MiB in all"#,
     );
 }
 

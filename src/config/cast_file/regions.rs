@@ -71,9 +71,11 @@ impl Regions {
             };
             let mut set = base.adapters().clone();
             for (name, spec) in adapters {
+                let mut manifest = spec.get_ref().clone();
+                manifest.place_refs(|span| at.origin(span).to_string());
                 let one = vec![(
                     name.clone(),
-                    spec.get_ref().clone(),
+                    manifest,
                     written.get(name).cloned().unwrap_or_default(),
                     at.origin(spec.span()).to_string(),
                 )];
