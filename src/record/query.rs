@@ -177,10 +177,21 @@ impl QueryScanner {
     }
 
     /// Scans `text`; returns each query with the byte offset just after it in `text`.
+    #[cfg(test)]
     pub(crate) fn scan(&mut self, text: &str) -> Vec<(usize, Query)> {
+        self.scan_spans(text)
+            .into_iter()
+            .map(|(_, end, q)| (end, q))
+            .collect()
+    }
+
+    /// [`QueryScanner::scan`], each query with the byte offset of its start in `text` too
+    /// (`None`: it began in an earlier text).
+    pub(crate) fn scan_spans(&mut self, text: &str) -> Vec<(Option<usize>, usize, Query)> {
         let mut found = Vec::new();
         let mut i = 0;
         let bytes = text.as_bytes();
+        let mut start = None;
         while i < bytes.len() {
             if self.seq.is_ground() {
                 // Only ESC and C1 controls (UTF-8 C2 80..9F) start a sequence.
@@ -188,6 +199,7 @@ impl QueryScanner {
                     Some(n) => i += n,
                     None => break,
                 }
+                start = Some(i);
             }
             let ch = text[i..].chars().next().unwrap_or('\0');
             i += ch.len_utf8();
@@ -203,7 +215,7 @@ impl QueryScanner {
                 _ => None,
             };
             if let Some(q) = query {
-                found.push((i, q));
+                found.push((start, i, q));
             }
         }
         found
@@ -415,22 +427,37 @@ impl Responder {
     /// Feeds `text` to `engine`, answering the queries in it in order: returns each reply
     /// with the offset in `text` just after the query that asked for it. A resize request
     /// has resized `engine` when its [`Reply::Resize`] comes.
+    #[cfg(test)]
     pub(crate) fn respond(&mut self, text: &str, engine: &mut NativeEngine) -> Vec<(usize, Reply)> {
-        let queries = self.scanner.scan(text);
+        self.respond_spans(text, engine)
+            .into_iter()
+            .map(|(_, end, reply)| (end, reply))
+            .collect()
+    }
+
+    /// [`Responder::respond`], each reply with the byte offset where its query starts in
+    /// `text` too (`None`: it began in an earlier text): what a person's terminal, mirroring
+    /// a recording by hand, is not to see (it would answer again).
+    pub(crate) fn respond_spans(
+        &mut self,
+        text: &str,
+        engine: &mut NativeEngine,
+    ) -> Vec<(Option<usize>, usize, Reply)> {
+        let queries = self.scanner.scan_spans(text);
         let mut replies = Vec::new();
         let mut pos = 0;
-        for (end, query) in queries {
+        for (start, end, query) in queries {
             engine.feed(&text[pos..end]);
             pos = end;
             if let Query::Window(p) = &query {
                 if let Some(size) = self.requested_size(p, engine) {
                     engine.resize(size);
-                    replies.push((end, Reply::Resize(size)));
+                    replies.push((start, end, Reply::Resize(size)));
                     continue;
                 }
             }
             if let Some(a) = self.answer(&query, engine) {
-                replies.push((end, Reply::Answer(a)));
+                replies.push((start, end, Reply::Answer(a)));
             }
         }
         engine.feed(&text[pos..]);
@@ -1166,6 +1193,23 @@ mod tests {
         }
         let mut s = QueryScanner::new();
         assert_eq!(s.scan("xy\x1b[6nz")[0].0, 6, "offset just after the query");
+        let spans: Vec<_> = QueryScanner::new()
+            .scan_spans("xy\x1b[6nz\x1b[31m\x1b[c")
+            .into_iter()
+            .map(|(start, end, _)| (start, end))
+            .collect();
+        assert_eq!(
+            spans,
+            [(Some(2), 6), (Some(12), 15)],
+            "where each query starts"
+        );
+        let mut split = QueryScanner::new();
+        assert!(split.scan_spans("ab\x1b[").is_empty());
+        assert_eq!(
+            split.scan_spans("6n")[0].0,
+            None,
+            "begun in the text before"
+        );
     }
 
     /// The answers to the queries in `text` from an 80x24 engine, each query answered after

@@ -106,11 +106,11 @@ fn reply(case: &Case) -> String {
     let mut engine = NativeEngine::new(Size { cols: 80, rows: 24 });
     let mut responder = Responder::new(xterm_colors(), "xterm");
     responder.set_cell_pixels((6, 13));
-    responder.respond(&case.setup, &mut engine);
+    responder.respond_spans(&case.setup, &mut engine);
     responder
-        .respond(&case.query, &mut engine)
+        .respond_spans(&case.query, &mut engine)
         .into_iter()
-        .filter_map(|(_, r)| match r {
+        .filter_map(|(_, _, r)| match r {
             Reply::Answer(a) => Some(a),
             Reply::Resize(_) => None,
         })

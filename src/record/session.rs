@@ -909,7 +909,12 @@ impl Session {
         self.watch.output_came();
         let mut answers = Vec::new();
         let mut resizes = Vec::new();
-        for (end, reply) in self.responder.respond(text, &mut self.engine) {
+        // The queries tuicast answers (and the resizes it makes): the person's terminal a
+        // recording by hand mirrors to must not see them, or it answers too and its answers
+        // reach the program (and the scenario) as typed text.
+        let mut answered = Vec::new();
+        for (start, end, reply) in self.responder.respond_spans(text, &mut self.engine) {
+            answered.extend(start.map(|s| s..end));
             match reply {
                 Reply::Answer(a) => answers.push(a),
                 Reply::Resize(size) => resizes.push((end, size)),
@@ -926,7 +931,14 @@ impl Session {
             return Err(RecordError::SecretOnScreen(name));
         }
         if let Some(m) = &mut self.mirror {
-            let _ = m.write_all(text.as_bytes()).and_then(|_| m.flush());
+            let mut shown = String::with_capacity(text.len());
+            let mut pos = 0;
+            for r in &answered {
+                shown.push_str(&text[pos..r.start]);
+                pos = r.end;
+            }
+            shown.push_str(&text[pos..]);
+            let _ = m.write_all(shown.as_bytes()).and_then(|_| m.flush());
         }
         // A window operation resized the terminal (the engine has the new size): the output
         // before it was drawn at the old size, so its `r` event comes between the two parts.

@@ -661,6 +661,58 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
     asciinema_accepts(&cast);
 }
 
+/// A recording by hand answers the program's queries once: the recorder answers (and records)
+/// them, and the person's terminal it mirrors to never sees them, so it cannot answer too (its
+/// answers came back as typed text, into the program and the cast's input).
+#[test]
+fn recording_by_hand_answers_queries_once_and_the_persons_terminal_never_sees_them() {
+    use tuicast::record::{Session, SessionOptions};
+    let dir = Dir::new();
+    let cast = dir.path().join("hand.cast");
+    let script = format!(
+        "PS1='inner$ ' {} record -o {} -- bash --norc --noprofile; echo done",
+        BIN,
+        cast.display()
+    );
+    // The person's terminal: a PTY of tuicast's own recorder, which answers queries too.
+    let mut opts = SessionOptions::new(["bash", "-c", script.as_str()]);
+    opts.size = tuicast::size::Size { cols: 70, rows: 12 };
+    let mut outer = Session::spawn_in_memory(opts).unwrap();
+    outer.wait_text("inner$").unwrap();
+    // Device attributes, the cursor position and the background colour, their answers read
+    // (up to the BEL that ends the last).
+    outer
+        .type_text("printf '\\e[c\\e[6n\\e]11;?\\a'; read -rs -d $'\\a' x; echo asked\r")
+        .unwrap();
+    outer
+        .wait_until("the output of echo", None, |s| {
+            s.text().contains("\nasked\n")
+        })
+        .unwrap();
+    // Typed after the queries: an answer of the outer terminal would have come before it.
+    outer.type_text("echo after\r").unwrap();
+    outer
+        .wait_until("the output of echo after", None, |s| {
+            s.text().contains("\nafter\n")
+        })
+        .unwrap();
+    outer.type_text("exit\r").unwrap();
+    outer.wait_text("done").unwrap();
+    outer.finish().unwrap();
+    let input: String = events(&cast)
+        .iter()
+        .filter(|e| e[1] == "i")
+        .map(|e| e[2].as_str().unwrap().to_string())
+        .collect();
+    for (what, answer) in [
+        ("device attributes", "\x1b[?"),
+        ("cursor position", ";1R"),
+        ("background colour", "\x1b]11;rgb:"),
+    ] {
+        assert_eq!(input.matches(answer).count(), 1, "{what}: {input:?}");
+    }
+}
+
 #[test]
 fn every_kind_of_wait_and_a_signal_exit_status() {
     let dir = Dir::new();
