@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import weakref
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
 from . import binary
 
@@ -213,6 +213,50 @@ class Session:
         fmt = {".png": "png", ".json": "json"}.get(path.suffix.lower(), "text")
         self._run(["snapshot", self.id, "--format", fmt, "-o", str(path)])
         return path
+
+    def events(self, since: Optional[int] = None) -> Iterator[Dict[str, Any]]:
+        """The session's events as they come (``tuicast session events``), one dict each:
+        the screen first (``type`` ``"screen"``, ``full`` true), then every screen change
+        (its hash, the changed rectangle, the new text of the changed rows), prompts, the
+        title, bells, and the exit, which ends it. ``since`` (an event's ``seq``) starts
+        after that event while the daemon still keeps it (else a ``"lost"`` event first).
+        Leave early with ``break`` or ``close()``: the stream is closed with the generator.
+        Raises :class:`SessionError` when the session cannot be watched::
+
+            for event in s.events():
+                if event["type"] == "bell":
+                    break
+        """
+        args = [self.bin, "session", "events", self.id]
+        if since is not None:
+            args += ["--since", str(int(since))]
+        proc = subprocess.Popen(
+            args,
+            cwd=self.cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+        )
+        try:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                if not line.strip():
+                    continue
+                event = json.loads(line)
+                if isinstance(event, dict) and event.get("error"):
+                    raise SessionError(event["error"], int(event.get("exit", 2)), event)
+                yield event
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            if proc.stdout is not None:
+                proc.stdout.close()
+            if proc.stderr is not None:
+                proc.stderr.close()
 
     def capture(self) -> Optional["Capture"]:
         """The screen now as text and a PNG (in a new temporary folder), kept in

@@ -472,7 +472,8 @@ fn a_pytest_test_drives_a_textual_app_through_the_python_api() {
     std::fs::write(project.join("tuicast.toml"), "").unwrap();
     std::fs::write(
         project.join("test_signup.py"),
-        r#"import json
+        r#"import itertools
+import json
 import sys
 
 import pytest
@@ -518,6 +519,25 @@ def test_the_other_methods(tmp_path):
     assert (tmp_path / "signup.cast").is_file()
 
 
+def test_events_stream_what_changes_until_left():
+    with tuicast.Session([sys.executable, "app.py"], size="60x12") as s:
+        s.wait_text("Tab: next field")
+        stream = s.events()
+        first = next(stream)
+        assert first["type"] == "screen" and first["full"], first
+        s.type("Ada")
+        typed = next(e for e in stream if e["type"] == "screen" and "Ada" in json.dumps(e))
+        assert typed["seq"] > first["seq"], typed
+        stream.close()
+        # From an event on: what came after it, the typed name in it.
+        later = s.events(since=first["seq"])
+        assert any("Ada" in json.dumps(e) for e in itertools.islice(later, 20))
+        later.close()
+    with pytest.raises(tuicast.SessionError) as e:
+        next(tuicast.Session("true").events())
+    assert e.value.exit == 2, e.value.reply
+
+
 def test_env_cwd_and_bad_input(tmp_path):
     (tmp_path / "here.txt").write_text("in the folder\n")
     with tuicast.Session("echo $GREETING; cat here.txt; sleep 30", env={"GREETING": "hi there"},
@@ -558,7 +578,7 @@ def test_env_cwd_and_bad_input(tmp_path):
     assert!(text.contains("Welcome, 'Ada' of 'Paris'!"), "{text}");
     assert!(text.contains("│ Sign up "), "{text}");
     let (out, told) = pytest("new", "pytest", 0);
-    assert!(out.contains("4 passed"), "{told}");
+    assert!(out.contains("5 passed"), "{told}");
     assert!(!pending.exists());
 
     // A changed app fails with the diff, writes the `.new`, and the report has the screen.
@@ -575,7 +595,7 @@ def test_env_cwd_and_bad_input(tmp_path):
         "+     │ Register",
         "to accept: tuicast accept @screens/welcome.txt",
         "tuicast screen py",
-        "1 failed, 3 passed",
+        "1 failed, 4 passed",
     ] {
         assert!(out.contains(needed), "{needed:?}\n{told}");
     }
@@ -599,7 +619,7 @@ def test_env_cwd_and_bad_input(tmp_path):
         .unwrap()
         .contains("│ Register "));
     let (out, told) = pytest("new", "pytest after accept", 0);
-    assert!(out.contains("4 passed"), "{told}");
+    assert!(out.contains("5 passed"), "{told}");
 
     // Every session was stopped, the one left by an exception too.
     let mut list = Command::new(venv.join("bin/tuicast"));
