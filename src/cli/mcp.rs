@@ -377,7 +377,8 @@ impl Server {
     #[tool(
         description = "Wait for exactly one of: text, regex, gone, ref (a selector such as \
         @vim.mode[value=insert]), idle, changed, cursor, echo, exit, title, bell, clipboard, \
-        prompt; timeout optional. The reply says what matched and where; a wait that times out \
+        prompt, command_done (a shell's OSC 133 mark that a command ended: the reply gives its \
+        status as code and its output as text); timeout optional. The reply says what matched and where; a wait that times out \
         is an error."
     )]
     async fn session_wait(&self, Parameters(i): Parameters<WaitArgs>) -> CallToolResult {

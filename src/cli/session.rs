@@ -425,6 +425,11 @@ pub(super) struct WaitArgs {
     #[arg(long, group = "kind")]
     #[serde(default)]
     bell: bool,
+    /// Until the shell says a command ended (its OSC 133 mark; one end per wait): the reply
+    /// gives the command's status and output.
+    #[arg(long, group = "kind")]
+    #[serde(default)]
+    command_done: bool,
     /// Until the program writes text containing this to the clipboard (OSC 52).
     #[arg(long, group = "kind")]
     clipboard: Option<String>,
@@ -671,6 +676,7 @@ pub(super) fn request_of(
                 || w.exit.is_some()
                 || w.title.is_some()
                 || w.bell
+                || w.command_done
                 || w.clipboard.is_some()
                 || w.prompt.is_some()
                 || w.reference.is_some();
@@ -727,6 +733,8 @@ pub(super) fn request_of(
                 Action::Wait(Wait::Title(t))
             } else if w.bell {
                 Action::Wait(Wait::Bell)
+            } else if w.command_done {
+                Action::Wait(Wait::CommandDone)
             } else if let Some(t) = w.clipboard {
                 Action::Wait(Wait::Clipboard(t))
             } else if w.prompt.as_deref() == Some("any") {
@@ -752,7 +760,7 @@ pub(super) fn request_of(
             } else {
                 bail!(
                     "wait needs one of --text, --regex, --gone, --idle, --changed, --cursor, \
-                     --echo, --exit, --title, --bell, --clipboard, --prompt, --ref"
+                     --echo, --exit, --title, --bell, --command-done, --clipboard, --prompt, --ref"
                 );
             };
             let mut s = Step::new(action);

@@ -97,6 +97,22 @@ pub(super) fn matched(
             ..named("title")
         },
         Wait::Bell => named("bell"),
+        Wait::CommandDone => {
+            // The last command's status and output, as `@shell.status` and `@shell.output`
+            // read them from the marks.
+            let refs = crate::inspect::shell_mark_refs(after).unwrap_or_default();
+            let of = |role: &str| refs.iter().find(|r| r.role == role);
+            let mut m = Matched {
+                code: of("status").and_then(|r| r.value.as_deref()?.parse().ok()),
+                ..named("command_done")
+            };
+            if let Some(o) = of("output") {
+                m.at = Some(o.rect.first_place());
+                m.to = Some(o.rect.last_place());
+                m.text = Some(o.text.clone());
+            }
+            m
+        }
         Wait::Clipboard(t) => Matched {
             text: after
                 .state

@@ -220,7 +220,7 @@ pub struct SessionView {
 #[non_exhaustive]
 pub struct Matched {
     /// The kind of wait: `text`, `regex`, `gone`, `idle`, `silent`, `changed`, `cursor`,
-    /// `echo`, `title`, `bell`, `clipboard`, `prompt`, `ref` or `exit`.
+    /// `echo`, `title`, `bell`, `clipboard`, `command_done`, `prompt`, `ref` or `exit`.
     pub wait: String,
     /// The text that matched: the screen's text for `text` and `regex`, the text that went
     /// for `gone`, the title, the clipboard write, a prompt's evidence (secrets starred).
@@ -244,7 +244,8 @@ pub struct Matched {
     /// `idle`, `silent`: how long the program had written nothing when the wait matched.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idle_ms: Option<u64>,
-    /// `exit`: the program's status.
+    /// `exit`: the program's status; `command_done`: the command's, as the shell's `D` mark
+    /// said it (absent when it said none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<i32>,
     /// `echo`: the terminal's echo flag.

@@ -566,8 +566,11 @@ impl Adapter {
 
     /// Whether it has the ref `kind` (`vim.mode`).
     pub(crate) fn has_ref(&self, kind: &str) -> bool {
-        kind.split_once('.')
-            .is_some_and(|(a, r)| a == self.name && self.refs.iter().any(|(n, _)| n == r))
+        kind.split_once('.').is_some_and(|(a, r)| {
+            a == self.name
+                && (self.refs.iter().any(|(n, _)| n == r)
+                    || (a == "shell" && super::shell::MARK_REFS.contains(&r)))
+        })
     }
 
     /// Whether it is on for `screen` of `program` (the rules are in the module docs). Its

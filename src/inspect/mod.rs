@@ -62,6 +62,7 @@ mod json;
 pub(crate) mod prompt;
 mod refs;
 mod selector;
+mod shell;
 pub(crate) mod table;
 
 use serde_json::Value;
@@ -83,6 +84,7 @@ pub use json::{
 pub use prompt::{classify, Prompt, PromptKind, PromptKindError, PromptKindErrorKind, TtyModes};
 pub use refs::{refs, select, unknown_ref, Ref, RefContext};
 pub use selector::{Selector, SelectorError, MAX_SELECTOR};
+pub(crate) use shell::mark_refs as shell_mark_refs;
 pub use table::{tables, Table};
 
 /// The version of the JSON schema [`Inspection::json`] writes.

@@ -158,7 +158,9 @@ pub fn refs(screen: &Screen, cx: &RefContext) -> Result<Vec<Ref>, AdapterError> 
         let Some(a) = cx.adapters.get(a) else {
             continue;
         };
-        if let Some(why) = a.recognition(screen, cx.program)? {
+        if let Some(marked) = marked_refs(a, screen) {
+            out.extend(marked);
+        } else if let Some(why) = a.recognition(screen, cx.program)? {
             out.extend(with_evidence(a.refs(screen)?, &why));
         }
     }
@@ -166,6 +168,16 @@ pub fn refs(screen: &Screen, cx: &RefContext) -> Result<Vec<Ref>, AdapterError> 
         out.extend(region_refs(screen, regions));
     }
     Ok(out)
+}
+
+/// The shell adapter's refs from the shell's OSC 133 marks, when `a` is the shell adapter and
+/// the screen has marks (the adapter is on then, whatever the program: the shell said so);
+/// `None` otherwise (`super::shell`).
+fn marked_refs(a: &super::Adapter, screen: &Screen) -> Option<Vec<Ref>> {
+    if a.name() != "shell" {
+        return None;
+    }
+    super::shell::mark_refs(screen)
 }
 
 /// An adapter's refs with the evidence they rest on: why the adapter is on, and the row.
@@ -205,6 +217,9 @@ fn refs_named(
             .collect());
     }
     if let Some(a) = cx.adapters.get(family) {
+        if let Some(marked) = marked_refs(a, screen) {
+            return Ok(marked.into_iter().filter(|r| r.kind == name).collect());
+        }
         let Some(why) = a.recognition(screen, cx.program)? else {
             return Ok(Vec::new());
         };

@@ -290,6 +290,7 @@ pub fn run_step(
             Wait::Echo(true) => with_timeout(s, &|s| s.wait_echo_on()),
             Wait::Title(t) => with_timeout(s, &|s| s.wait_title(t)),
             Wait::Bell => with_timeout(s, &|s| s.wait_bell()),
+            Wait::CommandDone => with_timeout(s, &|s| s.wait_command_done()),
             Wait::Clipboard(t) => with_timeout(s, &|s| s.wait_clipboard(t)),
             Wait::Prompt(kind) => with_timeout(s, &|s| s.wait_prompt(*kind)),
             Wait::AnyPrompt => with_timeout(s, &|s| s.wait_any_prompt()),

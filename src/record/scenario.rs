@@ -281,6 +281,9 @@ pub enum Wait {
     Bell,
     /// A clipboard write (OSC 52) since the last checkpoint whose text contains this.
     Clipboard(String),
+    /// The shell said a command ended (an OSC 133 `D` mark closing a `C`) that no earlier
+    /// such wait took: a shell with its marks turned on (docs/agents.md, "Shell marks (OSC 133)").
+    CommandDone,
     /// The program waits at a prompt of this kind (`inspect::classify` over the screen and
     /// the echo flag: a `[y/N]` question, a password, a pager, …).
     Prompt(crate::inspect::PromptKind),
@@ -494,6 +497,7 @@ impl Step {
             Action::Wait(Wait::Echo(true)) => "wait for echo on".into(),
             Action::Wait(Wait::Title(t)) => format!("wait for the title \"{}\"", shown(t)),
             Action::Wait(Wait::Bell) => "wait for a bell".into(),
+            Action::Wait(Wait::CommandDone) => "wait for the shell's command to end".into(),
             Action::Wait(Wait::Clipboard(t)) => {
                 format!("wait for a clipboard write \"{}\"", shown(t))
             }

@@ -267,6 +267,11 @@ pub struct Session {
     max_cast: Option<u64>,
     /// Bells since the last checkpoint that a `bell` wait has taken.
     pub(super) bells_taken: u32,
+    /// Commands the shell said ended ([`TermState::commands_ended`]) that a `command_done`
+    /// wait has taken.
+    ///
+    /// [`TermState::commands_ended`]: crate::term::TermState::commands_ended
+    pub(super) commands_taken: u32,
     /// Told of every change of the screen (`Session::set_observer`).
     observer: Option<Box<dyn Observer>>,
     /// When the observer was last told while it had no watcher, and whether the screen has
@@ -481,6 +486,7 @@ impl Session {
             secrets: Vec::new(),
             cast_path: None,
             bells_taken: 0,
+            commands_taken: 0,
             observer: None,
             observer_told: None,
             observer_pending: false,

@@ -69,6 +69,22 @@ impl Session {
         Ok(())
     }
 
+    /// Waits until the shell says a command ended (an OSC 133 `D` mark after a `C`) that no
+    /// earlier such wait took: every end up to the one seen is taken, so a wait after each
+    /// command waits for each. (A shell that sends no marks never ends one: the wait times
+    /// out, its message saying so.)
+    pub fn wait_command_done(&mut self) -> Result<(), RecordError> {
+        let taken = self.commands_taken;
+        self.wait_until(
+            "the shell's command to end (its OSC 133 D mark; none comes from a shell whose \
+             marks are not turned on)",
+            None,
+            move |s| s.state.commands_ended > taken,
+        )?;
+        self.commands_taken = self.engine.screen().state.commands_ended;
+        Ok(())
+    }
+
     /// Waits until a clipboard write (OSC 52) since the last checkpoint has text containing
     /// `text`.
     pub fn wait_clipboard(&mut self, text: &str) -> Result<(), RecordError> {

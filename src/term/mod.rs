@@ -69,8 +69,9 @@ pub use outline::{Bar, BoxPart, CursorRow, Highlight, HighlightKind, Outline, Te
 pub use runs::{describe_runs, row_runs, suggest_masks, suggest_masks_in, CellRun};
 pub use select::{CellRect, CellSelection, SelectionError, SelectionErrorKind};
 pub use state::{
-    ClipboardWrite, Hyperlink, Scrollback, TermState, Unsupported, MAX_CLIPBOARD_TEXT,
-    MAX_CLIPBOARD_WRITES, MAX_LINKS, MAX_LINK_ID, MAX_SCROLLBACK, MAX_UNSUPPORTED_KINDS, MAX_URI,
+    ClipboardWrite, Hyperlink, Scrollback, ShellMark, ShellMarkKind, TermState, Unsupported,
+    MAX_CLIPBOARD_TEXT, MAX_CLIPBOARD_WRITES, MAX_LINKS, MAX_LINK_ID, MAX_ROW_MARKS,
+    MAX_SCROLLBACK, MAX_UNSUPPORTED_KINDS, MAX_URI,
 };
 pub(crate) use text::safe_char;
 #[cfg(feature = "vt100")]

@@ -64,6 +64,70 @@ pub struct TermState {
     /// Every modifyOtherKeys level but 0 (1, 2) set at some time since the start.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modify_other_keys: Vec<u8>,
+    /// The shell's OSC 133 marks (prompt, command, output, end) on the rows of the screen
+    /// in view and, on the main screen, of its scrollback, in the order of their places
+    /// (top to bottom, left to right): see [`ShellMark`]. Empty where the program sent none
+    /// or the engine keeps none (only the native engine does).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shell_marks: Vec<ShellMark>,
+    /// How many commands the shell said ended since the start: `D` marks that closed an
+    /// output (`C`). What a wait for a command's end counts.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub commands_ended: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// Most shell marks one row keeps: a later one pushes out the row's oldest.
+pub const MAX_ROW_MARKS: usize = 8;
+
+/// A shell-integration mark (`OSC 133 ; X`, or VS Code's `OSC 633 ; X`) where the cursor was
+/// when the shell sent it. A mark belongs to its row, as in kitty, iTerm2 and VS Code: it
+/// scrolls with the row, into the scrollback too, goes when the row is erased whole or its
+/// cell is, and moves with the row's text when a resize rewraps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ShellMark {
+    /// Which mark.
+    pub kind: ShellMarkKind,
+    /// Its row: 0, 1, … on the screen from the top; -1, -2, … a line of the scrollback
+    /// counted from its end (-1 the last line scrolled off).
+    pub row: i32,
+    /// Its column, from 0.
+    pub col: u16,
+    /// The exit status an `End` mark carried (`OSC 133 ; D ; 1`), when it carried one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<i32>,
+}
+
+/// The four marks of OSC 133 (FinalTerm's shell integration, as kitty, WezTerm, iTerm2 and
+/// VS Code read it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum ShellMarkKind {
+    /// `A`: a prompt starts.
+    Prompt,
+    /// `B`: the prompt ends, the command typed starts.
+    Command,
+    /// `C`: the command runs; its output starts.
+    Output,
+    /// `D` (`D ; STATUS`): the command ended.
+    End,
+}
+
+impl ShellMarkKind {
+    /// Its letter in OSC 133 (`A`, `B`, `C`, `D`).
+    pub fn letter(self) -> char {
+        match self {
+            ShellMarkKind::Prompt => 'A',
+            ShellMarkKind::Command => 'B',
+            ShellMarkKind::Output => 'C',
+            ShellMarkKind::End => 'D',
+        }
+    }
 }
 
 impl TermState {
@@ -200,6 +264,12 @@ pub(crate) enum OscEffect {
     Clipboard(ClipboardWrite),
     /// OSC 8: the link printed text gets from now on (`None`: no link).
     Link(Option<Hyperlink>),
+    /// OSC 133 (or 633) `A`, `B`, `C` or `D[;STATUS]`: a shell's mark; `code` is 133 or 633.
+    ShellMark {
+        code: u16,
+        kind: ShellMarkKind,
+        status: Option<i32>,
+    },
     /// Something tuicast knows and that changes nothing on the screen: an OSC 52 query or
     /// a malformed write, a colour query the recorder answers, a bad OSC 8.
     Ignored,
@@ -231,9 +301,34 @@ pub(crate) fn osc_effect(data: &str, truncated: bool) -> OscEffect {
             Some(link) => OscEffect::Link(link),
             None => OscEffect::Ignored,
         },
+        "133" | "633" => shell_mark(code, rest),
         // Colour queries and settings: answered by the recorder, invisible in the cells.
         "4" | "10" | "11" | "12" | "104" | "110" | "111" | "112" => OscEffect::Ignored,
         _ => OscEffect::Unknown(code.chars().take(8).collect()),
+    }
+}
+
+/// OSC 133 (or 633) `rest`: `A`, `B`, `C` or `D` with its status, any options after a `;`
+/// left aside (`A;aid=7`, `D;1;aid=7`). VS Code's other 633 marks (`E` the command line, `P`
+/// properties) change nothing here; anything else is unknown.
+fn shell_mark(code: &str, rest: &str) -> OscEffect {
+    let mut parts = rest.split(';');
+    let kind = match parts.next().unwrap_or("") {
+        "A" => ShellMarkKind::Prompt,
+        "B" => ShellMarkKind::Command,
+        "C" => ShellMarkKind::Output,
+        "D" => ShellMarkKind::End,
+        "E" | "P" if code == "633" => return OscEffect::Ignored,
+        _ => return OscEffect::Unknown(code.to_string()),
+    };
+    let status = match kind {
+        ShellMarkKind::End => parts.next().and_then(|s| s.parse::<i32>().ok()),
+        _ => None,
+    };
+    OscEffect::ShellMark {
+        code: if code == "633" { 633 } else { 133 },
+        kind,
+        status,
     }
 }
 

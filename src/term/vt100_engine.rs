@@ -252,8 +252,8 @@ impl Engine for Vt100Engine {
                     clipboard: cb.clipboard.clone(),
                     links: Vec::new(),
                     scrollback: Scrollback::from(cb.scrollback.iter().cloned().collect::<Vec<_>>()),
-                    keyboard_flags: Vec::new(),
-                    modify_other_keys: Vec::new(),
+                    // No shell marks: vt100 keeps none.
+                    ..TermState::default()
                 }
             },
             modes: modes(s),

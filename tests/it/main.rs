@@ -39,6 +39,7 @@
 //! - `screenshots`: `[[screenshot]]` docs images: `tuicast screenshots`, stale ones failing tests, review, hostile outputs.
 //! - `watch`: `tuicast session events` to several watchers (one stalled) and `attach` in a real PTY: take over, give back, restore.
 //! - `readme`: every `tuicast` command line in README.md's `sh` blocks runs (or is excused).
+//! - `shell_marks`: a real bash's OSC 133 marks: `@shell.*` refs from them, the wait for a command's end, a committed cast.
 //! - `screens`: issue 42's labelled screens of real programs: tables, prompts and refs, no wrong answer.
 //! - `util`: shared helpers: repository paths, `Tuicast` (run the binary) and its `Run`.
 
@@ -85,6 +86,7 @@ mod schemas;
 mod screens;
 mod screenshots;
 mod session;
+mod shell_marks;
 mod signals;
 mod snapshots;
 mod svg;

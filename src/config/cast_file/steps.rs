@@ -248,6 +248,17 @@ pub(super) fn wait(t: &WaitTableToml, regions: &Regions) -> Result<Wait, Invalid
     if let Some(c) = &t.clipboard {
         found.push(Wait::Clipboard(c.clone()));
     }
+    match t.command_done {
+        Some(true) => found.push(Wait::CommandDone),
+        Some(false) => {
+            return Err(
+                "wait command_done = false waits for nothing: write command_done = true (the \
+                 shell's OSC 133 mark that a command ended)"
+                    .into(),
+            )
+        }
+        None => {}
+    }
     if let Some(d) = &t.silent {
         found.push(Wait::Silent(parse_duration(d)?));
     }
@@ -273,7 +284,8 @@ pub(super) fn wait(t: &WaitTableToml, regions: &Regions) -> Result<Wait, Invalid
         found.push(Wait::AnyPrompt);
     }
     let rule = "a wait takes exactly one of text, regex, idle, silent, gone, cursor, echo, \
-                title, bell, clipboard, prompt, changed, ref (with gone = true: until it is gone)";
+                title, bell, clipboard, command_done, prompt, changed, ref (with gone = true: \
+                until it is gone)";
     one_of(found, rule)?.ok_or_else(|| rule.into())
 }
 
@@ -283,7 +295,7 @@ pub(super) fn wait(t: &WaitTableToml, regions: &Regions) -> Result<Wait, Invalid
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub(super) struct StepToml {
-    /// Wait for text on the screen, or for `{ regex | gone | idle | silent | cursor | echo | title | bell | clipboard | prompt | changed }`.
+    /// Wait for text on the screen, or for `{ regex | gone | idle | silent | cursor | echo | title | bell | clipboard | command_done | prompt | changed }`.
     #[serde(default)]
     pub(super) wait: Option<WaitToml>,
     /// Keys by name: `Enter`, `Esc`, `Tab`, `Up`, `C-c`, `M-x`, `S-Enter`, `C-S-a`, `F5`, any single character (modifiers `S-`, `C-`, `M-` on any key, sent as the keyboard mode the program set says); one or a list.
@@ -471,6 +483,10 @@ pub(super) struct WaitTableToml {
     /// Until a bell rings.
     #[serde(default)]
     pub(super) bell: Option<bool>,
+    /// Until the shell says a command ended (its OSC 133 `D` mark after a `C`), one that no
+    /// earlier such wait took.
+    #[serde(default)]
+    pub(super) command_done: Option<bool>,
     /// Until a clipboard write contains the text.
     #[serde(default)]
     pub(super) clipboard: Option<String>,

@@ -163,6 +163,8 @@ impl Engine for AvtEngine {
                 scrollback: self.scrollback_text(),
                 keyboard_flags: self.modes.keyboard.seen().0,
                 modify_other_keys: self.modes.keyboard.seen().1,
+                // No shell marks: only the native engine keeps them.
+                ..TermState::default()
             },
             modes: self.modes(),
         }

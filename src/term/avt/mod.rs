@@ -484,7 +484,7 @@ impl AvtEngine {
             }
             OscEffect::Clipboard(write) => push_clipboard(&mut self.clipboard, write),
             OscEffect::Link(link) => self.link = link.map_or(0, |l| self.links.number(l)),
-            OscEffect::Ignored | OscEffect::Unknown(_) => {}
+            OscEffect::Ignored | OscEffect::Unknown(_) | OscEffect::ShellMark { .. } => {}
         }
     }
 

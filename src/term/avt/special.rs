@@ -64,7 +64,7 @@ impl Special {
             Sequence::Osc {
                 data, truncated, ..
             } => match osc_effect(data, truncated) {
-                OscEffect::Unknown(_) | OscEffect::Ignored => None,
+                OscEffect::Unknown(_) | OscEffect::Ignored | OscEffect::ShellMark { .. } => None,
                 effect => Some(Special::Osc(effect)),
             },
             Sequence::Dcs { .. } | Sequence::Str(_) => None,

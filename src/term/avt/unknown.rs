@@ -61,8 +61,11 @@ pub(super) fn unknown_kinds(seq: &Sequence, f: Option<&Function>, mut found: imp
         Sequence::Osc {
             data, truncated, ..
         } => {
-            if let OscEffect::Unknown(code) = osc_effect(data, truncated) {
-                found(format!("OSC {code}"));
+            match osc_effect(data, truncated) {
+                OscEffect::Unknown(code) => found(format!("OSC {code}")),
+                // The avt layer keeps no shell marks.
+                OscEffect::ShellMark { code, .. } => found(format!("OSC {code}")),
+                _ => {}
             }
         }
         Sequence::Dcs { head, .. } => {

@@ -6,7 +6,7 @@
 //! (width 0), and an edit that cuts one in half blanks the other half, as avt, xterm and tmux
 //! do.
 
-use crate::term::{Attrs, Color};
+use crate::term::{Attrs, Color, ShellMarkKind, MAX_ROW_MARKS};
 
 /// Bits of [`Pen::flags`].
 pub(super) mod flag {
@@ -89,11 +89,22 @@ impl GridCell {
     }
 }
 
-/// One row of cells, and whether the text on it continues on the next row (it wrapped).
+/// One row of cells, whether the text on it continues on the next row (it wrapped), and the
+/// shell's marks on it (OSC 133: they belong to the row, so they scroll and go with it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Row {
     pub(super) cells: Vec<GridCell>,
     pub(super) wrapped: bool,
+    /// In the order the shell sent them, at most [`MAX_ROW_MARKS`] (no memory while none).
+    pub(super) marks: Vec<RowMark>,
+}
+
+/// A shell's mark on a row: its column, kind and (`D`) exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct RowMark {
+    pub(super) col: u16,
+    pub(super) kind: ShellMarkKind,
+    pub(super) status: Option<i32>,
 }
 
 impl Row {
@@ -101,13 +112,23 @@ impl Row {
     pub(super) const EMPTY: Row = Row {
         cells: Vec::new(),
         wrapped: false,
+        marks: Vec::new(),
     };
 
     pub(super) fn blank(cols: usize, pen: Pen) -> Row {
         Row {
             cells: vec![GridCell::blank(pen); cols],
             wrapped: false,
+            marks: Vec::new(),
         }
+    }
+
+    /// Puts a mark on the row; past [`MAX_ROW_MARKS`], the oldest goes.
+    pub(super) fn mark(&mut self, mark: RowMark) {
+        if self.marks.len() >= MAX_ROW_MARKS {
+            self.marks.remove(0);
+        }
+        self.marks.push(mark);
     }
 
     #[inline]
@@ -146,6 +167,11 @@ impl Row {
             self.space(start - 1, 1, pen);
         }
         self.cells[start..end].fill(GridCell::blank(pen));
+        if !self.marks.is_empty() {
+            // A mark goes with its erased cell (a prompt redrawn from its start: its A again).
+            self.marks
+                .retain(|m| !(start..end).contains(&usize::from(m.col)));
+        }
         if let Some(next) = self.cells.get_mut(end) {
             if next.width == 0 {
                 *next = GridCell::blank(pen);
@@ -275,7 +301,23 @@ impl Row {
         let mut rest = Row {
             cells: self.cells.split_off(len),
             wrapped: self.wrapped,
+            marks: Vec::new(),
         };
+        // The marks past the cut go with the text there (those on trimmed blanks, kept on
+        // this row's last cell, when nothing but blanks is cut).
+        let cut = len as u16;
+        let mut kept = Vec::new();
+        for m in std::mem::take(&mut self.marks) {
+            if m.col >= cut {
+                rest.marks.push(RowMark {
+                    col: m.col - cut,
+                    ..m
+                });
+            } else {
+                kept.push(m);
+            }
+        }
+        self.marks = kept;
         if split_wide {
             let pen = self.cells[len - 1].pen;
             self.cells.push(GridCell::blank(pen));
@@ -284,6 +326,9 @@ impl Row {
             rest.trim();
         }
         if rest.cells.is_empty() {
+            let last = cut.saturating_sub(1);
+            self.marks
+                .extend(rest.marks.iter().map(|m| RowMark { col: last, ..*m }));
             None
         } else {
             self.wrapped = true;
@@ -311,11 +356,31 @@ impl Row {
                 let pen = self.cells[self.len() - 1].pen;
                 self.cells.push(GridCell::blank(pen));
             }
+            let at = self.len() as u16;
             self.cells.extend_from_slice(&next.cells[..needed]);
             next.cells.drain(..needed);
+            let n = needed as u16;
+            for m in std::mem::take(&mut next.marks) {
+                if m.col < n {
+                    self.marks.push(RowMark {
+                        col: at + m.col,
+                        ..m
+                    });
+                } else {
+                    next.marks.push(RowMark {
+                        col: m.col - n,
+                        ..m
+                    });
+                }
+            }
             return (true, Some(next));
         }
+        let at = self.len() as u16;
         self.cells.extend_from_slice(&next.cells);
+        self.marks.extend(next.marks.iter().map(|m| RowMark {
+            col: at + m.col,
+            ..*m
+        }));
         if next.wrapped {
             (false, None)
         } else {

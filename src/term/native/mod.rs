@@ -43,9 +43,10 @@ use super::state::{push_clipboard, screen_links, ClipboardWrite, LinkTable, OscE
 use super::work::{Work, REP};
 use super::{
     safe_char, Cell, CellText, Cursor, CursorShape, Engine, EngineOptions, Keyboard, Modes, Screen,
-    Scrollback, Size, TermState, Unsupported, KNOWN_DEC_MODES, MAX_SCROLLBACK,
+    Scrollback, ShellMark, ShellMarkKind, Size, TermState, Unsupported, KNOWN_DEC_MODES,
+    MAX_SCROLLBACK,
 };
-use grid::{flag, reflow, GridCell, Pen, Row, Tabs, MARKED};
+use grid::{flag, reflow, GridCell, Pen, Row, RowMark, Tabs, MARKED};
 use parse::Parser;
 
 /// Rows scrolled off the whole screen (line feeds at the bottom) between two takes from
@@ -161,6 +162,10 @@ pub struct NativeEngine {
     title: Option<String>,
     icon: Option<String>,
     bells: u32,
+    /// Whether a shell's `C` mark (a command's output) came with no `D` (its end) after it
+    /// yet, and how many `D` marks closed one since the start.
+    command_running: bool,
+    commands_ended: u32,
     clipboard: Vec<ClipboardWrite>,
     links: LinkTable,
     marks: Marks,
@@ -232,6 +237,8 @@ impl NativeEngine {
             title: None,
             icon: None,
             bells: 0,
+            command_running: false,
+            commands_ended: 0,
             clipboard: Vec::new(),
             links: LinkTable::default(),
             marks: Marks::default(),
@@ -751,6 +758,7 @@ impl NativeEngine {
         }
         row.cells.copy_from_slice(&self.blank.0);
         row.wrapped = false;
+        row.marks.clear();
     }
 
     /// A blank screen of the terminal's size with the default pen, made of `rows` when they
@@ -1237,9 +1245,63 @@ impl NativeEngine {
             }
             OscEffect::Clipboard(write) => push_clipboard(&mut self.clipboard, write),
             OscEffect::Link(link) => self.link = link.map_or(0, |l| self.links.number(l)),
+            OscEffect::ShellMark { kind, status, .. } => self.shell_mark(kind, status),
             OscEffect::Ignored => {}
             OscEffect::Unknown(code) => self.unsupported.count(format!("OSC {code}")),
         }
+    }
+
+    /// A shell's OSC 133 mark, put on the cursor's row at its column (the last column at
+    /// the pending wrap).
+    fn shell_mark(&mut self, kind: ShellMarkKind, status: Option<i32>) {
+        match kind {
+            ShellMarkKind::Output => self.command_running = true,
+            ShellMarkKind::End if self.command_running => {
+                self.command_running = false;
+                self.commands_ended = self.commands_ended.saturating_add(1);
+            }
+            _ => {}
+        }
+        let col = self.col.min(self.cols() - 1) as u16;
+        let row = self.row.min(self.nrows() - 1);
+        self.rows[row].mark(RowMark { col, kind, status });
+    }
+
+    /// The shell marks of the scrollback (on the main screen) and of the screen, in the
+    /// order of their places ([`TermState::shell_marks`]).
+    fn shell_marks(&self) -> Vec<ShellMark> {
+        let (b1, b2) = if self.alternate {
+            (&[][..], &[][..])
+        } else {
+            self.scrollback.as_slices()
+        };
+        let n = (b1.len() + b2.len()) as i64;
+        let scrolled = b1
+            .iter()
+            .chain(b2)
+            .enumerate()
+            .map(|(i, r)| (i as i64 - n, r));
+        let shown = self.rows.iter().enumerate().map(|(i, r)| (i as i64, r));
+        let mut out = Vec::new();
+        for (row, r) in scrolled.chain(shown) {
+            if r.marks.is_empty() {
+                continue;
+            }
+            let mut marks: Vec<ShellMark> = r
+                .marks
+                .iter()
+                .map(|m| ShellMark {
+                    kind: m.kind,
+                    row: row as i32,
+                    col: m.col,
+                    status: m.status,
+                })
+                .collect();
+            // Sent in order, but a mark may sit left of an earlier one (a prompt redrawn).
+            marks.sort_by_key(|m| m.col);
+            out.extend(marks);
+        }
+        out
     }
 }
 
@@ -1430,6 +1492,8 @@ impl Engine for NativeEngine {
                 scrollback: self.scrollback_lines(),
                 keyboard_flags: self.keyboard.seen().0,
                 modify_other_keys: self.keyboard.seen().1,
+                shell_marks: self.shell_marks(),
+                commands_ended: self.commands_ended,
             },
             modes: self.modes(),
         }

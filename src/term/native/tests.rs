@@ -573,3 +573,85 @@ fn every_committed_cast_replays_far_within_the_work_budget() {
     }
     println!("the most work per byte: {:.2} units ({})", most.0, most.1);
 }
+
+/// The shell marks of `screen` as `(letter, row, col, status)`.
+fn marks(screen: &Screen) -> Vec<(char, i32, u16, Option<i32>)> {
+    screen
+        .state
+        .shell_marks
+        .iter()
+        .map(|m| (m.kind.letter(), m.row, m.col, m.status))
+        .collect()
+}
+
+#[test]
+fn shell_marks_stay_on_their_rows_scroll_away_and_go_with_an_erase() {
+    let mut e = NativeEngine::new(Size { cols: 10, rows: 4 });
+    // A prompt, a command, its output and its end, as bash with OSC 133 sends them.
+    e.feed("\x1b]133;A\x07$ \x1b]133;B\x07ls\r\n\x1b]133;C\x07a\r\nb\r\n\x1b]133;D;2\x07");
+    let s = e.screen();
+    assert_eq!(
+        marks(&s),
+        [
+            ('A', 0, 0, None),
+            ('B', 0, 2, None),
+            ('C', 1, 0, None),
+            ('D', 3, 0, Some(2))
+        ]
+    );
+    assert_eq!(s.state.commands_ended, 1);
+    // Two more lines: the first two rows scroll into the scrollback, their marks with them.
+    e.feed("\x1b]133;A\x1b\\$ x\r\ny\r\nz");
+    assert_eq!(
+        marks(&e.screen()),
+        [
+            ('A', -2, 0, None),
+            ('B', -2, 2, None),
+            ('C', -1, 0, None),
+            ('D', 1, 0, Some(2)),
+            ('A', 1, 0, None)
+        ]
+    );
+    // An erase of the screen takes the screen's marks, not the scrollback's; an erased cell
+    // takes its own.
+    e.feed("\x1b[H\x1b[2J\x1b]133;A\x07$ \x1b]133;B\x07\r\x1b[K");
+    assert_eq!(
+        marks(&e.screen()),
+        [('A', -2, 0, None), ('B', -2, 2, None), ('C', -1, 0, None)]
+    );
+    // A D with no C open ends no command; the alternate screen shows none of the main's.
+    e.feed("\x1b]133;D;0\x07\x1b[?1049h");
+    let s = e.screen();
+    assert_eq!(s.state.commands_ended, 1);
+    assert_eq!(marks(&s), []);
+    e.feed("\x1b[?1049l\x1b[3J");
+    assert_eq!(marks(&e.screen()), [('D', 0, 0, Some(0))]);
+}
+
+#[test]
+fn shell_marks_move_with_their_text_on_a_resize_and_are_bounded_per_row() {
+    let mut e = NativeEngine::new(Size { cols: 10, rows: 5 });
+    // A line of 14 characters wraps; the mark at its 12th (`l`) is on the second row.
+    e.feed("abcdefghijk\x1b]633;C\x07lmn\r\n");
+    assert_eq!(marks(&e.screen()), [('C', 1, 1, None)]);
+    e.resize(Size { cols: 20, rows: 5 });
+    assert_eq!(marks(&e.screen()), [('C', 0, 11, None)]);
+    e.resize(Size { cols: 6, rows: 5 });
+    // (The rewrap keeps the cursor's row: the rows above it go into the scrollback.)
+    let s = e.screen();
+    assert_eq!(marks(&s), [('C', -1, 5, None)]);
+    assert_eq!(s.state.scrollback.last(1), ["ghijkl"]);
+    // A flood of marks on one row keeps the last MAX_ROW_MARKS.
+    let mut e = NativeEngine::new(Size { cols: 10, rows: 3 });
+    for _ in 0..1000 {
+        e.feed("\x1b]133;A\x07");
+    }
+    e.feed("\x1b]133;D;7\x07");
+    let m = marks(&e.screen());
+    assert_eq!(m.len(), crate::term::MAX_ROW_MARKS);
+    assert_eq!(m.last(), Some(&('D', 0, 0, Some(7))));
+    // VS Code's E and P change nothing; an unknown letter is unsupported.
+    e.feed("\x1b]633;E;ls\x07\x1b]633;P;Cwd=/\x07\x1b]133;Z\x07");
+    assert_eq!(marks(&e.screen()).len(), crate::term::MAX_ROW_MARKS);
+    assert_eq!(e.unsupported().iter().collect::<Vec<_>>(), [("OSC 133", 1)]);
+}
