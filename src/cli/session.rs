@@ -15,8 +15,7 @@ use tuicast::daemon::{
     Paths,
 };
 use tuicast::escape::escape_for_terminal;
-use tuicast::pos::{Place, Point};
-use tuicast::record::{Action, Step, Wait};
+use tuicast::record::{Action, Step};
 use tuicast::size::Size;
 
 /// Drive a live program step by step (for agents, scripts and people), then keep it as a test.
@@ -347,31 +346,41 @@ pub(super) struct TargetArgs {
 }
 
 impl TargetArgs {
-    /// The target as a scenario writes it.
+    /// The target as a scenario writes it (the daemon reads it as a scenario's).
     fn toml(&self) -> anyhow::Result<String> {
-        let quoted = |t: &str| toml::Value::String(t.to_string()).to_string();
-        if let Some(t) = &self.text {
-            Ok(format!("{{ text = {} }}", quoted(t)))
+        use toml::Value as V;
+        let table = |key: &str, value: &str| {
+            let mut t = toml::Table::new();
+            t.insert(key.into(), V::String(value.into()));
+            V::Table(t)
+        };
+        Ok(if let Some(t) = &self.text {
+            table("text", t)
         } else if let Some(r) = &self.regex {
-            Ok(format!("{{ regex = {} }}", quoted(r)))
+            table("regex", r)
         } else if let Some(at) = &self.at {
-            Ok(row_col(at, "--at")?.place().pair())
+            cell(at, "--at")?
         } else if let Some(name) = &self.region {
-            Ok(format!("{{ region = {} }}", quoted(name)))
+            table("region", name)
         } else {
             bail!("give one of --text, --regex, --at, --region")
         }
+        .to_string())
     }
 }
 
-/// `ROW,COL` counted from 1, as 0-based numbers.
-fn row_col(text: &str, flag: &str) -> anyhow::Result<Point> {
+/// `ROW,COL` as the `[row, col]` of a scenario, which checks that both count from 1.
+fn cell(text: &str, flag: &str) -> anyhow::Result<toml::Value> {
     let parsed = text.split_once(',').and_then(|(r, c)| {
         let n = |s: &str| s.trim().parse::<u16>().ok();
-        Place::new(n(r)?.into(), n(c)?.into())
+        Some([n(r)?, n(c)?])
     });
     match parsed {
-        Some(place) => Ok(place.point()),
+        Some(pair) => Ok(toml::Value::Array(
+            pair.iter()
+                .map(|&n| toml::Value::Integer(n.into()))
+                .collect(),
+        )),
         None => bail!("{flag} takes ROW,COL counted from 1 (the top-left cell is 1,1)"),
     }
 }
@@ -440,6 +449,70 @@ pub(super) struct WaitArgs {
     /// How long to wait (default: the session's timeout).
     #[arg(long, value_name = "DURATION")]
     timeout: Option<String>,
+}
+
+impl WaitArgs {
+    /// The step this wait is, as a scenario writes it: the daemon reads it with the scenario's
+    /// own parser (`config::parse_step`), whose wording its errors have. `--idle` is the wait
+    /// `silent`, `--exit` an `exit` step, `--gone` alone `gone = true`.
+    fn step_toml(self) -> anyhow::Result<String> {
+        use toml::Value as V;
+        let mut wait = toml::Table::new();
+        let mut put = |key: &str, value: Option<V>| {
+            if let Some(v) = value {
+                wait.insert(key.into(), v);
+            }
+        };
+        put("text", self.text.map(V::String));
+        put("regex", self.regex.map(V::String));
+        put("ref", self.reference.map(V::String));
+        put(
+            "gone",
+            self.gone.map(|g| g.map_or(V::Boolean(true), V::String)),
+        );
+        put("silent", self.idle.map(V::String));
+        put("changed", self.changed.map(V::String));
+        put(
+            "cursor",
+            self.cursor.map(|c| cell(&c, "--cursor")).transpose()?,
+        );
+        let echo = match self.echo.as_deref() {
+            None => None,
+            Some("on") => Some(true),
+            Some("off") => Some(false),
+            Some(_) => bail!("--echo takes on or off"),
+        };
+        put("echo", echo.map(V::Boolean));
+        put("title", self.title.map(V::String));
+        put("bell", self.bell.then_some(V::Boolean(true)));
+        put(
+            "command_done",
+            self.command_done.then_some(V::Boolean(true)),
+        );
+        put("clipboard", self.clipboard.map(V::String));
+        put("prompt", self.prompt.map(V::String));
+        let mut step = toml::Table::new();
+        if !wait.is_empty() {
+            step.insert("wait".into(), V::Table(wait));
+        }
+        if let Some(x) = self.exit {
+            // A number is a status; "any" (or any other word, which the scenario refuses) as written.
+            let status = x
+                .parse::<i32>()
+                .map_or(V::String(x), |n| V::Integer(n.into()));
+            step.insert("exit".into(), status);
+        }
+        if step.is_empty() {
+            bail!(
+                "wait needs one of --text, --regex, --gone, --idle, --changed, --cursor, \
+                 --echo, --exit, --title, --bell, --command-done, --clipboard, --prompt, --ref"
+            );
+        }
+        if let Some(t) = self.timeout {
+            step.insert("timeout".into(), V::String(t));
+        }
+        Ok(V::Table(step).to_string())
+    }
 }
 
 pub(super) fn duration(text: &str) -> anyhow::Result<Duration> {
@@ -667,107 +740,8 @@ pub(super) fn request_of(
         },
         Cmd::Step { id, step } => raw_step(&id, step),
         Cmd::Wait(w) => {
-            let other = w.text.is_some()
-                || w.regex.is_some()
-                || w.idle.is_some()
-                || w.changed.is_some()
-                || w.cursor.is_some()
-                || w.echo.is_some()
-                || w.exit.is_some()
-                || w.title.is_some()
-                || w.bell
-                || w.command_done
-                || w.clipboard.is_some()
-                || w.prompt.is_some()
-                || w.reference.is_some();
-            match (&w.gone, &w.reference) {
-                (Some(Some(_)), _) if other => {
-                    bail!("--gone TEXT is a wait of its own; with --ref, write --gone alone")
-                }
-                (Some(None), None) => {
-                    bail!("--gone without TEXT goes with --ref SELECTOR (until the ref is gone)")
-                }
-                _ => {}
-            }
-            if let Some(sel) = &w.reference {
-                let gone = if w.gone.is_some() {
-                    ", gone = true"
-                } else {
-                    ""
-                };
-                let timeout = match &w.timeout {
-                    Some(t) => {
-                        duration(t).context("--timeout")?;
-                        format!(", timeout = {}", toml::Value::String(t.clone()))
-                    }
-                    None => String::new(),
-                };
-                let quoted = toml::Value::String(sel.clone()).to_string();
-                return Ok(raw_step(
-                    &w.id,
-                    format!("{{ wait = {{ ref = {quoted}{gone} }}{timeout} }}"),
-                ));
-            }
-            let action = if let Some(t) = w.text {
-                Action::Wait(Wait::Text(t))
-            } else if let Some(r) = w.regex {
-                Action::Wait(Wait::Regex(tuicast::util::user_regex(&r).map_err(|e| {
-                    anyhow::anyhow!("--regex \"{}\": {e}", escape_for_terminal(&r, 80))
-                })?))
-            } else if let Some(Some(g)) = w.gone {
-                Action::Wait(Wait::Gone(g))
-            } else if let Some(i) = w.idle {
-                Action::Wait(Wait::Silent(duration(&i).context("--idle")?))
-            } else if let Some(h) = w.changed {
-                if h.len() != 16 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    bail!(
-                        "--changed takes a screen hash, 16 hex digits (the `screen_hash` of a \
-                         reply), not \"{}\"",
-                        escape_for_terminal(&h, 40)
-                    );
-                }
-                Action::Wait(Wait::Changed(h.to_ascii_lowercase()))
-            } else if let Some(c) = w.cursor {
-                Action::Wait(Wait::Cursor(row_col(&c, "--cursor")?))
-            } else if let Some(t) = w.title {
-                Action::Wait(Wait::Title(t))
-            } else if w.bell {
-                Action::Wait(Wait::Bell)
-            } else if w.command_done {
-                Action::Wait(Wait::CommandDone)
-            } else if let Some(t) = w.clipboard {
-                Action::Wait(Wait::Clipboard(t))
-            } else if w.prompt.as_deref() == Some("any") {
-                Action::Wait(Wait::AnyPrompt)
-            } else if let Some(p) = w.prompt {
-                Action::Wait(Wait::Prompt(
-                    tuicast::inspect::PromptKind::parse(&p, false)
-                        .map_err(|m| anyhow::anyhow!("--prompt {m}"))?,
-                ))
-            } else if let Some(e) = w.echo {
-                match e.as_str() {
-                    "on" => Action::Wait(Wait::Echo(true)),
-                    "off" => Action::Wait(Wait::Echo(false)),
-                    _ => bail!("--echo takes on or off"),
-                }
-            } else if let Some(x) = w.exit {
-                match x.as_str() {
-                    "any" => Action::Exit(None),
-                    n => Action::Exit(Some(n.parse().map_err(|_| {
-                        anyhow::anyhow!("--exit takes a status number, or nothing for any")
-                    })?)),
-                }
-            } else {
-                bail!(
-                    "wait needs one of --text, --regex, --gone, --idle, --changed, --cursor, \
-                     --echo, --exit, --title, --bell, --command-done, --clipboard, --prompt, --ref"
-                );
-            };
-            let mut s = Step::new(action);
-            if let Some(t) = w.timeout {
-                s.timeout = Some(duration(&t).context("--timeout")?);
-            }
-            step(&w.id, s)
+            let id = w.id.clone();
+            raw_step(&id, w.step_toml()?)
         }
         Cmd::Snapshot {
             id,

@@ -27,18 +27,14 @@ fn literal_list(items: &[String]) -> String {
     format!("[{}]", inner.join(", "))
 }
 
-/// A duration as the schema reads it: `300ms`.
+/// A duration as the schema reads it: `"300ms"`.
 fn duration(d: Duration) -> String {
-    quoted(&format!("{}ms", d.as_millis()))
+    quoted(&super::cast_file::millis(d))
 }
 
-/// A settle rule as `settle =` reads it: a fixed period as a bare duration (`"200ms"`), as
-/// scenarios wrote it before `auto`.
+/// A settle rule as `settle =` reads it.
 fn settle(s: Settle) -> String {
-    match s {
-        Settle::Quiet(d) => duration(d),
-        Settle::Auto(_) => quoted(&s.to_string()),
-    }
+    quoted(&super::cast_file::settle_text(s))
 }
 
 /// A TOML key: bare when it can be, else quoted.
@@ -60,95 +56,9 @@ fn list(items: &[String]) -> String {
 }
 
 /// One step as an inline table: `{ press = "Enter" }`, `{ wait = { idle = "300ms" }, timeout
-/// = "5s" }`.
+/// = "5s" }`, written through the types the schema reads it with.
 pub fn step_toml(step: &Step) -> String {
-    let body = match &step.action {
-        Action::Wait(w) => format!(
-            "wait = {}",
-            match w {
-                Wait::Text(t) => quoted(t),
-                Wait::Regex(r) => format!("{{ regex = {} }}", quoted(r.as_str())),
-                Wait::Idle(d) => format!("{{ idle = {} }}", duration(*d)),
-                Wait::Gone(t) => format!("{{ gone = {} }}", quoted(t)),
-                Wait::Cursor(p) => format!("{{ cursor = {} }}", p.place().pair()),
-                Wait::Echo(on) => format!("{{ echo = {on} }}"),
-                Wait::Title(t) => format!("{{ title = {} }}", quoted(t)),
-                Wait::Bell => "{ bell = true }".to_string(),
-                Wait::CommandDone => "{ command_done = true }".to_string(),
-                Wait::Clipboard(t) => format!("{{ clipboard = {} }}", quoted(t)),
-                Wait::Prompt(kind) => format!("{{ prompt = {} }}", quoted(kind.name())),
-                Wait::AnyPrompt => "{ prompt = \"any\" }".to_string(),
-                Wait::Silent(d) => format!("{{ silent = {} }}", duration(*d)),
-                Wait::Changed(h) => format!("{{ changed = {} }}", quoted(h)),
-                Wait::Ref(r) if r.gone => {
-                    format!("{{ ref = {}, gone = true }}", quoted(r.selector.as_str()))
-                }
-                Wait::Ref(r) => format!("{{ ref = {} }}", quoted(r.selector.as_str())),
-            }
-        ),
-        Action::Press(keys) if keys.len() == 1 => format!("press = {}", quoted(&keys[0])),
-        Action::Press(keys) => format!("press = {}", list(keys)),
-        Action::Type(t) => format!("type = {}", quoted(t)),
-        Action::Snapshot(name) => format!("checkpoint = {}", quoted(name)),
-        Action::Secret(var) => format!("secret = {{ env = {} }}", quoted(var)),
-        Action::Resize(size) => format!("resize = {}", quoted(&size.to_string())),
-        Action::Exit(Some(status)) => format!("exit = {status}"),
-        Action::Exit(None) => "exit = \"any\"".to_string(),
-        Action::Sleep(d) => format!("sleep = {}", duration(*d)),
-        Action::Click(t, b) => format!("click = {}{}", target(t), button(*b)),
-        Action::Drag {
-            from,
-            to,
-            button: b,
-        } => format!(
-            "drag = {{ from = {}, to = {} }}{}",
-            target(from),
-            target(to),
-            button(*b)
-        ),
-        Action::Scroll(dir, at, count) => format!(
-            "scroll = {}, at = {}{}",
-            quoted(dir.name()),
-            target(at),
-            if *count == 1 {
-                String::new()
-            } else {
-                format!(", count = {count}")
-            }
-        ),
-        Action::Hover(t) => format!("hover = {}", target(t)),
-        Action::Paste(text) => format!("paste = {}", quoted(text)),
-        Action::Focus(on) => format!("focus = {on}"),
-    };
-    let mut out = format!("{{ {body}");
-    if let Some(t) = step.timeout {
-        let _ = write!(out, ", timeout = {}", duration(t));
-    }
-    if let Some(s) = step.settle {
-        let _ = write!(out, ", settle = {}", settle(s));
-    }
-    out.push_str(" }");
-    out
-}
-
-/// A mouse step's target: `[row, col]` (from 1), `{ text = .. }`, `{ regex = .. }` or
-/// `{ region = .. }`.
-fn target(t: &Target) -> String {
-    match t {
-        Target::Text(s) => format!("{{ text = {} }}", quoted(s)),
-        Target::Regex(r) => format!("{{ regex = {} }}", quoted(r.as_str())),
-        Target::Region(s, crate::inspect::Anchor::Ref(_)) => format!("{{ ref = {} }}", quoted(s)),
-        Target::Region(name, _) => format!("{{ region = {} }}", quoted(name)),
-        Target::Cell(p) => p.place().pair(),
-    }
-}
-
-/// `, button = ".."` for a button other than the left one.
-fn button(b: crate::record::mouse::MouseButton) -> String {
-    match b {
-        crate::record::mouse::MouseButton::Left => String::new(),
-        other => format!(", button = {}", quoted(other.name())),
-    }
+    super::cast_file::step_text(step)
 }
 
 /// The regions the mouse steps of `steps` name, as a `[regions]` table of the regions of
@@ -163,12 +73,7 @@ pub fn used_regions_toml(steps: &[Step], regions: &super::Regions) -> String {
         if let Action::Wait(Wait::Ref(r)) = &step.action {
             selectors.push(&r.selector);
         }
-        let targets: Vec<&Target> = match &step.action {
-            Action::Click(t, _) | Action::Hover(t) | Action::Scroll(_, t, _) => vec![t],
-            Action::Drag { from, to, .. } => vec![from, to],
-            _ => Vec::new(),
-        };
-        for t in targets {
+        for t in step.action.targets() {
             match t {
                 Target::Region(_, crate::inspect::Anchor::Ref(r)) => selectors.push(r.selector()),
                 Target::Region(name, _) => {
@@ -376,7 +281,6 @@ mod tests {
             Action::Sleep(Duration::from_millis(20)),
             Action::Wait(Wait::Title("vim — x".into())),
             Action::Wait(Wait::Bell),
-            Action::Wait(Wait::CommandDone),
             Action::Wait(Wait::Clipboard("copied".into())),
             Action::Wait(Wait::Prompt(crate::inspect::PromptKind::YesNo)),
             Action::Wait(Wait::AnyPrompt),

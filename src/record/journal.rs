@@ -85,9 +85,9 @@ impl Journal {
                     .push(Step::new(Action::Wait(infer_wait(&rows(before), after))));
                 return;
             }
-            Action::Wait(_) | Action::Exit(_) | Action::Sleep(_) => self.pending = None,
-            input => {
-                debug_assert!(input.is_input(), "{input:?}");
+            // Input (`Action::is_input`, an exhaustive match): the screen it changes is
+            // waited for before the next step.
+            input if input.is_input() => {
                 if self.merge && self.pending.is_some() {
                     if let (Some(last), true) = (self.steps.last_mut(), step.timeout.is_none()) {
                         match (&mut last.action, &step.action) {
@@ -109,6 +109,8 @@ impl Journal {
                 }
                 self.pending = Some(rows(before));
             }
+            // A wait, an exit, a sleep: nothing was sent whose effect needs a wait.
+            _ => self.pending = None,
         }
         self.steps.push(step);
     }

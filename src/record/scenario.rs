@@ -209,19 +209,37 @@ impl Action {
     /// Whether the step sends the program input: keys, text, a secret, a resize, the mouse, a
     /// paste or focus.
     pub fn is_input(&self) -> bool {
-        matches!(
-            self,
+        match self {
             Action::Press(_)
-                | Action::Type(_)
-                | Action::Secret(_)
-                | Action::Resize(_)
-                | Action::Click(..)
-                | Action::Drag { .. }
-                | Action::Scroll(..)
-                | Action::Hover(_)
-                | Action::Paste(_)
-                | Action::Focus(_)
-        )
+            | Action::Type(_)
+            | Action::Secret(_)
+            | Action::Resize(_)
+            | Action::Click(..)
+            | Action::Drag { .. }
+            | Action::Scroll(..)
+            | Action::Hover(_)
+            | Action::Paste(_)
+            | Action::Focus(_) => true,
+            Action::Wait(_) | Action::Snapshot(_) | Action::Exit(_) | Action::Sleep(_) => false,
+        }
+    }
+
+    /// The mouse targets the step points at: none but a mouse step's.
+    pub(crate) fn targets(&self) -> Vec<&Target> {
+        match self {
+            Action::Click(t, _) | Action::Hover(t) | Action::Scroll(_, t, _) => vec![t],
+            Action::Drag { from, to, .. } => vec![from, to],
+            Action::Wait(_)
+            | Action::Press(_)
+            | Action::Type(_)
+            | Action::Snapshot(_)
+            | Action::Secret(_)
+            | Action::Resize(_)
+            | Action::Exit(_)
+            | Action::Sleep(_)
+            | Action::Paste(_)
+            | Action::Focus(_) => Vec::new(),
+        }
     }
 }
 

@@ -210,6 +210,50 @@ fn tuicast_mcp_speaks_json_rpc_on_stdio_and_survives_bad_requests() {
         listed["result"]["structuredContent"]["sessions"],
         serde_json::json!([])
     );
+    // A wait is read by the scenario's parser, as `tuicast session wait`'s flags are: two
+    // kinds at once are refused (the tool's JSON has no flag group to stop them), and a
+    // bad hash is told in a scenario's words.
+    let started = ask(
+        6,
+        "tools/call",
+        serde_json::json!({"name": "session_start", "arguments": {"command": ["cat"], "name": "w"}}),
+    );
+    assert_eq!(started["result"]["isError"], false, "{started}");
+    for (id, arguments, said) in [
+        (
+            7,
+            serde_json::json!({"id": "w", "text": "a", "regex": "b"}),
+            "a wait takes exactly one of text, regex, idle, ref, gone",
+        ),
+        (
+            8,
+            serde_json::json!({"id": "w", "changed": "xyz"}),
+            "wait changed = xyz is not a screen hash: 16 hex digits",
+        ),
+        (
+            9,
+            serde_json::json!({"id": "w", "exit": "soon"}),
+            "exit must be a status number or \"any\", not \"soon\"",
+        ),
+    ] {
+        let r = ask(
+            id,
+            "tools/call",
+            serde_json::json!({"name": "session_wait", "arguments": arguments}),
+        );
+        assert_eq!(r["result"]["isError"], true, "{r}");
+        let content = &r["result"]["structuredContent"];
+        assert_eq!(content["exit"], 2, "{r}");
+        let error = content["error"].as_str().unwrap();
+        assert!(error.starts_with("step:1:"), "{r}");
+        assert!(error.contains(said), "{said}: {r}");
+    }
+    let stopped = ask(
+        10,
+        "tools/call",
+        serde_json::json!({"name": "session_stop", "arguments": {"id": "w"}}),
+    );
+    assert_eq!(stopped["result"]["isError"], false, "{stopped}");
     drop(input);
     let status = child.wait().unwrap();
     assert!(status.success(), "{status}");

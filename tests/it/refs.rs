@@ -232,13 +232,14 @@ fn bad_selectors_are_json_errors_with_the_column() {
         let error = r.json["error"].as_str().unwrap_or_default();
         assert!(error.contains(want), "{sel}: {error}");
     }
+    // The scenario's own wait parser reads the flags, in its words.
     let r = a.run(&["wait", "s", "--gone"]);
     assert_eq!(r.code, 2, "{r}");
     assert!(
         r.json["error"]
             .as_str()
             .unwrap()
-            .contains("goes with --ref"),
+            .contains("wait gone = true goes with ref = \"SELECTOR\""),
         "{r}"
     );
 }

@@ -2045,10 +2045,17 @@ fn wait_changed_replies_the_new_hash_and_the_cells_that_changed() {
     assert_eq!(m["at"], serde_json::json!({"row": 1, "col": 7}), "{r}");
     assert_eq!(m["to"], serde_json::json!({"row": 1, "col": 9}), "{r}");
     // Not a hash: bad input, one JSON object.
+    // Not a hash: bad input, one JSON object, in the words of a scenario's `changed` wait
+    // (the session's flags are read by the scenario's parser).
     let r = a.run(&["wait", "h", "--changed", "xyz"]);
     assert_eq!(r.code, 2, "{r}");
+    let error = r.json["error"].as_str().unwrap();
+    assert!(error.starts_with("step:1:"), "{r}");
     assert!(
-        r.json["error"].as_str().unwrap().contains("16 hex digits"),
+        error.ends_with(
+            ": wait changed = xyz is not a screen hash: 16 hex digits (the `screen_hash` of a \
+             session reply)"
+        ),
         "{r}"
     );
     // Saved, the wait on the hash is the wait for what changed: the hash is this run's.

@@ -314,6 +314,7 @@ pub use duration::{parse_duration, parse_settle, DurationError, DurationErrorKin
 pub use recording::DEFAULT_FAIL_FAST;
 pub(in crate::config) use regions::RegionToml;
 pub use regions::Regions;
+pub(super) use steps::{millis, settle_text, step_text};
 use {check::*, expect::*, recording::*, regions::*, steps::*};
 
 impl From<DurationError> for Invalid {

@@ -1,11 +1,65 @@
 //! A scenario's steps (`{ press = "Enter" }`, `{ wait = { idle = "300ms" } }`, mouse steps and
-//! their targets), checked into [`Action`]s.
+//! their targets): the one home of a step kind's TOML. [`StepToml`] is read ([`step`], checked
+//! into an [`Action`]) and written back ([`written`], what `config::write` prints) through
+//! the same types, and the lists of keys messages name are read off those types
+//! ([`keys_of`]), so a new step kind is its `Action` variant, a field here with its reading and
+//! writing (both matches are exhaustive), and its dispatch in `record::run`.
 
 use super::*;
 
-pub(super) const STEP_KEYS: &str =
-    "wait, press, type, checkpoint (or snapshot), secret, resize, exit, sleep, \
-                         click, drag, scroll, hover, paste, focus";
+/// The keys of a step that only go with a step kind: every other key of [`StepToml`] is one.
+const MODIFIERS: &[&str] = &["timeout", "settle", "button", "at", "count"];
+
+/// The step kinds, `wait, press, type, …`: the keys [`StepToml`] reads, less [`MODIFIERS`].
+pub(super) fn step_keys() -> String {
+    let kinds: Vec<&str> = keys_of::<StepToml>()
+        .iter()
+        .filter(|k| !MODIFIERS.contains(k))
+        .copied()
+        .collect();
+    kinds.join(", ")
+}
+
+/// How a mouse target is written, as messages and the schema describe it (a test holds it to
+/// the keys of [`TargetTableToml`]).
+pub(super) const TARGET_FORMS: &str = "[row, col] (from 1), { text = \"..\" }, \
+     { regex = \"..\" }, { region = \"name\" } or { ref = \"SELECTOR\" }";
+
+/// The keys a struct deriving `Deserialize` reads (aliases too), in the order of its fields:
+/// serde hands them to the deserializer, so no list of them is kept by hand.
+pub(super) fn keys_of<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+    struct Keys<'a>(&'a mut &'static [&'static str]);
+    impl<'de> serde::Deserializer<'de> for Keys<'_> {
+        type Error = serde::de::value::Error;
+        fn deserialize_any<V: serde::de::Visitor<'de>>(
+            self,
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            Err(serde::de::Error::custom(
+                "only a struct's keys are asked for",
+            ))
+        }
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            *self.0 = fields;
+            Err(serde::de::Error::custom(
+                "only a struct's keys are asked for",
+            ))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+            ignored_any
+        }
+    }
+    let mut keys: &'static [&'static str] = &[];
+    let _ = T::deserialize(Keys(&mut keys));
+    keys
+}
 
 /// A step's action, its timeout and (a snapshot's) settle rule.
 pub(super) type StepParts = (Action, Option<Duration>, Option<Settle>);
@@ -52,10 +106,9 @@ pub(super) fn step(s: &StepToml, regions: &Regions) -> Result<StepParts, Invalid
                 ))
             }
         };
-        let at = s.at.as_ref().ok_or(
-            "a scroll step needs at = the place to scroll at ([row, col] from 1, \
-             { text = \"..\" }, { regex = \"..\" } or { region = \"name\" })",
-        )?;
+        let at = s.at.as_ref().ok_or_else(|| {
+            invalid!("a scroll step needs at = the place to scroll at: {TARGET_FORMS}")
+        })?;
         let count = s.count.unwrap_or(1);
         if count == 0 || count > MAX_SCROLL {
             return Err(invalid!(
@@ -136,10 +189,10 @@ pub(super) fn step(s: &StepToml, regions: &Regions) -> Result<StepParts, Invalid
                 .into(),
         );
     }
-    let several = format!("a step takes exactly one of {STEP_KEYS}");
+    let several = format!("a step takes exactly one of {}", step_keys());
     match one_of(actions, &several)? {
         Some(action) => Ok((action, timeout, settle)),
-        None => Err(invalid!("a step needs one of {STEP_KEYS}")),
+        None => Err(invalid!("a step needs one of {}", step_keys())),
     }
 }
 
@@ -179,8 +232,11 @@ pub(super) fn target(t: &TargetToml, regions: &Regions) -> Result<Target, Invali
         let anchor = ref_anchor(s, &regions.adapters_arc(), Some(&regions.anchors))?;
         found.push(Target::Region(s.clone(), anchor));
     }
-    let rule = "a mouse target is [row, col] or takes exactly one of text, regex, region, ref";
-    one_of(found, rule)?.ok_or_else(|| rule.into())
+    let rule = format!(
+        "a mouse target is [row, col] or takes exactly one of {}",
+        keys_of::<TargetTableToml>().join(", ")
+    );
+    one_of(found, &rule)?.ok_or_else(|| rule.into())
 }
 
 pub(super) fn wait(t: &WaitTableToml, regions: &Regions) -> Result<Wait, Invalid> {
@@ -283,19 +339,20 @@ pub(super) fn wait(t: &WaitTableToml, regions: &Regions) -> Result<Wait, Invalid
     if t.prompt.as_deref() == Some("any") {
         found.push(Wait::AnyPrompt);
     }
-    let rule = "a wait takes exactly one of text, regex, idle, silent, gone, cursor, echo, \
-                title, bell, clipboard, command_done, prompt, changed, ref (with gone = true: \
-                until it is gone)";
-    one_of(found, rule)?.ok_or_else(|| rule.into())
+    let rule = format!(
+        "a wait takes exactly one of {} (ref with gone = true: until it is gone)",
+        keys_of::<WaitTableToml>().join(", ")
+    );
+    one_of(found, &rule)?.ok_or_else(|| rule.into())
 }
 
 // The schema as written. Private: what leaves this module is checked and typed.
 
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub(super) struct StepToml {
-    /// Wait for text on the screen, or for `{ regex | gone | idle | silent | cursor | echo | title | bell | clipboard | command_done | prompt | changed }`.
+    /// Wait for text on the screen, or for `{ regex | ref | gone | idle | silent | cursor | echo | title | bell | clipboard | command_done | prompt | changed }`.
     #[serde(default)]
     pub(super) wait: Option<WaitToml>,
     /// Keys by name: `Enter`, `Esc`, `Tab`, `Up`, `C-c`, `M-x`, `S-Enter`, `C-S-a`, `F5`, any single character (modifiers `S-`, `C-`, `M-` on any key, sent as the keyboard mode the program set says); one or a list.
@@ -319,13 +376,7 @@ pub(super) struct StepToml {
     /// Wait a fixed time (prefer a `wait`).
     #[serde(default)]
     pub(super) sleep: Option<String>,
-    /// This step's timeout, for its wait or exit.
-    #[serde(default)]
-    pub(super) timeout: Option<String>,
-    /// A checkpoint's own settle rule.
-    #[serde(default)]
-    pub(super) settle: Option<String>,
-    /// Click a target: `[row, col]`, `{ text }`, `{ regex }` or `{ region }`.
+    /// Click a mouse target.
     #[serde(default)]
     pub(super) click: Option<TargetToml>,
     /// Press at `from`, move to `to`, release there.
@@ -334,13 +385,13 @@ pub(super) struct StepToml {
     /// Turn the wheel (`up` or `down`) over `at`.
     #[serde(default)]
     pub(super) scroll: Option<String>,
-    /// Where `scroll` turns the wheel.
+    /// Where `scroll` turns the wheel: a mouse target.
     #[serde(default)]
     pub(super) at: Option<TargetToml>,
     /// How many wheel notches (at most 1000).
     #[serde(default)]
     pub(super) count: Option<u16>,
-    /// Move the pointer there with no button down.
+    /// Move the pointer over a mouse target with no button down.
     #[serde(default)]
     pub(super) hover: Option<TargetToml>,
     /// The button of a click or drag: `left` (the default), `middle`, `right`.
@@ -352,9 +403,15 @@ pub(super) struct StepToml {
     /// The window gains (`true`) or loses (`false`) focus.
     #[serde(default)]
     pub(super) focus: Option<bool>,
+    /// This step's timeout, for its wait or exit.
+    #[serde(default)]
+    pub(super) timeout: Option<String>,
+    /// A checkpoint's own settle rule.
+    #[serde(default)]
+    pub(super) settle: Option<String>,
 }
 
-/// Where a mouse step points: `[row, col]` (from 1) or one of `text`, `regex`, `region`.
+/// Where a mouse step points: one of [`TARGET_FORMS`].
 #[derive(Debug)]
 pub(super) enum TargetToml {
     Cell([u16; 2]),
@@ -367,10 +424,7 @@ impl<'de> serde::Deserialize<'de> for TargetToml {
         impl<'de> serde::de::Visitor<'de> for Visitor {
             type Value = TargetToml;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(
-                    "a mouse target: [row, col] (from 1), { text = \"..\" }, \
-                     { regex = \"..\" } or { region = \"name\" }",
-                )
+                write!(f, "a mouse target: {TARGET_FORMS}")
             }
             fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,
@@ -398,7 +452,7 @@ impl<'de> serde::Deserialize<'de> for TargetToml {
     }
 }
 
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub(super) struct TargetTableToml {
@@ -416,7 +470,7 @@ pub(super) struct TargetTableToml {
     pub(super) reference: Option<String>,
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub(super) struct DragToml {
@@ -426,7 +480,7 @@ pub(super) struct DragToml {
     pub(super) to: TargetToml,
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub(super) enum KeysToml {
@@ -435,7 +489,7 @@ pub(super) enum KeysToml {
 }
 
 /// `gone` of a wait: text, or `true` with `ref`.
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub(super) enum GoneToml {
@@ -443,7 +497,7 @@ pub(super) enum GoneToml {
     Ref(bool),
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub(super) enum WaitToml {
@@ -451,7 +505,7 @@ pub(super) enum WaitToml {
     Table(Box<WaitTableToml>),
 }
 
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub(super) struct WaitTableToml {
@@ -464,13 +518,13 @@ pub(super) struct WaitTableToml {
     /// Until the screen has not changed for this long.
     #[serde(default)]
     pub(super) idle: Option<String>,
+    /// Until a ref the selector finds is there (`"@vim.mode[value=insert]"`).
+    #[serde(default, rename = "ref")]
+    pub(super) reference: Option<String>,
     /// Until the text is no longer on the screen; `true` with `ref`: until no ref the
     /// selector finds is there.
     #[serde(default)]
     pub(super) gone: Option<GoneToml>,
-    /// Until a ref the selector finds is there (`"@vim.mode[value=insert]"`).
-    #[serde(default, rename = "ref")]
-    pub(super) reference: Option<String>,
     /// Until the cursor is at `[row, col]`, from 1.
     #[serde(default)]
     pub(super) cursor: Option<[u16; 2]>,
@@ -501,7 +555,7 @@ pub(super) struct WaitTableToml {
     pub(super) changed: Option<String>,
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub(super) struct SecretToml {
@@ -509,12 +563,142 @@ pub(super) struct SecretToml {
     pub(super) env: String,
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub(super) enum ExitToml {
     Code(i32),
     Any(String),
+}
+
+impl serde::Serialize for TargetToml {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            TargetToml::Cell(cell) => cell.serialize(s),
+            TargetToml::Table(table) => table.serialize(s),
+        }
+    }
+}
+
+/// `step` as an inline table (`{ press = "Enter" }`, `{ wait = { idle = "300ms" }, timeout =
+/// "5s" }`): [`written`], serialized.
+pub(in crate::config) fn step_text(step: &Step) -> String {
+    use serde::Serialize as _;
+    let mut out = String::new();
+    // Strings, integers, booleans, arrays and tables: nothing TOML cannot hold.
+    written(step)
+        .serialize(toml::ser::ValueSerializer::new(&mut out))
+        .expect("a step's fields are all TOML values");
+    out
+}
+
+/// `step` as the schema writes it: what [`step`] reads back as the same step.
+pub(super) fn written(step: &Step) -> StepToml {
+    let mut t = StepToml {
+        timeout: step.timeout.map(millis),
+        settle: step.settle.map(settle_text),
+        ..StepToml::default()
+    };
+    match &step.action {
+        Action::Wait(w) => t.wait = Some(wait_written(w)),
+        Action::Press(keys) => {
+            t.press = Some(match keys.as_slice() {
+                [one] => KeysToml::One(one.clone()),
+                _ => KeysToml::Many(keys.clone()),
+            })
+        }
+        Action::Type(text) => t.type_text = Some(text.clone()),
+        Action::Snapshot(name) => t.checkpoint = Some(name.clone()),
+        Action::Secret(var) => t.secret = Some(SecretToml { env: var.clone() }),
+        Action::Resize(size) => t.resize = Some(size.to_string()),
+        Action::Exit(status) => {
+            t.exit = Some(status.map_or_else(|| ExitToml::Any("any".into()), ExitToml::Code))
+        }
+        Action::Sleep(d) => t.sleep = Some(millis(*d)),
+        Action::Click(target, button) => {
+            t.click = Some(target_written(target));
+            t.button = button_written(*button);
+        }
+        Action::Drag { from, to, button } => {
+            t.drag = Some(DragToml {
+                from: target_written(from),
+                to: target_written(to),
+            });
+            t.button = button_written(*button);
+        }
+        Action::Scroll(direction, at, count) => {
+            t.scroll = Some(direction.name().to_string());
+            t.at = Some(target_written(at));
+            t.count = (*count != 1).then_some(*count);
+        }
+        Action::Hover(target) => t.hover = Some(target_written(target)),
+        Action::Paste(text) => t.paste = Some(text.clone()),
+        Action::Focus(on) => t.focus = Some(*on),
+    }
+    t
+}
+
+/// A wait as [`wait`] reads it: text alone as a string, any other kind as a table.
+fn wait_written(w: &Wait) -> WaitToml {
+    let mut t = WaitTableToml::default();
+    match w {
+        Wait::Text(text) => return WaitToml::Text(text.clone()),
+        Wait::Regex(r) => t.regex = Some(r.as_str().to_string()),
+        Wait::Idle(d) => t.idle = Some(millis(*d)),
+        Wait::Gone(text) => t.gone = Some(GoneToml::Text(text.clone())),
+        Wait::Cursor(p) => t.cursor = Some(cell(*p)),
+        Wait::Echo(on) => t.echo = Some(*on),
+        Wait::Title(text) => t.title = Some(text.clone()),
+        Wait::Bell => t.bell = Some(true),
+        Wait::CommandDone => t.command_done = Some(true),
+        Wait::Clipboard(text) => t.clipboard = Some(text.clone()),
+        Wait::Prompt(kind) => t.prompt = Some(kind.name().to_string()),
+        Wait::AnyPrompt => t.prompt = Some("any".into()),
+        Wait::Silent(d) => t.silent = Some(millis(*d)),
+        Wait::Changed(hash) => t.changed = Some(hash.clone()),
+        Wait::Ref(r) => {
+            t.reference = Some(r.selector.as_str().to_string());
+            t.gone = r.gone.then_some(GoneToml::Ref(true));
+        }
+    }
+    WaitToml::Table(Box::new(t))
+}
+
+/// A mouse target as [`target`] reads it.
+fn target_written(target: &Target) -> TargetToml {
+    let mut t = TargetTableToml::default();
+    match target {
+        Target::Cell(p) => return TargetToml::Cell(cell(*p)),
+        Target::Text(text) => t.text = Some(text.clone()),
+        Target::Regex(r) => t.regex = Some(r.as_str().to_string()),
+        Target::Region(selector, Anchor::Ref(_)) => t.reference = Some(selector.clone()),
+        Target::Region(name, _) => t.region = Some(name.clone()),
+    }
+    TargetToml::Table(t)
+}
+
+/// A button other than the left one (the default) by name.
+fn button_written(button: MouseButton) -> Option<String> {
+    (button != MouseButton::Left).then(|| button.name().to_string())
+}
+
+/// A cell as `[row, col]`, counted from 1.
+fn cell(p: crate::pos::Point) -> [u16; 2] {
+    [p.row.saturating_add(1), p.col.saturating_add(1)]
+}
+
+/// A duration as the schema reads it: `300ms`.
+pub(in crate::config) fn millis(d: Duration) -> String {
+    format!("{}ms", d.as_millis())
+}
+
+/// A settle rule as `settle =` reads it: a fixed period as a bare duration (`200ms`), as
+/// scenarios wrote it before `auto`.
+pub(in crate::config) fn settle_text(s: Settle) -> String {
+    match s {
+        Settle::Quiet(d) => millis(d),
+        Settle::Auto(_) => s.to_string(),
+    }
 }
 
 #[cfg(feature = "schema")]
@@ -525,7 +709,7 @@ impl schemars::JsonSchema for TargetToml {
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let table = generator.subschema_for::<TargetTableToml>();
         schemars::json_schema!({
-            "description": "A mouse target: [row, col] (from 1), { text = \"..\" }, { regex = \"..\" } or { region = \"name\" }",
+            "description": format!("A mouse target: {TARGET_FORMS}"),
             "anyOf": [
                 {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 2, "maxItems": 2},
                 table

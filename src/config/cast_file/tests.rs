@@ -33,7 +33,7 @@ fn title_bell_and_clipboard_waits_and_check_scrollback() {
         e.contains("casts/x.toml:2:10: a wait takes exactly one of"),
         "{e}"
     );
-    assert!(e.contains("title, bell, clipboard"), "{e}");
+    assert!(e.contains("title, bell, command_done, clipboard"), "{e}");
     let e = error("[check]\nscrollback = 1001\n");
     assert!(
         e.starts_with("casts/x.toml:2:14: check.scrollback = 1001 is more than"),
@@ -489,4 +489,132 @@ fn masks_know_where_they_are_declared() {
     let f = parse("[check]\nmask = [\n  { regex = \"\\\\d+\" },\n  { rows = 1 },\n]\n").unwrap();
     let places: Vec<_> = f.masks.iter().map(|m| m.place().unwrap()).collect();
     assert_eq!(places, ["casts/x.toml:3:3", "casts/x.toml:4:3"]);
+}
+
+/// Every key of a step, of a wait and of a mouse target, each in the form the writer writes:
+/// read, then written back, each step is its text again. A key the schema reads but this list
+/// does not use fails, and so does one written otherwise (or not at all).
+const EVERY_STEP: &[&str] = &[
+    r#"{ wait = "Ready" }"#,
+    r#"{ wait = { regex = '(?m)^ *\$ *$' }, timeout = "30000ms" }"#,
+    r#"{ wait = { idle = "300ms" } }"#,
+    r#"{ wait = { ref = "@vim.mode[value=insert]" } }"#,
+    r#"{ wait = { ref = "@vim.mode", gone = true } }"#,
+    r#"{ wait = { gone = "Loading" } }"#,
+    r#"{ wait = { cursor = [1, 5] } }"#,
+    r#"{ wait = { echo = false } }"#,
+    r#"{ wait = { title = "vim — x" } }"#,
+    r#"{ wait = { bell = true } }"#,
+    r#"{ wait = { command_done = true } }"#,
+    r#"{ wait = { clipboard = "copied" } }"#,
+    r#"{ wait = { prompt = "yesno" } }"#,
+    r#"{ wait = { prompt = "any" } }"#,
+    r#"{ wait = { silent = "250ms" } }"#,
+    r#"{ wait = { changed = "00ff00ff00ff00ff" } }"#,
+    r#"{ press = "Enter" }"#,
+    r#"{ press = ["Esc", ":", "C-c"] }"#,
+    r#"{ type = "a\tb\u001B[A'\"" }"#,
+    r#"{ checkpoint = "saved", settle = "200ms" }"#,
+    r#"{ checkpoint = "auto", settle = "auto:80ms" }"#,
+    r#"{ secret = { env = "TOKEN" } }"#,
+    r#"{ resize = "100x30" }"#,
+    r#"{ exit = 3 }"#,
+    r#"{ exit = "any", timeout = "5000ms" }"#,
+    r#"{ sleep = "20ms" }"#,
+    r#"{ click = { text = "OK" }, button = "right" }"#,
+    r#"{ click = [3, 5] }"#,
+    r#"{ click = { region = "ok" } }"#,
+    r#"{ click = { ref = "@vim.mode" } }"#,
+    r#"{ drag = { from = [1, 1], to = { regex = "x+" } }, button = "middle" }"#,
+    r#"{ scroll = "down", at = { text = "list" }, count = 3 }"#,
+    r#"{ scroll = "up", at = [10, 10] }"#,
+    r#"{ hover = [6, 7] }"#,
+    r#"{ paste = 'a "quoted" paste' }"#,
+    r#"{ focus = false }"#,
+];
+
+/// Steps written in another form than the writer's, and how it writes them.
+const OTHER_FORMS: &[(&str, &str)] = &[
+    (r#"{ snapshot = "s" }"#, r#"{ checkpoint = "s" }"#),
+    (
+        r#"{ scroll = "up", at = [1, 2], count = 1 }"#,
+        r#"{ scroll = "up", at = [1, 2] }"#,
+    ),
+    (r#"{ press = ["Up"] }"#, r#"{ press = "Up" }"#),
+    (r#"{ wait = { text = "x" } }"#, r#"{ wait = "x" }"#),
+    // Text with a line break: a multi-line string (as `toml` writes any string value).
+    (
+        r#"{ wait = "Ready \"now\"\n\\ é" }"#,
+        r#"{ wait = '''
+Ready "now"
+\ é''' }"#,
+    ),
+    (
+        r#"{ paste = "multi\nline \"quoted\"" }"#,
+        r#"{ paste = """
+multi
+line "quoted"""" }"#,
+    ),
+];
+
+#[test]
+fn every_step_key_reads_back_from_what_is_written() {
+    let steps = |texts: &[&str]| -> Vec<Step> {
+        let file = format!(
+            "shell = \"true\"\nsteps = [\n{}\n]\n[regions]\nok = {{ rows = 1, cols = \"1..3\" }}\n",
+            texts.join(",\n")
+        );
+        let read = parse(&file).unwrap_or_else(|e| panic!("{e}\n{file}"));
+        read.recording.unwrap().steps
+    };
+    let (other, canonical): (Vec<&str>, Vec<&str>) = OTHER_FORMS.iter().copied().unzip();
+    let read = steps(EVERY_STEP).into_iter().chain(steps(&other));
+    let wrong: Vec<String> = read
+        .zip(EVERY_STEP.iter().chain(&canonical))
+        .filter(|(step, text)| step_text(step) != **text)
+        .map(|(step, text)| format!("{text}\n  written {}", step_text(&step)))
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // Every key the types read is used above: a new one needs a line there.
+    let mut used: Vec<(&str, String)> = Vec::new();
+    for text in EVERY_STEP.iter().chain(&other) {
+        let value: toml::Value = toml::from_str(&format!("s = {text}")).unwrap();
+        for (key, v) in value["s"].as_table().unwrap() {
+            used.push(("step", key.clone()));
+            let inner = match (key.as_str(), v) {
+                ("drag", v) => vec![("drag", v), ("target", &v["from"]), ("target", &v["to"])],
+                ("wait", v) => vec![("wait", v)],
+                ("click" | "hover" | "at", v) => vec![("target", v)],
+                _ => Vec::new(),
+            };
+            for (kind, v) in inner {
+                for k in v.as_table().into_iter().flat_map(|t| t.keys()) {
+                    used.push((kind, k.clone()));
+                }
+            }
+        }
+    }
+    for (kind, keys) in [
+        ("step", keys_of::<StepToml>()),
+        ("wait", keys_of::<WaitTableToml>()),
+        ("target", keys_of::<TargetTableToml>()),
+        ("drag", keys_of::<DragToml>()),
+    ] {
+        assert!(keys.len() >= 2, "{kind}: {keys:?}");
+        for key in keys {
+            assert!(
+                used.contains(&(kind, key.to_string())),
+                "the {kind} key {key} is not in EVERY_STEP"
+            );
+        }
+    }
+    // The messages' lists are the types' keys.
+    assert_eq!(
+        step_keys(),
+        "wait, press, type, checkpoint, snapshot, secret, resize, exit, sleep, click, drag, \
+         scroll, hover, paste, focus"
+    );
+    for key in keys_of::<TargetTableToml>() {
+        assert!(TARGET_FORMS.contains(&format!("{{ {key} = ")), "{key}");
+    }
 }
