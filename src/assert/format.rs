@@ -199,7 +199,7 @@ impl serde::Serialize for Format {
 }
 
 /// Read as serde's derive of a unit-variant enum reads one (a name, `{"txt": null}` in JSON),
-/// with the same messages: the names, aliases included, are [`NAMES`].
+/// with the same messages: the names, aliases included, are `NAMES`.
 impl<'de> serde::Deserialize<'de> for Format {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::{self, VariantAccess as _};
