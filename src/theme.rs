@@ -49,6 +49,17 @@ pub const THEMES: [&str; 8] = [
     "nord",
 ];
 
+/// xterm's default colours as a colour list ([`Theme::xterm`]): bg, fg, palette 0-15.
+#[cfg(test)]
+const XTERM: &str = "ffffff,000000,000000,cd0000,00cd00,cdcd00,0000ee,cd00cd,00cdcd,e5e5e5,7f7f7f,ff0000,00ff00,ffff00,5c5cff,ff00ff,00ffff,ffffff";
+
+/// [`Theme::default`], asciinema's theme, read once: what the report draws cells with and what
+/// a recording answers colour queries with.
+pub(crate) fn default_theme() -> &'static Theme {
+    static THEME: std::sync::LazyLock<Theme> = std::sync::LazyLock::new(Theme::default);
+    &THEME
+}
+
 impl Default for Theme {
     /// asciinema's theme.
     fn default() -> Self {
@@ -85,6 +96,15 @@ impl Theme {
             _ => return None,
         };
         Theme::parse_list(spec).ok()
+    }
+
+    /// xterm's default colours: black on white and its 16-colour palette (xterm 379's
+    /// `XTerm` resources). Not a theme a cast or a render picks (it is not in [`THEMES`]):
+    /// the report suite (`record/reports_suite.rs`) answers colour queries with it, because
+    /// what it compares is xterm's own replies, made from these colours.
+    #[cfg(test)]
+    pub(crate) fn xterm() -> Theme {
+        Theme::parse_list(XTERM).unwrap_or_default()
     }
 
     /// A theme from a name (see [`THEMES`]) or a list of colours as agg takes it: the
@@ -237,6 +257,21 @@ mod tests {
             ..Theme::default()
         };
         assert_eq!(empty.indexed(3), empty.fg, "no palette: no panic");
+    }
+
+    #[test]
+    fn xterm_is_black_on_white_with_its_own_palette() {
+        let t = Theme::xterm();
+        assert_eq!((t.bg, t.fg), (Rgb(255, 255, 255), Rgb(0, 0, 0)));
+        assert_eq!(t.palette.len(), 16);
+        assert_eq!(
+            t.indexed(4),
+            Rgb(0, 0, 0xee),
+            "xterm's blue, not asciinema's"
+        );
+        assert_eq!(t.indexed(12), Rgb(0x5c, 0x5c, 0xff));
+        assert!(!THEMES.contains(&"xterm"), "not a theme a render picks");
+        assert_eq!(default_theme(), &Theme::default());
     }
 
     #[test]

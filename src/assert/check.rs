@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 use super::diff::{compare, Difference};
 use super::layout::pending_path;
 use super::png_check::{check_png, PngCheck};
-use super::snapshot::{render_golden, CursorView, Format};
+use super::snapshot::{render_golden, CursorView};
 use super::update::UpdateAction;
+use super::Format;
 use crate::term::Screen;
 
 /// Everything one golden check needs but the screen: what to render, where the golden is, how
@@ -172,7 +173,8 @@ pub fn check_file(
     action: UpdateAction,
     color: bool,
 ) -> io::Result<Outcome> {
-    if golden.extension().is_some_and(|e| e == "png") {
+    let name = golden.file_name().unwrap_or_default().to_string_lossy();
+    if super::Format::of_name(&name).is_some_and(|(_, f)| f.is_binary()) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(

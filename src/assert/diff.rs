@@ -417,7 +417,8 @@ fn paint(text: &str, code: &str, color: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assert::snapshot::{render, Format};
+    use crate::assert::snapshot::render;
+    use crate::assert::Format;
     use crate::term::Size;
 
     #[test]

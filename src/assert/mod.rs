@@ -11,6 +11,7 @@
 mod check;
 mod diff;
 mod expect;
+mod format;
 mod layout;
 mod mask;
 pub mod pending;
@@ -30,13 +31,14 @@ pub use expect::{
     parse_color, ColorError, ColorErrorKind, Expect, ExpectFailure, ExpectFailureKind, StyleCheck,
     TextCheck,
 };
+pub use format::{Format, FormatError, FormatErrorKind};
 pub use layout::{cast_stem, diff_image_path, pending_path, sanitize, snapshot_path};
 pub use mask::{apply_all, apply_counted, cursor_view, Mask};
 pub use png_check::{check_png, PngCheck};
 pub use snapshot::{
     header_len, parse_styles, parse_styles_in, render, render_golden, render_with, rows_start,
-    style_runs, upgrade_golden, CursorView, Format, FormatError, FormatErrorKind, Style, StyleRun,
-    HEADER_LINES, LINKS_MARK, SCREEN_MARK, SCROLLBACK_MARK, STYLES_MARK,
+    style_runs, upgrade_golden, CursorView, Style, StyleRun, HEADER_LINES, LINKS_MARK, SCREEN_MARK,
+    SCROLLBACK_MARK, STYLES_MARK,
 };
 pub use update::{
     running_under_ci, UpdateAction, UpdateMode, UpdateModeError, UpdateModeErrorKind, UPDATE_ENV,

@@ -388,9 +388,7 @@ impl std::error::Error for RemoveError {
 pub(crate) fn golden_stem(snapshots: &Path, file: &Path) -> Option<String> {
     let rel = file.strip_prefix(snapshots).ok()?;
     let name = rel.file_name()?.to_str()?;
-    let base = [".styled.txt", ".txt", ".png"]
-        .iter()
-        .find_map(|ext| name.strip_suffix(ext))?;
+    let (base, _) = super::Format::of_name(name)?;
     if base.is_empty() || super::sanitize(base) != base {
         return None;
     }

@@ -1,4 +1,5 @@
-//! The snapshot file formats.
+//! The snapshot file formats as written (each format is defined in `format.rs`: its name, and
+//! whether its render below carries the styles and links).
 //!
 //! Both start with a small self-describing header, then the screen's rows:
 //!
@@ -79,83 +80,7 @@ use crate::escape::escape_for_terminal;
 use crate::pos::{self, Ordinal};
 use crate::term::{Attrs, Cell, Color, Screen};
 
-/// A snapshot format: the file extension and how a screen is written in it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
-#[non_exhaustive]
-pub enum Format {
-    /// The text rows (`.txt`), then the style runs when the screen has any (unless
-    /// `styles = false`); written `txt` or `text`.
-    #[serde(rename = "txt", alias = "text")]
-    Text,
-    /// Rows plus style runs, always, and the hyperlinks (`.styled.txt`).
-    #[serde(rename = "styled.txt", alias = "styled")]
-    Styled,
-    /// A picture of the screen (`.png`), compared by decoded pixels; see
-    /// [`Check`](super::Check).
-    #[serde(rename = "png")]
-    Png,
-}
-
-#[cfg(feature = "schema")]
-impl schemars::JsonSchema for Format {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Format".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        // (Written out: the names serde also reads, `text` and `styled`, are in it too.)
-        schemars::json_schema!({
-            "description": "A golden format: `txt` (or `text`), `styled.txt` (or `styled`), `png`",
-            "type": "string",
-            "enum": ["txt", "text", "styled.txt", "styled", "png"]
-        })
-    }
-}
-
-impl Format {
-    /// The file extension, without the leading dot.
-    pub fn extension(self) -> &'static str {
-        match self {
-            Format::Text => "txt",
-            Format::Styled => "styled.txt",
-            Format::Png => "png",
-        }
-    }
-
-    /// Whether goldens of this format are binary (compared as images, not text).
-    pub fn is_binary(self) -> bool {
-        self == Format::Png
-    }
-
-    /// Every format, in the order they are checked.
-    pub const ALL: [Format; 3] = [Format::Text, Format::Styled, Format::Png];
-}
-
-message_error!(
-    /// Why a name is not a snapshot format.
-    FormatError, FormatErrorKind {
-        /// Not txt (text), styled.txt (styled) or png.
-        Unknown,
-    }
-);
-
-impl std::str::FromStr for Format {
-    type Err = FormatError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "txt" | "text" => Ok(Format::Text),
-            "styled.txt" | "styled" => Ok(Format::Styled),
-            "png" => Ok(Format::Png),
-            other => Err(FormatError::new(
-                FormatErrorKind::Unknown,
-                format!(
-                    "unknown snapshot format \"{}\": expected txt (or text), styled.txt or png",
-                    escape_for_terminal(other, 40)
-                ),
-            )),
-        }
-    }
-}
+use super::Format;
 
 /// Number of lines before the first row: `---`, four fields, `---` (one fewer without the
 /// `cursor` line, [`CursorView::Omitted`]; [`header_len`] reads it from a text).
@@ -301,11 +226,9 @@ pub fn render_golden(
             .enumerate()
             .flat_map(|(r, row)| style_runs(row).into_iter().map(move |run| (r, run)))
     };
-    let with_styles = match format {
-        Format::Styled => true,
-        Format::Text => styles && runs().next().is_some(),
-        Format::Png => false,
-    };
+    // A picture's text render is its rows; a text format has the styles as it says.
+    let def = format.def();
+    let with_styles = !def.picture && (def.always_styled || styles && runs().next().is_some());
     if with_styles {
         out.push_str(STYLES_MARK);
         out.push('\n');
@@ -313,7 +236,7 @@ pub fn render_golden(
             let _ = writeln!(out, "{}", run.display(r));
         }
     }
-    if format == Format::Styled && !screen.state.links.is_empty() {
+    if def.links && !screen.state.links.is_empty() {
         out.push_str(LINKS_MARK);
         out.push('\n');
         for (r, row) in screen.rows.iter().enumerate() {

@@ -284,7 +284,7 @@ fn record_repeated(
         engine,
         masks: &file.masks,
         cursor: file.cursor,
-        styles: formats.iter().any(|f| *f != tuicast::assert::Format::Text),
+        styles: formats.iter().any(|f| f.always_styled()),
         regions: &file.anchors,
     };
     progress(&format!("recording {repeat} times"));

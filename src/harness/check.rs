@@ -11,7 +11,7 @@ use super::live::{live_replay, older_than_binary, warn_once};
 use super::result::{CheckResult, SnapshotResult};
 use super::trials::{expect_key, expect_test_name, test_name};
 use super::Options;
-use crate::assert::{self, Check, Mask};
+use crate::assert::{self, Check, Format, Mask};
 use crate::config::Config;
 use crate::replay::{self, Checkpoint};
 use crate::term::Screen;
@@ -247,7 +247,7 @@ pub(super) fn check_checkpoint(
             styles: case.styles,
         };
         let checked = check.check_with(&screen, cursor);
-        if let Err((e, bad)) = take(config, path, checked, &mut snapshots) {
+        if let Err((e, bad)) = take(config, path, format, checked, &mut snapshots) {
             (error, bad_input) = (Some(e), bad);
             break;
         }
@@ -274,7 +274,9 @@ pub(super) fn check_checkpoint(
             crate::escape::escape_for_terminal(region, 200)
         );
         let checked = assert::check_file(&path, &actual, opts.update, opts.color);
-        if let Err((e, bad)) = take(config, path, checked.map(|o| (o, actual)), &mut snapshots) {
+        // A region golden is text, compared whole as a `txt` golden is.
+        let checked = checked.map(|o| (o, actual));
+        if let Err((e, bad)) = take(config, path, Format::Text, checked, &mut snapshots) {
             (error, bad_input) = (Some(e), bad);
             break;
         }
@@ -292,13 +294,14 @@ pub(super) fn check_checkpoint(
     }
 }
 
-/// Keeps the outcome of checking the golden at `path` (and the render it was compared with)
-/// in `snapshots`, or gives the error that stops the checkpoint's checks, and whether it is
+/// Keeps the outcome of checking the golden at `path` in `format` (and the render it was
+/// compared with) in `snapshots`, or gives the error that stops the checkpoint's checks, and whether it is
 /// bad input: a golden refused as it is read (a symbolic link, no regular file, too large:
 /// `util::open_regular_nofollow` and its limit say so with `InvalidInput`/`InvalidData`).
 fn take(
     config: &Config,
     path: std::path::PathBuf,
+    format: Format,
     checked: std::io::Result<(assert::Outcome, String)>,
     snapshots: &mut Vec<SnapshotResult>,
 ) -> Result<(), (String, bool)> {
@@ -311,6 +314,7 @@ fn take(
     })?;
     snapshots.push(SnapshotResult {
         name: assert::pending::relative_name(&config.snapshots, &path),
+        format: Some(format),
         path,
         outcome,
         actual,

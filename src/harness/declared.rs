@@ -46,7 +46,7 @@ impl Uses {
     /// are none (no copy).
     pub(super) fn masked<'a>(&mut self, case: &Case, screen: &'a Screen) -> Cow<'a, Screen> {
         self.screens += 1;
-        let text_golden = case.formats.iter().any(|f| *f != assert::Format::Png);
+        let text_golden = case.formats.iter().any(|f| !f.is_binary());
         if text_golden && !screen.state.scrollback.is_empty() {
             self.scrolled += 1;
         }
@@ -90,7 +90,7 @@ impl Uses {
             );
         }
         if let (Some(place), 0) = (&case.scrollback_at, self.scrolled) {
-            let why = if case.formats.iter().all(|f| *f == assert::Format::Png) {
+            let why = if case.formats.iter().all(|f| f.is_binary()) {
                 "no text golden shows it (formats are png only)".to_string()
             } else {
                 format!(

@@ -175,7 +175,8 @@ fn refuse_shared_goldens(config: &Config, cases: &mut [Case]) {
         };
         let mut clash = None;
         for info in infos {
-            let golden = assert::snapshot_path(&config.snapshots, &case.stem, &info.name, "txt");
+            let txt = assert::Format::Text.extension();
+            let golden = assert::snapshot_path(&config.snapshots, &case.stem, &info.name, txt);
             match owners.get(&golden) {
                 Some((cast, name)) => {
                     clash = Some(format!(
@@ -601,8 +602,10 @@ pub(crate) fn region_golden_path(
     checkpoint: &str,
     region: &str,
 ) -> PathBuf {
-    let mut p = assert::snapshot_path(&config.snapshots, &case.stem, checkpoint, "txt");
-    p.set_extension(format!("{region}.txt"));
+    // A region golden is text: `txt`.
+    let txt = assert::Format::Text.extension();
+    let mut p = assert::snapshot_path(&config.snapshots, &case.stem, checkpoint, txt);
+    p.set_extension(format!("{region}.{txt}"));
     p
 }
 

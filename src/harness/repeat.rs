@@ -53,7 +53,7 @@ impl<'a> Compared<'a> {
             engine,
             masks: &case.masks,
             cursor: case.cursor,
-            styles: case.formats.iter().any(|f| *f != Format::Text),
+            styles: case.formats.iter().any(|f| f.always_styled()),
             regions: &case.regions,
         }
     }

@@ -11,8 +11,7 @@ use super::result::{CheckResult, Status};
 use crate::assert::{self, Outcome, Place};
 use crate::config::Config;
 use crate::report::{
-    content_hash, format_of, CaseInfo, Images, LiveInfo, ReportDir, ResultData, SnapshotData,
-    StepInfo,
+    content_hash, CaseInfo, Images, LiveInfo, ReportDir, ResultData, SnapshotData, StepInfo,
 };
 
 /// Adds the results of `case` to `report` under `key` (the cast's stem, or a test name when
@@ -87,8 +86,9 @@ pub(crate) fn report_data(r: &CheckResult) -> ResultData {
         .snapshots
         .iter()
         .filter(|s| !s.outcome.passed())
-        .map(|s| {
-            let format = format_of(&s.name);
+        // (A screenshot's image has no golden format, and fails as the screenshot's result.)
+        .filter_map(|s| Some((s, s.format?)))
+        .map(|(s, format)| {
             // Never through a symbolic link (`assert::read_golden`): the report is an artifact.
             let golden = assert::read_golden(&s.path).ok().flatten();
             let golden_hash = golden.as_deref().map(content_hash);
@@ -145,5 +145,45 @@ pub(crate) fn report_data(r: &CheckResult) -> ResultData {
         error: r.error.clone(),
         snapshots,
         screenshot: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assert::Format;
+    use crate::harness::SnapshotResult;
+
+    #[test]
+    fn the_report_takes_each_goldens_format_from_its_result_not_its_name() {
+        let missing = |name: &str, format| SnapshotResult {
+            path: std::path::Path::new("target/tmp/no-such-snapshots").join(name),
+            name: name.into(),
+            format,
+            outcome: Outcome::Missing { pending: None },
+            actual: "actual\n".into(),
+        };
+        let mut r = CheckResult::new("demo::end", "casts/demo.cast", "end");
+        r.snapshots = vec![
+            missing("demo/end.styled.txt", Some(Format::Styled)),
+            // (A name that says otherwise: the result is what counts.)
+            missing("demo/end.png", Some(Format::Text)),
+            // A screenshot's image has no golden format: not a golden of the report.
+            missing("screenshot:docs/demo.png", None),
+        ];
+        let data = report_data(&r);
+        let got: Vec<(&str, Format)> = data
+            .snapshots
+            .iter()
+            .map(|s| (s.name.as_str(), s.format))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("demo/end.styled.txt", Format::Styled),
+                ("demo/end.png", Format::Text)
+            ]
+        );
+        assert!(data.failed());
     }
 }

@@ -107,6 +107,10 @@ pub struct SnapshotResult {
     pub path: PathBuf,
     /// The golden's name relative to the snapshots folder (what `tuicast accept` takes).
     pub name: String,
+    /// The golden's format, which says how the report shows it: a region golden's is
+    /// [`Format::Text`](assert::Format::Text); `None` for the image of a `[[screenshot]]`,
+    /// whose format is the screenshot's.
+    pub format: Option<assert::Format>,
     /// Pass, updated, missing or mismatch.
     pub outcome: Outcome,
     /// The actual render.
@@ -479,6 +483,7 @@ mod tests {
                 .map(|outcome| SnapshotResult {
                     path: "snapshots/demo/end.txt".into(),
                     name: "demo/end.txt".into(),
+                    format: Some(assert::Format::Text),
                     outcome,
                     actual: "actual\n".into(),
                 })

@@ -55,7 +55,12 @@ pub fn check_screen_golden(
     action: UpdateAction,
 ) -> Result<(), super::Failure> {
     let config = Config::load(root).map_err(|e| e.to_string())?;
-    let golden = assert::snapshot_path(&config.snapshots, SCREENS_DIR, name, "txt");
+    let golden = assert::snapshot_path(
+        &config.snapshots,
+        SCREENS_DIR,
+        name,
+        Format::Text.extension(),
+    );
     let check = Check {
         format: Format::Text,
         golden: &golden,

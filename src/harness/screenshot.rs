@@ -289,6 +289,7 @@ pub fn check_drawn(
         Ok(outcome) => result.snapshots.push(SnapshotResult {
             path: shot.output.clone(),
             name: test_name(shot),
+            format: None,
             outcome,
             actual: String::new(),
         }),

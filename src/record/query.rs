@@ -330,16 +330,20 @@ pub struct AnswerColors {
 }
 
 impl Default for AnswerColors {
-    /// asciinema's default theme.
+    /// asciinema's default theme ([`Theme::default`](crate::theme::Theme::default)).
     fn default() -> Self {
-        let palette = [
-            "#000000", "#dd3c69", "#4ebf22", "#ddaf3c", "#26b0d7", "#b954e1", "#54e1b9", "#d9d9d9",
-            "#4d4d4d", "#dd3c69", "#4ebf22", "#ddaf3c", "#26b0d7", "#b954e1", "#54e1b9", "#ffffff",
-        ];
+        AnswerColors::of(crate::theme::default_theme())
+    }
+}
+
+impl AnswerColors {
+    /// The colours of `theme`: its foreground, background and 16 palette colours (with 8,
+    /// the bright ones repeat them).
+    pub(crate) fn of(theme: &crate::theme::Theme) -> AnswerColors {
         AnswerColors {
-            fg: "#cccccc".into(),
-            bg: "#121314".into(),
-            palette: palette.iter().map(|s| s.to_string()).collect(),
+            fg: theme.fg.to_string(),
+            bg: theme.bg.to_string(),
+            palette: (0..16).map(|i| theme.indexed(i).to_string()).collect(),
         }
     }
 }
@@ -1264,6 +1268,24 @@ mod tests {
                 "\x1b[?2026;0$y",
                 "\x1b[?2026;0$y",
                 "\x1b]11;rgb:1212/1313/1414\x07",
+            ]
+        );
+    }
+
+    #[test]
+    fn colour_queries_are_answered_from_asciinemas_theme_by_default() {
+        let got = answers(
+            "\x1b]10;?\x07\x1b]4;1;?\x07\x1b]4;9;?\x07\x1b]4;15;?\x07\x1b]4;196;?\x07",
+            Terminfo::parsed("xterm", ""),
+        );
+        assert_eq!(
+            got,
+            [
+                "\x1b]10;rgb:cccc/cccc/cccc\x07",
+                "\x1b]4;1;rgb:dddd/3c3c/6969\x07",
+                "\x1b]4;9;rgb:dddd/3c3c/6969\x07",
+                "\x1b]4;15;rgb:ffff/ffff/ffff\x07",
+                "\x1b]4;196;rgb:ffff/0000/0000\x07",
             ]
         );
     }

@@ -88,17 +88,11 @@ fn cases() -> Vec<Case> {
     all
 }
 
-/// xterm's default colours: black on white, and its 16-colour palette.
+/// xterm's default colours: black on white, and its 16-colour palette
+/// ([`Theme::xterm`](crate::theme::Theme::xterm); not asciinema's, which a recording answers
+/// with: what is compared is xterm's replies, made from its own colours).
 fn xterm_colors() -> AnswerColors {
-    let palette = [
-        "#000000", "#cd0000", "#00cd00", "#cdcd00", "#0000ee", "#cd00cd", "#00cdcd", "#e5e5e5",
-        "#7f7f7f", "#ff0000", "#00ff00", "#ffff00", "#5c5cff", "#ff00ff", "#00ffff", "#ffffff",
-    ];
-    AnswerColors {
-        fg: "#000000".into(),
-        bg: "#ffffff".into(),
-        palette: palette.iter().map(|s| s.to_string()).collect(),
-    }
+    AnswerColors::of(&crate::theme::Theme::xterm())
 }
 
 /// tuicast's reply to `case`: its setup, then its query, on a fresh terminal.

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
-use super::data::{content_hash, format_of, SnapshotData};
+use super::data::{content_hash, SnapshotData};
 use super::ReportDir;
 use crate::assert::MAX_GOLDEN_BYTES;
 
@@ -250,7 +250,7 @@ pub fn plan_accept_from(
                          checkpoint and format)",
                     ));
                 }
-                if s.format != format_of(&s.name) {
+                if crate::assert::Format::of_name(&s.name).map(|(_, f)| f) != Some(s.format) {
                     return Err(refuse(&s.name, "its format is not the one its name says"));
                 }
                 if filters.is_empty() || filters.iter().any(|f| s.name.contains(f.as_str())) {

@@ -136,17 +136,6 @@ impl ResultData {
     }
 }
 
-/// The format of a golden from its name.
-pub fn format_of(name: &str) -> Format {
-    if name.ends_with(".styled.txt") {
-        Format::Styled
-    } else if name.ends_with(".png") {
-        Format::Png
-    } else {
-        Format::Text
-    }
-}
-
 /// A short, stable hash of a golden's bytes (64-bit FNV-1a and the length, in hex): enough to
 /// tell that a golden changed since a report was made. Not a defence against forgery: a
 /// report is trusted as much as the CI run that made it.

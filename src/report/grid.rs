@@ -1,11 +1,13 @@
 //! Screens as the report draws them: a snapshot's text read back into cells ([`Grid`]), the
-//! cells that differ between two of them, and the CSS of a cell's style (the asciinema theme,
-//! the default of PNG renders).
+//! cells that differ between two of them, and the CSS of a cell's style (the asciinema theme
+//! of `theme.rs`, the default of PNG renders).
 
 use unicode_width::UnicodeWidthChar;
 
 use crate::assert::{parse_styles, rows_start, Style, HEADER_LINES, STYLES_MARK};
+use crate::rgb::Rgb;
 use crate::term::Color;
+use crate::theme;
 
 /// One cell: its text (empty for a wide character's tail), width and style.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,33 +136,16 @@ impl Grid {
     }
 }
 
-/// Default background and foreground, then palette colours 0–15: asciinema's theme.
-const THEME: [u32; 18] = [
-    0x121314, 0xcccccc, 0x000000, 0xdd3c69, 0x4ebf22, 0xddaf3c, 0x26b0d7, 0xb954e1, 0x54e1b9,
-    0xd9d9d9, 0x4d4d4d, 0xdd3c69, 0x4ebf22, 0xddaf3c, 0x26b0d7, 0xb954e1, 0x54e1b9, 0xffffff,
-];
-
-/// The theme's default background, as CSS.
-pub(super) const DEFAULT_BG: &str = "#121314";
-/// The theme's default foreground, as CSS.
-pub(super) const DEFAULT_FG: &str = "#cccccc";
-
-fn rgb(color: Color, default: u32, bold: bool) -> u32 {
+/// The colour of `color` in the report's theme, asciinema's ([`theme::default_theme`], the
+/// default of PNG renders and the colours a recording answers queries with).
+fn rgb(color: Color, default: Rgb, bold: bool) -> Rgb {
+    let theme = theme::default_theme();
     match color {
         Color::Default => default,
         // Bold brightens the first eight colours, as asciinema's player does.
-        Color::Indexed(i) if i < 8 && bold => THEME[2 + i as usize + 8],
-        Color::Indexed(i) if i < 16 => THEME[2 + i as usize],
-        Color::Indexed(i) if i < 232 => {
-            let i = i - 16;
-            let level = |v: u8| if v == 0 { 0 } else { 55 + 40 * v as u32 };
-            (level(i / 36) << 16) | (level((i / 6) % 6) << 8) | level(i % 6)
-        }
-        Color::Indexed(i) => {
-            let g = 8 + 10 * (i as u32 - 232);
-            (g << 16) | (g << 8) | g
-        }
-        Color::Rgb(c) => ((c.0 as u32) << 16) | ((c.1 as u32) << 8) | c.2 as u32,
+        Color::Indexed(i) if i < 8 && bold => theme.indexed(i + 8),
+        Color::Indexed(i) => theme.indexed(i),
+        Color::Rgb(c) => c,
         #[allow(unreachable_patterns)]
         _ => default,
     }
@@ -174,17 +159,18 @@ pub(super) fn css(style: &Style) -> String {
         return String::new();
     }
     let a = style.attrs;
-    let mut fg = rgb(style.fg, THEME[1], a.bold);
-    let mut bg = rgb(style.bg, THEME[0], false);
+    let theme = theme::default_theme();
+    let mut fg = rgb(style.fg, theme.fg, a.bold);
+    let mut bg = rgb(style.bg, theme.bg, false);
     if a.inverse {
         std::mem::swap(&mut fg, &mut bg);
     }
     let mut out = String::new();
-    if fg != THEME[1] || a.inverse {
-        out.push_str(&format!("color:#{fg:06x};"));
+    if fg != theme.fg || a.inverse {
+        out.push_str(&format!("color:{fg};"));
     }
-    if bg != THEME[0] || a.inverse {
-        out.push_str(&format!("background:#{bg:06x};"));
+    if bg != theme.bg || a.inverse {
+        out.push_str(&format!("background:{bg};"));
     }
     if a.bold {
         out.push_str("font-weight:bold;");
@@ -224,6 +210,34 @@ mod tests {
         let changed = g.changed(&other, true);
         assert_eq!(changed[1], [false, true, false, false, false, false]);
         assert!(!changed[0].iter().any(|c| *c));
+    }
+
+    #[test]
+    fn colours_are_the_asciinema_themes_with_the_cube_greys_and_bright_bold() {
+        let style = |desc: &str| {
+            let text =
+                format!("---\ncast: a\ncheckpoint: b\nsize: 1x1\n---\na\n--- styles\n1:1 {desc}\n");
+            css(&Grid::from_snapshot(&text).rows[0][0].style)
+        };
+        assert_eq!(style("fg=4"), "color:#26b0d7;");
+        assert_eq!(
+            style("fg=4 bold"),
+            "color:#26b0d7;font-weight:bold;",
+            "4+8 is the same blue"
+        );
+        assert_eq!(style("fg=0 bold"), "color:#4d4d4d;font-weight:bold;");
+        assert_eq!(style("fg=7 bold"), "color:#ffffff;font-weight:bold;");
+        assert_eq!(style("fg=12 bold"), "color:#26b0d7;font-weight:bold;");
+        assert_eq!(style("bg=196"), "background:#ff0000;");
+        assert_eq!(style("fg=67"), "color:#5f87af;");
+        assert_eq!(style("fg=244"), "color:#808080;");
+        assert_eq!(style("fg=#0a0b0c"), "color:#0a0b0c;");
+        assert_eq!(style("inverse"), "color:#121314;background:#cccccc;");
+        assert_eq!(
+            style("fg=#cccccc"),
+            "",
+            "the default foreground needs no declaration"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::data::{CastData, ResultData, SnapshotData};
-use super::grid::{css, Grid, DEFAULT_BG, DEFAULT_FG};
+use super::grid::{css, Grid};
 use super::player::Player;
 use crate::pos::Ordinal;
 
@@ -59,10 +59,12 @@ impl Page<'_> {
              img-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'nonce-{nonce}'\">\n\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
              <title>tuicast report: {} failed, {} passed</title>\n<style>{STYLE}\
-             .screen{{background:{DEFAULT_BG};color:{DEFAULT_FG}}}</style></head>\n<body>\n",
+             .screen{{background:{bg};color:{fg}}}</style></head>\n<body>\n",
             counts.failed,
             counts.passed + counts.updated,
             nonce = self.nonce,
+            bg = crate::theme::default_theme().bg,
+            fg = crate::theme::default_theme().fg,
         );
         self.summary(&mut out, counts);
         let failed: Vec<(&CastData, &ResultData)> = self

@@ -33,9 +33,7 @@ pub use accept::{
     accept_from, accept_from_project, plan_accept_from, AcceptError, AcceptPlan, Accepted,
     ProjectCasts,
 };
-pub use data::{
-    content_hash, format_of, CastData, Images, NewCast, ResultData, ShotData, SnapshotData,
-};
+pub use data::{content_hash, CastData, Images, NewCast, ResultData, ShotData, SnapshotData};
 pub use html::Counts;
 pub use player::{player, Frame, LiveInfo, Marker, Player, Run, StepInfo};
 pub use summary::markdown_summary;
