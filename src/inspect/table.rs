@@ -15,8 +15,12 @@
 //!   crosses it, as in `VOLUME NAME`, the words are one cell (in the last column, or from the
 //!   first row on). Every row fills at least half the columns and two of them. The last
 //!   column may hold spaces (`ps`'s `COMMAND`, `df`'s `Mounted on`). The table ends at a blank
-//!   row or the first row that does not agree; a last row running to the screen's edge with a
-//!   row after it that does not agree is wrapped, and the table is refused. A column whose
+//!   row or the first row that does not agree. A row running to the screen's edge was wrapped
+//!   by the terminal: where the next row is one word from its first cell (not the cursor's
+//!   row, not a prompt ending in `$`, `#`, `%` or `>`), that word is the rest of its last cell,
+//!   and the `evidence` says so; a last row running to the edge with any other row after it
+//!   that does not agree is refused with the table. (A row exactly as wide as the screen with
+//!   a one-word line under it reads the same: the screen keeps no wrap flag.) A column whose
 //!   rows all hold two blocks parted by a blank run is two columns under one header word
 //!   (`CPU%▽MEM%`): refused too.
 //! - No table on an editor's screen (a row that is `~` alone: vim's and less's end of
@@ -74,6 +78,8 @@ pub fn tables(screen: &Screen) -> Vec<Table> {
 /// empty and counts as taken).
 struct Grid {
     rows: Vec<Vec<(String, bool)>>,
+    /// The cursor's row: where a program writes or waits, never the rest of a wrapped row.
+    cursor_row: usize,
 }
 
 impl Grid {
@@ -96,7 +102,10 @@ impl Grid {
                 cells
             })
             .collect();
-        Grid { rows }
+        Grid {
+            rows,
+            cursor_row: usize::from(screen.cursor.row),
+        }
     }
 
     fn taken(&self, r: usize, c: usize) -> bool {
@@ -317,11 +326,15 @@ fn aligned(g: &Grid, start: usize) -> Option<(Table, usize)> {
     while r < n && !g.blank(r) && !is_rule_row(g, r) {
         if let Some(&last) = data.last() {
             let words = g.words(r);
+            // Not the cursor's row, nor a prompt (`bash-5.2$`): a shell's prompt under a row
+            // exactly as wide as the screen is no rest of it.
             if at_edge(last)
                 && !joined.iter().any(|j| j.0 == last)
                 && words.len() == 1
                 && words[0].0 == 0
                 && !at_edge(r)
+                && r != g.cursor_row
+                && !g.text(r, words[0]).ends_with(['$', '#', '%', '>'])
             {
                 joined.push((last, r));
                 r += 1;
@@ -627,6 +640,24 @@ mod tests {
             &wrapped,
         ]);
         assert_eq!(tables(&s), []);
+    }
+
+    #[test]
+    fn a_prompt_under_a_row_as_wide_as_the_screen_is_no_rest_of_it() {
+        // The row ends at the edge without wrapping, and the shell's prompt follows: with the
+        // cursor after it, or gone on below it.
+        let full = format!("model_tools  4.0K  /mnt/{}", "a".repeat(36));
+        for tail in ["bash-5.2$ ", "bash-5.2$\r\n$ ls"] {
+            let text =
+                format!("Filesystem   Size  Mounted on\r\ntmpfs         12G  /dev\r\n{full}{tail}");
+            let s = crate::term::test_screen(Size { cols: 60, rows: 8 }, &text);
+            let t = tables(&s);
+            assert!(
+                t.iter()
+                    .all(|t| t.rows.iter().all(|r| !r.concat().contains("bash"))),
+                "{tail:?}: {t:?}"
+            );
+        }
     }
 
     #[test]
