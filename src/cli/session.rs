@@ -586,7 +586,25 @@ pub(super) fn send(paths: &Paths, request: &Request, idle: Option<&str>) -> Repl
     let start = || start_daemon(idle);
     let called = match daemon::call(paths, request, &start) {
         Ok(c) => c,
-        Err(e) => return Reply::error(e.to_string(), super::EXIT_CHECK_FAILED),
+        Err(e) => {
+            // The failure as data: no place and no screen, but what to do about it.
+            let fix = match e.kind() {
+                daemon::ClientErrorKind::Lost => {
+                    "run the command again (a new daemon starts) and start the lost sessions again"
+                        .to_string()
+                }
+                _ => format!(
+                    "see the session daemon's log, {}; `tuicast session daemon` runs one in the \
+                     foreground",
+                    paths.log().display()
+                ),
+            };
+            let mut reply = Reply::error(e.to_string(), super::EXIT_CHECK_FAILED);
+            if let Some(f) = reply.failure.as_mut() {
+                f.fix = Some(fix);
+            }
+            return reply;
+        }
     };
     let mut reply = called.reply;
     if called.daemon_was_gone {
@@ -594,7 +612,16 @@ pub(super) fn send(paths: &Paths, request: &Request, idle: Option<&str>) -> Repl
                     a new daemon was started";
         reply.daemon_restarted = Some(note.to_string());
         if let Some(e) = &reply.error {
-            reply.error = Some(format!("{note}. {e}"));
+            let message = format!("{note}. {e}");
+            // Not the request's fault (the session it names was lost): an error, with the
+            // session to start again.
+            let failure = tuicast::location::FailureJson::new(
+                tuicast::location::FailureKind::Error,
+                &message,
+            )
+            .fix("start the session again (`tuicast session start`): the daemon that held it was gone");
+            reply.failure = Some(Box::new(failure));
+            reply.error = Some(message);
             reply.exit = super::EXIT_CHECK_FAILED;
         }
     }
@@ -637,7 +664,7 @@ fn check_setup(name: &str) -> anyhow::Result<ScreenCheck> {
 impl ScreenCheck {
     /// Checks the screen of the daemon's `reply` and prints the reply with `check`
     /// (`name`, `golden`, `passed`); a failure is the reply's `error` (exit 1) with the
-    /// message `assert_screen!` gives.
+    /// message `assert_screen!` gives, and its `failure` as data.
     fn finish(self, mut reply: Reply, human: bool) -> anyhow::Result<ExitCode> {
         let model = reply.model.take();
         if let (Some(screen), 0) = (model, reply.exit) {
@@ -646,6 +673,14 @@ impl ScreenCheck {
             if let Err(failure) = &checked {
                 reply.error = Some(failure.to_string());
                 reply.exit = super::EXIT_CHECK_FAILED;
+                // As data: `mismatch` at the golden's line and column, or `missing-golden`,
+                // with the screen and the accept command.
+                reply.failure = Some(Box::new(failure.data().cloned().unwrap_or_else(|| {
+                    tuicast::location::FailureJson::new(
+                        tuicast::location::FailureKind::Error,
+                        failure.to_string(),
+                    )
+                })));
             }
             let mut value = serde_json::to_value(&reply).unwrap_or_default();
             value["check"] = serde_json::json!({

@@ -37,6 +37,12 @@ impl Failure {
     pub fn message(&self) -> &str {
         &self.0
     }
+
+    /// The failure as data (its kind, place, screen and fix), when its cause gave them (a
+    /// screen golden's mismatch, a live recording's step, a cast's place).
+    pub fn data(&self) -> Option<&crate::location::FailureJson> {
+        self.1.as_deref()
+    }
 }
 
 impl std::fmt::Display for Failure {
@@ -118,7 +124,26 @@ pub struct SnapshotResult {
 }
 
 /// How many lines a render's header takes (`---`, its fields, `---`); 0 without one.
-fn header_lines(text: &str) -> usize {
+/// The line and column of a golden file (its text `expected`) where it first differs at
+/// `place` (0: not known).
+pub(super) fn golden_line(expected: &str, place: &Place) -> (u64, u64) {
+    match place {
+        Place::Cell(at) => {
+            let line = header_lines(expected) + at.row.get();
+            (line as u64, at.col.get() as u64)
+        }
+        Place::Header(field) => {
+            let line = expected
+                .lines()
+                .take(header_lines(expected))
+                .position(|l| l.starts_with(&format!("{field}:")));
+            (line.map_or(0, |i| i as u64 + 1), 0)
+        }
+    }
+}
+
+/// How many lines of `text` (a render) are its header (`---` lines).
+pub(super) fn header_lines(text: &str) -> usize {
     let mut lines = text.lines();
     if lines.next() != Some("---") {
         return 0;
@@ -331,19 +356,7 @@ impl CheckResult {
                 expected,
                 ..
             } => {
-                let (line, col) = match &difference.place {
-                    Place::Cell(at) => {
-                        let line = header_lines(expected) + at.row.get();
-                        (line as u64, at.col.get() as u64)
-                    }
-                    Place::Header(field) => {
-                        let line = expected
-                            .lines()
-                            .take(header_lines(expected))
-                            .position(|l| l.starts_with(&format!("{field}:")));
-                        (line.map_or(0, |i| i as u64 + 1), 0)
-                    }
-                };
+                let (line, col) = golden_line(expected, &difference.place);
                 FailureJson::new(FailureKind::Mismatch, message).at(&s.path, line, col)
             }
             _ => FailureJson::new(FailureKind::MissingGolden, message).at(&s.path, 0, 0),

@@ -77,37 +77,62 @@ pub fn check_screen_golden(
         &assert::pending::relative_name(&config.snapshots, &golden),
         300,
     ));
-    match check.check(screen).map_err(|e| format!("{shown}: {e}"))? {
-        (Outcome::Pass | Outcome::Updated, _) => Ok(()),
-        (Outcome::Missing { pending }, _) => Err(failure!(
-            "no screen golden {shown} yet{}",
-            match pending {
-                Some(_) => format!("; the screen is in {shown}.new: tuicast accept {accept}"),
-                None =>
-                    " (this run may write nothing: TUICAST_UPDATE=always, or run it outside CI)"
-                        .to_string(),
-            }
-        )),
-        (
-            Outcome::Mismatch {
-                difference,
-                pending,
-                ..
-            },
-            _,
-        ) => Err(failure!(
-            "screen golden mismatch: {shown}\nfirst difference: {}\n{}{}",
-            match &difference.place {
-                assert::Place::Cell(at) => at.to_string(),
-                assert::Place::Header(field) => field.clone(),
-            },
-            difference.diff,
-            match pending {
-                Some(_) => format!("to accept: tuicast accept {accept}"),
-                None => String::new(),
-            }
-        )),
-    }
+    let (outcome, actual) = check.check(screen).map_err(|e| format!("{shown}: {e}"))?;
+    let fix = || format!("tuicast accept {accept}");
+    let (failure, data) = match outcome {
+        Outcome::Pass | Outcome::Updated => return Ok(()),
+        Outcome::Missing { pending } => {
+            let message = format!(
+                "no screen golden {shown} yet{}",
+                match pending {
+                    Some(_) => format!("; the screen is in {shown}.new: {}", fix()),
+                    None =>
+                        " (this run may write nothing: TUICAST_UPDATE=always, or run it outside CI)"
+                            .to_string(),
+                }
+            );
+            let data = crate::location::FailureJson::new(
+                crate::location::FailureKind::MissingGolden,
+                &message,
+            )
+            .at(&golden, 0, 0);
+            let data = match pending {
+                Some(_) => data.fix(fix()),
+                None => data.fix("TUICAST_UPDATE=always, or run it outside CI"),
+            };
+            (message, data)
+        }
+        Outcome::Mismatch {
+            difference,
+            expected,
+            pending,
+            ..
+        } => {
+            let message = format!(
+                "screen golden mismatch: {shown}\nfirst difference: {}\n{}{}",
+                match &difference.place {
+                    assert::Place::Cell(at) => at.to_string(),
+                    assert::Place::Header(field) => field.clone(),
+                },
+                difference.diff,
+                match pending {
+                    Some(_) => format!("to accept: {}", fix()),
+                    None => String::new(),
+                }
+            );
+            let (line, column) = super::result::golden_line(&expected, &difference.place);
+            let data =
+                crate::location::FailureJson::new(crate::location::FailureKind::Mismatch, &message)
+                    .at(&golden, line, column);
+            let data = match pending {
+                Some(_) => data.fix(fix()),
+                None => data,
+            };
+            (message, data)
+        }
+    };
+    let rows = actual.lines().skip(super::result::header_lines(&actual));
+    Err(super::Failure(failure, Some(Box::new(data.screen(rows)))))
 }
 
 /// What `assert_screen!` does: [`check_screen_golden`] in the package being tested, with the

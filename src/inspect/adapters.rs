@@ -1177,7 +1177,15 @@ mod tests {
             assert!(pick("@vim.mode[value=insert]", &normal, Some("vim")).is_empty());
             // issue 42: no ruler (`vim -u NONE`, insert mode shown nowhere), a blank screen
             // before vim drew, a pending `^[` by the ruler: no mode rather than `normal`.
-            for last in ["\"a.txt\" 1L", "", "\"a.txt\" 1L    ^[   1,1   All"] {
+            // Nor an operator pending apart from the message (`2d`), nor a mode's own
+            // `-- … --` line such as insert mode's completion message.
+            for last in [
+                "\"a.txt\" 1L",
+                "",
+                "\"a.txt\" 1L    ^[   1,1   All",
+                "\"a.txt\" 1L   2d    1,1   All",
+                "-- Keyword completion 1,1 All",
+            ] {
                 let s = test_screen(
                     Size { cols: 30, rows },
                     &bytes.replace("~\r\n-- INSERT --", &format!("~\r\n{last}")),
@@ -1186,6 +1194,15 @@ mod tests {
             }
             let blank = test_screen(Size { cols: 30, rows }, "");
             assert!(pick("@vim.mode", &blank, Some("vim")).is_empty());
+            // Another message of a normal-mode command by the ruler: normal.
+            let yanked = test_screen(
+                Size { cols: 30, rows },
+                &bytes.replace("~\r\n-- INSERT --", "~\r\n3 lines yanked   1,1   Top"),
+            );
+            assert_eq!(
+                pick("@vim.mode", &yanked, Some("vim"))[0].value.as_deref(),
+                Some("normal")
+            );
         }
     }
 

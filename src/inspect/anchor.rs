@@ -383,6 +383,147 @@ impl Anchor {
     }
 }
 
+/// Where a region's rule found its cells on one screen, and why there (a region ref's
+/// `evidence`, [`Anchor::locate`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Located {
+    /// The cells, as [`Anchor::resolve`] gives them.
+    pub(crate) rects: Vec<CellRect>,
+    /// What the rule matched, and where (rows and columns from 1).
+    pub(crate) evidence: String,
+    /// The other places the rule matched as well, where it takes the first (`row 7`, `box
+    /// "Log" 2`): the region is not one place on this screen.
+    pub(crate) also: Vec<String>,
+}
+
+impl Anchor {
+    /// [`Anchor::resolve_in`] with the evidence the cells rest on and the other places the
+    /// rule matched too: a rule that takes the first of several matches (`row`, `match`,
+    /// `between`'s `from`, a box title several boxes have) is not sure of its place there.
+    pub(crate) fn locate(
+        &self,
+        screen: &Screen,
+        outline: &std::cell::OnceCell<Outline>,
+    ) -> Result<Located, AnchorError> {
+        let rects = self.resolve_in(screen, outline)?;
+        let nrows = screen.rows.len().min(screen.size.rows as usize);
+        let rows_of = |regex: &Regex| -> Vec<usize> {
+            (0..nrows)
+                .filter(|&r| !screen.find_cells(r, regex).is_empty())
+                .collect()
+        };
+        let row_names = |rows: &[usize]| -> Vec<String> {
+            rows.iter()
+                .map(|&r| format!("row {}", Ordinal::of(r)))
+                .collect()
+        };
+        let first_row = rects.first().map_or(0, |r| r.row);
+        let (evidence, also) = match self {
+            Anchor::Cells(c) => match c.regex() {
+                Some(_) => (
+                    format!("{}: every match, {} in all", self.describe(), rects.len()),
+                    Vec::new(),
+                ),
+                None => (format!("{}: fixed cells", self.describe()), Vec::new()),
+            },
+            Anchor::Row(regex) => {
+                let rows = rows_of(regex);
+                (
+                    format!(
+                        "{}: matched on row {}",
+                        self.describe(),
+                        Ordinal::of(first_row)
+                    ),
+                    row_names(&rows[1.min(rows.len())..]),
+                )
+            }
+            Anchor::Match { regex, .. } => {
+                let all: Vec<(usize, usize)> = (0..nrows)
+                    .flat_map(|r| {
+                        screen
+                            .find_cells(r, regex)
+                            .into_iter()
+                            .map(move |m| (r, m.start))
+                    })
+                    .collect();
+                let place = |&(r, c): &(usize, usize)| {
+                    format!("row {} column {}", Ordinal::of(r), Ordinal::of(c))
+                };
+                (
+                    format!(
+                        "{}: matched at {}",
+                        self.describe(),
+                        all.first().map(place).unwrap_or_default()
+                    ),
+                    all.iter().skip(1).map(place).collect(),
+                )
+            }
+            Anchor::Inside(name) => {
+                let outline = outline.get_or_init(|| screen.outline());
+                let by_name = outline.boxes.iter().filter(|b| b.name == *name).count();
+                let titled: Vec<&crate::term::BoxPart> = if by_name > 0 {
+                    Vec::new()
+                } else {
+                    let exact: Vec<_> = outline
+                        .boxes
+                        .iter()
+                        .filter(|b| b.title.as_deref() == Some(name.as_str()))
+                        .collect();
+                    if exact.is_empty() {
+                        outline
+                            .boxes
+                            .iter()
+                            .filter(|b| {
+                                b.title
+                                    .as_deref()
+                                    .is_some_and(|t| t.contains(name.as_str()))
+                            })
+                            .collect()
+                    } else {
+                        exact
+                    }
+                };
+                let inner = rects.first().copied();
+                (
+                    format!(
+                        "{}: the inside of the box at {}",
+                        self.describe(),
+                        inner.map(|r| r.describe()).unwrap_or_default()
+                    ),
+                    titled
+                        .iter()
+                        .skip(1)
+                        .map(|b| crate::escape::escape_for_terminal(&b.name, 60))
+                        .collect(),
+                )
+            }
+            Anchor::Between { from, .. } => {
+                let rows = rows_of(from);
+                let last = rects.first().map_or(0, |r| r.row_end);
+                (
+                    format!(
+                        "{}: the rows between row {} and row {}",
+                        self.describe(),
+                        Ordinal::of(first_row.saturating_sub(1)),
+                        Ordinal::of(last)
+                    ),
+                    row_names(&rows[1.min(rows.len())..]),
+                )
+            }
+            Anchor::LastRow => (
+                format!("{}: row {}", self.describe(), Ordinal::of(first_row)),
+                Vec::new(),
+            ),
+            Anchor::Ref(_) => (format!("{}: its one ref", self.describe()), Vec::new()),
+        };
+        Ok(Located {
+            rects,
+            evidence,
+            also,
+        })
+    }
+}
+
 impl Screen {
     /// The text of the region `anchor` finds on this screen (each row's trailing blanks
     /// trimmed, rows joined by `\n`), or why it finds nothing.

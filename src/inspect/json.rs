@@ -86,7 +86,7 @@ pub struct RefJson {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
     /// For an adapter's ref: why the adapter is on and the rows it was read on (`vim: its
-    /// ruler on row 24; read on row 24`).
+    /// ruler on row 24; read on row 24`); for a region's: what its rule matched and where.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence: Option<String>,
 }

@@ -52,7 +52,8 @@
 //!   unique name (a selector that finds it), `role`, `rows` and `cols`, `value` (or `text`
 //!   when it has none; the rows of a ref of several rows joined by newlines), `focused`,
 //!   `selected`, `hidden` when set, and for an adapter's ref its `evidence` (why the adapter
-//!   is on, the rows it was read on).
+//!   is on, the rows it was read on), for a region's what its rule matched and where (a
+//!   region whose rule matches several places and takes the first is absent: no guess).
 //! - Text is the screen's text with control characters replaced (U+FFFD; a ref's newlines
 //!   stay). Keys appear in the order above; fields are only ever added, never renamed.
 

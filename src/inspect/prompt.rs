@@ -160,9 +160,10 @@ pub struct TtyModes {
     /// Whether it reads whole lines (`ICANON`, line mode): off while a line editor or a
     /// full-screen program reads keys itself.
     pub canonical: Option<bool>,
-    /// Whether the program is blocked waiting for input (every thread of its tree asleep
-    /// until an event, none of them about to wake by itself: `Session::reading`), or
-    /// working, printing, sleeping or gone (`Some(false)`: then it waits for nothing).
+    /// Whether the program is blocked reading its terminal (a process of its tree in a read
+    /// of it, every thread of the tree asleep until an event, none of them about to wake by
+    /// itself: `Session::reading`), or working, printing, sleeping, waiting on something
+    /// else (the network, a pipe) or gone (`Some(false)`: then it waits for nothing).
     pub reading: Option<bool>,
 }
 
@@ -363,7 +364,8 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
         }
     }
     // A selected row in a list, not a table's row (htop's and mc's selected rows, columns
-    // parted by rules or by three gaps or more, are a cursor in a table, not a question).
+    // parted by rules or by three gaps or more, are a cursor in a table, not a question), nor
+    // text selected in an editor (vim's visual selection, cut inside a word by the cursor).
     if let Some(h) = outline.selected_row().filter(|h| {
         let gaps = h
             .text
@@ -371,7 +373,7 @@ pub fn classify(screen: &Screen, outline: &Outline, modes: TtyModes) -> Prompt {
             .split("  ")
             .filter(|p| !p.trim().is_empty())
             .count();
-        !h.text.contains(['│', '|']) && gaps < 4
+        !h.text.contains(['│', '|']) && gaps < 4 && !cuts_a_word(screen, h)
     }) {
         let block = outline
             .blocks
@@ -578,6 +580,21 @@ fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("a valid pattern"))
 }
 
+/// Whether the highlight `h` starts or ends inside a word (a letter or digit on both sides of
+/// its edge): a selection of text, not a row of a list.
+fn cuts_a_word(screen: &Screen, h: &crate::term::Highlight) -> bool {
+    let Some(row) = screen.rows.get(h.row) else {
+        return false;
+    };
+    let word = |c: usize| {
+        row.get(c)
+            .and_then(|cell| cell.text.chars().next())
+            .is_some_and(char::is_alphanumeric)
+    };
+    (h.cols.start > 0 && word(h.cols.start - 1) && word(h.cols.start))
+        || (h.cols.end > h.cols.start && word(h.cols.end - 1) && word(h.cols.end))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -640,6 +657,27 @@ mod tests {
             PromptKind::Select
         );
         assert_ne!(prompt("? Sure\r\n> yes\r\n", RAW).kind, PromptKind::Select);
+    }
+
+    #[test]
+    fn text_selected_in_an_editor_is_no_list() {
+        // vim's visual line mode over `one` and `two` (as vim 9 draws it), the cursor on
+        // `t`, drawn plain: `wo` stands out.
+        let vim = "\x1b[48;5;242mone \x1b[m\r\nt\x1b[48;5;242mwo \x1b[m\r\n~\r\n~\x1b[2;1H";
+        let s = crate::term::test_screen(Size { cols: 60, rows: 10 }, vim);
+        let outline = s.outline();
+        let selected = outline.selected_row().map(|h| h.text.trim().to_string());
+        assert_eq!(selected.as_deref(), Some("wo"), "{outline:?}");
+        let p = classify(&s, &outline, TtyModes::UNKNOWN);
+        assert_ne!(p.kind, PromptKind::Select, "{p:?}");
+        // The cursor moved off the word: the whole row is highlighted, no word is cut.
+        let h = outline.selected_row().unwrap();
+        assert!(cuts_a_word(&s, h));
+        let whole = "one\r\n\x1b[48;5;242mtwo \x1b[m\r\n~\r\n~\x1b[3;1H";
+        let s = crate::term::test_screen(Size { cols: 60, rows: 10 }, whole);
+        let outline = s.outline();
+        let h = outline.selected_row().expect("the highlighted row");
+        assert!(!cuts_a_word(&s, h), "{h:?}");
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! | `@highlight` | each highlighted row | the row's text |
 //! | `@table` | each table (`@table[0]`: the first) | the header, cells joined by ` \| ` |
 //! | `@block` | each block of text | its first line |
-//! | `@region("name")`, `@name` | a region of `[regions]` (where a caller has them) | the text |
+//! | `@region("name")`, `@name` | a region of `[regions]` (where a caller has them; none where its rule matches several places and takes the first) | the text |
 //!
 //! Adapter refs (`@vim.mode`, `@shell.prompt`, …) come from the [`Adapters`] that recognise
 //! the screen; the built-in ones and the manifest format are in [`super::adapters`].
@@ -62,6 +62,8 @@ pub struct Ref {
     pub visible: bool,
     /// For an adapter's ref, why the adapter is on and where the ref was read (`vim: its
     /// ruler on row 24; row 24`): an adapter's ref exists only on a screen it recognises.
+    /// For a region's, what its rule matched and where (`row = { regex = "Total" }: matched
+    /// on row 7`): a region whose rule matches several places is no ref.
     pub evidence: Option<String>,
 }
 
@@ -410,8 +412,14 @@ fn region_refs(screen: &Screen, regions: &BTreeMap<String, Anchor>) -> Vec<Ref> 
         .collect()
 }
 
+/// A region's ref, with the evidence its rule found it on; none where the rule finds nothing
+/// or takes the first of several places (it is not one place on this screen: no guess).
 fn region_ref(screen: &Screen, name: &str, anchor: &Anchor) -> Option<Ref> {
-    let rects = anchor.resolve(screen).ok()?;
+    let located = anchor
+        .locate(screen, &std::cell::OnceCell::new())
+        .ok()
+        .filter(|l| l.also.is_empty())?;
+    let rects = located.rects;
     let first = *rects.first()?;
     let rect = rects.iter().fold(first, |a, b| CellRect {
         row: a.row.min(b.row),
@@ -426,6 +434,7 @@ fn region_ref(screen: &Screen, name: &str, anchor: &Anchor) -> Option<Ref> {
         name.replace('\\', "\\\\").replace('"', "\\\"")
     );
     r.key = Some(name.to_string());
+    r.evidence = Some(located.evidence);
     Some(r)
 }
 
@@ -553,5 +562,65 @@ mod tests {
         assert_eq!(pick("@box(1)", &s).len(), 0, "the box has a title");
         assert_eq!(pick("@box(\"Todos\")", &s)[0].name, "@box(\"Todos\")");
         assert!(pick("@box(\"Other\") >> @list.selected", &s).is_empty());
+    }
+
+    #[test]
+    fn a_region_found_by_a_rule_has_its_evidence_or_is_absent() {
+        let s = test_screen(
+            Size { cols: 30, rows: 6 },
+            "Total: 3\r\n---\r\none\r\n===\r\nTotal: 5\r\nstatus line",
+        );
+        let re = |r: &str| regex::Regex::new(r).unwrap();
+        let mut regions = BTreeMap::new();
+        regions.insert("last".to_string(), Anchor::LastRow);
+        regions.insert(
+            "body".to_string(),
+            Anchor::Between {
+                from: re("^---"),
+                to: re("^==="),
+            },
+        );
+        regions.insert("total".to_string(), Anchor::Row(re("^Total")));
+        regions.insert(
+            "first".to_string(),
+            Anchor::Match {
+                regex: re("Total: 3"),
+                offset: (0, 7),
+                width: Some(1),
+            },
+        );
+        let adapters = Adapters::builtin();
+        let found = refs(&s, &RefContext::new(adapters).regions(&regions)).unwrap();
+        let region = |name: &str| found.iter().find(|r| r.key.as_deref() == Some(name));
+        let last = region("last").expect("the last row");
+        assert_eq!(last.text, "status line");
+        assert_eq!(
+            last.evidence.as_deref(),
+            Some("last_row = true: row 6"),
+            "{last:?}"
+        );
+        let body = region("body").expect("the rows between");
+        assert_eq!(body.text, "one");
+        assert!(
+            body.evidence
+                .as_deref()
+                .is_some_and(|e| e.ends_with("the rows between row 2 and row 4")),
+            "{body:?}"
+        );
+        let first = region("first").expect("one match");
+        assert_eq!(first.text, "3");
+        assert!(
+            first
+                .evidence
+                .as_deref()
+                .is_some_and(|e| e.ends_with("matched at row 1 column 1")),
+            "{first:?}"
+        );
+        // `^Total` matches rows 1 and 5: the rule would take the first, a guess; no ref.
+        assert!(region("total").is_none(), "{found:#?}");
+        let located = regions["total"]
+            .locate(&s, &std::cell::OnceCell::new())
+            .unwrap();
+        assert_eq!(located.also, ["row 5"]);
     }
 }

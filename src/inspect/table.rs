@@ -15,8 +15,12 @@
 //!   crosses it, as in `VOLUME NAME`, the words are one cell (in the last column, or from the
 //!   first row on). Every row fills at least half the columns and two of them. The last
 //!   column may hold spaces (`ps`'s `COMMAND`, `df`'s `Mounted on`). The table ends at a blank
-//!   row or the first row that does not agree; a last row running to the screen's edge with a
-//!   row after it that does not agree is wrapped, and the table is refused. A column whose
+//!   row or the first row that does not agree. A row running to the screen's edge was wrapped
+//!   by the terminal: where the next row is one word from its first cell (not the cursor's
+//!   row, not a prompt ending in `$`, `#`, `%` or `>`), that word is the rest of its last cell,
+//!   and the `evidence` says so; a last row running to the edge with any other row after it
+//!   that does not agree is refused with the table. (A row exactly as wide as the screen with
+//!   a one-word line under it reads the same: the screen keeps no wrap flag.) A column whose
 //!   rows all hold two blocks parted by a blank run is two columns under one header word
 //!   (`CPU%▽MEM%`): refused too.
 //! - No table on an editor's screen (a row that is `~` alone: vim's and less's end of
@@ -74,6 +78,8 @@ pub fn tables(screen: &Screen) -> Vec<Table> {
 /// empty and counts as taken).
 struct Grid {
     rows: Vec<Vec<(String, bool)>>,
+    /// The cursor's row: where a program writes or waits, never the rest of a wrapped row.
+    cursor_row: usize,
 }
 
 impl Grid {
@@ -96,7 +102,10 @@ impl Grid {
                 cells
             })
             .collect();
-        Grid { rows }
+        Grid {
+            rows,
+            cursor_row: usize::from(screen.cursor.row),
+        }
     }
 
     fn taken(&self, r: usize, c: usize) -> bool {
@@ -308,8 +317,30 @@ fn aligned(g: &Grid, start: usize) -> Option<(Table, usize)> {
     let last_gap = gaps.len() - 1;
     let mut open: Vec<Vec<bool>> = gaps.iter().map(|&(a, b)| vec![true; b + 1 - a]).collect();
     let mut crossed = vec![false; gaps.len()];
-    let mut data = Vec::new();
+    let mut data: Vec<usize> = Vec::new();
+    // Data rows whose last cell ran to the screen's edge and went on at the start of the
+    // next row (the terminal wrapped it): the row, and the row it went on.
+    let mut joined: Vec<(usize, usize)> = Vec::new();
+    let edge = g.rows.iter().map(Vec::len).max().unwrap_or(0);
+    let at_edge = |row: usize| g.last_taken(row).is_some_and(|c| c + 1 >= edge);
     while r < n && !g.blank(r) && !is_rule_row(g, r) {
+        if let Some(&last) = data.last() {
+            let words = g.words(r);
+            // Not the cursor's row, nor a prompt (`bash-5.2$`): a shell's prompt under a row
+            // exactly as wide as the screen is no rest of it.
+            if at_edge(last)
+                && !joined.iter().any(|j| j.0 == last)
+                && words.len() == 1
+                && words[0].0 == 0
+                && !at_edge(r)
+                && r != g.cursor_row
+                && !g.text(r, words[0]).ends_with(['$', '#', '%', '>'])
+            {
+                joined.push((last, r));
+                r += 1;
+                continue;
+            }
+        }
         let mut next_open = open.clone();
         let mut next_crossed = crossed.clone();
         let mut agrees = true;
@@ -358,14 +389,13 @@ fn aligned(g: &Grid, start: usize) -> Option<(Table, usize)> {
     if data.len() + 1 < MIN_ALIGNED_ROWS {
         return None;
     }
-    // A row that runs to the screen's edge with a row after it that is no row: wrapped.
-    let edge = g.rows.iter().map(Vec::len).max().unwrap_or(0);
+    // A row that runs to the screen's edge with a row after it that is no row and does not
+    // go on with its last cell alone: wrapped, and not to be told apart.
     if r < n
         && !g.blank(r)
         && data
             .last()
-            .and_then(|&l| g.last_taken(l))
-            .is_some_and(|c| c + 1 >= edge)
+            .is_some_and(|&l| at_edge(l) && !joined.iter().any(|j| j.0 == l))
     {
         return None;
     }
@@ -403,13 +433,36 @@ fn aligned(g: &Grid, start: usize) -> Option<(Table, usize)> {
             return None;
         }
     }
-    let cells = |row: usize| columns.iter().map(|&c| g.text(row, c)).collect::<Vec<_>>();
+    // A wrapped row goes on in its last cell only: the cell must reach the edge.
+    let last_col = columns[columns.len() - 1];
+    if joined.iter().any(|&(d, _)| !g.has(d, last_col)) {
+        return None;
+    }
+    let cells = |row: usize| {
+        let mut cells: Vec<String> = columns.iter().map(|&c| g.text(row, c)).collect();
+        if let Some(&(_, next)) = joined.iter().find(|j| j.0 == row) {
+            if let Some(last) = cells.last_mut() {
+                last.push_str(&g.text(next, (0, edge.max(1) - 1)));
+            }
+        }
+        cells
+    };
     let header = cells(start);
     if !ruled && !header.iter().all(|h| capitalised(h)) {
         return None;
     }
+    let wraps: String = joined
+        .iter()
+        .map(|&(d, next)| {
+            format!(
+                "; row {}'s last cell runs to the screen's edge and goes on alone at the start of row {}",
+                crate::pos::Ordinal::of(d),
+                crate::pos::Ordinal::of(next)
+            )
+        })
+        .collect();
     let evidence = format!(
-        "header row {} ({}); {} columns parted by cells blank in all {} rows under it",
+        "header row {} ({}); {} columns parted by cells blank in all {} rows under it{wraps}",
         crate::pos::Ordinal::of(start),
         if ruled {
             "a rule row under it"
@@ -575,17 +628,60 @@ mod tests {
                 "17   30.8  3.5  rustc",
                 "18   15.4  2.5  cargo",
             ],
-            // A row that runs to the edge and wraps.
-            &[
-                "Filesystem    Size  Mounted on",
-                "tmpfs          12G  /dev",
-                "model_tools   4.0K  /mnt/sandboxing/model_tools_env/v1/python/and/more/text",
-                "1/python",
-            ],
         ] {
             let s = screen(lines);
             assert_eq!(tables(&s), [], "{lines:?}");
         }
+        // A row that runs to the edge and goes on in more than one word: refused.
+        let wrapped = format!("model_tools  4.0K  /mnt/{}1/py thon", "a".repeat(36));
+        let s = screen(&[
+            "Filesystem   Size  Mounted on",
+            "tmpfs         12G  /dev",
+            &wrapped,
+        ]);
+        assert_eq!(tables(&s), []);
+    }
+
+    #[test]
+    fn a_prompt_under_a_row_as_wide_as_the_screen_is_no_rest_of_it() {
+        // The row ends at the edge without wrapping, and the shell's prompt follows: with the
+        // cursor after it, or gone on below it.
+        let full = format!("model_tools  4.0K  /mnt/{}", "a".repeat(36));
+        for tail in ["bash-5.2$ ", "bash-5.2$\r\n$ ls"] {
+            let text =
+                format!("Filesystem   Size  Mounted on\r\ntmpfs         12G  /dev\r\n{full}{tail}");
+            let s = crate::term::test_screen(Size { cols: 60, rows: 8 }, &text);
+            let t = tables(&s);
+            assert!(
+                t.iter()
+                    .all(|t| t.rows.iter().all(|r| !r.concat().contains("bash"))),
+                "{tail:?}: {t:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_wrapped_last_cell_is_joined() {
+        // `df` on a narrow terminal: the mount point runs to the edge (60 cells here) and the
+        // terminal wraps it; the row after it is a row again.
+        let wrapped = format!("model_tools  4.0K  /mnt/{}1/python", "a".repeat(36));
+        let s = screen(&[
+            "Filesystem   Size  Mounted on",
+            "tmpfs         12G  /dev",
+            &wrapped,
+            "tmpfs         12G  /sys",
+        ]);
+        let t = tables(&s);
+        assert_eq!(t.len(), 1, "{t:?}");
+        assert_eq!(t[0].rows.len(), 3, "{t:?}");
+        assert_eq!(t[0].rows[1][2], format!("/mnt/{}1/python", "a".repeat(36)));
+        assert_eq!(t[0].rows[2], ["tmpfs", "12G", "/sys"]);
+        assert!(
+            t[0].evidence
+                .contains("row 3's last cell runs to the screen's edge"),
+            "{}",
+            t[0].evidence
+        );
     }
 
     #[test]

@@ -74,6 +74,8 @@ pub struct Pty {
     /// What is in flight between the program and the session (see [`Pty::input_pending`],
     /// [`Pty::output_pending`]).
     flight: Arc<Flight>,
+    /// The terminal's program side (`/dev/pts/N`): what a process reading it has open.
+    tty: PathBuf,
 }
 
 /// Bytes between the program and the session, counted by the threads that move them.
@@ -132,7 +134,7 @@ impl Pty {
                 format!("the working folder {} does not exist", shown(cwd)),
             ));
         }
-        let (master, slave) = open_pty(size)?;
+        let (master, slave, tty) = open_pty(size)?;
         let mut cmd = Command::new(&resolved);
         cmd.arg0(program)
             .args(&argv[1..])
@@ -247,7 +249,13 @@ impl Pty {
             rx,
             marker: None,
             flight,
+            tty: tty.into(),
         })
+    }
+
+    /// The path of the terminal's program side (`/dev/pts/N`).
+    pub(crate) fn tty_path(&self) -> &Path {
+        &self.tty
     }
 
     /// Whether input sent to the program is still on its way: queued for the writing
@@ -551,8 +559,9 @@ fn peer(_master: &File) -> Option<File> {
     None
 }
 
-/// Opens a new pseudo-terminal of `size`: its master and slave sides, both close-on-exec.
-fn open_pty(size: Size) -> io::Result<(File, File)> {
+/// Opens a new pseudo-terminal of `size`: its master and slave sides, both close-on-exec,
+/// and the slave's path.
+fn open_pty(size: Size) -> io::Result<(File, File, String)> {
     let cannot = |what: &str, e: nix::Error| {
         io::Error::other(format!("cannot open a pseudo-terminal: {what}: {e}"))
     };
@@ -570,7 +579,7 @@ fn open_pty(size: Size) -> io::Result<(File, File)> {
         .open(&name)
         .map_err(|e| io::Error::new(e.kind(), format!("cannot open {name}: {e}")))?;
     set_size(&master, size)?;
-    Ok((master, slave))
+    Ok((master, slave, name))
 }
 
 /// The path of the slave side of `master`.
@@ -612,7 +621,7 @@ fn set_size(master: &File, size: Size) -> io::Result<()> {
 /// and slave sides, both close-on-exec. The slave becomes the program's controlling terminal
 /// with [`in_session_of_its_own`].
 pub(crate) fn open_terminal(size: Size) -> io::Result<(File, File)> {
-    open_pty(size)
+    open_pty(size).map(|(master, slave, _)| (master, slave))
 }
 
 /// Starts `cmd` as the leader of a new session (no controlling terminal of the caller, its

@@ -311,6 +311,10 @@ const HOLD: Duration = Duration::from_millis(50);
 /// ([`Session::reading`]): a loop that prints a line every few hundred milliseconds is busy.
 pub(crate) const READING_SOON: Duration = Duration::from_secs(1);
 
+/// How many looks at `/proc` [`Session::reading`] takes before it calls a process tree that
+/// changes under every look working.
+const READING_LOOKS: usize = 3;
+
 /// Refuses `path` as a cast's place when something there is not a regular file: a cast is
 /// renamed into place, and a device, FIFO or link there must not become a file (as root,
 /// `-o /dev/null` would make the machine's `/dev/null` one).
@@ -610,15 +614,37 @@ impl Session {
         }
     }
 
-    /// Whether the program is blocked waiting for input: every thread of its tree asleep
-    /// until an event and none about to wake by itself within a second (one look at
-    /// `/proc`, as `quiet.rs` reads it). `Some(false)` while it runs, prints, pauses in a
-    /// short sleep, or once it has exited; `None` where `/proc` does not tell.
+    /// Whether the program is blocked reading its terminal: a process of its tree in a read
+    /// (or a poll) of the terminal, every thread of the tree asleep until an event and none
+    /// about to wake by itself within a second, and none of its output still on its way (a
+    /// look at `/proc`, as `quiet.rs` reads it). `Some(false)` while it runs, prints, pauses
+    /// in a short sleep, starts processes, waits for something else than its terminal (the
+    /// network, a pipe, a file lock: `still waiting for server?` is no question to answer),
+    /// or once it has exited; `None` where `/proc` does not tell.
     pub fn reading(&self) -> Option<bool> {
         if self.status.is_some() {
             return Some(false);
         }
-        super::quiet::TreeLook::take(self.pty.pid(), READING_SOON).map(|l| l.waiting())
+        let pid = self.pty.pid();
+        // A look fails when a process of the tree starts or ends meanwhile (a shell loop
+        // running `sleep`): look again, and a tree that keeps changing is working.
+        let mut look = None;
+        for _ in 0..READING_LOOKS {
+            look = super::quiet::TreeLook::take(pid, READING_SOON);
+            if look.is_some() {
+                break;
+            }
+        }
+        let Some(look) = look else {
+            let proc_tells = pid != 0
+                && cfg!(target_os = "linux")
+                && std::fs::read_to_string(format!("/proc/{pid}/schedstat")).is_ok();
+            return proc_tells.then_some(false);
+        };
+        if !look.waiting() || self.pty.output_pending() == Some(true) {
+            return Some(false);
+        }
+        Some(super::quiet::reads_terminal(pid, self.pty.tty_path()).is_some())
     }
 
     /// How long ago the program last wrote output (or the session started).

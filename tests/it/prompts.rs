@@ -357,3 +357,68 @@ fn record_the_held_out_prompt_casts() {
     text.push_str(&toml::to_string(&modes).unwrap());
     std::fs::write(&modes_path, text).unwrap();
 }
+
+/// Issue 42: a program waits for an answer only while it is blocked reading its terminal. A
+/// loop printing `\rstep N: still waiting for server?` every 0.4 s (a shell's, starting a
+/// `sleep` each time, and python's) and a program blocked on a socket under the same question
+/// wait for nothing (`reading` false, the prompt `unknown`, whatever the last line asks); the
+/// same question read from the terminal is one (`reading` true, `text`).
+#[test]
+fn only_a_program_blocked_reading_its_terminal_waits_for_an_answer() {
+    if !have("python3") {
+        assert!(std::env::var_os("CI").is_none(), "CI has python3");
+        eprintln!("skipped: python3 missing");
+        return;
+    }
+    let dir = crate::util::Dir::new();
+    let spawn = |script: &str| {
+        let mut opts = SessionOptions::new(["bash", "-c", script]);
+        opts.cwd = dir.path().to_path_buf();
+        Session::spawn_in_memory(opts).unwrap_or_else(|e| panic!("{script}: {e}"))
+    };
+    let asked = |s: &Session| {
+        let screen = s.screen();
+        (
+            s.modes().reading,
+            classify(&screen, &screen.outline(), s.modes()),
+        )
+    };
+    let loops = [
+        r#"i=0; while :; do i=$((i+1)); printf '\rstep %d: still waiting for server?' $i; sleep 0.4; done"#,
+        r#"python3 -u -c 'import time
+i=0
+while True:
+  i+=1; print(f"\rstep {i}: still waiting for server?", end="", flush=True); time.sleep(0.4)'"#,
+    ];
+    for script in loops {
+        let mut s = spawn(script);
+        // Looked at in every phase of the loop: printing, sleeping, starting `sleep`.
+        for step in 2..=8 {
+            s.wait_text(&format!("step {step}:"))
+                .unwrap_or_else(|e| panic!("{script}: {e}"));
+            let (reading, prompt) = asked(&s);
+            assert_ne!(reading, Some(true), "step {step} of {script}");
+            assert_eq!(
+                prompt.kind,
+                PromptKind::Unknown,
+                "step {step} of {script}: {prompt:?}"
+            );
+        }
+    }
+    // Blocked, but on a socket (the server), not on the terminal.
+    let mut s = spawn(
+        r#"python3 -c 'import socket; a, b = socket.socketpair(); print("still waiting for server?", end="", flush=True); a.recv(1)'"#,
+    );
+    s.wait_text("server?").unwrap();
+    s.snapshot("blocked").unwrap();
+    let (reading, prompt) = asked(&s);
+    assert_eq!(reading, Some(false), "{prompt:?}");
+    assert_eq!(prompt.kind, PromptKind::Unknown, "{prompt:?}");
+    // The same question read from the terminal.
+    let mut s = spawn("read -p 'still waiting for server? ' answer");
+    s.wait_text("server?").unwrap();
+    s.snapshot("asked").unwrap();
+    let (reading, prompt) = asked(&s);
+    assert_eq!(reading, Some(true), "{prompt:?}");
+    assert_eq!(prompt.kind, PromptKind::Text, "{prompt:?}");
+}

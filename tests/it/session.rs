@@ -431,6 +431,15 @@ fn a_killed_daemon_is_reported_replaced_and_leaves_no_process() {
         error.contains("daemon was gone") && error.contains("sessions were lost"),
         "{after}"
     );
+    // As data: an error (the session it names was lost, not bad input), with the fix.
+    assert_eq!(after.json["failure"]["kind"], "error", "{after}");
+    assert_eq!(after.json["failure"]["message"], error, "{after}");
+    assert!(
+        after.json["failure"]["fix"]
+            .as_str()
+            .is_some_and(|f| f.contains("start the session again")),
+        "{after}"
+    );
     assert_eq!(
         processes_with(&home),
         Vec::<u32>::new(),
@@ -2191,6 +2200,16 @@ fn check_compares_the_live_screen_with_a_screen_golden_and_accept_takes_it() {
         "{missing}"
     );
     assert!(pending.is_file() && !golden.exists());
+    // The failure as data: its kind, the golden, the screen and the command that accepts it.
+    let failure = &missing.json["failure"];
+    assert_eq!(failure["kind"], "missing-golden", "{missing}");
+    assert_eq!(failure["path"], golden.display().to_string(), "{missing}");
+    assert_eq!(failure["line"], serde_json::Value::Null, "{missing}");
+    assert_eq!(
+        failure["fix"], "tuicast accept @screens/home.txt",
+        "{missing}"
+    );
+    assert_eq!(failure["screen"][0], ">", "{missing}");
     // A bad update mode is bad input, and nothing is asked of the daemon.
     let mut bad = a.command(&["check", "g", "home"]);
     bad.env("TUICAST_UPDATE", "sometimes");
@@ -2236,6 +2255,19 @@ fn check_compares_the_live_screen_with_a_screen_golden_and_accept_takes_it() {
     assert!(
         message.ends_with("to accept: tuicast accept @screens/home.txt"),
         "{message}"
+    );
+    // As data: `mismatch` at the golden's line of the first difference (the header's
+    // `cursor: 1:3`: the cursor moved down first), the whole line.
+    let failure = &changed.json["failure"];
+    assert_eq!(failure["kind"], "mismatch", "{changed}");
+    assert_eq!(failure["path"], golden.display().to_string(), "{changed}");
+    let cursor_line = text.lines().position(|l| l == "cursor: 1:3").unwrap() + 1;
+    assert_eq!(failure["line"], cursor_line as u64, "{changed}");
+    assert_eq!(failure["column"], serde_json::Value::Null, "{changed}");
+    assert_eq!(failure["screen"][0], "> echo changed", "{changed}");
+    assert_eq!(
+        failure["fix"], "tuicast accept @screens/home.txt",
+        "{changed}"
     );
     assert!(pending.is_file());
     let accepted = Command::new(BIN)
