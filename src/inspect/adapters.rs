@@ -1357,7 +1357,7 @@ mod tests {
         let set = manifest(
             "screen = ['^> ']\nrefs.first = { regex = '^> (?P<value>.*?)\\s*$' }\n\
              refs.input = { last = true, regex = '^> (?P<value>.*?)\\s*$' }\n\
-             refs.rule = { last = true, regex = '^-{3,}$' }\n\
+             refs.rule = { last = true, regex = '^-{3,}\\s*$' }\n\
              refs.box = { above = \"rule\" }\n",
         )
         .unwrap();
