@@ -22,7 +22,8 @@ install() {
 
 install gemini "@google/gemini-cli@0.61.0" gemini
 # claude-code's package fetches its native binary as an optional dependency
-# (@anthropic-ai/claude-code-linux-x64): about 200 MB.
+# (@anthropic-ai/claude-code-linux-x64): 235 MB installed, about 20 s.
 install claude "@anthropic-ai/claude-code@2.1.197" claude
-# codex's likewise (@openai/codex-linux-x64).
+# codex's likewise (@openai/codex-linux-x64): 424 MB, about 30 s. It starts an app-server daemon
+# that outlives it; the session that ran it kills it (tests/it/adapters.rs checks).
 install codex "@openai/codex@0.171.0" codex
