@@ -31,6 +31,8 @@
 //!   either end; none when no such row is on the screen (where the rows start would be a
 //!   guess; `from_top = true`: the rows from the top of the screen then, for a full-screen
 //!   program's list such as fzf's), and none where every row between is blank.
+//! - `last = true`: the last match, bottom to top, instead of the first (claude-code's input
+//!   box under a conversation whose messages look the same); not with `many` or `above`.
 //! - `many = true`: every match is a ref, keyed by its value (`@dialog.button("Yes")`); a
 //!   value found twice names no one ref, and neither is made.
 //! - `inside = "box"`: a match counts only inside a box drawn on the screen (a dialog's
@@ -48,7 +50,8 @@
 //! its default). The built-in manifests are `src/inspect/adapters.toml`: `vim` (vim and
 //! neovim), `shell` (bash, zsh, fish, sh), `pager` (less, man, more), `dialog` (dialog and
 //! whiptail), `htop`, `top`, `fzf`, `python`, `ipython`, `sqlite` (sqlite3), `gdb`, `nano`,
-//! `emacs` (-nw), `tig`, `nnn`, `btop` and `gemini` (gemini-cli). A project's adapter of a built-in's name replaces it.
+//! `emacs` (-nw), `tig`, `nnn`, `btop`, `psql`, and the AI CLIs `gemini` (gemini-cli), `claude`
+//! (claude-code) and `codex`. A project's adapter of a built-in's name replaces it.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -92,6 +95,7 @@ struct RefSpec {
     above: Option<String>,
     within: Option<String>,
     from_top: bool,
+    last: bool,
     many: bool,
     focused: bool,
     values: BTreeMap<String, String>,
@@ -189,6 +193,10 @@ struct RefToml {
     /// top of the screen (a full-screen program's list, as fzf's); else none there.
     #[serde(default)]
     from_top: bool,
+    /// The last match, bottom to top, instead of the first (an input box under a
+    /// conversation that shows the same rows).
+    #[serde(default)]
+    last: bool,
     /// Every match is a ref, keyed by its value.
     #[serde(default)]
     many: bool,
@@ -494,6 +502,15 @@ impl Adapter {
                         format!("refs.{ref_name}: `from_top` is of an `above` ref"),
                     ));
                 }
+                if s.last && (s.many || s.above.is_some()) {
+                    return Err(AdapterError::new(
+                        AdapterErrorKind::Spec,
+                        format!(
+                            "refs.{ref_name}: `last` is of a ref that finds one match \
+                             (not `many`, not `above`)"
+                        ),
+                    ));
+                }
                 let in_box = match s.inside.as_deref() {
                     None => false,
                     Some("box") => true,
@@ -514,6 +531,7 @@ impl Adapter {
                     above: s.above.clone(),
                     within: s.within.clone(),
                     from_top: s.from_top,
+                    last: s.last,
                     many: s.many,
                     focused,
                     values: s.values.clone(),
@@ -856,7 +874,11 @@ impl<'a> Finder<'a> {
             RowSpec::Cursor => Some(true),
             _ => spec.cursor,
         };
-        for row in rows_of(spec.row, screen) {
+        let mut rows = rows_of(spec.row, screen);
+        if spec.last {
+            rows.reverse();
+        }
+        for row in rows {
             if within.as_ref().is_some_and(|w| !w.contains(&row)) {
                 continue;
             }
@@ -1145,7 +1167,7 @@ mod tests {
         let names: Vec<&str> = Adapters::builtin().names().collect();
         for n in [
             "vim", "shell", "pager", "dialog", "htop", "top", "fzf", "python", "ipython", "sqlite",
-            "gdb", "nano", "emacs", "tig", "nnn", "gemini", "btop",
+            "gdb", "nano", "emacs", "tig", "nnn", "gemini", "btop", "claude", "codex", "psql",
         ] {
             assert!(names.contains(&n), "{names:?}");
         }
@@ -1402,6 +1424,47 @@ mod tests {
         assert_eq!(value("@fzf.count", &multi), "2/4");
         assert_eq!(value("@fzf.selected", &multi), "apple");
         assert_eq!(value("@fzf.query", &none), "apzz");
+    }
+
+    #[test]
+    fn a_last_ref_is_the_bottom_match_and_bounds_the_rows_above_it() {
+        let set = manifest(
+            "screen = ['^> ']\nrefs.first = { regex = '^> (?P<value>.*?)\\s*$' }\n\
+             refs.input = { last = true, regex = '^> (?P<value>.*?)\\s*$' }\n\
+             refs.rule = { last = true, regex = '^-{3,}\\s*$' }\n\
+             refs.box = { above = \"rule\" }\n",
+        )
+        .unwrap();
+        let a = set.get("loop").unwrap();
+        let value = |s: &Screen, name: &str| {
+            a.refs(s)
+                .unwrap()
+                .into_iter()
+                .find(|r| r.name == name)
+                .map(|r| (r.rect.row, r.value.unwrap_or_default()))
+        };
+        // A message sent, then the input box between two rules.
+        let s = test_screen(
+            Size { cols: 20, rows: 6 },
+            "> sent\r\nreply\r\n---\r\n> typed\r\n---",
+        );
+        assert_eq!(value(&s, "@loop.first"), Some((0, "sent".into())));
+        assert_eq!(value(&s, "@loop.input"), Some((3, "typed".into())));
+        assert_eq!(value(&s, "@loop.rule"), Some((4, "---".into())));
+        assert_eq!(value(&s, "@loop.box"), Some((3, "> typed".into())));
+        // One rule only: the box has no top, so it is none.
+        let s = test_screen(Size { cols: 20, rows: 4 }, "> sent\r\n---");
+        assert_eq!(value(&s, "@loop.box"), None);
+        for bad in [
+            "refs.a = { regex = 'x', last = true, many = true }",
+            "refs.a = { last = true, above = \"b\" }\nrefs.b = { regex = 'x' }",
+        ] {
+            let e = manifest(bad).unwrap_err();
+            assert_eq!(
+                e.message(),
+                "adapters.loop: refs.a: `last` is of a ref that finds one match (not `many`, not `above`)"
+            );
+        }
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The adapters for the programs agents meet most (issue 44 point 4), each driven live through
 //! `tuicast session` on the real program: fzf, the Python and IPython REPLs, sqlite3, gdb,
-//! nano, emacs -nw, tig, nnn, btop and gemini-cli (with no network: its trust dialog, input box,
-//! busy indicator and a cancelled request's reply). Each ref is checked present with its value where the program shows
+//! nano, emacs -nw, tig, nnn, btop, gemini-cli, claude-code and codex (with no network: their
+//! trust and sign-in dialogs, input box, busy indicator and the reply to a request that fails or
+//! is cancelled) and psql (on a throwaway server of pg_virtualenv). Each ref is checked present with its value where the program shows
 //! it, and absent where the program is in another state or has left; on every screen looked
 //! at, no other of these adapters has a ref (each is another program's screen for the rest).
 
@@ -13,6 +14,7 @@ use crate::session::Agent;
 /// The adapters of this module.
 const OURS: &[&str] = &[
     "fzf", "python", "ipython", "sqlite", "gdb", "nano", "emacs", "tig", "nnn", "gemini", "btop",
+    "claude", "codex", "psql",
 ];
 
 /// The refs of `family` on the session's screen now (`@fzf.query` → its value), after
@@ -612,4 +614,429 @@ fn btop_cpu_load_uptime_and_processes() {
     a.ok(&["wait", "b", "--exit", "0"]);
     // The screen btop leaves: none of its refs.
     assert_eq!(refs_of(&a, "b", "btop"), map(&[]));
+}
+
+/// An AI CLI that scripts/ai-tools.sh installs in target/apps/FOLDER: its path, or none
+/// (which fails under CI, where the script always runs).
+fn ai_cli(folder: &str, bin: &str) -> Option<std::path::PathBuf> {
+    let path = crate::util::root().join(format!("target/apps/{folder}/node_modules/.bin/{bin}"));
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{bin} is required under CI: scripts/ai-tools.sh installs it"
+    );
+    None
+}
+
+/// The live processes (not zombies) whose command line names a private HOME of the session
+/// daemon of `a` (`…/tuicast-home-<daemon pid>-…`): what a program started from its HOME,
+/// codex's app-server daemon among them.
+fn started_from_home(a: &Agent) -> Vec<String> {
+    let Some(daemon) = a.daemon_pid() else {
+        return Vec::new();
+    };
+    let mark = format!("/tuicast-home-{daemon}-");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let p = entry.path();
+        let stat = std::fs::read_to_string(p.join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X']));
+        let cmdline = std::fs::read(p.join("cmdline")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if !zombie && cmdline.contains(&mark) {
+            out.push(cmdline);
+        }
+    }
+    out
+}
+
+#[test]
+fn claude_code_dialogs_input_busy_response_and_errors_with_no_network() {
+    let Some(claude) = ai_cli("claude", "claude") else {
+        return;
+    };
+    let a = Agent::new();
+    // In the session's own private HOME: onboarding done, a key of no use (no request reaches
+    // a server) and two retries, so the busy indicator shows, then the error; through sh, so
+    // claude is recognised by what it shows.
+    let script = format!(
+        "printf '{{\"hasCompletedOnboarding\": true}}' > \"$HOME/.claude.json\" && \
+         ANTHROPIC_API_KEY=sk-ant-dummy DISABLE_AUTOUPDATER=1 CLAUDE_CODE_MAX_RETRIES=2 exec {}",
+        claude.display()
+    );
+    let start = |name: &str, script: &str| {
+        a.ok(&[
+            "start",
+            "--name",
+            name,
+            "--size",
+            "100x30",
+            "--timeout",
+            "60s",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ]);
+    };
+    start("c", &script);
+    // The folder trust dialog: an approval dialog, its first option chosen.
+    let trust = wait_ref(&a, "c", "@claude.choice", "claude");
+    assert_eq!(
+        trust["@claude.choice"], "1. Yes, I trust this folder",
+        "{trust:?}"
+    );
+    assert_eq!(
+        trust["@claude.question"], "Is this a project you created or one you trust?",
+        "{trust:?}"
+    );
+    assert!(
+        trust.contains_key("@claude.option(\"2. No, exit\")"),
+        "{trust:?}"
+    );
+    for absent in [
+        "@claude.input",
+        "@claude.busy",
+        "@claude.response",
+        "@claude.error",
+    ] {
+        assert!(!trust.contains_key(absent), "{absent}: {trust:?}");
+    }
+    a.ok(&["press", "c", "Down"]);
+    wait_ref(&a, "c", "@claude.choice[value=\"2. No, exit\"]", "claude");
+    a.ok(&["press", "c", "Up", "Enter"]);
+    // Whether to use the key: another dialog, "No" chosen by default.
+    let key = wait_ref(
+        &a,
+        "c",
+        "@claude.question[value=\"Do you want to use this API key?\"]",
+        "claude",
+    );
+    assert_eq!(key["@claude.choice"], "2. No (recommended)", "{key:?}");
+    assert!(key.contains_key("@claude.option(\"1. Yes\")"), "{key:?}");
+    a.ok(&["press", "c", "Up"]);
+    wait_ref(&a, "c", "@claude.choice[value=\"1. Yes\"]", "claude");
+    a.ok(&["press", "c", "Enter"]);
+    // The main screen: the empty input box; nothing sent, so no response.
+    let idle = wait_ref(&a, "c", "@claude.input[value=\"\"]", "claude");
+    for absent in [
+        "@claude.response",
+        "@claude.busy",
+        "@claude.error",
+        "@claude.question",
+        "@claude.choice",
+    ] {
+        assert!(!idle.contains_key(absent), "{absent}: {idle:?}");
+    }
+    a.ok(&["type", "c", "list the files here"]);
+    wait_ref(
+        &a,
+        "c",
+        "@claude.input[value=\"list the files here\"]",
+        "claude",
+    );
+    a.ok(&["press", "c", "Enter"]);
+    // Busy: the request retried, the box emptied, the question above it.
+    let busy = wait_ref(
+        &a,
+        "c",
+        "@claude.busy[value^=\"Unable to connect to API\"]",
+        "claude",
+    );
+    // (Under load the wait may first look at the second attempt.)
+    assert!(
+        ["attempt 1/2", "attempt 2/2"]
+            .iter()
+            .any(|a| busy["@claude.busy"].ends_with(a)),
+        "{busy:?}"
+    );
+    assert_eq!(busy["@claude.input"], "", "{busy:?}");
+    // The busy row is in the response area too (where the reply will be).
+    assert!(
+        busy["@claude.response"].contains(&busy["@claude.busy"]),
+        "{busy:?}"
+    );
+    assert!(!busy.contains_key("@claude.error"), "{busy:?}");
+    // The retries spent: the error in the response area, no longer busy.
+    let failed = wait_ref(&a, "c", "@claude.error", "claude");
+    assert!(
+        failed["@claude.error"].starts_with("Unable to connect to API"),
+        "{failed:?}"
+    );
+    assert!(
+        failed["@claude.response"].starts_with("● API Error: Unable to connect to API"),
+        "{failed:?}"
+    );
+    assert!(!failed.contains_key("@claude.busy"), "{failed:?}");
+    assert_eq!(failed["@claude.input"], "", "{failed:?}");
+    a.ok(&["press", "c", "C-c"]);
+    a.ok(&["press", "c", "C-c"]);
+    a.ok(&["wait", "c", "--exit"]);
+    a.ok(&["stop", "c"]);
+
+    // Onboarding not done: with no network it exits at once, on an error screen.
+    start(
+        "e",
+        &format!(
+            "ANTHROPIC_API_KEY=sk-ant-dummy DISABLE_AUTOUPDATER=1 exec {}",
+            claude.display()
+        ),
+    );
+    a.ok(&["wait", "e", "--exit", "1"]);
+    let error = refs_of(&a, "e", "claude");
+    assert_eq!(
+        error,
+        map(&[("@claude.error", "Unable to connect to Anthropic services")])
+    );
+    a.ok(&["stop", "e"]);
+    assert_eq!(started_from_home(&a), Vec::<String>::new());
+}
+
+#[test]
+fn codex_dialogs_input_busy_response_and_error_with_no_network_and_no_daemon_left() {
+    let Some(codex) = ai_cli("codex", "codex") else {
+        return;
+    };
+    if !need("git") {
+        return;
+    }
+    let a = Agent::new();
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(a.work.path())
+        .status()
+        .unwrap();
+    assert!(git.success());
+    let start = |name: &str, script: &str| {
+        a.ok(&[
+            "start",
+            "--name",
+            name,
+            "--size",
+            "100x30",
+            "--timeout",
+            "60s",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ]);
+    };
+    // Not logged in: the sign-in menu, a dialog of its own.
+    start("s", &format!("exec {}", codex.display()));
+    let menu = wait_ref(&a, "s", "@codex.choice", "codex");
+    assert_eq!(menu["@codex.choice"], "1. Sign in with ChatGPT", "{menu:?}");
+    assert!(
+        menu.contains_key("@codex.option(\"3. Sign in another way\")"),
+        "{menu:?}"
+    );
+    for absent in ["@codex.input", "@codex.busy", "@codex.response"] {
+        assert!(!menu.contains_key(absent), "{absent}: {menu:?}");
+    }
+    a.ok(&["stop", "s"]);
+
+    // Logged in with a key of no use, in the session's private HOME (no request reaches a
+    // server); through sh, so codex is recognised by what it shows.
+    let script = format!(
+        "echo sk-dummy | {0} login --with-api-key >/dev/null 2>&1 && exec {0}",
+        codex.display()
+    );
+    start("x", &script);
+    // The folder trust dialog: an approval dialog.
+    let trust = wait_ref(&a, "x", "@codex.choice", "codex");
+    assert_eq!(trust["@codex.choice"], "1. Trust and continue", "{trust:?}");
+    assert_eq!(trust["@codex.question"], "Trust this folder?", "{trust:?}");
+    assert!(
+        trust.contains_key("@codex.option(\"2. Back to Agent Command Center\")"),
+        "{trust:?}"
+    );
+    for absent in ["@codex.input", "@codex.busy", "@codex.response"] {
+        assert!(!trust.contains_key(absent), "{absent}: {trust:?}");
+    }
+    a.ok(&["press", "x", "Down"]);
+    wait_ref(
+        &a,
+        "x",
+        "@codex.choice[value=\"2. Back to Agent Command Center\"]",
+        "codex",
+    );
+    a.ok(&["press", "x", "Up", "Enter"]);
+    // The main screen: the input shows its placeholder; nothing sent, no response.
+    let idle = wait_ref(&a, "x", "@codex.input[value=\"\"]", "codex");
+    for absent in [
+        "@codex.response",
+        "@codex.busy",
+        "@codex.error",
+        "@codex.choice",
+    ] {
+        assert!(!idle.contains_key(absent), "{absent}: {idle:?}");
+    }
+    // codex started its app-server daemon (a session of its own, from the private HOME).
+    assert!(!started_from_home(&a).is_empty(), "no app-server running");
+    a.ok(&["type", "x", "list the files here"]);
+    wait_ref(
+        &a,
+        "x",
+        "@codex.input[value=\"list the files here\"]",
+        "codex",
+    );
+    a.ok(&["press", "x", "Enter"]);
+    // Busy, reconnecting: the reason under the busy row is the error.
+    let busy = wait_ref(&a, "x", "@codex.busy[value^=Reconnecting]", "codex");
+    assert_eq!(busy["@codex.input"], "", "{busy:?}");
+    assert!(
+        busy["@codex.response"].starts_with("• Reconnecting..."),
+        "{busy:?}"
+    );
+    let error = wait_ref(&a, "x", "@codex.error", "codex");
+    assert!(error.contains_key("@codex.busy"), "{error:?}");
+    a.ok(&["press", "x", "Esc"]);
+    // Interrupted: no longer busy, the notice in the response.
+    let stopped = wait_ref(
+        &a,
+        "x",
+        "@codex.error[value^=\"Conversation interrupted\"]",
+        "codex",
+    );
+    assert!(!stopped.contains_key("@codex.busy"), "{stopped:?}");
+    assert_eq!(stopped["@codex.input"], "", "{stopped:?}");
+    // Idle with an empty input, C-c quits.
+    a.ok(&["press", "x", "C-c"]);
+    a.ok(&["wait", "x", "--exit"]);
+    a.ok(&["stop", "x"]);
+    // The app-server daemon outlived codex (it called setsid and lost its parent): the
+    // session's end killed it by its HOME.
+    assert_eq!(started_from_home(&a), Vec::<String>::new());
+}
+
+/// The pids of the live processes whose command line names `dir` (a throwaway PostgreSQL
+/// server's data folder is in it).
+fn processes_naming(dir: &std::path::Path) -> Vec<u32> {
+    let dir = dir.display().to_string();
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X']));
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        if !zombie && String::from_utf8_lossy(&cmdline).contains(&dir) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// Kills, when dropped, what is still running from a folder (a server a failed test left).
+struct KillNaming(std::path::PathBuf);
+
+impl Drop for KillNaming {
+    fn drop(&mut self) {
+        for pid in processes_naming(&self.0) {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+}
+
+#[test]
+fn psql_prompt_continuation_rows_table_and_error_on_a_throwaway_server() {
+    if !need("pg_virtualenv") || !need("psql") {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let a = Agent::new();
+    // pg_virtualenv -t: a throwaway cluster in a temporary folder, root or not (the server
+    // runs as postgres under root, so the folder is open to it), dropped when psql exits.
+    let pg = a.work.join("pg");
+    std::fs::create_dir(&pg).unwrap();
+    std::fs::set_permissions(&pg, std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(a.work.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let _guard = KillNaming(pg.clone());
+    a.ok(&[
+        "start",
+        "--name",
+        "p",
+        "--timeout",
+        "120s",
+        "--",
+        "sh",
+        "-c",
+        "TMPDIR=\"$PWD/pg\" exec pg_virtualenv -t psql",
+    ]);
+    // The banner is no output.
+    let first = wait_ref(&a, "p", "@psql.prompt[value=\"\"]", "psql");
+    assert_eq!(first, map(&[("@psql.prompt", "")]));
+    a.ok(&["type", "p", "select 1 as a, 'x' as b"]);
+    a.ok(&["press", "p", "Enter"]);
+    let more = wait_ref(&a, "p", "@psql.continuation", "psql");
+    assert_eq!(
+        more,
+        map(&[("@psql.continuation", ""), ("@psql.prompt", "")])
+    );
+    a.ok(&["type", "p", "union select 2, 'yy' order by 1;"]);
+    a.ok(&["press", "p", "Enter"]);
+    let rows = wait_ref(&a, "p", "@psql.rows[value=2]", "psql");
+    assert_eq!(
+        rows,
+        map(&[
+            (
+                "@psql.output",
+                " a | b\n---+----\n 1 | x\n 2 | yy\n(2 rows)"
+            ),
+            ("@psql.prompt", ""),
+            ("@psql.rows", "2"),
+        ])
+    );
+    // With a border on every side the table reader reads the result as a table.
+    a.ok(&["type", "p", "\\pset border 2"]);
+    a.ok(&["press", "p", "Enter"]);
+    a.ok(&[
+        "wait",
+        "p",
+        "--ref",
+        "@psql.output[value^=\"Border style\"]",
+    ]);
+    a.ok(&[
+        "type",
+        "p",
+        "select 1 as a, 'x' as b union select 2, 'yy' order by 1;",
+    ]);
+    a.ok(&["press", "p", "Enter"]);
+    wait_ref(&a, "p", "@psql.rows[value=2]", "psql");
+    let inspect = a.ok(&["inspect", "p"]);
+    let tables = inspect["inspect"]["tables"].as_array().expect("tables");
+    let table = tables
+        .last()
+        .unwrap_or_else(|| panic!("no table: {inspect}"));
+    assert_eq!(table["header"], serde_json::json!(["a", "b"]), "{table}");
+    assert_eq!(
+        table["rows"],
+        serde_json::json!([["1", "x"], ["2", "yy"]]),
+        "{table}"
+    );
+    a.ok(&["type", "p", "select nope;"]);
+    a.ok(&["press", "p", "Enter"]);
+    let error = wait_ref(&a, "p", "@psql.error", "psql");
+    assert_eq!(
+        error["@psql.error"], "column \"nope\" does not exist",
+        "{error:?}"
+    );
+    // The row count was the statement before's.
+    assert!(!error.contains_key("@psql.rows"), "{error:?}");
+    a.ok(&["type", "p", "\\q"]);
+    a.ok(&["press", "p", "Enter"]);
+    a.ok(&["wait", "p", "--exit", "0"]);
+    assert_eq!(refs_of(&a, "p", "psql"), map(&[]));
+    // pg_virtualenv dropped its cluster: no server is left.
+    assert_eq!(processes_naming(&pg), Vec::<u32>::new());
 }
