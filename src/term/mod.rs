@@ -45,6 +45,7 @@ pub(crate) mod select;
 pub(crate) mod sequence;
 pub(crate) mod state;
 mod text;
+mod unknown;
 #[cfg(feature = "vt100")]
 mod vt100_engine;
 mod work;
@@ -305,6 +306,17 @@ impl CursorShape {
     pub fn is_default(&self) -> bool {
         *self == CursorShape::default()
     }
+}
+
+/// The DECSCUSR `Ps` of a shape (the inverse of [`CursorShape::from_decscusr`], with 2 for
+/// the default steady block): what the native engine reports to DECRQSS.
+pub(in crate::term) fn decscusr(shape: CursorShape) -> u16 {
+    let base = match shape.kind {
+        CursorKind::Underline => 3,
+        CursorKind::Bar => 5,
+        _ => 1,
+    };
+    base + u16::from(!shape.blinking)
 }
 
 impl fmt::Display for CursorShape {
@@ -584,10 +596,10 @@ pub fn parse_cell_range(text: &str) -> Result<Range<usize>, RangeError> {
     }
 }
 
-/// A screen of `size` after the avt engine was fed `input` (for tests).
+/// A screen of `size` after the native engine was fed `input` (for tests).
 #[cfg(test)]
 pub(crate) fn test_screen(size: Size, input: &str) -> Screen {
-    let mut e = EngineKind::Avt.create(size);
+    let mut e = EngineKind::Native.create(size);
     e.feed(input);
     e.screen()
 }
@@ -710,23 +722,31 @@ mod tests {
 
     #[test]
     fn combining_marks_stay_on_their_character() {
-        for kind in EngineKind::ALL {
+        // (avt gives each mark a cell of its own: `avt.rs`.)
+        for kind in EngineKind::ALL
+            .into_iter()
+            .filter(|&k| k != EngineKind::Avt)
+        {
             let s = screen(kind, SMALL, "e\u{301}a\u{308}\u{304}z");
             assert_eq!(s.row_text(0), "e\u{301}a\u{308}\u{304}z", "{kind}");
             assert_eq!(s.cursor.col, 3, "{kind}: marks take no cell");
         }
         // A mark follows its row when the screen scrolls, and goes when its cell is erased.
-        let s = screen(EngineKind::Avt, SMALL, "e\u{301}\r\n2\r\n3\r\n4");
+        let s = screen(EngineKind::Native, SMALL, "e\u{301}\r\n2\r\n3\r\n4");
         assert_eq!(s.row_text(0), "2");
-        let s = screen(EngineKind::Avt, SMALL, "x\r\ne\u{301}\r\n2\r\n3");
+        let s = screen(EngineKind::Native, SMALL, "x\r\ne\u{301}\r\n2\r\n3");
         assert_eq!(s.row_text(0), "e\u{301}");
-        let s = screen(EngineKind::Avt, SMALL, "e\u{301}\r\x1b[2Kq");
+        let s = screen(EngineKind::Native, SMALL, "e\u{301}\r\x1b[2Kq");
         assert_eq!(s.row_text(0), "q");
     }
 
     #[test]
     fn title_and_alternate_screen_are_tracked() {
-        for kind in EngineKind::ALL {
+        // (avt keeps no title: `avt.rs`.)
+        for kind in EngineKind::ALL
+            .into_iter()
+            .filter(|&k| k != EngineKind::Avt)
+        {
             let s = screen(kind, SMALL, "\x1b]2;my title\x07main");
             assert_eq!(s.title.as_deref(), Some("my title"), "{kind}");
             assert!(!s.alternate);
@@ -763,8 +783,12 @@ mod tests {
     }
 
     #[test]
-    fn both_engines_follow_the_cursor_shape() {
-        for kind in EngineKind::ALL {
+    fn the_engines_follow_the_cursor_shape() {
+        // (avt keeps no cursor shape: `avt.rs`.)
+        for kind in EngineKind::ALL
+            .into_iter()
+            .filter(|&k| k != EngineKind::Avt)
+        {
             assert!(screen(kind, SMALL, "x").cursor.shape.is_default(), "{kind}");
             let s = screen(kind, SMALL, "\x1b[3 qx").cursor.shape;
             assert_eq!(
@@ -780,8 +804,8 @@ mod tests {
     }
 
     #[test]
-    fn concealed_text_is_hidden_in_avt_and_kept_as_text() {
-        let s = screen(EngineKind::Avt, SMALL, "a\x1b[8mb\x1b[28mc");
+    fn concealed_text_is_hidden_and_kept_as_text() {
+        let s = screen(EngineKind::Native, SMALL, "a\x1b[8mb\x1b[28mc");
         assert_eq!(s.row_text(0), "abc");
         let hidden: Vec<bool> = s.rows[0][..3].iter().map(|c| c.attrs.hidden).collect();
         assert_eq!(hidden, [false, true, false]);

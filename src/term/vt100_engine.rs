@@ -318,7 +318,7 @@ fn color(c: vt100::Color) -> Color {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::AvtEngine;
+    use crate::term::NativeEngine;
 
     #[test]
     fn an_emoji_selector_at_the_last_column_of_the_bottom_row_is_no_panic() {
@@ -340,7 +340,7 @@ mod tests {
     }
 
     #[test]
-    fn the_modes_vt100_tracks_agree_with_avt() {
+    fn the_modes_vt100_tracks_agree_with_the_native_engine() {
         for input in [
             "\x1b[?9h",
             "\x1b[?1000;1006h",
@@ -352,7 +352,7 @@ mod tests {
         ] {
             let size = Size { cols: 10, rows: 3 };
             let mut v = Vt100Engine::new(size);
-            let mut a = AvtEngine::new(size);
+            let mut a = NativeEngine::new(size);
             v.feed(input);
             a.feed(input);
             assert_eq!(v.screen().modes, a.screen().modes, "{input:?}");

@@ -155,6 +155,22 @@ impl Work {
     }
 }
 
+/// How many times REP prints: `n` (at least 1), or, when that is more than a screenful
+/// (`cols × rows` prints, enough to overwrite every cell the repeats can reach), a screenful
+/// plus the same remainder of a line, so that the cursor ends where `n` repeats leave it. A
+/// line holds `cols / width` repeats once wrapping, so counts that agree past a screenful and
+/// modulo that are the same screen. `x` then a thousand `CSI 65535 b` (13 KB) printed 65
+/// million characters; at 80x24 it prints two million.
+pub(in crate::term) fn rep_count(n: u16, size: super::Size, width: usize) -> usize {
+    let n = usize::from(n.max(1));
+    let per_line = (usize::from(size.cols) / width).max(1);
+    let screenful = usize::from(size.cols) * usize::from(size.rows);
+    if n <= screenful {
+        return n;
+    }
+    screenful + (n - screenful) % per_line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

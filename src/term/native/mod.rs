@@ -37,9 +37,9 @@ use std::collections::VecDeque;
 
 use unicode_width::UnicodeWidthChar;
 
-use super::avt::rep_count;
 use super::charsets::Charsets;
 use super::state::{push_clipboard, screen_links, ClipboardWrite, LinkTable, OscEffect};
+use super::work::rep_count;
 use super::work::{Work, REP};
 use super::{
     safe_char, Cell, CellText, Cursor, CursorShape, Engine, EngineOptions, Keyboard, Modes, Screen,
@@ -52,8 +52,8 @@ use parse::Parser;
 /// the work budget: `NativeEngine::scroll_up` counts them, which costs less than a take each.
 const SCROLL_BATCH: u64 = 64;
 
-/// Most cells the scrollback holds, as in the avt layer.
-const SCROLLBACK_CELLS: usize = super::avt::SCROLLBACK_CELLS;
+/// Most cells the scrollback holds.
+const SCROLLBACK_CELLS: usize = super::state::SCROLLBACK_CELLS;
 
 /// Most bytes of combining marks one cell keeps.
 const MARKS_MAX: usize = 64;
@@ -271,7 +271,7 @@ impl NativeEngine {
                 Some(format!("{}m", super::sgr_report(p.attrs(), p.fg, p.bg)))
             }
             "r" => Some(format!("{};{}r", self.top + 1, self.bottom + 1)),
-            " q" => Some(format!("{} q", super::avt::decscusr(self.shape))),
+            " q" => Some(format!("{} q", super::decscusr(self.shape))),
             _ => None,
         }
     }
