@@ -1,27 +1,27 @@
 //! The terminal model: an owned, engine-independent [`Screen`], and the [`Engine`] trait with
 //! one adapter per terminal emulator crate.
 //!
-//! `native` (tuicast's own engine) is the default; `avt` (asciinema's engine, with tuicast's
-//! fixes around it) gives the same screens by another implementation, and `vt100` is a third;
-//! both are for differential replay. Whatever the engine, the screen comes out as the same
-//! types.
+//! `native` (tuicast's own engine) is the default, and every rule tuicast follows lives there;
+//! `avt` (avt 0.17, asciinema's engine, as the crate is: what asciinema's player shows) and
+//! `vt100` are for differential replay, each read as it keeps its screen, with no rule of
+//! tuicast's. Whatever the engine, the screen comes out as the same types.
 //!
 //! Its files:
 //! - `mod.rs`: `Screen`, `Cell` (its text a `CellText`, inline up to 22 bytes:
 //!   `cell_text.rs`), `Color`, `Attrs`, `Cursor`, `Engine`, `EngineKind`.
-//! - `avt/`: drives avt's parser and terminal directly so it sees each parsed function, and
-//!   fixes what avt lacks or gets wrong (character sets, DECCOLM, BCE, hidden text, selective
-//!   erase, REP, combining marks, titles, modes …) and reads most output without avt's parser
-//!   (fast paths, the jump scroll `AvtEngine::jump_span`). The full list, its files and the
-//!   jump scroll's rules are in `src/term/avt/mod.rs`.
+//! - `native/`: the native engine (its module doc lists its files).
+//! - `avt.rs`: the avt adapter, thin: avt's screen as avt keeps it (what it gives and what it
+//!   does not is its module doc).
 //! - `vt100_engine.rs`: the vt100 adapter.
+//! - `work.rs`: the engines' work budget. `unknown.rs`: the sequences the native engine does
+//!   not understand, by kind.
 //! - `options.rs`: `EngineOptions` (DECCOLM off by default, as in xterm) and `EngineSpec` (a
 //!   kind with its options; `[terminal]` in `tuicast.toml` and a cast's TOML, `--deccolm`).
-//! - `sequence.rs`: the one escape-sequence tracker (avt's parser states), also used by
+//! - `sequence.rs`: the one escape-sequence tracker (avt's parser states), used by
 //!   `record::query`. `charsets.rs`: G0–G3, national sets, single shifts.
 //! - `modes.rs`: `Modes` (mouse tracking and encoding, bracketed paste, focus, keys, wrap,
 //!   origin). `state.rs`: `TermState` (icon name, bells and clipboard writes since the last
-//!   checkpoint, hyperlinks, `Scrollback`), `Unsupported`, OSC parsing shared by both engines.
+//!   checkpoint, hyperlinks, `Scrollback`), `Unsupported`, OSC parsing shared by the engines.
 //! - `select.rs`: `CellSelection`, the one way masks, annotations and regions pick cells.
 //!   `find.rs`: where text is (`Screen::find`, `cells_of_text`), the text and style of cells,
 //!   `Screen::hash_hex`, masking (`hide_rects`, `PLACEHOLDER`).
@@ -477,14 +477,15 @@ pub trait Engine: sealed::Sealed {
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum EngineKind {
-    /// asciinema's avt with tuicast's fixes around it ([`AvtEngine`]): the same screens as
-    /// the native engine by another implementation, for differential replay.
+    /// avt 0.17, asciinema's virtual terminal, as the crate is ([`AvtEngine`]): what
+    /// asciinema's player shows, for differential replay.
     Avt,
     /// The vt100 crate (cargo feature `vt100`).
     #[cfg(feature = "vt100")]
     Vt100,
-    /// tuicast's own engine ([`NativeEngine`]): the default, as faithful as the avt layer
-    /// (the conformance corpus scores both 451/451) at under 0.6× asciinema's instructions.
+    /// tuicast's own engine ([`NativeEngine`]): the default, where every rule tuicast follows
+    /// lives (the conformance corpus scores it on every screen) at under 0.6× asciinema's
+    /// instructions.
     #[default]
     Native,
 }
@@ -493,8 +494,8 @@ impl EngineKind {
     /// Every engine of this build, default first.
     #[cfg(feature = "vt100")]
     pub const ALL: [EngineKind; 3] = [EngineKind::Native, EngineKind::Avt, EngineKind::Vt100];
-    /// Every engine of this build, default first (the native engine and the avt layer: the
-    /// `vt100` feature is off).
+    /// Every engine of this build, default first (the native engine and avt: the `vt100`
+    /// feature is off).
     #[cfg(not(feature = "vt100"))]
     pub const ALL: [EngineKind; 2] = [EngineKind::Native, EngineKind::Avt];
 

@@ -4,7 +4,7 @@
 //! false. It does track the cursor shape (DECSCUSR), and of the terminal modes the mouse
 //! (tracking and encoding; not urxvt's 1015), bracketed paste, cursor keys and keypad; focus
 //! reporting, auto-wrap and origin mode read as a fresh terminal has them. (vt100 ends mouse
-//! tracking only on the reset of the mode in use; xterm and the avt layer on any.) Its
+//! tracking only on the reset of the mode in use; xterm and the native engine on any.) Its
 //! callbacks give the title and icon
 //! name, bells, OSC 52 writes, the lines scrolled off and the sequences it did not handle;
 //! it has no OSC 8 hyperlinks (cells never have a link).
