@@ -154,7 +154,7 @@ fn both_engines_agree_on_a_simple_cast_and_unknown_engines_are_rejected() {
 #[test]
 fn differential_replay_shows_what_asciinemas_player_shows() {
     let dir = Dir::new();
-    let cast = dir.write(
+    dir.write(
         "marks.cast",
         "{\"version\": 3, \"term\": {\"cols\": 8, \"rows\": 2}}\n\
          [0.1, \"o\", \"\\u001b]2;t\\u0007e\\u0301\\u001b(A#\\u001b(B\\u001b[44m\\u001b[K\"]\n",
