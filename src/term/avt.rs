@@ -8,7 +8,8 @@
 //! the screen has:
 //! - each cell's character, width and pen (colours; bold, faint, italic, underline,
 //!   strikethrough, blink, inverse) as avt keeps them: a combining mark in a cell of its own,
-//!   no concealed text, no hyperlinks, a DEL printed;
+//!   no concealed text, no hyperlinks, a DEL printed (shown as U+FFFD, as any control
+//!   character a cell could hold: untrusted bytes stay data);
 //! - the cursor (a cursor past the last column, avt's pending wrap, is shown in the last
 //!   column, where xterm shows it) and whether it is visible; no cursor shape;
 //! - whether the alternate screen is active, and the cursor-keys mode; no other mode;
@@ -21,7 +22,7 @@
 //! wide character into one column), REP's prints (the engines' work budget, `work.rs`: past
 //! it a REP is skipped and [`Engine::limit_passed`] fails the replay), and the lines avt holds
 //! before they are dropped or taken into the scrollback (collected after every function but
-//! a print, and every [`FEED_CHUNK`] characters).
+//! a print, and every [`FEED_CHUNK`] prints).
 
 use std::collections::VecDeque;
 
@@ -37,7 +38,7 @@ use super::{
 
 /// Characters printed between two collections of the lines avt scrolled off the top: a
 /// print scrolls at most one line, so avt holds at most this many lines beyond the screen.
-pub(crate) const FEED_CHUNK: usize = 4096;
+const FEED_CHUNK: usize = 4096;
 
 /// The avt engine: avt 0.17 as the crate is (see the module docs).
 pub struct AvtEngine {
