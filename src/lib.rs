@@ -17,7 +17,7 @@
 //! [0.1, "m", "prompt"]
 //! "#;
 //! let reader = CastReader::new(cast.as_bytes())?;
-//! let checkpoints = replay::checkpoints(reader, EngineKind::Avt)?;
+//! let checkpoints = replay::checkpoints(reader, EngineKind::Native)?;
 //! assert_eq!(checkpoints[0].name, "prompt");
 //! assert_eq!(checkpoints[0].line, 4);
 //! assert_eq!(checkpoints[0].screen.text(), "$ echo hi\nhi\n$\n");
@@ -76,12 +76,14 @@
 //! | --- | --- | --- |
 //! | `png` | PNG and GIF renders, `png` goldens (rasterizer, bundled fonts, image encoders) | yes, through `cli` |
 //! | `record` | recording in a pseudo-terminal: `tuicast record`, live mode | yes, through `cli` |
-//! | `vt100` | the vt100 crate as a second engine (`engine = "vt100"`, `tuicast engines`) | yes, through `cli` |
+//! | `vt100` | the vt100 crate as a third engine (`engine = "vt100"`, `tuicast engines`) | yes, through `cli` |
 //! | `cli` | the `tuicast` binary (clap, anyhow), with all of the above | yes |
 //!
 //! A crate that only checks committed casts under `cargo test` can depend on
 //! `tuicast = { version = "…", default-features = false }`: `harness::main()`, text and
-//! styled goldens, replay and the avt engine, in about half the dependencies.
+//! styled goldens, replay with the native engine and with avt 0.17 as the crate is
+//! (`engine = "avt"`, what asciinema's player shows; avt is in every build), in about half the
+//! dependencies.
 
 // On docs.rs (`--cfg docsrs`, nightly) each feature-gated item says which feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -2,7 +2,7 @@
 //! panic, and its parts where they say they are.
 //!
 //! Input: byte 0 the columns (1 to 120), byte 1 the rows (1 to 40), the rest output fed to
-//! the avt engine (line drawing with `ESC ( 0` included).
+//! the native engine (line drawing with `ESC ( 0` included).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
         rows: u16::from(*rows % 40) + 1,
     }
     .at_least_min();
-    let mut engine = EngineKind::Avt.create(size);
+    let mut engine = EngineKind::Native.create(size);
     engine.feed(&String::from_utf8_lossy(rest));
     let screen = engine.screen();
     let o = screen.outline();

@@ -272,7 +272,7 @@ mod tests {
     use crate::term::{EngineKind, Size};
 
     fn screen(output: &str) -> Screen {
-        let mut e = EngineKind::Avt.create(Size { cols: 40, rows: 6 });
+        let mut e = EngineKind::Native.create(Size { cols: 40, rows: 6 });
         e.feed(output);
         e.screen()
     }

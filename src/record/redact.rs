@@ -457,7 +457,7 @@ mod tests {
 
     #[test]
     fn a_string_ends_where_a_terminal_ends_it() {
-        use crate::term::{AvtEngine, Engine as _};
+        use crate::term::{Engine as _, NativeEngine};
         for input in [
             "\x1b]0;title\x1b[31mred",
             "\x1b]0;title\x07ok",
@@ -468,7 +468,7 @@ mod tests {
             "\x1b^pm\x1b]0;t\x07ok",
             "a\x1b(\x18b",
         ] {
-            let mut engine = AvtEngine::new(crate::size::Size { cols: 40, rows: 2 });
+            let mut engine = NativeEngine::new(crate::size::Size { cols: 40, rows: 2 });
             engine.feed(input);
             let screen = engine.screen().row_text(0).trim_end().to_string();
             assert_eq!(super::printed(input).0, screen, "{input:?}");

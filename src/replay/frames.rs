@@ -276,7 +276,7 @@ mod tests {
 
     /// The frames as (time, first row's text).
     fn run(events: Vec<Result<Event, CastError>>, fps: u32) -> Vec<(f64, String)> {
-        frames(&header(8, 1), events.into_iter(), EngineKind::Avt, fps)
+        frames(&header(8, 1), events.into_iter(), EngineKind::Native, fps)
             .map(|f| {
                 let (t, s) = f.unwrap();
                 (t, s.row_text(0).trim_end().to_string())
@@ -310,7 +310,7 @@ mod tests {
         );
         let cut = |from: f64, to: f64| -> Vec<(f64, String)> {
             between(
-                frames(&header(8, 1), events(), EngineKind::Avt, 10),
+                frames(&header(8, 1), events(), EngineKind::Native, 10),
                 from,
                 to,
             )
@@ -381,7 +381,7 @@ mod tests {
         let mut f = frames(
             &header(8, 1),
             vec![out(0.0, "a"), Err(bad), out(1.0, "b")].into_iter(),
-            EngineKind::Avt,
+            EngineKind::Native,
             10,
         );
         assert!(f.next().unwrap().is_err());

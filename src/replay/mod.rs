@@ -480,7 +480,11 @@ pub(crate) mod tests {
         let cast = "{\"version\": 3, \"term\": {\"cols\": 10, \"rows\": 2}}\n\
                     [0.1, \"o\", \"a\\u0007\\u001b]52;c;aGk=\\u0007\"]\n\
                     [0.1, \"m\", \"m\"]\n";
-        let all = checkpoints(CastReader::new(cast.as_bytes()).unwrap(), EngineKind::Avt).unwrap();
+        let all = checkpoints(
+            CastReader::new(cast.as_bytes()).unwrap(),
+            EngineKind::Native,
+        )
+        .unwrap();
         let counts: Vec<(u32, usize)> = all
             .iter()
             .map(|c| (c.screen.state.bells, c.screen.state.clipboard.len()))
@@ -494,8 +498,8 @@ pub(crate) mod tests {
         let open = || crate::cast::open(&path).unwrap();
         let here = || CastReader::new(text.as_bytes()).unwrap();
         assert!(open().size_hint().is_some() && here().size_hint().is_none());
-        let threaded = checkpoints(open(), EngineKind::Avt).unwrap();
-        let in_place = checkpoints(here(), EngineKind::Avt).unwrap();
+        let threaded = checkpoints(open(), EngineKind::Native).unwrap();
+        let in_place = checkpoints(here(), EngineKind::Native).unwrap();
         assert_eq!(threaded.len(), 61);
         for (a, b) in threaded.iter().zip(&in_place) {
             assert_eq!((&a.name, a.line, &a.screen), (&b.name, b.line, &b.screen));
@@ -506,11 +510,11 @@ pub(crate) mod tests {
             Found::Missing(_) => panic!("m14999 is there"),
         };
         assert_eq!(
-            found(find(open(), EngineKind::Avt, "m14999").unwrap()),
-            found(find(here(), EngineKind::Avt, "m14999").unwrap())
+            found(find(open(), EngineKind::Native, "m14999").unwrap()),
+            found(find(here(), EngineKind::Native, "m14999").unwrap())
         );
-        let a = at_time(open(), EngineKind::Avt, 12.0).unwrap();
-        let b = at_time(here(), EngineKind::Avt, 12.0).unwrap();
+        let a = at_time(open(), EngineKind::Native, 12.0).unwrap();
+        let b = at_time(here(), EngineKind::Native, 12.0).unwrap();
         assert!(a.line > 10_000 && a.line < 20_000, "{}", a.line);
         assert_eq!((a.line, a.screen), (b.line, b.screen));
     }
@@ -519,7 +523,7 @@ pub(crate) mod tests {
     fn a_bad_line_of_a_big_cast_read_on_a_second_thread_is_an_error_at_its_line() {
         let (_dir, path, text) = big_cast(true);
         let line = text.lines().count() as u64 - 1;
-        let err = checkpoints(crate::cast::open(&path).unwrap(), EngineKind::Avt).unwrap_err();
+        let err = checkpoints(crate::cast::open(&path).unwrap(), EngineKind::Native).unwrap_err();
         assert_eq!(err.line, line, "{err}");
         assert!(err.to_string().contains("big.cast"), "{err}");
     }
@@ -550,18 +554,21 @@ pub(crate) mod tests {
 
     #[test]
     fn replay_and_find_name_checkpoints_alike() {
-        let replayed = checkpoints(CastReader::new(CAST.as_bytes()).unwrap(), EngineKind::Avt)
-            .unwrap()
-            .into_iter()
-            .map(|c| (c.name, c.line))
-            .collect::<Vec<_>>();
+        let replayed = checkpoints(
+            CastReader::new(CAST.as_bytes()).unwrap(),
+            EngineKind::Native,
+        )
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.name, c.line))
+        .collect::<Vec<_>>();
         let expected = [("menu", 3), ("menu-2", 6), ("end", 7), ("end-2", 8)];
         let expected: Vec<(String, u64)> =
             expected.iter().map(|(n, l)| (n.to_string(), *l)).collect();
         assert_eq!(replayed, expected);
         let found = find(
             CastReader::new(CAST.as_bytes()).unwrap(),
-            EngineKind::Avt,
+            EngineKind::Native,
             "x",
         );
         let Ok(Found::Missing(listed)) = found else {

@@ -1,9 +1,7 @@
-//! Character sets for the avt layer: G0–G3 designation (`ESC ( F`, `ESC ) F`, `ESC * F`,
+//! Character sets for the native engine: G0–G3 designation (`ESC ( F`, `ESC ) F`, `ESC * F`,
 //! `ESC + F`), invocation (SI, SO, LS2, LS3) and single shifts (SS2, SS3), with the tables
-//! xterm uses.
-//!
-//! avt knows only US ASCII and DEC special graphics (and draws two of the graphics with other
-//! characters than xterm); this module replaces its handling entirely.
+//! xterm uses (avt knows only US ASCII and DEC special graphics, and draws two of the
+//! graphics with other characters than xterm).
 
 /// A 94-character set that can be designated into G0–G3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,27 +1,27 @@
 //! The terminal model: an owned, engine-independent [`Screen`], and the [`Engine`] trait with
 //! one adapter per terminal emulator crate.
 //!
-//! `native` (tuicast's own engine) is the default; `avt` (asciinema's engine, with tuicast's
-//! fixes around it) gives the same screens by another implementation, and `vt100` is a third;
-//! both are for differential replay. Whatever the engine, the screen comes out as the same
-//! types.
+//! `native` (tuicast's own engine) is the default, and every rule tuicast follows lives there;
+//! `avt` (avt 0.17, asciinema's engine, as the crate is: what asciinema's player shows) and
+//! `vt100` are for differential replay, each read as it keeps its screen, with no rule of
+//! tuicast's. Whatever the engine, the screen comes out as the same types.
 //!
 //! Its files:
 //! - `mod.rs`: `Screen`, `Cell` (its text a `CellText`, inline up to 22 bytes:
 //!   `cell_text.rs`), `Color`, `Attrs`, `Cursor`, `Engine`, `EngineKind`.
-//! - `avt/`: drives avt's parser and terminal directly so it sees each parsed function, and
-//!   fixes what avt lacks or gets wrong (character sets, DECCOLM, BCE, hidden text, selective
-//!   erase, REP, combining marks, titles, modes …) and reads most output without avt's parser
-//!   (fast paths, the jump scroll `AvtEngine::jump_span`). The full list, its files and the
-//!   jump scroll's rules are in `src/term/avt/mod.rs`.
+//! - `native/`: the native engine (its module doc lists its files).
+//! - `avt.rs`: the avt adapter, thin: avt's screen as avt keeps it (what it gives and what it
+//!   does not is its module doc).
 //! - `vt100_engine.rs`: the vt100 adapter.
+//! - `work.rs`: the engines' work budget. `unknown.rs`: the sequences the native engine does
+//!   not understand, by kind.
 //! - `options.rs`: `EngineOptions` (DECCOLM off by default, as in xterm) and `EngineSpec` (a
 //!   kind with its options; `[terminal]` in `tuicast.toml` and a cast's TOML, `--deccolm`).
-//! - `sequence.rs`: the one escape-sequence tracker (avt's parser states), also used by
+//! - `sequence.rs`: the one escape-sequence tracker (avt's parser states), used by
 //!   `record::query`. `charsets.rs`: G0–G3, national sets, single shifts.
 //! - `modes.rs`: `Modes` (mouse tracking and encoding, bracketed paste, focus, keys, wrap,
 //!   origin). `state.rs`: `TermState` (icon name, bells and clipboard writes since the last
-//!   checkpoint, hyperlinks, `Scrollback`), `Unsupported`, OSC parsing shared by both engines.
+//!   checkpoint, hyperlinks, `Scrollback`), `Unsupported`, OSC parsing shared by the engines.
 //! - `select.rs`: `CellSelection`, the one way masks, annotations and regions pick cells.
 //!   `find.rs`: where text is (`Screen::find`, `cells_of_text`), the text and style of cells,
 //!   `Screen::hash_hex`, masking (`hide_rects`, `PLACEHOLDER`).
@@ -45,6 +45,7 @@ pub(crate) mod select;
 pub(crate) mod sequence;
 pub(crate) mod state;
 mod text;
+mod unknown;
 #[cfg(feature = "vt100")]
 mod vt100_engine;
 mod work;
@@ -308,6 +309,17 @@ impl CursorShape {
     }
 }
 
+/// The DECSCUSR `Ps` of a shape (the inverse of [`CursorShape::from_decscusr`], with 2 for
+/// the default steady block): what the native engine reports to DECRQSS.
+pub(in crate::term) fn decscusr(shape: CursorShape) -> u16 {
+    let base = match shape.kind {
+        CursorKind::Underline => 3,
+        CursorKind::Bar => 5,
+        _ => 1,
+    };
+    base + u16::from(!shape.blinking)
+}
+
 impl fmt::Display for CursorShape {
     /// `block`, `bar`, `underline`, with `blinking ` before it when the cursor blinks.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -466,14 +478,15 @@ pub trait Engine: sealed::Sealed {
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum EngineKind {
-    /// asciinema's avt with tuicast's fixes around it ([`AvtEngine`]): the same screens as
-    /// the native engine by another implementation, for differential replay.
+    /// avt 0.17, asciinema's virtual terminal, as the crate is ([`AvtEngine`]): what
+    /// asciinema's player shows, for differential replay.
     Avt,
     /// The vt100 crate (cargo feature `vt100`).
     #[cfg(feature = "vt100")]
     Vt100,
-    /// tuicast's own engine ([`NativeEngine`]): the default, as faithful as the avt layer
-    /// (the conformance corpus scores both 451/451) at under 0.6× asciinema's instructions.
+    /// tuicast's own engine ([`NativeEngine`]): the default, where every rule tuicast follows
+    /// lives (the conformance corpus scores it on every screen) at under 0.6× asciinema's
+    /// instructions.
     #[default]
     Native,
 }
@@ -482,8 +495,8 @@ impl EngineKind {
     /// Every engine of this build, default first.
     #[cfg(feature = "vt100")]
     pub const ALL: [EngineKind; 3] = [EngineKind::Native, EngineKind::Avt, EngineKind::Vt100];
-    /// Every engine of this build, default first (the native engine and the avt layer: the
-    /// `vt100` feature is off).
+    /// Every engine of this build, default first (the native engine and avt: the `vt100`
+    /// feature is off).
     #[cfg(not(feature = "vt100"))]
     pub const ALL: [EngineKind; 2] = [EngineKind::Native, EngineKind::Avt];
 
@@ -585,10 +598,10 @@ pub fn parse_cell_range(text: &str) -> Result<Range<usize>, RangeError> {
     }
 }
 
-/// A screen of `size` after the avt engine was fed `input` (for tests).
+/// A screen of `size` after the native engine was fed `input` (for tests).
 #[cfg(test)]
 pub(crate) fn test_screen(size: Size, input: &str) -> Screen {
-    let mut e = EngineKind::Avt.create(size);
+    let mut e = EngineKind::Native.create(size);
     e.feed(input);
     e.screen()
 }
@@ -711,23 +724,31 @@ mod tests {
 
     #[test]
     fn combining_marks_stay_on_their_character() {
-        for kind in EngineKind::ALL {
+        // (avt gives each mark a cell of its own: `avt.rs`.)
+        for kind in EngineKind::ALL
+            .into_iter()
+            .filter(|&k| k != EngineKind::Avt)
+        {
             let s = screen(kind, SMALL, "e\u{301}a\u{308}\u{304}z");
             assert_eq!(s.row_text(0), "e\u{301}a\u{308}\u{304}z", "{kind}");
             assert_eq!(s.cursor.col, 3, "{kind}: marks take no cell");
         }
         // A mark follows its row when the screen scrolls, and goes when its cell is erased.
-        let s = screen(EngineKind::Avt, SMALL, "e\u{301}\r\n2\r\n3\r\n4");
+        let s = screen(EngineKind::Native, SMALL, "e\u{301}\r\n2\r\n3\r\n4");
         assert_eq!(s.row_text(0), "2");
-        let s = screen(EngineKind::Avt, SMALL, "x\r\ne\u{301}\r\n2\r\n3");
+        let s = screen(EngineKind::Native, SMALL, "x\r\ne\u{301}\r\n2\r\n3");
         assert_eq!(s.row_text(0), "e\u{301}");
-        let s = screen(EngineKind::Avt, SMALL, "e\u{301}\r\x1b[2Kq");
+        let s = screen(EngineKind::Native, SMALL, "e\u{301}\r\x1b[2Kq");
         assert_eq!(s.row_text(0), "q");
     }
 
     #[test]
     fn title_and_alternate_screen_are_tracked() {
-        for kind in EngineKind::ALL {
+        // (avt keeps no title: `avt.rs`.)
+        for kind in EngineKind::ALL
+            .into_iter()
+            .filter(|&k| k != EngineKind::Avt)
+        {
             let s = screen(kind, SMALL, "\x1b]2;my title\x07main");
             assert_eq!(s.title.as_deref(), Some("my title"), "{kind}");
             assert!(!s.alternate);
@@ -764,8 +785,12 @@ mod tests {
     }
 
     #[test]
-    fn both_engines_follow_the_cursor_shape() {
-        for kind in EngineKind::ALL {
+    fn the_engines_follow_the_cursor_shape() {
+        // (avt keeps no cursor shape: `avt.rs`.)
+        for kind in EngineKind::ALL
+            .into_iter()
+            .filter(|&k| k != EngineKind::Avt)
+        {
             assert!(screen(kind, SMALL, "x").cursor.shape.is_default(), "{kind}");
             let s = screen(kind, SMALL, "\x1b[3 qx").cursor.shape;
             assert_eq!(
@@ -781,8 +806,8 @@ mod tests {
     }
 
     #[test]
-    fn concealed_text_is_hidden_in_avt_and_kept_as_text() {
-        let s = screen(EngineKind::Avt, SMALL, "a\x1b[8mb\x1b[28mc");
+    fn concealed_text_is_hidden_and_kept_as_text() {
+        let s = screen(EngineKind::Native, SMALL, "a\x1b[8mb\x1b[28mc");
         assert_eq!(s.row_text(0), "abc");
         let hidden: Vec<bool> = s.rows[0][..3].iter().map(|c| c.attrs.hidden).collect();
         assert_eq!(hidden, [false, true, false]);

@@ -13,7 +13,7 @@ pub struct EngineOptions {
     /// with its `c132` resource on). Off by default: xterm (`c132` defaults to false) and
     /// xterm.js (without `windowOptions.setWinLines`) then ignore DECCOLM entirely, so a cast
     /// recorded in them shows 80 columns. `[terminal] deccolm = true` in `tuicast.toml` or a
-    /// cast's TOML, `--deccolm` on the command line. Only the avt engine has DECCOLM.
+    /// cast's TOML, `--deccolm` on the command line. Only the native engine has DECCOLM.
     pub deccolm: bool,
 }
 
@@ -53,10 +53,10 @@ impl From<EngineKind> for EngineSpec {
 
 impl EngineKind {
     /// Makes a fresh engine of this kind with a blank screen of `size` and these options.
-    /// The vt100 engine has none of them (it ignores DECCOLM).
+    /// The avt and vt100 engines have none of them (they ignore DECCOLM).
     pub fn create_with(self, size: Size, options: EngineOptions) -> Box<dyn Engine + Send> {
         match self {
-            EngineKind::Avt => Box::new(AvtEngine::with_options(size, options)),
+            EngineKind::Avt => Box::new(AvtEngine::new(size)),
             EngineKind::Native => Box::new(super::NativeEngine::with_options_and_scrollback(
                 size,
                 options,
@@ -74,7 +74,7 @@ mod tests {
 
     #[test]
     fn a_kind_is_a_spec_with_the_default_options() {
-        let spec = EngineSpec::from(EngineKind::Avt);
+        let spec = EngineSpec::from(EngineKind::Native);
         assert!(!spec.options.deccolm);
         let size = Size { cols: 80, rows: 4 };
         let mut plain = spec.create(size);

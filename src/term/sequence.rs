@@ -1,5 +1,5 @@
-//! One streaming tokenizer for the escape sequences in program output, shared by the avt
-//! layer (which fixes what avt gets wrong) and the recorder's query answerer.
+//! One streaming tokenizer for the escape sequences in program output, used by the recorder's
+//! query answerer.
 //!
 //! [`SequenceTracker`] takes characters one at a time, in chunks of any size, and reports
 //! each complete sequence: `ESC` with its intermediates and final, CSI with its text and

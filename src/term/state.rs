@@ -20,6 +20,10 @@ use serde::{Deserialize, Serialize};
 
 /// Most scrolled-off lines an engine keeps (the oldest go first).
 pub const MAX_SCROLLBACK: usize = 1000;
+
+/// Most cells the scrollback holds (1000 lines of 1000 columns; on a wider screen, fewer
+/// lines): 16 MB of the native engine's cells, 24 MB of avt's.
+pub(crate) const SCROLLBACK_CELLS: usize = 1_000_000;
 /// Most clipboard writes kept between two checkpoints (the oldest go first).
 pub const MAX_CLIPBOARD_WRITES: usize = 32;
 /// Longest clipboard text kept, in bytes of UTF-8 (a longer write is cut and marked
@@ -648,8 +652,8 @@ mod engine_tests {
     }
 
     #[test]
-    fn the_native_engine_and_the_avt_layer_keep_the_keyboard_modes_alike() {
-        use crate::term::{AvtEngine, NativeEngine};
+    fn the_native_engine_keeps_the_keyboard_modes() {
+        use crate::term::NativeEngine;
         let steps = [
             ("\x1b[>1u", 1, 0),
             ("\x1b[>4;2m", 1, 2),
@@ -660,18 +664,14 @@ mod engine_tests {
             ("\x1b[>8uX\x1bc", 0, 0),
         ];
         let mut native = NativeEngine::new(SIZE);
-        let mut avt = AvtEngine::new(SIZE);
         for (input, flags, other) in steps {
             native.feed(input);
-            avt.feed(input);
-            let (n, a) = (native.screen(), avt.screen());
+            let n = native.screen();
             assert_eq!(
                 (n.modes.keyboard, n.modes.modify_other_keys),
                 (flags, other),
                 "{input:?}"
             );
-            assert_eq!(n.modes, a.modes, "{input:?}");
-            assert_eq!(n.state, a.state, "{input:?}");
         }
         let end = native.screen().state;
         assert_eq!(
@@ -686,8 +686,12 @@ mod engine_tests {
     }
 
     #[test]
-    fn both_engines_follow_the_icon_name_bells_and_clipboard() {
-        for kind in EngineKind::ALL {
+    fn the_engines_follow_the_icon_name_bells_and_clipboard() {
+        // (avt keeps none of them: `avt.rs`.)
+        for kind in EngineKind::ALL
+            .into_iter()
+            .filter(|&k| k != EngineKind::Avt)
+        {
             let s = screen(kind, "\x1b]1;ico\x07\x1b]2;ti\x07");
             assert_eq!(
                 (s.title.as_deref(), s.state.icon.as_deref()),
@@ -718,15 +722,15 @@ mod engine_tests {
             );
             assert_eq!(s.state.icon, None);
         }
-        // avt: a BEL inside a control sequence rings (it is executed), in a DCS it does not.
-        let s = screen(EngineKind::Avt, "\x1b[1\x07m\x1bPq\x07\x1b\\");
+        // A BEL inside a control sequence rings (it is executed), in a DCS it does not.
+        let s = screen(EngineKind::Native, "\x1b[1\x07m\x1bPq\x07\x1b\\");
         assert_eq!(s.state.bells, 1);
     }
 
     #[test]
     fn hyperlinks_are_on_their_cells_and_follow_them() {
         let s = screen(
-            EngineKind::Avt,
+            EngineKind::Native,
             "a\x1b]8;id=1;https://e.com/\x1b\\link\x1b]8;;\x1b\\ b\x1b]8;;file:///x\x07日\x1b]8;;\x07",
         );
         assert_eq!(s.row_text(0), "alink b日");
@@ -739,22 +743,28 @@ mod engine_tests {
         assert_eq!(s.state.link(0), None);
         // A link moves with its cell (insert characters, scroll) and goes when overwritten.
         let s = screen(
-            EngineKind::Avt,
+            EngineKind::Native,
             "\x1b]8;;u\x07ab\x1b]8;;\x07\x1b[H\x1b[2@\r\n\n\n",
         );
         assert_eq!(s.row_text(0), "");
-        let s = screen(EngineKind::Avt, "\x1b]8;;u\x07ab\x1b]8;;\x07\x1b[H\x1b[2@");
+        let s = screen(
+            EngineKind::Native,
+            "\x1b]8;;u\x07ab\x1b]8;;\x07\x1b[H\x1b[2@",
+        );
         let links: Vec<u16> = s.rows[0][..5].iter().map(|c| c.link).collect();
         assert_eq!(links, [0, 0, 1, 1, 0]);
-        let s = screen(EngineKind::Avt, "\x1b]8;;u\x07ab\x1b]8;;\x07\rx");
+        let s = screen(EngineKind::Native, "\x1b]8;;u\x07ab\x1b]8;;\x07\rx");
         assert_eq!((s.rows[0][0].link, s.rows[0][1].link), (0, 1));
         // The table holds only links on the screen, numbered as they first appear.
-        let s = screen(EngineKind::Avt, "\x1b]8;;gone\x07a\x1b]8;;kept\x07\rb");
+        let s = screen(EngineKind::Native, "\x1b]8;;gone\x07a\x1b]8;;kept\x07\rb");
         assert_eq!(s.state.links.len(), 1);
         assert_eq!(s.state.links[0].uri, "kept");
         // Equal screens compare equal whatever links came and went before.
-        let a = screen(EngineKind::Avt, "\x1b]8;;x\x07q\x1b]8;;y\x07r");
-        let b = screen(EngineKind::Avt, "\x1b]8;;z\x07\x1b]8;;x\x07q\x1b]8;;y\x07r");
+        let a = screen(EngineKind::Native, "\x1b]8;;x\x07q\x1b]8;;y\x07r");
+        let b = screen(
+            EngineKind::Native,
+            "\x1b]8;;z\x07\x1b]8;;x\x07q\x1b]8;;y\x07r",
+        );
         assert_eq!(a, b);
     }
 
@@ -774,7 +784,7 @@ mod engine_tests {
             assert_eq!(s.state.scrollback.lines()[0], "x", "{kind}");
         }
         // A wide screen keeps fewer lines (at most a million cells).
-        let mut e = EngineKind::Avt.create(SIZE);
+        let mut e = EngineKind::Native.create(SIZE);
         e.feed(&"x\r\n".repeat(super::MAX_SCROLLBACK + 10));
         e.resize(Size {
             cols: 4000,
@@ -782,10 +792,11 @@ mod engine_tests {
         });
         e.feed("\r\n\r\n\r\n");
         assert_eq!(e.screen().state.scrollback.len(), 250);
-        let mut e = EngineKind::Avt.create(SIZE);
+        let mut e = EngineKind::Native.create(SIZE);
         e.feed("1\r\n2\r\n3\r\n4\x1b[3J");
         assert!(e.screen().state.scrollback.is_empty(), "CSI 3 J erases it");
-        let mut e = crate::term::AvtEngine::with_scrollback(SIZE, 0);
+        let mut e =
+            crate::term::NativeEngine::with_options_and_scrollback(SIZE, Default::default(), 0);
         e.feed("1\r\n2\r\n3\r\n4");
         assert!(e.screen().state.scrollback.is_empty());
     }

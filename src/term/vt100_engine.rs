@@ -4,7 +4,7 @@
 //! false. It does track the cursor shape (DECSCUSR), and of the terminal modes the mouse
 //! (tracking and encoding; not urxvt's 1015), bracketed paste, cursor keys and keypad; focus
 //! reporting, auto-wrap and origin mode read as a fresh terminal has them. (vt100 ends mouse
-//! tracking only on the reset of the mode in use; xterm and the avt layer on any.) Its
+//! tracking only on the reset of the mode in use; xterm and the native engine on any.) Its
 //! callbacks give the title and icon
 //! name, bells, OSC 52 writes, the lines scrolled off and the sequences it did not handle;
 //! it has no OSC 8 hyperlinks (cells never have a link).
@@ -318,7 +318,7 @@ fn color(c: vt100::Color) -> Color {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::AvtEngine;
+    use crate::term::NativeEngine;
 
     #[test]
     fn an_emoji_selector_at_the_last_column_of_the_bottom_row_is_no_panic() {
@@ -340,7 +340,7 @@ mod tests {
     }
 
     #[test]
-    fn the_modes_vt100_tracks_agree_with_avt() {
+    fn the_modes_vt100_tracks_agree_with_the_native_engine() {
         for input in [
             "\x1b[?9h",
             "\x1b[?1000;1006h",
@@ -352,7 +352,7 @@ mod tests {
         ] {
             let size = Size { cols: 10, rows: 3 };
             let mut v = Vt100Engine::new(size);
-            let mut a = AvtEngine::new(size);
+            let mut a = NativeEngine::new(size);
             v.feed(input);
             a.feed(input);
             assert_eq!(v.screen().modes, a.screen().modes, "{input:?}");

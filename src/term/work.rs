@@ -155,6 +155,22 @@ impl Work {
     }
 }
 
+/// How many times REP prints: `n` (at least 1), or, when that is more than a screenful
+/// (`cols × rows` prints, enough to overwrite every cell the repeats can reach), a screenful
+/// plus the same remainder of a line, so that the cursor ends where `n` repeats leave it. A
+/// line holds `cols / width` repeats once wrapping, so counts that agree past a screenful and
+/// modulo that are the same screen. `x` then a thousand `CSI 65535 b` (13 KB) printed 65
+/// million characters; at 80x24 it prints two million.
+pub(in crate::term) fn rep_count(n: u16, size: super::Size, width: usize) -> usize {
+    let n = usize::from(n.max(1));
+    let per_line = (usize::from(size.cols) / width).max(1);
+    let screenful = usize::from(size.cols) * usize::from(size.rows);
+    if n <= screenful {
+        return n;
+    }
+    screenful + (n - screenful) % per_line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,5 +203,35 @@ mod tests {
             .passed_message()
             .unwrap()
             .contains("(a resize passed it)"));
+    }
+
+    /// The native engine's REP past a screenful ([`rep_count`]) leaves the screen every
+    /// repeat would (moved here from the retired avt layer's tests, issue 45).
+    #[test]
+    fn a_capped_rep_leaves_the_screen_that_every_repeat_would() {
+        use crate::term::{Engine, NativeEngine, Screen, Size};
+        let cases = [
+            (Size { cols: 10, rows: 4 }, "x", ""),
+            (Size { cols: 9, rows: 3 }, "\u{e9}", ""),
+            (Size { cols: 8, rows: 5 }, "y", "\x1b[2;4r\x1b[3;5H"),
+            (Size { cols: 8, rows: 3 }, "z", "\x1b[?7l"),
+        ];
+        for (size, ch, setup) in cases {
+            for n in [1u16, 7, 39, 40, 41, 57, 100, 1001, 65535] {
+                let mut capped = NativeEngine::new(size);
+                capped.feed(&format!("{setup}ab{ch}\x1b[{n}b"));
+                let mut every = NativeEngine::new(size);
+                every.feed(&format!("{setup}ab{}", ch.repeat(usize::from(n) + 1)));
+                // (The scrollback differs: a capped REP scrolls fewer lines off.)
+                let view = |e: &NativeEngine| Screen {
+                    state: Default::default(),
+                    ..e.screen()
+                };
+                assert_eq!(view(&capped), view(&every), "{size} {ch:?} {setup:?} {n}");
+            }
+        }
+        let size = Size { cols: 80, rows: 24 };
+        assert_eq!(rep_count(65535, size, 1), 1920 + (65535 - 1920) % 80);
+        assert_eq!(rep_count(0, size, 1), 1);
     }
 }

@@ -147,6 +147,51 @@ fn both_engines_agree_on_a_simple_cast_and_unknown_engines_are_rejected() {
     assert!(out.stderr().contains("unknown engine"), "{out}");
 }
 
+/// `engine = "avt"` is avt 0.17 as the crate is, what asciinema's player shows (issue 45):
+/// differential replay shows where it differs from the native engine, which does as xterm
+/// does (a combining mark on its character, the title, a national character set, the erase
+/// colour from the cursor on), and where vt100 differs too.
+#[test]
+fn differential_replay_shows_what_asciinemas_player_shows() {
+    let dir = Dir::new();
+    dir.write(
+        "marks.cast",
+        "{\"version\": 3, \"term\": {\"cols\": 8, \"rows\": 2}}\n\
+         [0.1, \"o\", \"\\u001b]2;t\\u0007e\\u0301\\u001b(A#\\u001b(B\\u001b[44m\\u001b[K\"]\n",
+    );
+    let out = Tuicast::new()
+        .current_dir(dir.path())
+        .args(["engines", "marks.cast"])
+        .run()
+        .fails_with(1);
+    assert_eq!(
+        out.stdout(),
+        "marks.cast: native, avt and vt100 disagree at 1 of 1 checkpoint\n\
+         \n\
+         @ end (line 2, 0.100s): 3 of 16 cells differ (3 in their character, 0 only in their style)\n  \
+         cursor: native row 1, column 3 | avt row 1, column 4 | vt100 row 1, column 3\n  \
+         title: native \"t\" | avt \"\" | vt100 \"t\"\n  \
+         row   1, col   1  native \"e\\u{301}\" fg=default bg=default  |  avt \"e\" fg=default bg=default  |  vt100 \"e\\u{301}\" fg=default bg=default\n  \
+         row   1, col   2  native \"£\" fg=default bg=default  |  avt \"\\u{301}\" fg=default bg=default  |  vt100 \"#\" fg=default bg=default\n  \
+         row   1, col   3  native \" \" fg=default bg=4  |  avt \"#\" fg=default bg=default  |  vt100 \" \" fg=default bg=4\n"
+    );
+    // `--engine avt` replays as avt does: the mark in a cell of its own.
+    let out = Tuicast::new()
+        .current_dir(dir.path())
+        .args([
+            "replay",
+            "marks.cast",
+            "--engine",
+            "avt",
+            "--format",
+            "json",
+        ])
+        .run()
+        .json();
+    assert_eq!(out["rows"][0]["text"], "e\u{301}#");
+    assert_eq!(out["title"], serde_json::Value::Null);
+}
+
 #[test]
 fn info_reports_version_size_duration_counts_and_checkpoints() {
     let dir = Dir::new();

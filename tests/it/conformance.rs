@@ -1,7 +1,6 @@
 //! Terminal conformance: every checkpoint of the corpus in `tests/conformance/` (real programs
 //! recorded in tmux by `scripts/conformance.py` from the tuicast scenarios in `scenarios/`)
-//! replays with tuicast's two engines (the native one, the default, and the avt layer) to the
-//! oracle's screen: the same character in every cell, and the same foreground, background,
+//! replays with tuicast's native engine (the default) to the oracle's screen: the same character in every cell, and the same foreground, background,
 //! bold, dim, italic, underline, inverse, blink, strikethrough and hidden (conceal, SGR 8).
 //!
 //! The oracle of a checkpoint is tmux's `capture-pane -p -e -N`, or @xterm/headless replaying
@@ -14,11 +13,11 @@
 //! feature one of them lacks in [`LACKS`] with the number of checkpoints it misses; the test
 //! fails when one of them starts to agree, or a count changes. Determinism: replaying a cast twice, or with its output events cut
 //! into pieces (one character each, or at random boundaries, inside escape sequences too),
-//! gives identical screens at every checkpoint, with both engines. `docs/conformance.md` is generated from the same run and must be
+//! gives identical screens at every checkpoint, with every engine. `docs/conformance.md` is generated from the same run and must be
 //! current: `TUICAST_BLESS_CONFORMANCE=1 cargo test --test it conformance` rewrites it. It scores
-//! every screen on each engine of [`engines`] with the one [`compare`]: tuicast's two and the two
-//! of `raw.rs` (avt 0.17 without tuicast's fixes, alacritty_terminal), and the bundled example
-//! suite's screens by their text.
+//! every screen on each engine of [`engines`] with the one [`compare`]: tuicast's native engine,
+//! avt 0.17 as the crate is (`engine = "avt"`, what asciinema's player shows), vt100, and
+//! alacritty_terminal (`raw.rs`), and the bundled example suite's screens by their text.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -40,36 +39,22 @@ mod raw;
 /// The environment variable that rewrites `docs/conformance.md`.
 const BLESS: &str = "TUICAST_BLESS_CONFORMANCE";
 
-/// The environment variable naming an engine of the docs' table (`vt100`, `avt 0.17 (raw)`,
+/// The environment variable naming an engine of the docs' table (`vt100`, `avt 0.17`,
 /// `alacritty_terminal 0.26`) whose every disagreement the run prints, cell by cell.
 const REPORT: &str = "TUICAST_CONFORMANCE_REPORT";
 
-/// Checkpoints where one of tuicast's engines does not agree with the oracle, and why:
+/// Checkpoints where the native engine does not agree with the oracle, and why:
 /// `(case, checkpoint, engine, why)`.
 const KNOWN: &[(&str, &str, EngineKind, &str)] = &[];
 
-/// Cases that test what one of tuicast's engines lacks: `(case, engine, disagreements, why)`.
+/// Cases that test what the native engine lacks: `(case, engine, disagreements, why)`.
 /// The engine disagrees with the oracle on exactly that many of the case's checkpoints: it
 /// agrees on the others (a menu, a screen the feature does not touch) and must go on agreeing
 /// there, so a count that grows is a failure, and so is one that shrinks (update it).
-const LACKS: &[(&str, EngineKind, usize, &str)] = &[
-    ("engine-rect-ops", EngineKind::Avt, 13, RECT_OPS),
-    ("engine-vt52", EngineKind::Avt, 5, VT52),
-    ("vttest-11-3-6-rect-ops", EngineKind::Avt, 13, RECT_OPS),
-    (
-        "vttest-11-3-6-rect-ops-margins",
-        EngineKind::Avt,
-        11,
-        RECT_OPS,
-    ),
-    ("vttest-7-vt52", EngineKind::Avt, 3, VT52),
-];
-
-const RECT_OPS: &str = "the avt layer does not do the VT420 rectangular operations (DECFRA, DECERA, DECSERA, DECCRA, DECCARA, DECRARA and DECSACE), which only the native engine does, as xterm does them";
-const VT52: &str = "the avt layer has no VT52 mode (it reads VT52's ESC sequences as ANSI ones), which only the native engine has, as xterm has it";
+const LACKS: &[(&str, EngineKind, usize, &str)] = &[];
 
 #[test]
-fn tuicasts_engines_agree_with_the_oracle_on_every_checkpoint() {
+fn the_native_engine_agrees_with_the_oracle_on_every_checkpoint() {
     let results = results();
     let total = results.len();
     assert!(total >= 80, "only {total} checkpoints in the corpus");
@@ -78,10 +63,12 @@ fn tuicasts_engines_agree_with_the_oracle_on_every_checkpoint() {
     let mut lacking: HashMap<(&str, EngineKind), (usize, usize)> =
         LACKS.iter().map(|k| ((k.0, k.1), (0, 0))).collect();
     for r in results {
-        // The native engine (the default) and the avt layer: the first two of `engines`.
-        for (scored, result) in engines().iter().zip(&r.engines).take(2) {
+        // The native engine (the default): the first of `engines`. The others are scored
+        // in the docs only: where avt or vt100 differs from a real terminal, it is what
+        // differential replay shows.
+        for (scored, result) in engines().iter().zip(&r.engines).take(1) {
             let Scored::Tuicast(kind) = scored else {
-                unreachable!("the first two engines are tuicast's")
+                unreachable!("the first engine is tuicast's")
             };
             if let Some((seen, n)) = lacking.get_mut(&(r.case.as_str(), *kind)) {
                 *seen += 1;
@@ -136,7 +123,8 @@ fn tuicasts_engines_agree_with_the_oracle_on_every_checkpoint() {
 
 /// Cases recorded with `[conformance] state = true` keep tmux's view of the terminal state at
 /// each checkpoint (`tmux.state` in the manifest): the pane title, whether a bell rang so far,
-/// the newest paste buffer (OSC 52) and the history. Both engines' screens say the same: the
+/// the newest paste buffer (OSC 52) and the history. The native and vt100 engines' screens
+/// say the same (avt keeps none of it but the history): the
 /// title, a bell by then (tmux's flag never resets; tuicast counts since the last checkpoint,
 /// so the counts are summed), the latest clipboard write, and the scrolled-off lines.
 #[test]
@@ -151,7 +139,10 @@ fn terminal_state_agrees_with_tmux() {
             continue;
         }
         let cast = dir.join("cases").join(format!("{name}.cast"));
-        for kind in EngineKind::ALL {
+        for kind in EngineKind::ALL
+            .into_iter()
+            .filter(|&k| k != EngineKind::Avt)
+        {
             let cps = replay::checkpoints(tuicast::cast::open(&cast).unwrap(), kind).unwrap();
             let (mut bells, mut last_write) = (0u64, None);
             for (cp, want) in cps.iter().zip(case["checkpoints"].as_array().unwrap()) {
@@ -189,8 +180,8 @@ fn terminal_state_agrees_with_tmux() {
     assert!(checked >= 4, "only {checked} checkpoints with tmux's state");
 }
 
-/// With the VT100's DECCOLM (`[terminal] deccolm = true`, `--deccolm`) both of tuicast's
-/// engines give the screens @xterm/headless gives with `windowOptions.setWinLines`
+/// With the VT100's DECCOLM (`[terminal] deccolm = true`, `--deccolm`) the native engine
+/// gives the screens @xterm/headless gives with `windowOptions.setWinLines`
 /// (`tests/conformance/xterm-deccolm/`, the manifest's `xterm_deccolm`): 132 columns after
 /// `CSI ? 3 h`, as a VT100 and xterm with its `c132` resource on show them. (By default
 /// DECCOLM is ignored: the test above.) Where xterm itself is the oracle and DECCOLM leaves
@@ -205,7 +196,7 @@ fn the_deccolm_option_gives_the_vt100s_132_column_screens() {
         .as_array()
         .unwrap()
         .iter()
-        .flat_map(|c| [(c, EngineKind::Native), (c, EngineKind::Avt)])
+        .map(|c| (c, EngineKind::Native))
     {
         let spec = EngineSpec {
             kind,
@@ -594,8 +585,8 @@ fn replay_chunked(
 // ---------------------------------------------------------------------------------------------
 
 /// An engine the corpus is scored on: one of tuicast's ([`EngineKind`]: the native engine,
-/// the default; the avt layer; vt100), or one only these tests replay with ([`raw::RawKind`]: avt 0.17 with
-/// none of tuicast's fixes, alacritty_terminal).
+/// the default; avt 0.17 as the crate is; vt100), or one only these tests replay with
+/// ([`raw::RawKind`]: alacritty_terminal).
 #[derive(Debug, Clone, Copy)]
 enum Scored {
     Tuicast(EngineKind),
@@ -606,23 +597,22 @@ impl Scored {
     fn name(self) -> &'static str {
         match self {
             Scored::Tuicast(EngineKind::Native) => "tuicast (native)",
-            Scored::Tuicast(EngineKind::Avt) => "tuicast (avt layer)",
+            Scored::Tuicast(EngineKind::Avt) => "avt 0.17",
             Scored::Tuicast(kind) => kind.name(),
             Scored::Raw(kind) => kind.name(),
         }
     }
 }
 
-/// The engines scored, in the docs' column order: tuicast's native engine (the default) and
-/// its avt layer first, the two [`tuicasts_engines_agree_with_the_oracle_on_every_checkpoint`]
-/// holds to every screen; then raw avt, vt100 and alacritty_terminal.
+/// The engines scored, in the docs' column order: tuicast's native engine (the default)
+/// first, the one [`the_native_engine_agrees_with_the_oracle_on_every_checkpoint`] holds to
+/// every screen; then avt 0.17, vt100 and alacritty_terminal.
 fn engines() -> Vec<Scored> {
     let mut out: Vec<Scored> = EngineKind::ALL
         .iter()
         .map(|&k| Scored::Tuicast(k))
         .collect();
-    out.insert(2, Scored::Raw(raw::RawKind::ALL[0]));
-    out.extend(raw::RawKind::ALL[1..].iter().map(|&k| Scored::Raw(k)));
+    out.extend(raw::RawKind::ALL.iter().map(|&k| Scored::Raw(k)));
     out
 }
 
@@ -1071,9 +1061,8 @@ fn render_docs(results: &[Outcome]) -> String {
          strikethrough and hidden (conceal) in every cell. tmux's capture stops at the last cell\n\
          written on each row; the style of the erased cells past it comes from @xterm/headless.\n\n\
          The engines, on the same screens: **tuicast (native)**, tuicast's own engine (`engine =\n\
-         \"native\"`, the default); **tuicast (avt layer)**, avt with tuicast's fixes around it\n\
-         (`engine = \"avt\"`, differential replay); **avt 0.17 (raw)**, the avt crate as it is, with\n\
-         none of tuicast's fixes (its own parser and screen); **vt100**, a third engine (`engine =\n\
+         \"native\"`, the default); **avt 0.17**, the avt crate as it is, what asciinema's player\n\
+         shows (`engine = \"avt\"`, differential replay); **vt100**, a third engine (`engine =\n\
          \"vt100\"`, differential replay); and **alacritty_terminal 0.26**, which only the test replays with (a\n\
          dev-dependency). Each cell is read as the engine keeps it (alacritty_terminal keeps no blink).\n\n",
     );
@@ -1108,9 +1097,9 @@ fn render_docs(results: &[Outcome]) -> String {
             100.0 * n as f64 / screens as f64
         );
     }
-    s.push_str("\n## Known disagreements of tuicast's engines\n\n");
+    s.push_str("\n## Known disagreements of the native engine\n\n");
     if KNOWN.is_empty() && LACKS.is_empty() {
-        s.push_str("None: both agree with the oracle on every checkpoint.\n");
+        s.push_str("None: it agrees with the oracle on every checkpoint.\n");
     } else {
         s.push_str("| case | checkpoints | engine | why |\n| --- | --- | --- | --- |\n");
         for (case, cp, kind, why) in KNOWN {

@@ -591,7 +591,7 @@ fn the_modes_agree_with_tmux() {
         return;
     }
     use tuicast::size::Size;
-    use tuicast::term::{AvtEngine, Engine, Modes, MouseEncoding, MouseTracking};
+    use tuicast::term::{Engine, Modes, MouseEncoding, MouseTracking, NativeEngine};
     // Sequences whose modes tmux 3.3 and xterm agree on (tmux has no X10 mode 9, keeps 1005
     // and 1006 side by side where xterm keeps one, ignores DECSTR and XTSAVE, and does not
     // restore origin mode on leaving the 1049 screen, where xterm's DECRC does).
@@ -654,7 +654,7 @@ fn the_modes_agree_with_tmux() {
         }
         let theirs = tmux(i, &["display", "-p", flags]);
         tmux(i, &["kill-server"]);
-        let mut e = AvtEngine::new(Size { cols: 80, rows: 24 });
+        let mut e = NativeEngine::new(Size { cols: 80, rows: 24 });
         e.feed(seq);
         assert_eq!(ours(&e.screen().modes), theirs.trim(), "{seq:?}");
     }

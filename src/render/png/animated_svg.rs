@@ -48,7 +48,7 @@ pub const MAX_SVG_BYTES: usize = 64 << 20;
 /// use tuicast::term::EngineKind;
 ///
 /// let size = Size { cols: 10, rows: 1 };
-/// let mut engine = EngineKind::Avt.create(size);
+/// let mut engine = EngineKind::Native.create(size);
 /// let mut renderer = Renderer::new(PngOptions::default())?;
 /// let options = GifOptions::default();
 /// let mut svg = SvgAnimation::new(&mut renderer, size, &options, &Decorations::default())?;

@@ -36,7 +36,7 @@ pub const MAX_APNG_BYTES: usize = 512 << 20;
 /// use tuicast::term::EngineKind;
 ///
 /// let size = Size { cols: 10, rows: 1 };
-/// let mut engine = EngineKind::Avt.create(size);
+/// let mut engine = EngineKind::Native.create(size);
 /// let mut renderer = Renderer::new(PngOptions::default())?;
 /// let mut apng = ApngEncoder::new(&mut renderer, size, &GifOptions::default(), Vec::new())?;
 /// for (i, word) in ["one ", "two"].iter().enumerate() {

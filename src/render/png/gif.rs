@@ -95,7 +95,7 @@ pub struct GifStats {
 /// use tuicast::term::EngineKind;
 ///
 /// let size = Size { cols: 10, rows: 1 };
-/// let mut engine = EngineKind::Avt.create(size);
+/// let mut engine = EngineKind::Native.create(size);
 /// let mut renderer = Renderer::new(PngOptions::default())?;
 /// let mut gif = GifEncoder::new(&mut renderer, size, &GifOptions::default(), Vec::new())?;
 /// for (i, word) in ["one ", "two"].iter().enumerate() {
@@ -511,7 +511,7 @@ mod tests {
         use crate::render::png::{PngOptions, Renderer};
         use crate::term::{EngineKind, Size};
         let size = Size { cols: 12, rows: 6 };
-        let mut engine = EngineKind::Avt.create(size);
+        let mut engine = EngineKind::Native.create(size);
         let mut screens = Vec::new();
         for step in [
             "hello",

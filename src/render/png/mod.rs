@@ -7,7 +7,7 @@
 //! use tuicast::size::Size;
 //! use tuicast::term::EngineKind;
 //!
-//! let mut engine = EngineKind::Avt.create(Size { cols: 20, rows: 2 });
+//! let mut engine = EngineKind::Native.create(Size { cols: 20, rows: 2 });
 //! engine.feed("\x1b[1;31mred\x1b[0m ┌─┐");
 //! let mut renderer = Renderer::new(PngOptions::default())?;
 //! let image = renderer.render(&engine.screen())?;

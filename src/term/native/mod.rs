@@ -1,13 +1,29 @@
 //! tuicast's own terminal engine (`engine = "native"`): a parser and a grid written for what
 //! replay needs, in one pass over the output.
 //!
-//! It does what the avt layer ([`AvtEngine`](crate::term::AvtEngine)) does, with no engine
-//! under it to drive from outside: the same screens on the conformance corpus, by the same
-//! rules (each is described in `src/term/avt/mod.rs`: BCE, combining marks, character sets,
-//! REP, selective erase, SL and SR, bold with faint, concealed and protected text,
-//! hyperlinks, a tab at the pending wrap, auto-wrap not restored with the cursor, DECCOLM as
-//! an option, the reflow on resize). Differential replay keeps avt as the second engine, and
-//! a property test compares the two on generated output.
+//! Every rule tuicast follows lives here, measured against real terminals by the conformance
+//! corpus (`tests/conformance/`, `docs/conformance.md`). Where avt 0.17 (`engine = "avt"`,
+//! [`AvtEngine`](crate::term::AvtEngine), what asciinema's player shows) differs, this engine
+//! does as xterm and tmux do (the avt layer that did so around avt until issue 45 held the
+//! same rules):
+//! - combining marks join the character before them (avt gives each a cell); a character
+//!   printed over that cell starts it anew; edits move or take them with their cells;
+//! - the window title and icon name (OSC 0, 1, 2), bells, OSC 52 clipboard writes, OSC 8
+//!   hyperlinks on their cells, the cursor shape (DECSCUSR), the terminal modes (mouse,
+//!   bracketed paste, focus, keypad, kitty keyboard flags, modifyOtherKeys), the sequences
+//!   nothing understood: none of which avt keeps;
+//! - character sets: G0–G3 with national replacement sets, SI/SO, LS2/LS3, single shifts,
+//!   and DEC graphics as xterm draws them (avt knows only ASCII and DEC graphics in G0 and G1);
+//! - DECCOLM ignored by default, as xterm and xterm.js do, or as a VT100 with the option;
+//! - erasing with a background colour (BCE): erased and inserted cells take only the pen's
+//!   background (avt gives them the whole pen); DEL draws nothing (avt prints it);
+//! - colon forms of underline, bold with faint, concealed text (SGR 8), selective erase
+//!   (DECSCA, DECSED, DECSEL), the column scrolls SL and SR;
+//! - REP repeats only the character just printed (avt repeats the cell before the cursor);
+//! - a tab at the pending wrap keeps it; auto-wrap is not restored with the cursor, and
+//!   DECSTR turns it on; the scroll region goes on every resize (avt keeps it when only the
+//!   width changes);
+//! - VT52 mode and the VT420 rectangular operations, which avt lacks.
 //!
 //! Its files:
 //! - `mod.rs`: the engine's state, the [`Engine`] trait (feeding, resizing, reading the
@@ -21,8 +37,8 @@
 //!   way): the cursor, its modes, DECCIR, DECTABSR, DECRQCRA's checksum.
 //!
 //! Why it exists: replay speed (issue 24 point 3, `docs/performance.md`). avt prints one
-//! character per call through its parser and takes SGR as an owned `Vec`; tuicast's fixes
-//! around it restore state before and after avt's calls. Here a run of text is one loop over
+//! character per call through its parser and takes SGR as an owned `Vec`; the fixes tuicast
+//! had around it restored state before and after avt's calls. Here a run of text is one loop over
 //! the row, SGR is applied in place, and lines scrolled off the top reuse their memory.
 
 mod grid;
@@ -37,9 +53,9 @@ use std::collections::VecDeque;
 
 use unicode_width::UnicodeWidthChar;
 
-use super::avt::rep_count;
 use super::charsets::Charsets;
 use super::state::{push_clipboard, screen_links, ClipboardWrite, LinkTable, OscEffect};
+use super::work::rep_count;
 use super::work::{Work, REP};
 use super::{
     safe_char, Cell, CellText, Cursor, CursorShape, Engine, EngineOptions, Keyboard, Modes, Screen,
@@ -53,8 +69,8 @@ use parse::Parser;
 /// the work budget: `NativeEngine::scroll_up` counts them, which costs less than a take each.
 const SCROLL_BATCH: u64 = 64;
 
-/// Most cells the scrollback holds, as in the avt layer.
-const SCROLLBACK_CELLS: usize = super::avt::SCROLLBACK_CELLS;
+/// Most cells the scrollback holds.
+const SCROLLBACK_CELLS: usize = super::state::SCROLLBACK_CELLS;
 
 /// Most bytes of combining marks one cell keeps.
 const MARKS_MAX: usize = 64;
@@ -278,7 +294,7 @@ impl NativeEngine {
                 Some(format!("{}m", super::sgr_report(p.attrs(), p.fg, p.bg)))
             }
             "r" => Some(format!("{};{}r", self.top + 1, self.bottom + 1)),
-            " q" => Some(format!("{} q", super::avt::decscusr(self.shape))),
+            " q" => Some(format!("{} q", super::decscusr(self.shape))),
             _ => None,
         }
     }

@@ -588,7 +588,7 @@ impl NativeEngine {
     }
 
     fn dcs_end(&mut self) {
-        if let Some(kind) = super::super::avt::dcs_kind(&self.parser.dcs_head) {
+        if let Some(kind) = super::super::unknown::dcs_kind(&self.parser.dcs_head) {
             self.unsupported.count(kind);
         }
     }
@@ -751,7 +751,7 @@ impl NativeEngine {
             _ => {
                 let inter: String = inter.iter().map(|&b| char::from(b)).collect();
                 let marker = (marker != 0).then(|| char::from(marker));
-                if !super::super::avt::is_answered_query(marker, &inter, char::from(fin)) {
+                if !super::super::unknown::is_answered_query(marker, &inter, char::from(fin)) {
                     let mut kind = String::from("CSI ");
                     kind.extend(marker);
                     kind.push_str(&inter);
@@ -827,7 +827,7 @@ impl NativeEngine {
                 }
                 _ => {
                     self.modes.set_dec(m, set);
-                    if !super::super::avt::FOLLOWED_DEC_MODES.contains(&m) {
+                    if !super::super::unknown::FOLLOWED_DEC_MODES.contains(&m) {
                         self.unsupported
                             .count(format!("CSI ?{m} {}", if set { 'h' } else { 'l' }));
                     }

@@ -1,28 +1,17 @@
-//! The native engine against the avt layer, which the conformance corpus holds to every
-//! screen: on every event of the corpus and the example casts, and on generated output.
+//! The native engine fed at once against itself fed a character at a time (which no fast
+//! path reads: no whole control sequence, run of text or jump scroll), on every event of the
+//! corpus and the example casts and on generated output; the rules found by comparing it with
+//! other engines, as cases of their own. The conformance corpus holds its screens to real
+//! terminals.
 
 use proptest::prelude::*;
 
 use super::NativeEngine;
 use crate::cast::EventData;
-use crate::term::{AvtEngine, Engine, Screen, Size};
-
-/// Blanks with bold or faint, as both: avt keeps one intensity in its own cells, so where an
-/// edit blanks the other half of a wide character with a pen that has both, the avt layer's
-/// blank has the one its pen last got (an order the layer's own pen changes do not keep).
-fn intensity_of_blanks(s: &Screen) -> Screen {
-    let mut s = s.clone();
-    for cell in s.rows.iter_mut().flatten() {
-        if cell.text == " " && (cell.attrs.bold || cell.attrs.dim) {
-            (cell.attrs.bold, cell.attrs.dim) = (true, true);
-        }
-    }
-    s
-}
+use crate::term::{Engine, Screen, Size};
 
 /// The first row, cell or field where two screens differ, as a message.
 fn difference(a: &Screen, b: &Screen) -> Option<String> {
-    let (a, b) = (&intensity_of_blanks(a), &intensity_of_blanks(b));
     if a == b {
         return None;
     }
@@ -33,7 +22,7 @@ fn difference(a: &Screen, b: &Screen) -> Option<String> {
         if ra != rb {
             let c = ra.iter().zip(rb).position(|(x, y)| x != y).unwrap_or(0);
             return Some(format!(
-                "row {r} col {c}: {:?} vs {:?}\n  avt:    {:?}\n  native: {:?}",
+                "row {r} col {c}: {:?} vs {:?}\n  a character at a time: {:?}\n  at once:               {:?}",
                 ra[c],
                 rb[c],
                 a.row_text(r),
@@ -71,30 +60,31 @@ fn casts() -> Vec<std::path::PathBuf> {
     out
 }
 
-/// Replays `path` into both engines, comparing after every event; the first difference.
+/// Replays `path` into the native engine at once and a character at a time, comparing after
+/// every event; the first difference.
 fn compare_cast(path: &std::path::Path) -> Option<String> {
     let reader = crate::cast::open(path).ok()?;
     let size = reader.header().term.size;
-    let mut avt = AvtEngine::new(size);
+    let mut each = NativeEngine::new(size);
     let mut native = NativeEngine::new(size);
     for (i, event) in reader.enumerate() {
         let Ok(event) = event else { return None };
         match &event.data {
             EventData::Output(text) => {
-                avt.feed(text);
+                feed_each(&mut each, text);
                 native.feed(text);
             }
             EventData::Resize(size) => {
-                avt.resize(*size);
+                each.resize(*size);
                 native.resize(*size);
             }
             EventData::Marker(_) => {
-                avt.checkpoint();
+                each.checkpoint();
                 native.checkpoint();
             }
             _ => continue,
         }
-        if let Some(d) = difference(&avt.screen(), &native.screen()) {
+        if let Some(d) = difference(&each.screen(), &native.screen()) {
             return Some(format!(
                 "{}: event {i} (line {}): {d}",
                 path.display(),
@@ -102,57 +92,21 @@ fn compare_cast(path: &std::path::Path) -> Option<String> {
             ));
         }
     }
-    // The sequences neither understood, which a replay warns about.
+    // The sequences not understood, which a replay warns about.
     let kinds = |u: crate::term::Unsupported| {
         u.iter()
             .map(|(k, n)| format!("{k} x{n}"))
             .collect::<Vec<_>>()
     };
-    let (a, n) = (kinds(avt.unsupported()), kinds(native.unsupported()));
+    let (a, n) = (kinds(each.unsupported()), kinds(native.unsupported()));
     (a != n).then(|| format!("{}: unsupported {a:?} vs {n:?}", path.display()))
 }
 
-/// The corpus's casts of what only the native engine does, and what it is: the avt layer
-/// neither has VT52 mode nor the VT420 rectangular operations (the conformance test's KNOWN
-/// says so for its screens), so these casts are not compared; each must still differ.
-const NATIVE_ONLY: &[(&str, &str)] = &[
-    ("engine-rect-ops", "the VT420 rectangular operations"),
-    ("engine-vt52", "VT52 mode"),
-    ("vttest-11-3-6-rect-ops", "the VT420 rectangular operations"),
-    (
-        "vttest-11-3-6-rect-ops-margins",
-        "the VT420 rectangular operations",
-    ),
-    ("vttest-7-vt52", "VT52 mode"),
-];
-
 #[test]
-fn every_event_of_the_corpus_gives_the_avt_layers_screen() {
+fn every_event_of_the_corpus_gives_the_same_screen_a_character_at_a_time() {
     let casts = casts();
     assert!(casts.len() > 100, "{} casts", casts.len());
-    let native_only = |p: &std::path::Path| {
-        NATIVE_ONLY
-            .iter()
-            .find(|(name, _)| p.file_stem().is_some_and(|s| s == *name))
-    };
-    let mut failures: Vec<String> = casts
-        .iter()
-        .filter(|p| native_only(p).is_none())
-        .filter_map(|p| compare_cast(p))
-        .collect();
-    for (name, what) in NATIVE_ONLY {
-        let path = casts
-            .iter()
-            .find(|p| p.file_stem().is_some_and(|s| s == *name));
-        match path {
-            None => failures.push(format!("NATIVE_ONLY names {name}, which is not a cast")),
-            Some(p) if compare_cast(p).is_none() => failures.push(format!(
-                "{name} now gives the avt layer's screen: the avt layer does {what}, so \
-                 remove it from NATIVE_ONLY"
-            )),
-            Some(_) => {}
-        }
-    }
+    let failures: Vec<String> = casts.iter().filter_map(|p| compare_cast(p)).collect();
     assert!(
         failures.is_empty(),
         "{} of {} casts differ:\n{}",
@@ -162,8 +116,17 @@ fn every_event_of_the_corpus_gives_the_avt_layers_screen() {
     );
 }
 
-/// The differences the property tests found, each fixed (in the native engine, or in the avt
-/// layer where it was wrong), as cases of their own.
+/// Feeds `text` to `e` a character at a time.
+fn feed_each(e: &mut NativeEngine, text: &str) {
+    let mut buf = [0u8; 4];
+    for ch in text.chars() {
+        e.feed(ch.encode_utf8(&mut buf));
+    }
+}
+
+/// The differences the property tests found when they compared the native engine with the avt
+/// layer it replaced (issue 45), each fixed, as cases of their own: fed at once and a
+/// character at a time, and the rows as xterm shows them where they were checked.
 #[test]
 fn the_differences_found_stay_fixed() {
     let text = |s: &str| vec![s.to_string()];
@@ -257,20 +220,15 @@ fn the_differences_found_stay_fixed() {
     }
 }
 
+/// The screens of the native engine fed `chunks` a character at a time and at once.
 fn both(size: Size, chunks: &[String]) -> (Screen, Screen) {
-    let mut avt = AvtEngine::new(size);
+    let mut each = NativeEngine::new(size);
     let mut native = NativeEngine::new(size);
     for c in chunks {
-        // A character at a time: the avt layer takes the lines scrolled off into the
-        // scrollback only after each feed, so a sequence later in the same feed (RIS, `CSI 3
-        // J`) would find them not yet taken.
-        let mut buf = [0u8; 4];
-        for ch in c.chars() {
-            avt.feed(ch.encode_utf8(&mut buf));
-        }
+        feed_each(&mut each, c);
         native.feed(c);
     }
-    (avt.screen(), native.screen())
+    (each.screen(), native.screen())
 }
 
 proptest::proptest! {
@@ -279,7 +237,7 @@ proptest::proptest! {
     /// Generated output: text (wide characters included), controls, the sequences programs
     /// use, at a small size so that wrapping and scrolling happen often.
     #[test]
-    fn generated_output_gives_the_avt_layers_screen(chunks in proptest::collection::vec(
+    fn generated_output_gives_the_same_screen_a_character_at_a_time(chunks in proptest::collection::vec(
         proptest::string::string_regex(concat!(
             "(\\x1b\\[[0-9]{0,2}(;[0-9]{1,2}){0,2}[@A-HJKLMPSTXZ`abdefghmr]",
             "|\\x1b\\[[134579]?[0-9];[0-9]{1,2}m|\\x1b\\[(38|48);(5;[0-9]{1,3}|2;[0-9];[0-9];[0-9])m",
@@ -312,7 +270,7 @@ proptest::proptest! {
     /// Resizes between the output: the reflow of wrapped lines, the cursor and the lines
     /// pushed into the scrollback.
     #[test]
-    fn resizes_give_the_avt_layers_screen(steps in proptest::collection::vec(
+    fn resizes_give_the_same_screen_a_character_at_a_time(steps in proptest::collection::vec(
         proptest::prop_oneof![
             3 => proptest::string::string_regex(concat!(
                 "([a-z0-9 ]{1,12}|[日本]|\\r\\n|\\n|\\x1b\\[[0-9]{0,2}[ABCDHJKX]",
@@ -328,29 +286,26 @@ proptest::proptest! {
     }
 }
 
-/// Feeds `steps` to both engines from 8x4 (the avt layer a character at a time, as [`both`]
-/// does); the first difference at the end.
+/// Feeds `steps` from 8x4 at once and a character at a time (as [`both`] does); the first
+/// difference at the end.
 fn with_resizes(steps: &[Step]) -> Option<String> {
     let size = Size { cols: 8, rows: 4 };
-    let mut avt = AvtEngine::new(size);
+    let mut each = NativeEngine::new(size);
     let mut native = NativeEngine::new(size);
-    let mut buf = [0u8; 4];
     for step in steps.iter().cloned() {
         match step {
             Step::Feed(text) => {
-                for ch in text.chars() {
-                    avt.feed(ch.encode_utf8(&mut buf));
-                }
+                feed_each(&mut each, &text);
                 native.feed(&text);
             }
             Step::Resize(cols, rows) => {
                 let size = Size { cols, rows };
-                avt.resize(size);
+                each.resize(size);
                 native.resize(size);
             }
         }
     }
-    difference(&avt.screen(), &native.screen())
+    difference(&each.screen(), &native.screen())
 }
 
 proptest::proptest! {
@@ -429,7 +384,7 @@ fn combining_marks_stay_on_their_cells_and_the_table_stays_small() {
             );
         }
     }
-    // The same marks as the avt layer on a screen that scrolls them.
+    // The same marks a character at a time, on a screen that scrolls them.
     let (a, n) = both(
         Size { cols: 5, rows: 2 },
         &["e\u{301}x\r\ny\u{308}\r\nz".to_string()],

@@ -1,12 +1,11 @@
-//! The engines the conformance corpus is scored on besides tuicast's own (`EngineKind`): avt
-//! 0.17 as the crate is, with none of tuicast's fixes (`avt::Vt`, its own parser and its own
-//! screen), and alacritty_terminal (a dev-dependency: only these tests build it). Each replays a
-//! cast's output and resizes and gives the screen at every checkpoint marker and at the end, as
-//! a `tuicast::term::Screen` so that the one comparison of `conformance.rs` judges them all.
+//! The engine the conformance corpus is scored on besides tuicast's own (`EngineKind`: the
+//! native engine, avt 0.17 as the crate is, vt100): alacritty_terminal (a dev-dependency: only
+//! these tests build it). It replays a cast's output and resizes and gives the screen at every
+//! checkpoint marker and at the end, as a `tuicast::term::Screen` so that the one comparison of
+//! `conformance.rs` judges it as the others.
 //!
 //! Reading a screen is not a fix: each cell's character, width and pen are taken as the engine
-//! keeps them; a cursor past the last column (avt's pending wrap) is shown in the last column,
-//! where xterm shows it.
+//! keeps them.
 
 use std::path::Path;
 
@@ -30,29 +29,21 @@ trait Raw {
 /// The engines scored beside tuicast's, in the docs' column order.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum RawKind {
-    /// avt 0.17 alone.
-    Avt,
     /// alacritty_terminal.
     Alacritty,
 }
 
 impl RawKind {
-    pub(super) const ALL: [RawKind; 2] = [RawKind::Avt, RawKind::Alacritty];
+    pub(super) const ALL: [RawKind; 1] = [RawKind::Alacritty];
 
     pub(super) fn name(self) -> &'static str {
         match self {
-            RawKind::Avt => "avt 0.17 (raw)",
             RawKind::Alacritty => "alacritty_terminal 0.26",
         }
     }
 
     fn create(self, size: Size) -> Box<dyn Raw> {
         match self {
-            RawKind::Avt => Box::new(RawAvt(
-                avt::Vt::builder()
-                    .size(size.cols as usize, size.rows as usize)
-                    .build(),
-            )),
             RawKind::Alacritty => Box::new(Alacritty::new(size)),
         }
     }
@@ -74,65 +65,6 @@ pub(super) fn checkpoints(kind: RawKind, cast: &Path) -> Vec<(String, Screen)> {
     }
     out.push(("end".to_string(), engine.screen()));
     out
-}
-
-struct RawAvt(avt::Vt);
-
-fn avt_color(c: Option<avt::Color>) -> Color {
-    match c {
-        None => Color::Default,
-        Some(avt::Color::Indexed(n)) => Color::Indexed(n),
-        Some(avt::Color::RGB(c)) => Color::Rgb(Rgb(c.r, c.g, c.b)),
-    }
-}
-
-impl Raw for RawAvt {
-    fn feed(&mut self, text: &str) {
-        self.0.feed_str(text);
-    }
-
-    fn resize(&mut self, size: Size) {
-        self.0.resize(size.cols as usize, size.rows as usize);
-    }
-
-    fn screen(&self) -> Screen {
-        let (cols, rows) = self.0.size();
-        let mut screen = Screen::blank(Size {
-            cols: cols as u16,
-            rows: rows as u16,
-        });
-        for (row, line) in screen.rows.iter_mut().zip(self.0.view()) {
-            for (cell, c) in row.iter_mut().zip(line.cells()) {
-                let pen = c.pen();
-                *cell = Cell {
-                    text: if c.width() == 0 {
-                        "".into()
-                    } else {
-                        c.char().into()
-                    },
-                    width: c.width() as u8,
-                    fg: avt_color(pen.foreground()),
-                    bg: avt_color(pen.background()),
-                    attrs: Attrs {
-                        bold: pen.is_bold(),
-                        dim: pen.is_faint(),
-                        italic: pen.is_italic(),
-                        underline: pen.is_underline(),
-                        strikethrough: pen.is_strikethrough(),
-                        inverse: pen.is_inverse(),
-                        blink: pen.is_blink(),
-                        hidden: false,
-                    },
-                    link: 0,
-                };
-            }
-        }
-        let cursor = self.0.cursor();
-        screen.cursor.row = cursor.row.min(rows - 1) as u16;
-        screen.cursor.col = cursor.col.min(cols - 1) as u16;
-        screen.cursor.visible = cursor.visible;
-        screen
-    }
 }
 
 struct Alacritty {
