@@ -10,6 +10,7 @@ use anyhow::Context as _;
 use tuicast::assert::{self, UpdateAction};
 use tuicast::config::Config;
 use tuicast::escape::escape_for_terminal;
+use tuicast::harness::driver::{self, Suite};
 use tuicast::harness::message::{ListedTest, Message, Summary, TestRecord};
 use tuicast::harness::{self, CheckResult, LiveMode, Tally};
 use tuicast::report::ReportDir;
@@ -263,7 +264,6 @@ fn run_project(
     junit: &mut Vec<harness::junit::JunitCase>,
 ) -> anyhow::Result<u8> {
     let mut config = Config::load(root)?;
-    let suite = harness::junit::suite_name(&config.root);
     if args.deccolm {
         config.engine.options = config.engine.options.with_deccolm(true);
     }
@@ -286,15 +286,11 @@ fn run_project(
     } else {
         LiveMode::from_env()?
     };
-    let cases = harness::discover(&config, paths, live);
-    // Goldens no cast produces, sorted as every runner sorts them (the whole suite only):
-    // those of casts that are gone are a failing test of their own.
+    // The cases and, of the whole suite only, the goldens no cast produces, as every runner
+    // finds them (`harness::driver`): those of casts that are gone are a failing test.
+    let suite = Suite::open(config, paths, live)?;
+    let (config, cases, left) = (&suite.config, &suite.cases, &suite.leftovers);
     let whole = args.paths.is_empty() && args.filter.is_empty();
-    let left = if args.paths.is_empty() {
-        harness::leftovers(&config, &cases)?
-    } else {
-        harness::Leftovers::default()
-    };
     // (Where goldens show a suite that moved, recording a new cast is not the fix.)
     if cases.is_empty() && left.gone.is_empty() {
         eprintln!(
@@ -322,7 +318,7 @@ fn run_project(
         .filter(|s| paths.is_empty() || named.contains(&tuicast::util::resolved(&s.cast)))
         .filter(|s| wanted(&harness::screenshot::test_name(s), filter))
         .collect();
-    let gone = left.failure(&config).filter(|r| wanted(&r.test, filter));
+    let gone = suite.gone().filter(|r| wanted(&r.test, filter));
     if !args.filter.is_empty() {
         let matched = cases
             .iter()
@@ -347,7 +343,7 @@ fn run_project(
     if args.list {
         list(
             &mut out,
-            &cases,
+            cases,
             &screenshots,
             gone.as_ref(),
             filter,
@@ -378,9 +374,7 @@ fn run_project(
                 summary.count(r);
             }
             MessageFormat::Junit => {
-                junit.push(harness::junit::JunitCase::from_result(
-                    &suite, &r, live, time,
-                ));
+                junit.push(suite.junit_case(&r, time));
                 summary.count(r);
             }
         }
@@ -402,7 +396,7 @@ fn run_project(
     // Results are printed as they come, in the order of the cases: each case's lines as soon
     // as it and every case before it are done.
     tuicast::util::par_map_ordered(
-        &cases,
+        cases,
         |case| -> (Vec<CheckResult>, f64) {
             if selected(case, filter, live) == 0 {
                 return (Vec::new(), 0.0);
@@ -410,7 +404,7 @@ fn run_project(
             let started = std::time::Instant::now();
             let repeat = args.repeat.map_or(1, usize::from);
             let results: Vec<CheckResult> =
-                harness::repeat::check_case_repeated(&config, case, &opts, repeat)
+                harness::repeat::check_case_repeated(config, case, &opts, repeat)
                     .into_iter()
                     // A broken cast or scenario is reported whatever the filter: its
                     // checkpoints cannot be named, so no filter can be known to skip them;
@@ -422,18 +416,7 @@ fn run_project(
                     })
                     .collect();
             if let Some(report) = report {
-                let key = format!("cast {}", case.stem);
-                let done = harness::add_to_report(
-                    report,
-                    &config,
-                    case,
-                    &key,
-                    &results,
-                    started.elapsed(),
-                );
-                if let Err(e) = done {
-                    eprintln!("warning: report: {e}");
-                }
+                driver::report_case(report, config, case, &results, started.elapsed());
             }
             (results, started.elapsed().as_secs_f64())
         },
@@ -461,19 +444,10 @@ fn run_project(
         &screenshots,
         |shot| {
             let started = std::time::Instant::now();
-            let (r, drawn) = harness::screenshot::check_drawn(&config, shot, update, live);
+            let (r, drawn) = harness::screenshot::check_drawn(config, shot, update, live);
             if let Some(report) = report {
-                let done = harness::add_screenshot_to_report(
-                    report,
-                    &config,
-                    shot,
-                    &r,
-                    drawn.as_deref(),
-                    started.elapsed(),
-                );
-                if let Err(e) = done {
-                    eprintln!("warning: report: {e}");
-                }
+                let (drawn, took) = (drawn.as_deref(), started.elapsed());
+                driver::report_screenshot(report, config, shot, &r, drawn, took);
             }
             r
         },
@@ -488,30 +462,24 @@ fn run_project(
     }
     if args.message_format == MessageFormat::Human {
         out.write_all(report_summary.failures().as_bytes())?;
-        out.write_all(timing_summary(&cases, &mut timed).as_bytes())?;
+        out.write_all(timing_summary(cases, &mut timed).as_bytes())?;
     }
-    if live == LiveMode::Always {
-        // Asked to record live, these could not be: say so rather than pass quietly.
-        let replayed: Vec<String> = cases
-            .iter()
-            .filter(|c| c.scenario.is_none() && selected(c, filter, live) > 0)
-            .map(|c| escape_for_terminal(&c.stem, 200))
-            .collect();
-        if !replayed.is_empty() {
-            eprintln!(
-                "note: --live replayed {} cast(s) that have no scenario to record them from: {} \
-                 (a scenario is CAST.toml beside the cast; see docs/scenarios.md)",
-                replayed.len(),
-                replayed.join(", ")
-            );
-        }
+    // Asked to record live, these could not be: say so rather than pass quietly.
+    let asked = if args.live {
+        "--live"
+    } else {
+        "TUICAST_LIVE=1"
+    };
+    let checked = cases.iter().filter(|c| selected(c, filter, live) > 0);
+    if let Some(note) = suite.unrecorded_note(asked, checked) {
+        eprintln!("{note}");
     }
     if !whole {
         // Orphans are known of the whole suite only.
     } else if !args.remove_orphans {
         // The same words as `cargo test` and pytest print (`harness::Leftovers::note`); in
         // JSON, also as records (`orphan`), with the note on stderr.
-        let note = left.note(&std::env::current_dir().unwrap_or_default());
+        let note = suite.leftovers_note();
         match args.message_format {
             MessageFormat::Human => out.write_all(note.as_bytes())?,
             _ => eprint!("{note}"),
@@ -553,7 +521,7 @@ fn run_project(
             }
         }
         let orphans = if args.paths.is_empty() && args.filter.is_empty() {
-            harness::orphans(&config, &cases)?
+            harness::orphans(config, cases)?
         } else {
             Vec::new()
         };
@@ -735,27 +703,11 @@ fn list_files(out: &mut impl Write, heading: &str, files: &[PathBuf]) -> std::io
 }
 
 /// Writes the report's page and, under GitHub Actions, appends its summary to
-/// `GITHUB_STEP_SUMMARY`; says where the page is.
+/// `GITHUB_STEP_SUMMARY` (`harness::driver::finish_report`); says where the page is.
 pub(super) fn write_report(dir: &ReportDir, out: &mut impl Write, say: bool) -> anyhow::Result<()> {
-    dir.regenerate()
-        .map_err(|e| anyhow::anyhow!("cannot write the report in {}: {e}", dir.path().display()))?;
-    let index = dir.index();
-    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) {
-        let casts = dir.read()?;
-        let text = tuicast::report::markdown_summary(&casts, &index.display().to_string());
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&summary)
-            .map_err(|e| anyhow::anyhow!("cannot append to GITHUB_STEP_SUMMARY: {e}"))?;
-        f.write_all(text.as_bytes())?;
-    }
+    let line = driver::finish_report(dir, true)?;
     if say {
-        writeln!(
-            out,
-            "report: {}",
-            escape_for_terminal(&index.display().to_string(), 300)
-        )?;
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }

@@ -32,6 +32,7 @@ macro_rules! failure {
 mod check;
 mod declared;
 mod discover;
+pub mod driver;
 pub mod junit;
 mod leftovers;
 mod libtest;

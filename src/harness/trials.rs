@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::check::{case_lead, check_replay, failed_once, missing, recording};
-use super::discover::discover;
+use super::driver::{finish_report, report_case, report_screenshot, Suite};
 use super::libtest::Trial;
 use super::live::{LiveMode, LiveModeError};
 use super::{use_color, CheckResult, Options, LEFTOVERS_TEST};
@@ -72,21 +72,13 @@ pub fn main() -> ! {
         );
     }
     // Each process (one per test under nextest) adds its results, then the page is made
-    // again from all of them (`TUICAST_REPORT`).
+    // again from all of them (`TUICAST_REPORT`). GitHub's step summary is not written here:
+    // a run of many processes has no last one, so `tuicast report DIR` writes it (action.yml).
     if let Some(report) = ReportDir::from_env() {
         if !args.list {
-            match report.regenerate() {
-                Ok(()) => eprintln!(
-                    "report: {}",
-                    crate::escape::escape_for_terminal(
-                        &report.path().join("index.html").display().to_string(),
-                        500
-                    )
-                ),
-                Err(e) => eprintln!(
-                    "warning: cannot write the report in {}: {e}",
-                    report.path().display()
-                ),
+            match finish_report(&report, false) {
+                Ok(line) => eprintln!("{line}"),
+                Err(e) => eprintln!("warning: {e}"),
             }
         }
     }
@@ -156,6 +148,8 @@ pub enum HarnessError {
     Update(crate::assert::UpdateModeError),
     /// `TUICAST_LIVE` is neither `1` nor `0`.
     Live(LiveModeError),
+    /// The snapshots folder could not be searched for goldens no cast produces.
+    Leftovers(std::io::Error),
 }
 
 impl std::fmt::Display for HarnessError {
@@ -164,6 +158,7 @@ impl std::fmt::Display for HarnessError {
             HarnessError::Config(e) => e.fmt(f),
             HarnessError::Update(e) => e.fmt(f),
             HarnessError::Live(e) => e.fmt(f),
+            HarnessError::Leftovers(e) => e.fmt(f),
         }
     }
 }
@@ -174,6 +169,7 @@ impl std::error::Error for HarnessError {
             HarnessError::Config(e) => Some(e),
             HarnessError::Update(e) => Some(e),
             HarnessError::Live(e) => Some(e),
+            HarnessError::Leftovers(e) => Some(e),
         }
     }
 }
@@ -193,7 +189,7 @@ type Updated = Arc<std::sync::Mutex<Vec<String>>>;
 /// be checked: (trial name, why).
 fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
     let mut broken = Vec::new();
-    let config = Arc::new(Config::discover().map_err(HarnessError::Config)?);
+    let config = Config::discover().map_err(HarnessError::Config)?;
     let opts = Options {
         update: UpdateAction::from_env().map_err(HarnessError::Update)?,
         color: use_color(std::io::IsTerminal::is_terminal(&std::io::stdout())),
@@ -201,45 +197,21 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
     };
     let report = ReportDir::from_env().map(Arc::new);
     let mut trials = Vec::new();
-    let cases = discover(&config, &[], opts.live);
+    let mut suite = Suite::open(config, &[], opts.live).map_err(HarnessError::Leftovers)?;
+    let cases = std::mem::take(&mut suite.cases);
+    let suite = Arc::new(suite);
     // Goldens no cast produces: those of casts that are gone fail as a test of their own (a
     // moved suite otherwise runs no test and passes); the others are a note after the run.
-    match super::leftovers(&config, &cases) {
-        Ok(left) => {
-            if let Some(result) = left.failure(&config) {
-                let suite = super::junit::suite_name(&config.root);
-                trials.push(Trial::test(LEFTOVERS_TEST, move || {
-                    junit_note(super::junit::JunitCase::from_result(
-                        &suite, &result, opts.live, 0.0,
-                    ));
-                    Err(result.message_in(opts.live).into())
-                }));
-            }
-            let note = left.note(&std::env::current_dir().unwrap_or_default());
-            *NOTE.lock().unwrap_or_else(|e| e.into_inner()) = note;
-        }
-        Err(e) => eprintln!(
-            "warning: cannot look for orphaned goldens in {}: {e}",
-            crate::assert::shown_path(&config.snapshots)
-        ),
+    if let Some(result) = suite.gone() {
+        let suite = suite.clone();
+        trials.push(Trial::test(LEFTOVERS_TEST, move || {
+            junit_note(suite.junit_case(&result, 0.0));
+            Err(result.message_in(opts.live).into())
+        }));
     }
-    if opts.live == LiveMode::Always {
-        let replayed: Vec<&str> = cases
-            .iter()
-            .filter(|c| c.scenario.is_none())
-            .map(|c| c.stem.as_str())
-            .collect();
-        if !replayed.is_empty() {
-            super::live::warn_once(
-                "replayed-without-scenario",
-                &format!(
-                    "note: {}=1 replays {} cast(s) that have no scenario to record them from: {}",
-                    super::LIVE_ENV,
-                    replayed.len(),
-                    crate::escape::escape_for_terminal(&replayed.join(", "), 600)
-                ),
-            );
-        }
+    *NOTE.lock().unwrap_or_else(|e| e.into_inner()) = suite.leftovers_note();
+    if let Some(note) = suite.unrecorded_note(&format!("{}=1", super::LIVE_ENV), &cases) {
+        super::live::warn_once("replayed-without-scenario", &note);
     }
     for case in cases {
         let case = Arc::new(case);
@@ -248,22 +220,14 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
             Err(e) => {
                 let e = e.clone();
                 broken.push((case.stem.clone(), e.clone()));
-                let (config, case, report) = (config.clone(), case.clone(), report.clone());
-                let suite = super::junit::suite_name(&config.root);
+                let (suite, case, report) = (suite.clone(), case.clone(), report.clone());
                 trials.push(Trial::test(case.stem.clone(), move || {
                     let result = super::check::broken_by(&case, &e);
                     if let Some(report) = &report {
-                        to_report(
-                            report,
-                            &config,
-                            &case,
-                            std::slice::from_ref(&result),
-                            Duration::ZERO,
-                        );
+                        let results = std::slice::from_ref(&result);
+                        report_case(report, &suite.config, &case, results, Duration::ZERO);
                     }
-                    junit_note(super::junit::JunitCase::from_result(
-                        &suite, &result, opts.live, 0.0,
-                    ));
+                    junit_note(suite.junit_case(&result, 0.0));
                     Err(e)
                 }));
                 continue;
@@ -271,7 +235,8 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
         };
         // The first trial of a cast to run checks all of its checkpoints in one replay (one
         // screen in memory at a time); the others find their outcome here. Only outcomes are
-        // kept (pass, or the failure message), never screens or renders.
+        // kept (pass, or the failure message, and the JUnit testcase), never screens or
+        // renders.
         let outcomes: Arc<OnceLock<Outcomes>> = Arc::new(OnceLock::new());
         let keys: Vec<(String, String)> = infos
             .iter()
@@ -293,16 +258,12 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
         let records = opts.live.records(&case);
         // The cast's trials share its one check: the pool starts other casts beside it.
         let group: Arc<str> = Arc::from(case.stem.as_str());
-        let suite = Arc::new(super::junit::suite_name(&config.root));
-        let lines: Arc<HashMap<String, u64>> =
-            Arc::new(infos.iter().map(|i| (i.name.clone(), i.line)).collect());
         // The live recording's own test: it runs the case's one check (as any of its trials
         // may) and fails with the recording's error; its checkpoints then point here.
         let own = records.then(|| (case.stem.clone(), String::new()));
         for (name, key) in own.into_iter().chain(keys) {
-            let (suite, lines) = (suite.clone(), lines.clone());
             let lead = lead.clone();
-            let (config, case, outcomes) = (config.clone(), case.clone(), outcomes.clone());
+            let (suite, case, outcomes) = (suite.clone(), case.clone(), outcomes.clone());
             let first_name = first_name.clone();
             let name_shown = name.clone();
             let updated = updated.clone();
@@ -313,34 +274,30 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
                     let started = Instant::now();
                     let outcomes = outcomes.get_or_init(|| {
                         let started = Instant::now();
-                        let checked = check_replay(&config, &case, &opts);
+                        let checked = check_replay(&suite.config, &case, &opts);
                         // The whole cast goes into the report once, by the trial that checked it.
                         if let (Some(report), Ok(results)) = (&report, &checked) {
                             let mut all: Vec<CheckResult> = results.values().cloned().collect();
                             all.sort_by_key(|r| r.line);
-                            to_report(report, &config, &case, &all, started.elapsed());
+                            report_case(report, &suite.config, &case, &all, started.elapsed());
                         }
                         checked.map(|results| {
                             results
                                 .into_iter()
-                                .map(|(name, r)| {
-                                    let outcome = if r.passed() {
-                                        Ok(r.status() == super::Status::Updated)
-                                    } else {
-                                        Err(r.message_in(opts.live).into())
-                                    };
-                                    (name, outcome)
-                                })
+                                .map(|(name, r)| (name, Outcome::of(&suite, &r)))
                                 .collect()
                         })
                     });
                     let outcome = match outcomes {
                         // The recording's own test passes once the recording is checked.
-                        Ok(_) if key.is_empty() => Some(Ok(false)),
-                        Ok(map) => map.get(&key).cloned(),
-                        Err(e) if key.is_empty() => Some(Err(recording(&case, Some(e.message()))
-                            .message_in(opts.live)
-                            .into())),
+                        Ok(_) if key.is_empty() => Outcome::of(&suite, &recording(&case, None)),
+                        Ok(map) => match map.get(&key) {
+                            Some(outcome) => outcome.clone(),
+                            None => Outcome::of(&suite, &missing(&case, &checkpoint)),
+                        },
+                        Err(e) if key.is_empty() => {
+                            Outcome::of(&suite, &recording(&case, Some(e.message())))
+                        }
                         // The whole message once: in the recording's own test, else at the
                         // case's first checkpoint (not its expectations); the others point
                         // there.
@@ -348,70 +305,37 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
                             let told = records || key != *first_name;
                             let r =
                                 failed_once(&case, e, told.then_some(lead.as_str()), &checkpoint);
-                            Some(Err(r.message_in(opts.live).into()))
+                            Outcome::of(&suite, &r)
                         }
                     };
-                    let outcome = outcome.unwrap_or_else(|| {
-                        Err(missing(&case, &checkpoint).message_in(opts.live).into())
-                    });
-                    if outcome == Ok(true) {
+                    if outcome.passed == Ok(true) {
                         updated
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())
                             .push(name_shown.clone());
                     }
-                    if junit_path().is_some() {
-                        let line = lines.get(&checkpoint).copied().unwrap_or(0);
-                        junit_note(super::junit::JunitCase {
-                            suite: suite.to_string(),
-                            classname: super::junit::classname(&suite, &name_shown),
-                            name: name_shown.clone(),
-                            time: started.elapsed().as_secs_f64(),
-                            failure: outcome.clone().err().map(String::from),
-                            // (The recording's test: its scenario, which has no goldens.)
-                            place: match key.is_empty() {
-                                true => super::junit::place(&case.cast.with_extension("toml"), 0),
-                                false => super::junit::place(&case.cast, line),
-                            },
-                            goldens: match key.is_empty() {
-                                true => Vec::new(),
-                                false => {
-                                    super::discover::checkpoint_goldens(&config, &case, &checkpoint)
-                                        .iter()
-                                        .map(|g| crate::assert::shown_path(g))
-                                        .collect()
-                                }
-                            },
-                        });
+                    if let Some(mut junit) = outcome.junit {
+                        junit.time = started.elapsed().as_secs_f64();
+                        junit_note(junit);
                     }
-                    outcome.map(|_| ())
+                    outcome.passed.map(|_| ())
                 })
                 .in_group(group.clone()),
             );
         }
     }
     // Each `[[screenshot]]` of tuicast.toml: the committed image is what its cast draws.
-    for shot in config.screenshots.clone() {
-        let (config, updated, report) = (config.clone(), updated.clone(), report.clone());
-        let suite = super::junit::suite_name(&config.root);
+    for shot in suite.config.screenshots.clone() {
+        let (suite, updated, report) = (suite.clone(), updated.clone(), report.clone());
         trials.push(Trial::test(
             super::screenshot::test_name(&shot),
             move || {
                 let started = Instant::now();
                 let (result, drawn) =
-                    super::screenshot::check_drawn(&config, &shot, opts.update, opts.live);
+                    super::screenshot::check_drawn(&suite.config, &shot, opts.update, opts.live);
                 if let Some(report) = &report {
-                    let done = super::add_screenshot_to_report(
-                        report,
-                        &config,
-                        &shot,
-                        &result,
-                        drawn.as_deref(),
-                        started.elapsed(),
-                    );
-                    if let Err(e) = done {
-                        eprintln!("warning: report: {e}");
-                    }
+                    let (config, drawn) = (&suite.config, drawn.as_deref());
+                    report_screenshot(report, config, &shot, &result, drawn, started.elapsed());
                 }
                 if result.status() == super::Status::Updated {
                     updated
@@ -419,12 +343,7 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
                         .unwrap_or_else(|e| e.into_inner())
                         .push(result.test.clone());
                 }
-                junit_note(super::junit::JunitCase::from_result(
-                    &suite,
-                    &result,
-                    opts.live,
-                    started.elapsed().as_secs_f64(),
-                ));
+                junit_note(suite.junit_case(&result, started.elapsed().as_secs_f64()));
                 if result.passed() {
                     Ok(())
                 } else {
@@ -436,23 +355,32 @@ fn suite(updated: &Updated) -> Result<(Vec<Trial>, Vec<Broken>), HarnessError> {
     Ok((trials, broken))
 }
 
-/// Adds a case's results to the report in `TUICAST_REPORT` (a warning when that fails: the
-/// tests themselves do not fail for it).
-fn to_report(
-    report: &ReportDir,
-    config: &Config,
-    case: &super::Case,
-    results: &[CheckResult],
-    duration: Duration,
-) {
-    if let Err(e) = super::add_to_report(report, config, case, &case.stem, results, duration) {
-        eprintln!("warning: report: {e}");
+/// What a trial came to: passed (`true`: writing its goldens), or the failure message; and
+/// its JUnit testcase when a JUnit file is written (its time set by the trial).
+#[derive(Clone)]
+struct Outcome {
+    passed: Result<bool, Failure>,
+    junit: Option<super::junit::JunitCase>,
+}
+
+impl Outcome {
+    /// The outcome of `result`, a check of `suite`.
+    fn of(suite: &Suite, result: &CheckResult) -> Outcome {
+        Outcome {
+            passed: if result.passed() {
+                Ok(result.status() == super::Status::Updated)
+            } else {
+                Err(result.message_in(suite.live).into())
+            },
+            junit: junit_path()
+                .is_some()
+                .then(|| suite.junit_case(result, 0.0)),
+        }
     }
 }
 
-/// What each checkpoint of a cast came to, by name: passed (`true`: writing its goldens), or
-/// the failure message; or why the cast could not be replayed.
-type Outcomes = Result<HashMap<String, Result<bool, Failure>>, Failure>;
+/// What each checkpoint of a cast came to, by name; or why the cast could not be replayed.
+type Outcomes = Result<HashMap<String, Outcome>, Failure>;
 
 /// The test name of a checkpoint: `<cast stem>::<checkpoint>`, with anything from the cast
 /// escaped so that printing it is safe.

@@ -189,6 +189,18 @@ fn a_crate_checks_its_casts_with_cargo_test_and_nextest() {
     );
     assert!(!out.status.success());
     assert_report(&rep, "6 passed", "1 failed");
+    // `tuicast test` adds to the same report as `cargo test` did (one driver, one entry per
+    // cast): it replaces the cast's data file (two files per cast before) and the page still
+    // counts each trial once.
+    let data_files = || fs::read_dir(rep.join("data")).unwrap().count();
+    let before = data_files();
+    c.dir
+        .tuicast(["test"])
+        .envs(&[("CI", "true"), ("TUICAST_REPORT", rep.to_str().unwrap())])
+        .run()
+        .fails_with(1);
+    assert_eq!(data_files(), before);
+    assert_report(&rep, "6 passed", "1 failed");
     let out = c.cargo(&["test", "--test", "casts"], &[]);
     assert!(!out.status.success());
     assert!(

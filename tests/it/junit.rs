@@ -83,6 +83,21 @@ print(tests, failures)
     ))
 }
 
+/// The `<testcase>` elements of a JUnit document, their times left out, sorted.
+fn testcases(xml: &str) -> Vec<String> {
+    let time = regex::Regex::new(r#" time="[0-9.]+""#).unwrap();
+    let mut cases: Vec<String> = xml
+        .split("<testcase ")
+        .skip(1)
+        .map(|c| {
+            let c = &c[..c.find("</testcase>").expect("a closed testcase")];
+            time.replace_all(c, "").into_owned()
+        })
+        .collect();
+    cases.sort();
+    cases
+}
+
 #[test]
 fn junit_has_one_testcase_per_trial_under_tuicast_test_cargo_test_and_nextest() {
     let c = Crate::new();
@@ -145,6 +160,15 @@ fn junit_has_one_testcase_per_trial_under_tuicast_test_cargo_test_and_nextest() 
     if let Some((tests, failures, _)) = consumed(&junit) {
         assert_eq!((tests, failures), (7, 1));
     }
+    // One driver (`harness::driver`): the same testcases, messages, places and goldens from
+    // both runners in the same environment, whatever order their trials finished in.
+    let under_ci = c
+        .dir
+        .tuicast(["test", "--message-format", "junit"])
+        .env("CI", "true")
+        .run()
+        .fails_with(1);
+    assert_eq!(testcases(&xml), testcases(under_ci.stdout()));
     // A second run starts the file afresh, not on top of the first.
     fs::write(&golden, &original).unwrap();
     let out = c.cargo(&["test", "--test", "casts"], &env);
