@@ -85,6 +85,7 @@ pub use json::{
 pub use prompt::{classify, Prompt, PromptKind, PromptKindError, PromptKindErrorKind, TtyModes};
 pub use refs::{refs, select, unknown_ref, Ref, RefContext};
 pub use selector::{Selector, SelectorError, MAX_SELECTOR};
+#[cfg(feature = "cli")]
 pub(crate) use shell::mark_refs as shell_mark_refs;
 pub use table::{tables, Table};
 

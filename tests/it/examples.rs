@@ -21,7 +21,7 @@ fn every_example_checkpoint_matches_the_tmux_oracle() {
         }
         let name = cast.file_stem().unwrap().to_string_lossy().into_owned();
         let checkpoints =
-            replay::checkpoints(tuicast::cast::open(&cast).unwrap(), EngineKind::Avt).unwrap();
+            replay::checkpoints(tuicast::cast::open(&cast).unwrap(), EngineKind::Native).unwrap();
         for cp in checkpoints {
             let oracle = oracle_dir.join(&name).join(format!("{}.txt", cp.name));
             let Ok(expected) = fs::read_to_string(&oracle) else {

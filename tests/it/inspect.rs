@@ -10,7 +10,7 @@ use crate::util::{have, record_scenario, root, tuicast, Dir};
 /// The screen of `cast` (relative to the repository) at checkpoint `at`.
 pub(crate) fn screen(cast: &str, at: &str) -> Screen {
     let reader = tuicast::cast::open(root().join(cast)).unwrap();
-    match replay::find(reader, EngineKind::Avt, at).unwrap() {
+    match replay::find(reader, EngineKind::Native, at).unwrap() {
         Found::Checkpoint(c) => c.screen,
         Found::Missing(names) => panic!("{cast}: no {at}, only {names:?}"),
     }
@@ -155,7 +155,7 @@ fn the_cli_prints_the_outline_and_json_counting_from_1() {
 
 /// The prompt of a screen drawn from `output` on a `cols`×`rows` terminal.
 fn prompt_of(cols: u16, rows: u16, output: &str) -> tuicast::inspect::Prompt {
-    let mut e = EngineKind::Avt.create(tuicast::size::Size { cols, rows });
+    let mut e = EngineKind::Native.create(tuicast::size::Size { cols, rows });
     e.feed(output);
     inspect(&e.screen(), &builtin()).unwrap().prompt
 }
@@ -298,7 +298,7 @@ fn shell_prompts_yes_no_defaults_and_passwords() {
     assert_eq!((p.kind, p.default), (YesNo, None));
     let p = prompt_of(60, 4, "$ sudo true\r\n[sudo] password for me: ");
     assert_eq!(p.kind, Password);
-    let mut e = EngineKind::Avt.create(tuicast::size::Size { cols: 40, rows: 3 });
+    let mut e = EngineKind::Native.create(tuicast::size::Size { cols: 40, rows: 3 });
     e.feed("Secret key: ");
     let s = e.screen();
     let o = s.outline();
@@ -515,7 +515,7 @@ steps = [
 /// The screen of the cast at `path` at checkpoint `at`.
 fn cast_screen(path: &std::path::Path, at: &str) -> Screen {
     let reader = tuicast::cast::open(path).unwrap();
-    match replay::find(reader, EngineKind::Avt, at).unwrap() {
+    match replay::find(reader, EngineKind::Native, at).unwrap() {
         Found::Checkpoint(c) => c.screen,
         Found::Missing(names) => panic!("{}: no {at}, only {names:?}", path.display()),
     }

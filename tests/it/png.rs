@@ -16,7 +16,7 @@ use tuicast::theme::Theme;
 use crate::util::{root, tuicast, v3_cast, Dir, Tuicast};
 
 fn screen(size: Size, input: &str) -> Screen {
-    let mut e = EngineKind::Avt.create(size);
+    let mut e = EngineKind::Native.create(size);
     e.feed(input);
     e.screen()
 }
@@ -647,7 +647,7 @@ fn gif_of_cast(
         .map_err(|e| e.to_string())?;
     let reader = tuicast::cast::open(cast).map_err(|e| e.to_string())?;
     let header = reader.header().clone();
-    let frames = replay::frames(&header, reader, EngineKind::Avt, 30)
+    let frames = replay::frames(&header, reader, EngineKind::Native, 30)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
     png::render_gif(r, size, &png::GifOptions::default(), frames, Vec::new())
@@ -658,7 +658,7 @@ fn gif_of_cast(
 fn a_gif_is_made_from_screens_in_memory() {
     // No cast file: screens from an engine fed by hand, timed by the caller.
     let small = Size { cols: 6, rows: 1 };
-    let mut e = EngineKind::Avt.create(small);
+    let mut e = EngineKind::Native.create(small);
     let mut shots = Vec::new();
     for (t, text) in [(0.0, "one"), (0.5, " two"), (0.75, "")] {
         e.feed(text);

@@ -549,7 +549,7 @@ fn the_rust_session_api_records_in_code() {
     assert_eq!(done.status, 5);
     let cast = done.cast.unwrap();
     let reader = tuicast::cast::CastReader::new(cast.as_bytes()).unwrap();
-    let cps = tuicast::replay::checkpoints(reader, tuicast::term::EngineKind::Avt).unwrap();
+    let cps = tuicast::replay::checkpoints(reader, tuicast::term::EngineKind::Native).unwrap();
     assert_eq!(cps[0].name, "answered");
     assert_eq!(cps[0].screen.row_text(1), "42");
 }

@@ -114,7 +114,7 @@ fn replay_and_inspect_output_of_every_bundled_cast_matches_its_schema() {
     assert!(seen >= 5, "{seen} casts");
     // A screen with every optional part: links, clipboard, colours, a cursor shape.
     let mut engine =
-        tuicast::term::EngineKind::Avt.create(tuicast::size::Size { cols: 12, rows: 3 });
+        tuicast::term::EngineKind::Native.create(tuicast::size::Size { cols: 12, rows: 3 });
     engine.feed(
         "\x1b]8;id=a;https://e/\x1b\\ln\x1b]8;;\x1b\\ \x1b[1;2;38;2;1;2;3;48;5;200mx\
          \x1b]52;c;aGk=\x07\x1b[5 q\x1b]2;t\x07\x07",

@@ -406,7 +406,7 @@ fn screen_goldens_of_rust_tests_are_checked_accepted_and_not_orphans() {
     dir.tuicast(["test", "--update"]).run().success();
     let screen = |text: &str| {
         let mut e =
-            tuicast::term::EngineKind::Avt.create(tuicast::size::Size { cols: 10, rows: 2 });
+            tuicast::term::EngineKind::Native.create(tuicast::size::Size { cols: 10, rows: 2 });
         e.feed(text);
         e.screen()
     };
