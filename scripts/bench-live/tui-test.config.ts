@@ -1,5 +1,5 @@
-// tui-test configuration for the todoapp specs (see docs/performance.md, "Live regression of a
-// ratatui app"). TUI_TEST_WORKERS=N overrides tui-test's default of half the logical CPUs.
+// tui-test configuration for the todoapp specs (see docs/performance.md, "Against tui-test").
+// TUI_TEST_WORKERS=N overrides tui-test's default of half the logical CPUs.
 import process from "node:process";
 import { defineConfig } from "@microsoft/tui-test";
 

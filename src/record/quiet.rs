@@ -37,7 +37,7 @@
 //! counts only what it has moved, so each count comes after a zero-timeout `poll` of that side
 //! (which waits for a pending worker), and input or output on its way counts as working: under
 //! load a key on its way, uncounted, once let the quiet rule fire on the old screen
-//! (docs/performance.md, "The race that was left").
+//! (docs/performance-history.md, "The race that was left").
 //!
 //! Edge cases, as decided:
 //! - multi-threaded runtimes (tokio, a crossterm reader thread, Textual's asyncio): every
