@@ -75,9 +75,10 @@
 //! | feature | what it adds | default |
 //! | --- | --- | --- |
 //! | `png` | PNG and GIF renders, `png` goldens (rasterizer, bundled fonts, image encoders) | yes, through `cli` |
-//! | `record` | recording in a pseudo-terminal: `tuicast record`, live mode | yes, through `cli` |
+//! | `schema` | JSON Schemas of what tuicast writes and reads, from its types (`tuicast schema`) | yes, through `cli` |
+//! | `record` | nothing: recording (`tuicast record`, live mode) is in every build; kept so that dev-dependency lines naming it still build | no |
 //! | `vt100` | the vt100 crate as a third engine (`engine = "vt100"`, `tuicast engines`) | yes, through `cli` |
-//! | `cli` | the `tuicast` binary (clap, anyhow), with all of the above | yes |
+//! | `cli` | the `tuicast` binary (clap, anyhow, the MCP server), with `png`, `schema` and `vt100` | yes |
 //!
 //! A crate that only checks committed casts under `cargo test` can depend on
 //! `tuicast = { version = "…", default-features = false }`: `harness::main()`, text and
