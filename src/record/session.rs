@@ -421,6 +421,10 @@ impl Session {
             .and_then(|mut w| w.flush().map(|()| w))
             .map_err(RecordError::from)
             .and_then(|w| commit().map(|()| w))?;
+        // A live session from here on: a signal that comes while the program starts is handed
+        // to the session (which ends the program's whole session at its first look), not taken
+        // as one with nothing to end (which exited at once and left the program running).
+        let active = super::interrupt::Active::new();
         // What recordings killed by SIGKILL left, swept before this one makes its HOME.
         let home = if opts.fresh_home && !opts.env.contains_key("HOME") {
             sweep_stale();
@@ -462,7 +466,7 @@ impl Session {
         let engine = NativeEngine::with_options_and_scrollback(opts.size, opts.engine, 0);
         let watch = ScreenWatch::new(engine.screen(), now, opts.masks);
         Ok(Session {
-            _active: super::interrupt::Active::new(),
+            _active: active,
             pty,
             engine,
             writer: Some(writer),
