@@ -123,6 +123,15 @@ impl Row {
         }
     }
 
+    /// A mark goes with its erased cell (a prompt redrawn from its start: its A again). Out of
+    /// the line of erases: few rows have marks.
+    #[cold]
+    #[inline(never)]
+    fn erase_marks(&mut self, start: usize, end: usize) {
+        self.marks
+            .retain(|m| !(start..end).contains(&usize::from(m.col)));
+    }
+
     /// Puts a mark on the row; past [`MAX_ROW_MARKS`], the oldest goes.
     pub(super) fn mark(&mut self, mark: RowMark) {
         if self.marks.len() >= MAX_ROW_MARKS {
@@ -159,6 +168,7 @@ impl Row {
 
     /// Blanks the cells of `range` with `pen`, and the other half of a wide character the
     /// range cuts.
+    #[inline]
     pub(super) fn clear(&mut self, start: usize, end: usize, pen: Pen) {
         if start >= self.len() || start >= end {
             return;
@@ -168,9 +178,7 @@ impl Row {
         }
         self.cells[start..end].fill(GridCell::blank(pen));
         if !self.marks.is_empty() {
-            // A mark goes with its erased cell (a prompt redrawn from its start: its A again).
-            self.marks
-                .retain(|m| !(start..end).contains(&usize::from(m.col)));
+            self.erase_marks(start, end);
         }
         if let Some(next) = self.cells.get_mut(end) {
             if next.width == 0 {
