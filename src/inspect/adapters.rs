@@ -378,18 +378,20 @@ impl Adapter {
                 format!("`{name}` is a role ref's name, not an adapter's"),
             ));
         }
-        let regex = |r: &str| {
+        // Checked now, compiled when a screen first asks for it; an error then starts with
+        // `at`, the place of what holds the regex.
+        let regex_at = |r: &str, at: &str| {
             if r.is_empty() {
                 return Err(AdapterError::new(
                     AdapterErrorKind::Regex,
                     "a regex is empty",
                 ));
             }
-            // Checked now, compiled when a screen first asks for it.
             let shown = format!("regex \"{}\"", crate::escape::escape_for_terminal(r, 60));
-            LazyRegex::new(r, format!("{place}: {shown}"))
+            LazyRegex::new(r, format!("{at}: {shown}"))
                 .map_err(|e| AdapterError::new(AdapterErrorKind::Regex, format!("{shown} {e}")))
         };
+        let regex = |r: &str| regex_at(r, &place);
         let screen = t
             .screen
             .iter()
@@ -421,17 +423,7 @@ impl Adapter {
                 ),
                 None => format!("{place}: refs.{ref_name}"),
             };
-            let regex = |r: &str| {
-                if r.is_empty() {
-                    return Err(AdapterError::new(
-                        AdapterErrorKind::Regex,
-                        "a regex is empty",
-                    ));
-                }
-                let shown = format!("regex \"{}\"", crate::escape::escape_for_terminal(r, 60));
-                LazyRegex::new(r, format!("{ref_place}: {shown}"))
-                    .map_err(|e| AdapterError::new(AdapterErrorKind::Regex, format!("{shown} {e}")))
-            };
+            let regex = |r: &str| regex_at(r, &ref_place);
             let specs = match specs.get_ref() {
                 OneOrMany::One(s) => vec![(**s).clone()],
                 OneOrMany::Many(v) => v.clone(),
@@ -649,20 +641,7 @@ impl Adapter {
     }
 
     fn new_ref(&self, name: &str, rect: CellRect, screen: &Screen) -> Ref {
-        let kind = format!("{}.{name}", self.name);
-        Ref {
-            name: format!("@{kind}"),
-            kind,
-            role: name.to_string(),
-            key: None,
-            rect,
-            text: crate::term::rects_text(screen, &[rect]),
-            value: None,
-            focused: false,
-            selected: false,
-            visible: true,
-            evidence: None,
-        }
+        Ref::new(&format!("{}.{name}", self.name), name, rect, screen)
     }
 }
 

@@ -68,7 +68,8 @@ pub struct Ref {
 }
 
 impl Ref {
-    fn new(kind: &str, role: &str, rect: CellRect, screen: &Screen) -> Ref {
+    /// A ref `@KIND` of `role` on `rect`, its text read off `screen`; no value, no evidence.
+    pub(super) fn new(kind: &str, role: &str, rect: CellRect, screen: &Screen) -> Ref {
         Ref {
             name: format!("@{kind}"),
             kind: kind.to_string(),

@@ -194,20 +194,11 @@ fn new_ref(role: &str, rect: CellRect, screen: &Screen, marks: &[ShellMark]) -> 
         format!("rows {first}..={last}")
     };
     Ref {
-        name: format!("@shell.{role}"),
-        kind: format!("shell.{role}"),
-        role: role.to_string(),
-        key: None,
-        rect,
-        text: crate::term::rects_text(screen, &[rect]),
-        value: None,
-        focused: false,
-        selected: false,
-        visible: true,
         evidence: Some(format!(
             "shell: OSC 133 marks {}; read on {rows}",
             shown.join(", ")
         )),
+        ..Ref::new(&format!("shell.{role}"), role, rect, screen)
     }
 }
 

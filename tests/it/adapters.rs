@@ -630,6 +630,23 @@ fn ai_cli(folder: &str, bin: &str) -> Option<std::path::PathBuf> {
     None
 }
 
+/// Starts session `name` of an AI CLI: `sh -c SCRIPT` at 100x30, waits bounded by 60 s.
+fn start_ai_cli(a: &Agent, name: &str, script: &str) {
+    a.ok(&[
+        "start",
+        "--name",
+        name,
+        "--size",
+        "100x30",
+        "--timeout",
+        "60s",
+        "--",
+        "sh",
+        "-c",
+        script,
+    ]);
+}
+
 /// The live processes (not zombies) whose command line names a private HOME of the session
 /// daemon of `a` (`…/tuicast-home-<daemon pid>-…`): what a program started from its HOME,
 /// codex's app-server daemon among them.
@@ -668,21 +685,7 @@ fn claude_code_dialogs_input_busy_response_and_errors_with_no_network() {
          ANTHROPIC_API_KEY=sk-ant-dummy DISABLE_AUTOUPDATER=1 CLAUDE_CODE_MAX_RETRIES=2 exec {}",
         claude.display()
     );
-    let start = |name: &str, script: &str| {
-        a.ok(&[
-            "start",
-            "--name",
-            name,
-            "--size",
-            "100x30",
-            "--timeout",
-            "60s",
-            "--",
-            "sh",
-            "-c",
-            script,
-        ]);
-    };
+    let start = |name: &str, script: &str| start_ai_cli(&a, name, script);
     start("c", &script);
     // The folder trust dialog: an approval dialog, its first option chosen.
     let trust = wait_ref(&a, "c", "@claude.choice", "claude");
@@ -811,21 +814,7 @@ fn codex_dialogs_input_busy_response_and_error_with_no_network_and_no_daemon_lef
         .status()
         .unwrap();
     assert!(git.success());
-    let start = |name: &str, script: &str| {
-        a.ok(&[
-            "start",
-            "--name",
-            name,
-            "--size",
-            "100x30",
-            "--timeout",
-            "60s",
-            "--",
-            "sh",
-            "-c",
-            script,
-        ]);
-    };
+    let start = |name: &str, script: &str| start_ai_cli(&a, name, script);
     // Not logged in: the sign-in menu, a dialog of its own.
     start("s", &format!("exec {}", codex.display()));
     let menu = wait_ref(&a, "s", "@codex.choice", "codex");

@@ -595,21 +595,31 @@ fn live_mode_records_again_and_keeps_a_differing_cast_for_review() {
     run(&["test", "--live"], &[]).success();
 }
 
-#[test]
-fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal() {
+/// A person recording by hand: `tuicast record -o CAST -- bash` (prompt `inner$ `), then
+/// `after`, in a terminal that is itself a PTY of tuicast's own recorder (which answers queries
+/// too); returned at bash's first prompt.
+fn recording_by_hand(cast: &std::path::Path, after: &str) -> tuicast::record::Session {
     use tuicast::record::{Session, SessionOptions};
-    let dir = Dir::new();
-    let cast = dir.path().join("hand.cast");
     let script = format!(
-        "PS1='inner$ ' {} record -o {} -- bash --norc --noprofile; echo; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; echo done",
+        "PS1='inner$ ' {} record -o {} -- bash --norc --noprofile; {after}",
         BIN,
         cast.display()
     );
-    // The person's terminal is itself a PTY driven by tuicast's own recorder.
     let mut opts = SessionOptions::new(["bash", "-c", script.as_str()]);
     opts.size = tuicast::size::Size { cols: 70, rows: 12 };
     let mut outer = Session::spawn_in_memory(opts).unwrap();
     outer.wait_text("inner$").unwrap();
+    outer
+}
+
+#[test]
+fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal() {
+    let dir = Dir::new();
+    let cast = dir.path().join("hand.cast");
+    let mut outer = recording_by_hand(
+        &cast,
+        "echo; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; echo done",
+    );
     outer.type_text("echo one\r").unwrap();
     outer
         .wait_until("the output of echo", None, |s| s.text().contains("\none\n"))
@@ -666,19 +676,9 @@ fn recording_by_hand_passes_keys_through_drops_markers_and_restores_the_terminal
 /// answers came back as typed text, into the program and the cast's input).
 #[test]
 fn recording_by_hand_answers_queries_once_and_the_persons_terminal_never_sees_them() {
-    use tuicast::record::{Session, SessionOptions};
     let dir = Dir::new();
     let cast = dir.path().join("hand.cast");
-    let script = format!(
-        "PS1='inner$ ' {} record -o {} -- bash --norc --noprofile; echo done",
-        BIN,
-        cast.display()
-    );
-    // The person's terminal: a PTY of tuicast's own recorder, which answers queries too.
-    let mut opts = SessionOptions::new(["bash", "-c", script.as_str()]);
-    opts.size = tuicast::size::Size { cols: 70, rows: 12 };
-    let mut outer = Session::spawn_in_memory(opts).unwrap();
-    outer.wait_text("inner$").unwrap();
+    let mut outer = recording_by_hand(&cast, "echo done");
     // Device attributes, the cursor position and the background colour, their answers read
     // (up to the BEL that ends the last).
     outer
