@@ -21,8 +21,8 @@
 //! a program seen *working* at two looks (running, runnable but starved of CPU, pausing in a
 //! short sleep) holds the quiet rule back for up to ten periods, so a renderer starved between
 //! two writes of a frame is not taken for a still screen. So does one that has not drawn since
-//! the last input and has a timer due within the period (ink's render throttle): it has not
-//! answered yet. The choice of ten periods, and of
+//! it was seen to have read the last input (a draw before that may answer the key before) and
+//! has a timer due within the period (ink's render throttle): it has not answered yet. The choice of ten periods, and of
 //! the 50 ms default period, is measured in docs/performance.md ("Live checkpoints").
 //!
 //! The screen is compared once per burst of output the session takes in while no settling
