@@ -98,38 +98,15 @@ impl TreeLook {
             return None;
         }
         let mut tasks = BTreeMap::new();
-        let mut pending = vec![root];
-        let mut seen = 0usize;
-        while let Some(pid) = pending.pop() {
-            seen += 1;
-            if seen > MAX_PROCESSES {
-                return None;
+        walk_tree(root, true, |pid, tid, base| match task(pid, base, soon) {
+            Some(t) => {
+                tasks.insert((pid, tid), t);
+                Visit::Next
             }
-            let dir = format!("/proc/{pid}/task");
-            let entries = std::fs::read_dir(&dir).ok()?;
-            for entry in entries.flatten() {
-                let Some(tid) = entry
-                    .file_name()
-                    .to_str()
-                    .and_then(|t| t.parse::<u32>().ok())
-                else {
-                    continue;
-                };
-                let base = format!("{dir}/{tid}");
-                let Some(task) = task(pid, &base, soon) else {
-                    // A thread that ended between the listing and the look: the tree is
-                    // changing, which is no quiet tree.
-                    return None;
-                };
-                tasks.insert((pid, tid), task);
-                let children = std::fs::read_to_string(format!("{base}/children")).ok()?;
-                pending.extend(
-                    children
-                        .split_whitespace()
-                        .filter_map(|c| c.parse::<u32>().ok()),
-                );
-            }
-        }
+            // A thread that ended between the listing and the look: the tree is changing,
+            // which is no quiet tree.
+            None => Visit::Changed,
+        })?;
         Some(TreeLook { tasks })
     }
 
@@ -162,6 +139,67 @@ impl TreeLook {
 
 /// More processes than this in the tree: not looked at (a fork bomb, a build).
 const MAX_PROCESSES: usize = 256;
+
+/// What a walk of the tree does after a thread ([`walk_tree`]).
+enum Visit {
+    /// Goes on.
+    Next,
+    /// Stops: what was looked for is found.
+    Stop,
+    /// Gives up: the tree changed under the look.
+    Changed,
+}
+
+/// Visits every thread of the tree of `root` (the program and its descendants, found by each
+/// thread's `children`) as `visit(pid, tid, its /proc/PID/task/TID folder)`, at most
+/// [`MAX_PROCESSES`] processes. `None` past that, when `visit` says the tree changed, or (with
+/// `strict`) when a process's threads or children cannot be read (it ended during the walk);
+/// else whether `visit` stopped it.
+fn walk_tree(
+    root: u32,
+    strict: bool,
+    mut visit: impl FnMut(u32, u32, &str) -> Visit,
+) -> Option<bool> {
+    let mut pending = vec![root];
+    let mut seen = 0usize;
+    while let Some(pid) = pending.pop() {
+        seen += 1;
+        if seen > MAX_PROCESSES {
+            return None;
+        }
+        let dir = format!("/proc/{pid}/task");
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(_) if strict => return None,
+            Err(_) => continue,
+        };
+        for entry in entries.flatten() {
+            let Some(tid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|t| t.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let base = format!("{dir}/{tid}");
+            match visit(pid, tid, &base) {
+                Visit::Next => {}
+                Visit::Stop => return Some(true),
+                Visit::Changed => return None,
+            }
+            match std::fs::read_to_string(format!("{base}/children")) {
+                Ok(children) => pending.extend(
+                    children
+                        .split_whitespace()
+                        .filter_map(|c| c.parse::<u32>().ok()),
+                ),
+                Err(_) if strict => return None,
+                Err(_) => {}
+            }
+        }
+    }
+    Some(false)
+}
 
 /// One thread: `schedstat` for its CPU time, `stat` for its state, `syscall` (or `wchan`) for
 /// what it waits in.
@@ -427,63 +465,41 @@ pub(super) fn reads_terminal(root: u32, tty: &std::path::Path) -> Option<String>
                 .unwrap_or(false),
         }
     };
-    let mut pending = vec![root];
-    let mut seen = 0usize;
-    while let Some(pid) = pending.pop() {
-        seen += 1;
-        if seen > MAX_PROCESSES {
-            return None;
-        }
-        let dir = format!("/proc/{pid}/task");
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
+    let mut found = None;
+    walk_tree(root, false, |pid, _, base| {
+        let Ok(line) = std::fs::read_to_string(format!("{base}/syscall")) else {
+            return Visit::Next;
         };
-        for entry in entries.flatten() {
-            let base = entry.path();
-            if let Ok(line) = std::fs::read_to_string(base.join("syscall")) {
-                let mut words = line.split_whitespace();
-                let nr = words.next().and_then(|n| n.parse::<i64>().ok());
-                let fd = words
-                    .next()
-                    .and_then(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok());
-                let reads = matches!(nr, Some(c::SYS_read | c::SYS_readv | c::SYS_pread64));
-                #[cfg(target_arch = "x86_64")]
-                let polls = matches!(nr, Some(c::SYS_poll | c::SYS_select | c::SYS_epoll_wait))
-                    || matches!(
-                        nr,
-                        Some(
-                            c::SYS_ppoll
-                                | c::SYS_pselect6
-                                | c::SYS_epoll_pwait
-                                | c::SYS_epoll_pwait2
-                        )
-                    );
-                #[cfg(not(target_arch = "x86_64"))]
-                let polls = matches!(
-                    nr,
-                    Some(c::SYS_ppoll | c::SYS_pselect6 | c::SYS_epoll_pwait | c::SYS_epoll_pwait2)
-                );
-                if (reads && holds(pid, fd)) || (polls && holds(pid, None)) {
-                    let name =
-                        std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-                    return Some(format!(
-                        "pid {pid} ({}) {} {}",
-                        crate::escape::escape_for_terminal(name.trim(), 40),
-                        if reads { "reads" } else { "waits on" },
-                        tty.display()
-                    ));
-                }
-            }
-            if let Ok(children) = std::fs::read_to_string(base.join("children")) {
-                pending.extend(
-                    children
-                        .split_whitespace()
-                        .filter_map(|c| c.parse::<u32>().ok()),
-                );
-            }
+        let mut words = line.split_whitespace();
+        let nr = words.next().and_then(|n| n.parse::<i64>().ok());
+        let fd = words
+            .next()
+            .and_then(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok());
+        let reads = matches!(nr, Some(c::SYS_read | c::SYS_readv | c::SYS_pread64));
+        #[cfg(target_arch = "x86_64")]
+        let polls = matches!(nr, Some(c::SYS_poll | c::SYS_select | c::SYS_epoll_wait))
+            || matches!(
+                nr,
+                Some(c::SYS_ppoll | c::SYS_pselect6 | c::SYS_epoll_pwait | c::SYS_epoll_pwait2)
+            );
+        #[cfg(not(target_arch = "x86_64"))]
+        let polls = matches!(
+            nr,
+            Some(c::SYS_ppoll | c::SYS_pselect6 | c::SYS_epoll_pwait | c::SYS_epoll_pwait2)
+        );
+        if !((reads && holds(pid, fd)) || (polls && holds(pid, None))) {
+            return Visit::Next;
         }
-    }
-    None
+        let name = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        found = Some(format!(
+            "pid {pid} ({}) {} {}",
+            crate::escape::escape_for_terminal(name.trim(), 40),
+            if reads { "reads" } else { "waits on" },
+            tty.display()
+        ));
+        Visit::Stop
+    })?;
+    found
 }
 
 /// What a thread is doing from its `wchan` (where `syscall` is not readable): the kernel
