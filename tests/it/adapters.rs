@@ -46,6 +46,13 @@ fn wait_ref(a: &Agent, id: &str, sel: &str, family: &str) -> BTreeMap<String, St
     refs_of(a, id, family)
 }
 
+/// None of `absent` is among `refs` (what a screen does not show is no ref).
+fn assert_absent(refs: &BTreeMap<String, String>, absent: &[&str]) {
+    for a in absent {
+        assert!(!refs.contains_key(*a), "{a}: {refs:?}");
+    }
+}
+
 /// `(ref, value)` pairs as the map [`refs_of`] gives.
 fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
     pairs
@@ -532,9 +539,10 @@ fn gemini_cli_dialog_input_busy_and_response_with_no_network() {
         trust.contains_key("@gemini.option(\"3. Don't trust\")"),
         "{trust:?}"
     );
-    for absent in ["@gemini.input", "@gemini.busy", "@gemini.response"] {
-        assert!(!trust.contains_key(absent), "{absent}: {trust:?}");
-    }
+    assert_absent(
+        &trust,
+        &["@gemini.input", "@gemini.busy", "@gemini.response"],
+    );
     a.ok(&["press", "g", "Down"]);
     wait_ref(
         &a,
@@ -558,14 +566,15 @@ fn gemini_cli_dialog_input_busy_and_response_with_no_network() {
     a.ok(&["press", "g", "Enter"]);
     let idle = wait_ref(&a, "g", "@gemini.input[value=\"\"]", "gemini");
     // Nothing sent yet: no response (the tips above are none), no dialog.
-    for absent in [
-        "@gemini.response",
-        "@gemini.busy",
-        "@gemini.question",
-        "@gemini.choice",
-    ] {
-        assert!(!idle.contains_key(absent), "{absent}: {idle:?}");
-    }
+    assert_absent(
+        &idle,
+        &[
+            "@gemini.response",
+            "@gemini.busy",
+            "@gemini.question",
+            "@gemini.choice",
+        ],
+    );
     a.ok(&["type", "g", "say hi"]);
     wait_ref(&a, "g", "@gemini.input[value=\"say hi\"]", "gemini");
     a.ok(&["press", "g", "Enter"]);
@@ -701,14 +710,15 @@ fn claude_code_dialogs_input_busy_response_and_errors_with_no_network() {
         trust.contains_key("@claude.option(\"2. No, exit\")"),
         "{trust:?}"
     );
-    for absent in [
-        "@claude.input",
-        "@claude.busy",
-        "@claude.response",
-        "@claude.error",
-    ] {
-        assert!(!trust.contains_key(absent), "{absent}: {trust:?}");
-    }
+    assert_absent(
+        &trust,
+        &[
+            "@claude.input",
+            "@claude.busy",
+            "@claude.response",
+            "@claude.error",
+        ],
+    );
     a.ok(&["press", "c", "Down"]);
     wait_ref(&a, "c", "@claude.choice[value=\"2. No, exit\"]", "claude");
     a.ok(&["press", "c", "Up", "Enter"]);
@@ -726,15 +736,16 @@ fn claude_code_dialogs_input_busy_response_and_errors_with_no_network() {
     a.ok(&["press", "c", "Enter"]);
     // The main screen: the empty input box; nothing sent, so no response.
     let idle = wait_ref(&a, "c", "@claude.input[value=\"\"]", "claude");
-    for absent in [
-        "@claude.response",
-        "@claude.busy",
-        "@claude.error",
-        "@claude.question",
-        "@claude.choice",
-    ] {
-        assert!(!idle.contains_key(absent), "{absent}: {idle:?}");
-    }
+    assert_absent(
+        &idle,
+        &[
+            "@claude.response",
+            "@claude.busy",
+            "@claude.error",
+            "@claude.question",
+            "@claude.choice",
+        ],
+    );
     a.ok(&["type", "c", "list the files here"]);
     wait_ref(
         &a,
@@ -823,9 +834,7 @@ fn codex_dialogs_input_busy_response_and_error_with_no_network_and_no_daemon_lef
         menu.contains_key("@codex.option(\"3. Sign in another way\")"),
         "{menu:?}"
     );
-    for absent in ["@codex.input", "@codex.busy", "@codex.response"] {
-        assert!(!menu.contains_key(absent), "{absent}: {menu:?}");
-    }
+    assert_absent(&menu, &["@codex.input", "@codex.busy", "@codex.response"]);
     a.ok(&["stop", "s"]);
 
     // Logged in with a key of no use, in the session's private HOME (no request reaches a
@@ -843,9 +852,7 @@ fn codex_dialogs_input_busy_response_and_error_with_no_network_and_no_daemon_lef
         trust.contains_key("@codex.option(\"2. Back to Agent Command Center\")"),
         "{trust:?}"
     );
-    for absent in ["@codex.input", "@codex.busy", "@codex.response"] {
-        assert!(!trust.contains_key(absent), "{absent}: {trust:?}");
-    }
+    assert_absent(&trust, &["@codex.input", "@codex.busy", "@codex.response"]);
     a.ok(&["press", "x", "Down"]);
     wait_ref(
         &a,
@@ -856,14 +863,15 @@ fn codex_dialogs_input_busy_response_and_error_with_no_network_and_no_daemon_lef
     a.ok(&["press", "x", "Up", "Enter"]);
     // The main screen: the input shows its placeholder; nothing sent, no response.
     let idle = wait_ref(&a, "x", "@codex.input[value=\"\"]", "codex");
-    for absent in [
-        "@codex.response",
-        "@codex.busy",
-        "@codex.error",
-        "@codex.choice",
-    ] {
-        assert!(!idle.contains_key(absent), "{absent}: {idle:?}");
-    }
+    assert_absent(
+        &idle,
+        &[
+            "@codex.response",
+            "@codex.busy",
+            "@codex.error",
+            "@codex.choice",
+        ],
+    );
     // codex started its app-server daemon (a session of its own, from the private HOME).
     assert!(!started_from_home(&a).is_empty(), "no app-server running");
     a.ok(&["type", "x", "list the files here"]);
