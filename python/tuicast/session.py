@@ -249,6 +249,16 @@ class Session:
                 if isinstance(event, dict) and event.get("error"):
                     raise SessionError(event["error"], int(event.get("exit", 2)), event)
                 yield event
+            # The stream ended without an error reply: a failure is told on stderr alone.
+            code = proc.wait()
+            if code != 0:
+                assert proc.stderr is not None
+                raise SessionError(
+                    f"tuicast session events ended with exit status {code}: "
+                    f"{proc.stderr.read().strip()}",
+                    code,
+                    {},
+                )
         finally:
             if proc.poll() is None:
                 proc.kill()
